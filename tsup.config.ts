@@ -1,0 +1,15 @@
+import { defineConfig } from 'tsup';
+
+// Every public entry point is listed here and in package.json "exports".
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  splitting: true,
+  treeshake: true,
+});
