@@ -1,0 +1,196 @@
+import { describeValue } from './describe.js';
+import { formatMeasure, type Measure } from './measures.js';
+import { measureAtCutoff, type MeasuresAtCutoff } from './metrics.js';
+import { collapseToDocuments, judgeRanking, rankedKeys, type JudgedRanking } from './ranking.js';
+import { prepareJudgments, type Judgments } from './relevance.js';
+import type { EvaluateOptions, Hit, Relevance, RetrievalEvaluation } from './types.js';
+
+const KNOWN_OPTIONS = new Set([
+  'k', 'key', 'granularity', 'documentKey', 'minGrade', 'gain', 'applyMinGradeToNdcg',
+  'precisionDenominator', 'duplicates', 'sortBy',
+]);
+
+/** Validates a cutoff: a whole number, or undefined / ≤ 0 for "the whole list". */
+export function validateK(k: unknown, argumentName = 'k'): number | undefined {
+  if (k === undefined) return undefined;
+  if (typeof k !== 'number') {
+    throw new TypeError(`${argumentName} must be a number, received ${describeValue(k)}. Pass a whole number such as 5, or omit it to evaluate the whole list.`);
+  }
+  if (!Number.isInteger(k)) {
+    throw new RangeError(`${argumentName} must be a whole number, received ${k}. Pass a cutoff such as 5 or 10.`);
+  }
+  return k <= 0 ? undefined : k;
+}
+
+function readOptions(kOrOptions: number | EvaluateOptions | undefined): EvaluateOptions {
+  if (kOrOptions === undefined || typeof kOrOptions === 'number') return { k: kOrOptions };
+  if (kOrOptions === null || typeof kOrOptions !== 'object' || Array.isArray(kOrOptions)) {
+    throw new TypeError(`the third argument must be a cutoff k or an options object, received ${describeValue(kOrOptions)}.`);
+  }
+  for (const name of Object.keys(kOrOptions)) {
+    if (!KNOWN_OPTIONS.has(name)) {
+      throw new TypeError(`unknown option ${JSON.stringify(name)}. Known options: ${[...KNOWN_OPTIONS].join(', ')}.`);
+    }
+  }
+  const granularity = kOrOptions.granularity;
+  if (granularity !== undefined && granularity !== 'chunk' && granularity !== 'document') {
+    throw new RangeError(`granularity must be 'chunk' or 'document', received ${describeValue(granularity)}.`);
+  }
+  const denominator = kOrOptions.precisionDenominator;
+  if (denominator !== undefined && denominator !== 'k' && denominator !== 'retrieved') {
+    throw new RangeError(`precisionDenominator must be 'k' or 'retrieved', received ${describeValue(denominator)}.`);
+  }
+  return kOrOptions;
+}
+
+function assertHits(hits: unknown): asserts hits is readonly Hit[] {
+  if (!Array.isArray(hits)) {
+    throw new TypeError(`hits must be an array of hits in rank order, received ${describeValue(hits)}. Pass the retriever's result list (rank 1 first).`);
+  }
+}
+
+/** Ranks, keys and judges the hits of one query: the shared first step of every measure. */
+export function judgeHits(hits: readonly Hit[], judgments: Judgments, options: EvaluateOptions = {}): JudgedRanking {
+  assertHits(hits);
+  let keys = rankedKeys(hits, options);
+  if (options.granularity === 'document') keys = collapseToDocuments(keys, options.documentKey);
+  return judgeRanking(keys, judgments, options.duplicates);
+}
+
+function unmatchedRelevantIds(judged: JudgedRanking, judgments: Judgments): string[] {
+  if (judgments.relevantIds.length === 0) return [];
+  const retrieved = new Set(judged.keys);
+  return judgments.relevantIds.filter((id) => !retrieved.has(id));
+}
+
+/**
+ * Evaluates one ranked list against its annotations: every measure and count at once.
+ * `kOrOptions` is a cutoff, or `{ k, ...options }`. Never throws for empty hits or empty annotations.
+ */
+export function evaluate(hits: readonly Hit[], relevant: Relevance, kOrOptions?: number | EvaluateOptions): RetrievalEvaluation {
+  assertHits(hits);
+  const options = readOptions(kOrOptions);
+  const requestedK = validateK(options.k);
+  const judgments = prepareJudgments(relevant, options);
+  const judged = judgeHits(hits, judgments, options);
+  const k = requestedK ?? judged.keys.length;
+  const measures = measureAtCutoff(judged, judgments, k, requestedK !== undefined, options.precisionDenominator);
+  return {
+    k,
+    evaluatedAtK: measures.evaluatedAtK,
+    retrievedCount: measures.retrievedCount,
+    relevantCount: measures.relevantCount,
+    truePositiveCount: measures.truePositiveCount,
+    duplicateCount: judged.duplicateCount,
+    precisionAtK: measures.precisionAtK,
+    recallAtK: measures.recallAtK,
+    f1AtK: measures.f1AtK,
+    hitAtK: measures.hitAtK,
+    mrr: measures.reciprocalRank,
+    ndcg: measures.ndcg,
+    averagePrecision: measures.averagePrecision,
+    rPrecision: measures.rPrecision,
+    unmatchedRelevantIds: unmatchedRelevantIds(judged, judgments),
+  };
+}
+
+/** The value of one measure from the measures at its cutoff. */
+export function pickMeasure(measure: Measure, values: MeasuresAtCutoff): number {
+  switch (measure.name) {
+    case 'hit': return values.hitAtK;
+    case 'precision': return values.precisionAtK;
+    case 'recall': return values.recallAtK;
+    case 'f1': return values.f1AtK;
+    case 'mrr': return values.reciprocalRank;
+    case 'ndcg': return values.ndcg;
+    case 'map': return values.averagePrecision;
+    case 'rprec': return values.rPrecision;
+  }
+}
+
+/**
+ * Several measures of one judged ranking, each at its own cutoff, keyed by canonical name
+ * (`recall@5`, `ndcg`, …). The ranking is judged once; each distinct cutoff is one pass.
+ */
+export function measureJudged(
+  judged: JudgedRanking,
+  judgments: Judgments,
+  measures: readonly Measure[],
+  precisionDenominator: EvaluateOptions['precisionDenominator'] = 'k',
+): Record<string, number> {
+  const values: Record<string, number> = {};
+  const byCutoff = new Map<string, MeasuresAtCutoff>();
+  for (const measure of measures) {
+    const cut = measure.k !== undefined;
+    const k = measure.k ?? judged.keys.length;
+    const cacheKey = `${cut ? 'cut' : 'all'}:${k}`;
+    let atCutoff = byCutoff.get(cacheKey);
+    if (atCutoff === undefined) {
+      atCutoff = measureAtCutoff(judged, judgments, k, cut, precisionDenominator);
+      byCutoff.set(cacheKey, atCutoff);
+    }
+    values[formatMeasure(measure)] = pickMeasure(measure, atCutoff);
+  }
+  return values;
+}
+
+/** Several measures of one query in one judged pass: `{ 'recall@5': 0.8, 'ndcg@10': 0.71 }`. */
+export function evaluateMeasures(
+  hits: readonly Hit[],
+  relevant: Relevance,
+  measures: readonly Measure[],
+  options: Omit<EvaluateOptions, 'k'> = {},
+): Record<string, number> {
+  const checked = readOptions(options);
+  const judgments = prepareJudgments(relevant, checked);
+  const judged = judgeHits(hits, judgments, checked);
+  return measureJudged(judged, judgments, measures, checked.precisionDenominator);
+}
+
+function evaluateAt(hits: readonly Hit[], relevant: Relevance, k: unknown, options: EvaluateOptions | undefined, argumentName: string): RetrievalEvaluation {
+  const cutoff = validateK(k, argumentName);
+  if (cutoff === undefined) {
+    throw new RangeError(`${argumentName} must be a positive whole number, received ${describeValue(k)}. Pass a cutoff such as 5.`);
+  }
+  return evaluate(hits, relevant, { ...options, k: cutoff });
+}
+
+/** Relevant hits in the top k ÷ k (trec_eval P_k). */
+export function precisionAtK(hits: readonly Hit[], relevant: Relevance, k: number, options?: EvaluateOptions): number {
+  return evaluateAt(hits, relevant, k, options, 'k').precisionAtK;
+}
+
+/** Relevant hits in the top k ÷ relevant count (trec_eval recall_k). */
+export function recallAtK(hits: readonly Hit[], relevant: Relevance, k: number, options?: EvaluateOptions): number {
+  return evaluateAt(hits, relevant, k, options, 'k').recallAtK;
+}
+
+/** Harmonic mean of precision@k and recall@k. */
+export function f1AtK(hits: readonly Hit[], relevant: Relevance, k: number, options?: EvaluateOptions): number {
+  return evaluateAt(hits, relevant, k, options, 'k').f1AtK;
+}
+
+/** 1 when a relevant hit is in the top k, else 0 (trec_eval success_k). */
+export function hitAtK(hits: readonly Hit[], relevant: Relevance, k: number, options?: EvaluateOptions): number {
+  return evaluateAt(hits, relevant, k, options, 'k').hitAtK;
+}
+
+/** nDCG at k with graded gains (trec_eval ndcg_cut_k). */
+export function ndcgAtK(hits: readonly Hit[], relevant: Relevance, k: number, options?: EvaluateOptions): number {
+  return evaluateAt(hits, relevant, k, options, 'k').ndcg;
+}
+
+/** 1 / rank of the first relevant hit (within `options.k` if given). */
+export function reciprocalRank(hits: readonly Hit[], relevant: Relevance, options?: EvaluateOptions): number {
+  return evaluate(hits, relevant, { ...options }).mrr;
+}
+
+/** Average precision (at `options.k` if given), divided by the relevant count (trec_eval map / map_cut). */
+export function averagePrecision(hits: readonly Hit[], relevant: Relevance, options?: EvaluateOptions): number {
+  return evaluate(hits, relevant, { ...options }).averagePrecision;
+}
+
+/** Precision at rank R where R is the number of relevant ids (trec_eval Rprec). */
+export function rPrecision(hits: readonly Hit[], relevant: Relevance, options?: Omit<EvaluateOptions, 'k'>): number {
+  return evaluate(hits, relevant, { ...options }).rPrecision;
+}

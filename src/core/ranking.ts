@@ -1,0 +1,114 @@
+import { describeValue } from './describe.js';
+import { documentKeyOf, stableKey } from './keys.js';
+import { gainOf, type Judgments } from './relevance.js';
+import type { EvaluateOptions, Hit } from './types.js';
+
+/**
+ * Compares two strings in UTF-8 byte order (= code point order), as C's strcmp on UTF-8 does.
+ * JavaScript's `<` compares UTF-16 code units, which orders U+E000–U+FFFF above astral characters.
+ */
+export function compareUtf8(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index++) {
+    const unitA = a.charCodeAt(index);
+    const unitB = b.charCodeAt(index);
+    if (unitA !== unitB) return codePointOrder(unitA) - codePointOrder(unitB);
+  }
+  return a.length - b.length;
+}
+
+/** Lifts surrogates above U+E000–U+FFFF so that code units compare like code points. */
+function codePointOrder(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}
+
+function scoreOf(hit: Hit, index: number): number {
+  let score: unknown;
+  if (hit !== null && typeof hit === 'object') score = (hit as { score?: unknown }).score;
+  if (typeof score !== 'number' || Number.isNaN(score)) {
+    throw new TypeError(
+      `hits[${index}].score must be a number when sortBy is 'score', received ${describeValue(score)}. ` +
+        `Give every hit a numeric score, or drop sortBy to rank by array order.`,
+    );
+  }
+  return score;
+}
+
+/** Hit keys in rank order: array order, or score descending with ties broken by key descending (trec_eval). */
+export function rankedKeys(hits: readonly Hit[], options: Pick<EvaluateOptions, 'key' | 'sortBy'> = {}): string[] {
+  const keys = hits.map((hit, index) => stableKey(hit, index, options));
+  if (options.sortBy === undefined || options.sortBy === 'rank') return keys;
+  if (options.sortBy !== 'score') {
+    throw new RangeError(`sortBy must be 'rank' or 'score', received ${describeValue(options.sortBy)}.`);
+  }
+  const order = hits.map((hit, index) => ({ key: keys[index] as string, score: scoreOf(hit, index) }));
+  order.sort((a, b) => (a.score === b.score ? compareUtf8(b.key, a.key) : b.score - a.score));
+  return order.map((entry) => entry.key);
+}
+
+/** Collapses chunk keys to document keys, keeping each document at its first (best) rank. */
+export function collapseToDocuments(keys: readonly string[], documentKey: (key: string) => string = documentKeyOf): string[] {
+  const seen = new Set<string>();
+  const documents: string[] = [];
+  for (const key of keys) {
+    const document = documentKey(key);
+    if (!seen.has(document)) {
+      seen.add(document);
+      documents.push(document);
+    }
+  }
+  return documents;
+}
+
+/** A ranking joined with its judgments: what every measure reads. */
+export interface JudgedRanking {
+  keys: readonly string[];
+  /** Per rank: 1 when relevant (grade ≥ minGrade) and first seen, else 0. */
+  relevantAtRank: Uint8Array;
+  /** Per rank: the nDCG gain of a first-seen judged hit, else 0. */
+  gainAtRank: Float64Array;
+  /** Per rank: 1 when the key appeared higher up already. */
+  duplicateAtRank: Uint8Array;
+  duplicateCount: number;
+}
+
+/** One pass over the ranking: looks every key up once and marks repeats. */
+export function judgeRanking(
+  keys: readonly string[],
+  judgments: Judgments,
+  duplicates: EvaluateOptions['duplicates'] = 'count',
+): JudgedRanking {
+  if (duplicates !== 'count' && duplicates !== 'error') {
+    throw new RangeError(`duplicates must be 'count' or 'error', received ${describeValue(duplicates)}.`);
+  }
+  const length = keys.length;
+  const relevantAtRank = new Uint8Array(length);
+  const gainAtRank = new Float64Array(length);
+  const duplicateAtRank = new Uint8Array(length);
+  const { grades, minGrade, gain, applyMinGradeToNdcg } = judgments;
+  const gainFloor = applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
+  const seen = new Set<string>();
+  let duplicateCount = 0;
+  for (let index = 0; index < length; index++) {
+    const key = keys[index] as string;
+    if (seen.has(key)) {
+      if (duplicates === 'error') {
+        throw new RangeError(
+          `hits[${index}] repeats the key ${JSON.stringify(key)} already ranked higher, and duplicates is 'error'. ` +
+            `De-duplicate the hits, or use duplicates: 'count' to let a repeat take its slot without gaining.`,
+        );
+      }
+      duplicateAtRank[index] = 1;
+      duplicateCount++;
+      continue;
+    }
+    seen.add(key);
+    const grade = grades.get(key);
+    if (grade === undefined) continue;
+    if (grade >= minGrade) relevantAtRank[index] = 1;
+    if (grade >= gainFloor) gainAtRank[index] = gainOf(grade, gain);
+  }
+  return { keys, relevantAtRank, gainAtRank, duplicateAtRank, duplicateCount };
+}

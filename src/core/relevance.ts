@@ -1,0 +1,126 @@
+import { describeValue } from './describe.js';
+import { documentKeyOf } from './keys.js';
+import type { EvaluateOptions, Relevance } from './types.js';
+
+/** The annotations of one query, normalised once and reusable across cutoffs. */
+export interface Judgments {
+  /** Every judged id with its grade (grades ≤ 0 are judged non-relevant). */
+  grades: Map<string, number>;
+  /** Grade at or above which an id is relevant for the binary measures. */
+  minGrade: number;
+  /** Ids with grade ≥ minGrade, in annotation order. */
+  relevantIds: string[];
+  /** nDCG gains of the ideal ranking, highest first (positive gains only). */
+  idealGains: Float64Array;
+  gain: 'linear' | 'exponential';
+  applyMinGradeToNdcg: boolean;
+}
+
+export type JudgmentOptions = Pick<EvaluateOptions, 'minGrade' | 'gain' | 'applyMinGradeToNdcg' | 'granularity' | 'documentKey'>;
+
+function idOf(raw: unknown, where: string): string | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
+  if (typeof raw !== 'string') {
+    throw new TypeError(`${where} must be a string id, received ${describeValue(raw)}. Use the ids your hits' keys produce.`);
+  }
+  return raw.trim() === '' ? undefined : raw;
+}
+
+function gradeOf(raw: unknown, where: string): number {
+  if (typeof raw !== 'number') {
+    throw new TypeError(`${where} must be a number grade, received ${describeValue(raw)}. Use 1 for relevant, higher for more relevant, 0 for judged non-relevant.`);
+  }
+  if (!Number.isFinite(raw)) {
+    throw new RangeError(`${where} must be a finite grade, received ${raw}. Use a finite number such as 0, 1 or 2.`);
+  }
+  return raw;
+}
+
+/** Reads any accepted annotation shape into id → grade pairs, dropping null and blank ids (AI4J). */
+function readGrades(relevant: Relevance): Map<string, number> {
+  const grades = new Map<string, number>();
+  const setBinary = (raw: unknown, where: string) => {
+    const id = idOf(raw, where);
+    if (id !== undefined) grades.set(id, 1);
+  };
+  if (Array.isArray(relevant)) {
+    relevant.forEach((raw, index) => setBinary(raw, `relevant[${index}]`));
+  } else if (relevant instanceof Set) {
+    for (const raw of relevant) setBinary(raw, 'an element of the relevant Set');
+  } else if (relevant instanceof Map) {
+    for (const [rawId, rawGrade] of relevant) {
+      const id = idOf(rawId, 'a key of the relevant Map');
+      const grade = gradeOf(rawGrade, `relevant.get(${describeValue(rawId)})`);
+      if (id !== undefined) grades.set(id, grade);
+    }
+  } else if (relevant !== null && typeof relevant === 'object' && Object.getPrototypeOf(relevant) !== null && !isPlainObject(relevant)) {
+    throw wrongRelevantType(relevant);
+  } else if (relevant !== null && typeof relevant === 'object') {
+    for (const [rawId, rawGrade] of Object.entries(relevant)) {
+      const grade = gradeOf(rawGrade, `relevant[${JSON.stringify(rawId)}]`);
+      const id = idOf(rawId, 'a key of relevant');
+      if (id !== undefined) grades.set(id, grade);
+    }
+  } else {
+    throw wrongRelevantType(relevant);
+  }
+  return grades;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function wrongRelevantType(relevant: unknown): TypeError {
+  const hint = typeof relevant === 'string' ? ` Wrap a single id in an array: [${JSON.stringify(relevant)}].` : '';
+  return new TypeError(
+    `relevant must be an array of ids, a Set of ids, a { id: grade } object or a Map of id → grade; received ${describeValue(relevant)}.${hint}`,
+  );
+}
+
+/** Collapses chunk-level annotations to documents; a document keeps its best grade. */
+function collapseToDocuments(grades: Map<string, number>, documentKey: (key: string) => string): Map<string, number> {
+  const documents = new Map<string, number>();
+  for (const [id, grade] of grades) {
+    const documentId = documentKey(id);
+    const previous = documents.get(documentId);
+    if (previous === undefined || grade > previous) documents.set(documentId, grade);
+  }
+  return documents;
+}
+
+export function validateMinGrade(minGrade: unknown): number {
+  if (minGrade === undefined) return 1;
+  if (typeof minGrade !== 'number' || !Number.isFinite(minGrade) || minGrade <= 0) {
+    throw new RangeError(`minGrade must be a finite number > 0, received ${describeValue(minGrade)}. Use 1 (default) or the lowest grade that counts as relevant, e.g. 2.`);
+  }
+  return minGrade;
+}
+
+export function gainOf(grade: number, gain: 'linear' | 'exponential'): number {
+  return gain === 'exponential' ? 2 ** grade - 1 : grade;
+}
+
+/** Normalises annotations (ids, Set, grade object or Map) for evaluation. */
+export function prepareJudgments(relevant: Relevance, options: JudgmentOptions = {}): Judgments {
+  const minGrade = validateMinGrade(options.minGrade);
+  const gain = options.gain ?? 'linear';
+  if (gain !== 'linear' && gain !== 'exponential') {
+    throw new RangeError(`gain must be 'linear' or 'exponential', received ${describeValue(gain)}.`);
+  }
+  const applyMinGradeToNdcg = options.applyMinGradeToNdcg ?? false;
+  let grades = readGrades(relevant);
+  if (options.granularity === 'document') grades = collapseToDocuments(grades, options.documentKey ?? documentKeyOf);
+
+  const relevantIds: string[] = [];
+  const positiveGains: number[] = [];
+  const ndcgFloor = applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
+  for (const [id, grade] of grades) {
+    if (grade >= minGrade) relevantIds.push(id);
+    if (grade >= ndcgFloor) positiveGains.push(gainOf(grade, gain));
+  }
+  const idealGains = Float64Array.from(positiveGains).sort().reverse();
+  return { grades, minGrade, relevantIds, idealGains, gain, applyMinGradeToNdcg };
+}

@@ -1,0 +1,555 @@
+// Pure statistics for retrieval evaluation: confidence intervals for a measure's mean and paired tests
+// for comparing two runs on the same queries. Every randomised result carries its seed and number of
+// resamples, so a figure printed in a report can be reproduced exactly. See docs/statistics.md.
+import tCdf from '@stdlib/stats-base-dists-t-cdf';
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
+import { assertSeed, createRandom } from './random.js';
+
+export const DEFAULT_CONFIDENCE = 0.95;
+export const DEFAULT_RESAMPLES = 10_000;
+export const DEFAULT_SEED = 42;
+/** Largest number of resamples accepted (80 MB of Float64 resample means). */
+export const MAX_RESAMPLES = 10_000_000;
+/** With `exact: 'auto'`, the randomization test enumerates every sign assignment up to this many non-zero differences. */
+export const AUTO_EXACT_MAX_PAIRS = 16;
+/** With `exact: true`, enumeration is allowed up to this many non-zero differences (2^20 assignments). */
+export const EXACT_MAX_PAIRS = 20;
+
+// Two statistics that are equal in exact arithmetic can differ in the last bits after summation in a
+// different order. Comparisons treat values this close (relative to the data's scale) as equal.
+const RELATIVE_FLOAT_TOLERANCE = 1e-12;
+
+// ---------------------------------------------------------------------------------------------------
+// Intervals
+
+export interface WilsonInterval {
+  lower: number;
+  upper: number;
+  /** successes / trials (0 when trials = 0). */
+  estimate: number;
+  confidence: number;
+  method: 'wilson';
+}
+
+/**
+ * Wilson score interval for a proportion (e.g. a hit rate). With no trials there is no information:
+ * the interval is [0, 1] and the estimate is reported as 0.
+ */
+export function wilsonInterval(successes: number, trials: number, confidence: number = DEFAULT_CONFIDENCE): WilsonInterval {
+  assertCount(trials, 'trials', 'the number of queries or observations');
+  assertCount(successes, 'successes', 'the number of hits (values equal to 1)');
+  if (successes > trials) {
+    throw new RangeError(
+      `successes (${successes}) is greater than trials (${trials}); successes counts the trials that succeeded, so it must be at most trials.`,
+    );
+  }
+  assertConfidence(confidence, 'confidence');
+  if (trials === 0) return { lower: 0, upper: 1, estimate: 0, confidence, method: 'wilson' };
+
+  const z = twoSidedNormalCriticalValue(confidence);
+  const zSquaredOverN = (z * z) / trials;
+  const estimate = successes / trials;
+  const denominator = 1 + zSquaredOverN;
+  const centre = (estimate + zSquaredOverN / 2) / denominator;
+  const halfWidth = (z / denominator) * Math.sqrt((estimate * (1 - estimate)) / trials + zSquaredOverN / (4 * trials));
+  // At 0/n and n/n the exact bound is 0 or 1; rounding could otherwise give 1.0000000000000002.
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === trials ? 1 : Math.min(1, centre + halfWidth);
+  return { lower, upper, estimate, confidence, method: 'wilson' };
+}
+
+export interface BootstrapOptions {
+  /** Two-sided coverage, 0 < confidence < 1. Default 0.95. */
+  confidence?: number;
+  /** Number of bootstrap resamples. Default 10,000. */
+  resamples?: number;
+  /** Integer seed in [0, 2^32 − 1]. Default 42. */
+  seed?: number;
+}
+
+export interface BootstrapMeanInterval {
+  mean: number;
+  lower: number;
+  upper: number;
+  confidence: number;
+  resamples: number;
+  seed: number;
+  method: 'bootstrap-percentile';
+}
+
+/**
+ * Percentile bootstrap interval for the mean: resample the values with replacement, take each
+ * resample's mean, and cut the sorted means at (1 − confidence)/2 and (1 + confidence)/2 (linear
+ * interpolation between order statistics, R's quantile type 7). One value gives the interval [v, v].
+ */
+export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions = {}): BootstrapMeanInterval {
+  const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const seed = options.seed ?? DEFAULT_SEED;
+  assertFiniteNumbers(values, 'values');
+  if (values.length === 0) {
+    throw new RangeError('values is empty; a mean and its interval need at least one value (skip the measure when no query was evaluated).');
+  }
+  assertConfidence(confidence, 'options.confidence');
+  assertResamples(resamples, 'options.resamples');
+  assertSeed(seed, 'options.seed');
+
+  const data = Float64Array.from(values);
+  const means = bootstrapMeans(data, resamples, seed);
+  means.sort();
+  const tail = (1 - confidence) / 2;
+  return {
+    mean: mean(data),
+    lower: sortedQuantile(means, tail),
+    upper: sortedQuantile(means, 1 - tail),
+    confidence,
+    resamples,
+    seed,
+    method: 'bootstrap-percentile',
+  };
+}
+
+function bootstrapMeans(data: Float64Array, resamples: number, seed: number): Float64Array {
+  const random = createRandom(seed);
+  const count = data.length;
+  const means = new Float64Array(resamples);
+  for (let resample = 0; resample < resamples; resample++) {
+    let sum = 0;
+    for (let draw = 0; draw < count; draw++) sum += data[Math.floor(random() * count)]!;
+    means[resample] = sum / count;
+  }
+  return means;
+}
+
+/** Quantile of already-sorted values, linear interpolation between order statistics (R type 7). */
+function sortedQuantile(sorted: Float64Array, probability: number): number {
+  const position = (sorted.length - 1) * probability;
+  const below = Math.floor(position);
+  const lowerValue = sorted[below]!;
+  const upperValue = sorted[Math.min(below + 1, sorted.length - 1)]!;
+  return lowerValue + (position - below) * (upperValue - lowerValue);
+}
+
+export interface MeanIntervalOptions extends BootstrapOptions {
+  /**
+   * true: the values are 0/1 and get a Wilson interval (anything else is an error). false: always
+   * bootstrap. Omitted: Wilson when every value is 0 or 1, bootstrap otherwise.
+   */
+  binary?: boolean;
+}
+
+export interface WilsonMeanInterval {
+  mean: number;
+  lower: number;
+  upper: number;
+  confidence: number;
+  successes: number;
+  trials: number;
+  method: 'wilson';
+}
+
+export type MeanInterval = WilsonMeanInterval | BootstrapMeanInterval;
+
+/**
+ * Interval for the mean of a measure over queries: Wilson for 0/1 measures (hit@k), percentile
+ * bootstrap for graded ones (nDCG, recall, RR). Discriminate the result on `method`.
+ */
+export function meanInterval(values: readonly number[], options: MeanIntervalOptions = {}): MeanInterval {
+  assertFiniteNumbers(values, 'values');
+  if (values.length === 0) {
+    throw new RangeError('values is empty; a mean and its interval need at least one value (skip the measure when no query was evaluated).');
+  }
+  const { binary, ...bootstrapOptions } = options;
+  if (binary === true) {
+    const index = values.findIndex((value) => value !== 0 && value !== 1);
+    if (index >= 0) {
+      throw new RangeError(
+        `values[${index}] is ${values[index]}, but options.binary is true and every value must be 0 or 1; leave binary unset to use the bootstrap for graded values.`,
+      );
+    }
+  }
+  const useWilson = binary ?? values.every((value) => value === 0 || value === 1);
+  if (!useWilson) return bootstrapMeanInterval(values, bootstrapOptions);
+
+  const successes = values.reduce((count, value) => count + value, 0);
+  const interval = wilsonInterval(successes, values.length, bootstrapOptions.confidence ?? DEFAULT_CONFIDENCE);
+  return {
+    mean: interval.estimate,
+    lower: interval.lower,
+    upper: interval.upper,
+    confidence: interval.confidence,
+    successes,
+    trials: values.length,
+    method: 'wilson',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Paired tests
+
+/**
+ * Exact two-sided sign test: p = min(1, 2 · P(X ≤ min(wins, losses))) for X ~ Binomial(wins + losses, ½).
+ * Ties are not passed in (they carry no information about direction). No disagreements → p = 1.
+ * Computed in log space; stays accurate (relative error below 1e-9) up to at least 100,000 pairs.
+ */
+export function signTest(wins: number, losses: number): number {
+  assertCount(wins, 'wins', 'the number of pairs where the second system is better');
+  assertCount(losses, 'losses', 'the number of pairs where the second system is worse');
+  const trials = wins + losses;
+  const smaller = Math.min(wins, losses);
+  if (2 * smaller >= trials) return 1; // wins = losses: the tail holds at least half the mass.
+
+  // Sum P(X = i) for i = smaller down to 0 relative to P(X = smaller), the largest term of the tail.
+  let relativeTailSum = 1;
+  let relativeTerm = 1;
+  for (let i = smaller; i > 0; i--) {
+    relativeTerm *= i / (trials - i + 1); // P(X = i−1) / P(X = i)
+    relativeTailSum += relativeTerm;
+    if (relativeTerm < relativeTailSum * 1e-17) break;
+  }
+  const logLargestTerm = logBinomialCoefficient(trials, smaller) - trials * Math.LN2;
+  return Math.min(1, 2 * Math.exp(logLargestTerm + Math.log(relativeTailSum)));
+}
+
+/** ln C(n, k) as a compensated (Neumaier) sum of ln((n − k + i) / i), accurate for n in the millions. */
+function logBinomialCoefficient(n: number, k: number): number {
+  let sum = 0;
+  let compensation = 0;
+  for (let i = 1; i <= k; i++) {
+    const term = Math.log((n - k + i) / i);
+    const next = sum + term;
+    compensation += Math.abs(sum) >= Math.abs(term) ? sum - next + term : term - next + sum;
+    sum = next;
+  }
+  return sum + compensation;
+}
+
+export interface RandomizationTestOptions {
+  /** Monte Carlo resamples (ignored when the test is exact). Default 10,000. */
+  resamples?: number;
+  /** Integer seed in [0, 2^32 − 1] for the Monte Carlo version. Default 42. */
+  seed?: number;
+  /**
+   * 'auto' (default): enumerate all sign assignments when there are at most 16 non-zero differences,
+   * Monte Carlo otherwise. true: always enumerate (at most 20 non-zero differences). false: always Monte Carlo.
+   */
+  exact?: boolean | 'auto';
+}
+
+export interface RandomizationTestResult {
+  /** Two-sided p-value. */
+  p: number;
+  /** mean(after − before). */
+  observedDifference: number;
+  /** Sign assignments drawn (Monte Carlo) or enumerated (exact, 2^m for m non-zero differences). */
+  resamples: number;
+  /** The seed used; null when the test is exact and nothing was random. */
+  seed: number | null;
+  method: 'randomization-exact' | 'randomization-monte-carlo';
+}
+
+/**
+ * Paired randomization (sign-flip) test of mean(after − before) = 0, two-sided. Under the null each
+ * difference is as likely to have either sign. The statistic is |Σ dᵢ|; assignments whose |Σ ±dᵢ|
+ * is at least the observed one, within 1e-12 × Σ|dᵢ| to absorb rounding, count as extreme.
+ * Exact: p = extreme / 2^m. Monte Carlo: p = (extreme + 1) / (resamples + 1), never 0.
+ * Zero differences are left out of the enumeration: their sign changes nothing, so p is unchanged.
+ */
+export function pairedRandomizationTest(
+  before: readonly number[],
+  after: readonly number[],
+  options: RandomizationTestOptions = {},
+): RandomizationTestResult {
+  const differences = pairedDifferences(before, after);
+  if (differences.length === 0) {
+    throw new RangeError('before and after are empty; a paired test needs at least one pair of values.');
+  }
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const exact = options.exact ?? 'auto';
+  assertResamples(resamples, 'options.resamples');
+  assertSeed(seed, 'options.seed');
+  if (exact !== 'auto' && typeof exact !== 'boolean') {
+    throw new TypeError(`options.exact must be true, false or 'auto', got ${String(exact)}; leave it unset for 'auto'.`);
+  }
+
+  const nonZero = Float64Array.from(differences.filter((difference) => difference !== 0));
+  const observedSum = sum(nonZero);
+  const threshold = Math.abs(observedSum) - RELATIVE_FLOAT_TOLERANCE * sumOfAbsolutes(nonZero);
+  const observedDifference = sum(differences) / differences.length;
+
+  const enumerate = exact === true || (exact === 'auto' && nonZero.length <= AUTO_EXACT_MAX_PAIRS);
+  if (enumerate) {
+    if (nonZero.length > EXACT_MAX_PAIRS) {
+      throw new RangeError(
+        `options.exact is true but there are ${nonZero.length} non-zero differences; exact enumeration is limited to ${EXACT_MAX_PAIRS} (2^${EXACT_MAX_PAIRS} assignments). Use exact: 'auto' for the Monte Carlo version.`,
+      );
+    }
+    return {
+      p: exactSignFlipP(nonZero, threshold),
+      observedDifference,
+      resamples: 2 ** nonZero.length,
+      seed: null,
+      method: 'randomization-exact',
+    };
+  }
+  const extreme = countExtremeSignFlips(nonZero, threshold, resamples, seed);
+  return {
+    p: (extreme + 1) / (resamples + 1),
+    observedDifference,
+    resamples,
+    seed,
+    method: 'randomization-monte-carlo',
+  };
+}
+
+function exactSignFlipP(differences: Float64Array, threshold: number): number {
+  const count = differences.length;
+  if (count === 0) return 1;
+  // |Σ| is the same for an assignment and its mirror image, so fix the last sign and double up.
+  const last = differences[count - 1]!;
+  const free = count - 1;
+  const assignments = 2 ** free;
+  let extreme = 0;
+  for (let mask = 0; mask < assignments; mask++) {
+    let total = last;
+    for (let i = 0; i < free; i++) total += (mask >>> i) & 1 ? -differences[i]! : differences[i]!;
+    if (Math.abs(total) >= threshold) extreme++;
+  }
+  return extreme / assignments;
+}
+
+function countExtremeSignFlips(differences: Float64Array, threshold: number, resamples: number, seed: number): number {
+  const random = createRandom(seed);
+  const count = differences.length;
+  let extreme = 0;
+  for (let resample = 0; resample < resamples; resample++) {
+    let total = 0;
+    let bits = 0;
+    for (let i = 0; i < count; i++) {
+      // One 32-bit draw gives the signs of 32 differences (random() is a 32-bit integer / 2^32).
+      if ((i & 31) === 0) bits = Math.floor(random() * 4294967296);
+      total += (1 - 2 * (bits & 1)) * differences[i]!;
+      bits >>>= 1;
+    }
+    if (Math.abs(total) >= threshold) extreme++;
+  }
+  return extreme;
+}
+
+export interface PairedTTestResult {
+  t: number;
+  degreesOfFreedom: number;
+  /** Two-sided p-value. */
+  p: number;
+  /** mean(after − before). */
+  meanDifference: number;
+  method: 'paired-t';
+}
+
+/**
+ * Paired t-test of mean(after − before) = 0, two-sided, with n − 1 degrees of freedom. Assumes the
+ * differences are roughly normal. All differences zero → t = 0, p = 1. Identical non-zero differences
+ * (standard deviation 0) → t = ±Infinity, p = 0, the limit of the statistic.
+ */
+export function pairedTTest(before: readonly number[], after: readonly number[]): PairedTTestResult {
+  const differences = pairedDifferences(before, after);
+  const count = differences.length;
+  if (count < 2) {
+    throw new RangeError(`before and after hold ${count} pair(s); a t-test needs at least 2 pairs to estimate the variance. Use signTest or pairedRandomizationTest for fewer.`);
+  }
+  const degreesOfFreedom = count - 1;
+  const meanDifference = mean(differences);
+  let squaredDeviations = 0;
+  for (const difference of differences) squaredDeviations += (difference - meanDifference) ** 2;
+  const standardError = Math.sqrt(squaredDeviations / degreesOfFreedom / count);
+
+  if (standardError === 0) {
+    if (meanDifference === 0) return { t: 0, degreesOfFreedom, p: 1, meanDifference, method: 'paired-t' };
+    return { t: Math.sign(meanDifference) * Infinity, degreesOfFreedom, p: 0, meanDifference, method: 'paired-t' };
+  }
+  const t = meanDifference / standardError;
+  // 2·F(−|t|) rather than 2·(1 − F(|t|)): no cancellation for small p.
+  const p = Math.min(1, 2 * tCdf(-Math.abs(t), degreesOfFreedom));
+  return { t, degreesOfFreedom, p, meanDifference, method: 'paired-t' };
+}
+
+export type PairedTestName = 'sign' | 'randomization' | 't';
+
+export interface PairedComparisonOptions {
+  /** A pair whose |after − before| ≤ tolerance is a tie. Default 0. */
+  tolerance?: number;
+  /** Which test gives p. Default 'randomization'. */
+  test?: PairedTestName;
+  /** Randomization test only. Default 10,000. */
+  resamples?: number;
+  /** Randomization test only. Default 42. */
+  seed?: number;
+}
+
+export interface PairedComparison {
+  count: number;
+  /** Pairs with after > before + tolerance. */
+  wins: number;
+  /** Pairs with after < before − tolerance. */
+  losses: number;
+  ties: number;
+  meanBefore: number;
+  meanAfter: number;
+  /** mean(after − before). */
+  meanDifference: number;
+  /** Two-sided p-value of the chosen test. */
+  p: number;
+  test: PairedTestName;
+  method: 'sign-exact' | RandomizationTestResult['method'] | PairedTTestResult['method'];
+  /** Randomization test only (null when it was exact). */
+  seed?: number | null;
+  /** Randomization test only. */
+  resamples?: number;
+}
+
+/**
+ * Compares two runs on the same queries (index i of `before` and `after` is the same query).
+ * The sign test uses wins and losses (ties dropped); the randomization and t-tests use the raw
+ * differences, so the tolerance only decides what counts as a win, loss or tie. Differences within
+ * 1e-12 (relative to the values) of the tolerance are ties, so that rounding cannot make 0.8 − 0.7
+ * a win at tolerance 0.1.
+ */
+export function pairedComparison(
+  before: readonly number[],
+  after: readonly number[],
+  options: PairedComparisonOptions = {},
+): PairedComparison {
+  const differences = pairedDifferences(before, after);
+  const count = differences.length;
+  if (count === 0) {
+    throw new RangeError('before and after are empty; a paired comparison needs at least one pair of values.');
+  }
+  const tolerance = options.tolerance ?? 0;
+  const test = options.test ?? 'randomization';
+  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) {
+    throw new RangeError(`options.tolerance must be a finite number ≥ 0, got ${String(tolerance)}; use 0 to count every difference, or e.g. 0.01 to ignore tiny ones.`);
+  }
+  if (test !== 'sign' && test !== 'randomization' && test !== 't') {
+    throw new TypeError(`options.test must be 'sign', 'randomization' or 't', got ${String(test)}.`);
+  }
+
+  let wins = 0;
+  let losses = 0;
+  for (let i = 0; i < count; i++) {
+    const difference = differences[i]!;
+    const scale = Math.max(1, Math.abs(before[i]!), Math.abs(after[i]!));
+    if (Math.abs(difference) - tolerance <= RELATIVE_FLOAT_TOLERANCE * scale) continue;
+    if (difference > 0) wins++;
+    else losses++;
+  }
+  const summary = {
+    count,
+    wins,
+    losses,
+    ties: count - wins - losses,
+    meanBefore: sum(before) / count,
+    meanAfter: sum(after) / count,
+    meanDifference: mean(differences),
+  };
+  if (test === 'sign') return { ...summary, p: signTest(wins, losses), test, method: 'sign-exact' };
+  if (test === 't') return { ...summary, p: pairedTTest(before, after).p, test, method: 'paired-t' };
+  const randomization = pairedRandomizationTest(before, after, { resamples: options.resamples, seed: options.seed });
+  return {
+    ...summary,
+    p: randomization.p,
+    test,
+    method: randomization.method,
+    seed: randomization.seed,
+    resamples: randomization.resamples,
+  };
+}
+
+/**
+ * Holm–Bonferroni step-down adjustment for testing several measures at once. Returns adjusted
+ * p-values in the input order: sorted ascending, the i-th (from 1) of m becomes
+ * max over j ≤ i of min(1, (m − j + 1) · p₍ⱼ₎). Reject where adjusted p ≤ α.
+ */
+export function holmCorrection(pValues: readonly number[]): number[] {
+  if (!Array.isArray(pValues)) {
+    throw new TypeError(`pValues must be an array of p-values, got ${typeof pValues}.`);
+  }
+  pValues.forEach((value, index) => {
+    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+      throw new RangeError(`pValues[${index}] is ${String(value)}; every p-value must be a number from 0 to 1.`);
+    }
+  });
+  const count = pValues.length;
+  const order = pValues.map((_, index) => index).sort((a, b) => pValues[a]! - pValues[b]!);
+  const adjusted = new Array<number>(count);
+  let runningMax = 0;
+  order.forEach((originalIndex, rank) => {
+    runningMax = Math.max(runningMax, Math.min(1, (count - rank) * pValues[originalIndex]!));
+    adjusted[originalIndex] = runningMax;
+  });
+  return adjusted;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Helpers
+
+function twoSidedNormalCriticalValue(confidence: number): number {
+  return normalQuantile(1 - (1 - confidence) / 2, 0, 1);
+}
+
+function pairedDifferences(before: readonly number[], after: readonly number[]): number[] {
+  assertFiniteNumbers(before, 'before');
+  assertFiniteNumbers(after, 'after');
+  if (before.length !== after.length) {
+    throw new RangeError(
+      `before has ${before.length} values but after has ${after.length}; paired statistics need one value per query in each, in the same query order.`,
+    );
+  }
+  return after.map((value, index) => value - before[index]!);
+}
+
+function sum(values: ArrayLike<number>): number {
+  let total = 0;
+  for (let i = 0; i < values.length; i++) total += values[i]!;
+  return total;
+}
+
+function sumOfAbsolutes(values: ArrayLike<number>): number {
+  let total = 0;
+  for (let i = 0; i < values.length; i++) total += Math.abs(values[i]!);
+  return total;
+}
+
+function mean(values: ArrayLike<number>): number {
+  return sum(values) / values.length;
+}
+
+function assertFiniteNumbers(values: unknown, name: string): asserts values is readonly number[] {
+  if (!Array.isArray(values)) {
+    throw new TypeError(`${name} must be an array of numbers (one per query), got ${values === null ? 'null' : typeof values}.`);
+  }
+  for (let i = 0; i < values.length; i++) {
+    const value: unknown = values[i];
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw new RangeError(`${name}[${i}] is ${String(value)}; every value must be a finite number. Fix or drop that query's value first.`);
+    }
+  }
+}
+
+function assertCount(value: unknown, name: string, meaning: string): asserts value is number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${name} must be a whole number ≥ 0 (${meaning}), got ${String(value)}.`);
+  }
+}
+
+function assertConfidence(value: unknown, name: string): asserts value is number {
+  if (typeof value !== 'number' || !(value > 0 && value < 1)) {
+    throw new RangeError(`${name} must be a number strictly between 0 and 1, got ${String(value)}; write 0.95 for a 95% interval.`);
+  }
+}
+
+function assertResamples(value: unknown, name: string): asserts value is number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_RESAMPLES) {
+    throw new RangeError(`${name} must be an integer from 1 to ${MAX_RESAMPLES}, got ${String(value)}; 10000 is a good default.`);
+  }
+}

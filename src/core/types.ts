@@ -1,0 +1,70 @@
+/**
+ * A retrieved hit: a bare id, or an object the key rules of `stableKey` understand
+ * (plain hit objects, LangChain.js `Document`, LlamaIndex.TS `NodeWithScore`).
+ */
+export type Hit = string | number | object;
+
+/** What the user annotated as relevant: ids (grade 1) or ids with graded relevance. */
+export type Relevance =
+  | readonly (string | number | null | undefined)[]
+  | ReadonlySet<string | number>
+  | Readonly<Record<string, number>>
+  | ReadonlyMap<string, number>;
+
+/** How a hit's key is found: a property name (dotted paths allowed) or a function. */
+export type KeySelector = string | ((hit: Hit, index: number) => string | number | null | undefined);
+
+export interface KeyOptions {
+  /** Overrides the built-in key rules. */
+  key?: KeySelector;
+  /** `'document'` collapses chunks (`doc-1#chunk-3`) to their document (`doc-1`); the first chunk's rank counts. */
+  granularity?: 'chunk' | 'document';
+  /** With `granularity: 'document'`: how a key maps to its document. Default: strip a trailing `#chunk-<n>`. */
+  documentKey?: (key: string) => string;
+}
+
+export interface EvaluateOptions extends KeyOptions {
+  /** Cutoff. Omitted or ≤ 0: the whole list (k = number of hits). */
+  k?: number;
+  /** Grade at or above which a judged id counts as relevant for the binary measures (trec_eval `-l`). Default 1. */
+  minGrade?: number;
+  /** nDCG gain: the grade itself (trec_eval) or 2^grade − 1. Default `'linear'`. */
+  gain?: 'linear' | 'exponential';
+  /** Apply `minGrade` to nDCG too (ranx); by default nDCG uses every positive grade (trec_eval). */
+  applyMinGradeToNdcg?: boolean;
+  /** Precision divides by k (trec_eval, default) or by the hits actually evaluated (AI4J, LlamaIndex). */
+  precisionDenominator?: 'k' | 'retrieved';
+  /** A repeated key gains nothing and takes its slot (`'count'`, default) or throws (`'error'`, trec_eval). */
+  duplicates?: 'count' | 'error';
+  /** Rank by array order (default) or by `score` descending with trec_eval's tie-break (key descending, byte order). */
+  sortBy?: 'rank' | 'score';
+}
+
+export interface RetrievalEvaluation {
+  /** The cutoff asked for (the number of hits when k was omitted). */
+  k: number;
+  /** min(k, number of ranked hits). */
+  evaluatedAtK: number;
+  /** Hits ranked (after document collapsing, if any). */
+  retrievedCount: number;
+  /** Annotated ids with grade ≥ minGrade. */
+  relevantCount: number;
+  /** Relevant ids found in the top k. */
+  truePositiveCount: number;
+  /** Hits whose key was already seen higher in the ranking. */
+  duplicateCount: number;
+  precisionAtK: number;
+  recallAtK: number;
+  f1AtK: number;
+  hitAtK: number;
+  /** Reciprocal rank of the first relevant hit within k (its mean over queries is MRR). */
+  mrr: number;
+  /** nDCG at k; with k omitted, trec_eval's uncut `ndcg` (ideal over every judged grade). */
+  ndcg: number;
+  /** Average precision at k (divided by the relevant count, as trec_eval's map_cut). */
+  averagePrecision: number;
+  /** Precision at rank R, R = relevantCount. Independent of k. */
+  rPrecision: number;
+  /** Relevant ids no hit matched anywhere in the list: the alignment diagnostic. */
+  unmatchedRelevantIds: string[];
+}
