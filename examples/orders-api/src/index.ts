@@ -1,0 +1,12 @@
+export { loadCorpus, defaultCorpusDir, type Section } from './corpus.js';
+export { chunkSections, type Chunk, type ChunkOptions } from './chunk.js';
+export { loadQuestions, defaultQuestionsPath, type Question, type QuestionKind } from './questions.js';
+export {
+  createRetriever,
+  retrieve,
+  baselineConfig,
+  degradedConfig,
+  type Hit,
+  type Retriever,
+  type RetrieverConfig,
+} from './retriever.js';
