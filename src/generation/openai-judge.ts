@@ -1,0 +1,387 @@
+import { describeValue, truncateForMessage } from './describe.js';
+import { JudgeError, validateJudgeResult, type JudgeErrorKind, type JudgeInput, type JudgeResult, type RagJudge } from './judge.js';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface OpenAiCompatibleJudgeOptions {
+  /** The API root that `/chat/completions` is appended to, e.g. "https://api.openai.com/v1", "http://localhost:11434/v1" (Ollama), "http://localhost:8080/v1" (llama.cpp). */
+  baseUrl: string;
+  /** Sent as "Authorization: Bearer …"; local servers usually need none. */
+  apiKey?: string;
+  model: string;
+  /** Default "openai-compatible:<model>". */
+  name?: string;
+  /** Per request; a request that takes longer is aborted (and retried). Default 30000. */
+  timeoutMs?: number;
+  /** Retries after the first request, for 429, 5xx, timeouts and network errors. Default 3. */
+  maxRetries?: number;
+  /** Back-off before retry n is retryBaseDelayMs × 2^(n−1), unless the server sent Retry-After. Default 500. */
+  retryBaseDelayMs?: number;
+  /** Upper bound on any single wait, Retry-After included. Default 60000. */
+  maxRetryDelayMs?: number;
+  /** A rubric replacing DEFAULT_JUDGE_RUBRIC (the JSON reply format is still asked for), or a function building every message. */
+  prompt?: string | ((input: JudgeInput) => ChatMessage[]);
+  /** Send response_format { type: "json_object" }. Default true; turn off for a server that rejects it. */
+  jsonMode?: boolean;
+  /** Default 0, so repeated runs grade alike. */
+  temperature?: number;
+  /** Extra request headers (e.g. an organisation or gateway header). */
+  headers?: Record<string, string>;
+  /** Default: the global fetch. */
+  fetch?: typeof fetch;
+}
+
+export const DEFAULT_JUDGE_RUBRIC = [
+  'You grade answers written by a retrieval-augmented assistant.',
+  'Judge the answer only against the question and the retrieved passages, not against your own knowledge.',
+  'faithfulness: every claim in the answer is stated in or directly implied by the passages.',
+  'relevance: the answer addresses the question that was asked.',
+  'completeness: the answer covers what the passages say about the question; when the passages do not contain the answer, saying so is complete and correct.',
+  'The overall score is low if any claim is unsupported, whatever the other dimensions.',
+].join('\n');
+
+const REPLY_FORMAT =
+  'Reply with a single JSON object and nothing else: {"score": <number from 0 to 1>, "reason": "<one or two sentences>", "dimensions": {"faithfulness": <0..1>, "relevance": <0..1>, "completeness": <0..1>}}';
+
+const EXPECTED_REPLY = 'a JSON object {"score": 0..1, "reason": "...", "dimensions": {...}}';
+
+function formatPassages(contexts: readonly string[]): string {
+  if (contexts.length === 0) return '(no passages were retrieved)';
+  return contexts.map((passage, index) => `[${index + 1}] ${passage}`).join('\n\n');
+}
+
+/** The messages sent for one judgement: the rubric and reply format as system message, the case as user message. */
+export function buildJudgeMessages(input: JudgeInput, rubric: string = DEFAULT_JUDGE_RUBRIC): ChatMessage[] {
+  return [
+    { role: 'system', content: `${rubric}\n\n${REPLY_FORMAT}` },
+    {
+      role: 'user',
+      content: `Question:\n${input.question}\n\nRetrieved passages:\n${formatPassages(input.contexts)}\n\nAnswer to grade:\n${input.answer}`,
+    },
+  ];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function parseRecord(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Index just past the "}" closing the object that opens at `start`, skipping braces inside strings. */
+function closingBrace(text: string, start: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index += 1) {
+    const character = text[index];
+    if (inString) {
+      if (character === '\\') index += 1;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '{') depth += 1;
+    else if (character === '}') {
+      depth -= 1;
+      if (depth === 0) return index + 1;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The first JSON object in a model reply: the whole reply, else the body of a ``` fence, else the
+ * first balanced {...} in surrounding prose. Undefined when there is none.
+ */
+export function extractJsonObject(reply: string): Record<string, unknown> | undefined {
+  const whole = parseRecord(reply.trim());
+  if (whole) return whole;
+  for (const fence of reply.matchAll(/```[\w-]*[ \t]*\r?\n?([\s\S]*?)```/g)) {
+    const fenced = parseRecord((fence[1] ?? '').trim());
+    if (fenced) return fenced;
+  }
+  for (let start = reply.indexOf('{'); start !== -1; start = reply.indexOf('{', start + 1)) {
+    const end = closingBrace(reply, start);
+    if (end === undefined) break;
+    const embedded = parseRecord(reply.slice(start, end));
+    if (embedded) return embedded;
+  }
+  return undefined;
+}
+
+/** Models often send "0.8" for 0.8, a missing reason, or dimensions: null; accept those, nothing looser. */
+function normalizeReplyObject(object: Record<string, unknown>): Record<string, unknown> {
+  const normalized: Record<string, unknown> = { ...object };
+  if (typeof object.score === 'string' && object.score.trim() !== '' && Number.isFinite(Number(object.score))) {
+    normalized.score = Number(object.score);
+  }
+  if (object.reason === undefined || object.reason === null) normalized.reason = '';
+  if (object.dimensions === null) delete normalized.dimensions;
+  return normalized;
+}
+
+interface ResolvedOptions {
+  name: string;
+  url: string;
+  model: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseDelayMs: number;
+  maxRetryDelayMs: number;
+  buildMessages: (input: JudgeInput) => ChatMessage[];
+  jsonMode: boolean;
+  temperature: number;
+  headers: Record<string, string>;
+  fetch: typeof fetch;
+}
+
+function requireNonNegative(value: unknown, name: string, example: string, integer = false): void {
+  const valid = typeof value === 'number' && Number.isFinite(value) && value >= 0 && (!integer || Number.isInteger(value));
+  if (!valid) {
+    throw new RangeError(`${name} must be ${integer ? 'a whole number' : 'a finite number'} ≥ 0, got ${describeValue(value)}; for example ${example}.`);
+  }
+}
+
+function resolveBaseUrl(baseUrl: unknown): string {
+  let parsed: URL | undefined;
+  if (typeof baseUrl === 'string') {
+    try {
+      parsed = new URL(baseUrl);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new TypeError(
+      `options.baseUrl must be an http(s) URL of the API root, got ${describeValue(baseUrl)}; for example "https://api.openai.com/v1" or "http://localhost:11434/v1".`,
+    );
+  }
+  return `${(baseUrl as string).replace(/\/+$/, '')}/chat/completions`;
+}
+
+function resolvePrompt(prompt: unknown): (input: JudgeInput) => ChatMessage[] {
+  if (prompt === undefined) return (input) => buildJudgeMessages(input);
+  if (typeof prompt === 'string' && prompt.trim() !== '') return (input) => buildJudgeMessages(input, prompt);
+  if (typeof prompt === 'function') return prompt as (input: JudgeInput) => ChatMessage[];
+  throw new TypeError(
+    `options.prompt must be a rubric string or a function (input) => messages, got ${describeValue(prompt)}; leave it out for DEFAULT_JUDGE_RUBRIC.`,
+  );
+}
+
+function resolveOptions(options: OpenAiCompatibleJudgeOptions): ResolvedOptions {
+  if (!isRecord(options)) {
+    throw new TypeError(`options must be an object, got ${describeValue(options)}; for example { baseUrl: "http://localhost:11434/v1", model: "qwen2.5:7b" }.`);
+  }
+  const url = resolveBaseUrl(options.baseUrl);
+  if (typeof options.model !== 'string' || options.model.trim() === '') {
+    throw new TypeError(`options.model must be the model name the server knows, got ${describeValue(options.model)}; for example "gpt-4o-mini" or "qwen2.5:7b".`);
+  }
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxRetries = options.maxRetries ?? 3;
+  const retryBaseDelayMs = options.retryBaseDelayMs ?? 500;
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
+  requireNonNegative(timeoutMs, 'options.timeoutMs', '30000');
+  if (timeoutMs === 0) throw new RangeError('options.timeoutMs must be > 0, got 0; for example 30000 (30 seconds).');
+  requireNonNegative(maxRetries, 'options.maxRetries', '3', true);
+  requireNonNegative(retryBaseDelayMs, 'options.retryBaseDelayMs', '500');
+  requireNonNegative(maxRetryDelayMs, 'options.maxRetryDelayMs', '60000');
+  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  if (typeof fetchImplementation !== 'function') {
+    throw new TypeError(`options.fetch must be a fetch function, got ${describeValue(options.fetch)}; leave it out to use the global fetch.`);
+  }
+  if (options.apiKey !== undefined && typeof options.apiKey !== 'string') {
+    // The value itself is not echoed: it may be a secret.
+    throw new TypeError(`options.apiKey must be a string, got a ${typeof options.apiKey}; leave it out for servers without authentication.`);
+  }
+  const temperature = options.temperature ?? 0;
+  requireNonNegative(temperature, 'options.temperature', '0');
+  return {
+    name: options.name ?? `openai-compatible:${options.model}`,
+    url,
+    model: options.model,
+    apiKey: options.apiKey,
+    timeoutMs,
+    maxRetries,
+    retryBaseDelayMs,
+    maxRetryDelayMs,
+    buildMessages: resolvePrompt(options.prompt),
+    jsonMode: options.jsonMode ?? true,
+    temperature,
+    headers: options.headers ?? {},
+    fetch: fetchImplementation,
+  };
+}
+
+function requireJudgeInput(input: unknown, judgeName: string): JudgeInput {
+  const where = `judge ${JSON.stringify(judgeName)}: input`;
+  if (!isRecord(input)) {
+    throw new TypeError(`${where} must be an object { question, answer, contexts }, got ${describeValue(input)}.`);
+  }
+  for (const field of ['question', 'answer'] as const) {
+    if (typeof input[field] !== 'string') {
+      throw new TypeError(`${where}.${field} must be a string, got ${describeValue(input[field])}; pass the ${field} text.`);
+    }
+  }
+  const contexts = input.contexts;
+  if (!Array.isArray(contexts) || contexts.some((passage) => typeof passage !== 'string')) {
+    throw new TypeError(
+      `${where}.contexts must be an array of passage strings (possibly empty), got ${describeValue(contexts)}; map hit objects to their text first.`,
+    );
+  }
+  return input as unknown as JudgeInput;
+}
+
+/** Milliseconds a Retry-After header asks for (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: number = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const value = header.trim();
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+type AttemptOutcome =
+  | { type: 'response'; status: number; statusText: string; body: string; retryAfter: number | undefined }
+  | { type: 'failure'; kind: Extract<JudgeErrorKind, 'timeout' | 'network'>; cause: unknown };
+
+async function attemptRequest(options: ResolvedOptions, body: string): Promise<AttemptOutcome> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  try {
+    const response = await options.fetch(options.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+        ...options.headers,
+      },
+      body,
+      signal: controller.signal,
+    });
+    const text = await response.text();
+    return { type: 'response', status: response.status, statusText: response.statusText, body: text, retryAfter: retryAfterMs(response.headers.get('retry-after')) };
+  } catch (cause) {
+    return { type: 'failure', kind: controller.signal.aborted ? 'timeout' : 'network', cause };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+function httpHint(status: number, body: string, options: ResolvedOptions): string {
+  if (status === 401 || status === 403) return ' Check options.apiKey.';
+  if (status === 404) {
+    return ` Check options.baseUrl (it usually ends in /v1, e.g. http://localhost:11434/v1 for Ollama) and that model ${JSON.stringify(options.model)} exists on the server.`;
+  }
+  if (status === 400 && /response_format|json_object/i.test(body)) return ' The server may not support JSON mode: set jsonMode: false.';
+  if (status === 429) return ' The server kept rate-limiting; raise maxRetries or retryBaseDelayMs, or run fewer judgements at once.';
+  return '';
+}
+
+function attemptsText(attempts: number): string {
+  return `${attempts} attempt${attempts === 1 ? '' : 's'}`;
+}
+
+function httpError(outcome: Extract<AttemptOutcome, { type: 'response' }>, attempts: number, options: ResolvedOptions): JudgeError {
+  const status = `${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}`;
+  return new JudgeError(
+    `judge ${JSON.stringify(options.name)}: POST ${options.url} answered HTTP ${status} after ${attemptsText(attempts)}: ${truncateForMessage(outcome.body)}.${httpHint(outcome.status, outcome.body, options)}`,
+    { kind: 'http', judgeName: options.name, attempts, status: outcome.status, reply: outcome.body },
+  );
+}
+
+function failureError(outcome: Extract<AttemptOutcome, { type: 'failure' }>, attempts: number, options: ResolvedOptions): JudgeError {
+  const message =
+    outcome.kind === 'timeout'
+      ? `judge ${JSON.stringify(options.name)}: POST ${options.url} gave no complete response within ${options.timeoutMs} ms, ${attemptsText(attempts)}; raise timeoutMs (local models can be slow) or check the server.`
+      : `judge ${JSON.stringify(options.name)}: could not reach ${options.url} (${outcome.cause instanceof Error ? (outcome.cause.cause instanceof Error ? outcome.cause.cause.message : outcome.cause.message) : String(outcome.cause)}), ${attemptsText(attempts)}; is the server running at that address?`;
+  return new JudgeError(message, { kind: outcome.kind, judgeName: options.name, attempts, cause: outcome.cause });
+}
+
+function parseError(problem: string, reply: string, status: number, attempts: number, options: ResolvedOptions, cause?: unknown): JudgeError {
+  return new JudgeError(
+    `judge ${JSON.stringify(options.name)}: ${problem}; the reply was: ${JSON.stringify(truncateForMessage(reply))}`,
+    { kind: 'parse', judgeName: options.name, attempts, status, reply, cause },
+  );
+}
+
+/** The message content of a chat-completions body. */
+function replyContent(body: string, status: number, attempts: number, options: ResolvedOptions): string {
+  const parsed = parseRecord(body);
+  const choices = parsed?.choices;
+  const first: unknown = Array.isArray(choices) ? choices[0] : undefined;
+  const message = isRecord(first) ? first.message : undefined;
+  const content = isRecord(message) ? message.content : undefined;
+  if (typeof content !== 'string') {
+    throw parseError('expected a chat-completions body {"choices": [{"message": {"content": "..."}}]} with text content', body, status, attempts, options);
+  }
+  return content;
+}
+
+function judgementFrom(content: string, status: number, attempts: number, options: ResolvedOptions): JudgeResult {
+  const object = extractJsonObject(content);
+  if (!object) throw parseError(`expected the model to reply with ${EXPECTED_REPLY}, found no JSON object`, content, status, attempts, options);
+  try {
+    return validateJudgeResult(normalizeReplyObject(object), options.name);
+  } catch (cause) {
+    const problem = cause instanceof Error ? cause.message : String(cause);
+    throw parseError(`expected ${EXPECTED_REPLY}, but ${problem}`, content, status, attempts, options, cause);
+  }
+}
+
+function backoffMs(retry: number, retryAfter: number | undefined, options: ResolvedOptions): number {
+  const wanted = retryAfter ?? options.retryBaseDelayMs * 2 ** (retry - 1);
+  return Math.min(wanted, options.maxRetryDelayMs);
+}
+
+/**
+ * A judge that asks any server speaking the OpenAI chat-completions protocol (OpenAI, Azure-style
+ * gateways, vLLM, llama.cpp's server, Ollama's /v1) for a JSON grade. 429, 5xx, timeouts and network
+ * errors are retried with exponential back-off (Retry-After wins when sent); other 4xx fail at once.
+ * Every failure is a JudgeError saying what happened and how many requests were made.
+ */
+export function openAiCompatibleJudge(options: OpenAiCompatibleJudgeOptions): RagJudge {
+  const resolved = resolveOptions(options);
+  return {
+    name: resolved.name,
+    async judge(input: JudgeInput): Promise<JudgeResult> {
+      const checkedInput = requireJudgeInput(input, resolved.name);
+      const messages = resolved.buildMessages(checkedInput);
+      if (!Array.isArray(messages) || messages.length === 0) {
+        throw new TypeError(`judge ${JSON.stringify(resolved.name)}: options.prompt returned ${describeValue(messages)}; it must return a non-empty array of { role, content } messages.`);
+      }
+      const body = JSON.stringify({
+        model: resolved.model,
+        messages,
+        temperature: resolved.temperature,
+        ...(resolved.jsonMode ? { response_format: { type: 'json_object' } } : {}),
+      });
+      const maxAttempts = resolved.maxRetries + 1;
+      for (let attempt = 1; ; attempt += 1) {
+        const outcome = await attemptRequest(resolved, body);
+        if (outcome.type === 'response' && outcome.status >= 200 && outcome.status < 300) {
+          return judgementFrom(replyContent(outcome.body, outcome.status, attempt, resolved), outcome.status, attempt, resolved);
+        }
+        const retryable = outcome.type === 'failure' || isRetryableStatus(outcome.status);
+        if (!retryable || attempt >= maxAttempts) {
+          throw outcome.type === 'failure' ? failureError(outcome, attempt, resolved) : httpError(outcome, attempt, resolved);
+        }
+        await sleep(backoffMs(attempt, outcome.type === 'response' ? outcome.retryAfter : undefined, resolved));
+      }
+    },
+  };
+}
