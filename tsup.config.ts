@@ -4,6 +4,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    vitest: 'src/vitest/setup.ts',
+    jest: 'src/jest/setup.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
@@ -12,4 +14,5 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
+  external: ['vitest', 'jest', '@jest/globals', 'expect'],
 });

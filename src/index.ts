@@ -1,2 +1,5 @@
 // Public API of rag-matchers. The runner entries (rag-matchers/vitest, rag-matchers/jest) live in src/vitest and src/jest.
 export * from './core/index.js';
+export { matchers } from '../matchers/index.js';
+export type * from '../matchers/index.js';
+export { type MetricSample, TASK_META_KEY } from './recording/sample.js';

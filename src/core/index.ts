@@ -2,6 +2,7 @@ export type { Hit, Relevance, KeySelector, KeyOptions, EvaluateOptions, Retrieva
 export { stableKey, documentKeyOf, KEY_RULES } from './keys.js';
 export { prepareJudgments, type Judgments, type JudgmentOptions } from './relevance.js';
 export { compareUtf8, rankedKeys, judgeRanking, collapseToDocuments, type JudgedRanking } from './ranking.js';
+export { explainRanking, type RankedRow, type RankingExplanation } from './explain.js';
 export { measureAtCutoff, type MeasuresAtCutoff } from './metrics.js';
 export {
   evaluate,

@@ -1,0 +1,45 @@
+import * as jestMatcherUtils from 'jest-matcher-utils';
+import type { RecordingContext } from '../../src/recording/sample.js';
+
+type Colour = (text: string) => string;
+
+/** The message helpers both runners hand to matchers as `this.utils` (jest-matcher-utils' API). */
+export interface MatcherUtils {
+  matcherHint: (name: string, received?: string, expected?: string, options?: { isNot?: boolean; secondArgument?: string; promise?: string }) => string;
+  printReceived: (value: unknown) => string;
+  printExpected: (value: unknown) => string;
+  EXPECTED_COLOR: Colour;
+  RECEIVED_COLOR: Colour;
+  DIM_COLOR: Colour;
+}
+
+/** `this` inside a matcher, as Vitest 4 and Jest 30 provide it. */
+export interface MatcherContext extends RecordingContext {
+  isNot?: boolean;
+  promise?: string;
+  utils?: Partial<MatcherUtils>;
+}
+
+export interface MatcherResult {
+  pass: boolean;
+  message: () => string;
+}
+
+/** The runner's own utils (its colours), completed from jest-matcher-utils when called outside a runner. */
+export function utilsOf(context: MatcherContext | undefined): MatcherUtils {
+  const own = context?.utils ?? {};
+  return {
+    matcherHint: own.matcherHint ?? jestMatcherUtils.matcherHint,
+    printReceived: own.printReceived ?? jestMatcherUtils.printReceived,
+    printExpected: own.printExpected ?? jestMatcherUtils.printExpected,
+    EXPECTED_COLOR: own.EXPECTED_COLOR ?? jestMatcherUtils.EXPECTED_COLOR,
+    RECEIVED_COLOR: own.RECEIVED_COLOR ?? jestMatcherUtils.RECEIVED_COLOR,
+    DIM_COLOR: own.DIM_COLOR ?? jestMatcherUtils.DIM_COLOR,
+  };
+}
+
+/** The first line of every message: `expect(hits).toHaveRecallAtK(relevant, k, min)`. */
+export function hintOf(context: MatcherContext | undefined, matcherName: string, expectedArguments: string): string {
+  const options = { isNot: context?.isNot ?? false, promise: context?.promise ?? '' };
+  return utilsOf(context).matcherHint(matcherName, 'hits', expectedArguments, options);
+}

@@ -1,0 +1,84 @@
+import { documentKeyOf } from '../../src/core/keys.js';
+import type { RankedRow, RankingExplanation } from '../../src/core/explain.js';
+import type { MatcherUtils } from './context.js';
+
+/** Rows shown at most in a ranked list; the rest is summarised with a count. */
+export const MAX_ROWS = 20;
+const MAX_KEY_LENGTH = 60;
+const MAX_IDS = 10;
+
+/** 0.6 → "0.60", 0.795 → "0.795", 2/3 → "0.6667": enough digits to see why 0.795 fails ≥ 0.8. */
+export function formatNumber(value: number): string {
+  const fixed = value.toFixed(4).replace(/0{1,2}$/, '');
+  return fixed;
+}
+
+export function shortKey(key: string): string {
+  return key.length > MAX_KEY_LENGTH ? `${key.slice(0, MAX_KEY_LENGTH - 1)}…` : key;
+}
+
+export function listIds(ids: readonly string[], max = MAX_IDS): string {
+  const shown = ids.slice(0, max).map(shortKey).join(', ');
+  return ids.length > max ? `${shown}, … and ${ids.length - max} more` : shown;
+}
+
+function rowLine(row: RankedRow, rankWidth: number, showGrades: boolean, utils: MatcherUtils): string {
+  const marker = row.relevant ? '✓' : ' ';
+  const grade = row.grade === undefined || !showGrades ? '' : `  grade ${row.grade}`;
+  const duplicate = row.duplicate ? '  (duplicate: gains nothing)' : '';
+  const line = `  ${String(row.rank).padStart(rankWidth)}  ${marker} ${shortKey(row.key)}${grade}${duplicate}`;
+  return row.relevant ? utils.EXPECTED_COLOR(line) : line;
+}
+
+/** The top of the ranking with rank, key, grade and a ✓ on relevant hits; long lists are cut. */
+export function formatRanking(explanation: RankingExplanation, k: number | undefined, utils: MatcherUtils): string {
+  const { rows } = explanation;
+  if (rows.length === 0) return 'The hit list is empty.';
+  const shownCount = Math.min(k ?? rows.length, rows.length, MAX_ROWS);
+  const rankWidth = String(shownCount).length;
+  const title = k === undefined || k >= rows.length ? `Ranked hits (${rows.length}):` : `Top ${k} of ${rows.length} hits:`;
+  // Binary annotations (every grade 1) need no grade column: the ✓ says it all.
+  const showGrades = explanation.relevantIds.some(({ grade }) => grade !== 1) || rows.some((row) => row.grade !== undefined && row.grade !== 1);
+  const lines = [title, ...rows.slice(0, shownCount).map((row) => rowLine(row, rankWidth, showGrades, utils))];
+  const withinK = Math.min(k ?? rows.length, rows.length);
+  if (withinK > shownCount) lines.push(utils.DIM_COLOR(`  … ${withinK - shownCount} more in the top ${k ?? rows.length} not shown`));
+  return lines.join('\n');
+}
+
+/** Relevant ids outside the top k, saying where (or whether) each was retrieved. */
+export function formatMissing(explanation: RankingExplanation, k: number | undefined): string {
+  const firstRank = new Map<string, number>();
+  for (const row of explanation.rows) if (!firstRank.has(row.key)) firstRank.set(row.key, row.rank);
+  const cutoff = k ?? explanation.rows.length;
+  const missing = explanation.relevantIds.filter(({ id }) => (firstRank.get(id) ?? Infinity) > cutoff);
+  if (missing.length === 0) return '';
+  const described = missing.map(({ id }) => {
+    const rank = firstRank.get(id);
+    return rank === undefined ? shortKey(id) : `${shortKey(id)} (rank ${rank})`;
+  });
+  const where = k === undefined ? 'not retrieved' : `not in the top ${k}`;
+  return `Relevant ${where}: ${listIds(described)}`;
+}
+
+/**
+ * When no hit matched any annotation, the usual cause is two key shapes (annotation `doc-1`, hits
+ * `doc-1#chunk-0`): show both and the likely fix.
+ */
+export function formatAlignmentDiagnosis(explanation: RankingExplanation, judgedIds: readonly string[]): string {
+  const { rows } = explanation;
+  if (rows.length === 0 || judgedIds.length === 0) return '';
+  const judged = new Set(judgedIds);
+  if (rows.some((row) => judged.has(row.key))) return '';
+  const hitKeys = rows.slice(0, 3).map((row) => shortKey(row.key));
+  const annotationIds = judgedIds.slice(0, 3).map(shortKey);
+  const documentsMatch = rows.some((row) => judged.has(documentKeyOf(row.key)));
+  const fix = documentsMatch
+    ? "Your annotations name documents and your hits are chunks: pass { granularity: 'document' }."
+    : 'Make both sides use the same ids: pass { key: (hit) => … } returning the id your annotations use, or annotate with the hit keys.';
+  return [
+    'No hit matched any annotation. The two sides use different ids:',
+    `  annotation ids: ${annotationIds.join(', ')}`,
+    `  hit keys:       ${hitKeys.join(', ')}`,
+    fix,
+  ].join('\n');
+}

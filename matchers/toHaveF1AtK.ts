@@ -1,0 +1,17 @@
+import type { Relevance } from '../src/index.js';
+import type { MatcherContext, MatcherResult } from './support/context.js';
+import { runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
+import { checkCutoff, type MatcherOptions } from './support/usage.js';
+
+const spec: MetricMatcherSpec = {
+  matcherName: 'toHaveF1AtK',
+  expectedArguments: 'relevant, k, min',
+  measure: 'f1',
+  pick: (evaluation) => evaluation.f1AtK,
+};
+
+/** Passes when F1@k, the harmonic mean of precision@k and recall@k, is at least min. */
+export function toHaveF1AtK(this: MatcherContext, received: unknown, relevant: Relevance, k: number, min: number, options?: MatcherOptions): MatcherResult {
+  const cutoff = checkCutoff(this, spec.matcherName, spec.expectedArguments, k);
+  return runMetricMatcher(this, spec, { received, relevant, k: cutoff, min, options });
+}

@@ -1,0 +1,17 @@
+import type { Relevance } from '../src/index.js';
+import type { MatcherContext, MatcherResult } from './support/context.js';
+import { runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
+import { checkCutoff, type MatcherOptions } from './support/usage.js';
+
+const spec: MetricMatcherSpec = {
+  matcherName: 'toHaveHitAtK',
+  expectedArguments: 'relevant, k',
+  measure: 'hit',
+  pick: (evaluation) => evaluation.hitAtK,
+};
+
+/** Passes when at least one relevant hit is in the top k. */
+export function toHaveHitAtK(this: MatcherContext, received: unknown, relevant: Relevance, k: number, options?: MatcherOptions): MatcherResult {
+  const cutoff = checkCutoff(this, spec.matcherName, spec.expectedArguments, k);
+  return runMetricMatcher(this, spec, { received, relevant, k: cutoff, min: undefined, options });
+}

@@ -1,0 +1,19 @@
+import type { Relevance } from '../src/index.js';
+import type { MatcherContext, MatcherResult } from './support/context.js';
+import { runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
+import { usageError, type MatcherOptions } from './support/usage.js';
+
+const spec: MetricMatcherSpec = {
+  matcherName: 'toHaveRPrecisionAbove',
+  expectedArguments: 'relevant, min',
+  measure: 'rprec',
+  pick: (evaluation) => evaluation.rPrecision,
+};
+
+/** Passes when R-precision (relevant in the top R ÷ R, R = relevant count) is at least min. */
+export function toHaveRPrecisionAbove(this: MatcherContext, received: unknown, relevant: Relevance, min: number, options?: MatcherOptions): MatcherResult {
+  if (options !== undefined && options !== null && typeof options === 'object' && 'k' in options) {
+    throw usageError(this, spec.matcherName, spec.expectedArguments, 'R-precision takes no cutoff: its cutoff is the number of relevant ids', 'Remove options.k.');
+  }
+  return runMetricMatcher(this, spec, { received, relevant, k: undefined, min, options });
+}

@@ -1,0 +1,17 @@
+import type { Relevance } from '../src/index.js';
+import type { MatcherContext, MatcherResult } from './support/context.js';
+import { runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
+import { checkCutoff, type MatcherOptions } from './support/usage.js';
+
+const spec: MetricMatcherSpec = {
+  matcherName: 'toHaveRecallAtK',
+  expectedArguments: 'relevant, k, min',
+  measure: 'recall',
+  pick: (evaluation) => evaluation.recallAtK,
+};
+
+/** Passes when recall@k (relevant in the top k ÷ relevant count) is at least min. */
+export function toHaveRecallAtK(this: MatcherContext, received: unknown, relevant: Relevance, k: number, min: number, options?: MatcherOptions): MatcherResult {
+  const cutoff = checkCutoff(this, spec.matcherName, spec.expectedArguments, k);
+  return runMetricMatcher(this, spec, { received, relevant, k: cutoff, min, options });
+}

@@ -1,0 +1,85 @@
+import { explainRanking } from '../src/core/explain.js';
+import { evaluateMeasures, formatMeasure, parseMeasure, type Measure, type Relevance } from '../src/index.js';
+import { recordSample } from '../src/recording/sample.js';
+import type { MatcherContext, MatcherResult } from './support/context.js';
+import { hintOf, utilsOf } from './support/context.js';
+import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './support/format.js';
+import { meetsThreshold } from './support/metric-matcher.js';
+import { checkHits, checkOptions, checkThreshold, evaluateForMatcher, usageError, type MatcherOptions } from './support/usage.js';
+
+const NAME = 'toMeetRetrievalTargets';
+const ARGS = 'relevant, targets';
+
+/** `{ 'recall@5': 0.8, 'ndcg@10': 0.7 }`: measure name (any accepted spelling) → minimum. */
+export type RetrievalTargets = Readonly<Record<string, number>>;
+
+interface TargetResult {
+  measure: string;
+  value: number;
+  min: number;
+  met: boolean;
+}
+
+function readTargets(context: MatcherContext, targets: unknown): { measure: Measure; min: number }[] {
+  if (targets === null || typeof targets !== 'object' || Array.isArray(targets) || Object.keys(targets).length === 0) {
+    throw usageError(context, NAME, ARGS, "targets must be a non-empty object such as { 'recall@5': 0.8, 'ndcg@10': 0.7 }");
+  }
+  return Object.entries(targets).map(([name, min]) => {
+    let measure: Measure;
+    try {
+      measure = parseMeasure(name);
+    } catch (error) {
+      throw usageError(context, NAME, ARGS, (error as Error).message);
+    }
+    return { measure, min: checkThreshold(context, NAME, ARGS, min) };
+  });
+}
+
+/** Passes when every target holds; the message lists all of them, met and unmet. */
+export function toMeetRetrievalTargets(this: MatcherContext, received: unknown, relevant: Relevance, targets: RetrievalTargets, options?: MatcherOptions): MatcherResult {
+  const hits = checkHits(this, NAME, ARGS, received);
+  const checked = checkOptions<MatcherOptions>(this, NAME, ARGS, options);
+  const parsed = readTargets(this, targets);
+  // Validates options and annotations exactly as the single-measure matchers do.
+  const { queryId } = evaluateForMatcher(this, NAME, ARGS, hits, relevant, undefined, checked);
+  const { queryId: _queryId, ...coreOptions } = checked;
+  const values = evaluateMeasures(hits, relevant, parsed.map((target) => target.measure), coreOptions);
+
+  const results: TargetResult[] = parsed.map(({ measure, min }) => {
+    const name = formatMeasure(measure);
+    const value = values[name] as number;
+    return { measure: name, value, min, met: meetsThreshold(value, min) };
+  });
+  const pass = results.every((result) => result.met);
+  const negated = this.isNot === true;
+  for (const result of results) {
+    recordSample(
+      { measure: result.measure, value: result.value, threshold: result.min, pass: pass !== negated, ...(negated ? { negated } : {}), ...(queryId === undefined ? {} : { queryId }) },
+      this,
+    );
+  }
+
+  const message = () => {
+    const utils = utilsOf(this);
+    const width = Math.max(...results.map((result) => result.measure.length));
+    const lines = results.map((result) => {
+      const line = `  ${result.met ? '✓' : '✗'} ${result.measure.padEnd(width)}  ${formatNumber(result.value)}  needs ≥ ${formatNumber(result.min)}`;
+      return result.met ? utils.EXPECTED_COLOR(line) : utils.RECEIVED_COLOR(line);
+    });
+    const metCount = results.filter((result) => result.met).length;
+    const title = negated ? `Expected some target to be missed, but all ${results.length} were met:` : `${metCount} of ${results.length} targets met:`;
+    const largestCutoff = Math.max(...parsed.map((target) => target.measure.k ?? 0));
+    const shownK = largestCutoff === 0 ? undefined : largestCutoff;
+    const explanation = explainRanking(hits, relevant, coreOptions);
+    return [
+      hintOf(this, NAME, ARGS),
+      [title, ...lines].join('\n') + (queryId === undefined ? '' : `\n(query ${queryId})`),
+      formatRanking(explanation, shownK, utils),
+      formatMissing(explanation, shownK),
+      formatAlignmentDiagnosis(explanation, explanation.relevantIds.map((entry) => entry.id)),
+    ]
+      .filter((section) => section !== '')
+      .join('\n\n');
+  };
+  return { pass, message };
+}

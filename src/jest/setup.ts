@@ -1,0 +1,34 @@
+/// <reference types="expect" />
+// `setupFilesAfterEnv: ['rag-matchers/jest']`: registers the matchers on Jest's global expect and
+// sends recorded samples to the reporter through sidecar files.
+import { matchers } from '../../matchers/index.js';
+import type { RagMatchers } from '../../matchers/types.js';
+import { setSampleRecorder } from '../recording/sample.js';
+import { recordToSidecar } from './recorder.js';
+
+interface JestExpect {
+  extend(matchers: object): void;
+}
+
+const jestExpect = (globalThis as { expect?: JestExpect }).expect;
+if (jestExpect === undefined) {
+  throw new Error("rag-matchers/jest must be loaded by Jest (setupFilesAfterEnv: ['rag-matchers/jest']); no global expect was found.");
+}
+jestExpect.extend(matchers);
+setSampleRecorder(recordToSidecar);
+
+/* eslint-disable @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars, @typescript-eslint/no-namespace */
+declare module 'expect' {
+  // `import { expect } from '@jest/globals'`
+  interface Matchers<R extends void | Promise<void>, T = unknown> extends RagMatchers<R> {}
+  interface AsymmetricMatchers extends RagMatchers<void> {}
+}
+
+declare global {
+  // `@types/jest` globals
+  namespace jest {
+    interface Matchers<R, T = {}> extends RagMatchers<R> {}
+    interface Expect extends RagMatchers<void> {}
+    interface InverseAsymmetricMatchers extends RagMatchers<void> {}
+  }
+}
