@@ -39,6 +39,8 @@ export const ENGLISH_ABSTENTION_PHRASES: readonly string[] = Object.freeze([
   "doesn't provide information",
   'does not mention',
   "doesn't mention",
+  'do not mention',
+  "don't mention",
   'not enough information',
   "don't have enough information",
   "don't have information",

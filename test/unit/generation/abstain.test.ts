@@ -51,6 +51,10 @@ describe('detectAbstention: options', () => {
     expect(detectAbstention("I don't know.", { extendPhrases: ['beyond my sources'] }).abstained).toBe(true);
   });
 
+  it('counts an answer that declines one point and answers the rest as abstaining (a documented limit)', () => {
+    expect(detectAbstention('The docs do not mention refunds, but shipping takes 3 days.').matchedPhrase).toBe('do not mention');
+  });
+
   it('does not match a phrase inside a longer word', () => {
     expect(detectAbstention('There is no ideation step.', { phrases: ['no idea'] }).abstained).toBe(false);
   });
