@@ -1,11 +1,14 @@
 import { defineConfig } from 'tsup';
 
-// Every public entry point is listed here and in package.json "exports".
+// Every public entry point is listed here and in package.json "exports" (and "bin" for the CLI).
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
     vitest: 'src/vitest/setup.ts',
     jest: 'src/jest/setup.ts',
+    'vitest-reporter': 'src/vitest/reporter.ts',
+    'jest-reporter': 'src/jest/reporter.ts',
+    cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
@@ -14,5 +17,5 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
-  external: ['vitest', 'jest', '@jest/globals', 'expect'],
+  external: ['vitest', 'vitest/node', 'vitest/reporters', 'jest', '@jest/globals', '@jest/reporters', 'expect'],
 });

@@ -3,3 +3,4 @@ export * from './core/index.js';
 export { matchers } from '../matchers/index.js';
 export type * from '../matchers/index.js';
 export { type MetricSample, TASK_META_KEY } from './recording/sample.js';
+export * from './generation/index.js';

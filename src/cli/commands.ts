@@ -1,0 +1,11 @@
+// One line per subcommand; each module exports `run(args): Promise<number>` (the exit code).
+export interface CommandModule {
+  run(args: readonly string[]): Promise<number>;
+}
+
+export interface CommandEntry {
+  summary: string;
+  load: () => Promise<CommandModule>;
+}
+
+export const COMMANDS: Record<string, CommandEntry> = {};
