@@ -1,6 +1,6 @@
 import { describeValue } from './describe.js';
 import { formatMeasure, type Measure } from './measures.js';
-import { measureAtCutoff, type MeasuresAtCutoff } from './metrics.js';
+import { measureAtCutoff, measureAtCutoffs, type CutoffRequest, type MeasuresAtCutoff } from './metrics.js';
 import { collapseToDocuments, judgeRanking, rankedKeys, type JudgedRanking } from './ranking.js';
 import { prepareJudgments, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit, Relevance, RetrievalEvaluation } from './types.js';
@@ -50,11 +50,11 @@ function assertHits(hits: unknown): asserts hits is readonly Hit[] {
 }
 
 /** Ranks, keys and judges the hits of one query: the shared first step of every measure. */
-export function judgeHits(hits: readonly Hit[], judgments: Judgments, options: EvaluateOptions = {}): JudgedRanking {
+export function judgeHits(hits: readonly Hit[], judgments: Judgments, options: EvaluateOptions = {}, countEveryDuplicate = true): JudgedRanking {
   assertHits(hits);
   let keys = rankedKeys(hits, options);
   if (options.granularity === 'document') keys = collapseToDocuments(keys, options.documentKey);
-  return judgeRanking(keys, judgments, options.duplicates);
+  return judgeRanking(keys, judgments, options.duplicates, countEveryDuplicate);
 }
 
 function unmatchedRelevantIds(judged: JudgedRanking, judgments: Judgments): string[] {
@@ -108,28 +108,42 @@ export function pickMeasure(measure: Measure, values: MeasuresAtCutoff): number 
   }
 }
 
+/** Measures with their canonical names and the distinct cutoffs they need: computed once, reused per query. */
+export interface MeasurePlan {
+  measures: readonly Measure[];
+  names: readonly string[];
+  /** Per measure: index into `cutoffs`, or -1 for an uncut measure. */
+  cutoffIndex: Int32Array;
+  cutoffs: readonly number[];
+}
+
+export function planMeasures(measures: readonly Measure[]): MeasurePlan {
+  const cutoffs = [...new Set(measures.flatMap((measure) => (measure.k === undefined ? [] : [measure.k])))].sort((a, b) => a - b);
+  const cutoffIndex = Int32Array.from(measures, (measure) => (measure.k === undefined ? -1 : cutoffs.indexOf(measure.k)));
+  return { measures, names: measures.map(formatMeasure), cutoffIndex, cutoffs };
+}
+
 /**
  * Several measures of one judged ranking, each at its own cutoff, keyed by canonical name
- * (`recall@5`, `ndcg`, …). The ranking is judged once; each distinct cutoff is one pass.
+ * (`recall@5`, `ndcg`, …). One pass over the ranking serves every cutoff.
  */
 export function measureJudged(
   judged: JudgedRanking,
   judgments: Judgments,
-  measures: readonly Measure[],
+  measuresOrPlan: readonly Measure[] | MeasurePlan,
   precisionDenominator: EvaluateOptions['precisionDenominator'] = 'k',
 ): Record<string, number> {
+  const plan = Array.isArray(measuresOrPlan) ? planMeasures(measuresOrPlan) : (measuresOrPlan as MeasurePlan);
+  const requests: CutoffRequest[] = plan.cutoffs.map((k) => ({ k, cutIdeal: true }));
+  const needsUncut = plan.cutoffIndex.includes(-1);
+  if (needsUncut) requests.push({ k: judged.keys.length, cutIdeal: false });
+  const atCutoffs = measureAtCutoffs(judged, judgments, requests, precisionDenominator);
+  const uncut = needsUncut ? atCutoffs[atCutoffs.length - 1] : undefined;
   const values: Record<string, number> = {};
-  const byCutoff = new Map<string, MeasuresAtCutoff>();
-  for (const measure of measures) {
-    const cut = measure.k !== undefined;
-    const k = measure.k ?? judged.keys.length;
-    const cacheKey = `${cut ? 'cut' : 'all'}:${k}`;
-    let atCutoff = byCutoff.get(cacheKey);
-    if (atCutoff === undefined) {
-      atCutoff = measureAtCutoff(judged, judgments, k, cut, precisionDenominator);
-      byCutoff.set(cacheKey, atCutoff);
-    }
-    values[formatMeasure(measure)] = pickMeasure(measure, atCutoff);
+  for (let index = 0; index < plan.measures.length; index++) {
+    const cutoff = plan.cutoffIndex[index] as number;
+    const atCutoff = (cutoff === -1 ? uncut : atCutoffs[cutoff]) as MeasuresAtCutoff;
+    values[plan.names[index] as string] = pickMeasure(plan.measures[index] as Measure, atCutoff);
   }
   return values;
 }
@@ -138,12 +152,12 @@ export function measureJudged(
 export function evaluateMeasures(
   hits: readonly Hit[],
   relevant: Relevance,
-  measures: readonly Measure[],
+  measures: readonly Measure[] | MeasurePlan,
   options: Omit<EvaluateOptions, 'k'> = {},
 ): Record<string, number> {
   const checked = readOptions(options);
   const judgments = prepareJudgments(relevant, checked);
-  const judged = judgeHits(hits, judgments, checked);
+  const judged = judgeHits(hits, judgments, checked, false);
   return measureJudged(judged, judgments, measures, checked.precisionDenominator);
 }
 

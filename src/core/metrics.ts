@@ -38,10 +38,72 @@ export function idealDcg(idealGains: Float64Array, cutoff: number): number {
   return dcg;
 }
 
+/** A cutoff to measure at; `cutIdeal: false` is trec_eval's uncut `ndcg` (ideal over every judged grade). */
+export interface CutoffRequest {
+  k: number;
+  cutIdeal: boolean;
+}
+
 /**
- * All measures at cutoff `k` (a positive integer). `cutIdeal: false` gives trec_eval's uncut `ndcg`,
- * whose ideal ranking uses every judged grade rather than the first k.
+ * All measures at several cutoffs in ONE pass over the ranking: running counts are snapshotted as
+ * the pass reaches each cutoff. Results are in the order of `requests`.
  */
+export function measureAtCutoffs(
+  judged: JudgedRanking,
+  judgments: Judgments,
+  requests: readonly CutoffRequest[],
+  precisionDenominator: EvaluateOptions['precisionDenominator'] = 'k',
+): MeasuresAtCutoff[] {
+  const retrievedCount = judged.keys.length;
+  const relevantCount = judgments.relevantIds.length;
+  const { relevantAtRank, gainAtRank } = judged;
+  const order = requests.map((_, index) => index).sort((a, b) => (requests[a] as CutoffRequest).k - (requests[b] as CutoffRequest).k);
+  const results = new Array<MeasuresAtCutoff>(requests.length);
+  const rPrecisionValue = rPrecisionOfJudged(judged, relevantCount);
+  const idealAll = idealDcg(judgments.idealGains, Infinity);
+
+  let rank = 0;
+  let truePositiveCount = 0;
+  let firstRelevantRank = 0;
+  let precisionSum = 0;
+  let dcg = 0;
+  for (const requestIndex of order) {
+    const { k, cutIdeal } = requests[requestIndex] as CutoffRequest;
+    const evaluatedAtK = Math.min(k, retrievedCount);
+    for (; rank < evaluatedAtK; rank++) {
+      const gain = gainAtRank[rank] as number;
+      if (gain !== 0) dcg += gain / discount(rank + 1);
+      if (relevantAtRank[rank] === 1) {
+        truePositiveCount++;
+        precisionSum += truePositiveCount / (rank + 1);
+        if (firstRelevantRank === 0) firstRelevantRank = rank + 1;
+      }
+    }
+    const precisionBase = precisionDenominator === 'retrieved' ? evaluatedAtK : k;
+    const precisionAtK = precisionBase === 0 ? 0 : truePositiveCount / precisionBase;
+    const recallAtK = relevantCount === 0 ? 0 : truePositiveCount / relevantCount;
+    const precisionPlusRecall = precisionAtK + recallAtK;
+    const ideal = cutIdeal ? idealDcg(judgments.idealGains, k) : idealAll;
+    results[requestIndex] = {
+      k,
+      evaluatedAtK,
+      retrievedCount,
+      relevantCount,
+      truePositiveCount,
+      precisionAtK,
+      recallAtK,
+      f1AtK: precisionPlusRecall === 0 ? 0 : (2 * precisionAtK * recallAtK) / precisionPlusRecall,
+      hitAtK: truePositiveCount > 0 ? 1 : 0,
+      reciprocalRank: firstRelevantRank === 0 ? 0 : 1 / firstRelevantRank,
+      ndcg: ideal === 0 ? 0 : dcg / ideal,
+      averagePrecision: relevantCount === 0 ? 0 : precisionSum / relevantCount,
+      rPrecision: rPrecisionValue,
+    };
+  }
+  return results;
+}
+
+/** All measures at one cutoff `k` (a positive integer). */
 export function measureAtCutoff(
   judged: JudgedRanking,
   judgments: Judgments,
@@ -49,46 +111,7 @@ export function measureAtCutoff(
   cutIdeal: boolean,
   precisionDenominator: EvaluateOptions['precisionDenominator'] = 'k',
 ): MeasuresAtCutoff {
-  const retrievedCount = judged.keys.length;
-  const relevantCount = judgments.relevantIds.length;
-  const evaluatedAtK = Math.min(k, retrievedCount);
-  const { relevantAtRank, gainAtRank } = judged;
-
-  let truePositiveCount = 0;
-  let firstRelevantRank = 0;
-  let precisionSum = 0;
-  let dcg = 0;
-  for (let index = 0; index < evaluatedAtK; index++) {
-    const gain = gainAtRank[index] as number;
-    if (gain !== 0) dcg += gain / discount(index + 1);
-    if (relevantAtRank[index] === 1) {
-      truePositiveCount++;
-      precisionSum += truePositiveCount / (index + 1);
-      if (firstRelevantRank === 0) firstRelevantRank = index + 1;
-    }
-  }
-
-  const precisionBase = precisionDenominator === 'retrieved' ? evaluatedAtK : k;
-  const precisionAtK = precisionBase === 0 ? 0 : truePositiveCount / precisionBase;
-  const recallAtK = relevantCount === 0 ? 0 : truePositiveCount / relevantCount;
-  const precisionPlusRecall = precisionAtK + recallAtK;
-  const ideal = idealDcg(judgments.idealGains, cutIdeal ? k : Infinity);
-
-  return {
-    k,
-    evaluatedAtK,
-    retrievedCount,
-    relevantCount,
-    truePositiveCount,
-    precisionAtK,
-    recallAtK,
-    f1AtK: precisionPlusRecall === 0 ? 0 : (2 * precisionAtK * recallAtK) / precisionPlusRecall,
-    hitAtK: truePositiveCount > 0 ? 1 : 0,
-    reciprocalRank: firstRelevantRank === 0 ? 0 : 1 / firstRelevantRank,
-    ndcg: ideal === 0 ? 0 : dcg / ideal,
-    averagePrecision: relevantCount === 0 ? 0 : precisionSum / relevantCount,
-    rPrecision: rPrecisionOfJudged(judged, relevantCount),
-  };
+  return measureAtCutoffs(judged, judgments, [{ k, cutIdeal }], precisionDenominator)[0] as MeasuresAtCutoff;
 }
 
 /** Relevant hits among the first R ranks, divided by R (R = relevant count). */

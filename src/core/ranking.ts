@@ -37,8 +37,8 @@ function scoreOf(hit: Hit, index: number): number {
 }
 
 /** Hit keys in rank order: array order, or score descending with ties broken by key descending (trec_eval). */
-export function rankedKeys(hits: readonly Hit[], options: Pick<EvaluateOptions, 'key' | 'sortBy'> = {}): string[] {
-  const keys = hits.map((hit, index) => stableKey(hit, index, options));
+export function rankedKeys(hits: readonly Hit[], options: Pick<EvaluateOptions, 'key' | 'sortBy'> = {}): readonly string[] {
+  const keys = options.key === undefined && isNonBlankStrings(hits) ? (hits as readonly string[]) : hits.map((hit, index) => stableKey(hit, index, options));
   if (options.sortBy === undefined || options.sortBy === 'rank') return keys;
   if (options.sortBy !== 'score') {
     throw new RangeError(`sortBy must be 'rank' or 'score', received ${describeValue(options.sortBy)}.`);
@@ -46,6 +46,15 @@ export function rankedKeys(hits: readonly Hit[], options: Pick<EvaluateOptions, 
   const order = hits.map((hit, index) => ({ key: keys[index] as string, score: scoreOf(hit, index) }));
   order.sort((a, b) => (a.score === b.score ? compareUtf8(b.key, a.key) : b.score - a.score));
   return order.map((entry) => entry.key);
+}
+
+/** The common case, ids as strings: they are their own keys, no copy needed. */
+function isNonBlankStrings(hits: readonly Hit[]): boolean {
+  for (let index = 0; index < hits.length; index++) {
+    const hit = hits[index];
+    if (typeof hit !== 'string' || hit.length === 0 || (hit.charCodeAt(0) <= 32 && hit.trim() === '')) return false;
+  }
+  return true;
 }
 
 /** Collapses chunk keys to document keys, keeping each document at its first (best) rank. */
@@ -69,8 +78,9 @@ export interface JudgedRanking {
   relevantAtRank: Uint8Array;
   /** Per rank: the nDCG gain of a first-seen judged hit, else 0. */
   gainAtRank: Float64Array;
-  /** Per rank: 1 when the key appeared higher up already. */
+  /** Per rank: 1 when the key appeared higher up already (judged keys only, unless every duplicate was counted). */
   duplicateAtRank: Uint8Array;
+  /** Repeated keys; -1 when only judged repeats were tracked (the measures' fast path). */
   duplicateCount: number;
 }
 
@@ -79,6 +89,7 @@ export function judgeRanking(
   keys: readonly string[],
   judgments: Judgments,
   duplicates: EvaluateOptions['duplicates'] = 'count',
+  countEveryDuplicate = true,
 ): JudgedRanking {
   if (duplicates !== 'count' && duplicates !== 'error') {
     throw new RangeError(`duplicates must be 'count' or 'error', received ${describeValue(duplicates)}.`);
@@ -89,10 +100,14 @@ export function judgeRanking(
   const duplicateAtRank = new Uint8Array(length);
   const { grades, minGrade, gain, applyMinGradeToNdcg } = judgments;
   const gainFloor = applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
+  // Only a judged repeat changes a measure; unjudged repeats are tracked just to count (or reject) them.
+  const trackEveryKey = countEveryDuplicate || duplicates === 'error';
   const seen = new Set<string>();
   let duplicateCount = 0;
   for (let index = 0; index < length; index++) {
     const key = keys[index] as string;
+    const grade = grades.get(key);
+    if (grade === undefined && !trackEveryKey) continue;
     if (seen.has(key)) {
       if (duplicates === 'error') {
         throw new RangeError(
@@ -105,10 +120,9 @@ export function judgeRanking(
       continue;
     }
     seen.add(key);
-    const grade = grades.get(key);
     if (grade === undefined) continue;
     if (grade >= minGrade) relevantAtRank[index] = 1;
     if (grade >= gainFloor) gainAtRank[index] = gainOf(grade, gain);
   }
-  return { keys, relevantAtRank, gainAtRank, duplicateAtRank, duplicateCount };
+  return { keys, relevantAtRank, gainAtRank, duplicateAtRank, duplicateCount: trackEveryKey ? duplicateCount : -1 };
 }

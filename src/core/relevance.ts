@@ -18,16 +18,19 @@ export interface Judgments {
 
 export type JudgmentOptions = Pick<EvaluateOptions, 'minGrade' | 'gain' | 'applyMinGradeToNdcg' | 'granularity' | 'documentKey'>;
 
-function idOf(raw: unknown, where: string): string | undefined {
+function idOf(raw: unknown, where: () => string): string | undefined {
+  // Fast path: an id that starts with a visible character is neither blank nor in need of checks.
+  if (typeof raw === 'string' && raw.length > 0 && raw.charCodeAt(0) > 32) return raw;
   if (raw === null || raw === undefined) return undefined;
   if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
   if (typeof raw !== 'string') {
-    throw new TypeError(`${where} must be a string id, received ${describeValue(raw)}. Use the ids your hits' keys produce.`);
+    throw new TypeError(`${where()} must be a string id, received ${describeValue(raw)}. Use the ids your hits' keys produce.`);
   }
   return raw.trim() === '' ? undefined : raw;
 }
 
 function gradeOf(raw: unknown, where: string): number {
+  if (typeof raw === 'number' && raw - raw === 0) return raw; // finite
   if (typeof raw !== 'number') {
     throw new TypeError(`${where} must be a number grade, received ${describeValue(raw)}. Use 1 for relevant, higher for more relevant, 0 for judged non-relevant.`);
   }
@@ -40,26 +43,33 @@ function gradeOf(raw: unknown, where: string): number {
 /** Reads any accepted annotation shape into id → grade pairs, dropping null and blank ids (AI4J). */
 function readGrades(relevant: Relevance): Map<string, number> {
   const grades = new Map<string, number>();
-  const setBinary = (raw: unknown, where: string) => {
+  const setBinary = (raw: unknown, where: () => string) => {
     const id = idOf(raw, where);
     if (id !== undefined) grades.set(id, 1);
   };
   if (Array.isArray(relevant)) {
-    relevant.forEach((raw, index) => setBinary(raw, `relevant[${index}]`));
+    for (let index = 0; index < relevant.length; index++) {
+      const raw: unknown = relevant[index];
+      if (typeof raw === 'string' && raw.length > 0 && raw.charCodeAt(0) > 32) grades.set(raw, 1);
+      else setBinary(raw, () => `relevant[${index}]`);
+    }
   } else if (relevant instanceof Set) {
-    for (const raw of relevant) setBinary(raw, 'an element of the relevant Set');
+    for (const raw of relevant) setBinary(raw, () => 'an element of the relevant Set');
   } else if (relevant instanceof Map) {
     for (const [rawId, rawGrade] of relevant) {
-      const id = idOf(rawId, 'a key of the relevant Map');
-      const grade = gradeOf(rawGrade, `relevant.get(${describeValue(rawId)})`);
+      const id = idOf(rawId, () => 'a key of the relevant Map');
+      const grade = typeof rawGrade === 'number' && rawGrade - rawGrade === 0 ? rawGrade : gradeOf(rawGrade, `relevant.get(${describeValue(rawId)})`);
       if (id !== undefined) grades.set(id, grade);
     }
   } else if (relevant !== null && typeof relevant === 'object' && Object.getPrototypeOf(relevant) !== null && !isPlainObject(relevant)) {
     throw wrongRelevantType(relevant);
   } else if (relevant !== null && typeof relevant === 'object') {
-    for (const [rawId, rawGrade] of Object.entries(relevant)) {
-      const grade = gradeOf(rawGrade, `relevant[${JSON.stringify(rawId)}]`);
-      const id = idOf(rawId, 'a key of relevant');
+    const record = relevant as Readonly<Record<string, unknown>>;
+    for (const rawId in record) {
+      if (!Object.prototype.hasOwnProperty.call(record, rawId)) continue;
+      const rawGrade = record[rawId];
+      const grade = typeof rawGrade === 'number' && rawGrade - rawGrade === 0 ? rawGrade : gradeOf(rawGrade, `relevant[${JSON.stringify(rawId)}]`);
+      const id = idOf(rawId, () => 'a key of relevant');
       if (id !== undefined) grades.set(id, grade);
     }
   } else {

@@ -3,7 +3,7 @@
 // resamples, so a figure printed in a report can be reproduced exactly. See docs/statistics.md.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
-import { assertSeed, createRandom } from './random.js';
+import { assertSeed, Xoshiro128StarStar } from './random.js';
 
 export const DEFAULT_CONFIDENCE = 0.95;
 export const DEFAULT_RESAMPLES = 10_000;
@@ -18,6 +18,7 @@ export const EXACT_MAX_PAIRS = 20;
 // Two statistics that are equal in exact arithmetic can differ in the last bits after summation in a
 // different order. Comparisons treat values this close (relative to the data's scale) as equal.
 const RELATIVE_FLOAT_TOLERANCE = 1e-12;
+const TWO_POW_32 = 4294967296;
 
 // ---------------------------------------------------------------------------------------------------
 // Intervals
@@ -97,7 +98,7 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
   const data = Float64Array.from(values);
   const means = bootstrapMeans(data, resamples, seed);
   means.sort();
-  const tail = (1 - confidence) / 2;
+  const tail = (1 - confidence);
   return {
     mean: mean(data),
     lower: sortedQuantile(means, tail),
@@ -110,13 +111,16 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
 }
 
 function bootstrapMeans(data: Float64Array, resamples: number, seed: number): Float64Array {
-  const random = createRandom(seed);
+  const generator = Xoshiro128StarStar.fromSeed(seed);
   const count = data.length;
+  const draws = new Uint32Array(count);
   const means = new Float64Array(resamples);
   for (let resample = 0; resample < resamples; resample++) {
-    let sum = 0;
-    for (let draw = 0; draw < count; draw++) sum += data[Math.floor(random() * count)]!;
-    means[resample] = sum / count;
+    generator.fillUint32(draws);
+    let total = 0;
+    // floor(draw · count / 2^32) is floor(random() · count): a uniform index in [0, count).
+    for (let i = 0; i < count; i++) total += data[Math.floor((draws[i]! * count) / TWO_POW_32)]!;
+    means[resample] = total / count;
   }
   return means;
 }
@@ -190,7 +194,8 @@ export function meanInterval(values: readonly number[], options: MeanIntervalOpt
 /**
  * Exact two-sided sign test: p = min(1, 2 · P(X ≤ min(wins, losses))) for X ~ Binomial(wins + losses, ½).
  * Ties are not passed in (they carry no information about direction). No disagreements → p = 1.
- * Computed in log space; stays accurate (relative error below 1e-9) up to at least 100,000 pairs.
+ * Exact in integers up to 53 disagreements, log space above; stays within 1e-9 relative of the exact
+ * value up to at least 100,000 pairs.
  */
 export function signTest(wins: number, losses: number): number {
   assertCount(wins, 'wins', 'the number of pairs where the second system is better');
@@ -198,17 +203,38 @@ export function signTest(wins: number, losses: number): number {
   const trials = wins + losses;
   const smaller = Math.min(wins, losses);
   if (2 * smaller >= trials) return 1; // wins = losses: the tail holds at least half the mass.
+  const tail = trials <= MAX_EXACT_SIGN_TEST_TRIALS ? exactHalfBinomialTail(trials, smaller) : logSpaceHalfBinomialTail(trials, smaller);
+  return Math.min(1, 2 * tail);
+}
 
-  // Sum P(X = i) for i = smaller down to 0 relative to P(X = smaller), the largest term of the tail.
+const MAX_EXACT_SIGN_TEST_TRIALS = 53;
+
+/**
+ * P(X ≤ upTo) for X ~ Binomial(trials, ½) from Pascal's triangle. Up to 53 trials every coefficient and
+ * their sum stay below 2^53, so the sum is exact and the division by 2^trials (a power of two) is too.
+ */
+function exactHalfBinomialTail(trials: number, upTo: number): number {
+  const row = new Float64Array(trials + 1);
+  row[0] = 1;
+  for (let n = 1; n <= trials; n++) {
+    for (let i = Math.min(n, upTo); i > 0; i--) row[i] = row[i]! + row[i - 1]!;
+  }
+  let total = 0;
+  for (let i = 0; i <= upTo; i++) total += row[i]!;
+  return total / 2 ** trials;
+}
+
+/** P(X ≤ upTo) for X ~ Binomial(trials, ½), upTo < trials / 2, summed relative to its largest term. */
+function logSpaceHalfBinomialTail(trials: number, upTo: number): number {
   let relativeTailSum = 1;
   let relativeTerm = 1;
-  for (let i = smaller; i > 0; i--) {
+  for (let i = upTo; i > 0; i--) {
     relativeTerm *= i / (trials - i + 1); // P(X = i−1) / P(X = i)
     relativeTailSum += relativeTerm;
     if (relativeTerm < relativeTailSum * 1e-17) break;
   }
-  const logLargestTerm = logBinomialCoefficient(trials, smaller) - trials * Math.LN2;
-  return Math.min(1, 2 * Math.exp(logLargestTerm + Math.log(relativeTailSum)));
+  const logLargestTerm = logBinomialCoefficient(trials, upTo) - trials * Math.LN2;
+  return Math.exp(logLargestTerm + Math.log(relativeTailSum));
 }
 
 /** ln C(n, k) as a compensated (Neumaier) sum of ln((n − k + i) / i), accurate for n in the millions. */
@@ -320,17 +346,16 @@ function exactSignFlipP(differences: Float64Array, threshold: number): number {
 }
 
 function countExtremeSignFlips(differences: Float64Array, threshold: number, resamples: number, seed: number): number {
-  const random = createRandom(seed);
+  const generator = Xoshiro128StarStar.fromSeed(seed);
   const count = differences.length;
+  const signBits = new Uint32Array(Math.ceil(count / 32)); // one random bit per difference
   let extreme = 0;
   for (let resample = 0; resample < resamples; resample++) {
+    generator.fillUint32(signBits);
     let total = 0;
-    let bits = 0;
     for (let i = 0; i < count; i++) {
-      // One 32-bit draw gives the signs of 32 differences (random() is a 32-bit integer / 2^32).
-      if ((i & 31) === 0) bits = Math.floor(random() * 4294967296);
-      total += (1 - 2 * (bits & 1)) * differences[i]!;
-      bits >>>= 1;
+      const bit = (signBits[i >>> 5]! >>> (i & 31)) & 1;
+      total += (1 - 2 * bit) * differences[i]!;
     }
     if (Math.abs(total) >= threshold) extreme++;
   }

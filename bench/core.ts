@@ -1,0 +1,133 @@
+// Benchmark of the metric core: every measure at several cutoffs over 20,000 queries × 100 hits.
+// Reports judged hits per second and the ratio against a straightforward reference in the same run.
+import { pathToFileURL } from 'node:url';
+import { evaluateMeasures, parseMeasure, type Measure } from '../src/index.js';
+
+const QUERY_COUNT = 20_000;
+const HITS_PER_QUERY = 100;
+const JUDGED_PER_QUERY = 30;
+const MEASURE_NAMES = [
+  'P@1', 'P@3', 'P@5', 'P@10', 'recall@5', 'recall@10', 'recall@100', 'ndcg', 'ndcg@5', 'ndcg@10',
+  'map', 'map@10', 'mrr', 'rprec', 'hit@1', 'hit@5', 'hit@10',
+];
+
+interface Query {
+  hits: string[];
+  relevant: Record<string, number>;
+}
+
+/** Deterministic data: a mulberry32 stream seeded per run. */
+function generateQueries(seed = 7): Query[] {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const queries: Query[] = [];
+  for (let queryIndex = 0; queryIndex < QUERY_COUNT; queryIndex++) {
+    const hits: string[] = [];
+    const seen = new Set<string>();
+    while (hits.length < HITS_PER_QUERY) {
+      const id = `doc-${Math.floor(random() * 1000)}`;
+      if (!seen.has(id)) {
+        seen.add(id);
+        hits.push(id);
+      }
+    }
+    const relevant: Record<string, number> = {};
+    for (let judged = 0; judged < JUDGED_PER_QUERY; judged++) relevant[`doc-${Math.floor(random() * 1000)}`] = Math.floor(random() * 4);
+    queries.push({ hits, relevant });
+  }
+  return queries;
+}
+
+/** The obvious implementation: each measure on its own, with array scans. */
+function referenceMeasures(hits: string[], relevant: Record<string, number>, measures: Measure[]): Record<string, number> {
+  const relevantIds = Object.keys(relevant).filter((id) => (relevant[id] as number) >= 1);
+  const grades = Object.values(relevant).filter((grade) => grade > 0).sort((a, b) => b - a);
+  const values: Record<string, number> = {};
+  for (const measure of measures) {
+    const k = measure.k ?? hits.length;
+    const top = hits.slice(0, k);
+    const found = top.filter((id) => relevantIds.includes(id));
+    let value = 0;
+    switch (measure.name) {
+      case 'precision': value = found.length / k; break;
+      case 'recall': value = relevantIds.length === 0 ? 0 : found.length / relevantIds.length; break;
+      case 'hit': value = found.length > 0 ? 1 : 0; break;
+      case 'f1': break;
+      case 'mrr': {
+        const rank = top.findIndex((id) => relevantIds.includes(id));
+        value = rank < 0 ? 0 : 1 / (rank + 1);
+        break;
+      }
+      case 'map': {
+        let hitsSoFar = 0;
+        let sum = 0;
+        top.forEach((id, index) => {
+          if (relevantIds.includes(id)) sum += ++hitsSoFar / (index + 1);
+        });
+        value = relevantIds.length === 0 ? 0 : sum / relevantIds.length;
+        break;
+      }
+      case 'ndcg': {
+        const dcg = top.reduce((sum, id, index) => sum + Math.max(relevant[id] ?? 0, 0) / Math.log2(index + 2), 0);
+        const ideal = grades.slice(0, measure.k ?? grades.length).reduce((sum, grade, index) => sum + grade / Math.log2(index + 2), 0);
+        value = ideal === 0 ? 0 : dcg / ideal;
+        break;
+      }
+      case 'rprec': {
+        const topR = hits.slice(0, relevantIds.length);
+        value = relevantIds.length === 0 ? 0 : topR.filter((id) => relevantIds.includes(id)).length / relevantIds.length;
+        break;
+      }
+    }
+    values[measure.k === undefined ? measure.name : `${measure.name}@${measure.k}`] = value;
+  }
+  return values;
+}
+
+function bestOf(runs: number, work: () => void): number {
+  let best = Infinity;
+  for (let run = 0; run < runs; run++) {
+    const start = performance.now();
+    work();
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+export async function benchCore(): Promise<void> {
+  const queries = generateQueries();
+  const measures = MEASURE_NAMES.map(parseMeasure);
+  const judgedHits = QUERY_COUNT * HITS_PER_QUERY;
+
+  // Same answers first: the reference must agree with the core, or the ratio means nothing.
+  for (const query of queries.slice(0, 200)) {
+    const ours = evaluateMeasures(query.hits, query.relevant, measures);
+    const theirs = referenceMeasures(query.hits, query.relevant, measures);
+    for (const name of Object.keys(theirs)) {
+      if (Math.abs((ours[name] as number) - (theirs[name] as number)) > 1e-12) throw new Error(`bench reference disagrees on ${name}`);
+    }
+  }
+
+  let checksum = 0;
+  const oursMs = bestOf(5, () => {
+    for (const query of queries) checksum += evaluateMeasures(query.hits, query.relevant, measures)['ndcg@10'] as number;
+  });
+  const referenceMs = bestOf(2, () => {
+    for (const query of queries) checksum += referenceMeasures(query.hits, query.relevant, measures)['ndcg@10'] as number;
+  });
+
+  const rate = (ms: number) => (judgedHits / (ms / 1000) / 1e6).toFixed(1);
+  console.log(`core: ${QUERY_COUNT} queries × ${HITS_PER_QUERY} hits, ${measures.length} measures (${MEASURE_NAMES.join(', ')})`);
+  console.log(`  rag-matchers  ${oursMs.toFixed(1).padStart(8)} ms  ${rate(oursMs).padStart(6)} M judged hits/s`);
+  console.log(`  reference     ${referenceMs.toFixed(1).padStart(8)} ms  ${rate(referenceMs).padStart(6)} M judged hits/s`);
+  console.log(`  ratio         ${(referenceMs / oursMs).toFixed(1)}× faster than the reference (target: ≥ 20 M judged hits/s)`);
+  if (Number.isNaN(checksum)) throw new Error('unreachable');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await benchCore();
