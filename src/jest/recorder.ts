@@ -1,25 +1,84 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import type { MetricSample, RecordingContext } from '../recording/sample.js';
 
-/** Set by the Jest reporter before workers start: the directory this run's samples go to. */
+/**
+ * Set by the Jest reporter at the start of each run, before Jest starts its workers (they inherit the
+ * environment; with --runInBand the tests run in the reporter's own process): the directory this
+ * run's samples go to. Every run gets a fresh directory, so two Jest runs at once in one project
+ * never see each other's samples.
+ */
 export const RUN_DIRECTORY_ENV = 'RAG_MATCHERS_RUN_DIR';
+
+/** Sidecar files are `samples-<pid>-<thread>.jsonl` in the run directory. */
+export const SIDECAR_PREFIX = 'samples-';
+export const SIDECAR_SUFFIX = '.jsonl';
 
 /** One line of a sidecar file: a sample and the test it belongs to. */
 export interface SidecarRecord {
+  /** Absolute path of the test file (expect.getState().testPath). */
   testPath: string;
+  /** Jest's current test name: describe titles and the test title joined by spaces. */
   testName: string;
+  /**
+   * The describe titles and the test's own title, when the recorder could read them from the running
+   * test (jest-circus). Without them the reporter matches `testName` against the file's results.
+   */
+  describePath?: string[];
+  test?: string;
   sample: MetricSample;
 }
 
+interface CircusBlock {
+  name: string;
+  parent?: CircusBlock;
+}
+
+/**
+ * jest-circus keeps its state on the test environment's global under a symbol it does not export;
+ * the running test knows its describe blocks. Returns undefined whenever anything is not as expected
+ * (another test runner, a future layout), and the reporter falls back to matching names.
+ */
+function runningTestPath(expectedName: string): { describePath: string[]; test: string } | undefined {
+  try {
+    const global = globalThis as Record<symbol, unknown>;
+    const symbol = Object.getOwnPropertySymbols(global).find((candidate) => candidate.description === 'JEST_STATE_SYMBOL');
+    if (symbol === undefined) return undefined;
+    const running = (global[symbol] as { currentlyRunningTest?: CircusBlock | null } | undefined)?.currentlyRunningTest;
+    if (running === undefined || running === null || typeof running.name !== 'string') return undefined;
+    const describePath: string[] = [];
+    // The root block (no parent) is jest-circus's own ROOT_DESCRIBE_BLOCK.
+    for (let block = running.parent; block?.parent !== undefined; block = block.parent) describePath.unshift(block.name);
+    // Concurrent tests share one "currently running" slot: trust it only when it is the asserting test.
+    if ([...describePath, running.name].join(' ') !== expectedName) return undefined;
+    return { describePath, test: running.name };
+  } catch {
+    return undefined;
+  }
+}
+
+let warnedMissingDirectory = false;
+
 /**
  * Jest 30 has no channel from a test to the reporter, so each worker appends JSON lines to its own
- * file in the run directory the reporter owns (one file per process: appends never interleave).
- * Without a reporter (no directory), samples are dropped: the assertions still work.
+ * file in the run directory the reporter owns (one file per process and thread: appends never
+ * interleave). Without a reporter (no directory), samples are dropped: the assertions still work.
  */
 export function recordToSidecar(sample: MetricSample, context: RecordingContext): void {
   const directory = process.env[RUN_DIRECTORY_ENV];
   if (directory === undefined || directory === '') return;
-  const record: SidecarRecord = { testPath: context.testPath ?? '', testName: context.currentTestName ?? '', sample };
-  appendFileSync(join(directory, `samples-${process.pid}.jsonl`), `${JSON.stringify(record)}\n`);
+  const testName = context.currentTestName ?? '';
+  const record: SidecarRecord = { testPath: context.testPath ?? '', testName, ...runningTestPath(testName), sample };
+  try {
+    appendFileSync(join(directory, `${SIDECAR_PREFIX}${process.pid}-${threadId}${SIDECAR_SUFFIX}`), `${JSON.stringify(record)}\n`);
+  } catch (error) {
+    // The directory of a run that already ended (a variable inherited by a nested Jest, say): the
+    // assertion itself must not fail because a report cannot be fed.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (!warnedMissingDirectory) {
+      warnedMissingDirectory = true;
+      process.stderr.write(`rag-matchers: samples are not recorded: the run directory ${directory} (${RUN_DIRECTORY_ENV}) does not exist.\n`);
+    }
+  }
 }

@@ -1,0 +1,115 @@
+// Turns the sidecar files a Jest run's workers wrote, plus the test results Jest reported, into the
+// runner-agnostic CollectedRun.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import type { CollectedRun, CollectedSample } from '../report/collected.js';
+import { cleanSample, toPosixPath } from '../vitest/collect.js';
+import { SIDECAR_PREFIX, SIDECAR_SUFFIX, type SidecarRecord } from './recorder.js';
+
+/** What Jest reports per test (AssertionResult), as far as matching needs it. */
+export interface JestTestOutcome {
+  ancestorTitles: readonly string[];
+  title: string;
+  fullName: string;
+}
+
+/** A test file's results (TestResult), as far as matching needs it. */
+export interface JestFileOutcome {
+  testFilePath: string;
+  testResults: readonly JestTestOutcome[];
+}
+
+export interface SidecarContents {
+  records: SidecarRecord[];
+  /** Lines that were not a record (a worker killed in the middle of an append, say). */
+  skippedLines: number;
+}
+
+/** A fresh run directory under the system temp directory. */
+export function createRunDirectory(): string {
+  return mkdtempSync(join(tmpdir(), 'rag-matchers-jest-'));
+}
+
+/** Removes a run directory; never throws (a clean-up must not hide the run's outcome). */
+export function removeRunDirectory(directory: string): void {
+  try {
+    rmSync(directory, { recursive: true, force: true });
+  } catch {
+    // left for the OS to clean with the rest of the temp directory
+  }
+}
+
+function parseRecord(line: string): SidecarRecord | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const { testPath, testName, describePath, test } = raw as Record<string, unknown>;
+  const sample = cleanSample((raw as Record<string, unknown>).sample);
+  if (typeof testPath !== 'string' || typeof testName !== 'string' || sample === undefined) return undefined;
+  const record: SidecarRecord = { testPath, testName, sample };
+  if (Array.isArray(describePath) && describePath.every((title) => typeof title === 'string') && typeof test === 'string') {
+    record.describePath = describePath as string[];
+    record.test = test;
+  }
+  return record;
+}
+
+/** Every record in the run directory's sidecar files, files in name order, lines in write order. */
+export function readSidecars(directory: string): SidecarContents {
+  let names: string[];
+  try {
+    names = readdirSync(directory).filter((name) => name.startsWith(SIDECAR_PREFIX) && name.endsWith(SIDECAR_SUFFIX));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], skippedLines: 0 };
+    throw error;
+  }
+  const records: SidecarRecord[] = [];
+  let skippedLines = 0;
+  for (const name of names.sort()) {
+    for (const line of readFileSync(join(directory, name), 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      const record = parseRecord(line);
+      if (record === undefined) skippedLines += 1;
+      else records.push(record);
+    }
+  }
+  return { records, skippedLines };
+}
+
+/**
+ * The describe path and title of the test a record came from: as the recorder read them from the
+ * running test when it could, else the one test of that file whose full name matches, else (a name
+ * Jest never reported, or two tests whose titles join to the same full name) the whole name as the
+ * test's title at the file's top level.
+ */
+function locate(record: SidecarRecord, outcomes: readonly JestTestOutcome[] | undefined): { describePath: string[]; test: string } {
+  if (record.describePath !== undefined && record.test !== undefined) return { describePath: record.describePath, test: record.test };
+  const matches = (outcomes ?? []).filter((outcome) => outcome.fullName === record.testName);
+  const first = matches[0];
+  if (first !== undefined && matches.every((match) => sameTest(match, first))) return { describePath: [...first.ancestorTitles], test: first.title };
+  return { describePath: [], test: record.testName };
+}
+
+function sameTest(a: JestTestOutcome, b: JestTestOutcome): boolean {
+  return a.title === b.title && a.ancestorTitles.length === b.ancestorTitles.length && a.ancestorTitles.every((title, index) => title === b.ancestorTitles[index]);
+}
+
+/**
+ * The run's samples, files in path order, each file's samples in the order its tests recorded them.
+ * `rootDir` makes file paths relative ('/'-separated).
+ */
+export function collectJestRun(records: readonly SidecarRecord[], files: readonly JestFileOutcome[], rootDir: string): CollectedRun {
+  const outcomesByPath = new Map(files.map((file) => [file.testFilePath, file.testResults]));
+  const located = records.map((record, order) => ({
+    order,
+    sample: { ...record.sample, file: toPosixPath(relative(rootDir, record.testPath)), ...locate(record, outcomesByPath.get(record.testPath)) } satisfies CollectedSample,
+  }));
+  // Stable: one file's samples come from one worker's file, in write order.
+  located.sort((a, b) => (a.sample.file < b.sample.file ? -1 : a.sample.file > b.sample.file ? 1 : a.order - b.order));
+  return { samples: located.map((entry) => entry.sample), runner: 'jest' };
+}

@@ -1,0 +1,94 @@
+// Turns what Vitest reports at the end of a run (test modules → suites → test cases, each test case
+// carrying the samples its matchers pushed to `task.meta`) into the runner-agnostic CollectedRun.
+// Works the same on a live run and on `--merge-reports`, where the tasks (meta included) come from
+// the shards' blob files.
+import { isAbsolute, join, relative } from 'node:path';
+import type { MetricSample } from '../recording/sample.js';
+import { TASK_META_KEY } from '../recording/sample.js';
+import type { CollectedRun, CollectedSample } from '../report/collected.js';
+
+// The few parts of Vitest's reported tasks read here, structurally (so the collector does not load
+// vitest and unit tests can build plain objects).
+export interface ReportedModuleLike {
+  readonly type: 'module';
+  readonly moduleId: string;
+  /** Module id relative to its project's root. */
+  readonly relativeModuleId: string;
+  readonly project?: { readonly config: { readonly root: string } };
+  readonly children: { allTests(): Iterable<ReportedTestLike> };
+}
+
+export interface ReportedSuiteLike {
+  readonly type: 'suite';
+  readonly name: string;
+  readonly parent: ReportedSuiteLike | ReportedModuleLike;
+}
+
+export interface ReportedTestLike {
+  readonly type: 'test';
+  readonly name: string;
+  readonly parent: ReportedSuiteLike | ReportedModuleLike;
+  meta(): object;
+}
+
+/** '/'-separated, whatever the platform. */
+export function toPosixPath(path: string): string {
+  return path.split('\\').join('/');
+}
+
+/**
+ * The module's file relative to the run's root. A module id outside the root (a merged blob written
+ * on another machine, where the absolute paths differ) falls back to the id relative to its project,
+ * placed where that project sits under the root.
+ */
+export function moduleFileOf(module: ReportedModuleLike, root: string): string {
+  const direct = relative(root, module.moduleId);
+  if (isAbsolute(module.moduleId) && direct !== '' && !direct.startsWith('..') && !isAbsolute(direct)) return toPosixPath(direct);
+  const projectRoot = module.project?.config.root;
+  const projectDir = projectRoot === undefined ? '' : relative(root, projectRoot);
+  const viaProject = projectDir === '' || projectDir.startsWith('..') || isAbsolute(projectDir) ? module.relativeModuleId : join(projectDir, module.relativeModuleId);
+  return toPosixPath(viaProject);
+}
+
+/** describe titles from the outermost to the test's own parent. */
+export function describePathOf(test: ReportedTestLike): string[] {
+  const path: string[] = [];
+  for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) path.unshift(parent.name);
+  return path;
+}
+
+/**
+ * A recorded sample, checked and reduced to the MetricSample fields (meta and sidecar lines are
+ * JSON from another process); undefined when it is not a sample.
+ */
+export function cleanSample(value: unknown): MetricSample | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const raw = value as Record<string, unknown>;
+  if (typeof raw.measure !== 'string' || typeof raw.value !== 'number' || typeof raw.pass !== 'boolean') return undefined;
+  const sample: MetricSample = { measure: raw.measure, value: raw.value, pass: raw.pass };
+  if (typeof raw.threshold === 'number') sample.threshold = raw.threshold;
+  if (raw.negated === true) sample.negated = true;
+  if (typeof raw.queryId === 'string') sample.queryId = raw.queryId;
+  return sample;
+}
+
+/** The samples a test recorded (none when it recorded nothing or the meta holds something else). */
+export function samplesOf(test: ReportedTestLike): MetricSample[] {
+  const recorded = (test.meta() as Record<string, unknown>)[TASK_META_KEY];
+  if (!Array.isArray(recorded)) return [];
+  return recorded.map(cleanSample).filter((sample): sample is MetricSample => sample !== undefined);
+}
+
+/** Every sample of the run, modules in file order, tests in the order they appear in each file. */
+export function collectVitestRun(modules: Iterable<ReportedModuleLike>, root: string): CollectedRun {
+  const byFile = [...modules].map((module) => ({ module, file: moduleFileOf(module, root) }));
+  byFile.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const samples: CollectedSample[] = [];
+  for (const { module, file } of byFile) {
+    for (const test of module.children.allTests()) {
+      const describePath = describePathOf(test);
+      for (const sample of samplesOf(test)) samples.push({ ...sample, file, describePath, test: test.name });
+    }
+  }
+  return { samples, runner: 'vitest' };
+}

@@ -1,0 +1,184 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { collectJestRun, readSidecars, type JestFileOutcome } from '../../../src/jest/collect.js';
+import { recordToSidecar, RUN_DIRECTORY_ENV, type SidecarRecord } from '../../../src/jest/recorder.js';
+import { TASK_META_KEY } from '../../../src/recording/sample.js';
+import {
+  cleanSample,
+  collectVitestRun,
+  describePathOf,
+  moduleFileOf,
+  type ReportedModuleLike,
+  type ReportedSuiteLike,
+  type ReportedTestLike,
+} from '../../../src/vitest/collect.js';
+
+// Plain objects shaped like Vitest's reported tasks.
+function vitestModule(moduleId: string, relativeModuleId: string, build: (parent: ReportedModuleLike) => ReportedTestLike[], projectRoot = '/repo'): ReportedModuleLike {
+  const tests: ReportedTestLike[] = [];
+  const module: ReportedModuleLike = { type: 'module', moduleId, relativeModuleId, project: { config: { root: projectRoot } }, children: { allTests: () => tests } };
+  tests.push(...build(module));
+  return module;
+}
+const suite = (name: string, parent: ReportedSuiteLike | ReportedModuleLike): ReportedSuiteLike => ({ type: 'suite', name, parent });
+const test = (name: string, parent: ReportedSuiteLike | ReportedModuleLike, meta: object = {}): ReportedTestLike => ({ type: 'test', name, parent, meta: () => meta });
+
+describe('Vitest collection', () => {
+  it('gives each sample its file relative to the root, describe path and test name, files in path order', () => {
+    const orders = vitestModule('/repo/test/orders.test.ts', 'test/orders.test.ts', (module) => {
+      const refunds = suite('refunds', suite('orders API', module));
+      return [
+        test('q1', refunds, { [TASK_META_KEY]: [{ measure: 'recall@5', value: 1, threshold: 0.5, pass: true, queryId: 'Q1' }] }),
+        test('no samples', refunds, { other: 1 }),
+      ];
+    });
+    const account = vitestModule('/repo/test/account.test.ts', 'test/account.test.ts', (module) => [
+      test('top', module, { [TASK_META_KEY]: [{ measure: 'ndcg@3', value: 0.5, pass: false, negated: true }, { measure: 'mrr', value: 1, pass: true }] }),
+    ]);
+    const run = collectVitestRun([orders, account], '/repo');
+    expect(run).toEqual({
+      runner: 'vitest',
+      samples: [
+        { measure: 'ndcg@3', value: 0.5, pass: false, negated: true, file: 'test/account.test.ts', describePath: [], test: 'top' },
+        { measure: 'mrr', value: 1, pass: true, file: 'test/account.test.ts', describePath: [], test: 'top' },
+        { measure: 'recall@5', value: 1, threshold: 0.5, pass: true, queryId: 'Q1', file: 'test/orders.test.ts', describePath: ['orders API', 'refunds'], test: 'q1' },
+      ],
+    });
+  });
+
+  it('places a module whose absolute id is outside the root (a blob from another machine) by its project-relative id', () => {
+    const module = vitestModule('/ci/runner/work/test/a.test.ts', 'test/a.test.ts', () => [], '/ci/runner/work/packages/api');
+    expect(moduleFileOf(module, '/repo')).toBe('test/a.test.ts');
+    const nested = vitestModule('/elsewhere/test/a.test.ts', 'test/a.test.ts', () => [], '/repo/packages/api');
+    expect(moduleFileOf(nested, '/repo')).toBe('packages/api/test/a.test.ts');
+    const inside = vitestModule('/repo/packages/api/test/a.test.ts', 'test/a.test.ts', () => [], '/repo/packages/api');
+    expect(moduleFileOf(inside, '/repo')).toBe('packages/api/test/a.test.ts');
+  });
+
+  it('reads the describe path outermost first', () => {
+    let leaf: ReportedTestLike | undefined;
+    vitestModule('/repo/a.test.ts', 'a.test.ts', (module) => [(leaf = test('t', suite('c', suite('b', suite('a', module)))))]);
+    expect(describePathOf(leaf!)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('keeps only well-formed samples, reduced to the sample fields', () => {
+    expect(cleanSample({ measure: 'recall@5', value: 0.5, pass: true, extra: 1, threshold: 0.4, queryId: 'q', negated: false })).toEqual({
+      measure: 'recall@5',
+      value: 0.5,
+      pass: true,
+      threshold: 0.4,
+      queryId: 'q',
+    });
+    expect(cleanSample({ measure: 'recall@5', value: null, pass: true })).toBeUndefined();
+    expect(cleanSample('recall')).toBeUndefined();
+    expect(cleanSample(null)).toBeUndefined();
+    const module = vitestModule('/repo/a.test.ts', 'a.test.ts', (parent) => [test('t', parent, { [TASK_META_KEY]: [{ measure: 'x' }, { measure: 'mrr', value: 1, pass: true }] })]);
+    expect(collectVitestRun([module], '/repo').samples.map((sample) => sample.measure)).toEqual(['mrr']);
+  });
+});
+
+describe('Jest sidecar protocol', () => {
+  let directory: string;
+  const previous = process.env[RUN_DIRECTORY_ENV];
+
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'rag-collect-test-'));
+  });
+  afterEach(() => {
+    rmSync(directory, { recursive: true, force: true });
+    if (previous === undefined) delete process.env[RUN_DIRECTORY_ENV];
+    else process.env[RUN_DIRECTORY_ENV] = previous;
+    vi.restoreAllMocks();
+  });
+
+  it('appends one JSON line per sample to this process’s file in the run directory', () => {
+    process.env[RUN_DIRECTORY_ENV] = directory;
+    recordToSidecar({ measure: 'recall@5', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 'orders q1' });
+    recordToSidecar({ measure: 'mrr', value: 0.5, pass: false, queryId: 'Q' }, { testPath: '/p/a.test.js', currentTestName: 'orders q2' });
+    const files = readdirSync(directory);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^samples-${process.pid}-\\d+\\.jsonl$`));
+    const lines = readFileSync(join(directory, files[0]!), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as SidecarRecord);
+    expect(lines).toEqual([
+      { testPath: '/p/a.test.js', testName: 'orders q1', sample: { measure: 'recall@5', value: 1, pass: true } },
+      { testPath: '/p/a.test.js', testName: 'orders q2', sample: { measure: 'mrr', value: 0.5, pass: false, queryId: 'Q' } },
+    ]);
+  });
+
+  it('records nothing without a run directory, and only warns when the directory is gone', () => {
+    delete process.env[RUN_DIRECTORY_ENV];
+    recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 't' });
+    expect(readdirSync(directory)).toEqual([]);
+    const stderr = vi.spyOn(process.stderr, 'write').mockReturnValue(true);
+    process.env[RUN_DIRECTORY_ENV] = join(directory, 'gone');
+    expect(() => recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 't' })).not.toThrow();
+    expect(() => recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 't' })).not.toThrow();
+    expect(stderr).toHaveBeenCalledTimes(1);
+    expect(String(stderr.mock.calls[0]![0])).toContain(join(directory, 'gone'));
+  });
+
+  it('takes the describe path from jest-circus’s running test when its name is the asserting test’s', () => {
+    process.env[RUN_DIRECTORY_ENV] = directory;
+    const symbol = Symbol('JEST_STATE_SYMBOL');
+    const root = { name: 'ROOT_DESCRIBE_BLOCK' };
+    const outer = { name: 'orders API', parent: root };
+    const inner = { name: 'refunds', parent: outer };
+    const global = globalThis as Record<symbol, unknown>;
+    global[symbol] = { currentlyRunningTest: { name: 'a b', parent: inner } };
+    try {
+      recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 'orders API refunds a b' });
+      // A concurrent test's assertion while another test is "the running one": not trusted.
+      recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 'orders API refunds other' });
+    } finally {
+      delete global[symbol];
+    }
+    const { records, skippedLines } = readSidecars(directory);
+    expect(skippedLines).toBe(0);
+    expect(records.map((record) => [record.describePath, record.test])).toEqual([
+      [['orders API', 'refunds'], 'a b'],
+      [undefined, undefined],
+    ]);
+  });
+
+  it('reads every sidecar file, skipping lines that are not records (a worker killed mid-append)', () => {
+    const record = (testName: string, value: number): string => JSON.stringify({ testPath: '/p/a.test.js', testName, sample: { measure: 'mrr', value, pass: true } });
+    writeFileSync(join(directory, 'samples-20-0.jsonl'), `${record('b', 2)}\n`);
+    writeFileSync(join(directory, 'samples-10-0.jsonl'), `${record('a', 1)}\n{"testPath":"/p/a.te`);
+    writeFileSync(join(directory, 'other.txt'), 'ignored');
+    writeFileSync(join(directory, 'samples-30-0.jsonl'), `${JSON.stringify({ testPath: '/p/a.test.js', testName: 'c', sample: { measure: 'mrr' } })}\n\n`);
+    const { records, skippedLines } = readSidecars(directory);
+    expect(records.map((entry) => entry.testName)).toEqual(['a', 'b']);
+    expect(skippedLines).toBe(2);
+    expect(readSidecars(join(directory, 'missing'))).toEqual({ records: [], skippedLines: 0 });
+  });
+
+  it('finds a record’s describe path by the full name Jest reported, and keeps an ambiguous one whole', () => {
+    const files: JestFileOutcome[] = [
+      {
+        testFilePath: '/p/test/a.test.js',
+        testResults: [
+          { ancestorTitles: ['orders API', 'refunds'], title: 'q1', fullName: 'orders API refunds q1' },
+          { ancestorTitles: ['x y'], title: 'z', fullName: 'x y z' },
+          { ancestorTitles: ['x'], title: 'y z', fullName: 'x y z' },
+        ],
+      },
+    ];
+    const sample = { measure: 'mrr', value: 1, pass: true };
+    const records: SidecarRecord[] = [
+      { testPath: '/p/test/b.test.js', testName: 'top', sample },
+      { testPath: '/p/test/a.test.js', testName: 'orders API refunds q1', sample },
+      { testPath: '/p/test/a.test.js', testName: 'x y z', sample },
+      { testPath: '/p/test/a.test.js', testName: 'x y z', describePath: ['x'], test: 'y z', sample },
+    ];
+    const run = collectJestRun(records, files, '/p');
+    expect(run.runner).toBe('jest');
+    expect(run.samples.map(({ file, describePath, test }) => [file, describePath, test])).toEqual([
+      ['test/a.test.js', ['orders API', 'refunds'], 'q1'],
+      ['test/a.test.js', [], 'x y z'],
+      ['test/a.test.js', ['x'], 'y z'],
+      ['test/b.test.js', [], 'top'],
+    ]);
+  });
+});
