@@ -1,0 +1,14 @@
+// `npm run bench`: every benchmark, each reporting ratios against a reference measured in the same run.
+// Figures depend on the machine and its load; compare ratios, not absolute times, across machines.
+import { benchCore } from './core.js';
+import { benchTrecIo } from './trec-io.js';
+
+const benches: [string, () => Promise<void>][] = [
+  ['metric core', benchCore],
+  ['TREC run parsing', benchTrecIo],
+];
+
+for (const [name, bench] of benches) {
+  console.log(`\n## ${name}`);
+  await bench();
+}
