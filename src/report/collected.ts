@@ -19,6 +19,13 @@ export interface CollectedRun {
   samples: CollectedSample[];
   /** Which runner produced it, for the report header. */
   runner: 'vitest' | 'jest' | 'merged';
+  /**
+   * Optional: the test files this run executed in full ('/'-separated, relative to the project root),
+   * including files that recorded no sample. Only these files' baseline entries can be reported missing,
+   * obsolete or pruned, so leave out a file whose tests were filtered (`-t`, `.only`) or skipped.
+   * Absent: the files that recorded samples are taken as run in full.
+   */
+  files?: string[];
 }
 
 /** A suite = a test file plus its describe path: `test/retrieval.test.ts > orders API > refunds`. */
