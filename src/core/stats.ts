@@ -98,7 +98,7 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
   const data = Float64Array.from(values);
   const means = bootstrapMeans(data, resamples, seed);
   means.sort();
-  const tail = (1 - confidence);
+  const tail = (1 - confidence) / 2;
   return {
     mean: mean(data),
     lower: sortedQuantile(means, tail),
