@@ -1,10 +1,12 @@
 // `npm run bench`: every benchmark, each reporting ratios against a reference measured in the same run.
 // Figures depend on the machine and its load; compare ratios, not absolute times, across machines.
 import { benchCore } from './core.js';
+import { benchMatchers } from './matchers.js';
 import { benchTrecIo } from './trec-io.js';
 
 const benches: [string, () => Promise<void>][] = [
   ['metric core', benchCore],
+  ['matcher overhead', benchMatchers],
   ['TREC run parsing', benchTrecIo],
 ];
 

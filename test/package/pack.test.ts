@@ -1,0 +1,39 @@
+// What `npm pack` ships: what a user needs (the built entries, types, docs files) and nothing else.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+interface PackResult {
+  files: { path: string }[];
+}
+
+describe('npm pack', () => {
+  const [result] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' })) as PackResult[];
+  const paths = result!.files.map((file) => file.path).sort();
+
+  it('ships every entry point in package.json exports, ESM and CommonJS, with declarations', () => {
+    for (const entry of ['index', 'vitest', 'jest', 'vitest-reporter', 'jest-reporter']) {
+      for (const extension of ['js', 'cjs', 'd.ts', 'd.cts']) expect(paths).toContain(`dist/${entry}.${extension}`);
+    }
+    expect(paths).toContain('dist/cli.js');
+    expect(paths).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']));
+  });
+
+  it('ships no tests, fixtures, sources, examples or benchmarks', () => {
+    const unexpected = paths.filter((path) => !path.startsWith('dist/') && !['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'].includes(path));
+    expect(unexpected).toEqual([]);
+  });
+
+  it('every file that exports and bin point to is in the package', () => {
+    expect(existsSync('dist/index.js')).toBe(true);
+    const manifest = JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./package.json"))'], { encoding: 'utf8' })) as {
+      exports: Record<string, string | Record<string, Record<string, string>>>;
+      bin: Record<string, string>;
+    };
+    const targets = [
+      ...Object.values(manifest.bin),
+      ...Object.values(manifest.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target).flatMap((condition) => Object.values(condition)))),
+    ].map((target) => target.replace(/^\.\//, ''));
+    for (const target of targets) expect(paths, `${target} is missing from the package`).toContain(target);
+  });
+});
