@@ -3,7 +3,8 @@
 // The readers scan the whole text with indexOf/charCodeAt: no regex and no split per line, so a
 // 2-million-line run parses in a fraction of a second. Column layout follows trec_eval:
 //   qrels: qid iter docno rel            run: qid Q0 docno rank score tag
-// Columns are separated by any run of spaces or tabs; `\r\n` line ends and blank lines are accepted.
+// Columns are separated by any run of spaces or tabs (or \v, \f, \r: C's isspace, as trec_eval);
+// `\r\n` line ends and blank lines are accepted.
 
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -83,9 +84,9 @@ class ColumnSpans {
   }
 }
 
+/** C's isspace(), as trec_eval splits columns (a line holds no `\n`); `\r` being one makes `\r\n` line ends work. */
 function isColumnSeparator(charCode: number): boolean {
-  // `\r` counts as a separator so that `\r\n` line ends need no special case.
-  return charCode === CHAR_SPACE || charCode === CHAR_TAB || charCode === CHAR_CARRIAGE_RETURN;
+  return charCode === CHAR_SPACE || (charCode >= CHAR_TAB && charCode <= CHAR_CARRIAGE_RETURN);
 }
 
 /** Records the columns of text[lineStart, lineEnd) in `spans` (up to its capacity) and returns how many there are. */

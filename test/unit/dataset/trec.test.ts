@@ -60,6 +60,10 @@ describe('parseRun', () => {
     expect(run.get('q2')).toEqual([{ docId: 'd3', score: 0.3, rank: 1 }]);
   });
 
+  it('also splits on vertical tab and form feed, like trec_eval (C isspace)', () => {
+    expect(parseRun('q1\vQ0\fd1 1 2 t\n').get('q1')).toEqual([{ docId: 'd1', score: 2, rank: 1 }]);
+  });
+
   it('skips a UTF-8 byte order mark at the start', () => {
     expect([...parseRun('\uFEFFq1 Q0 d1 1 1 t\n').keys()]).toEqual(['q1']);
   });
