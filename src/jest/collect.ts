@@ -12,12 +12,27 @@ export interface JestTestOutcome {
   ancestorTitles: readonly string[];
   title: string;
   fullName: string;
+  /** 'passed' | 'failed' | 'pending' | 'skipped' | 'todo' | 'disabled' | 'focused'. */
+  status?: string;
 }
 
 /** A test file's results (TestResult), as far as matching needs it. */
 export interface JestFileOutcome {
   testFilePath: string;
   testResults: readonly JestTestOutcome[];
+  /** The whole file was skipped (every test filtered out). */
+  skipped?: boolean;
+  /** The file failed outside its tests (did not load, say). */
+  testExecError?: unknown;
+}
+
+/**
+ * Whether every test of the file ran: it loaded and no test was skipped, filtered (`-t`), focused away
+ * or todo. Only such files' baseline entries may be reported missing or pruned.
+ */
+export function ranInFull(file: JestFileOutcome): boolean {
+  if (file.skipped === true || (file.testExecError !== undefined && file.testExecError !== null)) return false;
+  return file.testResults.every((test) => test.status === undefined || test.status === 'passed' || test.status === 'failed');
 }
 
 export interface SidecarContents {
@@ -111,5 +126,6 @@ export function collectJestRun(records: readonly SidecarRecord[], files: readonl
   }));
   // Stable: one file's samples come from one worker's file, in write order.
   located.sort((a, b) => (a.sample.file < b.sample.file ? -1 : a.sample.file > b.sample.file ? 1 : a.order - b.order));
-  return { samples: located.map((entry) => entry.sample), runner: 'jest' };
+  const ranFiles = files.filter(ranInFull).map((file) => toPosixPath(relative(rootDir, file.testFilePath)));
+  return { samples: located.map((entry) => entry.sample), runner: 'jest', files: [...new Set(ranFiles)].sort() };
 }

@@ -16,6 +16,10 @@ export interface ReportedModuleLike {
   readonly relativeModuleId: string;
   readonly project?: { readonly config: { readonly root: string } };
   readonly children: { allTests(): Iterable<ReportedTestLike> };
+  /** 'passed' | 'failed' | 'skipped' | 'pending' | 'queued'. */
+  state?(): string;
+  /** Errors outside the tests (the file did not load, say). */
+  errors?(): readonly unknown[];
 }
 
 export interface ReportedSuiteLike {
@@ -29,6 +33,7 @@ export interface ReportedTestLike {
   readonly name: string;
   readonly parent: ReportedSuiteLike | ReportedModuleLike;
   meta(): object;
+  result?(): { readonly state: string };
 }
 
 /** '/'-separated, whatever the platform. */
@@ -64,7 +69,7 @@ export function describePathOf(test: ReportedTestLike): string[] {
 export function cleanSample(value: unknown): MetricSample | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const raw = value as Record<string, unknown>;
-  if (typeof raw.measure !== 'string' || typeof raw.value !== 'number' || typeof raw.pass !== 'boolean') return undefined;
+  if (typeof raw.measure !== 'string' || typeof raw.value !== 'number' || !Number.isFinite(raw.value) || typeof raw.pass !== 'boolean') return undefined;
   const sample: MetricSample = { measure: raw.measure, value: raw.value, pass: raw.pass };
   if (typeof raw.threshold === 'number') sample.threshold = raw.threshold;
   if (raw.negated === true) sample.negated = true;
@@ -79,16 +84,34 @@ export function samplesOf(test: ReportedTestLike): MetricSample[] {
   return recorded.map(cleanSample).filter((sample): sample is MetricSample => sample !== undefined);
 }
 
+/**
+ * Whether every test of the module ran: it loaded, finished, and no test was skipped (by `-t`, `.only`,
+ * `.skip` or `.todo`: the report cannot tell them apart, so any skip makes the file partial). Only such
+ * files' baseline entries may be reported missing or pruned.
+ */
+export function ranInFull(module: ReportedModuleLike): boolean {
+  const state = module.state?.() ?? 'passed';
+  if (state !== 'passed' && state !== 'failed') return false;
+  if ((module.errors?.() ?? []).length > 0) return false;
+  for (const test of module.children.allTests()) {
+    const testState = test.result?.().state ?? 'passed';
+    if (testState !== 'passed' && testState !== 'failed') return false;
+  }
+  return true;
+}
+
 /** Every sample of the run, modules in file order, tests in the order they appear in each file. */
 export function collectVitestRun(modules: Iterable<ReportedModuleLike>, root: string): CollectedRun {
   const byFile = [...modules].map((module) => ({ module, file: moduleFileOf(module, root) }));
   byFile.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const samples: CollectedSample[] = [];
+  const files: string[] = [];
   for (const { module, file } of byFile) {
+    if (ranInFull(module)) files.push(file);
     for (const test of module.children.allTests()) {
       const describePath = describePathOf(test);
       for (const sample of samplesOf(test)) samples.push({ ...sample, file, describePath, test: test.name });
     }
   }
-  return { samples, runner: 'vitest' };
+  return { samples, runner: 'vitest', files };
 }

@@ -40,6 +40,7 @@ describe('Vitest collection', () => {
     const run = collectVitestRun([orders, account], '/repo');
     expect(run).toEqual({
       runner: 'vitest',
+      files: ['test/account.test.ts', 'test/orders.test.ts'],
       samples: [
         { measure: 'ndcg@3', value: 0.5, pass: false, negated: true, file: 'test/account.test.ts', describePath: [], test: 'top' },
         { measure: 'mrr', value: 1, pass: true, file: 'test/account.test.ts', describePath: [], test: 'top' },
@@ -57,6 +58,25 @@ describe('Vitest collection', () => {
     expect(moduleFileOf(inside, '/repo')).toBe('packages/api/test/a.test.ts');
   });
 
+  it('lists as run in full only the modules that loaded, finished and skipped no test', () => {
+    const withState = (name: string, state: string, testStates: string[], errors: unknown[] = []): ReportedModuleLike => {
+      const module = vitestModule(`/repo/${name}`, name, (parent) => testStates.map((testState, index) => ({ ...test(`t${index}`, parent), result: () => ({ state: testState }) })));
+      return { ...module, state: () => state, errors: () => errors };
+    };
+    const run = collectVitestRun(
+      [
+        withState('passed.test.ts', 'passed', ['passed', 'passed']),
+        withState('failed.test.ts', 'failed', ['passed', 'failed']),
+        withState('filtered.test.ts', 'passed', ['passed', 'skipped']),
+        withState('skipped.test.ts', 'skipped', ['skipped']),
+        withState('broken.test.ts', 'failed', [], [new Error('SyntaxError')]),
+        withState('empty.test.ts', 'passed', []),
+      ],
+      '/repo',
+    );
+    expect(run.files).toEqual(['empty.test.ts', 'failed.test.ts', 'passed.test.ts']);
+  });
+
   it('reads the describe path outermost first', () => {
     let leaf: ReportedTestLike | undefined;
     vitestModule('/repo/a.test.ts', 'a.test.ts', (module) => [(leaf = test('t', suite('c', suite('b', suite('a', module)))))]);
@@ -72,6 +92,7 @@ describe('Vitest collection', () => {
       queryId: 'q',
     });
     expect(cleanSample({ measure: 'recall@5', value: null, pass: true })).toBeUndefined();
+    expect(cleanSample({ measure: 'recall@5', value: Number.NaN, pass: true })).toBeUndefined();
     expect(cleanSample('recall')).toBeUndefined();
     expect(cleanSample(null)).toBeUndefined();
     const module = vitestModule('/repo/a.test.ts', 'a.test.ts', (parent) => [test('t', parent, { [TASK_META_KEY]: [{ measure: 'x' }, { measure: 'mrr', value: 1, pass: true }] })]);
@@ -154,6 +175,28 @@ describe('Jest sidecar protocol', () => {
     expect(readSidecars(join(directory, 'missing'))).toEqual({ records: [], skippedLines: 0 });
   });
 
+  it('lists as run in full only the files that loaded and skipped no test', () => {
+    const file = (name: string, statuses: string[], extra: Partial<JestFileOutcome> = {}): JestFileOutcome => ({
+      testFilePath: `/p/${name}`,
+      testResults: statuses.map((status, index) => ({ ancestorTitles: [], title: `t${index}`, fullName: `t${index}`, status })),
+      ...extra,
+    });
+    const run = collectJestRun(
+      [],
+      [
+        file('passed.test.js', ['passed']),
+        file('failed.test.js', ['failed', 'passed']),
+        file('filtered.test.js', ['passed', 'pending']),
+        file('todo.test.js', ['passed', 'todo']),
+        file('skipped.test.js', [], { skipped: true }),
+        file('broken.test.js', [], { testExecError: { message: 'SyntaxError' } }),
+        file('nothing-broke.test.js', ['passed'], { testExecError: null }),
+      ],
+      '/p',
+    );
+    expect(run.files).toEqual(['failed.test.js', 'nothing-broke.test.js', 'passed.test.js']);
+  });
+
   it('finds a record’s describe path by the full name Jest reported, and keeps an ambiguous one whole', () => {
     const files: JestFileOutcome[] = [
       {
@@ -174,6 +217,7 @@ describe('Jest sidecar protocol', () => {
     ];
     const run = collectJestRun(records, files, '/p');
     expect(run.runner).toBe('jest');
+    expect(run.files).toEqual(['test/a.test.js']);
     expect(run.samples.map(({ file, describePath, test }) => [file, describePath, test])).toEqual([
       ['test/a.test.js', ['orders API', 'refunds'], 'q1'],
       ['test/a.test.js', [], 'x y z'],
