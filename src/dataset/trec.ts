@@ -350,7 +350,7 @@ class RunQueryGrouper {
   private openGroup: OpenGroup | undefined;
   lineNumber = 0;
 
-  constructor(private readonly file: string) {
+  constructor(file: string) {
     this.parser = new RunLineParser(file);
   }
 
