@@ -1,3 +1,4 @@
+import { extractCitations, type CitationExtractor } from './citations.js';
 import { describeValue } from './describe.js';
 import { resolveLocale, resolveStopWords, splitSentences, termsOf, type TermOptions } from './text.js';
 
@@ -9,6 +10,12 @@ export type FaithfulnessContexts = string | readonly ContextPassage[];
 export interface FaithfulnessOptions extends TermOptions {
   /** Share of a sentence's content terms that must occur in the contexts for it to count as supported; default 0.75 (the seed article's threshold). */
   minOverlap?: number;
+  /**
+   * Citation markers are not words of the claim: "[1]", "[doc-1#chunk-0]", "[^id]" (the default
+   * patterns of `extractCitations`) are left out of a sentence's terms. Pass the extractor your
+   * answers need (as for `checkCitations`), or `false` to count markers as words.
+   */
+  citations?: CitationExtractor | false;
 }
 
 /** One checked sentence of the answer, with everything a failure message needs. */
@@ -105,6 +112,17 @@ function requireAnswer(answer: unknown): string {
   return answer;
 }
 
+/** The sentence with its citation markers blanked out (same length, so nothing else moves). */
+function withoutCitations(sentence: string, extractor: CitationExtractor | false | undefined): string {
+  if (extractor === false) return sentence;
+  let masked = sentence;
+  for (const { raw, index } of extractCitations(sentence, extractor)) {
+    if (index < 0) continue;
+    masked = masked.slice(0, index) + ' '.repeat(raw.length) + masked.slice(index + raw.length);
+  }
+  return masked;
+}
+
 function checkSentence(text: string, position: number, terms: string[], contextTerms: ReadonlySet<string>, minOverlap: number): SentenceSupport {
   const supportedTerms = terms.filter((term) => contextTerms.has(term));
   const missingTerms = terms.filter((term) => !contextTerms.has(term));
@@ -115,8 +133,9 @@ function checkSentence(text: string, position: number, terms: string[], contextT
 /**
  * Lexical faithfulness: the share of the answer's sentences whose content terms are mostly (≥
  * `minOverlap`) found in the contexts. Terms of all contexts are pooled, so a sentence may draw on
- * several passages. This is word overlap, not meaning: it misses paraphrases and accepts a sentence
- * that reuses the passage's words to say something else. See docs/generation.md.
+ * several passages. Citation markers ("[1]", "[doc-1#chunk-0]") are not counted as words. This is
+ * word overlap, not meaning: it misses paraphrases and accepts a sentence that reuses the passage's
+ * words to say something else. See docs/generation.md.
  */
 export function faithfulness(answer: string, contexts: FaithfulnessContexts, options: FaithfulnessOptions = {}): FaithfulnessResult {
   const answerText = requireAnswer(answer);
@@ -125,6 +144,12 @@ export function faithfulness(answer: string, contexts: FaithfulnessContexts, opt
     throw new TypeError(`options must be an object, got ${describeValue(options)}; for example { minOverlap: 0.75 }.`);
   }
   const minOverlap = resolveMinOverlap(options.minOverlap);
+  const { citations } = options;
+  if (citations !== undefined && citations !== false && !(citations instanceof RegExp) && typeof citations !== 'function') {
+    throw new TypeError(
+      `options.citations must be a RegExp with one capture group, a function (answer) => refs, or false, got ${describeValue(citations)}; leave it out to ignore [1] / [key] / [^id] markers.`,
+    );
+  }
   const locale = resolveLocale(options.locale, 'options.locale');
   const stopWords = resolveStopWords(options, locale);
 
@@ -132,9 +157,14 @@ export function faithfulness(answer: string, contexts: FaithfulnessContexts, opt
   const sentences: SentenceSupport[] = [];
   const skipped: SkippedSentence[] = [];
   splitSentences(answerText, locale).forEach((text, position) => {
-    const terms = termsOf(text, stopWords, locale);
-    if (terms.length === 0) skipped.push({ text, position, reason: 'no content terms: every word is a stop word' });
-    else sentences.push(checkSentence(text, position, terms, contextTerms, minOverlap));
+    const checkedText = withoutCitations(text, options.citations);
+    const terms = termsOf(checkedText, stopWords, locale);
+    if (terms.length === 0) {
+      const reason = checkedText === text ? 'no content terms: every word is a stop word' : 'no content terms: only stop words and citation markers';
+      skipped.push({ text, position, reason });
+    } else {
+      sentences.push(checkSentence(text, position, terms, contextTerms, minOverlap));
+    }
   });
 
   const supportedCount = sentences.filter((sentence) => sentence.supported).length;
