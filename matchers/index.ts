@@ -12,6 +12,10 @@ import { toMeetRetrievalTargets } from './toMeetRetrievalTargets.js';
 import { toRankBefore } from './toRankBefore.js';
 import { toRankFirst } from './toRankFirst.js';
 import { toRetrieve } from './toRetrieve.js';
+import { toBeFaithfulTo } from './toBeFaithfulTo.js';
+import { toCiteOnlyRetrieved } from './toCiteOnlyRetrieved.js';
+import { toAbstain } from './toAbstain.js';
+import { toPassJudge } from './toPassJudge.js';
 
 export const matchers = {
   toHaveHitAtK,
@@ -27,6 +31,10 @@ export const matchers = {
   toRankFirst,
   toRankBefore,
   toMeetRetrievalTargets,
+  toBeFaithfulTo,
+  toCiteOnlyRetrieved,
+  toAbstain,
+  toPassJudge,
 };
 
 export type { RagMatchers, RagAsymmetricMatchers } from './types.js';
@@ -35,3 +43,6 @@ export type { RetrieveOptions } from './toRetrieve.js';
 export type { RankingOptions } from './support/id-matcher.js';
 export type { RetrievalTargets } from './toMeetRetrievalTargets.js';
 export type { MatcherContext, MatcherResult } from './support/context.js';
+export type { FaithfulnessMatcherOptions } from './toBeFaithfulTo.js';
+export type { CiteOnlyRetrievedOptions } from './toCiteOnlyRetrieved.js';
+export type { PassJudgeOptions } from './toPassJudge.js';

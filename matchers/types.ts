@@ -3,6 +3,11 @@ import type { RankingOptions } from './support/id-matcher.js';
 import type { CutoffMatcherOptions, MatcherOptions } from './support/usage.js';
 import type { RetrieveOptions } from './toRetrieve.js';
 import type { RetrievalTargets } from './toMeetRetrievalTargets.js';
+import type { AbstentionOptions, FaithfulnessContexts, RagJudge } from '../src/generation/index.js';
+import type { Hit } from '../src/core/types.js';
+import type { FaithfulnessMatcherOptions } from './toBeFaithfulTo.js';
+import type { CiteOnlyRetrievedOptions } from './toCiteOnlyRetrieved.js';
+import type { PassJudgeOptions } from './toPassJudge.js';
 
 /**
  * The matchers as users call them, shared by every runner's type augmentation.
@@ -35,6 +40,14 @@ export interface RagMatchers<R = unknown> {
   toRankBefore(idA: string, idB: string, options?: RankingOptions): R;
   /** Every `{ 'recall@5': 0.8, 'ndcg@10': 0.7 }` target holds. */
   toMeetRetrievalTargets(relevant: Relevance, targets: RetrievalTargets, options?: MatcherOptions): R;
+  /** Lexical faithfulness of the answer to the contexts ≥ options.min (default 1: every checked sentence supported). */
+  toBeFaithfulTo(contexts: FaithfulnessContexts, options?: FaithfulnessMatcherOptions): R;
+  /** Every citation in the answer ([1], [doc-1#chunk-0], …) refers to one of the retrieved hits. */
+  toCiteOnlyRetrieved(hits: readonly Hit[], options?: CiteOnlyRetrievedOptions): R;
+  /** The answer declines to answer ("I don't know", "not in the provided context", "无法回答", …). */
+  toAbstain(options?: AbstentionOptions): R;
+  /** The judge's score ≥ options.min. Asynchronous: always `await` it; not usable in asymmetric form. */
+  toPassJudge(judge: RagJudge, options: PassJudgeOptions): Promise<void>;
 }
 
 /** The same matchers in asymmetric form: `expect.toHaveRecallAtK(relevant, 5, 0.8)` inside `toEqual`. */
