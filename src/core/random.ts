@@ -67,9 +67,10 @@ function rotateLeft(x: number, bits: number): number {
 }
 
 /**
- * Expands a 32-bit seed into four state words with a bijective integer hash of distinct counters
- * (the "lowbias32" finaliser). Distinct inputs hash to distinct outputs, so at most one word can be
- * zero and the state is never all zero.
+ * Expands a 32-bit seed into four state words: word c (c = 1…4) is hash(seed + c · 0x9e3779b9 mod 2^32),
+ * where hash is a two-round multiply–xorshift (shifts 16, 15, 15; multipliers 0x21f0aaad, 0x735a2d97,
+ * from Wellons' hash-prospector). The hash is a bijection, so the four distinct inputs give distinct
+ * words, at most one of them zero: the state is never all zero.
  */
 function seedState(seed: number): [number, number, number, number] {
   const hash = (counter: number): number => {

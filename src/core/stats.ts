@@ -194,7 +194,7 @@ export function meanInterval(values: readonly number[], options: MeanIntervalOpt
 /**
  * Exact two-sided sign test: p = min(1, 2 · P(X ≤ min(wins, losses))) for X ~ Binomial(wins + losses, ½).
  * Ties are not passed in (they carry no information about direction). No disagreements → p = 1.
- * Exact in integers up to 53 disagreements, log space above; stays within 1e-9 relative of the exact
+ * Exact in integers up to 53 disagreements, log space above; stays within 1e-10 relative of the exact
  * value up to at least 100,000 pairs.
  */
 export function signTest(wins: number, losses: number): number {

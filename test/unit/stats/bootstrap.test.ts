@@ -25,6 +25,20 @@ describe('bootstrapMeanInterval: intervals worked out from the exact bootstrap d
     expect(interval).toMatchObject({ mean: 0.5, lower: 0, upper: 1 });
   });
 
+  it('cuts between order statistics by linear interpolation (R type 7): values 0, 1 with 2 resamples at 50%', () => {
+    // Each resample mean is 0, ½ or 1. With two sorted means m₁ ≤ m₂ the 25% and 75% points are
+    // m₁ + ¼(m₂ − m₁) and m₁ + ¾(m₂ − m₁), so the interval is one of (0, 0), (⅛, ⅜), (¼, ¾), (½, ½),
+    // (⅝, ⅞), (1, 1). Across 40 seeds every interval must be one of these, and the interpolated ones occur.
+    const allowed = ['0,0', '0.125,0.375', '0.25,0.75', '0.5,0.5', '0.625,0.875', '1,1'];
+    const seen = new Set<string>();
+    for (let seed = 0; seed < 40; seed++) {
+      const { lower, upper } = bootstrapMeanInterval([0, 1], { resamples: 2, confidence: 0.5, seed });
+      seen.add(`${lower},${upper}`);
+    }
+    expect([...seen].filter((pair) => !allowed.includes(pair))).toEqual([]);
+    expect(seen.has('0.25,0.75') || seen.has('0.125,0.375') || seen.has('0.625,0.875')).toBe(true);
+  });
+
   it('one value → the degenerate interval [v, v]', () => {
     expect(bootstrapMeanInterval([0.7])).toMatchObject({ mean: 0.7, lower: 0.7, upper: 0.7 });
   });

@@ -37,8 +37,8 @@ describe('signTest', () => {
     [49_900, 50_100, 0.5291572940801932],
     [48_500, 51_500, 2.4384264313434573e-21],
     [45_000, 55_000, 8.600341645714696e-220],
-  ])('%i wins, %i losses: within 1e-9 relative of the exact tail %f', (wins, losses, expected) => {
-    expect(relativeError(signTest(wins, losses), expected)).toBeLessThan(1e-9);
+  ])('%i wins, %i losses: within 1e-10 relative of the exact tail %f', (wins, losses, expected) => {
+    expect(relativeError(signTest(wins, losses), expected)).toBeLessThan(1e-10);
   });
 
   it('underflows to 0 only where the exact value is below the smallest double (0 vs 100,000)', () => {
@@ -224,6 +224,13 @@ describe('pairedTTest', () => {
     expect(result.degreesOfFreedom).toBe(9);
     expect(Number(result.p.toFixed(6))).toBe(0.002833);
     expect(result.meanDifference).toBeCloseTo(1.58, 12);
+  });
+
+  it('keeps small p accurate (no 1 − F cancellation): df 1, t = 2^31 + 1 → p = (2/π)·atan(1/t)', () => {
+    // Differences 1 and 1 + 2^−30: mean 1 + 2^−31, deviations ±2^−31, standard error 2^−31, all exact.
+    const result = pairedTTest([0, 0], [1, 1 + 2 ** -30]);
+    expect(result.t).toBe(2 ** 31 + 1);
+    expect(relativeError(result.p, (2 / Math.PI) * Math.atan(1 / (2 ** 31 + 1)))).toBeLessThan(1e-12);
   });
 
   it('all differences zero → t = 0, p = 1', () => {

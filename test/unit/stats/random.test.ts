@@ -31,6 +31,19 @@ describe('Xoshiro128StarStar matches the reference C implementation', () => {
 });
 
 describe('createRandom', () => {
+  it.each([
+    // Independent C implementation of the documented seeding (hash of seed + c · 0x9e3779b9 for
+    // c = 1…4, then xoshiro128**), compiled with gcc: expected state and first four outputs.
+    [42, [551831576, 144025891, 322543647, 3034809370], [660444221, 3652823732, 77672526, 910233633]],
+    [0, [1684164658, 3653269916, 2939563536, 2141751570], [1789933344, 44971166, 2521387044, 3848737593]],
+    [4294967295, [3950124170, 4293442868, 1302505678, 2762329221], [4104197751, 1825856343, 1152209388, 2427537429]],
+  ] as const)('seed %i expands to the documented state and stream', (seed, state, outputs) => {
+    const fromState = new Xoshiro128StarStar(state);
+    expect(outputs.map(() => fromState.nextUint32())).toEqual(outputs);
+    const random = createRandom(seed);
+    expect(outputs.map(() => random() * 2 ** 32)).toEqual(outputs);
+  });
+
   it('gives the same stream for the same seed and a different one for another seed', () => {
     const first = createRandom(42);
     const second = createRandom(42);
