@@ -1,0 +1,133 @@
+// Groups a collected run into suite × measure rows of samples keyed by sample id: the one place where
+// sample ids are decided, so the baseline and the summary always agree on them.
+//
+// Sample id = the sample's queryId, else its test name (sampleIdOf). When the same id occurs again in one
+// suite × measure (a test that records a measure twice without queryId, two tests with the same name,
+// it.each rows with the same title), the first keeps the id and the next ones get ` #2`, ` #3`, … in
+// recording order, skipping any suffix that is already a real id in that row. The reporters deliver
+// samples in recording order (file, then test order, then order of the assertions), so the ids are stable
+// from run to run.
+
+import type { CollectedRun, CollectedSample } from '../report/collected.js';
+import { sampleIdOf, suiteIdOf } from '../report/collected.js';
+
+/** One suite × measure. Parallel arrays in recording order: `ids[i]` is the id of `values[i]`, measured by `sources[i]`. */
+export interface GroupedRow {
+  suite: string;
+  file: string;
+  describePath: string[];
+  measure: string;
+  ids: string[];
+  values: number[];
+  sources: CollectedSample[];
+}
+
+export interface GroupedRun {
+  /** suiteId → measure → row, in first-seen order. */
+  suites: Map<string, Map<string, GroupedRow>>;
+  /** Files that recorded at least one sample. */
+  files: Set<string>;
+  sampleCount: number;
+}
+
+/** Validates the run and groups it. Throws a TypeError naming `run.samples[i].<field>` for bad input. */
+export function groupRun(run: CollectedRun): GroupedRun {
+  if (typeof run !== 'object' || run === null || !Array.isArray(run.samples)) {
+    throw new TypeError(`run must be a CollectedRun ({ samples: CollectedSample[], runner }), got ${run === null ? 'null' : typeof run === 'object' ? 'an object without a samples array' : typeof run}.`);
+  }
+  const suites = new Map<string, Map<string, GroupedRow>>();
+  const files = new Set<string>();
+  const rows: GroupedRow[] = [];
+  const samples = run.samples;
+  for (let index = 0; index < samples.length; index++) {
+    const sample = samples[index];
+    validateSample(sample, index);
+    const suite = suiteIdOf(sample);
+    let measures = suites.get(suite);
+    if (measures === undefined) {
+      measures = new Map();
+      suites.set(suite, measures);
+    }
+    let row = measures.get(sample.measure);
+    if (row === undefined) {
+      row = { suite, file: sample.file, describePath: [...sample.describePath], measure: sample.measure, ids: [], values: [], sources: [] };
+      measures.set(sample.measure, row);
+      rows.push(row);
+    }
+    row.ids.push(sampleIdOf(sample));
+    row.values.push(sample.value);
+    row.sources.push(sample);
+    files.add(sample.file);
+  }
+  for (const row of rows) assignOrdinals(row.ids);
+  return { suites, files, sampleCount: samples.length };
+}
+
+/** Gives repeated ids ` #2`, ` #3`, … in order (in place), never colliding with an id that occurs in the row. */
+export function assignOrdinals(ids: string[]): void {
+  const taken = new Set(ids);
+  if (taken.size === ids.length) return; // no repeats: the common case
+  const rawIds = [...ids];
+  const used = new Set<string>();
+  const nextOrdinal = new Map<string, number>();
+  rawIds.forEach((rawId, index) => {
+    if (!used.has(rawId)) {
+      used.add(rawId);
+      return;
+    }
+    let ordinal = nextOrdinal.get(rawId) ?? 2;
+    let id = `${rawId} #${ordinal}`;
+    while (taken.has(id) || used.has(id)) id = `${rawId} #${++ordinal}`;
+    nextOrdinal.set(rawId, ordinal + 1);
+    used.add(id);
+    ids[index] = id;
+  });
+}
+
+function validateSample(sample: unknown, index: number): asserts sample is CollectedSample {
+  const where = `run.samples[${index}]`;
+  if (typeof sample !== 'object' || sample === null) {
+    throw new TypeError(`${where} must be a sample object, got ${sample === null ? 'null' : typeof sample}.`);
+  }
+  const s = sample as Partial<CollectedSample>;
+  if (typeof s.measure !== 'string' || s.measure.length === 0) {
+    throw new TypeError(`${where}.measure must be a non-empty measure name such as "recall@5", got ${JSON.stringify(s.measure)}.`);
+  }
+  if (typeof s.value !== 'number' || !Number.isFinite(s.value)) {
+    throw new TypeError(`${where}.value must be a finite number (the measured value of ${s.measure}), got ${String(s.value)}.`);
+  }
+  if (typeof s.file !== 'string' || s.file.length === 0) {
+    throw new TypeError(`${where}.file must be the test file's path relative to the project root, got ${JSON.stringify(s.file)}.`);
+  }
+  if (!Array.isArray(s.describePath) || !s.describePath.every((name) => typeof name === 'string')) {
+    throw new TypeError(`${where}.describePath must be an array of describe-block names (empty at top level).`);
+  }
+  if (typeof s.test !== 'string') {
+    throw new TypeError(`${where}.test must be the test's name, got ${JSON.stringify(s.test)}.`);
+  }
+  if (s.queryId !== undefined && typeof s.queryId !== 'string') {
+    throw new TypeError(`${where}.queryId must be a string when given, got ${JSON.stringify(s.queryId)}.`);
+  }
+  if (s.queryId === undefined && s.test.length === 0) {
+    throw new TypeError(`${where} has neither a queryId nor a test name, so the question it answers cannot be identified.`);
+  }
+}
+
+/** A suite belongs to one of `files` when its id is the file or starts with `file > `. */
+export function belongsToFiles(suiteId: string, files: ReadonlySet<string>): boolean {
+  if (files.has(suiteId)) return true;
+  for (let at = suiteId.indexOf(' > '); at >= 0; at = suiteId.indexOf(' > ', at + 1)) {
+    if (files.has(suiteId.slice(0, at))) return true;
+  }
+  return false;
+}
+
+/** The test file of a suite id: a known file it starts with, else the part before the first ` > `. */
+export function fileOfSuite(suiteId: string, knownFiles: ReadonlySet<string> = new Set()): string {
+  for (let at = suiteId.indexOf(' > '); at >= 0; at = suiteId.indexOf(' > ', at + 1)) {
+    const candidate = suiteId.slice(0, at);
+    if (knownFiles.has(candidate)) return candidate;
+  }
+  const first = suiteId.indexOf(' > ');
+  return first < 0 ? suiteId : suiteId.slice(0, first);
+}
