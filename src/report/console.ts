@@ -1,0 +1,195 @@
+// The console report: one table of every suite × measure, then the questions that got worse in each
+// regressed row, then notes, and on a regression a last line that says how to accept the change.
+// Colours only when asked (shouldUseColor decides for a stream: a TTY, NO_COLOR and FORCE_COLOR honoured).
+
+import {
+  acceptCommandFor,
+  questionLabel,
+  describeChange,
+  describeTest,
+  displayWidth,
+  formatDelta,
+  formatP,
+  formatValue,
+  isPartialComparison,
+  plural,
+} from './format.js';
+import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
+
+export interface ConsoleRenderOptions {
+  /** ANSI colours. Use shouldUseColor(process.stdout) to decide. */
+  color: boolean;
+  /** Questions listed per regressed row before "… and N more". Default 10. */
+  maxWorse?: number;
+  /** Missing baseline rows listed before "… and N more". Default 10. */
+  maxMissing?: number;
+  /** The command that accepts a change. Default: `RAG_BASELINE=update npx vitest run` (`npx jest` for Jest runs). */
+  acceptCommand?: string;
+}
+
+const STATUS_TEXT: Record<RowStatus, string> = {
+  regressed: '▼ regressed',
+  improved: '▲ improved',
+  unchanged: '  unchanged',
+  new: '  new',
+};
+
+type Paint = (text: string) => string;
+
+function painter(color: boolean): Record<'red' | 'green' | 'cyan' | 'dim' | 'bold' | 'yellow', Paint> {
+  const wrap =
+    (open: number, close: number): Paint =>
+    (text) =>
+      color ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  return { red: wrap(31, 39), green: wrap(32, 39), cyan: wrap(36, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
+}
+
+/** True when colours suit `stream`: NO_COLOR unset and a TTY, or FORCE_COLOR set to anything but 0/false. */
+export function shouldUseColor(stream: { isTTY?: boolean } | undefined, env: Record<string, string | undefined> = process.env): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return stream?.isTTY === true;
+}
+
+/** The report as text (no trailing newline). */
+export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions): string {
+  const maxWorse = checkCount(options.maxWorse ?? 10, 'maxWorse');
+  const maxMissing = checkCount(options.maxMissing ?? 10, 'maxMissing');
+  const acceptCommand = options.acceptCommand ?? acceptCommandFor(summary.runner);
+  const paint = painter(options.color === true);
+  const lines: string[] = [];
+  const baselineName = summary.baselinePath ?? 'the baseline';
+
+  lines.push(
+    paint.bold('RAG retrieval quality') +
+      paint.dim(
+        ` · ${summary.runner} · ${plural(summary.totals.suites, 'suite')} · ${plural(summary.totals.rows, 'row')} · ${plural(summary.totals.samples, 'sample')}` +
+          (summary.baselineFound ? ` · compared with ${baselineName}` : ''),
+      ),
+  );
+  if (summary.rows.length === 0) {
+    lines.push('No retrieval measures were recorded in this run.');
+    return lines.join('\n');
+  }
+  lines.push('');
+
+  // The table.
+  const withP = summary.settings.significance !== undefined;
+  const header = ['suite', 'measure', 'n', 'mean', `${Math.round(summary.settings.confidence * 100)}% CI`, 'baseline', 'Δ', ...(withP ? ['p (Holm)'] : []), 'status'];
+  const rightAligned = new Set([2, 3, 5, 6, ...(withP ? [7] : [])]);
+  const table: { cells: string[]; status?: RowStatus }[] = [{ cells: header }];
+  let partial = false;
+  summary.rows.forEach((row, index) => {
+    const previous = summary.rows[index - 1];
+    const rowPartial = isPartialComparison(row);
+    partial ||= rowPartial;
+    table.push({
+      status: row.status,
+      cells: [
+        previous?.suite === row.suite ? '' : row.suite,
+        row.measure,
+        String(row.count),
+        formatValue(row.mean),
+        `[${formatValue(row.interval.lower)}, ${formatValue(row.interval.upper)}]`,
+        row.baseline === undefined ? '—' : formatValue(row.baseline.mean),
+        row.delta === undefined ? '—' : `${formatDelta(row.delta)}${rowPartial ? '*' : ''}`,
+        ...(withP ? [row.comparison?.adjustedP === undefined ? '—' : formatP(row.comparison.adjustedP)] : []),
+        STATUS_TEXT[row.status],
+      ],
+    });
+  });
+  const widths = header.map((_, column) => Math.max(...table.map((line) => displayWidth(line.cells[column]!))));
+  const statusColumn = header.length - 1;
+  for (const [index, line] of table.entries()) {
+    const cells = line.cells.map((cell, column) => {
+      const pad = ' '.repeat(widths[column]! - displayWidth(cell));
+      const padded = column === statusColumn ? cell : rightAligned.has(column) ? pad + cell : cell + pad;
+      if (index === 0) return paint.dim(padded);
+      if (column === statusColumn || column === 6) return colourStatus(padded, line.status!, paint);
+      return padded;
+    });
+    lines.push(cells.join('  ').trimEnd());
+  }
+  if (partial) lines.push(paint.dim('* Δ and the test use only the questions that both this run and the baseline have.'));
+
+  // The questions that got worse, per regressed row.
+  for (const row of summary.rows) {
+    if (row.status !== 'regressed') continue;
+    lines.push('');
+    const test = describeTest(row);
+    lines.push(
+      paint.red(`▼ ${row.suite} · ${describeChange(row)}`) +
+        (test ? paint.dim(` (${test})`) : '') +
+        `; ${plural(row.worse.length, 'question')} got worse:`,
+    );
+    lines.push(...worseLines(row, maxWorse, paint));
+  }
+
+  // Notes.
+  const notes: string[] = [];
+  if (!summary.baselineFound) {
+    notes.push(`No baseline yet${summary.baselinePath ? ` (${summary.baselinePath})` : ''}: record one with ${acceptCommand}`);
+  } else {
+    if (summary.newSamples > 0) {
+      const rowsWithNew = summary.rows.filter((row) => row.newSamples.length > 0).length;
+      notes.push(
+        `${plural(summary.newSamples, 'question')} in ${plural(rowsWithNew, 'row')} ${summary.newSamples === 1 ? 'is' : 'are'} not in the baseline yet` +
+          (summary.settings.failOnNew ? ' (failOnNew: this fails the run)' : '') +
+          '.',
+      );
+    }
+    if (summary.missing.length > 0) {
+      notes.push(`In the baseline but not produced by the test files that ran (obsolete; RAG_BASELINE=prune removes them):`);
+      for (const missing of summary.missing.slice(0, maxMissing)) {
+        notes.push(`  ${missing.suite} · ${missing.measure} (${plural(missing.count, 'question')}, mean ${formatValue(missing.mean)})`);
+      }
+      if (summary.missing.length > maxMissing) notes.push(`  … and ${summary.missing.length - maxMissing} more`);
+    }
+    if (summary.notRun.suites > 0) {
+      notes.push(`${plural(summary.notRun.suites, 'baseline suite')} (${plural(summary.notRun.rows, 'row')}) ${summary.notRun.suites === 1 ? 'was' : 'were'} not run this time and not compared.`);
+    }
+  }
+  if (summary.regressions > 0 && !summary.settings.failOnRegression) notes.push('failOnRegression is false: the regressions are reported but do not fail the run.');
+  if (notes.length > 0) lines.push('', ...notes);
+
+  // The last line.
+  lines.push('');
+  if (summary.regressions > 0) {
+    lines.push(
+      paint.red(`Retrieval quality regressed in ${plural(summary.regressions, 'suite × measure row')}.`) +
+        ` If this change is intended, accept it with: ${acceptCommand}`,
+    );
+  } else if (summary.settings.failOnNew && summary.newSamples > 0) {
+    lines.push(paint.yellow(`${plural(summary.newSamples, 'question')} not in the baseline (failOnNew).`) + ` Record them with: ${acceptCommand}`);
+  } else if (summary.baselineFound) {
+    lines.push(paint.green(`No retrieval regressions (${summary.improvements} improved, ${summary.unchanged} unchanged${summary.newRows > 0 ? `, ${summary.newRows} new` : ''}).`));
+  }
+  return lines.join('\n').replace(/\n+$/, '');
+}
+
+function worseLines(row: SummaryRow, maxWorse: number, paint: ReturnType<typeof painter>): string[] {
+  const shown = row.worse.slice(0, maxWorse);
+  const labels = shown.map((change) => (questionLabel(change)));
+  const width = Math.max(0, ...labels.map(displayWidth));
+  const lines = shown.map(
+    (change, index) => `    ${labels[index]!}${' '.repeat(width - displayWidth(labels[index]!))}  ${formatValue(change.before)} → ${paint.red(formatValue(change.after))}`,
+  );
+  if (row.worse.length > maxWorse) lines.push(`    … and ${row.worse.length - maxWorse} more`);
+  return lines;
+}
+
+function colourStatus(text: string, status: RowStatus, paint: ReturnType<typeof painter>): string {
+  if (status === 'regressed') return paint.red(text);
+  if (status === 'improved') return paint.green(text);
+  if (status === 'new') return paint.cyan(text);
+  return paint.dim(text);
+}
+
+function checkCount(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new RangeError(`${name} must be a whole number ≥ 0, got ${String(value)}.`);
+  }
+  return value;
+}

@@ -1,0 +1,91 @@
+// Number and text formatting shared by the console and Markdown renderers.
+
+import type { CollectedRun } from './collected.js';
+import type { RunSummary, SummaryRow } from './summary.js';
+
+/** Values and means: three decimals (`0.740`). */
+export function formatValue(value: number): string {
+  return value.toFixed(3);
+}
+
+/** A signed change: `+0.012`, `-0.080`, and `0.000` when it rounds to zero. */
+export function formatDelta(delta: number, minus = '-'): string {
+  const text = Math.abs(delta).toFixed(3);
+  if (Number(text) === 0) return '0.000';
+  return `${delta < 0 ? minus : '+'}${text}`;
+}
+
+/** p-values: three decimals, `<0.001` below. */
+export function formatP(p: number): string {
+  return p < 0.001 ? '<0.001' : p.toFixed(3);
+}
+
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** The command that accepts a change, for the runner that produced the summary. */
+export function acceptCommandFor(runner: CollectedRun['runner']): string {
+  return runner === 'jest' ? 'RAG_BASELINE=update npx jest' : 'RAG_BASELINE=update npx vitest run';
+}
+
+/** True when Δ and the test rest on fewer questions than the row or the baseline has. */
+export function isPartialComparison(row: SummaryRow): boolean {
+  const shared = row.comparison?.shared;
+  return shared !== undefined && (shared !== row.count || shared !== row.baseline?.count);
+}
+
+/** A question as listed: its id, with the test's name when that adds something (`q17 (refund window)`). */
+export function questionLabel(change: { sampleId: string; test: string }): string {
+  return change.test === '' || change.test.includes(change.sampleId) ? change.sampleId : `${change.sampleId} (${change.test})`;
+}
+
+/** `sign test p = 0.031, Holm 0.062` for a row with a test result, else ''. */
+export function describeTest(row: SummaryRow): string {
+  const comparison = row.comparison;
+  if (comparison?.p === undefined) return '';
+  const name = comparison.test === 'sign' ? 'sign test' : comparison.test === 't' ? 'paired t-test' : 'randomization test';
+  const adjusted = comparison.adjustedP !== undefined && comparison.adjustedP !== comparison.p ? `, Holm ${formatP(comparison.adjustedP)}` : '';
+  return `${name} p = ${formatP(comparison.p)}${adjusted}`;
+}
+
+/** `recall@5 fell from 0.820 to 0.740 on 6 questions`. */
+export function describeChange(row: SummaryRow): string {
+  const comparison = row.comparison;
+  if (comparison === undefined) return `${row.measure} is new`;
+  const verb = comparison.meanAfter < comparison.meanBefore ? 'fell' : comparison.meanAfter > comparison.meanBefore ? 'rose' : 'stayed';
+  const to = verb === 'stayed' ? `at ${formatValue(comparison.meanAfter)}` : `from ${formatValue(comparison.meanBefore)} to ${formatValue(comparison.meanAfter)}`;
+  return `${row.measure} ${verb} ${to} on ${plural(comparison.shared, 'question')}`;
+}
+
+/** Counts for a one-line verdict: `1 regressed, 2 improved, 5 unchanged, 1 new`. */
+export function describeCounts(summary: RunSummary): string {
+  const parts = [`${summary.regressions} regressed`, `${summary.improvements} improved`, `${summary.unchanged} unchanged`];
+  if (summary.newRows > 0) parts.push(`${summary.newRows} new`);
+  return parts.join(', ');
+}
+
+/** Display width in columns: code points, with East Asian wide characters and emoji as two. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const character of text) {
+    const code = character.codePointAt(0)!;
+    if (code < 0x20 || (code >= 0x300 && code <= 0x36f) || code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f)) continue;
+    width += isWide(code) ? 2 : 1;
+  }
+  return width;
+}
+
+function isWide(code: number): boolean {
+  return (
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1faff) ||
+    (code >= 0x20000 && code <= 0x3fffd)
+  );
+}

@@ -1,0 +1,289 @@
+// The JSON report (option `json`): the whole summary with every sample's value and baseline value, for
+// CI artifacts, dashboards and the HTML renderer. Schema: JsonReport below, documented in
+// docs/baselines-and-ci.md. Absent values are null, never missing keys, so consumers can rely on the shape.
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { writeFileAtomic } from '../dataset/atomic-write.js';
+import type { CollectedRun } from './collected.js';
+import { renderMarkdown, type MarkdownRenderOptions } from './markdown.js';
+import type { MissingRow, RowStatus, RunSummary, SampleChange, SummaryRow } from './summary.js';
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export interface JsonReport {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  generatedBy: 'rag-matchers';
+  kind: 'retrieval-report';
+  runner: CollectedRun['runner'];
+  /** The gate's verdict. */
+  passed: boolean;
+  counts: {
+    samples: number;
+    suites: number;
+    rows: number;
+    regressed: number;
+    improved: number;
+    unchanged: number;
+    new: number;
+    newSamples: number;
+    missingRows: number;
+    notRunSuites: number;
+    notRunRows: number;
+  };
+  baseline: { path: string | null; found: boolean };
+  settings: {
+    tolerance: { default: number; byMeasure: Record<string, number> };
+    significance: number | null;
+    test: 'sign' | 'randomization' | 't';
+    failOnRegression: boolean;
+    failOnNew: boolean;
+    confidence: number;
+    seed: number;
+    resamples: number;
+    intervalResamples: number;
+    holmFamily: number;
+  };
+  /** Test files that ran in full (CollectedRun.files), or null when the runner did not say. */
+  files: string[] | null;
+  rows: JsonReportRow[];
+  missing: MissingRow[];
+}
+
+export interface JsonReportRow {
+  suite: string;
+  file: string;
+  describePath: string[];
+  measure: string;
+  status: RowStatus;
+  count: number;
+  mean: number;
+  min: number;
+  max: number;
+  /** Samples whose assertion failed. */
+  failures: number;
+  interval: { lower: number; upper: number; method: 'wilson' | 'bootstrap-percentile'; confidence: number; resamples: number | null; seed: number | null };
+  baseline: { mean: number; count: number } | null;
+  /** mean(after − before) on the shared questions. */
+  delta: number | null;
+  tolerance: number;
+  comparison: {
+    shared: number;
+    wins: number;
+    losses: number;
+    ties: number;
+    meanBefore: number;
+    meanAfter: number;
+    test: 'sign' | 'randomization' | 't';
+    p: number | null;
+    adjustedP: number | null;
+    method: string | null;
+    seed: number | null;
+    resamples: number | null;
+  } | null;
+  worse: SampleChange[];
+  better: SampleChange[];
+  newSamples: string[];
+  missingSamples: string[];
+  samples: JsonReportSample[];
+}
+
+export interface JsonReportSample {
+  id: string;
+  test: string;
+  value: number;
+  /** The baseline's value, null for a question new to the baseline. */
+  before: number | null;
+  pass: boolean;
+  threshold: number | null;
+  negated: boolean;
+}
+
+/** The report object (see JsonReport). `run` supplies the list of files that ran. */
+export function renderJson(summary: RunSummary, run?: Pick<CollectedRun, 'files'>): JsonReport {
+  const settings = summary.settings;
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    generatedBy: 'rag-matchers',
+    kind: 'retrieval-report',
+    runner: summary.runner,
+    passed: summary.passed,
+    counts: {
+      samples: summary.totals.samples,
+      suites: summary.totals.suites,
+      rows: summary.totals.rows,
+      regressed: summary.regressions,
+      improved: summary.improvements,
+      unchanged: summary.unchanged,
+      new: summary.newRows,
+      newSamples: summary.newSamples,
+      missingRows: summary.missing.length,
+      notRunSuites: summary.notRun.suites,
+      notRunRows: summary.notRun.rows,
+    },
+    baseline: { path: summary.baselinePath ?? null, found: summary.baselineFound },
+    settings: {
+      tolerance: { default: settings.tolerance.default, byMeasure: { ...settings.tolerance.byMeasure } },
+      significance: settings.significance ?? null,
+      test: settings.test,
+      failOnRegression: settings.failOnRegression,
+      failOnNew: settings.failOnNew,
+      confidence: settings.confidence,
+      seed: settings.seed,
+      resamples: settings.resamples,
+      intervalResamples: settings.intervalResamples,
+      holmFamily: settings.holmFamily,
+    },
+    files: run?.files ? [...run.files] : null,
+    rows: summary.rows.map(jsonRow),
+    missing: summary.missing.map((row) => ({ ...row })),
+  };
+}
+
+function jsonRow(row: SummaryRow): JsonReportRow {
+  const comparison = row.comparison;
+  return {
+    suite: row.suite,
+    file: row.file,
+    describePath: [...row.describePath],
+    measure: row.measure,
+    status: row.status,
+    count: row.count,
+    mean: row.mean,
+    min: row.min,
+    max: row.max,
+    failures: row.failures,
+    interval: {
+      lower: row.interval.lower,
+      upper: row.interval.upper,
+      method: row.interval.method,
+      confidence: row.interval.confidence,
+      resamples: row.interval.resamples ?? null,
+      seed: row.interval.seed ?? null,
+    },
+    baseline: row.baseline === undefined ? null : { ...row.baseline },
+    delta: row.delta ?? null,
+    tolerance: row.tolerance,
+    comparison:
+      comparison === undefined
+        ? null
+        : {
+            shared: comparison.shared,
+            wins: comparison.wins,
+            losses: comparison.losses,
+            ties: comparison.ties,
+            meanBefore: comparison.meanBefore,
+            meanAfter: comparison.meanAfter,
+            test: comparison.test,
+            p: comparison.p ?? null,
+            adjustedP: comparison.adjustedP ?? null,
+            method: comparison.method ?? null,
+            seed: comparison.seed ?? null,
+            resamples: comparison.resamples ?? null,
+          },
+    worse: row.worse.map((change) => ({ ...change })),
+    better: row.better.map((change) => ({ ...change })),
+    newSamples: [...row.newSamples],
+    missingSamples: [...row.missingSamples],
+    samples: row.sampleIds.map((id, index) => {
+      const source = row.sources[index]!;
+      return {
+        id,
+        test: source.test,
+        value: row.values[index]!,
+        before: row.before[index] ?? null,
+        pass: source.pass,
+        threshold: source.threshold ?? null,
+        negated: source.negated === true,
+      };
+    }),
+  };
+}
+
+/**
+ * JSON text: 2-space indent, with objects and arrays that hold no objects or arrays on one line (one
+ * sample per line), and a final newline. Keeps a 100,000-sample report readable and about half the size
+ * of fully indented JSON.
+ */
+export function formatJsonReport(report: JsonReport): string {
+  return `${stringifyCompactLeaves(report, '')}\n`;
+}
+
+function stringifyCompactLeaves(value: unknown, indent: string): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const entries: [string | undefined, unknown][] = Array.isArray(value)
+    ? value.map((item) => [undefined, item])
+    : Object.entries(value).filter(([, item]) => item !== undefined);
+  const isLeaf = entries.every(([, item]) => typeof item !== 'object' || item === null);
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  if (entries.length === 0) return `${open}${close}`;
+  if (isLeaf) return JSON.stringify(value);
+  const inner = `${indent}  `;
+  const parts = entries.map(([key, item]) => `${inner}${key === undefined ? '' : `${JSON.stringify(key)}: `}${stringifyCompactLeaves(item, inner)}`);
+  return `${open}\n${parts.join(',\n')}\n${indent}${close}`;
+}
+
+export interface WriteReportsOptions {
+  /** JSON report path (relative to rootDir); false or absent: none. */
+  json?: string | false;
+  /** Markdown report path (relative to rootDir); false or absent: none. */
+  markdown?: string | false;
+  /** Base of relative paths. Default process.cwd(). */
+  rootDir?: string;
+  /** Append the Markdown report to $GITHUB_STEP_SUMMARY when that is set. Default true. */
+  githubStepSummary?: boolean;
+  /** Environment to read GITHUB_STEP_SUMMARY from. Default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Passed to renderMarkdown. */
+  markdownOptions?: MarkdownRenderOptions;
+  /** The collected run (for the list of files in the JSON report). */
+  run?: Pick<CollectedRun, 'files'>;
+}
+
+export interface WrittenReports {
+  /** Absolute paths written. */
+  json?: string;
+  markdown?: string;
+  /** The step-summary file appended to. */
+  githubStepSummary?: string;
+}
+
+/**
+ * Writes the JSON and Markdown reports atomically (temp file + rename; parent directories created) and
+ * appends the Markdown report to $GITHUB_STEP_SUMMARY when set. The step summary is appended to, not
+ * replaced: GitHub gives each step that file to add to, and other tools may have written to it already.
+ */
+export async function writeReports(summary: RunSummary, run: Pick<CollectedRun, 'files'> | undefined, options: WriteReportsOptions = {}): Promise<WrittenReports> {
+  const rootDir = options.rootDir ?? process.cwd();
+  const env = options.env ?? process.env;
+  const written: WrittenReports = {};
+  let markdownText: string | undefined;
+  const markdown = (): string => (markdownText ??= renderMarkdown(summary, options.markdownOptions));
+
+  if (options.json !== undefined && options.json !== false) {
+    const target = resolveReportPath(options.json, rootDir, 'json');
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await writeFileAtomic(target, formatJsonReport(renderJson(summary, run ?? options.run)));
+    written.json = target;
+  }
+  if (options.markdown !== undefined && options.markdown !== false) {
+    const target = resolveReportPath(options.markdown, rootDir, 'markdown');
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await writeFileAtomic(target, markdown());
+    written.markdown = target;
+  }
+  const stepSummary = env.GITHUB_STEP_SUMMARY;
+  if ((options.githubStepSummary ?? true) && stepSummary !== undefined && stepSummary !== '') {
+    await fs.promises.appendFile(stepSummary, `${markdown()}\n`, 'utf8');
+    written.githubStepSummary = stepSummary;
+  }
+  return written;
+}
+
+function resolveReportPath(value: unknown, rootDir: string, option: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new TypeError(`${option} must be a file path such as "rag-report.${option === 'json' ? 'json' : 'md'}" (or false for none), got ${JSON.stringify(value)}.`);
+  }
+  return path.resolve(rootDir, value);
+}

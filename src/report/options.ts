@@ -1,0 +1,227 @@
+// Options of the Vitest and Jest reporters, checked in one place so both reporters accept the same
+// things and say the same when something is wrong, and the baseline mode resolved from the environment:
+//
+//   RAG_BASELINE=update (or Vitest's -u)  → write: merge this run's suites into the baseline
+//   RAG_BASELINE=prune                    → write, and remove obsolete entries
+//   otherwise                             → compare only
+//   CI set (and not "false"/"0")          → compare only, whatever was asked: CI never writes the baseline
+
+import path from 'node:path';
+
+import { resolveTolerance, type ResolvedTolerance, type ToleranceOption } from '../baseline/compare.js';
+import type { PairedTestName } from '../core/stats.js';
+import type { CollectedRun } from './collected.js';
+import { acceptCommandFor } from './format.js';
+import type { SummaryOptions } from './summary.js';
+
+export const DEFAULT_BASELINE_PATH = 'rag-baseline.json';
+
+/** What users put in `reporters: [['rag-matchers/vitest-reporter', { … }]]` (Jest: the same options object). */
+export interface RagReporterOptions {
+  /** Baseline file, relative to the project root. Default `rag-baseline.json`. */
+  baseline?: string;
+  /** Largest drop of a mean that is not a regression: 0.01 by default; per-measure `{ default: 0.01, 'recall@5': 0 }`. */
+  tolerance?: ToleranceOption;
+  /** Also require a significant drop (paired test, Holm-corrected), e.g. 0.05. Default: unset (tolerance alone). */
+  significance?: number;
+  /** Paired test. Default 'sign' (exact sign test). */
+  test?: PairedTestName;
+  /** Fail the run on a regression. Default true. */
+  failOnRegression?: boolean;
+  /** Fail the run when questions are missing from the baseline. Default false. */
+  failOnNew?: boolean;
+  /** Write the JSON report here (relative to the root). Default: none. */
+  json?: string | false;
+  /** Write the Markdown report here. Default: none (still appended to $GITHUB_STEP_SUMMARY when set). */
+  markdown?: string | false;
+  /** Write the HTML report here. Default: none. */
+  html?: string | false;
+  /** Append the Markdown report to $GITHUB_STEP_SUMMARY when set. Default true. */
+  githubStepSummary?: boolean;
+  /** Questions listed per regressed row in the console and Markdown. Default 10. */
+  maxWorse?: number;
+  /** Seed of the bootstrap intervals and the randomization test. Default 42. */
+  seed?: number;
+  /** Randomization-test resamples. Default 10,000. */
+  resamples?: number;
+  /** Bootstrap resamples for the intervals. Default 2,000. */
+  intervalResamples?: number;
+}
+
+const OPTION_NAMES = [
+  'baseline',
+  'tolerance',
+  'significance',
+  'test',
+  'failOnRegression',
+  'failOnNew',
+  'json',
+  'markdown',
+  'html',
+  'githubStepSummary',
+  'maxWorse',
+  'seed',
+  'resamples',
+  'intervalResamples',
+] as const satisfies readonly (keyof RagReporterOptions)[];
+
+/**
+ * Checks reporter options; throws a TypeError/RangeError that names the option (prefixed with `source`,
+ * e.g. "rag-matchers/vitest-reporter options") and what it accepts. Returns the options unchanged.
+ */
+export function validateReporterOptions(options: unknown, source = 'rag-matchers reporter options'): RagReporterOptions {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${source} must be an object such as { baseline: 'rag-baseline.json' }, got ${Array.isArray(options) ? 'an array' : typeof options}.`);
+  }
+  const record = options as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!(OPTION_NAMES as readonly string[]).includes(key)) {
+      throw new TypeError(`${source}: unknown option ${JSON.stringify(key)}; the options are ${OPTION_NAMES.join(', ')}.`);
+    }
+  }
+  const fail = (name: string, expected: string): never => {
+    throw new TypeError(`${source}: ${name} must be ${expected}, got ${describe(record[name])}.`);
+  };
+  if (record.baseline !== undefined && (typeof record.baseline !== 'string' || record.baseline.trim() === '')) fail('baseline', 'a file path such as "rag-baseline.json"');
+  if (record.tolerance !== undefined) {
+    try {
+      resolveTolerance(record.tolerance as ToleranceOption, 'tolerance');
+    } catch (error) {
+      throw new TypeError(`${source}: ${(error as Error).message}`);
+    }
+  }
+  if (record.significance !== undefined && !(typeof record.significance === 'number' && record.significance > 0 && record.significance < 1)) {
+    fail('significance', 'a number strictly between 0 and 1, e.g. 0.05 (leave it unset to judge by the tolerance alone)');
+  }
+  if (record.test !== undefined && record.test !== 'sign' && record.test !== 'randomization' && record.test !== 't') fail('test', "'sign', 'randomization' or 't'");
+  for (const name of ['failOnRegression', 'failOnNew', 'githubStepSummary'] as const) {
+    if (record[name] !== undefined && typeof record[name] !== 'boolean') fail(name, 'true or false');
+  }
+  for (const name of ['json', 'markdown', 'html'] as const) {
+    const value = record[name];
+    if (value !== undefined && value !== false && (typeof value !== 'string' || value.trim() === '')) fail(name, `a file path such as "rag-report.${name === 'markdown' ? 'md' : name}", or false`);
+  }
+  if (record.maxWorse !== undefined && !(Number.isInteger(record.maxWorse) && (record.maxWorse as number) >= 0)) fail('maxWorse', 'a whole number ≥ 0');
+  if (record.seed !== undefined && !(Number.isInteger(record.seed) && (record.seed as number) >= 0 && (record.seed as number) <= 0xffffffff)) {
+    fail('seed', 'a whole number from 0 to 4294967295');
+  }
+  for (const name of ['resamples', 'intervalResamples'] as const) {
+    const value = record[name];
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 10_000_000)) fail(name, 'a whole number from 1 to 10000000');
+  }
+  return record as RagReporterOptions;
+}
+
+export type BaselineMode = 'compare' | 'update' | 'prune';
+
+export interface BaselineModeResolution {
+  mode: BaselineMode;
+  /** True when the CI variable is set. */
+  ci: boolean;
+  /** Set when an update was asked for but refused (under CI): say it in the report. */
+  notice?: string;
+}
+
+/**
+ * Whether this run writes the baseline. `updateSnapshots`: Vitest's `-u`. Throws for an unknown
+ * RAG_BASELINE value (a typo must not silently compare instead of update).
+ */
+export function resolveBaselineMode(env: Record<string, string | undefined> = process.env, flags: { updateSnapshots?: boolean } = {}): BaselineModeResolution {
+  const raw = env.RAG_BASELINE?.trim().toLowerCase() ?? '';
+  if (raw !== '' && raw !== 'update' && raw !== 'prune' && raw !== 'compare') {
+    throw new RangeError(`RAG_BASELINE must be "update" (record this run into the baseline) or "prune" (also remove obsolete entries), got ${JSON.stringify(env.RAG_BASELINE)}.`);
+  }
+  const asked: BaselineMode = raw === 'prune' ? 'prune' : raw === 'update' || (raw === '' && flags.updateSnapshots === true) ? 'update' : 'compare';
+  const ciValue = env.CI?.trim().toLowerCase();
+  const ci = ciValue !== undefined && ciValue !== '' && ciValue !== 'false' && ciValue !== '0';
+  if (ci && asked !== 'compare') {
+    return {
+      mode: 'compare',
+      ci,
+      notice: `The baseline was not written: CI is set, and CI never writes it (${raw !== '' ? `RAG_BASELINE=${raw}` : '-u'} ignored). Update it locally and commit it.`,
+    };
+  }
+  return { mode: asked, ci };
+}
+
+export interface ResolvedReporterOptions {
+  /** Absolute path of the baseline file. */
+  baselinePath: string;
+  /** As given (relative), for messages. */
+  baselineDisplayPath: string;
+  mode: BaselineMode;
+  ci: boolean;
+  notice?: string;
+  tolerance: ResolvedTolerance;
+  significance?: number;
+  test: PairedTestName;
+  failOnRegression: boolean;
+  failOnNew: boolean;
+  json?: string;
+  markdown?: string;
+  html?: string;
+  githubStepSummary: boolean;
+  maxWorse: number;
+  seed?: number;
+  resamples?: number;
+  intervalResamples?: number;
+  /** `RAG_BASELINE=update npx vitest run` or `… npx jest`. */
+  acceptCommand: string;
+}
+
+/** Validates the options and resolves paths (against `rootDir`) and the baseline mode (from `env`). */
+export function resolveReporterOptions(
+  options: unknown,
+  context: { rootDir: string; runner: CollectedRun['runner']; env?: Record<string, string | undefined>; updateSnapshots?: boolean; source?: string },
+): ResolvedReporterOptions {
+  const checked = validateReporterOptions(options, context.source);
+  const mode = resolveBaselineMode(context.env ?? process.env, { updateSnapshots: context.updateSnapshots });
+  const baseline = checked.baseline ?? DEFAULT_BASELINE_PATH;
+  const resolve = (file: string | false | undefined): string | undefined => (file === undefined || file === false ? undefined : path.resolve(context.rootDir, file));
+  return {
+    baselinePath: path.resolve(context.rootDir, baseline),
+    baselineDisplayPath: baseline,
+    mode: mode.mode,
+    ci: mode.ci,
+    ...(mode.notice !== undefined ? { notice: mode.notice } : {}),
+    tolerance: resolveTolerance(checked.tolerance),
+    ...(checked.significance !== undefined ? { significance: checked.significance } : {}),
+    test: checked.test ?? 'sign',
+    failOnRegression: checked.failOnRegression ?? true,
+    failOnNew: checked.failOnNew ?? false,
+    ...definedEntries({ json: resolve(checked.json), markdown: resolve(checked.markdown), html: resolve(checked.html) }),
+    githubStepSummary: checked.githubStepSummary ?? true,
+    maxWorse: checked.maxWorse ?? 10,
+    ...definedEntries({ seed: checked.seed, resamples: checked.resamples, intervalResamples: checked.intervalResamples }),
+    acceptCommand: acceptCommandFor(context.runner),
+  };
+}
+
+/**
+ * SummaryOptions for summarize. In update/prune mode the run records the change rather than judging it,
+ * so neither regressions nor new questions fail it.
+ */
+export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOptions {
+  const updating = resolved.mode !== 'compare';
+  const tolerance: Record<string, number> = { default: resolved.tolerance.default, ...resolved.tolerance.byMeasure };
+  return {
+    tolerance,
+    test: resolved.test,
+    failOnRegression: updating ? false : resolved.failOnRegression,
+    failOnNew: updating ? false : resolved.failOnNew,
+    baselinePath: resolved.baselineDisplayPath,
+    ...(resolved.significance !== undefined ? { significance: resolved.significance } : {}),
+    ...definedEntries({ seed: resolved.seed, resamples: resolved.resamples, intervalResamples: resolved.intervalResamples }),
+  };
+}
+
+function definedEntries<T extends Record<string, unknown>>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'an array' : 'an object';
+}

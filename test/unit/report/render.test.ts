@@ -1,0 +1,250 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { renderConsole, shouldUseColor } from '../../../src/report/console.js';
+import { formatJsonReport, renderJson, writeReports, REPORT_SCHEMA_VERSION } from '../../../src/report/json.js';
+import { escapeText, renderMarkdown } from '../../../src/report/markdown.js';
+import { summarize } from '../../../src/report/summary.js';
+import { BASELINE, RUN } from './fixture.js';
+
+const SUMMARY = summarize(RUN, BASELINE, { baselinePath: 'rag-baseline.json' });
+
+// Hand-checked: recall@5 mean 3.75/7 = 0.536 against 1.000; 6 losses, 1 tie → sign test 2/64 = 0.031, Holm
+// with hit@5 (2 wins, p = 0.5) 2 · 0.031 = 0.063; hit@5 6/7 → Wilson [0.487, 0.974]; mrr compared on eu and
+// us only (uk is new, gone is missing) → Δ 0 marked *.
+const CONSOLE = `RAG retrieval quality · vitest · 3 suites · 4 rows · 18 samples · compared with rag-baseline.json
+
+suite                                   measure   n   mean  95% CI          baseline       Δ  status
+test/orders.test.ts > refunds           hit@5     7  0.857  [0.487, 0.974]     0.571  +0.286  ▲ improved
+                                        recall@5  7  0.536  [0.321, 0.750]     1.000  -0.464  ▼ regressed
+test/orders.test.ts > returns | policy  ndcg@10   1  0.800  [0.800, 0.800]         —       —    new
+test/orders.test.ts > shipping          mrr       3  0.583  [0.250, 1.000]     0.667  0.000*    unchanged
+* Δ and the test use only the questions that both this run and the baseline have.
+
+▼ test/orders.test.ts > refunds · recall@5 fell from 1.000 to 0.536 on 7 questions (sign test p = 0.031, Holm 0.063); 6 questions got worse:
+    q2                         1.000 → 0.000
+    q1: refunds after 30 days  1.000 → 0.500
+    q3                         1.000 → 0.500
+    … and 3 more
+
+2 questions in 2 rows are not in the baseline yet.
+In the baseline but not produced by the test files that ran (obsolete; RAG_BASELINE=prune removes them):
+  test/orders.test.ts > refunds · precision@5 (1 question, mean 0.200)
+1 baseline suite (1 row) was not run this time and not compared.
+
+Retrieval quality regressed in 1 suite × measure row. If this change is intended, accept it with: RAG_BASELINE=update npx vitest run`;
+
+const MARKDOWN = `### RAG retrieval quality
+
+❌ **1 regression** · 1 improved · 1 unchanged · 1 new — 18 samples in 3 suites (vitest), baseline \`rag-baseline.json\`
+
+|  | suite | measure | n | mean (95% CI) | baseline | Δ |
+|:-:|---|---|--:|---|--:|--:|
+| ▼ | test/orders.test.ts > refunds | recall@5 | 7 | 0.536 (0.321–0.750) | 1.000 | −0.464 |
+| ▲ | test/orders.test.ts > refunds | hit@5 | 7 | 0.857 (0.487–0.974) | 0.571 | +0.286 |
+| new | test/orders.test.ts > returns \\| policy | ndcg@10 | 1 | 0.800 (0.800–0.800) | — | — |
+
+<details><summary>1 unchanged row</summary>
+
+| suite | measure | n | mean (95% CI) | baseline | Δ |
+|---|---|--:|---|--:|--:|
+| test/orders.test.ts > shipping | mrr | 3 | 0.583 (0.250–1.000) | 0.667 | 0.000* |
+
+</details>
+
+<sub>* Δ and the test use only the questions both this run and the baseline have.</sub>
+
+<details><summary>Questions that got worse (6)</summary>
+
+**test/orders.test.ts > refunds** · recall@5 fell from 1.000 to 0.536 on 7 questions (sign test p = 0.031, Holm 0.063)
+
+- q2: 1.000 → 0.000
+- q1: refunds after 30 days: 1.000 → 0.500
+- q3: 1.000 → 0.500
+- q4: 1.000 → 0.500
+- q6: 1.000 → 0.500
+- q5 (partial refund): 1.000 → 0.750
+
+</details>
+
+<details><summary>1 baseline row no longer produced (obsolete)</summary>
+
+- test/orders.test.ts > refunds · precision@5 (1 question)
+
+</details>
+
+If this change is intended, accept it with \`RAG_BASELINE=update npx vitest run\` and commit the baseline.
+`;
+
+describe('renderConsole', () => {
+  it('without colour: the table, the questions that got worse capped with a count, notes, and the accept line last', () => {
+    expect(renderConsole(SUMMARY, { color: false, maxWorse: 3 })).toBe(CONSOLE);
+  });
+
+  it('the last line names the command it is given (the Jest reporter passes its own)', () => {
+    const text = renderConsole(SUMMARY, { color: false, acceptCommand: 'RAG_BASELINE=update npx jest' });
+    expect(text.split('\n').at(-1)).toBe(
+      'Retrieval quality regressed in 1 suite × measure row. If this change is intended, accept it with: RAG_BASELINE=update npx jest',
+    );
+    expect(renderConsole({ ...SUMMARY, runner: 'jest' }, { color: false }).split('\n').at(-1)).toMatch(/accept it with: RAG_BASELINE=update npx jest$/);
+  });
+
+  it('with colour: the same text once the ANSI codes are removed, and the regressed status in red', () => {
+    const coloured = renderConsole(SUMMARY, { color: true, maxWorse: 3 });
+    expect(coloured).not.toBe(CONSOLE);
+    expect(coloured).toContain('\u001b[31m▼ regressed\u001b[39m');
+    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(CONSOLE);
+  });
+
+  it('with significance: a p (Holm) column, and a drop that is not significant is unchanged', () => {
+    const text = renderConsole(summarize(RUN, BASELINE, { significance: 0.05 }), { color: false });
+    expect(text).toContain('  p (Holm)  status');
+    expect(text).toMatch(/recall@5 +7 +0\.536 +\[0\.321, 0\.750\] +1\.000 +-0\.464 +0\.063 +unchanged/);
+    expect(text.split('\n').at(-1)).toBe('No retrieval regressions (0 improved, 3 unchanged, 1 new).');
+  });
+
+  it('no baseline yet: every row new and a note on how to record one', () => {
+    const text = renderConsole(summarize(RUN, undefined, { baselinePath: 'rag-baseline.json' }), { color: false });
+    expect(text).toContain('No baseline yet (rag-baseline.json): record one with RAG_BASELINE=update npx vitest run');
+    expect(text).not.toContain('regressed in');
+  });
+
+  it('failOnNew: the last line says how to record the new questions', () => {
+    const text = renderConsole(summarize(RUN, BASELINE, { failOnNew: true, significance: 0.05 }), { color: false });
+    expect(text).toContain('2 questions in 2 rows are not in the baseline yet (failOnNew: this fails the run).');
+    expect(text.split('\n').at(-1)).toBe('2 questions not in the baseline (failOnNew). Record them with: RAG_BASELINE=update npx vitest run');
+  });
+
+  it('an empty run says so', () => {
+    expect(renderConsole(summarize({ runner: 'jest', samples: [] }, undefined), { color: false })).toBe(
+      'RAG retrieval quality · jest · 0 suites · 0 rows · 0 samples\nNo retrieval measures were recorded in this run.',
+    );
+  });
+
+  it('rejects a bad maxWorse', () => {
+    expect(() => renderConsole(SUMMARY, { color: false, maxWorse: -1 })).toThrow('maxWorse must be a whole number ≥ 0, got -1.');
+  });
+});
+
+describe('shouldUseColor', () => {
+  it('colours a TTY only, honouring NO_COLOR, FORCE_COLOR and TERM=dumb', () => {
+    expect(shouldUseColor({ isTTY: true }, {})).toBe(true);
+    expect(shouldUseColor({ isTTY: false }, {})).toBe(false);
+    expect(shouldUseColor(undefined, {})).toBe(false);
+    expect(shouldUseColor({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(shouldUseColor({ isTTY: true }, { TERM: 'dumb' })).toBe(false);
+    expect(shouldUseColor({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
+    expect(shouldUseColor({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(false);
+  });
+});
+
+describe('renderMarkdown', () => {
+  it('a compact PR-comment table: changed rows with ▲▼, unchanged rows and worse questions folded in <details>', () => {
+    expect(renderMarkdown(SUMMARY)).toBe(MARKDOWN);
+  });
+
+  it('all unchanged: a plain table and a ✅ headline, no accept line', () => {
+    const summary = summarize(RUN, summaryAsBaseline(), { baselinePath: 'rag-baseline.json' });
+    const text = renderMarkdown(summary);
+    expect(text.split('\n')[2]).toBe('✅ **No regressions** · 0 improved · 4 unchanged — 18 samples in 3 suites (vitest), baseline `rag-baseline.json`');
+    expect(text).not.toContain('<details>');
+    expect(text).not.toContain('accept it');
+  });
+
+  it('caps long tables with a count of the rows left out, after a blank line', () => {
+    const lines = renderMarkdown(SUMMARY, { maxRows: 1 }).split('\n');
+    const index = lines.indexOf('… and 2 more rows (see the JSON report).');
+    expect(index).toBeGreaterThan(0);
+    expect(lines[index - 1]).toBe('');
+  });
+
+  it('escapes what Markdown or HTML would otherwise interpret', () => {
+    expect(escapeText('a|b *c* _d_ `e` <script> [x](y) &amp; 5 > 3')).toBe('a\\|b \\*c\\* \\_d\\_ \\`e\\` &lt;script> \\[x\\](y) &amp;amp; 5 > 3');
+    expect(escapeText('line\nbreak')).toBe('line break');
+  });
+});
+
+function summaryAsBaseline(): typeof BASELINE {
+  const suites: typeof BASELINE.suites = {};
+  for (const row of SUMMARY.rows) {
+    const samples: Record<string, number> = {};
+    row.sampleIds.forEach((id, index) => (samples[id] = row.values[index]!));
+    (suites[row.suite] ??= {})[row.measure] = samples;
+  }
+  return { schemaVersion: 1, generatedBy: 'rag-matchers', suites };
+}
+
+describe('renderJson', () => {
+  it('holds the settings, counts, every row with its comparison and every sample with its baseline value; absent values are null', () => {
+    const report = renderJson(SUMMARY, { files: ['test/orders.test.ts'] });
+    expect(report).toMatchObject({
+      schemaVersion: REPORT_SCHEMA_VERSION,
+      generatedBy: 'rag-matchers',
+      kind: 'retrieval-report',
+      runner: 'vitest',
+      passed: false,
+      counts: { samples: 18, suites: 3, rows: 4, regressed: 1, improved: 1, unchanged: 1, new: 1, newSamples: 2, missingRows: 1, notRunSuites: 1, notRunRows: 1 },
+      baseline: { path: 'rag-baseline.json', found: true },
+      settings: { significance: null, test: 'sign', seed: 42, resamples: 10000, intervalResamples: 2000, holmFamily: 2, tolerance: { default: 0.01, byMeasure: {} } },
+      files: ['test/orders.test.ts'],
+    });
+    const recall = report.rows.find((row) => row.measure === 'recall@5')!;
+    expect(recall.comparison).toMatchObject({ shared: 7, wins: 0, losses: 6, ties: 1, p: 0.03125, adjustedP: 0.0625, seed: null });
+    expect(recall.samples[0]).toEqual({ id: 'q1: refunds after 30 days', test: 'answers q1: refunds after 30 days', value: 0.5, before: 1, pass: true, threshold: null, negated: false });
+    const ndcg = report.rows.find((row) => row.measure === 'ndcg@10')!;
+    expect(ndcg).toMatchObject({ status: 'new', baseline: null, delta: null, comparison: null });
+    expect(ndcg.samples).toEqual([{ id: 'r1', test: 'answers r1', value: 0.8, before: null, pass: true, threshold: null, negated: false }]);
+    expect(report.missing).toEqual([{ suite: 'test/orders.test.ts > refunds', measure: 'precision@5', count: 1, mean: 0.2 }]);
+    expect(JSON.parse(formatJsonReport(report))).toEqual(report);
+  });
+
+  it('formats one sample per line and ends with a newline', () => {
+    const text = formatJsonReport(renderJson(SUMMARY));
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text).toContain('\n        {"id":"q2","test":"answers q2","value":0,"before":1,"pass":false,"threshold":null,"negated":false},\n');
+  });
+});
+
+describe('writeReports', () => {
+  let directory: string;
+  beforeEach(async () => {
+    directory = await mkdtemp(path.join(tmpdir(), 'rag-matchers-reports-'));
+  });
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('writes the JSON and Markdown reports (creating directories) and appends the Markdown to $GITHUB_STEP_SUMMARY', async () => {
+    const stepSummary = path.join(directory, 'step-summary.md');
+    await writeFile(stepSummary, 'earlier step output\n');
+    const written = await writeReports(SUMMARY, RUN, {
+      json: 'reports/rag-report.json',
+      markdown: 'reports/rag-report.md',
+      rootDir: directory,
+      env: { GITHUB_STEP_SUMMARY: stepSummary },
+    });
+    expect(written).toEqual({
+      json: path.join(directory, 'reports/rag-report.json'),
+      markdown: path.join(directory, 'reports/rag-report.md'),
+      githubStepSummary: stepSummary,
+    });
+    expect(JSON.parse(await readFile(written.json!, 'utf8'))).toEqual(renderJson(SUMMARY, RUN));
+    expect(await readFile(written.markdown!, 'utf8')).toBe(MARKDOWN);
+    expect(await readFile(stepSummary, 'utf8')).toBe(`earlier step output\n${MARKDOWN}\n`);
+    expect((await readdir(path.join(directory, 'reports'))).sort()).toEqual(['rag-report.json', 'rag-report.md']);
+  });
+
+  it('writes nothing without options or GITHUB_STEP_SUMMARY, and skips the step summary when told', async () => {
+    expect(await writeReports(SUMMARY, RUN, { rootDir: directory, env: {} })).toEqual({});
+    const stepSummary = path.join(directory, 'step-summary.md');
+    expect(await writeReports(SUMMARY, RUN, { rootDir: directory, env: { GITHUB_STEP_SUMMARY: stepSummary }, githubStepSummary: false })).toEqual({});
+    expect(await readdir(directory)).toEqual([]);
+  });
+
+  it('rejects an empty path, naming the option', async () => {
+    await expect(writeReports(SUMMARY, RUN, { json: '  ', rootDir: directory, env: {} })).rejects.toThrow(/json must be a file path such as "rag-report.json"/);
+  });
+});
