@@ -96,7 +96,8 @@ describe('renderConsole', () => {
     const coloured = renderConsole(SUMMARY, { color: true, maxWorse: 3 });
     expect(coloured).not.toBe(CONSOLE);
     expect(coloured).toContain('\u001b[31m▼ regressed\u001b[39m');
-    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(CONSOLE);
+    const ansi = new RegExp(`${String.fromCharCode(27)}\\[\\d+m`, 'g');
+    expect(coloured.replace(ansi, '')).toBe(CONSOLE);
   });
 
   it('with significance: a p (Holm) column, and a drop that is not significant is unchanged', () => {
