@@ -237,7 +237,7 @@ function logSpaceHalfBinomialTail(trials: number, upTo: number): number {
   return Math.exp(logLargestTerm + Math.log(relativeTailSum));
 }
 
-/** ln C(n, k) as a compensated (Neumaier) sum of ln((n − k + i) / i), accurate for n in the millions. */
+/** ln C(n, k) as a sum of ln((n − k + i) / i), compensated (Neumaier) so the rounding error does not grow with k. */
 function logBinomialCoefficient(n: number, k: number): number {
   let sum = 0;
   let compensation = 0;
@@ -286,7 +286,10 @@ export function pairedRandomizationTest(
   after: readonly number[],
   options: RandomizationTestOptions = {},
 ): RandomizationTestResult {
-  const differences = pairedDifferences(before, after);
+  return randomizationTest(pairedDifferences(before, after), options);
+}
+
+function randomizationTest(differences: readonly number[], options: RandomizationTestOptions): RandomizationTestResult {
   if (differences.length === 0) {
     throw new RangeError('before and after are empty; a paired test needs at least one pair of values.');
   }
@@ -378,7 +381,10 @@ export interface PairedTTestResult {
  * (standard deviation 0) → t = ±Infinity, p = 0, the limit of the statistic.
  */
 export function pairedTTest(before: readonly number[], after: readonly number[]): PairedTTestResult {
-  const differences = pairedDifferences(before, after);
+  return tTest(pairedDifferences(before, after));
+}
+
+function tTest(differences: readonly number[]): PairedTTestResult {
   const count = differences.length;
   if (count < 2) {
     throw new RangeError(`before and after hold ${count} pair(s); a t-test needs at least 2 pairs to estimate the variance. Use signTest or pairedRandomizationTest for fewer.`);
@@ -478,8 +484,8 @@ export function pairedComparison(
     meanDifference: mean(differences),
   };
   if (test === 'sign') return { ...summary, p: signTest(wins, losses), test, method: 'sign-exact' };
-  if (test === 't') return { ...summary, p: pairedTTest(before, after).p, test, method: 'paired-t' };
-  const randomization = pairedRandomizationTest(before, after, { resamples: options.resamples, seed: options.seed });
+  if (test === 't') return { ...summary, p: tTest(differences).p, test, method: 'paired-t' };
+  const randomization = randomizationTest(differences, { resamples: options.resamples, seed: options.seed });
   return {
     ...summary,
     p: randomization.p,
