@@ -10,7 +10,7 @@ export const MAX_SEED = TWO_POW_32 - 1;
 
 /**
  * xoshiro128** 1.1 (Blackman & Vigna, https://prng.di.unimi.it/xoshiro128starstar.c): 32-bit outputs,
- * period 2^128 − 1. The state is kept as signed 32-bit integers so the engine never boxes it.
+ * period 2^128 − 1. The state is kept as signed 32-bit integers, which engines store unboxed.
  */
 export class Xoshiro128StarStar {
   private s0: number;
