@@ -1,0 +1,205 @@
+// Paired comparison of two evaluations on the same queries (two runs, or a run and its baseline):
+// per measure, means, wins/losses/ties, a paired test with Holm correction across the measures, and
+// whether the change is a regression. Shared by toNotRegressFrom and `rag-matchers compare`.
+import { describeValue } from '../core/describe.js';
+import { formatMeasure, isBinaryMeasure, parseMeasure } from '../core/measures.js';
+import { holmCorrection, meanInterval, pairedComparison, type MeanInterval, type PairedTestName } from '../core/stats.js';
+import type { RunEvaluation } from './evaluate-run.js';
+
+/** Default largest drop of a mean that is not a regression (DESIGN §5). */
+export const DEFAULT_TOLERANCE = 0.01;
+
+export interface CompareEvaluationsOptions {
+  /** Measures to compare (any spelling); default: every measure both evaluations have. */
+  measures?: readonly string[];
+  /** Largest drop of a mean that is not a regression: one number, or per measure. Default 0.01. */
+  tolerance?: number | Readonly<Record<string, number>>;
+  /** When set, a drop is a regression only if its Holm-adjusted p-value is ≤ significance too. */
+  significance?: number;
+  /** Paired test behind p: 'randomization' (default, seeded), 'sign' or 't'. */
+  test?: PairedTestName;
+  /** Randomization test and bootstrap intervals. Default 10,000. */
+  resamples?: number;
+  /** Randomization test and bootstrap intervals. Default 42. */
+  seed?: number;
+  /** Also compute an interval for each mean (Wilson for hit@k, bootstrap otherwise) at this confidence. */
+  confidence?: number;
+}
+
+export interface QueryChange {
+  queryId: string;
+  before: number;
+  after: number;
+}
+
+export interface MeasureComparison {
+  measure: string;
+  /** Paired queries. */
+  count: number;
+  meanBefore: number;
+  meanAfter: number;
+  /** meanAfter − meanBefore. */
+  meanDifference: number;
+  wins: number;
+  losses: number;
+  ties: number;
+  /** Two-sided p-value of the paired test (NaN when the test cannot run, e.g. a t-test on one pair). */
+  p: number;
+  /** Holm-adjusted across the compared measures. */
+  adjustedP: number;
+  test: PairedTestName;
+  method: string;
+  tolerance: number;
+  /** The mean fell by more than the tolerance (and, with significance, adjustedP ≤ significance). */
+  regression: boolean;
+  /** The mean rose by more than the tolerance (same significance rule). */
+  improvement: boolean;
+  /** Queries whose value fell, largest drop first. */
+  worse: QueryChange[];
+  /** Queries whose value rose, largest gain first. */
+  better: QueryChange[];
+  intervalBefore?: MeanInterval;
+  intervalAfter?: MeanInterval;
+}
+
+export interface RunComparison {
+  measures: MeasureComparison[];
+  /** Queries evaluated in both (the pairs), in the baseline's order. */
+  queryIds: string[];
+  onlyBefore: string[];
+  onlyAfter: string[];
+  /** Names of the measures that regressed. */
+  regressions: string[];
+  significance?: number;
+  test: PairedTestName;
+}
+
+function assertEvaluation(value: unknown, role: string): asserts value is RunEvaluation {
+  const candidate = value as Partial<RunEvaluation> | null;
+  if (
+    candidate === null ||
+    typeof candidate !== 'object' ||
+    !Array.isArray(candidate.measures) ||
+    !Array.isArray(candidate.queryIds) ||
+    candidate.perQuery === null ||
+    typeof candidate.perQuery !== 'object'
+  ) {
+    throw new TypeError(`compareEvaluations: ${role} must be the result of evaluateRun(set, run, { measures }), received ${describeValue(value)}.`);
+  }
+}
+
+function toleranceFor(tolerance: CompareEvaluationsOptions['tolerance'], measure: string): number {
+  let value: unknown = tolerance ?? DEFAULT_TOLERANCE;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).map(([name, amount]) => [formatMeasure(parseMeasure(name)), amount] as const);
+    value = entries.find(([name]) => name === measure)?.[1] ?? DEFAULT_TOLERANCE;
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(`compareEvaluations: tolerance must be a number ≥ 0 (e.g. 0.01) or { measure: number }, received ${describeValue(value)} for ${measure}.`);
+  }
+  return value;
+}
+
+const SLACK = 1e-12;
+
+/**
+ * Compares `after` with `before` on the queries both evaluated. A measure regresses when its mean
+ * fell by more than the tolerance (default 0.01), and — with `significance` — when the paired test,
+ * Holm-corrected across the compared measures, also says so.
+ */
+export function compareEvaluations(before: RunEvaluation, after: RunEvaluation, options: CompareEvaluationsOptions = {}): RunComparison {
+  assertEvaluation(before, 'the baseline (before)');
+  assertEvaluation(after, 'the candidate (after)');
+  const test = options.test ?? 'randomization';
+  const significance = options.significance;
+  if (significance !== undefined && (typeof significance !== 'number' || !(significance > 0 && significance < 1))) {
+    throw new RangeError(`compareEvaluations: significance must be a number between 0 and 1 (e.g. 0.05), received ${describeValue(significance)}.`);
+  }
+  const shared = before.measures.filter((name) => after.measures.includes(name));
+  let measures: string[];
+  if (options.measures === undefined) {
+    measures = shared;
+  } else {
+    measures = [...new Set(options.measures.map((name) => formatMeasure(parseMeasure(name))))];
+    const absent = measures.filter((name) => !shared.includes(name));
+    if (absent.length > 0) {
+      throw new RangeError(
+        `compareEvaluations: ${absent.join(', ')} ${absent.length === 1 ? 'is' : 'are'} not in both evaluations (baseline: ${before.measures.join(', ')}; now: ${after.measures.join(', ')}). Evaluate both with the same measures.`,
+      );
+    }
+  }
+  if (measures.length === 0) throw new RangeError('compareEvaluations: the two evaluations share no measure; evaluate both with the same measures.');
+
+  const afterIds = new Set(after.queryIds);
+  const beforeIds = new Set(before.queryIds);
+  const queryIds = before.queryIds.filter((id) => afterIds.has(id));
+  const onlyBefore = before.queryIds.filter((id) => !afterIds.has(id));
+  const onlyAfter = after.queryIds.filter((id) => !beforeIds.has(id));
+  if (queryIds.length === 0) {
+    throw new RangeError('compareEvaluations: the two evaluations have no query in common; compare runs of the same set.');
+  }
+
+  const comparisons = measures.map((measure) => {
+    const valuesBefore = queryIds.map((id) => (before.perQuery[id] as Record<string, number>)[measure] as number);
+    const valuesAfter = queryIds.map((id) => (after.perQuery[id] as Record<string, number>)[measure] as number);
+    let p = Number.NaN;
+    let method: string = test;
+    const summary = pairedComparison(valuesBefore, valuesAfter, { test: test === 't' ? 'sign' : test, resamples: options.resamples, seed: options.seed });
+    if (test === 't') {
+      if (queryIds.length >= 2) {
+        const tested = pairedComparison(valuesBefore, valuesAfter, { test: 't' });
+        p = tested.p;
+        method = tested.method;
+      } else {
+        method = 'paired-t (needs 2 pairs)';
+      }
+    } else {
+      p = summary.p;
+      method = summary.method;
+    }
+    const changes = queryIds.map((queryId, index) => ({ queryId, before: valuesBefore[index] as number, after: valuesAfter[index] as number }));
+    const comparison: MeasureComparison = {
+      measure,
+      count: queryIds.length,
+      meanBefore: summary.meanBefore,
+      meanAfter: summary.meanAfter,
+      meanDifference: summary.meanAfter - summary.meanBefore,
+      wins: summary.wins,
+      losses: summary.losses,
+      ties: summary.ties,
+      p,
+      adjustedP: Number.NaN,
+      test,
+      method,
+      tolerance: toleranceFor(options.tolerance, measure),
+      regression: false,
+      improvement: false,
+      worse: changes.filter((change) => change.after < change.before).sort((a, b) => b.before - b.after - (a.before - a.after)),
+      better: changes.filter((change) => change.after > change.before).sort((a, b) => b.after - b.before - (a.after - a.before)),
+    };
+    if (options.confidence !== undefined) {
+      const binary = isBinaryMeasure(parseMeasure(measure)) ? true : undefined;
+      const intervalOptions = { confidence: options.confidence, resamples: options.resamples, seed: options.seed, binary };
+      comparison.intervalBefore = meanInterval(valuesBefore, intervalOptions);
+      comparison.intervalAfter = meanInterval(valuesAfter, intervalOptions);
+    }
+    return comparison;
+  });
+
+  const tested = comparisons.filter((comparison) => Number.isFinite(comparison.p));
+  holmCorrection(tested.map((comparison) => comparison.p)).forEach((adjusted, index) => ((tested[index] as MeasureComparison).adjustedP = adjusted));
+  for (const comparison of comparisons) {
+    const significant = significance === undefined || comparison.adjustedP <= significance;
+    comparison.regression = comparison.meanDifference < -comparison.tolerance - SLACK && significant;
+    comparison.improvement = comparison.meanDifference > comparison.tolerance + SLACK && significant;
+  }
+  return {
+    measures: comparisons,
+    queryIds,
+    onlyBefore,
+    onlyAfter,
+    regressions: comparisons.filter((comparison) => comparison.regression).map((comparison) => comparison.measure),
+    ...(significance === undefined ? {} : { significance }),
+    test,
+  };
+}
