@@ -2,12 +2,14 @@
 // Figures depend on the machine and its load; compare ratios, not absolute times, across machines.
 import { benchCore } from './core.js';
 import { benchMatchers } from './matchers.js';
+import { benchStats } from './stats.js';
 import { benchTrecIo } from './trec-io.js';
 
 const benches: [string, () => Promise<void>][] = [
   ['metric core', benchCore],
   ['matcher overhead', benchMatchers],
   ['TREC run parsing', benchTrecIo],
+  ['statistics', benchStats],
 ];
 
 for (const [name, bench] of benches) {

@@ -20,3 +20,30 @@ export {
   rPrecision,
 } from './evaluate.js';
 export { parseMeasure, formatMeasure, isBinaryMeasure, VALID_MEASURE_FORMS, type Measure, type MeasureName } from './measures.js';
+export {
+  wilsonInterval,
+  bootstrapMeanInterval,
+  meanInterval,
+  signTest,
+  pairedRandomizationTest,
+  pairedTTest,
+  pairedComparison,
+  holmCorrection,
+  DEFAULT_CONFIDENCE,
+  DEFAULT_RESAMPLES,
+  DEFAULT_SEED,
+  type WilsonInterval,
+  type BootstrapOptions,
+  type BootstrapMeanInterval,
+  type MeanIntervalOptions,
+  type WilsonMeanInterval,
+  type MeanInterval,
+  type RandomizationTestOptions,
+  type RandomizationTestResult,
+  type PairedTTestResult,
+  type PairedTestName,
+  type PairedComparisonOptions,
+  type PairedComparison,
+} from './stats.js';
+export { createRandom, randomInt, type Random } from './random.js';
+export { planMeasures, type MeasurePlan } from './evaluate.js';
