@@ -9,3 +9,4 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: Record<string, CommandEntry> = {};
+COMMANDS['merge'] = { summary: 'combine the rag-shard-*.json reports of a sharded Jest run, compare with the baseline and gate', load: () => import('./commands/merge.js') };

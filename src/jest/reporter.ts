@@ -1,2 +1,137 @@
-// Placeholder until the Jest reporter lands (reporters and baselines issue).
-export default class RagMatchersJestReporter {}
+// `reporters: ['default', ['rag-matchers/jest-reporter', { baseline: 'rag-baseline.json' }]]`
+//
+// Jest 30 has no channel from a test to a reporter, so at the start of every run this reporter creates
+// a fresh run directory under the system temp directory and names it in RAG_MATCHERS_RUN_DIR. Jest
+// starts its workers after onRunStart, so they inherit the variable (with --runInBand the tests run in
+// this very process); the matchers (rag-matchers/jest) append their samples there, one file per worker.
+// At the end the reporter reads the files, removes the directory, and then summarises, compares with
+// the baseline, prints, writes the reports, updates the baseline when asked and fails the run on a
+// regression (getLastError). A fresh directory per run keeps two Jest runs in one project apart.
+//
+// Under `jest --shard=i/n` it writes rag-shard-<i>-of-<n>.json with every sample instead of judging a
+// part of the run; `npx rag-matchers merge rag-shard-*.json` judges the whole.
+import { writeSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { finishRun, PREFIX } from '../gate/finish.js';
+import { shouldUseColor } from '../report/console.js';
+import { resolveReporterOptions, validateReporterOptions, type RagReporterOptions, type ResolvedReporterOptions } from '../report/options.js';
+import { collectJestRun, createRunDirectory, readSidecars, removeRunDirectory, type JestFileOutcome } from './collect.js';
+import { RUN_DIRECTORY_ENV } from './recorder.js';
+import { createShardReport, shardReportName, writeShardReport } from './shard-report.js';
+
+export type { RagReporterOptions } from '../report/options.js';
+
+const SOURCE = 'rag-matchers/jest-reporter options';
+
+/** The parts of Jest's global config this reporter reads. */
+interface JestGlobalConfigLike {
+  rootDir: string;
+  shard?: { shardIndex: number; shardCount: number } | undefined;
+  watch?: boolean;
+  watchAll?: boolean;
+}
+
+/** The parts of Jest's aggregated results this reporter reads. */
+interface JestAggregatedResultsLike {
+  testResults: readonly JestFileOutcome[];
+  wasInterrupted?: boolean;
+}
+
+export default class RagMatchersJestReporter {
+  private readonly rootDir: string;
+  private readonly shard: { index: number; count: number } | undefined;
+  private readonly watching: boolean;
+  private readonly options: RagReporterOptions;
+  private readonly resolved: ResolvedReporterOptions;
+  private runDirectory: string | undefined;
+  private previousRunDirectory: string | undefined;
+  private error: Error | undefined;
+  private readonly cleanUpOnExit = (): void => {
+    if (this.runDirectory !== undefined) removeRunDirectory(this.runDirectory);
+  };
+
+  constructor(globalConfig: JestGlobalConfigLike, options?: RagReporterOptions) {
+    this.rootDir = globalConfig.rootDir;
+    this.shard = globalConfig.shard === undefined ? undefined : { index: globalConfig.shard.shardIndex, count: globalConfig.shard.shardCount };
+    this.watching = globalConfig.watch === true || globalConfig.watchAll === true;
+    // Wrong options or an unknown RAG_BASELINE value stop Jest before any test runs.
+    this.options = validateReporterOptions(options, SOURCE);
+    this.resolved = resolveReporterOptions(this.options, { rootDir: this.rootDir, runner: 'jest', env: process.env, source: SOURCE });
+  }
+
+  /** Before Jest starts its workers: a fresh run directory for this run's samples. */
+  onRunStart(): void {
+    this.error = undefined;
+    if (this.runDirectory !== undefined) removeRunDirectory(this.runDirectory);
+    else this.previousRunDirectory = process.env[RUN_DIRECTORY_ENV];
+    this.runDirectory = createRunDirectory();
+    process.env[RUN_DIRECTORY_ENV] = this.runDirectory;
+    // A run ended by Ctrl-C or a crash does not reach onRunComplete: leave no directory behind.
+    process.off('exit', this.cleanUpOnExit);
+    process.on('exit', this.cleanUpOnExit);
+  }
+
+  async onRunComplete(_testContexts: unknown, results: JestAggregatedResultsLike): Promise<void> {
+    const directory = this.runDirectory;
+    if (directory === undefined) return;
+    const { records, skippedLines } = readSidecars(directory);
+    removeRunDirectory(directory);
+    this.runDirectory = undefined;
+    process.off('exit', this.cleanUpOnExit);
+    if (this.previousRunDirectory === undefined) delete process.env[RUN_DIRECTORY_ENV];
+    else process.env[RUN_DIRECTORY_ENV] = this.previousRunDirectory;
+
+    const print = (text: string): void => {
+      // Jest's own reporters write to stderr (stdout may carry --json).
+      process.stderr.write(`${text}\n`);
+    };
+    if (results.wasInterrupted === true) {
+      print(`\n${PREFIX} the run was interrupted: no retrieval summary, and the baseline was not touched.`);
+      return;
+    }
+    if (skippedLines > 0) print(`${PREFIX} ${skippedLines} unreadable sample line${skippedLines === 1 ? '' : 's'} skipped (a worker ended while writing?).`);
+    const run = collectJestRun(records, results.testResults, this.rootDir);
+
+    if (this.shard !== undefined) {
+      const path = resolve(this.rootDir, shardReportName(this.shard.index, this.shard.count));
+      await writeShardReport(path, createShardReport(run, this.shard, this.options));
+      print(
+        `\n${PREFIX} shard ${this.shard.index}/${this.shard.count}: ${run.samples.length} sample${run.samples.length === 1 ? '' : 's'} written to ${shardReportName(this.shard.index, this.shard.count)}; ` +
+          `the baseline is compared once all shards are merged: npx rag-matchers merge rag-shard-*-of-${this.shard.count}.json`,
+      );
+      return;
+    }
+
+    const result = await finishRun(run, {
+      rootDir: this.rootDir,
+      options: this.resolved,
+      print: (text) => print(`\n${text}`),
+      printError: (text) => print(`\n${text}`),
+      color: shouldUseColor(process.stderr),
+      // Jest prints its summary after every reporter: the line that says how to accept the change is
+      // printed when the process exits, so that it is the last line (in watch mode, right away).
+      holdLastLine: !this.watching,
+    });
+    const lastLine = result.lastLine;
+    if (lastLine !== undefined) {
+      process.once('exit', () => {
+        try {
+          writeSync(2, `\n${lastLine}\n`);
+        } catch {
+          // stderr closed: nothing to tell
+        }
+      });
+    }
+    if (result.failed) {
+      const error = new Error(`${PREFIX} ${result.reason ?? 'the retrieval gate failed'}`);
+      // Jest prints nothing for it; the stack would only point here.
+      error.stack = error.message;
+      this.error = error;
+    }
+  }
+
+  /** Jest fails the run (exit code 1) when a reporter has an error. */
+  getLastError(): Error | undefined {
+    return this.error;
+  }
+}

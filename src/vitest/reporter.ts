@@ -1,2 +1,61 @@
-// Placeholder until the Vitest reporter lands (reporters and baselines issue).
-export default class RagMatchersVitestReporter {}
+// `reporters: ['default', ['rag-matchers/vitest-reporter', { baseline: 'rag-baseline.json' }]]`
+//
+// At the end of the run: collects the samples the matchers recorded on each test's `task.meta`,
+// averages them per suite × measure, compares with the baseline, prints the table, writes the reports,
+// updates the baseline when asked (RAG_BASELINE=update or -u; never under CI) and fails the run
+// (exit code 1) on a regression. Also runs on `vitest --merge-reports`, where the tests (meta included)
+// come from the shards' blob reports, so sharded runs are judged once, on the whole.
+import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
+import { finishRun, PREFIX } from '../gate/finish.js';
+import { shouldUseColor } from '../report/console.js';
+import { resolveReporterOptions, validateReporterOptions, type RagReporterOptions, type ResolvedReporterOptions } from '../report/options.js';
+import { collectVitestRun } from './collect.js';
+
+export type { RagReporterOptions } from '../report/options.js';
+
+const SOURCE = 'rag-matchers/vitest-reporter options';
+
+export default class RagMatchersVitestReporter implements Reporter {
+  private readonly options: RagReporterOptions;
+  private vitest: Vitest | undefined;
+  private resolved: ResolvedReporterOptions | undefined;
+
+  constructor(options?: RagReporterOptions) {
+    // Wrong options stop Vitest before any test runs.
+    this.options = validateReporterOptions(options, SOURCE);
+  }
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+    // An unknown RAG_BASELINE value stops the run here too, rather than comparing when an update was meant.
+    this.resolved = resolveReporterOptions(this.options, {
+      rootDir: vitest.config.root,
+      runner: 'vitest',
+      env: process.env,
+      // `vitest -u` (or UPDATE_SNAPSHOT) asks to update snapshots: the baseline is updated with them.
+      updateSnapshots: vitest.config.snapshotOptions.updateSnapshot === 'all',
+      source: SOURCE,
+    });
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, _unhandledErrors: unknown, reason: TestRunEndReason): Promise<void> {
+    const vitest = this.vitest;
+    const options = this.resolved;
+    if (vitest === undefined || options === undefined) return;
+    const print = (text: string): void => vitest.logger.log(text);
+    if (reason === 'interrupted') {
+      print(`\n${PREFIX} the run was interrupted: no retrieval summary, and the baseline was not touched.`);
+      return;
+    }
+    const run = collectVitestRun(testModules, vitest.config.root);
+    const result = await finishRun(run, {
+      rootDir: vitest.config.root,
+      options,
+      print: (text) => print(`\n${text}`),
+      printError: (text) => vitest.logger.error(`\n${text}`),
+      color: shouldUseColor(process.stdout),
+    });
+    // Vitest exits with process.exitCode once the run is over (and sets 1 itself when a test failed).
+    if (result.failed) process.exitCode = 1;
+  }
+}

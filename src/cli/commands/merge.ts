@@ -1,0 +1,92 @@
+// `rag-matchers merge rag-shard-*.json`: combines the partial reports of a sharded Jest run
+// (`jest --shard=i/n` with the rag-matchers reporter) and judges the whole run once: the same summary,
+// baseline comparison, reports, baseline update (RAG_BASELINE=update, never under CI) and gate as an
+// unsharded run. Vitest needs no such step: `vitest --merge-reports` runs the reporter on the merge.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { finishRun } from '../../gate/finish.js';
+import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../jest/shard-report.js';
+import { shouldUseColor } from '../../report/console.js';
+import { resolveReporterOptions, type RagReporterOptions } from '../../report/options.js';
+
+const USAGE = `Usage: rag-matchers merge <shard report>... [options]
+
+Combines the rag-shard-<i>-of-<n>.json files that \`jest --shard=i/n\` runs with the rag-matchers
+reporter write, then compares the whole run with the baseline and applies the gate, with the
+reporter options the shards were run with.
+
+Options:
+  --baseline <file>    baseline file (default: the reporter's \`baseline\` option, else rag-baseline.json)
+  --json <file>        write the JSON report (default: the reporter's \`json\` option)
+  --markdown <file>    write the Markdown report (default: the reporter's \`markdown\` option);
+                       also appended to $GITHUB_STEP_SUMMARY when that is set
+  --root <dir>         project root that test files and the baseline are relative to (default: .)
+  -h, --help           show this help
+
+Environment: RAG_BASELINE=update (or prune) records the merged run into the baseline, except under CI.
+Exit codes: 0 passed, 1 retrieval regression or unusable baseline, 2 usage error or bad shard reports.
+`;
+
+export async function run(args: readonly string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        baseline: { type: 'string' },
+        json: { type: 'string' },
+        markdown: { type: 'string' },
+        root: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`rag-matchers merge: ${(error as Error).message.split('\n')[0]}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help === true) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (parsed.positionals.length === 0) {
+    process.stderr.write(`rag-matchers merge: no shard reports given.\n\n${USAGE}`);
+    return 2;
+  }
+  const rootDir = resolve(parsed.values.root ?? '.');
+
+  let merged;
+  try {
+    const reports: { path: string; report: ShardReport }[] = [];
+    for (const path of parsed.positionals) reports.push({ path, report: await readShardReport(resolve(path)) });
+    merged = mergeShardReports(reports.map(({ path, report }) => ({ path, report })));
+  } catch (error) {
+    if (!(error instanceof ShardReportError)) throw error;
+    process.stderr.write(`rag-matchers merge: ${error.message}\n`);
+    return 2;
+  }
+
+  const options: RagReporterOptions = { ...merged.options };
+  if (parsed.values.baseline !== undefined) options.baseline = parsed.values.baseline;
+  if (parsed.values.json !== undefined) options.json = parsed.values.json;
+  if (parsed.values.markdown !== undefined) options.markdown = parsed.values.markdown;
+  let resolved;
+  try {
+    // The accept command names the runner the shards came from.
+    resolved = resolveReporterOptions(options, { rootDir, runner: 'jest', env: process.env, source: 'the shard reports’ reporter options' });
+  } catch (error) {
+    process.stderr.write(`rag-matchers merge: ${(error as Error).message}\n`);
+    return 2;
+  }
+
+  process.stdout.write(`Merged ${merged.count} shard${merged.count === 1 ? '' : 's'}: ${merged.run.samples.length} samples from ${merged.run.files?.length ?? 0} test files.\n\n`);
+  const result = await finishRun(merged.run, {
+    rootDir,
+    options: resolved,
+    print: (text) => process.stdout.write(`${text}\n`),
+    printError: (text) => process.stderr.write(`${text}\n`),
+    color: shouldUseColor(process.stdout),
+  });
+  return result.failed ? 1 : 0;
+}

@@ -1,0 +1,117 @@
+// The end of a run, the same for the Vitest reporter, the Jest reporter and `rag-matchers merge`: read
+// the baseline, summarise, print the table, write the reports, update the baseline when asked (never
+// under CI), and say whether the gate passed. The runner-specific parts (collecting the run, printing,
+// setting the exit code) stay in the callers.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BaselineError, describeUpdate, readBaseline, updateBaseline } from '../baseline/index.js';
+import type { CollectedRun } from '../report/collected.js';
+import { renderConsole } from '../report/console.js';
+import { writeReports } from '../report/json.js';
+import { summaryOptionsFrom, type ResolvedReporterOptions } from '../report/options.js';
+import { summarize, type RunSummary } from '../report/summary.js';
+
+export interface FinishContext {
+  /** The project root: report paths and test files are relative to it. */
+  rootDir: string;
+  options: ResolvedReporterOptions;
+  /** Where the report goes (a line at a time, without the newline). */
+  print: (text: string) => void;
+  /** Where errors go. */
+  printError: (text: string) => void;
+  color: boolean;
+  env?: Record<string, string | undefined>;
+  /**
+   * When the gate fails, return the report's last line (how to accept the change) in `lastLine`
+   * instead of printing it, for a runner that prints its own summary after the reporters (Jest) and
+   * prints this line after that.
+   */
+  holdLastLine?: boolean;
+}
+
+export interface FinishResult {
+  /** True when the run must fail: a regression (or new questions with failOnNew), or an unusable baseline. */
+  failed: boolean;
+  /** One line saying why, for runners that want an Error message. */
+  reason?: string;
+  summary?: RunSummary;
+  /** True when the baseline file was written. */
+  baselineWritten: boolean;
+  /** With holdLastLine, on a failed gate: the line still to print, last. */
+  lastLine?: string;
+}
+
+export const PREFIX = 'rag-matchers:';
+
+function baselineProblem(error: unknown, options: ResolvedReporterOptions): string | undefined {
+  if (!(error instanceof BaselineError)) return undefined;
+  return `${PREFIX} cannot use the baseline ${options.baselineDisplayPath}: ${error.problem}`;
+}
+
+/** Reads the baseline, summarises `run`, prints and writes the reports, updates the baseline when asked. */
+export async function finishRun(run: CollectedRun, context: FinishContext): Promise<FinishResult> {
+  const { options, print, printError } = context;
+  const env = context.env ?? process.env;
+
+  let baseline;
+  try {
+    baseline = await readBaseline(options.baselinePath);
+  } catch (error) {
+    const problem = baselineProblem(error, options);
+    if (problem === undefined) throw error;
+    printError(problem);
+    return { failed: true, reason: problem, baselineWritten: false };
+  }
+
+  const summary = summarize(run, baseline, summaryOptionsFrom(options));
+  const text = renderConsole(summary, { color: context.color, maxWorse: options.maxWorse, acceptCommand: options.acceptCommand });
+  const lines = text.split('\n');
+  // What this adds (baseline updated, CI notice) goes before the report's last line, so that on a
+  // regression the very last line still says how to accept the change.
+  let last = lines.length > 1 ? lines.pop() : undefined;
+  while (lines.at(-1) === '') lines.pop();
+  const extra: string[] = [];
+
+  await writeReports(summary, run, {
+    rootDir: context.rootDir,
+    env,
+    githubStepSummary: options.githubStepSummary,
+    ...(options.json !== undefined ? { json: options.json } : {}),
+    ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
+    markdownOptions: { maxWorse: options.maxWorse, acceptCommand: options.acceptCommand },
+  });
+
+  let baselineWritten = false;
+  if (options.mode !== 'compare') {
+    try {
+      const update = await updateBaseline(options.baselinePath, run, {
+        prune: options.mode === 'prune',
+        fileExists: (file) => existsSync(join(context.rootDir, file)),
+      });
+      baselineWritten = update.written;
+      // The change was just accepted (or the first baseline recorded): the last line reports the
+      // update, not "accept it with …" or "record one with …".
+      if (summary.regressions > 0 || (!summary.baselineFound && summary.rows.length > 0)) last = undefined;
+      extra.push(describeUpdate({ ...update, path: options.baselineDisplayPath }));
+    } catch (error) {
+      const problem = baselineProblem(error, options);
+      if (problem === undefined) throw error;
+      printError(problem);
+      return { failed: true, reason: problem, summary, baselineWritten: false };
+    }
+  }
+  if (options.notice !== undefined) extra.push(options.notice);
+
+  const held = context.holdLastLine === true && !summary.passed && last !== undefined ? last : undefined;
+  const output = [...lines];
+  if (extra.length > 0) output.push('', ...extra);
+  if (last !== undefined && held === undefined) output.push('', last);
+  print(output.join('\n'));
+
+  if (summary.passed) return { failed: false, summary, baselineWritten };
+  const reason =
+    summary.regressions > 0
+      ? `retrieval quality regressed in ${summary.regressions} suite × measure row${summary.regressions === 1 ? '' : 's'} (compared with ${options.baselineDisplayPath})`
+      : `${summary.newSamples} question${summary.newSamples === 1 ? '' : 's'} not in ${options.baselineDisplayPath} (failOnNew)`;
+  return { failed: true, reason, summary, baselineWritten, ...(held !== undefined ? { lastLine: held } : {}) };
+}
