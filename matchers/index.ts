@@ -16,6 +16,12 @@ import { toBeFaithfulTo } from './toBeFaithfulTo.js';
 import { toCiteOnlyRetrieved } from './toCiteOnlyRetrieved.js';
 import { toAbstain } from './toAbstain.js';
 import { toPassJudge } from './toPassJudge.js';
+import { toHaveMeanAbove } from './toHaveMeanAbove.js';
+import { toHaveHitRateAtK } from './toHaveHitRateAtK.js';
+import { toHaveMeanRecallAtK } from './toHaveMeanRecallAtK.js';
+import { toHaveMrrAbove } from './toHaveMrrAbove.js';
+import { toHaveMeanNdcgAbove } from './toHaveMeanNdcgAbove.js';
+import { toNotRegressFrom } from './toNotRegressFrom.js';
 
 export const matchers = {
   toHaveHitAtK,
@@ -35,6 +41,12 @@ export const matchers = {
   toCiteOnlyRetrieved,
   toAbstain,
   toPassJudge,
+  toHaveMeanAbove,
+  toHaveHitRateAtK,
+  toHaveMeanRecallAtK,
+  toHaveMrrAbove,
+  toHaveMeanNdcgAbove,
+  toNotRegressFrom,
 };
 
 export type { RagMatchers, RagAsymmetricMatchers } from './types.js';
@@ -46,3 +58,5 @@ export type { MatcherContext, MatcherResult } from './support/context.js';
 export type { FaithfulnessMatcherOptions } from './toBeFaithfulTo.js';
 export type { CiteOnlyRetrievedOptions } from './toCiteOnlyRetrieved.js';
 export type { PassJudgeOptions } from './toPassJudge.js';
+export type { MeanMatcherOptions, CutoffMeanMatcherOptions } from './support/set-matcher.js';
+export type { NotRegressOptions } from './toNotRegressFrom.js';

@@ -8,6 +8,10 @@ import type { Hit } from '../src/core/types.js';
 import type { FaithfulnessMatcherOptions } from './toBeFaithfulTo.js';
 import type { CiteOnlyRetrievedOptions } from './toCiteOnlyRetrieved.js';
 import type { PassJudgeOptions } from './toPassJudge.js';
+import type { Measure } from '../src/core/measures.js';
+import type { CutoffMeanMatcherOptions, MeanMatcherOptions } from './support/set-matcher.js';
+import type { NotRegressOptions } from './toNotRegressFrom.js';
+import type { RunEvaluation } from '../src/dataset/evaluate-run.js';
 
 /**
  * The matchers as users call them, shared by every runner's type augmentation.
@@ -48,6 +52,18 @@ export interface RagMatchers<R = unknown> {
   toAbstain(options?: AbstentionOptions): R;
   /** The judge's score ≥ options.min. Asynchronous: always `await` it; not usable in asymmetric form. */
   toPassJudge(judge: RagJudge, options: PassJudgeOptions): Promise<void>;
+  /** On evaluateRun's result: the mean of `measure` (with options.confidence, its interval's lower bound) ≥ min. */
+  toHaveMeanAbove(measure: string | Measure, min: number, options?: MeanMatcherOptions): R;
+  /** On evaluateRun's result: the hit rate at k ≥ min. */
+  toHaveHitRateAtK(k: number, min: number, options?: MeanMatcherOptions): R;
+  /** On evaluateRun's result: mean recall@k ≥ min. */
+  toHaveMeanRecallAtK(k: number, min: number, options?: MeanMatcherOptions): R;
+  /** On evaluateRun's result: MRR (at options.k) ≥ min. */
+  toHaveMrrAbove(min: number, options?: CutoffMeanMatcherOptions): R;
+  /** On evaluateRun's result: mean nDCG (at options.k) ≥ min. */
+  toHaveMeanNdcgAbove(min: number, options?: CutoffMeanMatcherOptions): R;
+  /** On evaluateRun's result: no measure's mean fell from the baseline's beyond the tolerance (and significantly, with options.significance). */
+  toNotRegressFrom(baseline: RunEvaluation, options?: NotRegressOptions): R;
 }
 
 /** The same matchers in asymmetric form: `expect.toHaveRecallAtK(relevant, 5, 0.8)` inside `toEqual`. */

@@ -1,0 +1,148 @@
+import { compareEvaluations, type MeasureComparison, type RunComparison } from '../src/dataset/compare-runs.js';
+import type { PairedTestName } from '../src/core/stats.js';
+import { recordSample } from '../src/recording/sample.js';
+import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
+import { formatNumber, listIds } from './support/format.js';
+import { checkEvaluation, coverageNotes, queryLines, setHint, setUsageError } from './support/set-matcher.js';
+
+const NAME = 'toNotRegressFrom';
+const ARGS = 'baseline, options';
+const KNOWN = new Set(['measures', 'tolerance', 'significance', 'test', 'resamples', 'seed']);
+/** Questions listed per regressed measure. */
+const SHOWN_QUESTIONS = 10;
+
+export interface NotRegressOptions {
+  /** Measures to compare (any spelling); default: every measure both results have. */
+  measures?: readonly string[];
+  /** Largest drop of a mean that still passes: one number or per measure. Default 0.01. */
+  tolerance?: number | Readonly<Record<string, number>>;
+  /** Also require the paired test (Holm-corrected across the measures) to say p ≤ significance. */
+  significance?: number;
+  /** Paired test: 'randomization' (default, seeded), 'sign' or 't'. */
+  test?: PairedTestName;
+  /** Randomization resamples. Default 10,000. */
+  resamples?: number;
+  /** Randomization seed. Default 42. */
+  seed?: number;
+}
+
+function signed(value: number, format: (value: number) => string = formatNumber): string {
+  const text = format(Math.abs(value));
+  return value < 0 ? `-${text}` : `+${text}`;
+}
+
+/** Table cells: four decimals, so that a column lines up. */
+const fixed = (value: number) => value.toFixed(4);
+
+function formatP(p: number): string {
+  if (!Number.isFinite(p)) return '–';
+  if (p < 0.0001) return '<0.0001';
+  return p.toFixed(4);
+}
+
+/** Columns padded to their widest cell; numbers right-aligned. */
+function textTable(rows: readonly (readonly string[])[], rightAligned: readonly boolean[]): string[] {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  return rows.map((row) =>
+    row
+      .map((cell, column) => (rightAligned[column] ? cell.padStart(widths[column] as number) : cell.padEnd(widths[column] as number)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+function comparisonTable(comparison: RunComparison, utils: ReturnType<typeof utilsOf>): string {
+  const header = ['measure', 'baseline', 'now', 'change', 'wins/losses/ties', 'p', 'p (Holm)', ''];
+  const rows = comparison.measures.map((entry) => [
+    entry.measure,
+    fixed(entry.meanBefore),
+    fixed(entry.meanAfter),
+    signed(entry.meanDifference, fixed),
+    `${entry.wins}/${entry.losses}/${entry.ties}`,
+    formatP(entry.p),
+    formatP(entry.adjustedP),
+    entry.regression ? '✗ regressed' : entry.improvement ? '✓ improved' : '✓',
+  ]);
+  const lines = textTable([header, ...rows], [false, true, true, true, true, true, true, false]);
+  return lines.map((line, index) => (index > 0 && comparison.measures[index - 1]!.regression ? utils.RECEIVED_COLOR(line) : line)).join('\n');
+}
+
+function testDescription(comparison: RunComparison, entry: MeasureComparison | undefined): string {
+  const method = entry?.method ?? comparison.test;
+  const name =
+    method === 'randomization-exact'
+      ? 'exact paired randomization test'
+      : method === 'randomization-monte-carlo'
+        ? 'paired randomization test (Monte Carlo)'
+        : method === 'sign-exact'
+          ? 'exact sign test'
+          : method.startsWith('paired-t')
+            ? 'paired t-test'
+            : method;
+  const holm = comparison.measures.length > 1 ? `, Holm-corrected across ${comparison.measures.length} measures` : '';
+  const rule =
+    comparison.significance === undefined
+      ? 'a regression is a drop of the mean beyond the tolerance'
+      : `a regression is a drop beyond the tolerance with p (Holm) ≤ ${comparison.significance}`;
+  return `p: ${name}${holm}; ${rule}.`;
+}
+
+/**
+ * On the result of evaluateRun: no measure's mean fell from the baseline's (another evaluateRun
+ * result on the same queries) by more than the tolerance — and, with `significance`, significantly
+ * by a paired test. "The reranker must not make nDCG@10 worse than BM25 alone."
+ */
+export function toNotRegressFrom(this: MatcherContext, received: unknown, baseline: unknown, options?: NotRegressOptions): MatcherResult {
+  const after = checkEvaluation(this, NAME, ARGS, received);
+  const before = checkEvaluation(this, NAME, ARGS, baseline, 'baseline');
+  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
+    throw setUsageError(this, NAME, ARGS, 'options must be an object such as { measures: ["ndcg@10"], tolerance: 0.01 }');
+  }
+  for (const name of Object.keys(options ?? {})) {
+    if (!KNOWN.has(name)) throw setUsageError(this, NAME, ARGS, `unknown option ${JSON.stringify(name)}; known: ${[...KNOWN].join(', ')}`);
+  }
+  let comparison: RunComparison;
+  try {
+    comparison = compareEvaluations(before, after, options ?? {});
+  } catch (error) {
+    throw setUsageError(this, NAME, ARGS, (error as Error).message.replace(/^compareEvaluations: /, ''));
+  }
+  const pass = comparison.regressions.length === 0;
+  const negated = this.isNot === true;
+  for (const entry of comparison.measures) {
+    for (const queryId of comparison.queryIds) {
+      const value = (after.perQuery[queryId] as Record<string, number>)[entry.measure] as number;
+      recordSample({ measure: entry.measure, value, pass: pass !== negated, ...(negated ? { negated } : {}), queryId }, this);
+    }
+  }
+
+  const message = () => {
+    const utils = utilsOf(this);
+    const regressed = comparison.measures.filter((entry) => entry.regression);
+    const headline = negated
+      ? `Expected a regression, but no measure fell beyond its tolerance (${comparison.measures.map((entry) => `${entry.measure} ${signed(entry.meanDifference)}`).join(', ')}).`
+      : regressed
+          .map((entry) => `${entry.measure} regressed: ${formatNumber(entry.meanBefore)} → ${utils.RECEIVED_COLOR(formatNumber(entry.meanAfter))} (${signed(entry.meanDifference)}; tolerance ${formatNumber(entry.tolerance)})`)
+          .join('\n');
+    const sections = [setHint(this, NAME, ARGS), headline, comparisonTable(comparison, utils)];
+    if (!negated) {
+      for (const entry of regressed) {
+        if (entry.worse.length === 0) continue;
+        const shown = entry.worse.slice(0, SHOWN_QUESTIONS);
+        const title = `Questions that got worse on ${entry.measure} (${entry.worse.length}, worst first):`;
+        const lines = queryLines(shown.map((change) => ({ queryId: change.queryId, text: `${formatNumber(change.before)} → ${formatNumber(change.after)}` })));
+        if (entry.worse.length > SHOWN_QUESTIONS) lines.push(utils.DIM_COLOR(`  … and ${entry.worse.length - SHOWN_QUESTIONS} more`));
+        sections.push([title, ...lines].join('\n'));
+      }
+    }
+    const pairing = [`Paired on ${comparison.queryIds.length} ${comparison.queryIds.length === 1 ? 'query' : 'queries'}`];
+    if (comparison.onlyBefore.length > 0) pairing.push(`${comparison.onlyBefore.length} only in the baseline (${listIds(comparison.onlyBefore)})`);
+    if (comparison.onlyAfter.length > 0) pairing.push(`${comparison.onlyAfter.length} only now (${listIds(comparison.onlyAfter)})`);
+    const notes = [`${pairing.join('; ')}.`, testDescription(comparison, comparison.measures[0])];
+    const coverage = coverageNotes(after);
+    if (coverage !== '') notes.push(coverage);
+    sections.push(utils.DIM_COLOR(notes.join('\n')));
+    return sections.filter((section) => section !== '').join('\n\n');
+  };
+  return { pass, message };
+}
