@@ -1,0 +1,139 @@
+// Reading a JSON report (src/report/json.ts) back, for `rag-matchers report` and renderHtml: checks the
+// parts the HTML renderer reads, so a hand-edited or foreign file fails with a message naming the field
+// rather than drawing NaN.
+
+import { REPORT_SCHEMA_VERSION, type JsonReport } from '../json.js';
+
+/** A file that is not a usable rag-matchers JSON report. */
+export class ReportFormatError extends Error {
+  override name = 'ReportFormatError';
+}
+
+/** Parses report text; `source` names the file in messages. */
+export function parseJsonReport(text: string, source: string): JsonReport {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch (error) {
+    throw new ReportFormatError(`${source}: not valid JSON (${error instanceof Error ? error.message : String(error)}); pass the file written by the reporters' \`json\` option.`);
+  }
+  return validateJsonReport(data, source);
+}
+
+/** Checks a parsed value is a JSON report this version can draw; returns it typed. */
+export function validateJsonReport(data: unknown, source = 'report'): JsonReport {
+  const fail = (where: string, expected: string, found: unknown): never => {
+    throw new ReportFormatError(`${source}: ${where} must be ${expected}, found ${describe(found)}.`);
+  };
+  if (!isObject(data) || data.generatedBy !== 'rag-matchers' || data.kind !== 'retrieval-report') {
+    throw new ReportFormatError(
+      `${source}: not a rag-matchers JSON report (expected "generatedBy": "rag-matchers" and "kind": "retrieval-report"); pass the file written by the reporters' \`json\` option.`,
+    );
+  }
+  const version = data.schemaVersion;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) fail('"schemaVersion"', 'a whole number ≥ 1', version);
+  if ((version as number) > REPORT_SCHEMA_VERSION) {
+    throw new ReportFormatError(`${source}: written by a newer rag-matchers (report schema version ${String(version)}; this version reads up to ${REPORT_SCHEMA_VERSION}); upgrade rag-matchers.`);
+  }
+  if (typeof data.passed !== 'boolean') fail('"passed"', 'true or false', data.passed);
+  if (typeof data.runner !== 'string') fail('"runner"', 'a string', data.runner);
+  const counts = data.counts;
+  if (!isObject(counts)) return fail('"counts"', 'an object', counts);
+  for (const key of ['samples', 'suites', 'rows', 'regressed', 'improved', 'unchanged', 'new'] as const) {
+    if (!isCount(counts[key])) fail(`counts.${key}`, 'a whole number ≥ 0', counts[key]);
+  }
+  const baseline = data.baseline;
+  if (!isObject(baseline) || typeof baseline.found !== 'boolean' || !(baseline.path === null || typeof baseline.path === 'string')) {
+    fail('"baseline"', 'an object { path: string | null, found: boolean }', baseline);
+  }
+  const settings = data.settings;
+  if (!isObject(settings)) return fail('"settings"', 'an object', settings);
+  if (!isFinite(settings.confidence)) fail('settings.confidence', 'a number', settings.confidence);
+  if (typeof settings.test !== 'string') fail('settings.test', 'a string', settings.test);
+  if (!isObject(settings.tolerance) || !isFinite(settings.tolerance.default) || !isObject(settings.tolerance.byMeasure)) {
+    fail('settings.tolerance', 'an object { default: number, byMeasure: {…} }', settings.tolerance);
+  }
+  if (!Array.isArray(data.rows)) return fail('"rows"', 'an array', data.rows);
+  data.rows.forEach((row: unknown, index: number) => checkRow(row, `rows[${index}]`, fail));
+  if (!Array.isArray(data.missing)) return fail('"missing"', 'an array', data.missing);
+  data.missing.forEach((row: unknown, index: number) => {
+    const where = `missing[${index}]`;
+    if (!isObject(row)) return fail(where, 'an object', row);
+    if (typeof row.suite !== 'string') fail(`${where}.suite`, 'a string', row.suite);
+    if (typeof row.measure !== 'string') fail(`${where}.measure`, 'a string', row.measure);
+    if (!isCount(row.count)) fail(`${where}.count`, 'a whole number ≥ 0', row.count);
+    if (!isFinite(row.mean)) fail(`${where}.mean`, 'a number', row.mean);
+  });
+  return data as unknown as JsonReport;
+}
+
+const STATUSES = new Set(['regressed', 'improved', 'unchanged', 'new']);
+
+function checkRow(row: unknown, where: string, fail: (where: string, expected: string, found: unknown) => never): void {
+  if (!isObject(row)) return fail(where, 'an object', row);
+  for (const key of ['suite', 'measure'] as const) if (typeof row[key] !== 'string') fail(`${where}.${key}`, 'a string', row[key]);
+  if (typeof row.status !== 'string' || !STATUSES.has(row.status)) fail(`${where}.status`, 'one of regressed, improved, unchanged, new', row.status);
+  if (!isCount(row.count)) fail(`${where}.count`, 'a whole number ≥ 0', row.count);
+  for (const key of ['mean', 'min', 'max', 'tolerance'] as const) if (!isFinite(row[key])) fail(`${where}.${key}`, 'a finite number', row[key]);
+  if (!isCount(row.failures)) fail(`${where}.failures`, 'a whole number ≥ 0', row.failures);
+  const interval = row.interval;
+  if (!isObject(interval) || !isFinite(interval.lower) || !isFinite(interval.upper) || !isFinite(interval.confidence)) {
+    fail(`${where}.interval`, 'an object with finite lower, upper and confidence', interval);
+  }
+  const baseline = row.baseline;
+  if (baseline !== null && (!isObject(baseline) || !isFinite(baseline.mean) || !isCount(baseline.count))) {
+    fail(`${where}.baseline`, 'null or { mean: number, count: number }', baseline);
+  }
+  if (row.delta !== null && !isFinite(row.delta)) fail(`${where}.delta`, 'null or a finite number', row.delta);
+  const comparison = row.comparison;
+  if (comparison !== null) {
+    if (!isObject(comparison)) return fail(`${where}.comparison`, 'null or an object', comparison);
+    for (const key of ['shared', 'wins', 'losses', 'ties'] as const) if (!isCount(comparison[key])) fail(`${where}.comparison.${key}`, 'a whole number ≥ 0', comparison[key]);
+    for (const key of ['meanBefore', 'meanAfter'] as const) if (!isFinite(comparison[key])) fail(`${where}.comparison.${key}`, 'a finite number', comparison[key]);
+    for (const key of ['p', 'adjustedP'] as const) if (comparison[key] !== null && !isFinite(comparison[key])) fail(`${where}.comparison.${key}`, 'null or a number', comparison[key]);
+  }
+  for (const key of ['worse', 'better'] as const) {
+    const changes = row[key];
+    if (!Array.isArray(changes)) return fail(`${where}.${key}`, 'an array', changes);
+    changes.forEach((change: unknown, index: number) => {
+      const at = `${where}.${key}[${index}]`;
+      if (!isObject(change)) return fail(at, 'an object', change);
+      if (typeof change.sampleId !== 'string') fail(`${at}.sampleId`, 'a string', change.sampleId);
+      if (typeof change.test !== 'string') fail(`${at}.test`, 'a string', change.test);
+      for (const field of ['before', 'after', 'delta'] as const) if (!isFinite(change[field])) fail(`${at}.${field}`, 'a finite number', change[field]);
+    });
+  }
+  for (const key of ['newSamples', 'missingSamples'] as const) {
+    const ids = row[key];
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) fail(`${where}.${key}`, 'an array of strings', ids);
+  }
+  const samples = row.samples;
+  if (!Array.isArray(samples)) return fail(`${where}.samples`, 'an array', samples);
+  samples.forEach((sample: unknown, index: number) => {
+    const at = `${where}.samples[${index}]`;
+    if (!isObject(sample)) return fail(at, 'an object', sample);
+    if (typeof sample.id !== 'string') fail(`${at}.id`, 'a string', sample.id);
+    if (!isFinite(sample.value)) fail(`${at}.value`, 'a finite number', sample.value);
+    if (sample.before !== null && !isFinite(sample.before)) fail(`${at}.before`, 'null or a finite number', sample.before);
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isFinite(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  const json = JSON.stringify(value);
+  return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+}
