@@ -3,16 +3,19 @@
 //
 // How the linking works. node_modules/ is a real directory (Vite writes its config bundles and caches
 // there, Jest's cache may go there, and nothing may be written into the repository's node_modules).
-// In it, `rag-matchers` is a symlink to the repository root, so the package resolves through its own
-// package.json "exports" to dist/, exactly as after `npm install`; every other package the fixture
-// needs (vitest, jest, ts-jest, @jest/globals, typescript, @types/jest, …) is a symlink to the
-// repository's installed copy. Only the named packages are linked, never the whole node_modules: a
-// type test must see only the type packages its user would have (TypeScript includes every
-// node_modules/@types/* when "types" is not set), and a missing peer dependency must show.
+// In it, `rag-matchers` is a symlink to the repository root (the default) or to a snapshot of the
+// built package (snapshotPackage, what the tests use), so the package resolves through its own
+// package.json "exports" to dist/, as after `npm install`; every other package the fixture needs
+// (vitest, jest, ts-jest, @jest/globals, typescript, @types/jest, …) is a symlink to the repository's
+// installed copy. Only the named packages are linked, never the whole node_modules: a type test must
+// see only the type packages its user would have (TypeScript includes every node_modules/@types/*
+// when "types" is not set, so @types/jest would leak into an @jest/globals project).
 // Transitive dependencies still resolve: Node, Vite, Jest and TypeScript follow a symlink to its real
 // path (none of them preserves symlinks by default) and continue their lookup from there, i.e. from
 // the repository's node_modules. For the same reason the runner a fixture loads and the one
-// rag-matchers' dist files import are one and the same module instance.
+// rag-matchers' dist files import are one and the same module instance. (The flip side: the
+// package's own imports resolve from the repository's node_modules, so these projects do not check
+// that package.json declares every dependency; a real install from the packed tarball would.)
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
