@@ -151,6 +151,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
       notes.push(`${plural(summary.notRun.suites, 'baseline suite')} (${plural(summary.notRun.rows, 'row')}) ${summary.notRun.suites === 1 ? 'was' : 'were'} not run this time and not compared.`);
     }
   }
+  for (const warning of summary.warnings) notes.push(paint.yellow(`Warning: ${warning}`));
   if (summary.regressions > 0 && !summary.settings.failOnRegression) notes.push('failOnRegression is false: the regressions are reported but do not fail the run.');
   if (notes.length > 0) lines.push('', ...notes);
 

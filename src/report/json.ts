@@ -45,6 +45,7 @@ export interface JsonReport {
     intervalResamples: number;
     holmFamily: number;
   };
+  warnings: string[];
   /** Test files that ran in full (CollectedRun.files), or null when the runner did not say. */
   files: string[] | null;
   rows: JsonReportRow[];
@@ -135,6 +136,7 @@ export function renderJson(summary: RunSummary, run?: Pick<CollectedRun, 'files'
       intervalResamples: settings.intervalResamples,
       holmFamily: settings.holmFamily,
     },
+    warnings: [...summary.warnings],
     files: run?.files ? [...run.files] : null,
     rows: summary.rows.map(jsonRow),
     missing: summary.missing.map((row) => ({ ...row })),

@@ -93,6 +93,7 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
     if (summary.missing.length > maxRows) out.push(`- … and ${summary.missing.length - maxRows} more`);
     out.push('', '</details>', '');
   }
+  for (const warning of summary.warnings) out.push(`> [!WARNING]\n> ${escapeText(warning)}`, '');
   if (summary.regressions > 0 || !summary.passed || !summary.baselineFound) {
     out.push(`If this change is intended, accept it with ${code(acceptCommand)} and commit the baseline.`, '');
   }

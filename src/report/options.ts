@@ -44,7 +44,7 @@ export interface RagReporterOptions {
   seed?: number;
   /** Randomization-test resamples. Default 10,000. */
   resamples?: number;
-  /** Bootstrap resamples for the intervals. Default 2,000. */
+  /** Bootstrap resamples for the intervals. Default 1,000. */
   intervalResamples?: number;
 }
 

@@ -189,7 +189,7 @@ describe('renderJson', () => {
       passed: false,
       counts: { samples: 18, suites: 3, rows: 4, regressed: 1, improved: 1, unchanged: 1, new: 1, newSamples: 2, missingRows: 1, notRunSuites: 1, notRunRows: 1 },
       baseline: { path: 'rag-baseline.json', found: true },
-      settings: { significance: null, test: 'sign', seed: 42, resamples: 10000, intervalResamples: 2000, holmFamily: 2, tolerance: { default: 0.01, byMeasure: {} } },
+      settings: { significance: null, test: 'sign', seed: 42, resamples: 10000, intervalResamples: 1000, holmFamily: 2, tolerance: { default: 0.01, byMeasure: {} } },
       files: ['test/orders.test.ts'],
     });
     const recall = report.rows.find((row) => row.measure === 'recall@5')!;

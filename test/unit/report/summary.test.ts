@@ -73,8 +73,8 @@ describe('per suite × measure statistics', () => {
     const first = row(summarize(run(samples('ndcg@10', values)), undefined).rows, 'ndcg@10').interval;
     const second = row(summarize(run(samples('ndcg@10', values)), undefined).rows, 'ndcg@10').interval;
     expect(second).toEqual(first);
-    const expected = meanInterval(values, { seed: 42, resamples: 2000 });
-    expect(first).toMatchObject({ method: 'bootstrap-percentile', lower: expected.lower, upper: expected.upper, seed: 42, resamples: 2000 });
+    const expected = meanInterval(values, { seed: 42, resamples: 1000 });
+    expect(first).toMatchObject({ method: 'bootstrap-percentile', lower: expected.lower, upper: expected.upper, seed: 42, resamples: 1000 });
     expect(first.lower).toBeLessThan(0.575);
     expect(first.upper).toBeGreaterThan(0.575);
     const otherSeed = row(summarize(run(samples('ndcg@10', values)), undefined, { seed: 7 }).rows, 'ndcg@10').interval;
@@ -250,6 +250,22 @@ describe('significance', () => {
     expect(randomization.p).toBeCloseTo(0.0625, 12);
     const t = row(summarize(run(after), baselineOf(before), { test: 't' }).rows, 'ndcg@10').comparison!;
     expect(t).toMatchObject({ test: 't', method: 'paired-t', p: 0 }); // identical differences: sd 0, t = −∞
+  });
+
+  it('warns when Monte Carlo randomization p-values cannot pass Holm (1/(resamples + 1) × rows > significance)', () => {
+    // 20 differing pairs: more than the 16 that the exact test enumerates, so Monte Carlo.
+    const before = samples('ndcg@10', Array(20).fill(1));
+    const after = samples('ndcg@10', Array(20).fill(0.5));
+    const few = summarize(run(after), baselineOf(before), { test: 'randomization', significance: 0.05, resamples: 99 });
+    // smallest p = 1/100 = 0.01 ≤ 0.05 with one row: reachable, no warning, and it regresses
+    expect(row(few.rows, 'ndcg@10').comparison).toMatchObject({ method: 'randomization-monte-carlo', p: 0.01 });
+    expect(few.warnings).toEqual([]);
+    expect(few.regressions).toBe(1);
+    const tooFew = summarize(run(after), baselineOf(before), { test: 'randomization', significance: 0.005, resamples: 99 });
+    expect(tooFew.warnings).toEqual([
+      "With 1 compared row and 99 randomization resamples, no Monte Carlo p-value can pass Holm at 0.005 (the smallest is 1/100, times 1): such rows can never regress. Set resamples to at least 200, or use test: 'sign'.",
+    ]);
+    expect(tooFew.regressions).toBe(0);
   });
 
   it("a t-test on one pair has no p: the row is compared but cannot be significant", () => {
