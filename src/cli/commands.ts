@@ -10,3 +10,5 @@ export interface CommandEntry {
 
 export const COMMANDS: Record<string, CommandEntry> = {};
 COMMANDS['merge'] = { summary: 'combine the rag-shard-*.json reports of a sharded Jest run, compare with the baseline and gate', load: () => import('./commands/merge.js') };
+COMMANDS['report'] = { summary: 'draw the self-contained HTML report of a JSON report (charts, no network)', load: () => import('./commands/report.js') };
+COMMANDS['history'] = { summary: "how each suite's measures moved over the baseline file's git history (--html draws it)", load: () => import('./commands/history.js') };
