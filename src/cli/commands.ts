@@ -9,6 +9,9 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: Record<string, CommandEntry> = {};
+COMMANDS['eval'] = { summary: 'evaluate a run against qrels or an eval set (table, JSON or Markdown)', load: () => import('./commands/eval.js') };
+COMMANDS['trec-eval'] = { summary: 'drop-in for trec_eval on P, recall, map, ndcg, recip_rank, Rprec, success and counts', load: () => import('./commands/trec-eval.js') };
+COMMANDS['compare'] = { summary: 'paired comparison of two runs: intervals, p-values, regressions', load: () => import('./commands/compare.js') };
 COMMANDS['merge'] = { summary: 'combine the rag-shard-*.json reports of a sharded Jest run, compare with the baseline and gate', load: () => import('./commands/merge.js') };
 COMMANDS['report'] = { summary: 'draw the self-contained HTML report of a JSON report (charts, no network)', load: () => import('./commands/report.js') };
 COMMANDS['history'] = { summary: "how each suite's measures moved over the baseline file's git history (--html draws it)", load: () => import('./commands/history.js') };

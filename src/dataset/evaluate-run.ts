@@ -29,6 +29,8 @@ export interface EvaluateRunOptions extends Omit<EvaluateOptions, 'k'> {
    * listed in `queries.missing`.
    */
   missing?: MissingQueryPolicy;
+  /** Called after each evaluated query with the number done and the number of set queries (for a progress bar). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface RunQueryCounts {
@@ -55,7 +57,7 @@ export interface RunEvaluation {
   queries: RunQueryCounts;
 }
 
-const OWN_OPTIONS = new Set(['measures', 'missing']);
+const OWN_OPTIONS = new Set(['measures', 'missing', 'onProgress']);
 
 function fail(message: string): never {
   throw new TypeError(`evaluateRun: ${message}`);
@@ -196,6 +198,7 @@ export function evaluateRun(set: QuerySet, run: Run, options: EvaluateRunOptions
     perQuery[entry.id] = values;
     queryIds.push(entry.id);
     names.forEach((name, index) => (sums[index] = (sums[index] as number) + (values[name] as number)));
+    options.onProgress?.(queryIds.length, entries.length);
   }
 
   const setIds = new Set(entries.map((entry) => entry.id));

@@ -1,0 +1,209 @@
+// Benchmark of `rag-matchers trec-eval` (npm run bench:cli; needs `npm run build` first).
+//
+// 1. In memory: 20,000 queries × 100 hits (2,000,000 run lines) with graded qrels, the full measure
+//    list, -q -c. Wall time and peak RSS of the CLI process, and the split read / sort / measure / write
+//    it reports with --timings. Targets on the project's 2-core machine: < 1.0 s wall, < 250 MB.
+// 2. Streaming: the same generator at 100,000 and 1,000,000 queries × 100 hits, piped into
+//    `trec-eval --streaming` through standard input (the run never touches the disk); the qrels are a
+//    file. Peak RSS must not grow with the number of queries.
+//
+// Everything is generated from a fixed seed, so every run of the benchmark sees the same data.
+// Options: --queries N (default 20000), --hits N (100), --repeat N (5), --streaming-queries N,N
+// (100000,1000000), --skip-streaming.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir, cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const SEED = 0x2024_5eed;
+const MEASURES = [
+  '-m', 'P.1,3,5,10', '-m', 'recall.1,3,5,10,100', '-m', 'map', '-m', 'map_cut.5,10', '-m', 'ndcg',
+  '-m', 'ndcg_cut.5,10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'success.1,5,10',
+  '-m', 'num_rel_ret', '-m', 'num_ret', '-m', 'num_rel',
+];
+
+/** mulberry32: small, fast, deterministic. */
+function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = state;
+    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Query ids zero-padded so that generation order is byte order (what --streaming needs). */
+function queryIdOf(query: number, width: number): string {
+  return `q${String(query).padStart(width, '0')}`;
+}
+
+interface QueryData {
+  runLines: string;
+  qrelsLines: string;
+}
+
+/**
+ * One query: `hits` distinct documents with decreasing scores (a tie every so often, some in
+ * exponent notation) and ~30 graded judgments, two thirds of them on retrieved documents.
+ */
+function generateQuery(random: () => number, queryId: string, hits: number): QueryData {
+  const documents = new Set<number>();
+  while (documents.size < hits) documents.add(Math.floor(random() * 5_000_000));
+  const ranked = [...documents];
+  let runLines = '';
+  let score = 30 + random() * 10;
+  for (let rank = 1; rank <= hits; rank++) {
+    const scoreText = rank % 17 === 0 ? score.toExponential(6) : score.toFixed(4);
+    runLines += `${queryId} Q0 doc${ranked[rank - 1]} ${rank} ${scoreText} bench\n`;
+    if (random() > 0.1) score -= random() * 0.25; // 10% ties
+  }
+  let qrelsLines = '';
+  const judged = new Set<number>();
+  for (let judgment = 0; judgment < 30; judgment++) {
+    const document = judgment < 20 ? (ranked[Math.floor(random() * hits)] as number) : Math.floor(random() * 5_000_000);
+    if (judged.has(document)) continue;
+    judged.add(document);
+    const grade = Math.floor(random() * 4);
+    qrelsLines += `${queryId} 0 doc${document} ${grade}\n`;
+  }
+  return { runLines, qrelsLines };
+}
+
+async function writeInMemoryData(directory: string, queries: number, hits: number): Promise<{ qrels: string; run: string }> {
+  const random = createRandom(SEED);
+  const width = String(queries).length;
+  const runParts: string[] = [];
+  const qrelsParts: string[] = [];
+  // Queries in numeric order (q1 … q20000 unpadded would be unsorted in byte order; trec-eval does not care).
+  for (let query = 1; query <= queries; query++) {
+    const data = generateQuery(random, queryIdOf(query, width), hits);
+    runParts.push(data.runLines);
+    qrelsParts.push(data.qrelsLines);
+  }
+  const qrels = path.join(directory, 'bench.qrels');
+  const run = path.join(directory, 'bench.run');
+  await writeFile(qrels, qrelsParts.join(''));
+  await writeFile(run, runParts.join(''));
+  return { qrels, run };
+}
+
+interface CliRun {
+  wallMs: number;
+  timings: { read: number; sort: number; measure: number; write: number; total: number; maxRssMB: number };
+  outputBytes: number;
+}
+
+/** Runs the CLI, output to nowhere (counted), reading its --timings line from stderr. */
+function runCli(args: readonly string[], feed?: (stdin: NodeJS.WritableStream) => Promise<void>): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [CLI, 'trec-eval', '--timings', ...args], { stdio: [feed ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    let outputBytes = 0;
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (outputBytes += chunk.length));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    if (feed && child.stdin) feed(child.stdin).catch(reject);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      if (code !== 0) {
+        reject(new Error(`trec-eval exited with ${code}: ${stderr}`));
+        return;
+      }
+      const timingLine = stderr.trim().split('\n').pop() ?? '{}';
+      resolve({ wallMs, timings: JSON.parse(timingLine) as CliRun['timings'], outputBytes });
+    });
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function benchInMemory(directory: string, queries: number, hits: number, repeat: number): Promise<void> {
+  const generationStarted = performance.now();
+  const files = await writeInMemoryData(directory, queries, hits);
+  console.log(`generated ${queries.toLocaleString('en-US')} queries × ${hits} hits (${(queries * hits).toLocaleString('en-US')} run lines) in ${((performance.now() - generationStarted) / 1000).toFixed(1)} s`);
+  const runs: CliRun[] = [];
+  for (let attempt = 0; attempt < repeat; attempt++) runs.push(await runCli(['-q', '-c', ...MEASURES, files.qrels, files.run]));
+  const best = runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+  const wall = runs.map((run) => run.wallMs);
+  const rss = runs.map((run) => run.timings.maxRssMB);
+  console.log(`trec-eval -q -c, full measure list, ${repeat} runs:`);
+  console.log(`  wall      best ${best.wallMs.toFixed(0)} ms, median ${median(wall).toFixed(0)} ms (target < 1000 ms, node start-up included)`);
+  console.log(`  peak RSS  max ${Math.max(...rss)} MB (target < 250 MB)`);
+  const { read, sort, measure, write, total } = best.timings;
+  console.log(`  split (best run): read+parse ${read} ms · group+sort ${sort} ms · measure ${measure} ms · write ${write} ms · in-process total ${total} ms`);
+  console.log(`  output ${(best.outputBytes / 1e6).toFixed(1)} MB`);
+}
+
+async function benchStreaming(directory: string, queries: number, hits: number): Promise<void> {
+  const width = String(queries).length;
+  const qrelsPath = path.join(directory, `stream-${queries}.qrels`);
+  // Qrels first (to a file), from the same random sequence the run is then generated from.
+  const qrelsStream = createWriteStream(qrelsPath);
+  const random = createRandom(SEED);
+  const generatorStarted = performance.now();
+  // Two passes over the same seed: pass 1 writes qrels, pass 2 (while piping) writes the run.
+  for (let query = 1; query <= queries; query++) {
+    const data = generateQuery(random, queryIdOf(query, width), hits);
+    if (!qrelsStream.write(data.qrelsLines)) await new Promise<void>((resolve) => qrelsStream.once('drain', () => resolve()));
+  }
+  await new Promise<void>((resolve, reject) => qrelsStream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  console.log(`streaming ${queries.toLocaleString('en-US')} queries × ${hits}: qrels written in ${((performance.now() - generatorStarted) / 1000).toFixed(1)} s; piping ${(queries * hits).toLocaleString('en-US')} run lines`);
+
+  const feed = async (stdin: NodeJS.WritableStream) => {
+    const runRandom = createRandom(SEED);
+    let buffered = '';
+    for (let query = 1; query <= queries; query++) {
+      buffered += generateQuery(runRandom, queryIdOf(query, width), hits).runLines;
+      if (buffered.length > 1 << 20) {
+        if (!stdin.write(buffered)) await new Promise<void>((resolve) => stdin.once('drain', () => resolve()));
+        buffered = '';
+      }
+    }
+    stdin.end(buffered);
+  };
+  const result = await runCli(['--streaming', '-c', ...MEASURES, qrelsPath, '-'], feed);
+  console.log(`  wall ${(result.wallMs / 1000).toFixed(1)} s (generator in the parent process included), peak RSS ${result.timings.maxRssMB} MB`);
+  console.log(`  in-process: read+parse ${(result.timings.read / 1000).toFixed(1)} s · sort ${(result.timings.sort / 1000).toFixed(1)} s · measure ${(result.timings.measure / 1000).toFixed(1)} s`);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      queries: { type: 'string', default: '20000' },
+      hits: { type: 'string', default: '100' },
+      repeat: { type: 'string', default: '5' },
+      'streaming-queries': { type: 'string', default: '100000,1000000' },
+      'skip-streaming': { type: 'boolean', default: false },
+    },
+  });
+  if (!existsSync(CLI)) {
+    console.error(`bench:cli needs the built CLI (${path.relative(ROOT, CLI)}); run \`npm run build\` first.`);
+    process.exitCode = 2;
+    return;
+  }
+  console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
+  const directory = await mkdtemp(path.join(tmpdir(), 'rag-matchers-bench-cli-'));
+  try {
+    await benchInMemory(directory, Number(values.queries), Number(values.hits), Number(values.repeat));
+    if (!values['skip-streaming']) {
+      for (const queries of String(values['streaming-queries']).split(',').map(Number)) {
+        await benchStreaming(directory, queries, Number(values.hits));
+      }
+    }
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+await main();

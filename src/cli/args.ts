@@ -1,0 +1,91 @@
+// Flag parsing for the commands: node:util parseArgs, with its errors turned into usage errors
+// (exit 2) and small readers for numbers and choices that say what was expected.
+import { parseArgs } from 'node:util';
+
+import { usageError } from './io.js';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  multiple?: boolean;
+}
+
+export interface ParsedArgs {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+
+/** Parses flags strictly: an unknown flag or a missing value is a usage error naming it. */
+export function parseCommandArgs(args: readonly string[], options: Record<string, OptionSpec>): ParsedArgs {
+  try {
+    const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
+  } catch (error) {
+    throw usageError(describeParseError(error));
+  }
+}
+
+function describeParseError(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const option = /'([^']+)'/.exec(message)?.[1] ?? message;
+    return `unknown option '${option}'`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const option = /'([^']+)'/.exec(message)?.[1];
+    if (message.includes('argument missing') && option !== undefined) return `option '${option}' needs a value`;
+    return message.split('\n')[0] ?? message;
+  }
+  return message.split('\n')[0] ?? message;
+}
+
+export function stringOption(parsed: ParsedArgs, name: string): string | undefined {
+  const value = parsed.values[name];
+  if (Array.isArray(value)) return value.length === 0 ? undefined : String(value[value.length - 1]);
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function stringList(parsed: ParsedArgs, name: string): string[] {
+  const value = parsed.values[name];
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).map(String);
+}
+
+export function flag(parsed: ParsedArgs, name: string): boolean {
+  return parsed.values[name] === true;
+}
+
+export interface NumberRule {
+  integer?: boolean;
+  min?: number;
+  /** When true, min itself is not allowed. */
+  minExclusive?: boolean;
+  max?: number;
+  maxExclusive?: boolean;
+  example: string;
+}
+
+/** Reads a numeric flag value; anything else is a usage error with an example. */
+export function numberOption(flagName: string, text: string | undefined, rule: NumberRule): number | undefined {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  const value = rule.integer ? (/^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN) : trimmed === '' ? Number.NaN : Number(trimmed);
+  const belowMin = rule.min !== undefined && (rule.minExclusive ? value <= rule.min : value < rule.min);
+  const aboveMax = rule.max !== undefined && (rule.maxExclusive ? value >= rule.max : value > rule.max);
+  if (!Number.isFinite(value) || belowMin || aboveMax) {
+    const kind = rule.integer ? 'a whole number' : 'a number';
+    const lower = rule.min === undefined ? '' : ` ${rule.minExclusive ? '>' : '≥'} ${rule.min}`;
+    const upper = rule.max === undefined ? '' : `${lower === '' ? '' : ' and'} ${rule.maxExclusive ? '<' : '≤'} ${rule.max}`;
+    throw usageError(`${flagName} must be ${kind}${lower}${upper}, got '${text}' (e.g. ${flagName} ${rule.example})`);
+  }
+  return value;
+}
+
+export function choiceOption<T extends string>(flagName: string, text: string | undefined, choices: readonly T[]): T | undefined {
+  if (text === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(text)) {
+    throw usageError(`${flagName} must be one of ${choices.join(', ')}, got '${text}'`);
+  }
+  return text as T;
+}

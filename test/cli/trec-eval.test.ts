@@ -1,0 +1,198 @@
+// `rag-matchers trec-eval` flags, query rules and errors (its output is checked byte for byte
+// against trec_eval in trec-eval.conformance.test.ts).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as trecEval from '../../src/cli/commands/trec-eval.js';
+import { runCommand } from './helpers.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-trec-eval-'));
+function file(name: string, text: string): string {
+  const path = join(directory, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const qrels = file('basic.qrels', 'q1 0 a 1\nq1 0 b 2\nq1 0 c 0\nq2 0 d 1\nq3 0 e 1\n');
+const run = file('basic.run', ['q1 Q0 x 1 9 t', 'q1 Q0 b 2 8 t', 'q1 Q0 a 3 7 t', 'q2 Q0 d 1 5 t', 'q9 Q0 a 1 1 t'].join('\n') + '\n');
+
+/** value of `measure` for `queryId` in trec_eval output. */
+function valueOf(output: string, measure: string, queryId: string): string | undefined {
+  const line = output.split('\n').find((candidate) => candidate.startsWith(`${measure.padEnd(22)}\t${queryId}\t`));
+  return line?.split('\t')[2];
+}
+
+describe('trec-eval: query rules', () => {
+  it('evaluates only queries in both files without -c; with -c, a qrels query missing from the run scores 0', async () => {
+    const plain = await runCommand(trecEval, ['-q', '-m', 'P.1', '-m', 'num_ret', qrels, run]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toBe(
+      ['num_ret               \tq1\t3', 'P_1                   \tq1\t0.0000', 'num_ret               \tq2\t1', 'P_1                   \tq2\t1.0000', 'num_ret               \tall\t4', 'P_1                   \tall\t0.5000', ''].join('\n'),
+    );
+    const complete = await runCommand(trecEval, ['-q', '-c', '-m', 'P.1', qrels, run]);
+    expect(valueOf(complete.stdout, 'P_1', 'q3')).toBe('0.0000');
+    expect(valueOf(complete.stdout, 'P_1', 'all')).toBe('0.3333');
+  });
+
+  it('ranks by score, ties by docno descending, whatever the rank column and line order say', async () => {
+    const tied = file('tied.run', 'q1 Q0 c 1 1.0 t\nq1 Q0 a 2 1.0 t\nq1 Q0 b 3 2.0 t\n');
+    const tiedQrels = file('tied.qrels', 'q1 0 a 1\n');
+    const result = await runCommand(trecEval, ['-m', 'recip_rank', tiedQrels, tied]);
+    // b (2.0) first, then the tie in docno descending order: c, a. File order or ascending ids would put a at rank 2.
+    expect(valueOf(result.stdout, 'recip_rank', 'all')).toBe('0.3333');
+  });
+
+  it('-M keeps the top N after ranking; -n drops the summary', async () => {
+    const result = await runCommand(trecEval, ['-q', '-n', '-M', '2', '-m', 'num_ret', '-m', 'num_rel_ret', qrels, run]);
+    expect(valueOf(result.stdout, 'num_ret', 'q1')).toBe('2');
+    expect(valueOf(result.stdout, 'num_rel_ret', 'q1')).toBe('1');
+    expect(result.stdout).not.toContain('\tall\t');
+  });
+
+  it('-l sets the relevance level; ndcg keeps using the grades', async () => {
+    const result = await runCommand(trecEval, ['-q', '-l2', '-m', 'num_rel', '-m', 'P.3', '-m', 'ndcg', qrels, run]);
+    expect(valueOf(result.stdout, 'num_rel', 'q1')).toBe('1');
+    expect(valueOf(result.stdout, 'P_3', 'q1')).toBe('0.3333');
+    const levelOne = await runCommand(trecEval, ['-q', '-m', 'ndcg', qrels, run]);
+    expect(valueOf(result.stdout, 'ndcg', 'q1')).toBe(valueOf(levelOne.stdout, 'ndcg', 'q1'));
+  });
+
+  it('with -c, the summary num_rel counts every qrels judgment with grade > 0, as trec_eval 10 does', async () => {
+    const result = await runCommand(trecEval, ['-c', '-l2', '-m', 'num_rel', qrels, run]);
+    expect(result.stdout).toBe('num_rel               \tall\t4\n');
+    const withoutC = await runCommand(trecEval, ['-l2', '-m', 'num_rel', qrels, run]);
+    expect(withoutC.stdout).toBe('num_rel               \tall\t1\n');
+  });
+
+  it('prints measures in trec_eval order and cutoffs ascending, whatever the -m order', async () => {
+    const result = await runCommand(trecEval, ['-m', 'success.10,1', '-m', 'ndcg_cut.5', '-m', 'map', '-m', 'num_ret', qrels, run]);
+    expect(result.stdout.split('\n').map((line) => line.split('\t')[0]?.trim())).toEqual(['num_ret', 'map', 'ndcg_cut_5', 'success_1', 'success_10', '']);
+  });
+
+  it('without -m, prints every supported measure with trec_eval default cutoffs', async () => {
+    const result = await runCommand(trecEval, [qrels, run]);
+    const names = result.stdout.trim().split('\n').map((line) => line.split('\t')[0]?.trim());
+    expect(names.slice(0, 7)).toEqual(['num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'recip_rank', 'P_5']);
+    expect(names).toContain('recall_1000');
+    expect(names).toContain('map_cut_30');
+    expect(names.slice(-3)).toEqual(['success_1', 'success_5', 'success_10']);
+    expect(names).toHaveLength(6 + 9 * 4 + 1 + 3);
+  });
+
+  it('reads comment lines, blank lines, tabs, CRLF, extra run columns and a byte order mark', async () => {
+    const messy = file('messy.run', '\ufeff# a comment\n\nq1\tQ0\tb\t1\t8\tt\textra\r\nq1 Q0  a 2 7e0 t\r\n');
+    const messyQrels = file('messy.qrels', '# judged by hand\nq1\t0\ta\t1\r\nq1 0 b 1\n');
+    const result = await runCommand(trecEval, ['-m', 'P.2', '-m', 'num_ret', messyQrels, messy]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('num_ret               \tall\t2\nP_2                   \tall\t1.0000\n');
+  });
+
+  it('--precision prints more decimals; counts stay integers', async () => {
+    const result = await runCommand(trecEval, ['--precision', '6', '-m', 'P.3', '-m', 'num_ret', qrels, run]);
+    expect(result.stdout).toBe('num_ret               \tall\t4\nP_3                   \tall\t0.500000\n');
+  });
+});
+
+describe('trec-eval: fatal duplicates (exit 4, as trec_eval)', () => {
+  it('a docno repeated in a query of the run, after printing the queries before it', async () => {
+    const duplicated = file('dup.run', 'q1 Q0 a 1 3 t\nq2 Q0 d 1 3 t\nq2 Q0 d 2 2 t\n');
+    const result = await runCommand(trecEval, ['-q', '-m', 'num_ret', qrels, duplicated]);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('num_ret               \tq1\t1\n');
+    expect(result.stderr).toMatch(/dup\.run:3: duplicate docno 'd' in query 'q2' \(first on line 2\)\. trec_eval treats a repeated document as a fatal error/);
+  });
+
+  it('a docno repeated in the qrels of an evaluated query', async () => {
+    const duplicatedQrels = file('dup.qrels', 'q1 0 a 1\nq1 0 a 0\n');
+    const result = await runCommand(trecEval, ['-m', 'P.5', duplicatedQrels, run]);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/dup\.qrels:2: duplicate docno 'a' in query 'q1' \(first on line 1\)/);
+  });
+
+  it('not beyond -M, which trec_eval applies before checking', async () => {
+    const duplicated = file('dup-late.run', 'q1 Q0 a 1 3 t\nq1 Q0 z 2 2 t\nq1 Q0 z 3 1 t\n');
+    expect((await runCommand(trecEval, ['-M', '2', '-m', 'P.5', qrels, duplicated])).code).toBe(0);
+    expect((await runCommand(trecEval, ['-M', '3', '-m', 'P.5', qrels, duplicated])).code).toBe(4);
+  });
+});
+
+describe('trec-eval: usage and input errors (exit 2)', () => {
+  it.each([
+    [['--frobnicate', qrels, run], /unknown option '--frobnicate'/],
+    [[qrels], /expected two files, QRELS and RUN, got '.*basic\.qrels'/],
+    [['-m', 'bpref', qrels, run], /trec_eval measure 'bpref' is not supported by rag-matchers trec-eval\. Supported: num_ret, num_rel/],
+    [['-m', 'official', qrels, run], /'official' is not supported/],
+    [['-m', 'p.5', qrels, run], /unknown measure 'p'\. Measure names are case-sensitive, as in trec_eval: did you mean 'P'\?/],
+    [['-m', 'P.5,5', qrels, run], /repeats the cutoff 5/],
+    [['-m', 'P.0', qrels, run], /cutoffs of 'P\.0' must be positive/],
+    [['-m', 'P.', qrels, run], /empty parameter list/],
+    [['-l0', qrels, run], /-l must be a whole number ≥ 1, got '0'/],
+    [['-l', 'two', qrels, run], /-l must be a whole number ≥ 1, got 'two'/],
+    [['-J', qrels, run], /-J\/--Judged_docs_only is not supported/],
+    [[qrels, join(directory, 'nope.run')], /cannot read run file '.*nope\.run': no such file/],
+    [[join(directory, 'nope.qrels'), run], /cannot read qrels file '.*nope\.qrels': no such file/],
+    [['-', run], /QRELS cannot be '-'/],
+  ])('%j', async (args, message) => {
+    const result = await runCommand(trecEval, args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('a malformed line, with file, line and problem', async () => {
+    const bad = file('bad.run', 'q1 Q0 a 1 9 t\nq1 Q0 b 2 high t\n');
+    const result = await runCommand(trecEval, [qrels, bad]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/bad\.run:2: score 'high' is not a number\n {2}line 2: "q1 Q0 b 2 high t"/);
+    const short = file('short.run', 'q1 Q0 a 1 9\n');
+    expect((await runCommand(trecEval, [qrels, short])).stderr).toMatch(/short\.run:1: expected 6 columns \(qid Q0 docno rank score tag\), found 5/);
+    const badGrade = file('grade.qrels', 'q1 0 a 1.5\n');
+    expect((await runCommand(trecEval, [badGrade, run])).stderr).toMatch(/grade\.qrels:1: relevance grade '1\.5' is not an integer/);
+  });
+
+  it('no query with both results and judgments: exit 7, as trec_eval', async () => {
+    const other = file('other.run', 'q8 Q0 a 1 1 t\n');
+    const result = await runCommand(trecEval, [qrels, other]);
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(/no queries with both results and relevance info \(use -c/);
+  });
+
+  it('warns about parameters trec_eval ignores', async () => {
+    const result = await runCommand(trecEval, ['-m', 'map.5', qrels, run]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/'map' takes no parameters: '\.5' ignored, as trec_eval does\. Did you mean -m map_cut\.5\?/);
+    expect(result.stdout).toMatch(/^map {19}\tall\t/);
+  });
+
+  it('--help prints the usage', async () => {
+    const result = await runCommand(trecEval, ['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: rag-matchers trec-eval \[-q\] \[-c\]/);
+  });
+});
+
+describe('trec-eval --streaming', () => {
+  it('needs both files grouped in byte order of query id, and says how to sort', async () => {
+    const unsorted = file('unsorted.run', 'q2 Q0 d 1 5 t\nq1 Q0 a 1 5 t\n');
+    const result = await runCommand(trecEval, ['--streaming', qrels, unsorted]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unsorted\.run:2: --streaming needs the run grouped by query, in byte order of query id, but query 'q1' comes after 'q2'\. Sort it .*LC_ALL=C sort -s -k1,1 run > run\.sorted/);
+    const unsortedQrels = file('unsorted.qrels', 'q2 0 d 1\nq10 0 a 1\n');
+    const qrelsResult = await runCommand(trecEval, ['--streaming', unsortedQrels, run]);
+    expect(qrelsResult.code).toBe(2);
+    expect(qrelsResult.stderr).toMatch(/--streaming needs the qrels grouped by query.*query 'q10' comes after 'q2'/);
+  });
+
+  it('gives the same output as the whole-file mode on sorted input', async () => {
+    const args = ['-q', '-c', '-m', 'P.1,2', '-m', 'map', '-m', 'num_rel', qrels, run];
+    const whole = await runCommand(trecEval, args);
+    const streamed = await runCommand(trecEval, ['--streaming', ...args]);
+    expect(streamed.stdout).toBe(whole.stdout);
+  });
+
+  it('reports timings as one JSON line on stderr', async () => {
+    const result = await runCommand(trecEval, ['--timings', '-m', 'P.1', qrels, run]);
+    expect(JSON.parse(result.stderr)).toEqual({ read: expect.any(Number), sort: expect.any(Number), measure: expect.any(Number), write: expect.any(Number), total: expect.any(Number), maxRssMB: expect.any(Number) });
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { formatFixed, measureColumn, trecCountLine, trecValueLine } from '../../src/cli/trec-format.js';
+import { createProgress } from '../../src/cli/progress.js';
+
+describe("formatFixed: C printf's %.Nf", () => {
+  it('rounds exact ties to even, as glibc does (toFixed rounds them up)', () => {
+    // 1/32 = 0.03125 exactly: printf("%.4f") gives 0.0312; (0.03125).toFixed(4) gives 0.0313.
+    expect((0.03125).toFixed(4)).toBe('0.0313');
+    expect(formatFixed(0.03125, 4)).toBe('0.0312');
+    expect(formatFixed(0.09375, 4)).toBe('0.0938'); // 3/32: the even neighbour is above
+    expect(formatFixed(2.5, 0)).toBe('2');
+    expect(formatFixed(3.5, 0)).toBe('4');
+    expect(formatFixed(0.125, 2)).toBe('0.12');
+    expect(formatFixed(-0.03125, 4)).toBe('-0.0312');
+  });
+
+  it('rounds everything else to nearest, from the exact binary value', () => {
+    expect(formatFixed(1 / 3, 4)).toBe('0.3333');
+    expect(formatFixed(2 / 3, 4)).toBe('0.6667');
+    // 0.00005 is slightly above 5e-5 as a double: not a tie, rounds up.
+    expect(formatFixed(0.00005, 4)).toBe('0.0001');
+    // 1.0005 is slightly below as a double: rounds down.
+    expect(formatFixed(1.0005, 3)).toBe('1.000');
+    expect(formatFixed(0, 4)).toBe('0.0000');
+    expect(formatFixed(1, 17)).toBe('1.00000000000000000');
+  });
+
+  it("writes trec_eval's lines", () => {
+    expect(measureColumn('P_5')).toBe('P_5                   ');
+    expect(trecValueLine('ndcg_cut_10', 'q1', 0.03125)).toBe('ndcg_cut_10           \tq1\t0.0312\n');
+    expect(trecValueLine('map', 'all', 0.5, 2)).toBe('map                   \tall\t  0.50\n');
+    expect(trecCountLine('num_rel_ret', 'q10', 7)).toBe('num_rel_ret           \tq10\t7\n');
+  });
+});
+
+describe('progress bar', () => {
+  function stream(isTTY: boolean) {
+    let written = '';
+    return { write: (chunk: string) => ((written += chunk), true), isTTY, columns: 80, written: () => written };
+  }
+
+  it('draws on a terminal once the work takes a while, at most every interval, and erases itself', () => {
+    let now = 0;
+    const tty = stream(true);
+    const progress = createProgress(tty, 'trec-eval', { unit: 'queries', total: 200, delayMs: 500, intervalMs: 100, now: () => now });
+    progress.update(10);
+    expect(tty.written()).toBe('');
+    now = 600;
+    progress.update(100);
+    expect(tty.written()).toBe('\r\x1b[2Ktrec-eval [████████████░░░░░░░░░░░░]  50%  100 / 200 queries');
+    now = 650;
+    progress.update(150);
+    expect(tty.written()).not.toContain('150');
+    now = 800;
+    progress.update(150);
+    expect(tty.written()).toContain(' 75%  150 / 200 queries');
+    progress.finish();
+    expect(tty.written().endsWith('\r\x1b[2K')).toBe(true);
+  });
+
+  it('stays quiet when stderr is not a terminal', () => {
+    let now = 0;
+    const piped = stream(false);
+    const progress = createProgress(piped, 'trec-eval', { unit: 'bytes', total: 1e9, now: () => now });
+    now = 10_000;
+    progress.update(5e8);
+    progress.finish();
+    expect(piped.written()).toBe('');
+  });
+});
