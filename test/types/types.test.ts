@@ -38,15 +38,13 @@ const SURFACES: Surface[] = [
   { name: 'jest-types', packages: ['@types/jest', 'typescript'] },
   // CommonJS under Node16: dist/*.d.cts for rag-matchers, rag-matchers/jest; both Jest surfaces.
   { name: 'jest-cjs-node16', packages: ['@jest/globals', '@types/jest', 'typescript'] },
-];
-
-/** Surfaces that do not work today (see the report); pinned so a fix is noticed. */
-const KNOWN_BROKEN: Surface[] = [
-  // ESM under NodeNext with "types": ["rag-matchers/vitest"]: compiles without the matchers.
+  // ESM under NodeNext with "types": ["rag-matchers/vitest"]: tsc resolves a "types" entry with the
+  // "require" condition, so "./vitest" → "require" → "types" points at the ESM declarations.
   { name: 'vitest-types-field', packages: ['vitest', 'typescript'] },
-  // "module": "commonjs" (node10 resolution): 'rag-matchers/jest' does not resolve.
+  // "module": "commonjs" (node10 resolution ignores "exports"): found through "typesVersions".
   { name: 'jest-cjs-node10', packages: ['@jest/globals', '@types/jest', 'typescript'] },
 ];
+
 
 /** What each kind of `@ts-expect-error` line must fail with once the comment is removed. */
 const EXPECTED_CODES: [RegExp, string][] = [
@@ -106,7 +104,7 @@ beforeAll(async () => {
   await ensureBuilt();
   snapshot = await snapshotPackage();
   const tasks = [
-    ...[...SURFACES, ...KNOWN_BROKEN].map((surface) => async () => {
+    ...SURFACES.map((surface) => async () => {
       results.set(surface.name, await runTsc(project(surface).created));
     }),
     ...SURFACES.map((surface) => async () => {
@@ -144,37 +142,5 @@ describe.each(SURFACES)('typing surface $name', ({ name }) => {
     for (const diagnostic of result.diagnostics.filter(({ code }) => code === 'TS2345')) {
       expect(diagnostic.message).toMatch(/Argument of type '(string|number)' is not assignable to parameter of type/);
     }
-  });
-});
-
-describe('typing surfaces that do not work yet (bugs reported; these tests pin the failure so a fix is noticed)', () => {
-  it('NodeNext ESM with "types": ["rag-matchers/vitest"]: the augmentation lands on vitest\'s CommonJS types, so no matcher exists', () => {
-    // tsc resolves a "types" entry with the "require" condition → dist/vitest.d.cts, whose
-    // `declare module 'vitest'` augments vitest/index.d.cts, not the dist/index.d.ts the tests import.
-    // When fixed (e.g. "./vitest" → "require" → "types": "./dist/vitest.d.ts"), this surface compiles:
-    // move it to SURFACES.
-    const result = results.get('vitest-types-field')!;
-    expect(result.run.exitCode).toBe(2);
-    expect(brief(result.diagnostics)).toEqual([
-      { file: 'usage.test.ts', line: 7, code: 'TS2339' },
-      { file: 'usage.test.ts', line: 8, code: 'TS2339' },
-      { file: 'usage.test.ts', line: 9, code: 'TS2339' },
-    ]);
-    expect(result.diagnostics[0]!.message).toBe("Property 'toHaveRecallAtK' does not exist on type 'Assertion<string[]>'.");
-  });
-
-  it('"module": "commonjs" (node10): rag-matchers/jest does not resolve, so no matcher exists', () => {
-    // node10 ignores "exports" and the package has no "typesVersions"; the side-effect import
-    // `import 'rag-matchers/jest'` is not even reported. When fixed (e.g. "typesVersions":
-    // { "*": { "jest": ["./dist/jest.d.cts"], "vitest": [...] } }), move it to SURFACES.
-    const result = results.get('jest-cjs-node10')!;
-    expect(result.run.exitCode).toBe(2);
-    expect(brief(result.diagnostics)).toEqual([
-      { file: 'globals.test.ts', line: 8, code: 'TS2339' },
-      { file: 'globals.test.ts', line: 9, code: 'TS2339' },
-      { file: 'globals.test.ts', line: 10, code: 'TS2339' },
-      { file: 'globals.test.ts', line: 11, code: 'TS2339' },
-    ]);
-    expect(result.diagnostics[0]!.message).toBe("Property 'toHaveRecallAtK' does not exist on type 'JestMatchers<string[]>'.");
   });
 });
