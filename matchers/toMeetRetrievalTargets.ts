@@ -62,8 +62,9 @@ export function toMeetRetrievalTargets(this: MatcherContext, received: unknown, 
   const message = () => {
     const utils = utilsOf(this);
     const width = Math.max(...results.map((result) => result.measure.length));
+    const valueWidth = Math.max(...results.map((result) => formatNumber(result.value).length));
     const lines = results.map((result) => {
-      const line = `  ${result.met ? '✓' : '✗'} ${result.measure.padEnd(width)}  ${formatNumber(result.value)}  needs ≥ ${formatNumber(result.min)}`;
+      const line = `  ${result.met ? '✓' : '✗'} ${result.measure.padEnd(width)}  ${formatNumber(result.value).padEnd(valueWidth)}  needs ≥ ${formatNumber(result.min)}`;
       return result.met ? utils.EXPECTED_COLOR(line) : utils.RECEIVED_COLOR(line);
     });
     const metCount = results.filter((result) => result.met).length;

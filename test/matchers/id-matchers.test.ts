@@ -90,9 +90,9 @@ describe('toMeetRetrievalTargets', () => {
       "expect(hits).toMeetRetrievalTargets(relevant, targets)
 
       2 of 3 targets met:
-        ✗ recall@5  0.75  needs ≥ 0.80
+        ✗ recall@5  0.75    needs ≥ 0.80
         ✓ ndcg@3    0.7039  needs ≥ 0.50
-        ✓ mrr       1.00  needs ≥ 1.00
+        ✓ mrr       1.00    needs ≥ 1.00
 
       Ranked hits (5):
         1  ✓ a
