@@ -6,6 +6,7 @@
 //   otherwise                             → compare only
 //   CI set (and not "false"/"0")          → compare only, whatever was asked: CI never writes the baseline
 
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 import { resolveTolerance, type ResolvedTolerance, type ToleranceOption } from '../baseline/compare.js';
@@ -146,6 +147,8 @@ export function resolveBaselineMode(env: Record<string, string | undefined> = pr
 }
 
 export interface ResolvedReporterOptions {
+  /** The project root (test files and report paths are relative to it). */
+  rootDir: string;
   /** Absolute path of the baseline file. */
   baselinePath: string;
   /** As given (relative), for messages. */
@@ -180,6 +183,7 @@ export function resolveReporterOptions(
   const baseline = checked.baseline ?? DEFAULT_BASELINE_PATH;
   const resolve = (file: string | false | undefined): string | undefined => (file === undefined || file === false ? undefined : path.resolve(context.rootDir, file));
   return {
+    rootDir: context.rootDir,
     baselinePath: path.resolve(context.rootDir, baseline),
     baselineDisplayPath: baseline,
     mode: mode.mode,
@@ -211,6 +215,7 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
     failOnRegression: updating ? false : resolved.failOnRegression,
     failOnNew: updating ? false : resolved.failOnNew,
     baselinePath: resolved.baselineDisplayPath,
+    fileExists: (file) => existsSync(path.join(resolved.rootDir, file)),
     ...(resolved.significance !== undefined ? { significance: resolved.significance } : {}),
     ...definedEntries({ seed: resolved.seed, resamples: resolved.resamples, intervalResamples: resolved.intervalResamples }),
   };

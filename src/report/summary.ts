@@ -14,7 +14,7 @@ import {
   type SampleChange,
   type ToleranceOption,
 } from '../baseline/compare.js';
-import { belongsToFiles, groupRun, type GroupedRow } from '../baseline/group.js';
+import { belongsToFiles, fileOfSuite, groupRun, type GroupedRow } from '../baseline/group.js';
 import { own, type BaselineFile } from '../baseline/schema.js';
 import type { CollectedRun, CollectedSample } from './collected.js';
 
@@ -56,6 +56,11 @@ export interface SummaryOptions {
   intervalResamples?: number;
   /** Where the baseline was read from, for the report (informational). */
   baselinePath?: string;
+  /**
+   * Whether a test file (relative, '/'-separated) still exists. When given, the baseline rows of deleted
+   * files are reported missing (obsolete) rather than "not run". summaryOptionsFrom fills it in.
+   */
+  fileExists?: (file: string) => boolean;
 }
 
 export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'new';
@@ -106,7 +111,7 @@ export interface SummaryRow {
   sources: CollectedSample[];
 }
 
-/** A baseline suite × measure that a test file that ran in full did not produce (deleted or renamed tests). */
+/** A baseline suite × measure that a test file that ran in full did not produce (deleted or renamed tests), or of a deleted test file. */
 export interface MissingRow {
   suite: string;
   measure: string;
@@ -119,7 +124,7 @@ export interface RunSummary {
   /** Sorted by suite, then measure (natural order). */
   rows: SummaryRow[];
   missing: MissingRow[];
-  /** Baseline suites of files this run did not run (kept, not compared). */
+  /** Baseline suites of files this run did not run (kept, not compared); deleted files' suites are in `missing` instead when fileExists was given. */
   notRun: { suites: number; rows: number };
   regressions: number;
   improvements: number;
@@ -183,7 +188,8 @@ export function summarize(run: CollectedRun, baseline: BaselineFile | undefined,
     for (const suiteId of Object.keys(baseline.suites)) {
       const measures = baseline.suites[suiteId]!;
       const seen = grouped.suites.get(suiteId);
-      if (!belongsToFiles(suiteId, ranFiles)) {
+      const deleted = seen === undefined && options.fileExists !== undefined && !options.fileExists(fileOfSuite(suiteId, ranFiles));
+      if (!belongsToFiles(suiteId, ranFiles) && !deleted) {
         if (seen === undefined) {
           notRunSuites++;
           notRunRows += Object.keys(measures).length;
@@ -319,6 +325,7 @@ function decideStatus(row: SummaryRow, significance: number | undefined): RowSta
 
 function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions {
   if (typeof options !== 'object' || options === null) throw new TypeError(`summarize: options must be an object, got ${options === null ? 'null' : typeof options}.`);
+  if (options.fileExists !== undefined && typeof options.fileExists !== 'function') throw new TypeError('fileExists must be a function (file) => boolean when given.');
   const test = options.test ?? DEFAULT_TEST;
   if (test !== 'sign' && test !== 'randomization' && test !== 't') {
     throw new RangeError(`test must be 'sign', 'randomization' or 't', got ${JSON.stringify(test)}.`);

@@ -93,6 +93,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
   it('applies the defaults and resolves paths against the root', () => {
     const resolved = resolveReporterOptions({ json: 'out/rag.json' }, { rootDir, runner: 'vitest', env: {} });
     expect(resolved).toEqual({
+      rootDir,
       baselinePath: path.join(rootDir, 'rag-baseline.json'),
       baselineDisplayPath: 'rag-baseline.json',
       mode: 'compare',
@@ -119,7 +120,12 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       failOnNew: true,
       baselinePath: 'rag-baseline.json',
       significance: 0.05,
+      fileExists: expect.any(Function),
     });
+    // fileExists looks under the root: this test file exists, a made-up one does not.
+    const here = summaryOptionsFrom(resolveReporterOptions({}, { rootDir: process.cwd(), runner: 'vitest', env: {} }));
+    expect(here.fileExists!('test/unit/report/options.test.ts')).toBe(true);
+    expect(here.fileExists!('test/unit/report/no-such.test.ts')).toBe(false);
     const update = summaryOptionsFrom(resolveReporterOptions(options, { rootDir, runner: 'vitest', env: { RAG_BASELINE: 'update' } }));
     expect(update).toMatchObject({ failOnRegression: false, failOnNew: false });
   });

@@ -304,6 +304,14 @@ describe('new, missing and not-run entries, and the gate', () => {
     expect(summary.notRun).toEqual({ suites: 1, rows: 1 });
   });
 
+  it('fileExists: the rows of a deleted test file are missing (obsolete), not "not run"', () => {
+    const summary = summarize(run(samples('recall@5', [1, 1])), baseline, { fileExists: (file) => file !== 'test/other.test.ts' });
+    expect(summary.missing.map((m) => `${m.suite} · ${m.measure}`)).toEqual([`${FILE} > refunds · mrr`, 'test/other.test.ts · ndcg@10']);
+    expect(summary.notRun).toEqual({ suites: 0, rows: 0 });
+    const present = summarize(run(samples('recall@5', [1, 1])), baseline, { fileExists: () => true });
+    expect(present.notRun).toEqual({ suites: 1, rows: 1 });
+  });
+
   it('run.files decides which files ran in full: a listed file with no samples makes its rows missing', () => {
     const summary = summarize({ ...run(samples('recall@5', [1, 1])), files: [FILE, 'test/other.test.ts'] }, baseline);
     expect(summary.missing.map((m) => m.measure)).toEqual(['mrr', 'ndcg@10']);
