@@ -188,8 +188,9 @@ export function summarize(run: CollectedRun, baseline: BaselineFile | undefined,
     for (const suiteId of Object.keys(baseline.suites)) {
       const measures = baseline.suites[suiteId]!;
       const seen = grouped.suites.get(suiteId);
-      const deleted = seen === undefined && options.fileExists !== undefined && !options.fileExists(fileOfSuite(suiteId, ranFiles));
-      if (!belongsToFiles(suiteId, ranFiles) && !deleted) {
+      const ran = belongsToFiles(suiteId, ranFiles);
+      const deleted = !ran && seen === undefined && options.fileExists !== undefined && !options.fileExists(fileOfSuite(suiteId, ranFiles));
+      if (!ran && !deleted) {
         if (seen === undefined) {
           notRunSuites++;
           notRunRows += Object.keys(measures).length;
