@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { BaselineError, describeUpdate, readBaseline, updateBaseline } from '../baseline/index.js';
 import type { CollectedRun } from '../report/collected.js';
 import { renderConsole } from '../report/console.js';
-import { writeReports } from '../report/json.js';
+import { writeHtmlReport } from '../report/html.js';
+import { renderJson, writeReports } from '../report/json.js';
 import { summaryOptionsFrom, type ResolvedReporterOptions } from '../report/options.js';
 import { summarize, type RunSummary } from '../report/summary.js';
 
@@ -80,6 +81,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
     markdownOptions: { maxWorse: options.maxWorse, acceptCommand: options.acceptCommand },
   });
+  if (options.html !== undefined) await writeHtmlReport(options.html, renderJson(summary, run));
 
   let baselineWritten = false;
   if (options.mode !== 'compare') {
