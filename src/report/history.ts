@@ -2,10 +2,10 @@
 // reduced to each suite × measure's mean and question count, and the table of how they moved commit by
 // commit. The HTML drawing of it is src/report/html/history.ts.
 //
-// Git is asked twice, whatever the length of the history: `git log --follow` lists the commits that
-// touched the file (with its path at each, so renames are followed), and one `git cat-file --batch`
-// streams all their versions. Each version is reduced to means as it arrives, so a long history of a
-// large baseline never sits in memory at once.
+// Git runs three processes whatever the length of the history: `git rev-parse` finds the repository,
+// `git log --follow` lists the commits that touched the file (with its path at each, so renames are
+// followed), and one `git cat-file --batch` streams all their versions. Each version is reduced to means
+// as it arrives, so a long history of a large baseline never sits in memory at once.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

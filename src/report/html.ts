@@ -40,7 +40,10 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
   const suites = groupBySuite(report.rows);
   const body: string[] = [];
 
-  body.push('<header>', `<h1>${escapeHtml(title)}</h1>`, `<p>${verdict(report)}</p>`, `<p class="meta">${settingsLine(report)}</p>`, '</header>');
+  body.push('<header>', `<h1>${escapeHtml(title)}</h1>`, `<p>${verdict(report)}</p>`, `<p class="meta">${settingsLine(report)}</p>`);
+  // Reports written before warnings existed have none.
+  for (const warning of report.warnings ?? []) body.push(`<p class="warning">⚠ ${escapeHtml(warning)}</p>`);
+  body.push('</header>');
 
   body.push('<section id="summary"><h2>Summary</h2>');
   if (report.rows.length === 0) {

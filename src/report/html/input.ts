@@ -54,6 +54,9 @@ export function validateJsonReport(data: unknown, source = 'report'): JsonReport
   if (!isObject(settings.tolerance) || !isFinite(settings.tolerance.default) || !isObject(settings.tolerance.byMeasure)) {
     fail('settings.tolerance', 'an object { default: number, byMeasure: {…} }', settings.tolerance);
   }
+  if (data.warnings !== undefined && (!Array.isArray(data.warnings) || !data.warnings.every((warning) => typeof warning === 'string'))) {
+    fail('"warnings"', 'an array of strings', data.warnings);
+  }
   if (!Array.isArray(data.rows)) return fail('"rows"', 'an array', data.rows);
   data.rows.forEach((row: unknown, index: number) => checkRow(row, `rows[${index}]`, fail));
   if (!Array.isArray(data.missing)) return fail('"missing"', 'an array', data.missing);
@@ -133,7 +136,6 @@ function isCount(value: unknown): value is number {
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'an array';
   const json = JSON.stringify(value);
   return json.length > 60 ? `${json.slice(0, 57)}...` : json;
 }

@@ -6,7 +6,7 @@ export const STYLE = `
 body{margin:0;padding:24px 32px 48px;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--ink);background:#fff;max-width:1180px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:32px 0 8px;padding-top:8px;border-top:1px solid var(--line)}h3{font-size:15px;margin:20px 0 6px}
 .verdict{display:inline-block;padding:2px 10px;border-radius:12px;font-weight:600;color:#fff}.verdict.passed{background:var(--improved)}.verdict.failed{background:var(--regressed)}
-.meta,.note{color:var(--muted)}.meta{margin:6px 0 16px}
+.meta,.note{color:var(--muted)}.meta{margin:6px 0 16px}.warning{margin:4px 0;padding:4px 10px;border-left:3px solid #b26a00;background:#fff8e1}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--soft);padding:1px 4px;border-radius:4px;overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}th,td{border-bottom:1px solid var(--line);padding:4px 10px;text-align:left;vertical-align:top}
 th{background:var(--soft);font-weight:600}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.suite{max-width:380px;overflow-wrap:anywhere}

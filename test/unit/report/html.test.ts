@@ -161,6 +161,14 @@ describe('renderHtml', () => {
     expect(html).not.toContain('<svg');
   });
 
+  it('shows the summary’s warnings, escaped, and draws a report written before warnings existed', () => {
+    const report = { ...fixtureReport(), warnings: ['Holm makes p <0.05 unreachable for "recall@5"'] };
+    expect(renderHtml(report)).toContain('<p class="warning">⚠ Holm makes p &lt;0.05 unreachable for &quot;recall@5&quot;</p>');
+    const { warnings: _dropped, ...older } = report;
+    expect(renderHtml(older as JsonReport)).not.toContain('class="warning"');
+    expect(() => renderHtml({ ...report, warnings: [1] } as unknown as JsonReport)).toThrow('"warnings" must be an array of strings, found [1].');
+  });
+
   it('takes a title and escapes it', () => {
     const html = renderHtml(fixtureReport(), { title: 'Nightly <eval>' });
     expect(html).toContain('<title>Nightly &lt;eval&gt;</title>');
