@@ -1,28 +1,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { COMMANDS } from '../../src/cli/commands.js';
 import * as report from '../../src/cli/commands/report.js';
-import type { CommandIO } from '../../src/cli/commands/report.js';
 import { renderHtml } from '../../src/report/html.js';
 import { formatJsonReport } from '../../src/report/json.js';
 import { realisticFixture } from '../browser/fixture.js';
-
-/** Runs a command in-process with captured output (standard input from `stdin`). */
-async function runCommand(module: { run(args: readonly string[], io: CommandIO): Promise<number> }, args: string[], options: { stdin?: string } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: CommandIO = {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
-  };
-  const code = await module.run(args, io);
-  return { code, stdout, stderr };
-}
+import { runCommand } from './helpers.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,9 +1,9 @@
 // `rag-matchers history`: how each suite's measures moved over the git history of the baseline file.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-
 import { formatMeasure, parseMeasure } from '../../core/measures.js';
 import { writeHistoryHtml } from '../../report/html.js';
 import { formatHistory, historyBySuite, HistoryError, readBaselineHistory } from '../../report/history.js';
+import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
+import { CommandError, EXIT_OK, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 
 export const DEFAULT_BASELINE = 'rag-baseline.json';
 
@@ -30,7 +30,7 @@ Example:
 
 export async function run(args: readonly string[], io: CommandIO = processIO()): Promise<number> {
   try {
-    const parsed = parseFlags(args, {
+    const parsed = parseCommandArgs(args, {
       baseline: { type: 'string' },
       html: { type: 'string' },
       suite: { type: 'string', multiple: true },
@@ -40,32 +40,30 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       'no-working-tree': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
-    if (parsed.values.help === true) {
+    if (flag(parsed, 'help')) {
       io.stdout.write(USAGE);
-      return 0;
+      return EXIT_OK;
     }
     if (parsed.positionals.length > 0) {
       throw usageError(`unexpected argument '${parsed.positionals[0]}'; name the baseline with --baseline <file>`);
     }
-    const baseline = lastString(parsed.values.baseline) ?? DEFAULT_BASELINE;
+    const baseline = stringOption(parsed, 'baseline') ?? DEFAULT_BASELINE;
     if (baseline.trim() === '') throw usageError('--baseline needs a file path');
-    const htmlPath = lastString(parsed.values.html);
+    const htmlPath = stringOption(parsed, 'html');
     if (htmlPath !== undefined && htmlPath.trim() === '') throw usageError('--html needs a file path');
-    const limitText = lastString(parsed.values.limit);
-    const limit = limitText === undefined ? undefined : /^\s*\d+\s*$/.test(limitText) && Number(limitText) >= 1 ? Number(limitText) : undefined;
-    if (limitText !== undefined && limit === undefined) throw usageError(`--limit must be a whole number ≥ 1, got '${limitText}' (e.g. --limit 20)`);
-    const measures = (parsed.values.measure ?? []).map(canonicalMeasure);
-    const suites = parsed.values.suite ?? [];
+    const limit = numberOption('--limit', stringOption(parsed, 'limit'), { integer: true, min: 1, example: '20' });
+    const measures = stringList(parsed, 'measure').map(canonicalMeasure);
+    const suites = stringList(parsed, 'suite');
 
     let history;
     try {
       history = await readBaselineHistory(baseline, {
-        workingTree: parsed.values['no-working-tree'] !== true,
-        firstParent: parsed.values['first-parent'] === true,
+        workingTree: !flag(parsed, 'no-working-tree'),
+        firstParent: flag(parsed, 'first-parent'),
         ...(limit !== undefined ? { limit } : {}),
       });
     } catch (error) {
-      if (error instanceof HistoryError) throw new CommandFailure(error.message);
+      if (error instanceof HistoryError) throw new CommandError(error.message);
       throw error;
     }
     const bySuite = historyBySuite(history, { suites, measures });
@@ -75,14 +73,14 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
         await writeHistoryHtml(htmlPath, history, bySuite);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (typeof code === 'string') throw new CommandFailure(`cannot write '${htmlPath}': ${(error as Error).message}`);
+        if (typeof code === 'string') throw new CommandError(`cannot write '${htmlPath}': ${(error as Error).message}`);
         throw error;
       }
       io.stderr.write(`Wrote ${htmlPath}\n`);
     }
-    return 0;
+    return EXIT_OK;
   } catch (error) {
-    return fail('history', io, error);
+    return reportFailure('history', io, error);
   }
 }
 
@@ -94,53 +92,4 @@ function canonicalMeasure(name: string): string {
   } catch (error) {
     throw usageError(`--measure: ${(error as Error).message} (also faithfulness, judge:<name>)`);
   }
-}
-
-// ---- Flag parsing and output (kept in this module so it depends only on committed code) --------
-
-/** Where the command writes; tests pass their own. Same shape as the other commands' CommandIO. */
-export interface CommandIO {
-  stdout: { write(chunk: string): unknown };
-  stderr: { write(chunk: string): unknown };
-  stdin: AsyncIterable<string | Uint8Array>;
-}
-
-function processIO(): CommandIO {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
-}
-
-/** A failure reported as one line on stderr, exit 2; `hint` adds a pointer to --help. */
-class CommandFailure extends Error {
-  constructor(
-    message: string,
-    readonly hint = false,
-  ) {
-    super(message);
-  }
-}
-
-const usageError = (message: string): CommandFailure => new CommandFailure(message, true);
-
-function parseFlags<T extends ParseArgsConfig['options']>(args: readonly string[], options: T) {
-  try {
-    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const message = error instanceof Error ? error.message : String(error);
-    const option = /'([^']+)'/.exec(message)?.[1];
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined) throw usageError(`unknown option '${option}'`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option !== undefined && message.includes('argument missing')) throw usageError(`option '${option}' needs a value`);
-    throw usageError(message.split('\n')[0] ?? message);
-  }
-}
-
-function lastString(value: string | boolean | (string | boolean)[] | undefined): string | undefined {
-  if (Array.isArray(value)) return value.length === 0 ? undefined : String(value[value.length - 1]);
-  return typeof value === 'string' ? value : undefined;
-}
-
-function fail(command: string, io: CommandIO, error: unknown): number {
-  if (!(error instanceof CommandFailure)) throw error;
-  io.stderr.write(`rag-matchers ${command}: ${error.message}${error.hint ? `\nRun 'rag-matchers ${command} --help' for usage.` : ''}\n`);
-  return 2;
 }
