@@ -1,9 +1,11 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test/fixtures/**', 'test/**/fixtures/**', 'examples/**/node_modules/**', '**/*.cjs', '**/.rag-matchers/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test/fixtures/**', 'test/**/fixtures/**', 'test/docs/generated/**', 'examples/**/node_modules/**', '**/*.cjs', '**/.rag-matchers/**'] },
   js.configs.recommended,
+  { files: ['**/*.mjs', '**/*.js', '**/*.cjs'], languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
   {
     rules: {
