@@ -49,6 +49,28 @@ export default class RagMatchersJestReporter {
   private readonly cleanUpOnExit = (): void => {
     if (this.runDirectory !== undefined) removeRunDirectory(this.runDirectory);
   };
+  /**
+   * Ctrl-C (SIGINT) or SIGTERM end the process without 'exit' handlers: remove the run directory, then,
+   * when no one else handles the signal, raise it again so the process ends as it would have.
+   */
+  private readonly cleanUpOnSignal = (signal: NodeJS.Signals): void => {
+    this.cleanUpOnExit();
+    this.stopWatchingExit();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+
+  private watchExit(): void {
+    this.stopWatchingExit();
+    process.on('exit', this.cleanUpOnExit);
+    process.on('SIGINT', this.cleanUpOnSignal);
+    process.on('SIGTERM', this.cleanUpOnSignal);
+  }
+
+  private stopWatchingExit(): void {
+    process.off('exit', this.cleanUpOnExit);
+    process.off('SIGINT', this.cleanUpOnSignal);
+    process.off('SIGTERM', this.cleanUpOnSignal);
+  }
 
   constructor(globalConfig: JestGlobalConfigLike, options?: RagReporterOptions) {
     this.rootDir = globalConfig.rootDir;
@@ -66,9 +88,8 @@ export default class RagMatchersJestReporter {
     else this.previousRunDirectory = process.env[RUN_DIRECTORY_ENV];
     this.runDirectory = createRunDirectory();
     process.env[RUN_DIRECTORY_ENV] = this.runDirectory;
-    // A run ended by Ctrl-C or a crash does not reach onRunComplete: leave no directory behind.
-    process.off('exit', this.cleanUpOnExit);
-    process.on('exit', this.cleanUpOnExit);
+    // A run ended by Ctrl-C, SIGTERM or a crash does not reach onRunComplete: leave no directory behind.
+    this.watchExit();
   }
 
   async onRunComplete(_testContexts: unknown, results: JestAggregatedResultsLike): Promise<void> {
@@ -77,7 +98,7 @@ export default class RagMatchersJestReporter {
     const { records, skippedLines } = readSidecars(directory);
     removeRunDirectory(directory);
     this.runDirectory = undefined;
-    process.off('exit', this.cleanUpOnExit);
+    this.stopWatchingExit();
     if (this.previousRunDirectory === undefined) delete process.env[RUN_DIRECTORY_ENV];
     else process.env[RUN_DIRECTORY_ENV] = this.previousRunDirectory;
 
