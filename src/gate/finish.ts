@@ -28,6 +28,8 @@ export interface FinishContext {
    * prints this line after that.
    */
   holdLastLine?: boolean;
+  /** Lines the caller adds to the report, printed with the baseline and CI notices before the last line. */
+  notes?: readonly string[];
 }
 
 export interface FinishResult {
@@ -103,6 +105,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     }
   }
   if (options.notice !== undefined) extra.push(options.notice);
+  extra.push(...(context.notes ?? []));
 
   const held = context.holdLastLine === true && !summary.passed && last !== undefined ? last : undefined;
   const output = [...lines];

@@ -33,7 +33,7 @@ export default class RagMatchersVitestReporter implements Reporter {
       runner: 'vitest',
       env: process.env,
       // `vitest -u` (or UPDATE_SNAPSHOT) asks to update snapshots: the baseline is updated with them.
-      updateSnapshots: vitest.config.snapshotOptions.updateSnapshot === 'all',
+      updateSnapshots: vitest.config.snapshotOptions?.updateSnapshot === 'all',
       source: SOURCE,
     });
   }
@@ -48,12 +48,20 @@ export default class RagMatchersVitestReporter implements Reporter {
       return;
     }
     const run = collectVitestRun(testModules, vitest.config.root);
+    const shard = vitest.config.shard;
+    // A shard that runs this reporter judges only its own test files (whole suites, so the verdict on
+    // them holds); the whole run is judged by --merge-reports over the shards' blob reports.
+    const notes =
+      shard === undefined || shard === null
+        ? []
+        : [`Shard ${shard.index}/${shard.count}: only this shard's test files were compared. To judge the whole run, run the shards with --reporter=blob, then vitest --merge-reports.`];
     const result = await finishRun(run, {
       rootDir: vitest.config.root,
       options,
       print: (text) => print(`\n${text}`),
       printError: (text) => vitest.logger.error(`\n${text}`),
       color: shouldUseColor(process.stdout),
+      notes,
     });
     // Vitest exits with process.exitCode once the run is over (and sets 1 itself when a test failed).
     if (result.failed) process.exitCode = 1;
