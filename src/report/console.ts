@@ -152,7 +152,8 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     }
   }
   for (const warning of summary.warnings) notes.push(paint.yellow(`Warning: ${warning}`));
-  if (summary.regressions > 0 && !summary.settings.failOnRegression) notes.push('failOnRegression is false: the regressions are reported but do not fail the run.');
+  if (summary.regressions > 0 && summary.settings.updatingBaseline) notes.push('The baseline is being updated: these changes are recorded, not judged.');
+  else if (summary.regressions > 0 && !summary.settings.failOnRegression) notes.push('failOnRegression is false: the regressions are reported but do not fail the run.');
   if (notes.length > 0) lines.push('', ...notes);
 
   // The last line.

@@ -214,6 +214,7 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
     test: resolved.test,
     failOnRegression: updating ? false : resolved.failOnRegression,
     failOnNew: updating ? false : resolved.failOnNew,
+    updatingBaseline: updating,
     baselinePath: resolved.baselineDisplayPath,
     fileExists: (file) => existsSync(path.join(resolved.rootDir, file)),
     ...(resolved.significance !== undefined ? { significance: resolved.significance } : {}),

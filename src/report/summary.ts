@@ -46,6 +46,8 @@ export interface SummaryOptions {
   failOnRegression?: boolean;
   /** Samples missing from the baseline fail the run. Default false. */
   failOnNew?: boolean;
+  /** The run is updating the baseline: its changes are recorded, not judged (reporting only). */
+  updatingBaseline?: boolean;
   /** Interval coverage. Default 0.95. */
   confidence?: number;
   /** Seed of the bootstrap and the randomization test. Default 42. */
@@ -145,6 +147,7 @@ export interface RunSummary {
     test: PairedTestName;
     failOnRegression: boolean;
     failOnNew: boolean;
+    updatingBaseline: boolean;
     confidence: number;
     seed: number;
     resamples: number;
@@ -357,6 +360,7 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     test,
     failOnRegression,
     failOnNew,
+    updatingBaseline: options.updatingBaseline === true,
     confidence,
     seed,
     resamples,

@@ -118,6 +118,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       test: 'sign',
       failOnRegression: true,
       failOnNew: true,
+      updatingBaseline: false,
       baselinePath: 'rag-baseline.json',
       significance: 0.05,
       fileExists: expect.any(Function),
@@ -127,6 +128,6 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
     expect(here.fileExists!('test/unit/report/options.test.ts')).toBe(true);
     expect(here.fileExists!('test/unit/report/no-such.test.ts')).toBe(false);
     const update = summaryOptionsFrom(resolveReporterOptions(options, { rootDir, runner: 'vitest', env: { RAG_BASELINE: 'update' } }));
-    expect(update).toMatchObject({ failOnRegression: false, failOnNew: false });
+    expect(update).toMatchObject({ failOnRegression: false, failOnNew: false, updatingBaseline: true });
   });
 });

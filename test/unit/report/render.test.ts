@@ -92,6 +92,14 @@ describe('renderConsole', () => {
     expect(renderConsole({ ...SUMMARY, runner: 'jest' }, { color: false }).split('\n').at(-1)).toMatch(/accept it with: RAG_BASELINE=update npx jest$/);
   });
 
+  it('while the baseline is updated, says the changes are recorded, not that failOnRegression is false', () => {
+    const updating = renderConsole(summarize(RUN, BASELINE, { failOnRegression: false, updatingBaseline: true }), { color: false });
+    expect(updating).toContain('The baseline is being updated: these changes are recorded, not judged.');
+    expect(updating).not.toContain('failOnRegression is false');
+    const reportOnly = renderConsole(summarize(RUN, BASELINE, { failOnRegression: false }), { color: false });
+    expect(reportOnly).toContain('failOnRegression is false: the regressions are reported but do not fail the run.');
+  });
+
   it('with colour: the same text once the ANSI codes are removed, and the regressed status in red', () => {
     const coloured = renderConsole(SUMMARY, { color: true, maxWorse: 3 });
     expect(coloured).not.toBe(CONSOLE);
