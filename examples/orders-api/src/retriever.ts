@@ -92,10 +92,31 @@ export function createRetriever(chunks: Chunk[], config: RetrieverConfig = basel
   };
 }
 
+/** The configurations by name, as `ORDERS_RETRIEVER` names them. */
+export const configs = { baseline: baselineConfig, degraded: degradedConfig } as const;
+
+export type ConfigName = keyof typeof configs;
+
+/**
+ * The configuration the environment asks for: `ORDERS_RETRIEVER=degraded` selects `degradedConfig`
+ * (what `npm run demo:regression` does), unset or `baseline` selects `baselineConfig`. Any other
+ * value is an error, so that a typo cannot silently test the baseline.
+ */
+export function configFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): RetrieverConfig {
+  const name = env.ORDERS_RETRIEVER ?? 'baseline';
+  if (!Object.hasOwn(configs, name)) {
+    throw new Error(`ORDERS_RETRIEVER must be ${Object.keys(configs).join(' or ')} (or unset for baseline), found ${JSON.stringify(name)}`);
+  }
+  return configs[name as ConfigName];
+}
+
 let defaultRetriever: Retriever | undefined;
 
-/** Searches the shipped corpus (default chunking, baseline configuration); the index is built on first use. */
-export function retrieve(query: string, k: number = baselineConfig.k): Promise<Hit[]> {
-  defaultRetriever ??= createRetriever(chunkSections(loadCorpus()), baselineConfig);
+/**
+ * Searches the shipped corpus with the default chunking and the configuration `configFromEnv()`
+ * selects (the baseline unless `ORDERS_RETRIEVER` says otherwise); the index is built on first use.
+ */
+export function retrieve(query: string, k?: number): Promise<Hit[]> {
+  defaultRetriever ??= createRetriever(chunkSections(loadCorpus()), configFromEnv());
   return defaultRetriever.retrieve(query, k);
 }
