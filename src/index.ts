@@ -4,3 +4,4 @@ export { matchers } from '../matchers/index.js';
 export type * from '../matchers/index.js';
 export { type MetricSample, TASK_META_KEY } from './recording/sample.js';
 export * from './generation/index.js';
+export * from './dataset/index.js';

@@ -27,12 +27,14 @@ export interface JestFileOutcome {
 }
 
 /**
- * Whether every test of the file ran: it loaded and no test was skipped, filtered (`-t`), focused away
- * or todo. Only such files' baseline entries may be reported missing or pruned.
+ * Whether every test of the file ran and passed: it loaded and no test failed or was skipped, filtered
+ * (`-t`), focused away or todo. Only such files' baseline entries may be reported missing or pruned.
  */
 export function ranInFull(file: JestFileOutcome): boolean {
   if (file.skipped === true || (file.testExecError !== undefined && file.testExecError !== null)) return false;
-  return file.testResults.every((test) => test.status === undefined || test.status === 'passed' || test.status === 'failed');
+  // A failed test may have stopped before recording everything it used to: its file's missing entries
+  // must not be read as obsolete (RAG_BASELINE=prune would delete them).
+  return file.testResults.every((test) => test.status === undefined || test.status === 'passed');
 }
 
 export interface SidecarContents {

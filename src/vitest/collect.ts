@@ -85,7 +85,7 @@ export function samplesOf(test: ReportedTestLike): MetricSample[] {
 }
 
 /**
- * Whether every test of the module ran: it loaded, finished, and no test was skipped (by `-t`, `.only`,
+ * Whether every test of the module ran: it loaded, finished, every test passed, and none was skipped (by `-t`, `.only`,
  * `.skip` or `.todo`: the report cannot tell them apart, so any skip makes the file partial). Only such
  * files' baseline entries may be reported missing or pruned.
  */
@@ -93,9 +93,11 @@ export function ranInFull(module: ReportedModuleLike): boolean {
   const state = module.state?.() ?? 'passed';
   if (state !== 'passed' && state !== 'failed') return false;
   if ((module.errors?.() ?? []).length > 0) return false;
+  // A failed test may have stopped before recording everything it used to: its file's missing entries
+  // must not be read as obsolete (RAG_BASELINE=prune would delete them).
   for (const test of module.children.allTests()) {
     const testState = test.result?.().state ?? 'passed';
-    if (testState !== 'passed' && testState !== 'failed') return false;
+    if (testState !== 'passed') return false;
   }
   return true;
 }
