@@ -28,6 +28,7 @@ export {
   toQrels,
   fromQrels,
   type EvalQuery,
+  type EvalQueryRecord,
   type EvalSet,
   type JsonlRun,
   type JsonlParseOptions,

@@ -14,11 +14,16 @@ export interface EvalQuery {
   id: string;
   query: string;
   /** Binary judgments (grade 1 each) or graded ones (doc id → grade). */
-  relevant: string[] | Record<string, number>;
-  [extra: string]: unknown;
+  relevant: readonly string[] | Readonly<Record<string, number>>;
 }
 
-export type EvalSet = EvalQuery[];
+/**
+ * A question as read from a file: any other fields of the line (`kind`, `answer`, …) are kept.
+ * (EvalQuery itself has no index signature, so a user's own question interface is assignable to it.)
+ */
+export type EvalQueryRecord = EvalQuery & Record<string, unknown>;
+
+export type EvalSet = EvalQueryRecord[];
 
 /** query id → hits in rank order (strings or hit objects, kept as they are in the file). */
 export type JsonlRun = Map<string, unknown[]>;
@@ -124,7 +129,7 @@ function validateRelevant(file: string, line: JsonLine, relevant: unknown): void
   }
 }
 
-function toEvalQuery(file: string, line: JsonLine): EvalQuery {
+function toEvalQuery(file: string, line: JsonLine): EvalQueryRecord {
   const { record, id } = readIdentifiedObject(file, line);
   const query = record['query'];
   if (typeof query !== 'string') {
@@ -156,7 +161,7 @@ export async function readEvalSetFile(path: string): Promise<EvalSet> {
 }
 
 /** One JSON object per line, fields in their stored order. */
-export function formatEvalSetJsonl(evalSet: EvalSet): string {
+export function formatEvalSetJsonl(evalSet: readonly EvalQuery[]): string {
   let output = '';
   for (const evalQuery of evalSet) output += `${JSON.stringify(evalQuery)}\n`;
   return output;
@@ -202,7 +207,7 @@ export function formatRunJsonl(run: JsonlRun): string {
 // ---------------------------------------------------------------------------------------------
 
 /** Eval set → qrels: a list of ids gets grade 1 each; a graded object keeps its grades. */
-export function toQrels(evalSet: EvalSet): Qrels {
+export function toQrels(evalSet: readonly EvalQuery[]): Qrels {
   const qrels: Qrels = new Map();
   for (const [index, evalQuery] of evalSet.entries()) {
     if (qrels.has(evalQuery.id)) {
