@@ -76,7 +76,8 @@ describe('runRetriever', () => {
       { concurrency: 1, stopOnError: true },
     );
     await expect(promise).rejects.toThrow(RetrieverError);
-    const error = await promise.catch((caught: RetrieverError) => caught);
+    const error = (await promise.catch((caught: unknown) => caught)) as RetrieverError;
+    expect(error).toBeInstanceOf(RetrieverError);
     expect(error.queryId).toBe('q2');
     expect(error.message).toMatch(/failed on query 'q2': quota exceeded/);
     expect(error.partial.run.size).toBe(1);
