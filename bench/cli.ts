@@ -7,9 +7,10 @@
 //    `trec-eval --streaming` through standard input (the run never touches the disk); the qrels are a
 //    file. Peak RSS must not grow with the number of queries.
 //
-// Everything is generated from a fixed seed, so every run of the benchmark sees the same data.
+// Everything is generated deterministically (the shuffle from a fixed seed), so every run of the
+// benchmark sees the same data.
 // Options: --queries N (default 20000), --hits N (100), --repeat N (5), --streaming-queries N,N
-// (100000,1000000), --skip-streaming.
+// (100000,1000000), --skip-streaming, --skip-in-memory, --cli PATH (another build of dist/cli.js).
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -19,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
+let CLI = path.join(ROOT, 'dist', 'cli.js');
 const SEED = 0x2024_5eed;
 const MEASURES = [
   '-m', 'P.1,3,5,10', '-m', 'recall.1,3,5,10,100', '-m', 'map', '-m', 'map_cut.5,10', '-m', 'ndcg',
@@ -49,29 +50,48 @@ interface QueryData {
   qrelsLines: string;
 }
 
+const DOCUMENT_SPACE = 5_000_000;
+
+/** Distinct documents per query: 104,729 is prime and does not divide 5,000,000, so slots never collide. */
+function documentOf(query: number, slot: number): number {
+  return (query * 7919 + slot * 104_729) % DOCUMENT_SPACE;
+}
+
 /**
- * One query: `hits` distinct documents with decreasing scores (a tie every so often, some in
- * exponent notation) and ~30 graded judgments, two thirds of them on retrieved documents.
+ * Score texts of ranks 1…hits, in 100 variants (by query): decreasing, every 10th equal to the one
+ * before (a tie, broken by docno), every 17th in exponent notation. Cached: formatting 100 million
+ * scores would dominate the generator.
  */
-function generateQuery(random: () => number, queryId: string, hits: number): QueryData {
-  const documents = new Set<number>();
-  while (documents.size < hits) documents.add(Math.floor(random() * 5_000_000));
-  const ranked = [...documents];
+const scoreTextCache = new Map<string, string[]>();
+function scoreTexts(variant: number, hits: number): string[] {
+  const key = `${variant}:${hits}`;
+  let texts = scoreTextCache.get(key);
+  if (texts === undefined) {
+    texts = [];
+    let score = 30 + variant / 10;
+    for (let rank = 1; rank <= hits; rank++) {
+      if (rank % 10 !== 0) score -= 0.05 + ((rank * 7 + variant) % 13) / 100;
+      texts.push(rank % 17 === 0 ? score.toExponential(6) : score.toFixed(4));
+    }
+    scoreTextCache.set(key, texts);
+  }
+  return texts;
+}
+
+/**
+ * One query, deterministic: `hits` distinct documents with decreasing scores (ties, exponent
+ * notation) and 30 graded judgments (0–3), 20 of them on retrieved documents.
+ */
+function generateQuery(query: number, queryId: string, hits: number): QueryData {
+  const scores = scoreTexts(query % 100, hits);
   let runLines = '';
-  let score = 30 + random() * 10;
   for (let rank = 1; rank <= hits; rank++) {
-    const scoreText = rank % 17 === 0 ? score.toExponential(6) : score.toFixed(4);
-    runLines += `${queryId} Q0 doc${ranked[rank - 1]} ${rank} ${scoreText} bench\n`;
-    if (random() > 0.1) score -= random() * 0.25; // 10% ties
+    runLines += `${queryId} Q0 doc${documentOf(query, rank - 1)} ${rank} ${scores[rank - 1]} bench\n`;
   }
   let qrelsLines = '';
-  const judged = new Set<number>();
   for (let judgment = 0; judgment < 30; judgment++) {
-    const document = judgment < 20 ? (ranked[Math.floor(random() * hits)] as number) : Math.floor(random() * 5_000_000);
-    if (judged.has(document)) continue;
-    judged.add(document);
-    const grade = Math.floor(random() * 4);
-    qrelsLines += `${queryId} 0 doc${document} ${grade}\n`;
+    const slot = judgment < 20 ? (judgment * 37 + query) % hits : hits + judgment;
+    qrelsLines += `${queryId} 0 doc${documentOf(query, slot)} ${(query * 31 + judgment * 17) % 4}\n`;
   }
   return { runLines, qrelsLines };
 }
@@ -79,7 +99,7 @@ function generateQuery(random: () => number, queryId: string, hits: number): Que
 /** Deterministic Fisher–Yates shuffle of the run's lines: trec_eval's worst case (no grouping at all). */
 function shuffleLines(text: string): string {
   const lines = text.split('\n').filter((line) => line !== '');
-  const random = createRandom(SEED ^ 0x5a5a5a5a);
+  const random = createRandom(SEED);
   for (let index = lines.length - 1; index > 0; index--) {
     const other = Math.floor(random() * (index + 1));
     const swap = lines[index] as string;
@@ -99,13 +119,12 @@ function calibrate(): number {
 }
 
 async function writeInMemoryData(directory: string, queries: number, hits: number): Promise<{ qrels: string; run: string; shuffled: string }> {
-  const random = createRandom(SEED);
   const width = String(queries).length;
   const runParts: string[] = [];
   const qrelsParts: string[] = [];
   // Queries in numeric order (q1 … q20000 unpadded would be unsorted in byte order; trec-eval does not care).
   for (let query = 1; query <= queries; query++) {
-    const data = generateQuery(random, queryIdOf(query, width), hits);
+    const data = generateQuery(query, queryIdOf(query, width), hits);
     runParts.push(data.runLines);
     qrelsParts.push(data.qrelsLines);
   }
@@ -178,23 +197,20 @@ async function benchInMemory(directory: string, queries: number, hits: number, r
 async function benchStreaming(directory: string, queries: number, hits: number): Promise<void> {
   const width = String(queries).length;
   const qrelsPath = path.join(directory, `stream-${queries}.qrels`);
-  // Qrels first (to a file), from the same random sequence the run is then generated from.
+  // Qrels first (to a file); the run is then generated again while it is piped.
   const qrelsStream = createWriteStream(qrelsPath);
-  const random = createRandom(SEED);
   const generatorStarted = performance.now();
-  // Two passes over the same seed: pass 1 writes qrels, pass 2 (while piping) writes the run.
   for (let query = 1; query <= queries; query++) {
-    const data = generateQuery(random, queryIdOf(query, width), hits);
+    const data = generateQuery(query, queryIdOf(query, width), hits);
     if (!qrelsStream.write(data.qrelsLines)) await new Promise<void>((resolve) => qrelsStream.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve, reject) => qrelsStream.end((error?: Error | null) => (error ? reject(error) : resolve())));
   console.log(`streaming ${queries.toLocaleString('en-US')} queries × ${hits}: qrels written in ${((performance.now() - generatorStarted) / 1000).toFixed(1)} s; piping ${(queries * hits).toLocaleString('en-US')} run lines`);
 
   const feed = async (stdin: NodeJS.WritableStream) => {
-    const runRandom = createRandom(SEED);
     let buffered = '';
     for (let query = 1; query <= queries; query++) {
-      buffered += generateQuery(runRandom, queryIdOf(query, width), hits).runLines;
+      buffered += generateQuery(query, queryIdOf(query, width), hits).runLines;
       if (buffered.length > 1 << 20) {
         if (!stdin.write(buffered)) await new Promise<void>((resolve) => stdin.once('drain', () => resolve()));
         buffered = '';
@@ -215,8 +231,11 @@ async function main(): Promise<void> {
       repeat: { type: 'string', default: '5' },
       'streaming-queries': { type: 'string', default: '100000,1000000' },
       'skip-streaming': { type: 'boolean', default: false },
+      'skip-in-memory': { type: 'boolean', default: false },
+      cli: { type: 'string' },
     },
   });
+  if (values.cli !== undefined) CLI = path.resolve(values.cli);
   if (!existsSync(CLI)) {
     console.error(`bench:cli needs the built CLI (${path.relative(ROOT, CLI)}); run \`npm run build\` first.`);
     process.exitCode = 2;
@@ -226,7 +245,7 @@ async function main(): Promise<void> {
   console.log(`machine check: 3e8 additions in ${calibrate().toFixed(0)} ms (about 300 ms on an idle modern core; higher means a busy machine)`);
   const directory = await mkdtemp(path.join(tmpdir(), 'rag-matchers-bench-cli-'));
   try {
-    await benchInMemory(directory, Number(values.queries), Number(values.hits), Number(values.repeat));
+    if (!values['skip-in-memory']) await benchInMemory(directory, Number(values.queries), Number(values.hits), Number(values.repeat));
     if (!values['skip-streaming']) {
       for (const queries of String(values['streaming-queries']).split(',').map(Number)) {
         await benchStreaming(directory, queries, Number(values.hits));

@@ -1,10 +1,10 @@
 // The evaluation behind `rag-matchers trec-eval`: one query at a time, through the metric core
-// (prepareJudgments → judgeRanking → measureJudged), printed exactly as trec_eval 10 prints.
+// (judgeRanking → measureJudged), printed exactly as trec_eval 10 prints.
 import { formatMeasure } from '../core/measures.js';
 import { measureJudged, planMeasures, type MeasurePlan } from '../core/evaluate.js';
 import { judgeRanking, type JudgedRanking } from '../core/ranking.js';
 import type { Judgments } from '../core/relevance.js';
-import { DuplicateDocnoError, rankByScore, type QueryRun } from './trec-fast.js';
+import { DuplicateDocnoError, compareSpans, docIdOf, rankEntries, spanHash, type SpanQuery } from './trec-fast.js';
 import type { Output } from './io.js';
 import { formatFixed, measureColumn } from './trec-format.js';
 import type { TrecMeasurePlan } from './trec-measures.js';
@@ -33,7 +33,36 @@ export interface StageTimes {
   write: number;
 }
 
-export const EMPTY_QUERY_RUN: Omit<QueryRun, 'queryId'> = { docIds: [], scores: [], lineNumbers: () => [] };
+/**
+ * Keys standing in for documents the qrels do not judge: judgeRanking only looks them up (and finds
+ * no grade), so any string no doc id can equal will do. A NUL never occurs in a TREC doc id (trec_eval
+ * reads them as C strings); one shared key per rank means no string per retrieved document.
+ */
+const UNJUDGED_KEYS: string[] = [];
+function unjudgedKey(rank: number): string {
+  while (UNJUDGED_KEYS.length <= rank) UNJUDGED_KEYS.push(`\u0000${UNJUDGED_KEYS.length}`);
+  return UNJUDGED_KEYS[rank] as string;
+}
+
+/** An open-addressing table of small positive integers keyed by 32-bit hashes, reused across queries. */
+class ReusableTable {
+  slots = new Int32Array(256);
+  hashes = new Uint32Array(256);
+  mask = 255;
+
+  /** Empties the table, sized for `entries` (load ≤ 1/2). */
+  prepare(entries: number): void {
+    let capacity = 16;
+    while (capacity < entries * 2) capacity *= 2;
+    if (capacity > this.slots.length) {
+      this.slots = new Int32Array(capacity);
+      this.hashes = new Uint32Array(capacity);
+    } else {
+      this.slots.fill(0, 0, capacity);
+    }
+    this.mask = capacity - 1;
+  }
+}
 
 /**
  * The core's Judgments for one qrels query, as prepareJudgments builds them for `{ minGrade }` with
@@ -43,12 +72,23 @@ export const EMPTY_QUERY_RUN: Omit<QueryRun, 'queryId'> = { docIds: [], scores: 
  */
 export function trecJudgments(grades: Map<string, number>, relevanceLevel: number): Judgments {
   const relevantIds: string[] = [];
-  const positiveGains: number[] = [];
+  let positive = 0;
   for (const [id, grade] of grades) {
     if (grade >= relevanceLevel) relevantIds.push(id);
-    if (grade > 0) positiveGains.push(grade);
+    if (grade > 0) positive++;
   }
-  const idealGains = Float64Array.from(positiveGains).sort().reverse();
+  // The positive grades, highest first (an insertion sort: a query has tens of judgments).
+  const idealGains = new Float64Array(positive);
+  let filled = 0;
+  for (const grade of grades.values()) {
+    if (grade <= 0) continue;
+    let position = filled++;
+    while (position > 0 && (idealGains[position - 1] as number) < grade) {
+      idealGains[position] = idealGains[position - 1] as number;
+      position--;
+    }
+    idealGains[position] = grade;
+  }
   return { grades, minGrade: relevanceLevel, relevantIds, idealGains, gain: 'linear', applyMinGradeToNdcg: false };
 }
 
@@ -87,35 +127,81 @@ export class TrecEvaluator {
     this.relevantInAllQrels = count;
   }
 
+  private readonly judgedTable = new ReusableTable();
+  private readonly judgedIds: string[] = [];
+  private readonly rankTable = new ReusableTable();
+
   /** Evaluates one query and records it at once (queries must come in byte order of id). */
-  addQuery(queryId: string, grades: Map<string, number>, run: Omit<QueryRun, 'queryId'>): void {
+  addQuery(queryId: string, grades: Map<string, number>, run: Omit<SpanQuery, 'queryId'>): void {
     this.recordQuery(queryId, this.measureQuery(queryId, grades, run));
   }
 
   /**
    * The row values of one query (its run may be empty: a qrels query missing from the run, under
    * -c). Throws DuplicateDocnoError for a docno repeated within the kept top documents.
+   *
+   * Doc ids stay spans of the run text: ranked by score and docno, checked for repeats and matched
+   * with the judged ids through hash tables; the core's judgeRanking then gets the judged id
+   * strings (shared with the qrels) and stand-in keys for the rest.
    */
-  measureQuery(queryId: string, grades: Map<string, number>, run: Omit<QueryRun, 'queryId'>): Float64Array {
+  measureQuery(queryId: string, grades: Map<string, number>, run: Omit<SpanQuery, 'queryId'>): Float64Array {
     const sortStarted = performance.now();
-    const order = rankByScore(run.docIds, run.scores);
+    const order = rankEntries(run);
     const kept = Math.min(order.length, this.settings.maxDocuments);
-    const keys = new Array<string>(kept);
-    for (let rank = 0; rank < kept; rank++) keys[rank] = run.docIds[order[rank] as number] as string;
     const measureStarted = performance.now();
     this.times.sort += measureStarted - sortStarted;
 
-    const judgments = trecJudgments(grades, this.settings.relevanceLevel);
-    let judged: JudgedRanking;
-    try {
-      judged = judgeRanking(keys, judgments, 'error');
-    } catch (error) {
-      if (error instanceof RangeError) throw this.duplicateError(queryId, keys, run);
-      throw error;
+    const { text, docStart, docEnd } = run;
+    // The judged ids of this query, by hash.
+    const judgedIds = this.judgedIds;
+    judgedIds.length = 0;
+    for (const id of grades.keys()) judgedIds.push(id);
+    const judged = this.judgedTable;
+    judged.prepare(judgedIds.length);
+    for (let index = 0; index < judgedIds.length; index++) {
+      const id = judgedIds[index] as string;
+      const hash = spanHash(id, 0, id.length);
+      let slot = hash & judged.mask;
+      while (judged.slots[slot] !== 0) slot = (slot + 1) & judged.mask;
+      judged.slots[slot] = index + 1;
+      judged.hashes[slot] = hash;
     }
-    const values = measureJudged(judged, judgments, this.measurePlan);
+    // Each kept document: a repeat is fatal (trec_eval); a judged one gets its id as key.
+    const seen = this.rankTable;
+    seen.prepare(kept);
+    const keys = new Array<string>(kept);
+    for (let rank = 0; rank < kept; rank++) {
+      const entry = order[rank] as number;
+      const start = docStart[entry] as number;
+      const end = docEnd[entry] as number;
+      const hash = spanHash(text, start, end);
+      let slot = hash & seen.mask;
+      for (let other = seen.slots[slot] as number; other !== 0; other = seen.slots[slot] as number) {
+        const otherEntry = order[other - 1] as number;
+        if (seen.hashes[slot] === hash && compareSpans(text, start, end, docStart[otherEntry] as number, docEnd[otherEntry] as number) === 0) {
+          throw this.duplicateError(queryId, run, entry, otherEntry);
+        }
+        slot = (slot + 1) & seen.mask;
+      }
+      seen.slots[slot] = rank + 1;
+      seen.hashes[slot] = hash;
+      let key: string | undefined;
+      for (let probe = hash & judged.mask, found = judged.slots[probe] as number; found !== 0; probe = (probe + 1) & judged.mask, found = judged.slots[probe] as number) {
+        const id = judgedIds[found - 1] as string;
+        if (judged.hashes[probe] === hash && id.length === end - start && text.startsWith(id, start)) {
+          key = id;
+          break;
+        }
+      }
+      keys[rank] = key ?? unjudgedKey(rank);
+    }
+
+    const judgments = trecJudgments(grades, this.settings.relevanceLevel);
+    // Repeats are ruled out above, so the core only needs to track the judged keys.
+    const judgedRanking: JudgedRanking = judgeRanking(keys, judgments, 'count', false);
+    const values = measureJudged(judgedRanking, judgments, this.measurePlan);
     let relevantRetrieved = 0;
-    for (let rank = 0; rank < kept; rank++) relevantRetrieved += judged.relevantAtRank[rank] as number;
+    for (let rank = 0; rank < kept; rank++) relevantRetrieved += judgedRanking.relevantAtRank[rank] as number;
 
     const rows = this.plan.rows;
     const rowValues = new Float64Array(rows.length);
@@ -131,21 +217,24 @@ export class TrecEvaluator {
     return rowValues;
   }
 
-  /** Prints (with -q) and accumulates one query's values; trec_eval's loop order is byte order of id. */
-  recordQuery(queryId: string, rowValues: Float64Array): void {
-    const started = performance.now();
+  /** One query's `-q` lines. */
+  formatQuery(queryId: string, rowValues: ArrayLike<number>): string {
     const rows = this.plan.rows;
-    const perQuery = this.settings.perQuery;
     let lines = '';
     for (let index = 0; index < rows.length; index++) {
       const value = rowValues[index] as number;
-      if (perQuery) {
-        const shown = rows[index]!.kind === 'count' ? String(value) : this.formatValue(value);
-        lines += `${this.prefixes[index]}${queryId}\t${shown}\n`;
-      }
-      this.sums[index] = (this.sums[index] as number) + value;
+      const shown = rows[index]!.kind === 'count' ? String(value) : this.formatValue(value);
+      lines += `${this.prefixes[index]}${queryId}\t${shown}\n`;
     }
-    if (perQuery) this.output.push(lines);
+    return lines;
+  }
+
+  /** Prints (with -q) and accumulates one query's values; trec_eval's loop order is byte order of id. */
+  recordQuery(queryId: string, rowValues: ArrayLike<number>): void {
+    const started = performance.now();
+    const rows = this.plan.rows;
+    for (let index = 0; index < rows.length; index++) this.sums[index] = (this.sums[index] as number) + (rowValues[index] as number);
+    if (this.settings.perQuery) this.output.push(this.formatQuery(queryId, rowValues));
     this.evaluatedCount++;
     this.times.write += performance.now() - started;
   }
@@ -173,22 +262,8 @@ export class TrecEvaluator {
     return text.length >= 6 ? text : text.padStart(6);
   }
 
-  private duplicateError(queryId: string, keys: readonly string[], run: Omit<QueryRun, 'queryId'>): DuplicateDocnoError {
-    const kept = new Set<string>();
-    let repeated = '';
-    for (const key of keys) {
-      if (kept.has(key)) {
-        repeated = key;
-        break;
-      }
-      kept.add(key);
-    }
-    const lineNumbers = run.lineNumbers();
-    const lines: number[] = [];
-    run.docIds.forEach((docId, index) => {
-      if (docId === repeated) lines.push(lineNumbers[index] as number);
-    });
-    lines.sort((a, b) => a - b);
-    return new DuplicateDocnoError(this.settings.runFile, queryId, repeated, lines[1] ?? Number.NaN, lines[0] ?? Number.NaN);
+  private duplicateError(queryId: string, run: Omit<SpanQuery, 'queryId'>, entry: number, otherEntry: number): DuplicateDocnoError {
+    const lines = [run.lineNumber[entry] as number, run.lineNumber[otherEntry] as number].sort((a, b) => a - b);
+    return new DuplicateDocnoError(this.settings.runFile, queryId, docIdOf(run, entry), lines[1] as number, lines[0] as number);
   }
 }

@@ -1,9 +1,10 @@
 // Fast TREC readers for the `trec-eval` command, read the way trec_eval reads them.
 //
 // The library readers (src/dataset/trec.ts) build one object per run line; at 2,000,000 lines that
-// costs more time and memory than the whole evaluation. These readers keep a run as columns: the file
-// text plus typed arrays of doc-id offsets, scores and line numbers. Doc ids become strings one query
-// at a time, when the query is ranked. The streaming reader holds one query at a time.
+// costs more time and memory than the whole evaluation. Here a run is read in 64 kB chunks and a
+// query's documents are spans of the text (doc-id offsets, scores and line numbers in reused typed
+// arrays), handed over as soon as the query's lines are complete; no string is made per run line.
+// A run that is not grouped by query is kept as columns over its chunks instead (RunColumns).
 //
 // Compatibility with trec_eval 10's readers (get_trec_results.c, get_qrels.c):
 // - run lines: `qid Q0 docno rank score tag`; columns after the sixth are ignored; rank is ignored;
@@ -13,6 +14,7 @@
 // Where trec_eval silently reads garbage (a score `abc` is 0 to atof, a grade `1.5` is 1 to atol),
 // these readers stop with the file, line and problem.
 
+import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
@@ -236,7 +238,14 @@ function generalRunLine(text: string, lineStart: number, lineEnd: number, spans:
   return position < lineEnd; // a tag follows
 }
 
-const OTHER_SEPARATORS = /[\t\r\v\f]/;
+/** True when text[from, to) holds a separator other than the space (then the general scanner runs). */
+function hasOtherSeparators(text: string, from: number, to: number): boolean {
+  for (const separator of ['\t', '\r', '\v', '\f']) {
+    const found = text.indexOf(separator, from);
+    if (found !== -1 && found < to) return true;
+  }
+  return false;
+}
 
 /**
  * Parses the run lines in text[from, to) (`to` at a line end). Returns the number of lines seen
@@ -245,7 +254,7 @@ const OTHER_SEPARATORS = /[\t\r\v\f]/;
  */
 function scanRunLines(text: string, from: number, to: number, firstLineNumber: number, file: string, sink: RunSink): number {
   const spans = new RunLineSpans();
-  const spacesOnly = !OTHER_SEPARATORS.test(from === 0 && to === text.length ? text : text.slice(from, to));
+  const spacesOnly = !hasOtherSeparators(text, from, to);
   let lineNumber = firstLineNumber - 1;
   let lineStart = from;
   while (lineStart < to) {
@@ -274,37 +283,70 @@ function scanRunLines(text: string, from: number, to: number, firstLineNumber: n
   return lineNumber - firstLineNumber + 1;
 }
 
-/** A whole run kept as columns. Entry i belongs to query `queryIds[entryQuery[i]]`. */
+/**
+ * A whole run kept as columns over the chunks it was read in: entry i belongs to query
+ * `queryIds[entryQuery[i]]` and its doc id is `texts[entryText[i]]`[docStart[i], docEnd[i]).
+ * Only the file's text and typed arrays stay in memory; no object or string per line.
+ */
 export interface RunColumns {
   file: string;
-  text: string;
+  texts: string[];
   count: number;
   queryIds: string[];
   entryQuery: Int32Array;
+  entryText: Int32Array;
   docStart: Int32Array;
   docEnd: Int32Array;
   score: Float64Array;
   lineNumber: Int32Array;
 }
 
-class RunColumnsSink implements RunSink {
-  readonly queryIds: string[] = [];
+/** Builds RunColumns from complete-line chunks (forEachLineChunk's), in file order. */
+export class RunColumnsBuilder implements RunSink {
+  private readonly queryIds: string[] = [];
   private readonly queryIndex = new Map<string, number>();
+  private readonly texts: string[] = [];
   private currentQuery = -1;
   private currentQueryId = '';
-  count = 0;
-  entryQuery: Int32Array;
-  docStart: Int32Array;
-  docEnd: Int32Array;
-  score: Float64Array;
-  lineNumber: Int32Array;
+  private lineNumber = 1;
+  private count = 0;
+  private entryQuery = new Int32Array(0);
+  private entryText = new Int32Array(0);
+  private docStart = new Int32Array(0);
+  private docEnd = new Int32Array(0);
+  private score = new Float64Array(0);
+  private lineNumbers = new Int32Array(0);
 
-  constructor(capacity: number) {
-    this.entryQuery = new Int32Array(capacity);
-    this.docStart = new Int32Array(capacity);
-    this.docEnd = new Int32Array(capacity);
-    this.score = new Float64Array(capacity);
-    this.lineNumber = new Int32Array(capacity);
+  /** `totalLength`: the input's size, when known, to size the columns from the first chunk's lines. */
+  constructor(
+    private readonly file: string,
+    private readonly totalLength?: number,
+  ) {}
+
+  accept(text: string): void {
+    if (this.texts.length === 0) {
+      // Size the columns once (a little above the estimate) rather than doubling them while reading.
+      const lines = countNewlines(text) + 1;
+      const estimate = this.totalLength === undefined ? 1 << 16 : Math.ceil((this.totalLength / Math.max(1, text.length)) * lines * 1.05) + 16;
+      this.resize(Math.max(estimate, lines + 16));
+    }
+    this.texts.push(text);
+    this.lineNumber += scanRunLines(text, 0, text.length, this.lineNumber, this.file, this);
+  }
+
+  finish(): RunColumns {
+    return {
+      file: this.file,
+      texts: this.texts,
+      count: this.count,
+      queryIds: this.queryIds,
+      entryQuery: this.entryQuery,
+      entryText: this.entryText,
+      docStart: this.docStart,
+      docEnd: this.docEnd,
+      score: this.score,
+      lineNumber: this.lineNumbers,
+    };
   }
 
   entry(text: string, queryStart: number, queryEnd: number, docStart: number, docEnd: number, score: number, lineNumber: number): void {
@@ -320,26 +362,27 @@ class RunColumnsSink implements RunSink {
       this.currentQueryId = queryId;
     }
     const at = this.count++;
-    if (at === this.entryQuery.length) this.grow();
+    if (at === this.entryQuery.length) this.resize(this.entryQuery.length * 2);
     this.entryQuery[at] = this.currentQuery;
+    this.entryText[at] = this.texts.length - 1;
     this.docStart[at] = docStart;
     this.docEnd[at] = docEnd;
     this.score[at] = score;
-    this.lineNumber[at] = lineNumber;
+    this.lineNumbers[at] = lineNumber;
   }
 
-  private grow(): void {
-    const capacity = Math.max(16, this.entryQuery.length * 2);
+  private resize(capacity: number): void {
     const grown = <T extends Int32Array | Float64Array>(array: T): T => {
       const next = new (array.constructor as new (length: number) => T)(capacity);
-      next.set(array);
+      next.set(array.subarray(0, Math.min(array.length, capacity)));
       return next;
     };
     this.entryQuery = grown(this.entryQuery);
+    this.entryText = grown(this.entryText);
     this.docStart = grown(this.docStart);
     this.docEnd = grown(this.docEnd);
     this.score = grown(this.score);
-    this.lineNumber = grown(this.lineNumber);
+    this.lineNumbers = grown(this.lineNumbers);
   }
 }
 
@@ -347,24 +390,6 @@ function countNewlines(text: string): number {
   let count = 0;
   for (let position = text.indexOf('\n'); position !== -1; position = text.indexOf('\n', position + 1)) count++;
   return count;
-}
-
-/** Parses a whole run text into columns. */
-export function parseRunColumns(text: string, file: string): RunColumns {
-  const start = text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
-  const sink = new RunColumnsSink(countNewlines(text) + 1);
-  scanRunLines(text, start, text.length, 1, file, sink);
-  return {
-    file,
-    text,
-    count: sink.count,
-    queryIds: sink.queryIds,
-    entryQuery: sink.entryQuery,
-    docStart: sink.docStart,
-    docEnd: sink.docEnd,
-    score: sink.score,
-    lineNumber: sink.lineNumber,
-  };
 }
 
 /** Entries grouped by query: entries of query q are order[starts[q] … starts[q + 1]), in file order. */
@@ -397,74 +422,138 @@ export function groupRunByQuery(run: RunColumns): RunGroups {
   return groupByQuery(run.entryQuery, run.count, run.queryIds.length);
 }
 
-/** One query's retrieved documents, in file order. */
-export interface QueryRun {
+/**
+ * One query's retrieved documents as spans of a text: entry `i` (for i < count) is at position
+ * `indices[i]` of the arrays (or `i` when indices is undefined); its doc id is
+ * text[docStart, docEnd). Doc ids stay spans — no string per run line — until a message needs one.
+ * The arrays may be reused for the next query once the consumer returns.
+ */
+export interface SpanQuery {
   queryId: string;
-  docIds: string[];
-  scores: ArrayLike<number>;
-  /** Line number of each entry (asked for only to explain a duplicate). */
-  lineNumbers: () => ArrayLike<number>;
+  text: string;
+  count: number;
+  indices: Int32Array | undefined;
+  docStart: Int32Array;
+  docEnd: Int32Array;
+  score: Float64Array;
+  lineNumber: Int32Array;
 }
 
-/** The entries of one query of a columnar run, as strings and numbers. */
-export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): QueryRun {
+/** A query with no retrieved document (a qrels query missing from the run, under -c). */
+export const EMPTY_SPAN_QUERY: Omit<SpanQuery, 'queryId'> = {
+  text: '',
+  count: 0,
+  indices: undefined,
+  docStart: new Int32Array(0),
+  docEnd: new Int32Array(0),
+  score: new Float64Array(0),
+  lineNumber: new Int32Array(0),
+};
+
+/**
+ * The entries of one query of a columnar run, as a span query of its own: the query's doc ids
+ * (which may lie in different chunks) are copied into one small text, in file order.
+ */
+export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): SpanQuery {
   const from = groups.starts[query] as number;
   const to = groups.starts[query + 1] as number;
-  const length = to - from;
-  const { order } = groups;
-  const { docStart, docEnd, text } = run;
-  const docIds = new Array<string>(length);
-  const first = order[from] as number;
-  // A grouped run (the usual case) keeps each query's entries contiguous: view them without copying.
-  let contiguous = true;
-  for (let offset = 0; offset < length; offset++) {
-    const entry = order[from + offset] as number;
-    if (entry !== first + offset) contiguous = false;
-    docIds[offset] = text.slice(docStart[entry] as number, docEnd[entry] as number);
+  const count = to - from;
+  const docStart = new Int32Array(count);
+  const docEnd = new Int32Array(count);
+  const score = new Float64Array(count);
+  const lineNumber = new Int32Array(count);
+  const parts = new Array<string>(count);
+  let offset = 0;
+  for (let position = 0; position < count; position++) {
+    const entry = groups.order[from + position] as number;
+    const docId = (run.texts[run.entryText[entry] as number] as string).slice(run.docStart[entry] as number, run.docEnd[entry] as number);
+    parts[position] = docId;
+    docStart[position] = offset;
+    docEnd[position] = offset + docId.length;
+    offset += docId.length + 1;
+    score[position] = run.score[entry] as number;
+    lineNumber[position] = run.lineNumber[entry] as number;
   }
-  const pick = (values: Float64Array | Int32Array): ArrayLike<number> =>
-    contiguous ? values.subarray(first, first + length) : Array.from({ length }, (_, offset) => values[order[from + offset] as number] as number);
-  return { queryId: run.queryIds[query] as string, docIds, scores: pick(run.score), lineNumbers: () => pick(run.lineNumber) };
+  return { queryId: run.queryIds[query] as string, text: parts.join('\n'), count, indices: undefined, docStart, docEnd, score, lineNumber };
 }
 
-/** True when entry a ranks above entry b: higher score, or equal score and larger docno (byte order). */
-function ranksAbove(docIds: readonly string[], scores: ArrayLike<number>, a: number, b: number): boolean {
-  const scoreA = scores[a] as number;
-  const scoreB = scores[b] as number;
-  return scoreA > scoreB || (scoreA === scoreB && compareUtf8(docIds[a] as string, docIds[b] as string) > 0);
+/** The doc id of entry `entry` (an array position) of a span query. */
+export function docIdOf(query: Omit<SpanQuery, 'queryId'>, entry: number): string {
+  return query.text.slice(query.docStart[entry] as number, query.docEnd[entry] as number);
+}
+
+/** Lifts surrogates above U+E000–U+FFFF so that UTF-16 code units compare like code points (UTF-8 bytes). */
+function codePointOrder(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}
+
+/** text[aStart, aEnd) against text[bStart, bEnd) in UTF-8 byte order (C's strcmp), as compareUtf8. */
+export function compareSpans(text: string, aStart: number, aEnd: number, bStart: number, bEnd: number): number {
+  const length = Math.min(aEnd - aStart, bEnd - bStart);
+  for (let offset = 0; offset < length; offset++) {
+    const unitA = text.charCodeAt(aStart + offset);
+    const unitB = text.charCodeAt(bStart + offset);
+    if (unitA !== unitB) return codePointOrder(unitA) - codePointOrder(unitB);
+  }
+  return aEnd - aStart - (bEnd - bStart);
 }
 
 /**
- * trec_eval's ranking: score descending, ties by docno descending in byte order (strcmp); the
- * rank column and the line order play no part. Returns positions into `docIds`.
- *
- * Runs usually list a query's documents best first already, so an insertion sort finishes in about
- * one pass; when the input turns out to be far from sorted it hands over to Array.prototype.sort.
+ * A 32-bit hash of text[start, end) for the per-query tables: FNV-1a over the length and the last
+ * (at most) 12 code units, where doc ids of one collection differ. Equal ids hash equal; the tables
+ * compare the ids themselves on a hash match.
  */
-export function rankByScore(docIds: readonly string[], scores: ArrayLike<number>): number[] {
-  const length = docIds.length;
-  const order = new Array<number>(length);
+export function spanHash(text: string, start: number, end: number): number {
+  let hash = Math.imul(0x811c9dc5 ^ (end - start), 0x01000193);
+  for (let position = Math.max(start, end - 12); position < end; position++) {
+    hash ^= text.charCodeAt(position);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** True when entry a ranks above entry b: higher score, or equal score and larger docno (byte order). */
+function ranksAbove(query: Omit<SpanQuery, 'queryId'>, a: number, b: number): boolean {
+  const scoreA = query.score[a] as number;
+  const scoreB = query.score[b] as number;
+  if (scoreA !== scoreB) return scoreA > scoreB;
+  const { text, docStart, docEnd } = query;
+  return compareSpans(text, docStart[a] as number, docEnd[a] as number, docStart[b] as number, docEnd[b] as number) > 0;
+}
+
+/**
+ * trec_eval's ranking of a query's entries: score descending, ties by docno descending in byte
+ * order (strcmp); the rank column and the line order play no part. Returns array positions, best
+ * first. Runs usually list a query best first already, so an insertion sort finishes in about one
+ * pass; when the input turns out to be far from sorted it hands over to Array.prototype.sort.
+ */
+export function rankEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
+  const { count, indices } = query;
+  const order = new Array<number>(count);
   let moves = 0;
-  const budget = 4 * length + 16;
-  for (let index = 0; index < length; index++) {
+  const budget = 4 * count + 16;
+  for (let index = 0; index < count; index++) {
+    const entry = indices === undefined ? index : (indices[index] as number);
     let position = index;
-    while (position > 0 && ranksAbove(docIds, scores, index, order[position - 1] as number)) {
+    while (position > 0 && ranksAbove(query, entry, order[position - 1] as number)) {
       order[position] = order[position - 1] as number;
       position--;
-      if (++moves > budget) return sortRanking(docIds, scores);
+      if (++moves > budget) return sortEntries(query);
     }
-    order[position] = index;
+    order[position] = entry;
   }
   return order;
 }
 
-function sortRanking(docIds: readonly string[], scores: ArrayLike<number>): number[] {
-  const order = Array.from({ length: docIds.length }, (_, index) => index);
-  order.sort((a, b) => {
-    const difference = (scores[b] as number) - (scores[a] as number);
-    return difference !== 0 ? difference : compareUtf8(docIds[b] as string, docIds[a] as string);
+function sortEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
+  const { count, indices, score, text, docStart, docEnd } = query;
+  const order = Array.from({ length: count }, (_, index) => (indices === undefined ? index : (indices[index] as number)));
+  return order.sort((a, b) => {
+    const difference = (score[b] as number) - (score[a] as number);
+    return difference !== 0 ? difference : compareSpans(text, docStart[b] as number, docEnd[b] as number, docStart[a] as number, docEnd[a] as number);
   });
-  return order;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -481,44 +570,83 @@ interface QrelsSink {
   judgment(text: string, queryStart: number, queryEnd: number, docStart: number, docEnd: number, grade: number, lineNumber: number, lineStart: number, lineEnd: number): void;
 }
 
+/** Columns of one qrels line. */
+class QrelsLineSpans {
+  queryStart = 0;
+  queryEnd = 0;
+  docStart = 0;
+  docEnd = 0;
+  gradeStart = 0;
+  gradeEnd = 0;
+}
+
+/** A qrels line of single-space-separated columns (the usual layout), found with indexOf. */
+function spaceSeparatedQrelsLine(text: string, lineStart: number, lineEnd: number, spans: QrelsLineSpans): boolean {
+  const queryEnd = text.indexOf(' ', lineStart);
+  if (queryEnd <= lineStart || queryEnd >= lineEnd) return false;
+  const iterationEnd = text.indexOf(' ', queryEnd + 1);
+  if (iterationEnd <= queryEnd + 1 || iterationEnd >= lineEnd) return false;
+  const docEnd = text.indexOf(' ', iterationEnd + 1);
+  if (docEnd <= iterationEnd + 1 || docEnd >= lineEnd - 1) return false;
+  // The grade runs to the line end: no further space allowed (a fifth column, or trailing blanks, go the general way).
+  const extra = text.indexOf(' ', docEnd + 1);
+  if (extra !== -1 && extra < lineEnd) return false;
+  spans.queryStart = lineStart;
+  spans.queryEnd = queryEnd;
+  spans.docStart = iterationEnd + 1;
+  spans.docEnd = docEnd;
+  spans.gradeStart = docEnd + 1;
+  spans.gradeEnd = lineEnd;
+  return true;
+}
+
+/** A qrels line with any separators; false unless it has exactly four columns. */
+function generalQrelsLine(text: string, lineStart: number, lineEnd: number, spans: QrelsLineSpans): boolean {
+  let position = lineStart;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  spans.queryStart = position;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
+  spans.queryEnd = position;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++; // iter (ignored)
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  spans.docStart = position;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
+  spans.docEnd = position;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  spans.gradeStart = position;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
+  spans.gradeEnd = position;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  return spans.gradeStart !== spans.gradeEnd && position === lineEnd;
+}
+
 function scanQrelsLines(text: string, from: number, to: number, firstLineNumber: number, file: string, sink: QrelsSink): number {
+  const spans = new QrelsLineSpans();
+  const spacesOnly = !hasOtherSeparators(text, from, to);
   let lineNumber = firstLineNumber - 1;
   let lineStart = from;
   while (lineStart < to) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1 || lineEnd > to) lineEnd = to;
     lineNumber++;
-    let position = lineStart;
-    while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
-    if (position === lineEnd || text.charCodeAt(position) === CHAR_HASH) {
+    let first = lineStart;
+    while (first < lineEnd && isSeparator(text.charCodeAt(first))) first++;
+    if (first === lineEnd || text.charCodeAt(first) === CHAR_HASH) {
       lineStart = lineEnd + 1;
       continue;
     }
-    const queryStart = position;
-    while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
-    const queryEnd = position;
-    while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
-    while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
-    while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
-    const docStart = position;
-    while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
-    const docEnd = position;
-    while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
-    const gradeStart = position;
-    while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
-    const gradeEnd = position;
-    while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
-    if (gradeStart === gradeEnd || position !== lineEnd) {
+    if (!(spacesOnly && first === lineStart && spaceSeparatedQrelsLine(text, lineStart, lineEnd, spans)) && !generalQrelsLine(text, lineStart, lineEnd, spans)) {
       const found = countColumns(text, lineStart, lineEnd);
       throw formatError(file, text, lineStart, lineEnd, lineNumber, `expected 4 columns (${QRELS_LAYOUT}), found ${found}`);
     }
-    const grade = parseInteger(text, gradeStart, gradeEnd);
+    const grade = parseInteger(text, spans.gradeStart, spans.gradeEnd);
     if (Number.isNaN(grade)) {
-      const shown = text.slice(gradeStart, gradeEnd);
+      const shown = text.slice(spans.gradeStart, spans.gradeEnd);
       const problem = `relevance grade '${shown}' is not an integer (trec_eval reads grades as whole numbers, e.g. 0, 1, 2)`;
       throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
     }
-    sink.judgment(text, queryStart, queryEnd, docStart, docEnd, grade, lineNumber, lineStart, lineEnd);
+    sink.judgment(text, spans.queryStart, spans.queryEnd, spans.docStart, spans.docEnd, grade, lineNumber, lineStart, lineEnd);
     lineStart = lineEnd + 1;
   }
   return lineNumber - firstLineNumber + 1;
@@ -639,7 +767,7 @@ export function countPositiveJudgments(qrels: QrelsColumns): number {
 export type TextSource = string;
 
 /**
- * Chunks small enough to stay in V8's young generation: a string above ~128 kB goes to the
+ * Chunks small enough to stay in V8's young generation: a string above 128 kB goes to the
  * large-object space, each one on freshly mapped pages.
  */
 const CHUNK_BYTES = 1 << 16;
@@ -659,11 +787,20 @@ class LineChunker {
   private pending = '';
   private atStart = true;
   private readonly decoder = new TextDecoder('utf-8');
+  /** The decoder may hold the first bytes of a character split across chunks. */
+  private decoderBusy = false;
 
   constructor(private readonly onText: (text: string) => void) {}
 
   bytes(chunk: Uint8Array): void {
+    // ASCII (the usual run) decodes several times faster as Latin-1, which is the same for ASCII.
+    if (!this.decoderBusy && isAscii(chunk)) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      this.text(buffer.toString('latin1'));
+      return;
+    }
     this.text(this.decoder.decode(chunk, { stream: true }));
+    this.decoderBusy = chunk.length > 0 && (chunk[chunk.length - 1] as number) >= 0x80;
   }
 
   text(decoded: string): void {
@@ -751,65 +888,133 @@ function sortedOrderProblem(kind: 'run' | 'qrels', queryId: string, previousQuer
   );
 }
 
+/** A query's lines would have to be carried across more text than the caller allows. */
+export class QueryTooLargeError extends Error {
+  override name = 'QueryTooLargeError';
+}
+
 /**
- * Groups run lines by query as they come, handing over each query once its lines are complete.
- * `order: 'grouped'` accepts any query order but throws RunNotGroupedError when a query id comes back
- * (it remembers the finished ids); `'sorted'` needs ids in increasing byte order and remembers nothing.
+ * Groups run lines by query as they come, handing over each query (as spans) once its lines are
+ * complete. The lines of the open query are carried into the next chunk, so that all of a query's
+ * spans index one text. `order: 'grouped'` accepts any query order but throws RunNotGroupedError
+ * when a query id comes back (it remembers the finished ids); `'sorted'` needs ids in increasing
+ * byte order and remembers nothing. `maxCarry` bounds the text carried for one query (beyond it,
+ * QueryTooLargeError: the caller reads the run another way).
  */
 export class RunGrouper implements RunSink {
-  private current: { queryId: string; docIds: string[]; scores: number[]; lines: number[] } | undefined;
+  private carry = '';
+  private text = '';
+  private queryId: string | undefined;
+  private count = 0;
+  private groupTextStart = 0;
+  private docStart = new Int32Array(1024);
+  private docEnd = new Int32Array(1024);
+  private score = new Float64Array(1024);
+  private lineNumbers = new Int32Array(1024);
   private readonly finished = new Set<string>();
   private lineNumber = 1;
 
   constructor(
     private readonly file: string,
     private readonly order: 'grouped' | 'sorted',
-    private readonly onQuery: (query: QueryRun) => void,
+    private readonly onQuery: (query: SpanQuery) => void,
+    private readonly maxCarry = Infinity,
   ) {}
 
+  /** Lines parsed so far (blank and comment lines included). */
+  get linesRead(): number {
+    return this.lineNumber - 1;
+  }
+
   /** Parses complete lines (a chunk from forEachLineChunk). */
-  accept(text: string): void {
-    this.lineNumber += scanRunLines(text, 0, text.length, this.lineNumber, this.file, this);
+  accept(chunk: string): void {
+    const from = this.carry.length;
+    const text = from === 0 ? chunk : this.carry + chunk;
+    this.text = text;
+    this.lineNumber += scanRunLines(text, from, text.length, this.lineNumber, this.file, this);
+    if (this.queryId === undefined) {
+      this.carry = '';
+      return;
+    }
+    const start = this.groupTextStart;
+    if (text.length - start > this.maxCarry) throw new QueryTooLargeError(`query '${this.queryId}' spans more than ${this.maxCarry} characters`);
+    this.carry = start === 0 ? text : text.slice(start);
+    this.text = this.carry; // the open query's spans now index the carried text
+    if (start > 0) {
+      for (let index = 0; index < this.count; index++) {
+        this.docStart[index] = (this.docStart[index] as number) - start;
+        this.docEnd[index] = (this.docEnd[index] as number) - start;
+      }
+      this.groupTextStart = 0;
+    }
   }
 
   /** Hands over the last query. */
   finish(): void {
-    const current = this.current;
-    this.current = undefined;
-    if (current !== undefined) this.emit(current);
+    if (this.queryId !== undefined) this.emit();
+    this.queryId = undefined;
+    this.carry = '';
   }
 
   entry(text: string, queryStart: number, queryEnd: number, docStart: number, docEnd: number, score: number, lineNumber: number, lineStart: number, lineEnd: number): void {
-    let current = this.current;
-    if (current === undefined || queryEnd - queryStart !== current.queryId.length || !text.startsWith(current.queryId, queryStart)) {
+    const current = this.queryId;
+    if (current === undefined || queryEnd - queryStart !== current.length || !text.startsWith(current, queryStart)) {
       const queryId = text.slice(queryStart, queryEnd);
       if (this.order === 'sorted') {
-        if (current !== undefined && compareUtf8(queryId, current.queryId) < 0) {
-          throw new RunNotGroupedError({ file: this.file, lineNumber, lineText: text.slice(lineStart, lineEnd), problem: sortedOrderProblem('run', queryId, current.queryId) });
+        if (current !== undefined && compareUtf8(queryId, current) < 0) {
+          throw new RunNotGroupedError({ file: this.file, lineNumber, lineText: text.slice(lineStart, lineEnd), problem: sortedOrderProblem('run', queryId, current) });
         }
       } else if (this.finished.has(queryId)) {
         throw new RunNotGroupedError({
           file: this.file,
           lineNumber,
           lineText: text.slice(lineStart, lineEnd),
-          problem: `run is not grouped by query: query '${queryId}' comes back after query '${current?.queryId ?? ''}'`,
+          problem: `run is not grouped by query: query '${queryId}' comes back after query '${current ?? ''}'`,
         });
       }
       if (current !== undefined) {
-        if (this.order === 'grouped') this.finished.add(current.queryId);
-        this.emit(current);
+        if (this.order === 'grouped') this.finished.add(current);
+        this.emit();
       }
-      current = { queryId, docIds: [], scores: [], lines: [] };
-      this.current = current;
+      this.queryId = queryId;
+      this.count = 0;
+      this.groupTextStart = lineStart;
     }
-    current.docIds.push(text.slice(docStart, docEnd));
-    current.scores.push(score);
-    current.lines.push(lineNumber);
+    const at = this.count++;
+    if (at === this.docStart.length) this.grow();
+    this.docStart[at] = docStart;
+    this.docEnd[at] = docEnd;
+    this.score[at] = score;
+    this.lineNumbers[at] = lineNumber;
   }
 
-  private emit(current: { queryId: string; docIds: string[]; scores: number[]; lines: number[] }): void {
-    const lines = current.lines;
-    this.onQuery({ queryId: current.queryId, docIds: current.docIds, scores: current.scores, lineNumbers: () => lines });
+  private grow(): void {
+    const capacity = this.docStart.length * 2;
+    const docStart = new Int32Array(capacity);
+    docStart.set(this.docStart);
+    const docEnd = new Int32Array(capacity);
+    docEnd.set(this.docEnd);
+    const score = new Float64Array(capacity);
+    score.set(this.score);
+    const lineNumbers = new Int32Array(capacity);
+    lineNumbers.set(this.lineNumbers);
+    this.docStart = docStart;
+    this.docEnd = docEnd;
+    this.score = score;
+    this.lineNumbers = lineNumbers;
+  }
+
+  private emit(): void {
+    this.onQuery({
+      queryId: this.queryId as string,
+      text: this.text,
+      count: this.count,
+      indices: undefined,
+      docStart: this.docStart,
+      docEnd: this.docEnd,
+      score: this.score,
+      lineNumber: this.lineNumbers,
+    });
   }
 }
 

@@ -3,9 +3,21 @@
 // nearest decimal and breaks exact ties to even (glibc, round-to-nearest mode); JavaScript's
 // toFixed breaks ties away from zero. The two differ only on exact ties such as 0.03125 → "0.0312".
 
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, exponent) => 10 ** exponent);
+
 /** `%.<digits>f` as glibc's printf writes it (round half to even on exact ties). */
 export function formatFixed(value: number, digits: number): string {
   if (!Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
+  // Fast path for a measure value: scale, round, and insert the point. value · 10^digits is off by at
+  // most an ulp, so away from a half-way point (more than 1e-6 from it) the rounding is the exact one.
+  if (value >= 0 && value < 1e6 && digits >= 1 && digits <= 8) {
+    const scaled = value * (POWERS_OF_TEN[digits] as number);
+    const rounded = Math.round(scaled);
+    if (Math.abs(scaled - rounded) < 0.5 - 1e-6) {
+      const text = String(rounded).padStart(digits + 1, '0');
+      return `${text.slice(0, text.length - digits)}.${text.slice(text.length - digits)}`;
+    }
+  }
   const rounded = value.toFixed(digits);
   if (!isExactTie(value, digits)) return rounded;
   // An exact tie: value · 10^digits = n + ½. toFixed chose the n + 1 away from zero; C picks the even one.
@@ -19,9 +31,11 @@ export function formatFixed(value: number, digits: number): string {
  * True when value · 10^digits lies exactly halfway between two integers. A double is a dyadic
  * rational, so that happens exactly when value · 2^(digits+1) is an odd integer.
  */
+const POWERS_OF_TWO = Array.from({ length: 64 }, (_, exponent) => 2 ** exponent);
+
 function isExactTie(value: number, digits: number): boolean {
-  const scaled = Math.abs(value) * 2 ** (digits + 1); // exact: multiplying by a power of two
-  return scaled < Number.MAX_SAFE_INTEGER && Number.isInteger(scaled) && scaled % 2 === 1;
+  const scaled = Math.abs(value) * (POWERS_OF_TWO[digits + 1] ?? 2 ** (digits + 1)); // exact: a power of two
+  return scaled % 2 === 1 && scaled < Number.MAX_SAFE_INTEGER;
 }
 
 function withDecimalPoint(integer: bigint, digits: number, negative: boolean): string {

@@ -1,6 +1,6 @@
 // `rag-matchers trec-eval` flags, query rules and errors (its output is checked byte for byte
 // against trec_eval in trec-eval.conformance.test.ts).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +86,51 @@ describe('trec-eval: query rules', () => {
     const result = await runCommand(trecEval, ['-m', 'P.2', '-m', 'num_ret', messyQrels, messy]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('num_ret               \tall\t2\nP_2                   \tall\t1.0000\n');
+  });
+
+  it('reads UTF-8 doc ids split across read chunks, and breaks ties between them in byte order', async () => {
+    // Fill the first 64 kB chunk with ASCII lines so that the 2-byte 'é' of the next line straddles it.
+    const filler = 'q0 Q0 filler 1 1 t\n';
+    let text = '';
+    let line = 0;
+    while (Buffer.byteLength(text) + filler.length < 65_536 - 8) text += filler.replace('filler', `f${line++}`);
+    const pad = 65_536 - Buffer.byteLength(text) - 'q1 Q0 d'.length - 1;
+    text += `q1 Q0 d${'x'.repeat(Math.max(0, pad))}é 1 1 t\n`;
+    // Ties: \u{1F600} (4 bytes, F0…) sorts above \uFFFD (EF BF BD) in byte order, though not in UTF-16.
+    text += 'q1 Q0 \uFFFD 2 0.5 t\nq1 Q0 \u{1F600} 3 0.5 t\n';
+    const utf8Run = file('utf8.run', text);
+    const utf8Qrels = file('utf8.qrels', `q1 0 d${'x'.repeat(Math.max(0, pad))}é 1\nq1 0 \uFFFD 1\n`);
+    const result = await runCommand(trecEval, ['-q', '-m', 'num_rel_ret', '-m', 'P.1,2,3', utf8Qrels, utf8Run]);
+    expect(result.stderr).toBe('');
+    expect(valueOf(result.stdout, 'num_rel_ret', 'q1')).toBe('2');
+    // Rank 2 is the emoji (byte order), rank 3 the replacement character.
+    expect(valueOf(result.stdout, 'P_2', 'q1')).toBe('0.5000');
+    expect(valueOf(result.stdout, 'P_3', 'q1')).toBe('0.6667');
+    const piped = await runCommand(trecEval, ['-q', '-m', 'num_rel_ret', '-m', 'P.1,2,3', utf8Qrels, '-'], { stdin: text });
+    expect(piped.stdout).toBe(result.stdout);
+  });
+
+  it('evaluates a query whose lines span several read chunks like one read at once', async () => {
+    // 4,000 documents for q1 (about 120 kB: three 64 kB chunks), scores with many ties.
+    const lines = Array.from({ length: 4000 }, (_, index) => `q1 Q0 d${(index * 7919) % 10007} ${index + 1} ${Math.floor((4000 - index) / 3)} t`);
+    lines.push('q2 Q0 d5 1 1 t');
+    const text = `${lines.join('\n')}\n`;
+    const longRun = file('long.run', text);
+    const docAt = (index: number) => `d${(index * 7919) % 10007}`;
+    const longQrels = file('long.qrels', [`q1 0 ${docAt(0)} 1`, `q1 0 ${docAt(1500)} 2`, `q1 0 ${docAt(3999)} 1`, 'q1 0 d99999 3', 'q2 0 d5 1'].join('\n'));
+    const args = ['-q', '-m', 'P.5,100,1000', '-m', 'ndcg', '-m', 'map', '-m', 'recip_rank', '-m', 'num_rel_ret', longQrels];
+    const fromFile = await runCommand(trecEval, [...args, longRun]);
+    const fromOneChunk = await runCommand(trecEval, [...args, '-'], { stdin: text });
+    expect(fromFile.stderr).toBe('');
+    expect(fromFile.stdout).toBe(fromOneChunk.stdout);
+    expect(valueOf(fromFile.stdout, 'num_rel_ret', 'q1')).toBe('3');
+    // And the same as the library's ranking of the run (evaluateRun over rankTrecRun).
+    const { evaluateRun, rankTrecRun } = await import('../../src/dataset/evaluate-run.js');
+    const { parseQrels, parseRun } = await import('../../src/dataset/trec.js');
+    const library = evaluateRun(parseQrels(readFileSync(longQrels, 'utf8')), rankTrecRun(parseRun(text)), { measures: ['ndcg', 'map', 'mrr'] });
+    expect(Number(valueOf(fromFile.stdout, 'ndcg', 'q1'))).toBeCloseTo(library.perQuery['q1']?.['ndcg'] as number, 4);
+    expect(Number(valueOf(fromFile.stdout, 'map', 'q1'))).toBeCloseTo(library.perQuery['q1']?.['map'] as number, 4);
+    expect(Number(valueOf(fromFile.stdout, 'recip_rank', 'q1'))).toBeCloseTo(library.perQuery['q1']?.['mrr'] as number, 4);
   });
 
   it('--precision prints more decimals; counts stay integers', async () => {

@@ -6,22 +6,25 @@ import { compareUtf8 } from '../../core/ranking.js';
 import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
 import { CommandError, EXIT_USAGE, Output, fileError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { createProgress } from '../progress.js';
-import { EMPTY_QUERY_RUN, TrecEvaluator, type TrecEvalSettings } from '../trec-eval-engine.js';
+import { TrecEvaluator, type TrecEvalSettings } from '../trec-eval-engine.js';
 import {
   DuplicateDocnoError,
   RunGrouper,
   RunNotGroupedError,
+  QueryTooLargeError,
   countPositiveJudgments,
   forEachLineChunk,
   gradesOf,
   groupRunByQuery,
   parseQrelsColumns,
-  parseRunColumns,
+  RunColumnsBuilder,
   queryRunOf,
   readText,
   streamQrelsQueries,
+  type QrelsColumns,
   type QueryQrels,
-  type QueryRun,
+  EMPTY_SPAN_QUERY,
+  type SpanQuery,
 } from '../trec-fast.js';
 import { MeasureSpecError, SUPPORTED_TREC_MEASURES, planTrecMeasures, type TrecMeasurePlan } from '../trec-measures.js';
 
@@ -96,6 +99,8 @@ const UNSUPPORTED_FLAGS: Record<string, string> = {
 interface TrecEvalInvocation {
   qrelsPath: string;
   runPath: string;
+  /** The -m values as given (workers plan the measures again from them). */
+  measureRequests: string[];
   plan: TrecMeasurePlan;
   settings: TrecEvalSettings;
   streaming: boolean;
@@ -117,8 +122,9 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
   if (qrelsPath === '-') throw usageError("QRELS cannot be '-' (only the run can come from standard input, as in trec_eval)");
 
   let plan: TrecMeasurePlan;
+  const measureRequests = stringList(parsed, 'measure');
   try {
-    plan = planTrecMeasures(stringList(parsed, 'measure'));
+    plan = planTrecMeasures(measureRequests);
   } catch (error) {
     if (error instanceof MeasureSpecError) throw usageError(error.message);
     throw error;
@@ -129,6 +135,7 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
   return {
     qrelsPath,
     runPath,
+    measureRequests,
     plan,
     streaming: flag(parsed, 'streaming'),
     timings: flag(parsed, 'timings'),
@@ -179,9 +186,8 @@ function finishTimings(invocation: TrecEvalInvocation, evaluator: TrecEvaluator,
   const { read, sort, measure, write } = evaluator.times;
   const round = (value: number) => Math.round(value * 10) / 10;
   const total = performance.now() - startedAt;
-  io.stderr.write(
-    `${JSON.stringify({ read: round(read), sort: round(sort), measure: round(measure), write: round(write), total: round(total), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`,
-  );
+  const report = { read: round(read), sort: round(sort), measure: round(measure), write: round(write), total: round(total), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) };
+  io.stderr.write(`${JSON.stringify(report)}\n`);
 }
 
 async function fileSize(path: string): Promise<number | undefined> {
@@ -203,24 +209,23 @@ async function checkReadable(role: string, path: string): Promise<void> {
   }
 }
 
+/** Per qrels query (by index): its row values, or the duplicate that makes it fatal. */
+interface Measured {
+  values: (ArrayLike<number> | undefined)[];
+  failures: (DuplicateDocnoError | undefined)[];
+}
+
 /**
- * The whole run, any line order (trec_eval's mode). The run is read in 64 kB chunks and each query
- * is evaluated as soon as its lines are complete, so a run grouped by query (the usual case) never
- * sits in memory whole. A run whose query ids come back (lines not grouped) is then read again as
- * a whole, into columns. Queries are printed and averaged in byte order of id, as trec_eval does;
- * a duplicate docno surfaces when that order reaches its query, after any format error.
+ * Evaluates every run query that has judgments. The run is read in 64 kB chunks and each query is evaluated as soon as its lines are
+ * complete, so a run grouped by query (the usual case) never sits in memory whole. A run whose query
+ * ids come back (lines not grouped) is then read again as a whole, into columns.
  */
-async function evaluateWholeRun(invocation: TrecEvalInvocation, io: CommandIO): Promise<number> {
-  const startedAt = performance.now();
+async function measureSerially(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator): Promise<Measured> {
   const { settings } = invocation;
-  await checkReadable('run file', invocation.runPath);
-  const qrels = parseQrelsColumns(await readSource('qrels file', invocation.qrelsPath, io), invocation.qrelsPath);
-  const output = new Output(io.stdout);
-  const evaluator = new TrecEvaluator(invocation.plan, settings, output);
   const queryCount = qrels.queryIds.length;
   const values: (Float64Array | undefined)[] = new Array(queryCount);
   const failures: (DuplicateDocnoError | undefined)[] = new Array(queryCount);
-  const measureQuery = (query: number, run: Omit<QueryRun, 'queryId'>) => {
+  const measureQuery = (query: number, run: Omit<SpanQuery, 'queryId'>) => {
     const queryId = qrels.queryIds[query] as string;
     try {
       values[query] = evaluator.measureQuery(queryId, gradesOf(qrels, query), run);
@@ -234,10 +239,11 @@ async function evaluateWholeRun(invocation: TrecEvalInvocation, io: CommandIO): 
   let bytesRead = 0;
   const retained: string[] | undefined = invocation.runPath === '-' ? [] : undefined;
   let grouped = true;
+  // A query longer than 16 M characters is not carried from chunk to chunk: the run is then read whole.
   const grouper = new RunGrouper(settings.runFile, 'grouped', (query) => {
     const index = qrels.queryIndex.get(query.queryId);
     if (index !== undefined) measureQuery(index, query);
-  });
+  }, 1 << 24);
   class StopReading extends Error {}
   try {
     await forEachLineChunk(
@@ -249,7 +255,7 @@ async function evaluateWholeRun(invocation: TrecEvalInvocation, io: CommandIO): 
         try {
           grouper.accept(text);
         } catch (error) {
-          if (!(error instanceof RunNotGroupedError)) throw error;
+          if (!(error instanceof RunNotGroupedError) && !(error instanceof QueryTooLargeError)) throw error;
           grouped = false;
           if (retained === undefined) throw new StopReading();
         }
@@ -265,27 +271,55 @@ async function evaluateWholeRun(invocation: TrecEvalInvocation, io: CommandIO): 
   if (!grouped) {
     values.fill(undefined);
     failures.fill(undefined);
-    const text = retained === undefined ? await readSource('run file', invocation.runPath, io) : retained.join('');
-    const run = parseRunColumns(text, settings.runFile);
+    // Read again (or, from standard input, take the chunks kept) into columns: text and typed arrays.
+    const builder = new RunColumnsBuilder(settings.runFile, retained === undefined ? await fileSize(invocation.runPath) : retained.reduce((total, text) => total + text.length, 0));
+    if (retained === undefined) {
+      try {
+        await forEachLineChunk(invocation.runPath, io.stdin, (text) => builder.accept(text));
+      } catch (error) {
+        throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+      }
+    } else {
+      for (const text of retained) builder.accept(text);
+      retained.length = 0;
+    }
+    const run = builder.finish();
     const groups = groupRunByQuery(run);
     run.queryIds.forEach((queryId, runIndex) => {
       const index = qrels.queryIndex.get(queryId);
       if (index !== undefined) measureQuery(index, queryRunOf(run, groups, runIndex));
     });
   }
+  return { values, failures };
+}
 
+/**
+ * The whole run, any line order (trec_eval's mode). Queries are printed and averaged in byte order
+ * of id, as trec_eval does; a duplicate docno surfaces when that order reaches its query, after any
+ * format error.
+ */
+async function evaluateWholeRun(invocation: TrecEvalInvocation, io: CommandIO): Promise<number> {
+  const startedAt = performance.now();
+  const { settings } = invocation;
+  await checkReadable('run file', invocation.runPath);
+  const qrels = parseQrelsColumns(await readSource('qrels file', invocation.qrelsPath, io), invocation.qrelsPath);
+  const output = new Output(io.stdout);
+  const evaluator = new TrecEvaluator(invocation.plan, settings, output);
+  const measured = await measureSerially(invocation, io, qrels, evaluator);
+
+  const queryCount = qrels.queryIds.length;
   const order = Array.from({ length: queryCount }, (_, index) => index).sort((a, b) => compareUtf8(qrels.queryIds[a] as string, qrels.queryIds[b] as string));
   for (const query of order) {
-    const failure = failures[query];
+    const failure = measured.failures[query];
     if (failure !== undefined) {
       await output.end();
       throw failure;
     }
-    let queryValues = values[query];
+    let queryValues = measured.values[query];
     if (queryValues === undefined) {
       if (!settings.complete) continue;
       try {
-        queryValues = evaluator.measureQuery(qrels.queryIds[query] as string, gradesOf(qrels, query), EMPTY_QUERY_RUN);
+        queryValues = evaluator.measureQuery(qrels.queryIds[query] as string, gradesOf(qrels, query), EMPTY_SPAN_QUERY);
       } catch (error) {
         await output.end();
         throw error;
@@ -328,7 +362,7 @@ async function evaluateStreaming(invocation: TrecEvalInvocation, io: CommandIO):
   const passQrelsBefore = (queryId: string | undefined) => {
     while (pending !== undefined && (queryId === undefined || compareUtf8(pending.queryId, queryId) < 0)) {
       evaluator.noteQrelsQuery(pending.grades);
-      if (settings.complete) evaluator.addQuery(pending.queryId, pending.grades, EMPTY_QUERY_RUN);
+      if (settings.complete) evaluator.addQuery(pending.queryId, pending.grades, EMPTY_SPAN_QUERY);
       nextQrels();
     }
   };
