@@ -1,5 +1,4 @@
-import { compareEvaluations, type MeasureComparison, type RunComparison } from '../src/dataset/compare-runs.js';
-import type { PairedTestName } from '../src/core/stats.js';
+import { compareEvaluations, type CompareEvaluationsOptions, type MeasureComparison, type RunComparison } from '../src/dataset/compare-runs.js';
 import { recordSample } from '../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
 import { formatNumber, listIds } from './support/format.js';
@@ -11,20 +10,8 @@ const KNOWN = new Set(['measures', 'tolerance', 'significance', 'test', 'resampl
 /** Questions listed per regressed measure. */
 const SHOWN_QUESTIONS = 10;
 
-export interface NotRegressOptions {
-  /** Measures to compare (any spelling); default: every measure both results have. */
-  measures?: readonly string[];
-  /** Largest drop of a mean that still passes: one number or per measure. Default 0.01. */
-  tolerance?: number | Readonly<Record<string, number>>;
-  /** Also require the paired test (Holm-corrected across the measures) to say p ≤ significance. */
-  significance?: number;
-  /** Paired test: 'randomization' (default, seeded), 'sign' or 't'. */
-  test?: PairedTestName;
-  /** Randomization resamples. Default 10,000. */
-  resamples?: number;
-  /** Randomization seed. Default 42. */
-  seed?: number;
-}
+/** The comparison's options (measures, tolerance, significance, test, resamples, seed); intervals are not drawn. */
+export type NotRegressOptions = Omit<CompareEvaluationsOptions, 'confidence'>;
 
 function signed(value: number, format: (value: number) => string = formatNumber): string {
   const text = format(Math.abs(value));

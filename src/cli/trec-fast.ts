@@ -20,6 +20,7 @@ import { readFile } from 'node:fs/promises';
 
 import { TrecFormatError } from '../dataset/errors.js';
 import { compareUtf8 } from '../core/ranking.js';
+import { parseIntegerSpan } from '../dataset/trec.js';
 
 const CHAR_TAB = 9;
 const CHAR_VERTICAL_TAB = 11;
@@ -127,21 +128,6 @@ function slowDecimal(text: string, start: number, end: number): number {
   return DECIMAL.test(slice) ? Number(slice) : Number.NaN;
 }
 
-/** Integer in text[start, end) (optional sign, digits), or NaN. */
-function parseInteger(text: string, start: number, end: number): number {
-  let position = start;
-  const first = text.charCodeAt(position);
-  if (first === CHAR_MINUS || first === CHAR_PLUS) position++;
-  if (position === end) return Number.NaN;
-  let value = 0;
-  for (; position < end; position++) {
-    const digit = text.charCodeAt(position) - CHAR_ZERO;
-    if (digit < 0 || digit > 9) return Number.NaN;
-    value = value * 10 + digit;
-  }
-  if (value > Number.MAX_SAFE_INTEGER) return Number.NaN;
-  return first === CHAR_MINUS ? -value : value;
-}
 
 function formatError(file: string, text: string, lineStart: number, lineEnd: number, lineNumber: number, problem: string): TrecFormatError {
   const lineText = text.slice(lineStart, lineEnd).replace(/\r$/, '');
@@ -640,7 +626,7 @@ function scanQrelsLines(text: string, from: number, to: number, firstLineNumber:
       const found = countColumns(text, lineStart, lineEnd);
       throw formatError(file, text, lineStart, lineEnd, lineNumber, `expected 4 columns (${QRELS_LAYOUT}), found ${found}`);
     }
-    const grade = parseInteger(text, spans.gradeStart, spans.gradeEnd);
+    const grade = parseIntegerSpan(text, spans.gradeStart, spans.gradeEnd);
     if (Number.isNaN(grade)) {
       const shown = text.slice(spans.gradeStart, spans.gradeEnd);
       const problem = `relevance grade '${shown}' is not an integer (trec_eval reads grades as whole numbers, e.g. 0, 1, 2)`;

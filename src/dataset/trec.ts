@@ -128,7 +128,7 @@ function spanEquals(text: string, start: number, end: number, candidate: string)
 }
 
 /** Integer value of text[start, end) (optional sign, decimal digits), or NaN. */
-function parseIntegerSpan(text: string, start: number, end: number): number {
+export function parseIntegerSpan(text: string, start: number, end: number): number {
   let position = start;
   const first = text.charCodeAt(position);
   if (first === CHAR_MINUS || first === CHAR_PLUS) position++;
