@@ -115,12 +115,14 @@ export interface MeasurePlan {
   /** Per measure: index into `cutoffs`, or -1 for an uncut measure. */
   cutoffIndex: Int32Array;
   cutoffs: readonly number[];
+  /** Some measure is uncut (whole list, trec_eval's uncut ideal). */
+  needsUncut: boolean;
 }
 
 export function planMeasures(measures: readonly Measure[]): MeasurePlan {
   const cutoffs = [...new Set(measures.flatMap((measure) => (measure.k === undefined ? [] : [measure.k])))].sort((a, b) => a - b);
   const cutoffIndex = Int32Array.from(measures, (measure) => (measure.k === undefined ? -1 : cutoffs.indexOf(measure.k)));
-  return { measures, names: measures.map(formatMeasure), cutoffIndex, cutoffs };
+  return { measures, names: measures.map(formatMeasure), cutoffIndex, cutoffs, needsUncut: cutoffIndex.includes(-1) };
 }
 
 /**
@@ -135,7 +137,7 @@ export function measureJudged(
 ): Record<string, number> {
   const plan = Array.isArray(measuresOrPlan) ? planMeasures(measuresOrPlan) : (measuresOrPlan as MeasurePlan);
   const requests: CutoffRequest[] = plan.cutoffs.map((k) => ({ k, cutIdeal: true }));
-  const needsUncut = plan.cutoffIndex.includes(-1);
+  const needsUncut = plan.needsUncut;
   if (needsUncut) requests.push({ k: judged.keys.length, cutIdeal: false });
   const atCutoffs = measureAtCutoffs(judged, judgments, requests, precisionDenominator);
   const uncut = needsUncut ? atCutoffs[atCutoffs.length - 1] : undefined;

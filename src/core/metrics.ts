@@ -31,7 +31,7 @@ function discount(rank: number): number {
 }
 
 /** Ideal DCG over the first `cutoff` ideal gains (all of them when cutoff is Infinity). */
-export function idealDcg(idealGains: Float64Array, cutoff: number): number {
+export function idealDcg(idealGains: ArrayLike<number>, cutoff: number): number {
   const length = Math.min(idealGains.length, cutoff);
   let dcg = 0;
   for (let index = 0; index < length; index++) dcg += (idealGains[index] as number) / discount(index + 1);
@@ -57,7 +57,7 @@ export function measureAtCutoffs(
   const retrievedCount = judged.keys.length;
   const relevantCount = judgments.relevantIds.length;
   const { relevantAtRank, gainAtRank } = judged;
-  const order = requests.map((_, index) => index).sort((a, b) => (requests[a] as CutoffRequest).k - (requests[b] as CutoffRequest).k);
+  const order = ascendingOrder(requests);
   const results = new Array<MeasuresAtCutoff>(requests.length);
   const rPrecisionValue = rPrecisionOfJudged(judged, relevantCount);
   const idealAll = idealDcg(judgments.idealGains, Infinity);
@@ -101,6 +101,17 @@ export function measureAtCutoffs(
     };
   }
   return results;
+}
+
+/** Indices of the requests by ascending k (usually already in order: then no sort). */
+function ascendingOrder(requests: readonly CutoffRequest[]): number[] {
+  const order = requests.map((_, index) => index);
+  for (let index = 1; index < requests.length; index++) {
+    if ((requests[index] as CutoffRequest).k < (requests[index - 1] as CutoffRequest).k) {
+      return order.sort((a, b) => (requests[a] as CutoffRequest).k - (requests[b] as CutoffRequest).k);
+    }
+  }
+  return order;
 }
 
 /** All measures at one cutoff `k` (a positive integer). */

@@ -95,9 +95,11 @@ export function judgeRanking(
     throw new RangeError(`duplicates must be 'count' or 'error', received ${describeValue(duplicates)}.`);
   }
   const length = keys.length;
-  const relevantAtRank = new Uint8Array(length);
-  const gainAtRank = new Float64Array(length);
-  const duplicateAtRank = new Uint8Array(length);
+  // One buffer for the three per-rank arrays: one allocation per query instead of three.
+  const buffer = new ArrayBuffer(length * 10);
+  const gainAtRank = new Float64Array(buffer, 0, length);
+  const relevantAtRank = new Uint8Array(buffer, length * 8, length);
+  const duplicateAtRank = new Uint8Array(buffer, length * 9, length);
   const { grades, minGrade, gain, applyMinGradeToNdcg } = judgments;
   const gainFloor = applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
   // Only a judged repeat changes a measure; unjudged repeats are tracked just to count (or reject) them.

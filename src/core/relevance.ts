@@ -11,7 +11,7 @@ export interface Judgments {
   /** Ids with grade ≥ minGrade, in annotation order. */
   relevantIds: string[];
   /** nDCG gains of the ideal ranking, highest first (positive gains only). */
-  idealGains: Float64Array;
+  idealGains: ArrayLike<number>;
   gain: 'linear' | 'exponential';
   applyMinGradeToNdcg: boolean;
 }
@@ -131,6 +131,6 @@ export function prepareJudgments(relevant: Relevance, options: JudgmentOptions =
     if (grade >= minGrade) relevantIds.push(id);
     if (grade >= ndcgFloor) positiveGains.push(gainOf(grade, gain));
   }
-  const idealGains = Float64Array.from(positiveGains).sort().reverse();
+  const idealGains = positiveGains.sort((a, b) => b - a);
   return { grades, minGrade, relevantIds, idealGains, gain, applyMinGradeToNdcg };
 }
