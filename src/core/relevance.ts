@@ -56,6 +56,8 @@ function readGrades(relevant: Relevance): Map<string, number> {
   } else if (relevant instanceof Set) {
     for (const raw of relevant) setBinary(raw, () => 'an element of the relevant Set');
   } else if (relevant instanceof Map) {
+    // Parsed qrels are Maps already: use a clean one as it is (only read, never changed) instead of copying.
+    if (isCleanGradeMap(relevant)) return relevant as Map<string, number>;
     for (const [rawId, rawGrade] of relevant) {
       const id = idOf(rawId, () => 'a key of the relevant Map');
       const grade = typeof rawGrade === 'number' && rawGrade - rawGrade === 0 ? rawGrade : gradeOf(rawGrade, `relevant.get(${describeValue(rawId)})`);
@@ -76,6 +78,14 @@ function readGrades(relevant: Relevance): Map<string, number> {
     throw wrongRelevantType(relevant);
   }
   return grades;
+}
+
+function isCleanGradeMap(relevant: ReadonlyMap<unknown, unknown>): boolean {
+  for (const [id, grade] of relevant) {
+    if (typeof id !== 'string' || id.length === 0 || id.charCodeAt(0) <= 32) return false;
+    if (typeof grade !== 'number' || grade - grade !== 0) return false;
+  }
+  return true;
 }
 
 function isPlainObject(value: object): boolean {
