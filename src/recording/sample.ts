@@ -19,7 +19,7 @@ export interface MetricSample {
 /** The parts of a Vitest/Jest matcher context that recording reads. */
 export interface RecordingContext {
   /** Vitest ≥ 4.1: the running test, whose `meta` reaches reporters. */
-  task?: { readonly meta?: object } | undefined;
+  task?: { readonly meta?: object; readonly result?: { retryCount?: number; repeatCount?: number } } | undefined;
   currentTestName?: string | undefined;
   testPath?: string | undefined;
 }
@@ -28,6 +28,15 @@ export type SampleRecorder = (sample: MetricSample, context: RecordingContext) =
 
 /** Key under which samples are stored in Vitest's `task.meta`. */
 export const TASK_META_KEY = 'ragMatchers';
+/** Where in `task.meta` the current attempt began: `{ repeat, retry, start }`. */
+const ATTEMPT_META_KEY = 'ragMatchersAttempt';
+
+interface Attempt {
+  repeat: number;
+  retry: number;
+  /** Index in the samples array where this attempt's samples begin. */
+  start: number;
+}
 
 let recorder: SampleRecorder | undefined;
 
@@ -41,8 +50,22 @@ export function recordSample(sample: MetricSample, context: RecordingContext): v
   const meta = context.task?.meta as Record<string, unknown> | undefined;
   if (meta !== undefined) {
     const samples = (meta[TASK_META_KEY] ??= []) as MetricSample[];
+    startAttempt(meta, samples, context.task?.result);
     samples.push(sample);
     return;
   }
   recorder?.(sample, context);
+}
+
+/**
+ * A retried attempt replaces the failed attempt's samples (they would count twice otherwise);
+ * each repeat (`repeats`) keeps its own, as the user asked for them.
+ */
+function startAttempt(meta: Record<string, unknown>, samples: MetricSample[], result: { retryCount?: number; repeatCount?: number } | undefined): void {
+  const repeat = result?.repeatCount ?? 0;
+  const retry = result?.retryCount ?? 0;
+  const previous = meta[ATTEMPT_META_KEY] as Attempt | undefined;
+  if (previous !== undefined && previous.repeat === repeat && previous.retry === retry) return;
+  if (previous !== undefined && previous.repeat === repeat) samples.length = previous.start;
+  meta[ATTEMPT_META_KEY] = { repeat, retry, start: samples.length } satisfies Attempt;
 }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { recordSample, setSampleRecorder, TASK_META_KEY, type MetricSample } from '../../../src/recording/sample.js';
+
+const sample = (value: number): MetricSample => ({ measure: 'recall@5', value, pass: true });
+
+describe('recordSample on a Vitest task', () => {
+  it('appends to task.meta', () => {
+    const task = { meta: {} as Record<string, unknown>, result: { retryCount: 0, repeatCount: 0 } };
+    recordSample(sample(0.2), { task });
+    recordSample(sample(0.4), { task });
+    expect((task.meta[TASK_META_KEY] as MetricSample[]).map((entry) => entry.value)).toEqual([0.2, 0.4]);
+  });
+
+  it('a retry replaces the failed attempt’s samples instead of counting them twice', () => {
+    const task = { meta: {} as Record<string, unknown>, result: { retryCount: 0, repeatCount: 0 } };
+    recordSample(sample(0.2), { task });
+    recordSample(sample(0.3), { task });
+    task.result.retryCount = 1; // Vitest increments it before the next attempt
+    recordSample(sample(0.9), { task });
+    expect((task.meta[TASK_META_KEY] as MetricSample[]).map((entry) => entry.value)).toEqual([0.9]);
+  });
+
+  it('each repeat keeps its samples; a retry inside a repeat replaces only that repeat’s', () => {
+    const task = { meta: {} as Record<string, unknown>, result: { retryCount: 0, repeatCount: 0 } };
+    recordSample(sample(0.1), { task });
+    task.result.repeatCount = 1;
+    recordSample(sample(0.2), { task });
+    task.result.retryCount = 1;
+    recordSample(sample(0.3), { task });
+    expect((task.meta[TASK_META_KEY] as MetricSample[]).map((entry) => entry.value)).toEqual([0.1, 0.3]);
+  });
+
+  it('without a task, hands the sample to the installed recorder (Jest), and to nobody when none is', () => {
+    const received: number[] = [];
+    setSampleRecorder((recorded) => received.push(recorded.value));
+    recordSample(sample(0.5), { currentTestName: 't' });
+    setSampleRecorder(undefined);
+    recordSample(sample(0.6), { currentTestName: 't' });
+    expect(received).toEqual([0.5]);
+  });
+});
