@@ -5,7 +5,7 @@ import { matcherErrorMessage, printExpected, printWithType } from 'jest-matcher-
 import { describeValue } from '../../src/core/describe.js';
 import { formatMeasure, isBinaryMeasure, parseMeasure, type Measure } from '../../src/core/measures.js';
 import { meanInterval, type MeanInterval } from '../../src/core/stats.js';
-import { measureValues, type RunEvaluation } from '../../src/dataset/evaluate-run.js';
+import { isRunEvaluation, measureValues, type RunEvaluation } from '../../src/dataset/evaluate-run.js';
 import { recordSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatNumber, listIds, shortKey } from './format.js';
@@ -45,19 +45,7 @@ export function setUsageError(context: MatcherContext, matcherName: string, expe
 }
 
 export function checkEvaluation(context: MatcherContext, matcherName: string, args: string, received: unknown, label = 'received value'): RunEvaluation {
-  const candidate = received as Partial<RunEvaluation> | null;
-  if (
-    candidate === null ||
-    typeof candidate !== 'object' ||
-    !Array.isArray(candidate.measures) ||
-    !Array.isArray(candidate.queryIds) ||
-    candidate.perQuery === null ||
-    typeof candidate.perQuery !== 'object' ||
-    candidate.mean === null ||
-    typeof candidate.mean !== 'object' ||
-    candidate.queries === null ||
-    typeof candidate.queries !== 'object'
-  ) {
+  if (!isRunEvaluation(received)) {
     throw setUsageError(
       context,
       matcherName,
@@ -66,7 +54,7 @@ export function checkEvaluation(context: MatcherContext, matcherName: string, ar
       printWithType(label === 'received value' ? 'Received' : label, received, (value) => describeValue(value)),
     );
   }
-  return candidate as RunEvaluation;
+  return received;
 }
 
 export function checkMin(context: MatcherContext, matcherName: string, args: string, min: unknown): number {

@@ -4,7 +4,7 @@
 import { describeValue } from '../core/describe.js';
 import { formatMeasure, isBinaryMeasure, parseMeasure } from '../core/measures.js';
 import { holmCorrection, meanInterval, pairedComparison, type MeanInterval, type PairedTestName } from '../core/stats.js';
-import type { RunEvaluation } from './evaluate-run.js';
+import { isRunEvaluation, type RunEvaluation } from './evaluate-run.js';
 
 /** Default largest drop of a mean that is not a regression (DESIGN §5). */
 export const DEFAULT_TOLERANCE = 0.01;
@@ -75,15 +75,7 @@ export interface RunComparison {
 }
 
 function assertEvaluation(value: unknown, role: string): asserts value is RunEvaluation {
-  const candidate = value as Partial<RunEvaluation> | null;
-  if (
-    candidate === null ||
-    typeof candidate !== 'object' ||
-    !Array.isArray(candidate.measures) ||
-    !Array.isArray(candidate.queryIds) ||
-    candidate.perQuery === null ||
-    typeof candidate.perQuery !== 'object'
-  ) {
+  if (!isRunEvaluation(value)) {
     throw new TypeError(`compareEvaluations: ${role} must be the result of evaluateRun(set, run, { measures }), received ${describeValue(value)}.`);
   }
 }

@@ -230,3 +230,11 @@ export function rankTrecRun(run: TrecRun): Map<string, { id: string; score: numb
   }
   return ranked;
 }
+
+/** Whether a value has the shape evaluateRun returns (what set-level matchers and comparisons accept). */
+export function isRunEvaluation(value: unknown): value is RunEvaluation {
+  if (value === null || typeof value !== 'object') return false;
+  const candidate = value as Partial<Record<keyof RunEvaluation, unknown>>;
+  const isObject = (field: unknown) => field !== null && typeof field === 'object';
+  return Array.isArray(candidate.measures) && Array.isArray(candidate.queryIds) && isObject(candidate.perQuery) && isObject(candidate.mean) && isObject(candidate.queries);
+}

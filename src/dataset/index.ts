@@ -37,6 +37,7 @@ export { DatasetFormatError, TrecFormatError, JsonlFormatError, type DatasetForm
 export { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
 export {
   evaluateRun,
+  isRunEvaluation,
   measureValues,
   rankTrecRun,
   type Run,
