@@ -10,7 +10,10 @@ import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
-import { parseRun, readRunFile, streamRunByQuery, type RunEntry, type TrecRun } from '../src/dataset/trec.js';
+import type { RunEntry, TrecRun } from '../src/dataset/trec.js';
+import { built } from './built.js';
+
+const { parseRun, readRunFile, streamRunByQuery } = built;
 
 const QUERY_COUNT = 20_000;
 const HITS_PER_QUERY = 100;

@@ -2,7 +2,8 @@ import { describeValue } from './describe.js';
 import { formatMeasure, type Measure } from './measures.js';
 import { measureAtCutoff, measureAtCutoffs, type CutoffRequest, type MeasuresAtCutoff } from './metrics.js';
 import { collapseToDocuments, judgeRanking, rankedKeys, type JudgedRanking } from './ranking.js';
-import { prepareJudgments, type Judgments } from './relevance.js';
+import { measureRanking } from './measure-ranking.js';
+import { prepareJudgments, readJudgedGrades, readJudgmentSettings, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit, Relevance, RetrievalEvaluation } from './types.js';
 
 const KNOWN_OPTIONS = new Set([
@@ -112,17 +113,31 @@ export function pickMeasure(measure: Measure, values: MeasuresAtCutoff): number 
 export interface MeasurePlan {
   measures: readonly Measure[];
   names: readonly string[];
-  /** Per measure: index into `cutoffs`, or -1 for an uncut measure. */
+  /** Per measure: index into `cutoffs`, or -1 for an uncut measure (rprec is always uncut: its cutoff is R). */
   cutoffIndex: Int32Array;
+  /** Distinct cutoffs, ascending. */
   cutoffs: readonly number[];
   /** Some measure is uncut (whole list, trec_eval's uncut ideal). */
   needsUncut: boolean;
+  /** Per cutoff, then one more for the uncut measures: the indices of the measures measured there. */
+  cutoffMembers: readonly (readonly number[])[];
+  /** Every name set to 0, in measure order: copied per query, so each result has the same shape. */
+  template: Readonly<Record<string, number>>;
 }
 
 export function planMeasures(measures: readonly Measure[]): MeasurePlan {
-  const cutoffs = [...new Set(measures.flatMap((measure) => (measure.k === undefined ? [] : [measure.k])))].sort((a, b) => a - b);
-  const cutoffIndex = Int32Array.from(measures, (measure) => (measure.k === undefined ? -1 : cutoffs.indexOf(measure.k)));
-  return { measures, names: measures.map(formatMeasure), cutoffIndex, cutoffs, needsUncut: cutoffIndex.includes(-1) };
+  const cutOf = (measure: Measure) => (measure.name === 'rprec' ? undefined : measure.k);
+  const cutoffs = [...new Set(measures.flatMap((measure) => (cutOf(measure) === undefined ? [] : [cutOf(measure) as number])))].sort((a, b) => a - b);
+  const cutoffIndex = Int32Array.from(measures, (measure) => {
+    const k = cutOf(measure);
+    return k === undefined ? -1 : cutoffs.indexOf(k);
+  });
+  const cutoffMembers = Array.from({ length: cutoffs.length + 1 }, () => [] as number[]);
+  cutoffIndex.forEach((cutoff, measureIndex) => (cutoffMembers[cutoff === -1 ? cutoffs.length : cutoff] as number[]).push(measureIndex));
+  const names = measures.map(formatMeasure);
+  const template: Record<string, number> = {};
+  for (const name of names) template[name] = Number.NaN; // a double, not a small integer: the fields hold doubles from the start
+  return { measures, names, cutoffIndex, cutoffs, needsUncut: cutoffIndex.includes(-1), cutoffMembers, template };
 }
 
 /**
@@ -158,9 +173,23 @@ export function evaluateMeasures(
   options: Omit<EvaluateOptions, 'k'> = {},
 ): Record<string, number> {
   const checked = readOptions(options);
-  const judgments = prepareJudgments(relevant, checked);
-  const judged = judgeHits(hits, judgments, checked, false);
-  return measureJudged(judged, judgments, measures, checked.precisionDenominator);
+  if (checked.duplicates !== undefined && checked.duplicates !== 'count') {
+    // 'error' must look at every key, unjudged ones too: the general path does (and rejects bad values).
+    const judgments = prepareJudgments(relevant, checked);
+    return measureJudged(judgeHits(hits, judgments, checked, false), judgments, measures, checked.precisionDenominator);
+  }
+  const plan = Array.isArray(measures) ? planMeasures(measures) : (measures as MeasurePlan);
+  const settings = readJudgmentSettings(checked);
+  const byDocument = checked.granularity === 'document';
+  // A Map is measured as it is when clean (measureRanking checks it on the way); anything else is read first.
+  const grades = relevant instanceof Map && !byDocument ? relevant : readJudgedGrades(relevant, checked);
+  assertHits(hits);
+  let keys = rankedKeys(hits, checked);
+  if (byDocument) keys = collapseToDocuments(keys, checked.documentKey);
+  return (
+    measureRanking(keys, grades, settings, plan, checked.precisionDenominator) ??
+    (measureRanking(keys, readJudgedGrades(relevant, checked), settings, plan, checked.precisionDenominator) as Record<string, number>)
+  );
 }
 
 function evaluateAt(hits: readonly Hit[], relevant: Relevance, k: unknown, options: EvaluateOptions | undefined, argumentName: string): RetrievalEvaluation {

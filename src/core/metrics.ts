@@ -21,7 +21,7 @@ export interface MeasuresAtCutoff {
 
 /** log2(rank + 1) for ranks 1…, cached: the nDCG discount. */
 const discounts: number[] = [];
-function discount(rank: number): number {
+export function discount(rank: number): number {
   let value = discounts[rank];
   if (value === undefined) {
     value = Math.log2(rank + 1);

@@ -41,23 +41,24 @@ function gradeOf(raw: unknown, where: string): number {
 }
 
 /** Reads any accepted annotation shape into id → grade pairs, dropping null and blank ids (AI4J). */
+function setBinary(grades: Map<string, number>, raw: unknown, where: () => string): void {
+  const id = idOf(raw, where);
+  if (id !== undefined) grades.set(id, 1);
+}
+
 function readGrades(relevant: Relevance): Map<string, number> {
+  // A clean Map (parsed qrels are) is used as it is; everything else is copied into a new one.
+  if (relevant instanceof Map && isCleanGradeMap(relevant)) return relevant as Map<string, number>;
   const grades = new Map<string, number>();
-  const setBinary = (raw: unknown, where: () => string) => {
-    const id = idOf(raw, where);
-    if (id !== undefined) grades.set(id, 1);
-  };
   if (Array.isArray(relevant)) {
     for (let index = 0; index < relevant.length; index++) {
       const raw: unknown = relevant[index];
       if (typeof raw === 'string' && raw.length > 0 && raw.charCodeAt(0) > 32) grades.set(raw, 1);
-      else setBinary(raw, () => `relevant[${index}]`);
+      else setBinary(grades, raw, () => `relevant[${index}]`);
     }
   } else if (relevant instanceof Set) {
-    for (const raw of relevant) setBinary(raw, () => 'an element of the relevant Set');
+    for (const raw of relevant) setBinary(grades, raw, () => 'an element of the relevant Set');
   } else if (relevant instanceof Map) {
-    // Parsed qrels are Maps already: use a clean one as it is (only read, never changed) instead of copying.
-    if (isCleanGradeMap(relevant)) return relevant as Map<string, number>;
     for (const [rawId, rawGrade] of relevant) {
       const id = idOf(rawId, () => 'a key of the relevant Map');
       const grade = typeof rawGrade === 'number' && rawGrade - rawGrade === 0 ? rawGrade : gradeOf(rawGrade, `relevant.get(${describeValue(rawId)})`);
@@ -80,7 +81,7 @@ function readGrades(relevant: Relevance): Map<string, number> {
   return grades;
 }
 
-function isCleanGradeMap(relevant: ReadonlyMap<unknown, unknown>): boolean {
+export function isCleanGradeMap(relevant: ReadonlyMap<unknown, unknown>): boolean {
   for (const [id, grade] of relevant) {
     if (typeof id !== 'string' || id.length === 0 || id.charCodeAt(0) <= 32) return false;
     if (typeof grade !== 'number' || grade - grade !== 0) return false;
@@ -123,16 +124,39 @@ export function gainOf(grade: number, gain: 'linear' | 'exponential'): number {
   return gain === 'exponential' ? 2 ** grade - 1 : grade;
 }
 
-/** Normalises annotations (ids, Set, grade object or Map) for evaluation. */
-export function prepareJudgments(relevant: Relevance, options: JudgmentOptions = {}): Judgments {
+/** How grades become relevance and gains: the part of the options every query shares. */
+export interface JudgmentSettings {
+  minGrade: number;
+  gain: 'linear' | 'exponential';
+  applyMinGradeToNdcg: boolean;
+}
+
+/** Validates the judgment options once (per call, not per annotation). */
+const DEFAULT_SETTINGS: JudgmentSettings = Object.freeze({ minGrade: 1, gain: 'linear', applyMinGradeToNdcg: false });
+
+export function readJudgmentSettings(options: JudgmentOptions = {}): JudgmentSettings {
+  if (options.minGrade === undefined && options.gain === undefined && options.applyMinGradeToNdcg === undefined) return DEFAULT_SETTINGS;
   const minGrade = validateMinGrade(options.minGrade);
   const gain = options.gain ?? 'linear';
   if (gain !== 'linear' && gain !== 'exponential') {
     throw new RangeError(`gain must be 'linear' or 'exponential', received ${describeValue(gain)}.`);
   }
-  const applyMinGradeToNdcg = options.applyMinGradeToNdcg ?? false;
-  let grades = readGrades(relevant);
-  if (options.granularity === 'document') grades = collapseToDocuments(grades, options.documentKey ?? documentKeyOf);
+  return { minGrade, gain, applyMinGradeToNdcg: options.applyMinGradeToNdcg ?? false };
+}
+
+/**
+ * Any accepted annotation shape as a clean id → grade Map (document ids under `granularity: 'document'`).
+ * A clean Map (string ids, finite grades) is returned as it is: it is only read, never changed.
+ */
+export function readJudgedGrades(relevant: Relevance, options: Pick<JudgmentOptions, 'granularity' | 'documentKey'> = {}): Map<string, number> {
+  const grades = readGrades(relevant);
+  return options.granularity === 'document' ? collapseToDocuments(grades, options.documentKey ?? documentKeyOf) : grades;
+}
+
+/** Normalises annotations (ids, Set, grade object or Map) for evaluation. */
+export function prepareJudgments(relevant: Relevance, options: JudgmentOptions = {}): Judgments {
+  const { minGrade, gain, applyMinGradeToNdcg } = readJudgmentSettings(options);
+  const grades = readJudgedGrades(relevant, options);
 
   const relevantIds: string[] = [];
   const positiveGains: number[] = [];

@@ -1,0 +1,178 @@
+// The fast path of evaluateMeasures and the CLI: every planned measure of one ranking in a single
+// pass over its keys, with no per-rank arrays. evaluate() and measureJudged() keep the general path
+// (metrics.ts), which also reports counts and every duplicate; both agree to the last bit.
+import type { MeasurePlan } from './evaluate.js';
+import { discount } from './metrics.js';
+import { gainOf, type JudgmentSettings } from './relevance.js';
+import type { EvaluateOptions } from './types.js';
+
+/** Judged keys seen so far, scanned linearly while few (the usual case), then through a Set. */
+const LINEAR_SEEN_LIMIT = 16;
+
+/** Gains that are whole numbers below this are sorted by counting (grades are usually 0–3). */
+const COUNTED_GAIN_LIMIT = 64;
+
+/** Scratch reused across calls. A re-entrant call (a Map subclass calling back) gets its own. */
+interface Scratch {
+  idealGains: number[];
+  seenKeys: string[];
+  /** Per whole gain below COUNTED_GAIN_LIMIT, how many judgments have it; all zero between calls. */
+  gainCounts: Int32Array;
+}
+const sharedScratch: Scratch = newScratch();
+let scratchInUse = false;
+
+function newScratch(): Scratch {
+  return { idealGains: [], seenKeys: [], gainCounts: new Int32Array(COUNTED_GAIN_LIMIT) };
+}
+
+/**
+ * The values of `plan`'s measures for one ranking, keyed by canonical name, as measureJudged gives
+ * them for the same input with duplicates: 'count'. Returns undefined when `grades` is not clean
+ * (an id that is not a non-blank string, a grade that is not a finite number): pass it through
+ * readJudgedGrades first, which copies it clean or says what is wrong.
+ */
+export function measureRanking(
+  keys: readonly string[],
+  grades: ReadonlyMap<unknown, unknown>,
+  settings: JudgmentSettings,
+  plan: MeasurePlan,
+  precisionDenominator: EvaluateOptions['precisionDenominator'] = 'k',
+): Record<string, number> | undefined {
+  const reentered = scratchInUse;
+  scratchInUse = true;
+  try {
+    return measureWith(keys, grades, settings, plan, precisionDenominator === 'retrieved', reentered ? newScratch() : sharedScratch);
+  } finally {
+    if (!reentered) scratchInUse = false;
+  }
+}
+
+/**
+ * Puts the ideal gains highest first into idealGains[0, count): from the counts when every gain was
+ * a small whole number (highestCounted ≥ 0; the counts are cleared on the way), else by sorting.
+ */
+function orderIdealGains(scratch: Scratch, count: number, highestCounted: number): void {
+  const { idealGains, gainCounts } = scratch;
+  if (highestCounted >= 0) {
+    let filled = 0;
+    for (let gain = highestCounted; filled < count; gain--) {
+      for (let left = gainCounts[gain] as number; left > 0; left--) idealGains[filled++] = gain;
+      gainCounts[gain] = 0;
+    }
+    return;
+  }
+  gainCounts.fill(0);
+  const sorted = idealGains.slice(0, count).sort((a, b) => b - a);
+  for (let index = 0; index < count; index++) idealGains[index] = sorted[index] as number;
+}
+
+function measureWith(
+  keys: readonly string[],
+  untrustedGrades: ReadonlyMap<unknown, unknown>,
+  settings: JudgmentSettings,
+  plan: MeasurePlan,
+  precisionOverRetrieved: boolean,
+  scratch: Scratch,
+): Record<string, number> | undefined {
+  const { minGrade, gain } = settings;
+  // nDCG gains come from every positive grade (trec_eval), or from relevant ones only (applyMinGradeToNdcg).
+  const gainFloor = settings.applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
+  const { idealGains, gainCounts, seenKeys } = scratch;
+  let relevantCount = 0;
+  let gainCount = 0;
+  let highestCounted = 0; // the highest gain counted so far; -1 once some gain cannot be counted
+  // One pass over the judgments checks them and sums them up.
+  for (const [id, grade] of untrustedGrades) {
+    if (typeof id !== 'string' || id.length === 0 || id.charCodeAt(0) <= 32 || typeof grade !== 'number' || grade - grade !== 0) {
+      gainCounts.fill(0);
+      return undefined;
+    }
+    if (grade >= minGrade) relevantCount++;
+    if (grade >= gainFloor) {
+      const value = gainOf(grade, gain);
+      idealGains[gainCount++] = value;
+      if (highestCounted >= 0 && value === Math.floor(value) && value < COUNTED_GAIN_LIMIT) {
+        gainCounts[value] = (gainCounts[value] as number) + 1;
+        if (value > highestCounted) highestCounted = value;
+      } else {
+        highestCounted = -1;
+      }
+    }
+  }
+  orderIdealGains(scratch, gainCount, highestCounted);
+  const grades = untrustedGrades as ReadonlyMap<string, number>;
+  const retrievedCount = keys.length;
+  const cutoffs = plan.cutoffs;
+  const values: Record<string, number> = { ...plan.template };
+
+  let rank = 0;
+  let truePositiveCount = 0;
+  let relevantInTopR = 0;
+  let firstRelevantRank = 0;
+  let precisionSum = 0;
+  let dcg = 0;
+  let idealRank = 0;
+  let ideal = 0;
+  let seenCount = 0;
+  let seenSet: Set<string> | undefined;
+  // Cutoffs ascending, then the whole list (group cutoffs.length) when an uncut measure needs it.
+  for (let group = 0; group <= cutoffs.length; group++) {
+    const uncut = group === cutoffs.length;
+    if (uncut && !plan.needsUncut) break;
+    const k = uncut ? retrievedCount : (cutoffs[group] as number);
+    const evaluatedAtK = k < retrievedCount ? k : retrievedCount;
+    for (; rank < evaluatedAtK; rank++) {
+      const key = keys[rank] as string;
+      const grade = grades.get(key);
+      if (grade === undefined) continue;
+      // A judged key ranked again takes its slot and gains nothing.
+      if (seenSet !== undefined) {
+        if (seenSet.has(key)) continue;
+        seenSet.add(key);
+      } else {
+        let repeated = false;
+        for (let index = 0; index < seenCount; index++) {
+          if (seenKeys[index] === key) {
+            repeated = true;
+            break;
+          }
+        }
+        if (repeated) continue;
+        seenKeys[seenCount++] = key;
+        if (seenCount > LINEAR_SEEN_LIMIT) seenSet = new Set(seenKeys.slice(0, seenCount));
+      }
+      if (grade >= gainFloor) dcg += gainOf(grade, gain) / discount(rank + 1);
+      if (grade >= minGrade) {
+        truePositiveCount++;
+        precisionSum += truePositiveCount / (rank + 1);
+        if (firstRelevantRank === 0) firstRelevantRank = rank + 1;
+        if (rank < relevantCount) relevantInTopR++;
+      }
+    }
+    // trec_eval's uncut nDCG divides by the ideal over every judged gain; a cut one by the ideal's top k.
+    const idealEnd = uncut || k > gainCount ? gainCount : k;
+    for (; idealRank < idealEnd; idealRank++) ideal += (idealGains[idealRank] as number) / discount(idealRank + 1);
+
+    const precisionBase = precisionOverRetrieved ? evaluatedAtK : k;
+    const precision = precisionBase === 0 ? 0 : truePositiveCount / precisionBase;
+    const recall = relevantCount === 0 ? 0 : truePositiveCount / relevantCount;
+    const members = plan.cutoffMembers[group] as readonly number[];
+    for (let member = 0; member < members.length; member++) {
+      const measureIndex = members[member] as number;
+      let value: number;
+      switch ((plan.measures[measureIndex] as { name: string }).name) {
+        case 'precision': value = precision; break;
+        case 'recall': value = recall; break;
+        case 'f1': value = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall); break;
+        case 'hit': value = truePositiveCount > 0 ? 1 : 0; break;
+        case 'mrr': value = firstRelevantRank === 0 ? 0 : 1 / firstRelevantRank; break;
+        case 'ndcg': value = ideal === 0 ? 0 : dcg / ideal; break;
+        case 'map': value = relevantCount === 0 ? 0 : precisionSum / relevantCount; break;
+        default: value = relevantCount === 0 ? 0 : relevantInTopR / relevantCount; // rprec: uncut, so the pass covered the top R
+      }
+      values[plan.names[measureIndex] as string] = value;
+    }
+  }
+  return values;
+}

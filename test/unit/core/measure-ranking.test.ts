@@ -1,0 +1,101 @@
+// The single-pass path behind evaluateMeasures (src/core/measure-ranking.ts): the cases where it takes
+// a branch the everyday inputs never take — many judged repeats, grades that cannot be counted into
+// buckets, unclean Maps, re-entrant calls — checked against numbers worked out by hand, and against
+// evaluate() (the general path) on random inputs.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { evaluate, evaluateMeasures, parseMeasure, planMeasures } from '../../../src/index.js';
+
+const measuresOf = (...names: string[]) => names.map(parseMeasure);
+
+describe('evaluateMeasures: judged repeats', () => {
+  it('more than 16 judged keys ranked twice: repeats take their slot and gain nothing', () => {
+    const ids = Array.from({ length: 20 }, (_, index) => `r${index}`);
+    const hits = [...ids, ...ids];
+    const expected = { 'precision@20': 1, 'precision@40': 0.5, 'recall@40': 1, map: 1, ndcg: 1, 'ndcg@40': 1 };
+    const measures = measuresOf('P@20', 'P@40', 'recall@40', 'map', 'ndcg', 'ndcg@40');
+    expect(evaluateMeasures(hits, new Map(ids.map((id) => [id, 1])), measures)).toEqual(expected);
+    expect(evaluateMeasures(hits, ids, measures)).toEqual(expected);
+  });
+
+  it('an unjudged repeat takes a slot too', () => {
+    // u, u, a: the relevant id sits at rank 3.
+    expect(evaluateMeasures(['u', 'u', 'a'], ['a'], measuresOf('P@3', 'mrr', 'map'))).toEqual({ 'precision@3': 1 / 3, mrr: 1 / 3, map: 1 / 3 });
+  });
+});
+
+describe('evaluateMeasures: ideal gains that are not small whole numbers', () => {
+  it('decimal grades: nDCG from the sorted gains', () => {
+    // DCG = 0.5/log2 2 + 2.5/log2 3 + 1.5/log2 4; ideal = 2.5/log2 2 + 1.5/log2 3 + 0.5/log2 4.
+    const grades = new Map([['a', 0.5], ['b', 2.5], ['c', 1.5]]);
+    const values = evaluateMeasures(['a', 'b', 'c'], grades, measuresOf('ndcg', 'ndcg@1', 'P@3', 'recall@3'));
+    expect(values.ndcg).toBeCloseTo(0.7648870498590234, 15);
+    expect(values['ndcg@1']).toBeCloseTo(0.2, 15); // 0.5 / 2.5
+    expect(values['precision@3']).toBeCloseTo(2 / 3, 15); // a (0.5) is below minGrade 1
+    expect(values['recall@3']).toBe(1);
+  });
+
+  it('exponential gain of grade 7 (2^7 − 1 = 127) next to grade 1', () => {
+    // DCG = 1/log2 2 + 127/log2 3; ideal = 127/log2 2 + 1/log2 3.
+    const values = evaluateMeasures(['x', 'y'], { x: 1, y: 7 }, measuresOf('ndcg'), { gain: 'exponential' });
+    expect(values.ndcg).toBeCloseTo(0.6356459116941042, 15);
+  });
+});
+
+describe('evaluateMeasures: Maps that need reading first', () => {
+  it('a NaN grade in a Map is the same clear error as anywhere else', () => {
+    expect(() => evaluateMeasures(['a'], new Map([['a', 1], ['b', Number.NaN]]), measuresOf('P@1'))).toThrow(/relevant\.get\("b"\) must be a finite grade/);
+  });
+
+  it('a blank id in a Map is dropped, a numeric id becomes its string', () => {
+    const grades = new Map<unknown, number>([['a', 1], ['  ', 1], [5, 1]]);
+    // Relevant: a and "5" (2); the blank id is not an annotation.
+    expect(evaluateMeasures(['5', 'x'], grades as Map<string, number>, measuresOf('recall@2', 'P@1'))).toEqual({ 'recall@2': 0.5, 'precision@1': 1 });
+  });
+
+  it('a Map whose get() evaluates another query inside gets both answers right', () => {
+    const inner: Record<string, number>[] = [];
+    class CallingBackMap extends Map<string, number> {
+      override get(key: string): number | undefined {
+        inner.push(evaluateMeasures(['z', 'y'], new Map([['y', 3], ['w', 1]]), measuresOf('ndcg@2', 'recall@1')));
+        return super.get(key);
+      }
+    }
+    const outer = evaluateMeasures(['a', 'b'], new CallingBackMap([['b', 2], ['c', 1]]), measuresOf('P@2', 'recall@2', 'mrr'));
+    expect(outer).toEqual({ 'precision@2': 0.5, 'recall@2': 0.5, mrr: 0.5 });
+    // ndcg@2 = (3 / log2 3) / (3 + 1 / log2 3).
+    expect(inner[0]?.['ndcg@2']).toBeCloseTo(3 / Math.log2(3) / (3 + 1 / Math.log2(3)), 15);
+    expect(inner.every((values) => values['recall@1'] === 0)).toBe(true);
+  });
+});
+
+describe('evaluateMeasures agrees with evaluate() (the general path)', () => {
+  const docId = fc.integer({ min: 0, max: 25 }).map((n) => `d${n}`);
+  const grade = fc.oneof(fc.integer({ min: -1, max: 4 }), fc.constantFrom(0.5, 1.5, 7));
+  const settings = fc.record({
+    minGrade: fc.constantFrom(1, 2),
+    gain: fc.constantFrom('linear' as const, 'exponential' as const),
+    applyMinGradeToNdcg: fc.boolean(),
+    precisionDenominator: fc.constantFrom('k' as const, 'retrieved' as const),
+  });
+  const names = ['hit', 'precision', 'recall', 'f1', 'mrr', 'ndcg', 'map'] as const;
+  const field = { hit: 'hitAtK', precision: 'precisionAtK', recall: 'recallAtK', f1: 'f1AtK', mrr: 'mrr', ndcg: 'ndcg', map: 'averagePrecision' } as const;
+
+  it('for every measure at every cutoff, with repeats, any grades and every option', () => {
+    fc.assert(
+      fc.property(fc.array(docId, { maxLength: 30 }), fc.dictionary(docId, grade, { maxKeys: 20 }), settings, fc.uniqueArray(fc.integer({ min: 1, max: 35 }), { minLength: 1, maxLength: 4 }), fc.boolean(), (hits, relevant, options, cutoffs, asMap) => {
+        const measures = [...cutoffs.flatMap((k) => names.map((name) => ({ name, k }))), { name: 'rprec' as const }, { name: 'ndcg' as const }, { name: 'map' as const }];
+        const values = evaluateMeasures(hits, asMap ? new Map(Object.entries(relevant)) : relevant, planMeasures(measures), options);
+        for (const k of cutoffs) {
+          const general = evaluate(hits, relevant, { ...options, k });
+          for (const name of names) expect(values[`${name}@${k}`]).toBe(general[field[name]]);
+        }
+        const uncut = evaluate(hits, relevant, options);
+        expect(values.rprec).toBe(uncut.rPrecision);
+        expect(values.ndcg).toBe(uncut.ndcg);
+        expect(values.map).toBe(uncut.averagePrecision);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
