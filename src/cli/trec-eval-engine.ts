@@ -1,9 +1,9 @@
 // The evaluation behind `rag-matchers trec-eval`: one query at a time, through the metric core
-// (judgeRanking → measureJudged), printed exactly as trec_eval 10 prints.
+// (measureGradedRanking), printed exactly as trec_eval 10 prints.
+import { planMeasures, type MeasurePlan } from '../core/evaluate.js';
 import { formatMeasure } from '../core/measures.js';
-import { measureJudged, planMeasures, type MeasurePlan } from '../core/evaluate.js';
-import { judgeRanking, type JudgedRanking } from '../core/ranking.js';
-import type { Judgments } from '../core/relevance.js';
+import { createMeasureScratch, measureGradedRanking, reserveScratch, type MeasureScratch } from '../core/measure-ranking.js';
+import type { JudgmentSettings } from '../core/relevance.js';
 import { DuplicateDocnoError, compareSpans, docIdOf, rankEntries, spanHash, type SpanQuery } from './trec-fast.js';
 import type { Output } from './io.js';
 import { formatFixed, measureColumn } from './trec-format.js';
@@ -33,17 +33,6 @@ export interface StageTimes {
   write: number;
 }
 
-/**
- * Keys standing in for documents the qrels do not judge: judgeRanking only looks them up (and finds
- * no grade), so any string no doc id can equal will do. A NUL never occurs in a TREC doc id (trec_eval
- * reads them as C strings); one shared key per rank means no string per retrieved document.
- */
-const UNJUDGED_KEYS: string[] = [];
-function unjudgedKey(rank: number): string {
-  while (UNJUDGED_KEYS.length <= rank) UNJUDGED_KEYS.push(`\u0000${UNJUDGED_KEYS.length}`);
-  return UNJUDGED_KEYS[rank] as string;
-}
-
 /** An open-addressing table of small positive integers keyed by 32-bit hashes, reused across queries. */
 class ReusableTable {
   slots = new Int32Array(256);
@@ -64,42 +53,18 @@ class ReusableTable {
   }
 }
 
-/**
- * The core's Judgments for one qrels query, as prepareJudgments builds them for `{ minGrade }` with
- * linear gains (trec_eval's): relevant = grade ≥ level, ideal gains = the positive grades, highest
- * first. Built here from the parsed map directly: the grades are integers by construction, so
- * prepareJudgments' validation and copy would only cost time.
- */
-export function trecJudgments(grades: Map<string, number>, relevanceLevel: number): Judgments {
-  const relevantIds: string[] = [];
-  let positive = 0;
-  for (const [id, grade] of grades) {
-    if (grade >= relevanceLevel) relevantIds.push(id);
-    if (grade > 0) positive++;
-  }
-  // The positive grades, highest first (an insertion sort: a query has tens of judgments).
-  const idealGains = new Float64Array(positive);
-  let filled = 0;
-  for (const grade of grades.values()) {
-    if (grade <= 0) continue;
-    let position = filled++;
-    while (position > 0 && (idealGains[position - 1] as number) < grade) {
-      idealGains[position] = idealGains[position - 1] as number;
-      position--;
-    }
-    idealGains[position] = grade;
-  }
-  return { grades, minGrade: relevanceLevel, relevantIds, idealGains, gain: 'linear', applyMinGradeToNdcg: false };
-}
-
 /** Accumulates per-query values in trec_eval's loop order and prints trec_eval's lines. */
 export class TrecEvaluator {
   readonly times: StageTimes = { read: 0, sort: 0, measure: 0, write: 0 };
   private readonly sums: Float64Array;
   /** `%-22s\t` of each row, computed once. */
   private readonly prefixes: string[];
-  private readonly canonicalNames: (string | undefined)[];
+  /** Per row: the index of its measure in measurePlan, or -1 for a count. */
+  private readonly rowMeasure: Int32Array;
   private readonly measurePlan: MeasurePlan;
+  /** trec_eval's: relevant from the -l level up, linear gains from every positive grade. */
+  private readonly judgmentSettings: JudgmentSettings;
+  private readonly scratch: MeasureScratch = createMeasureScratch();
   private readonly digits: number;
   evaluatedCount = 0;
   /** Σ over all qrels queries of judgments with grade > 0 (trec_eval's -c summary num_rel). */
@@ -112,8 +77,10 @@ export class TrecEvaluator {
   ) {
     this.sums = new Float64Array(plan.rows.length);
     this.prefixes = plan.rows.map((row) => `${measureColumn(row.label)}\t`);
-    this.canonicalNames = plan.rows.map((row) => (row.measure === undefined ? undefined : formatMeasure(row.measure)));
     this.measurePlan = planMeasures(plan.measures);
+    const measureNames = this.measurePlan.names;
+    this.rowMeasure = Int32Array.from(plan.rows, (row) => (row.measure === undefined ? -1 : measureNames.indexOf(formatMeasure(row.measure))));
+    this.judgmentSettings = { minGrade: settings.relevanceLevel, gain: 'linear', applyMinGradeToNdcg: false };
     this.digits = settings.digits;
   }
 
@@ -152,10 +119,16 @@ export class TrecEvaluator {
     this.times.sort += measureStarted - sortStarted;
 
     const { text, docStart, docEnd } = run;
+    const scratch = this.scratch;
+    reserveScratch(scratch, kept, grades.size, this.measurePlan);
+    const { gradeAtRank, judgedGrades } = scratch;
     // The judged ids of this query, by hash.
     const judgedIds = this.judgedIds;
     judgedIds.length = 0;
-    for (const id of grades.keys()) judgedIds.push(id);
+    for (const [id, grade] of grades) {
+      judgedGrades[judgedIds.length] = grade;
+      judgedIds.push(id);
+    }
     const judged = this.judgedTable;
     judged.prepare(judgedIds.length);
     for (let index = 0; index < judgedIds.length; index++) {
@@ -166,10 +139,11 @@ export class TrecEvaluator {
       judged.slots[slot] = index + 1;
       judged.hashes[slot] = hash;
     }
-    // Each kept document: a repeat is fatal (trec_eval); a judged one gets its id as key.
+    // Each kept document: a repeat is fatal (trec_eval); a judged one gets its grade.
+    const level = this.settings.relevanceLevel;
+    let relevantRetrieved = 0;
     const seen = this.rankTable;
     seen.prepare(kept);
-    const keys = new Array<string>(kept);
     for (let rank = 0; rank < kept; rank++) {
       const entry = order[rank] as number;
       const start = docStart[entry] as number;
@@ -185,32 +159,27 @@ export class TrecEvaluator {
       }
       seen.slots[slot] = rank + 1;
       seen.hashes[slot] = hash;
-      let key: string | undefined;
+      let grade = Number.NaN;
       for (let probe = hash & judged.mask, found = judged.slots[probe] as number; found !== 0; probe = (probe + 1) & judged.mask, found = judged.slots[probe] as number) {
         const id = judgedIds[found - 1] as string;
         if (judged.hashes[probe] === hash && id.length === end - start && text.startsWith(id, start)) {
-          key = id;
+          grade = judgedGrades[found - 1] as number;
+          if (grade >= level) relevantRetrieved++;
           break;
         }
       }
-      keys[rank] = key ?? unjudgedKey(rank);
+      gradeAtRank[rank] = grade;
     }
 
-    const judgments = trecJudgments(grades, this.settings.relevanceLevel);
-    // Repeats are ruled out above, so the core only needs to track the judged keys.
-    const judgedRanking: JudgedRanking = judgeRanking(keys, judgments, 'count', false);
-    const values = measureJudged(judgedRanking, judgments, this.measurePlan);
-    let relevantRetrieved = 0;
-    for (let rank = 0; rank < kept; rank++) relevantRetrieved += judgedRanking.relevantAtRank[rank] as number;
-
+    measureGradedRanking(scratch, kept, judgedIds.length, this.judgmentSettings, this.measurePlan, false);
     const rows = this.plan.rows;
     const rowValues = new Float64Array(rows.length);
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
       if (row.kind === 'count') {
-        rowValues[index] = row.count === 'num_ret' ? kept : row.count === 'num_rel' ? judgments.relevantIds.length : relevantRetrieved;
+        rowValues[index] = row.count === 'num_ret' ? kept : row.count === 'num_rel' ? scratch.relevantCount : relevantRetrieved;
       } else {
-        rowValues[index] = values[this.canonicalNames[index] as string] as number;
+        rowValues[index] = scratch.values[this.rowMeasure[index] as number] as number;
       }
     }
     this.times.measure += performance.now() - measureStarted;

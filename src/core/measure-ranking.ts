@@ -1,6 +1,10 @@
-// The fast path of evaluateMeasures and the CLI: every planned measure of one ranking in a single
-// pass over its keys, with no per-rank arrays. evaluate() and measureJudged() keep the general path
-// (metrics.ts), which also reports counts and every duplicate; both agree to the last bit.
+// The fast path of evaluateMeasures and of the CLI's trec-eval: every planned measure of one ranking
+// in a single pass, with nothing allocated per query but the result. Two layers:
+//   measureGradedRanking — the measures, from each rank's grade (NaN: unjudged or a repeat) and the
+//                          query's judged grades; shared by both callers;
+//   measureRanking       — keys and a grade Map in, a Record of values out (evaluateMeasures).
+// evaluate() and measureJudged() keep the general path (metrics.ts), which also reports counts and
+// every duplicate; the two agree to the last bit (test/unit/core/measure-ranking.test.ts).
 import type { MeasurePlan } from './evaluate.js';
 import { discount } from './metrics.js';
 import { gainOf, type JudgmentSettings } from './relevance.js';
@@ -12,47 +16,52 @@ const LINEAR_SEEN_LIMIT = 16;
 /** Gains that are whole numbers below this are sorted by counting (grades are usually 0–3). */
 const COUNTED_GAIN_LIMIT = 64;
 
-/** Scratch reused across calls. A re-entrant call (a Map subclass calling back) gets its own. */
-interface Scratch {
+/** Buffers one caller reuses from query to query. */
+export interface MeasureScratch {
+  /** Per rank: the grade of a first-seen judged key, NaN for an unjudged key or a repeat. */
+  gradeAtRank: Float64Array;
+  /** The query's judged grades, any order. */
+  judgedGrades: Float64Array;
+  /** After a measure: per plan measure, its value. */
+  values: Float64Array;
+  /** After a measure: how many judged grades reach minGrade (trec_eval's num_rel). */
+  relevantCount: number;
   idealGains: number[];
-  seenKeys: string[];
-  /** Per whole gain below COUNTED_GAIN_LIMIT, how many judgments have it; all zero between calls. */
+  /** Per whole gain below COUNTED_GAIN_LIMIT, how many judgments have it; all zero between queries. */
   gainCounts: Int32Array;
-}
-const sharedScratch: Scratch = newScratch();
-let scratchInUse = false;
-
-function newScratch(): Scratch {
-  return { idealGains: [], seenKeys: [], gainCounts: new Int32Array(COUNTED_GAIN_LIMIT) };
+  seenKeys: string[];
 }
 
-/**
- * The values of `plan`'s measures for one ranking, keyed by canonical name, as measureJudged gives
- * them for the same input with duplicates: 'count'. Returns undefined when `grades` is not clean
- * (an id that is not a non-blank string, a grade that is not a finite number): pass it through
- * readJudgedGrades first, which copies it clean or says what is wrong.
- */
-export function measureRanking(
-  keys: readonly string[],
-  grades: ReadonlyMap<unknown, unknown>,
-  settings: JudgmentSettings,
-  plan: MeasurePlan,
-  precisionDenominator: EvaluateOptions['precisionDenominator'] = 'k',
-): Record<string, number> | undefined {
-  const reentered = scratchInUse;
-  scratchInUse = true;
-  try {
-    return measureWith(keys, grades, settings, plan, precisionDenominator === 'retrieved', reentered ? newScratch() : sharedScratch);
-  } finally {
-    if (!reentered) scratchInUse = false;
-  }
+export function createMeasureScratch(): MeasureScratch {
+  return {
+    gradeAtRank: new Float64Array(128),
+    judgedGrades: new Float64Array(64),
+    values: new Float64Array(16),
+    relevantCount: 0,
+    idealGains: [],
+    gainCounts: new Int32Array(COUNTED_GAIN_LIMIT),
+    seenKeys: [],
+  };
+}
+
+/** Makes room for `rankCount` ranks, `judgedCount` judgments and `plan`'s values (contents are not kept). */
+export function reserveScratch(scratch: MeasureScratch, rankCount: number, judgedCount: number, plan: MeasurePlan): void {
+  if (scratch.gradeAtRank.length < rankCount) scratch.gradeAtRank = new Float64Array(Math.max(rankCount, scratch.gradeAtRank.length * 2));
+  if (scratch.judgedGrades.length < judgedCount) scratch.judgedGrades = new Float64Array(Math.max(judgedCount, scratch.judgedGrades.length * 2));
+  if (scratch.values.length < plan.measures.length) scratch.values = new Float64Array(plan.measures.length);
+}
+
+/** How many top ranks the plan reads: all of them when some measure is uncut, else its largest cutoff. */
+export function ranksNeeded(plan: MeasurePlan, retrievedCount: number): number {
+  if (plan.needsUncut || plan.cutoffs.length === 0) return plan.needsUncut ? retrievedCount : 0;
+  return Math.min(retrievedCount, plan.cutoffs[plan.cutoffs.length - 1] as number);
 }
 
 /**
  * Puts the ideal gains highest first into idealGains[0, count): from the counts when every gain was
  * a small whole number (highestCounted ≥ 0; the counts are cleared on the way), else by sorting.
  */
-function orderIdealGains(scratch: Scratch, count: number, highestCounted: number): void {
+function orderIdealGains(scratch: MeasureScratch, count: number, highestCounted: number): void {
   const { idealGains, gainCounts } = scratch;
   if (highestCounted >= 0) {
     let filled = 0;
@@ -67,27 +76,28 @@ function orderIdealGains(scratch: Scratch, count: number, highestCounted: number
   for (let index = 0; index < count; index++) idealGains[index] = sorted[index] as number;
 }
 
-function measureWith(
-  keys: readonly string[],
-  untrustedGrades: ReadonlyMap<unknown, unknown>,
+/**
+ * Every measure of `plan` for one ranking of `retrievedCount` keys, into scratch.values (by measure
+ * index), from scratch.gradeAtRank (filled for the first ranksNeeded(plan, retrievedCount) ranks) and
+ * scratch.judgedGrades[0, judgedCount). Sets scratch.relevantCount.
+ */
+export function measureGradedRanking(
+  scratch: MeasureScratch,
+  retrievedCount: number,
+  judgedCount: number,
   settings: JudgmentSettings,
   plan: MeasurePlan,
   precisionOverRetrieved: boolean,
-  scratch: Scratch,
-): Record<string, number> | undefined {
+): void {
   const { minGrade, gain } = settings;
   // nDCG gains come from every positive grade (trec_eval), or from relevant ones only (applyMinGradeToNdcg).
   const gainFloor = settings.applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
-  const { idealGains, gainCounts, seenKeys } = scratch;
+  const { gradeAtRank, judgedGrades, idealGains, gainCounts, values } = scratch;
   let relevantCount = 0;
   let gainCount = 0;
   let highestCounted = 0; // the highest gain counted so far; -1 once some gain cannot be counted
-  // One pass over the judgments checks them and sums them up.
-  for (const [id, grade] of untrustedGrades) {
-    if (typeof id !== 'string' || id.length === 0 || id.charCodeAt(0) <= 32 || typeof grade !== 'number' || grade - grade !== 0) {
-      gainCounts.fill(0);
-      return undefined;
-    }
+  for (let index = 0; index < judgedCount; index++) {
+    const grade = judgedGrades[index] as number;
     if (grade >= minGrade) relevantCount++;
     if (grade >= gainFloor) {
       const value = gainOf(grade, gain);
@@ -101,11 +111,9 @@ function measureWith(
     }
   }
   orderIdealGains(scratch, gainCount, highestCounted);
-  const grades = untrustedGrades as ReadonlyMap<string, number>;
-  const retrievedCount = keys.length;
-  const cutoffs = plan.cutoffs;
-  const values: Record<string, number> = { ...plan.template };
+  scratch.relevantCount = relevantCount;
 
+  const cutoffs = plan.cutoffs;
   let rank = 0;
   let truePositiveCount = 0;
   let relevantInTopR = 0;
@@ -114,8 +122,6 @@ function measureWith(
   let dcg = 0;
   let idealRank = 0;
   let ideal = 0;
-  let seenCount = 0;
-  let seenSet: Set<string> | undefined;
   // Cutoffs ascending, then the whole list (group cutoffs.length) when an uncut measure needs it.
   for (let group = 0; group <= cutoffs.length; group++) {
     const uncut = group === cutoffs.length;
@@ -123,25 +129,7 @@ function measureWith(
     const k = uncut ? retrievedCount : (cutoffs[group] as number);
     const evaluatedAtK = k < retrievedCount ? k : retrievedCount;
     for (; rank < evaluatedAtK; rank++) {
-      const key = keys[rank] as string;
-      const grade = grades.get(key);
-      if (grade === undefined) continue;
-      // A judged key ranked again takes its slot and gains nothing.
-      if (seenSet !== undefined) {
-        if (seenSet.has(key)) continue;
-        seenSet.add(key);
-      } else {
-        let repeated = false;
-        for (let index = 0; index < seenCount; index++) {
-          if (seenKeys[index] === key) {
-            repeated = true;
-            break;
-          }
-        }
-        if (repeated) continue;
-        seenKeys[seenCount++] = key;
-        if (seenCount > LINEAR_SEEN_LIMIT) seenSet = new Set(seenKeys.slice(0, seenCount));
-      }
+      const grade = gradeAtRank[rank] as number; // NaN compares false: no gain, not relevant
       if (grade >= gainFloor) dcg += gainOf(grade, gain) / discount(rank + 1);
       if (grade >= minGrade) {
         truePositiveCount++;
@@ -171,8 +159,84 @@ function measureWith(
         case 'map': value = relevantCount === 0 ? 0 : precisionSum / relevantCount; break;
         default: value = relevantCount === 0 ? 0 : relevantInTopR / relevantCount; // rprec: uncut, so the pass covered the top R
       }
-      values[plan.names[measureIndex] as string] = value;
+      values[measureIndex] = value;
     }
   }
+}
+
+/** evaluateMeasures' scratch. A re-entrant call (a Map subclass calling back) gets its own. */
+const sharedScratch = createMeasureScratch();
+let scratchInUse = false;
+
+/**
+ * The values of `plan`'s measures for one ranking, keyed by canonical name, as measureJudged gives
+ * them for the same input with duplicates: 'count'. Returns undefined when `grades` is not clean
+ * (an id that is not a non-blank string, a grade that is not a finite number): pass it through
+ * readJudgedGrades first, which copies it clean or says what is wrong.
+ */
+export function measureRanking(
+  keys: readonly string[],
+  grades: ReadonlyMap<unknown, unknown>,
+  settings: JudgmentSettings,
+  plan: MeasurePlan,
+  precisionDenominator: EvaluateOptions['precisionDenominator'] = 'k',
+): Record<string, number> | undefined {
+  const reentered = scratchInUse;
+  scratchInUse = true;
+  try {
+    return measureWith(keys, grades, settings, plan, precisionDenominator === 'retrieved', reentered ? createMeasureScratch() : sharedScratch);
+  } finally {
+    if (!reentered) scratchInUse = false;
+  }
+}
+
+function measureWith(
+  keys: readonly string[],
+  untrustedGrades: ReadonlyMap<unknown, unknown>,
+  settings: JudgmentSettings,
+  plan: MeasurePlan,
+  precisionOverRetrieved: boolean,
+  scratch: MeasureScratch,
+): Record<string, number> | undefined {
+  const retrievedCount = keys.length;
+  const rankCount = ranksNeeded(plan, retrievedCount);
+  reserveScratch(scratch, rankCount, untrustedGrades.size, plan);
+  const { gradeAtRank, judgedGrades, seenKeys } = scratch;
+  // One pass over the judgments checks them and copies their grades.
+  let judgedCount = 0;
+  for (const [id, grade] of untrustedGrades) {
+    if (typeof id !== 'string' || id.length === 0 || id.charCodeAt(0) <= 32 || typeof grade !== 'number' || grade - grade !== 0) return undefined;
+    judgedGrades[judgedCount++] = grade;
+  }
+  const grades = untrustedGrades as ReadonlyMap<string, number>;
+  let seenCount = 0;
+  let seenSet: Set<string> | undefined;
+  for (let rank = 0; rank < rankCount; rank++) {
+    const key = keys[rank] as string;
+    const grade = grades.get(key);
+    gradeAtRank[rank] = Number.NaN;
+    if (grade === undefined) continue;
+    // A judged key ranked again takes its slot and gains nothing.
+    if (seenSet !== undefined) {
+      if (seenSet.has(key)) continue;
+      seenSet.add(key);
+    } else {
+      let repeated = false;
+      for (let index = 0; index < seenCount; index++) {
+        if (seenKeys[index] === key) {
+          repeated = true;
+          break;
+        }
+      }
+      if (repeated) continue;
+      seenKeys[seenCount++] = key;
+      if (seenCount > LINEAR_SEEN_LIMIT) seenSet = new Set(seenKeys.slice(0, seenCount));
+    }
+    gradeAtRank[rank] = grade;
+  }
+  measureGradedRanking(scratch, retrievedCount, judgedCount, settings, plan, precisionOverRetrieved);
+  const values: Record<string, number> = { ...plan.template };
+  const names = plan.names;
+  for (let index = 0; index < names.length; index++) values[names[index] as string] = scratch.values[index] as number;
   return values;
 }
