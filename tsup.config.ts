@@ -9,6 +9,8 @@ export default defineConfig({
     'vitest-reporter': 'src/vitest/reporter.ts',
     'jest-reporter': 'src/jest/reporter.ts',
     cli: 'src/cli/main.ts',
+    // Started by the CLI's trec-eval on large runs (one per extra thread); not an export.
+    'trec-eval-worker': 'src/cli/trec-eval-worker.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

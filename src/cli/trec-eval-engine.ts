@@ -4,7 +4,7 @@ import { planMeasures, type MeasurePlan } from '../core/evaluate.js';
 import { formatMeasure } from '../core/measures.js';
 import { createMeasureScratch, measureGradedRanking, reserveScratch, type MeasureScratch } from '../core/measure-ranking.js';
 import type { JudgmentSettings } from '../core/relevance.js';
-import { DuplicateDocnoError, compareSpans, docIdOf, rankEntries, spanHash, type SpanQuery } from './trec-fast.js';
+import { DuplicateDocnoError, compareSpans, docIdOf, rankEntries, spanHash, type QrelsColumns, type SpanQuery } from './trec-fast.js';
 import type { Output } from './io.js';
 import { formatFixed, measureColumn } from './trec-format.js';
 import type { TrecMeasurePlan } from './trec-measures.js';
@@ -31,6 +31,14 @@ export interface StageTimes {
   sort: number;
   measure: number;
   write: number;
+}
+
+/** True when a[aStart, aEnd) and b[bStart, bEnd) hold the same characters. */
+function spansEqual(a: string, aStart: number, aEnd: number, b: string, bStart: number, bEnd: number): boolean {
+  const length = aEnd - aStart;
+  if (length !== bEnd - bStart) return false;
+  for (let index = 0; index < length; index++) if (a.charCodeAt(aStart + index) !== b.charCodeAt(bStart + index)) return false;
+  return true;
 }
 
 /** An open-addressing table of small positive integers keyed by 32-bit hashes, reused across queries. */
@@ -67,6 +75,8 @@ export class TrecEvaluator {
   private readonly scratch: MeasureScratch = createMeasureScratch();
   private readonly digits: number;
   evaluatedCount = 0;
+  /** Threads that measured the run (the stage times are the main thread's). */
+  threads = 1;
   /** Σ over all qrels queries of judgments with grade > 0 (trec_eval's -c summary num_rel). */
   private relevantInAllQrels = 0;
 
@@ -81,7 +91,18 @@ export class TrecEvaluator {
     const measureNames = this.measurePlan.names;
     this.rowMeasure = Int32Array.from(plan.rows, (row) => (row.measure === undefined ? -1 : measureNames.indexOf(formatMeasure(row.measure))));
     this.judgmentSettings = { minGrade: settings.relevanceLevel, gain: 'linear', applyMinGradeToNdcg: false };
+    this.rowBuffer = new Float64Array(plan.rows.length);
     this.digits = settings.digits;
+  }
+
+  /** The run's name in messages. */
+  get runFile(): string {
+    return this.settings.runFile;
+  }
+
+  /** Values per query: one per printed row. */
+  get rowCount(): number {
+    return this.plan.rows.length;
   }
 
   /** Counts a qrels query for the -c summary of num_rel, whether or not it is evaluated. */
@@ -94,24 +115,114 @@ export class TrecEvaluator {
     this.relevantInAllQrels = count;
   }
 
+  /** The judged documents of the query being measured: spans of a text (the qrels', or each id itself). */
+  private judgedTexts: string[] = [];
+  private judgedStarts = new Int32Array(64);
+  private judgedEnds = new Int32Array(64);
+  private judgedCount = 0;
   private readonly judgedTable = new ReusableTable();
-  private readonly judgedIds: string[] = [];
   private readonly rankTable = new ReusableTable();
+  /** addQuery's row values, consumed at once. */
+  private readonly rowBuffer: Float64Array;
 
   /** Evaluates one query and records it at once (queries must come in byte order of id). */
   addQuery(queryId: string, grades: Map<string, number>, run: Omit<SpanQuery, 'queryId'>): void {
-    this.recordQuery(queryId, this.measureQuery(queryId, grades, run));
+    this.judgeFromMap(grades);
+    this.measureJudged(queryId, run, this.rowBuffer, 0);
+    this.recordQuery(queryId, this.rowBuffer);
+  }
+
+  /** The row values of one query judged by a grade map (a copy: see measureQrelsQuery for the fast way). */
+  measureQuery(queryId: string, grades: Map<string, number>, run: Omit<SpanQuery, 'queryId'>): Float64Array {
+    this.judgeFromMap(grades);
+    const rowValues = new Float64Array(this.plan.rows.length);
+    this.measureJudged(queryId, run, rowValues, 0);
+    return rowValues;
   }
 
   /**
-   * The row values of one query (its run may be empty: a qrels query missing from the run, under
-   * -c). Throws DuplicateDocnoError for a docno repeated within the kept top documents.
+   * Writes the row values of qrels query `query` into target[offset…]. Throws DuplicateDocnoError
+   * for a docno repeated in its judgments, then for one repeated within the kept top documents.
+   */
+  measureQrelsQuery(qrels: QrelsColumns, query: number, run: Omit<SpanQuery, 'queryId'>, target: Float64Array, offset: number): void {
+    this.judgeFromQrels(qrels, query);
+    this.measureJudged(qrels.queryIds[query] as string, run, target, offset);
+  }
+
+  private reserveJudged(count: number): void {
+    if (this.judgedStarts.length < count) {
+      this.judgedStarts = new Int32Array(count * 2);
+      this.judgedEnds = new Int32Array(count * 2);
+    }
+    reserveScratch(this.scratch, 0, count, this.measurePlan);
+    this.judgedTable.prepare(count);
+  }
+
+  /** Adds judged document `index` (already in the span arrays) to the hash table; returns the index it repeats, or -1. */
+  private indexJudged(index: number): number {
+    const table = this.judgedTable;
+    const text = this.judgedTexts[index] as string;
+    const start = this.judgedStarts[index] as number;
+    const end = this.judgedEnds[index] as number;
+    const hash = spanHash(text, start, end);
+    let slot = hash & table.mask;
+    for (let found = table.slots[slot] as number; found !== 0; found = table.slots[slot] as number) {
+      const other = found - 1;
+      if (table.hashes[slot] === hash && spansEqual(text, start, end, this.judgedTexts[other] as string, this.judgedStarts[other] as number, this.judgedEnds[other] as number)) return other;
+      slot = (slot + 1) & table.mask;
+    }
+    table.slots[slot] = index + 1;
+    table.hashes[slot] = hash;
+    return -1;
+  }
+
+  private judgeFromMap(grades: Map<string, number>): void {
+    this.reserveJudged(grades.size);
+    const judgedGrades = this.scratch.judgedGrades;
+    let count = 0;
+    for (const [id, grade] of grades) {
+      this.judgedTexts[count] = id;
+      this.judgedStarts[count] = 0;
+      this.judgedEnds[count] = id.length;
+      judgedGrades[count] = grade;
+      this.indexJudged(count++);
+    }
+    this.judgedCount = count;
+  }
+
+  /** The judgments of qrels query `query`, straight from the columns (no strings); a repeated docno is fatal. */
+  private judgeFromQrels(qrels: QrelsColumns, query: number): void {
+    const { starts, order } = qrels.groups;
+    const first = starts[query] as number;
+    const count = (starts[query + 1] as number) - first;
+    this.reserveJudged(count);
+    const judgedGrades = this.scratch.judgedGrades;
+    const text = qrels.text;
+    for (let index = 0; index < count; index++) {
+      const entry = order[first + index] as number;
+      this.judgedTexts[index] = text;
+      this.judgedStarts[index] = qrels.docStart[entry] as number;
+      this.judgedEnds[index] = qrels.docEnd[entry] as number;
+      judgedGrades[index] = qrels.grade[entry] as number;
+      const repeated = this.indexJudged(index);
+      if (repeated !== -1) {
+        const docId = text.slice(qrels.docStart[entry] as number, qrels.docEnd[entry] as number);
+        const firstLine = qrels.lineNumber[order[first + repeated] as number] as number;
+        throw new DuplicateDocnoError(qrels.file, qrels.queryIds[query] as string, docId, qrels.lineNumber[entry] as number, firstLine, 'qrels');
+      }
+    }
+    this.judgedCount = count;
+  }
+
+  /**
+   * Writes the row values of one query (its run may be empty: a qrels query missing from the run,
+   * under -c), judged by the judged spans set up before. Throws DuplicateDocnoError for a docno
+   * repeated within the kept top documents.
    *
    * Doc ids stay spans of the run text: ranked by score and docno, checked for repeats and matched
-   * with the judged ids through hash tables; the core's judgeRanking then gets the judged id
-   * strings (shared with the qrels) and stand-in keys for the rest.
+   * with the judged spans through hash tables, then measured from each rank's grade.
    */
-  measureQuery(queryId: string, grades: Map<string, number>, run: Omit<SpanQuery, 'queryId'>): Float64Array {
+  private measureJudged(queryId: string, run: Omit<SpanQuery, 'queryId'>, target: Float64Array, offset: number): void {
     const sortStarted = performance.now();
     const order = rankEntries(run);
     const kept = Math.min(order.length, this.settings.maxDocuments);
@@ -120,25 +231,10 @@ export class TrecEvaluator {
 
     const { text, docStart, docEnd } = run;
     const scratch = this.scratch;
-    reserveScratch(scratch, kept, grades.size, this.measurePlan);
+    reserveScratch(scratch, kept, this.judgedCount, this.measurePlan);
     const { gradeAtRank, judgedGrades } = scratch;
-    // The judged ids of this query, by hash.
-    const judgedIds = this.judgedIds;
-    judgedIds.length = 0;
-    for (const [id, grade] of grades) {
-      judgedGrades[judgedIds.length] = grade;
-      judgedIds.push(id);
-    }
     const judged = this.judgedTable;
-    judged.prepare(judgedIds.length);
-    for (let index = 0; index < judgedIds.length; index++) {
-      const id = judgedIds[index] as string;
-      const hash = spanHash(id, 0, id.length);
-      let slot = hash & judged.mask;
-      while (judged.slots[slot] !== 0) slot = (slot + 1) & judged.mask;
-      judged.slots[slot] = index + 1;
-      judged.hashes[slot] = hash;
-    }
+    const { judgedTexts, judgedStarts, judgedEnds } = this;
     // Each kept document: a repeat is fatal (trec_eval); a judged one gets its grade.
     const level = this.settings.relevanceLevel;
     let relevantRetrieved = 0;
@@ -161,9 +257,9 @@ export class TrecEvaluator {
       seen.hashes[slot] = hash;
       let grade = Number.NaN;
       for (let probe = hash & judged.mask, found = judged.slots[probe] as number; found !== 0; probe = (probe + 1) & judged.mask, found = judged.slots[probe] as number) {
-        const id = judgedIds[found - 1] as string;
-        if (judged.hashes[probe] === hash && id.length === end - start && text.startsWith(id, start)) {
-          grade = judgedGrades[found - 1] as number;
+        const index = found - 1;
+        if (judged.hashes[probe] === hash && spansEqual(text, start, end, judgedTexts[index] as string, judgedStarts[index] as number, judgedEnds[index] as number)) {
+          grade = judgedGrades[index] as number;
           if (grade >= level) relevantRetrieved++;
           break;
         }
@@ -171,27 +267,27 @@ export class TrecEvaluator {
       gradeAtRank[rank] = grade;
     }
 
-    measureGradedRanking(scratch, kept, judgedIds.length, this.judgmentSettings, this.measurePlan, false);
+    measureGradedRanking(scratch, kept, this.judgedCount, this.judgmentSettings, this.measurePlan, false);
     const rows = this.plan.rows;
-    const rowValues = new Float64Array(rows.length);
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
+      let value: number;
       if (row.kind === 'count') {
-        rowValues[index] = row.count === 'num_ret' ? kept : row.count === 'num_rel' ? scratch.relevantCount : relevantRetrieved;
+        value = row.count === 'num_ret' ? kept : row.count === 'num_rel' ? scratch.relevantCount : relevantRetrieved;
       } else {
-        rowValues[index] = scratch.values[this.rowMeasure[index] as number] as number;
+        value = scratch.values[this.rowMeasure[index] as number] as number;
       }
+      target[offset + index] = value;
     }
     this.times.measure += performance.now() - measureStarted;
-    return rowValues;
   }
 
   /** One query's `-q` lines. */
-  formatQuery(queryId: string, rowValues: ArrayLike<number>): string {
+  formatQuery(queryId: string, rowValues: ArrayLike<number>, offset = 0): string {
     const rows = this.plan.rows;
     let lines = '';
     for (let index = 0; index < rows.length; index++) {
-      const value = rowValues[index] as number;
+      const value = rowValues[offset + index] as number;
       const shown = rows[index]!.kind === 'count' ? String(value) : this.formatValue(value);
       lines += `${this.prefixes[index]}${queryId}\t${shown}\n`;
     }
@@ -199,11 +295,11 @@ export class TrecEvaluator {
   }
 
   /** Prints (with -q) and accumulates one query's values; trec_eval's loop order is byte order of id. */
-  recordQuery(queryId: string, rowValues: ArrayLike<number>): void {
+  recordQuery(queryId: string, rowValues: ArrayLike<number>, offset = 0): void {
     const started = performance.now();
     const rows = this.plan.rows;
-    for (let index = 0; index < rows.length; index++) this.sums[index] = (this.sums[index] as number) + (rowValues[index] as number);
-    if (this.settings.perQuery) this.output.push(this.formatQuery(queryId, rowValues));
+    for (let index = 0; index < rows.length; index++) this.sums[index] = (this.sums[index] as number) + (rowValues[offset + index] as number);
+    if (this.settings.perQuery) this.output.push(this.formatQuery(queryId, rowValues, offset));
     this.evaluatedCount++;
     this.times.write += performance.now() - started;
   }

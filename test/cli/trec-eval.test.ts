@@ -238,6 +238,6 @@ describe('trec-eval --streaming', () => {
 
   it('reports timings as one JSON line on stderr', async () => {
     const result = await runCommand(trecEval, ['--timings', '-m', 'P.1', qrels, run]);
-    expect(JSON.parse(result.stderr)).toEqual({ read: expect.any(Number), sort: expect.any(Number), measure: expect.any(Number), write: expect.any(Number), total: expect.any(Number), maxRssMB: expect.any(Number) });
+    expect(JSON.parse(result.stderr)).toEqual({ read: expect.any(Number), sort: expect.any(Number), measure: expect.any(Number), write: expect.any(Number), total: expect.any(Number), maxRssMB: expect.any(Number), threads: 1 });
   });
 });

@@ -16,6 +16,7 @@ describe('npm pack', () => {
       for (const extension of ['js', 'cjs', 'd.ts', 'd.cts']) expect(paths).toContain(`dist/${entry}.${extension}`);
     }
     expect(paths).toContain('dist/cli.js');
+    expect(paths).toContain('dist/trec-eval-worker.js'); // started by trec-eval on large runs
     expect(paths).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']));
   });
 

@@ -1,12 +1,15 @@
 // `rag-matchers trec-eval`: a drop-in for NIST trec_eval 10 on the measures it supports, with the
 // same flags, output format and order, query rules and fatal duplicates.
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 
 import { compareUtf8 } from '../../core/ranking.js';
 import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
 import { CommandError, EXIT_USAGE, Output, fileError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { createProgress } from '../progress.js';
 import { TrecEvaluator, type TrecEvalSettings } from '../trec-eval-engine.js';
+import { PARALLEL_MIN_BYTES, findRunCuts, formatErrorOf, startPart, unpackOutcome, workerScript, type PartReply } from '../trec-eval-parallel.js';
+import { measureRunRange, type PartOutcome } from '../trec-eval-part.js';
 import {
   DuplicateDocnoError,
   RunGrouper,
@@ -14,7 +17,6 @@ import {
   QueryTooLargeError,
   countPositiveJudgments,
   forEachLineChunk,
-  gradesOf,
   groupRunByQuery,
   parseQrelsColumns,
   RunColumnsBuilder,
@@ -51,6 +53,9 @@ Options (trec_eval's long names work too):
       --streaming                  read both files one query at a time (memory stays
                                    flat however many queries); both must be grouped by
                                    query in byte order of query id: LC_ALL=C sort -s -k1,1
+      --threads N                  threads that measure a run file, each a part of it
+                                   (default: one per core, up to 4, for a run of 16 MB
+                                   or more; 1: never more than one); same output
       --timings                    print read/sort/measure/write times to stderr (JSON)
   -h, --help                       this help
 
@@ -73,6 +78,7 @@ const OPTIONS = {
   precision: { type: 'string' },
   streaming: { type: 'boolean' },
   timings: { type: 'boolean' },
+  threads: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   // trec_eval options we recognise, to say they are not supported rather than "unknown".
   version: { type: 'boolean', short: 'v' },
@@ -99,12 +105,12 @@ const UNSUPPORTED_FLAGS: Record<string, string> = {
 interface TrecEvalInvocation {
   qrelsPath: string;
   runPath: string;
-  /** The -m values as given (workers plan the measures again from them). */
-  measureRequests: string[];
   plan: TrecMeasurePlan;
   settings: TrecEvalSettings;
   streaming: boolean;
   timings: boolean;
+  /** --threads: how many threads may measure a run file (undefined: as many as the machine has, for a large run). */
+  threads: number | undefined;
 }
 
 function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
@@ -135,8 +141,8 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
   return {
     qrelsPath,
     runPath,
-    measureRequests,
     plan,
+    threads: numberOption('--threads', stringOption(parsed, 'threads'), { integer: true, min: 1, max: 64, example: '2' }),
     streaming: flag(parsed, 'streaming'),
     timings: flag(parsed, 'timings'),
     settings: {
@@ -186,7 +192,15 @@ function finishTimings(invocation: TrecEvalInvocation, evaluator: TrecEvaluator,
   const { read, sort, measure, write } = evaluator.times;
   const round = (value: number) => Math.round(value * 10) / 10;
   const total = performance.now() - startedAt;
-  const report = { read: round(read), sort: round(sort), measure: round(measure), write: round(write), total: round(total), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) };
+  const report = {
+    read: round(read),
+    sort: round(sort),
+    measure: round(measure),
+    write: round(write),
+    total: round(total),
+    maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    threads: evaluator.threads,
+  };
   io.stderr.write(`${JSON.stringify(report)}\n`);
 }
 
@@ -209,9 +223,14 @@ async function checkReadable(role: string, path: string): Promise<void> {
   }
 }
 
+/** Largest text carried for one query while reading grouped (beyond it the run is read whole). */
+const MAX_CARRY = 1 << 24;
+
 /** Per qrels query (by index): its row values, or the duplicate that makes it fatal. */
 interface Measured {
-  values: (ArrayLike<number> | undefined)[];
+  /** 1 when the query was measured; its values are then values[query × rowCount …]. */
+  measured: Uint8Array;
+  values: Float64Array;
   failures: (DuplicateDocnoError | undefined)[];
 }
 
@@ -223,15 +242,15 @@ interface Measured {
 async function measureSerially(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator): Promise<Measured> {
   const { settings } = invocation;
   const queryCount = qrels.queryIds.length;
-  const values: (Float64Array | undefined)[] = new Array(queryCount);
-  const failures: (DuplicateDocnoError | undefined)[] = new Array(queryCount);
+  const rowCount = evaluator.rowCount;
+  const result: Measured = { measured: new Uint8Array(queryCount), values: new Float64Array(queryCount * rowCount), failures: new Array(queryCount) };
   const measureQuery = (query: number, run: Omit<SpanQuery, 'queryId'>) => {
-    const queryId = qrels.queryIds[query] as string;
     try {
-      values[query] = evaluator.measureQuery(queryId, gradesOf(qrels, query), run);
+      evaluator.measureQrelsQuery(qrels, query, run, result.values, query * rowCount);
+      result.measured[query] = 1;
     } catch (error) {
       if (!(error instanceof DuplicateDocnoError)) throw error;
-      failures[query] = error;
+      result.failures[query] = error;
     }
   };
 
@@ -243,7 +262,7 @@ async function measureSerially(invocation: TrecEvalInvocation, io: CommandIO, qr
   const grouper = new RunGrouper(settings.runFile, 'grouped', (query) => {
     const index = qrels.queryIndex.get(query.queryId);
     if (index !== undefined) measureQuery(index, query);
-  }, 1 << 24);
+  }, MAX_CARRY);
   class StopReading extends Error {}
   try {
     await forEachLineChunk(
@@ -269,8 +288,8 @@ async function measureSerially(invocation: TrecEvalInvocation, io: CommandIO, qr
   progress.finish();
 
   if (!grouped) {
-    values.fill(undefined);
-    failures.fill(undefined);
+    result.measured.fill(0);
+    result.failures.fill(undefined);
     // Read again (or, from standard input, take the chunks kept) into columns: text and typed arrays.
     const builder = new RunColumnsBuilder(settings.runFile, retained === undefined ? await fileSize(invocation.runPath) : retained.reduce((total, text) => total + text.length, 0));
     if (retained === undefined) {
@@ -290,7 +309,96 @@ async function measureSerially(invocation: TrecEvalInvocation, io: CommandIO, qr
       if (index !== undefined) measureQuery(index, queryRunOf(run, groups, runIndex));
     });
   }
-  return { values, failures };
+  return result;
+}
+
+/** Workers started on the later parts of a run file, before the qrels are read. */
+interface ParallelParts {
+  /** Where each part after the first begins (the first, [0, cuts[0]), is the main thread's). */
+  cuts: number[];
+  size: number;
+  workers: { reply: Promise<PartReply>; cancel: () => void }[];
+}
+
+/** Default thread count: one per core, up to this. */
+const MAX_DEFAULT_THREADS = 4;
+
+/** Cuts the run file and starts a worker per later part; undefined when one thread will do. */
+async function startParallelParts(invocation: TrecEvalInvocation): Promise<ParallelParts | undefined> {
+  if (invocation.runPath === '-') return undefined;
+  const threads = invocation.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
+  const size = await fileSize(invocation.runPath);
+  if (threads < 2 || size === undefined || (invocation.threads === undefined && size < PARALLEL_MIN_BYTES)) return undefined;
+  const script = workerScript();
+  if (script === undefined) return undefined; // running from source: no worker script to start
+  const cuts = findRunCuts(invocation.runPath, size, threads);
+  if (cuts === undefined) return undefined;
+  const ends = [...cuts.slice(1), size];
+  const workers = cuts.map((start, index) =>
+    startPart(script, {
+      qrelsPath: invocation.qrelsPath,
+      qrelsFile: invocation.qrelsPath,
+      runPath: invocation.runPath,
+      start,
+      end: ends[index] as number,
+      plan: invocation.plan,
+      settings: invocation.settings,
+      maxCarry: MAX_CARRY,
+    }),
+  );
+  return { cuts, size, workers };
+}
+
+/**
+ * The main thread's part, then the workers' in file order, merged; undefined when the run turns
+ * out not to be grouped by query (or a worker failed): the caller then reads it the one-thread way.
+ * A format error is the first in file order, with its line number in the whole file.
+ */
+async function measureInParallel(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator, parts: ParallelParts): Promise<Measured | undefined> {
+  const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total: parts.cuts[0] });
+  let bytesRead = 0;
+  let mine: PartOutcome;
+  try {
+    mine = measureRunRange(invocation.runPath, 0, parts.cuts[0] as number, qrels, evaluator, MAX_CARRY, (bytes) => progress.update((bytesRead += bytes)));
+  } catch (error) {
+    throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+  } finally {
+    progress.finish();
+  }
+  if (!mine.grouped) return undefined;
+  const outcomes = [mine];
+  let lineOffset = mine.linesRead;
+  for (const worker of parts.workers) {
+    const reply = await worker.reply;
+    if (reply.kind === 'format-error') throw formatErrorOf(reply, lineOffset);
+    if (reply.kind === 'failed') return undefined;
+    const outcome = unpackOutcome(reply, lineOffset);
+    if (!outcome.grouped) return undefined;
+    lineOffset += outcome.linesRead;
+    outcomes.push(outcome);
+  }
+  // Grouped within each part; grouped as a whole unless a query id shows up in two parts.
+  const partQueryIds = new Set<string>();
+  for (const outcome of outcomes) {
+    for (const queryId of outcome.runQueryIds) {
+      if (partQueryIds.has(queryId)) return undefined;
+      partQueryIds.add(queryId);
+    }
+  }
+  const rowCount = evaluator.rowCount;
+  const result: Measured = { measured: mine.measured, values: mine.values, failures: new Array(qrels.queryIds.length) };
+  for (const outcome of outcomes) {
+    if (outcome !== mine) {
+      outcome.measured.forEach((measured, query) => {
+        if (measured === 0) return;
+        result.measured[query] = 1;
+        result.values.set(outcome.values.subarray(query * rowCount, (query + 1) * rowCount), query * rowCount);
+      });
+    }
+    for (const { query, error } of outcome.failures) result.failures[query] = error;
+  }
+  evaluator.threads = outcomes.length;
+  return result;
 }
 
 /**
@@ -300,12 +408,22 @@ async function measureSerially(invocation: TrecEvalInvocation, io: CommandIO, qr
  */
 async function evaluateWholeRun(invocation: TrecEvalInvocation, io: CommandIO): Promise<number> {
   const startedAt = performance.now();
-  const { settings } = invocation;
   await checkReadable('run file', invocation.runPath);
+  // Workers start first: they read the qrels while the main thread does too.
+  const parts = await startParallelParts(invocation);
+  try {
+    return await evaluateWholeRunWith(invocation, io, parts, startedAt);
+  } finally {
+    for (const worker of parts?.workers ?? []) worker.cancel();
+  }
+}
+
+async function evaluateWholeRunWith(invocation: TrecEvalInvocation, io: CommandIO, parts: ParallelParts | undefined, startedAt: number): Promise<number> {
+  const { settings } = invocation;
   const qrels = parseQrelsColumns(await readSource('qrels file', invocation.qrelsPath, io), invocation.qrelsPath);
   const output = new Output(io.stdout);
   const evaluator = new TrecEvaluator(invocation.plan, settings, output);
-  const measured = await measureSerially(invocation, io, qrels, evaluator);
+  const measured = (parts && (await measureInParallel(invocation, io, qrels, evaluator, parts))) ?? (await measureSerially(invocation, io, qrels, evaluator));
 
   const queryCount = qrels.queryIds.length;
   const order = Array.from({ length: queryCount }, (_, index) => index).sort((a, b) => compareUtf8(qrels.queryIds[a] as string, qrels.queryIds[b] as string));
@@ -315,17 +433,16 @@ async function evaluateWholeRun(invocation: TrecEvalInvocation, io: CommandIO): 
       await output.end();
       throw failure;
     }
-    let queryValues = measured.values[query];
-    if (queryValues === undefined) {
+    if (measured.measured[query] === 0) {
       if (!settings.complete) continue;
       try {
-        queryValues = evaluator.measureQuery(qrels.queryIds[query] as string, gradesOf(qrels, query), EMPTY_SPAN_QUERY);
+        evaluator.measureQrelsQuery(qrels, query, EMPTY_SPAN_QUERY, measured.values, query * evaluator.rowCount);
       } catch (error) {
         await output.end();
         throw error;
       }
     }
-    evaluator.recordQuery(qrels.queryIds[query] as string, queryValues);
+    evaluator.recordQuery(qrels.queryIds[query] as string, measured.values, query * evaluator.rowCount);
   }
   if (evaluator.evaluatedCount === 0) throw noQueries();
   evaluator.noteRelevantInAllQrels(countPositiveJudgments(qrels));

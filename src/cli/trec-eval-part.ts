@@ -1,0 +1,82 @@
+// One byte range of a run file, measured query by query as its lines come: what the main thread does
+// with the first part of a run and each worker (trec-eval-worker.ts) with another.
+import type { TrecEvaluator } from './trec-eval-engine.js';
+import { DuplicateDocnoError, QueryTooLargeError, RunGrouper, RunNotGroupedError, readFileChunks, type QrelsColumns } from './trec-fast.js';
+
+/** A query that cannot be measured: a docno repeated in its run lines or in its judgments. */
+export interface PartFailure {
+  /** Index of the query in the qrels. */
+  query: number;
+  /** The repeat is in the run (its line numbers count from the part's first line), else in the qrels. */
+  inRun: boolean;
+  error: DuplicateDocnoError;
+}
+
+export interface PartOutcome {
+  /** Every query's lines came together. When false, the part was not read to its end and the rest means nothing. */
+  grouped: boolean;
+  /** Per qrels query: 1 when this part measured it. */
+  measured: Uint8Array;
+  /** Per qrels query: its row values (rowCount of them, query after query). */
+  values: Float64Array;
+  failures: PartFailure[];
+  /** Every query id of the part, in run order (judged or not). */
+  runQueryIds: string[];
+  /** Lines read (blank ones included). */
+  linesRead: number;
+}
+
+/** Room for every qrels query's row values. */
+export function emptyOutcome(qrels: QrelsColumns, rowCount: number): PartOutcome {
+  const queryCount = qrels.queryIds.length;
+  return { grouped: true, measured: new Uint8Array(queryCount), values: new Float64Array(queryCount * rowCount), failures: [], runQueryIds: [], linesRead: 0 };
+}
+
+class StopReading extends Error {}
+
+/**
+ * Measures the run's bytes [start, end) (a whole number of lines) against `qrels`. A query that comes
+ * back after another query's lines, or that spans more than `maxCarry` characters, ends the part
+ * with `grouped: false`. Format errors and read errors are thrown, with line numbers counted from
+ * the part's first line.
+ */
+export function measureRunRange(
+  path: string,
+  start: number,
+  end: number,
+  qrels: QrelsColumns,
+  evaluator: TrecEvaluator,
+  maxCarry: number,
+  onBytes?: (bytes: number) => void,
+): PartOutcome {
+  const rowCount = evaluator.rowCount;
+  const outcome = emptyOutcome(qrels, rowCount);
+  const grouper = new RunGrouper(evaluator.runFile, 'grouped', (query) => {
+    outcome.runQueryIds.push(query.queryId);
+    const index = qrels.queryIndex.get(query.queryId);
+    if (index === undefined) return;
+    try {
+      evaluator.measureQrelsQuery(qrels, index, query, outcome.values, index * rowCount);
+      outcome.measured[index] = 1;
+    } catch (error) {
+      if (!(error instanceof DuplicateDocnoError)) throw error;
+      outcome.failures.push({ query: index, inRun: error.source === 'run', error });
+    }
+  }, maxCarry);
+  try {
+    readFileChunks(path, (text) => {
+      try {
+        grouper.accept(text);
+      } catch (error) {
+        if (error instanceof RunNotGroupedError || error instanceof QueryTooLargeError) throw new StopReading();
+        throw error;
+      }
+    }, onBytes, start, end);
+    grouper.finish();
+  } catch (error) {
+    if (!(error instanceof StopReading)) throw error;
+    outcome.grouped = false;
+  }
+  outcome.linesRead = grouper.linesRead;
+  return outcome;
+}

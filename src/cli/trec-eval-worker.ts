@@ -1,0 +1,27 @@
+// A worker of trec-eval-parallel.ts: reads the qrels, measures its part of the run, posts the values.
+import { parentPort, workerData } from 'node:worker_threads';
+
+import { TrecFormatError } from '../dataset/errors.js';
+import { Output } from './io.js';
+import { TrecEvaluator } from './trec-eval-engine.js';
+import { packOutcome, type PartReply, type PartRequest } from './trec-eval-parallel.js';
+import { measureRunRange } from './trec-eval-part.js';
+import { parseQrelsColumns, readText } from './trec-fast.js';
+
+async function measurePart(request: PartRequest): Promise<PartReply> {
+  try {
+    const qrels = parseQrelsColumns(await readText(request.qrelsPath), request.qrelsFile);
+    const evaluator = new TrecEvaluator(request.plan, request.settings, new Output({ write: () => true }));
+    const outcome = measureRunRange(request.runPath, request.start, request.end, qrels, evaluator, request.maxCarry);
+    return packOutcome(outcome, evaluator.times);
+  } catch (error) {
+    if (error instanceof TrecFormatError) {
+      return { kind: 'format-error', file: error.file, lineNumber: error.lineNumber, lineText: error.lineText, problem: error.problem };
+    }
+    return { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+void measurePart(workerData as PartRequest).then((reply) => {
+  parentPort?.postMessage(reply, reply.kind === 'done' ? [reply.values.buffer as ArrayBuffer, reply.measured.buffer as ArrayBuffer] : []);
+});

@@ -1,0 +1,98 @@
+// `trec-eval --threads N` as users run it (the built bin: the worker script only exists in dist/):
+// the run file is cut into parts measured by worker threads, and the output must be the very bytes of
+// one thread's (and of trec_eval's), errors included, with line numbers of the whole file.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareUtf8 } from '../../src/core/ranking.js';
+import { ensureBuilt, REPO_ROOT } from '../integration/support/build.js';
+import { runCommand } from '../integration/support/run.js';
+
+const fixtures = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url));
+const read = (name: string) => readFileSync(fixtures + name, 'utf8');
+const cli = (...args: string[]) => runCommand(process.execPath, [join(REPO_ROOT, 'dist', 'cli.js'), 'trec-eval', ...args], { cwd: REPO_ROOT, timeoutMs: 60_000 });
+const threadsOf = (stderr: string) => (JSON.parse(stderr.trim().split('\n').pop() ?? '{}') as { threads?: number }).threads;
+
+const MEASURES = [
+  '-m', 'P.1,3,5,10', '-m', 'recall.1,3,5,10,100', '-m', 'map', '-m', 'map_cut.5,10', '-m', 'ndcg',
+  '-m', 'ndcg_cut.5,10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'success.1,5,10',
+  '-m', 'num_rel_ret', '-m', 'num_ret', '-m', 'num_rel',
+];
+
+/** Lines stably grouped by query id (byte order), as retrieval systems write runs. */
+function groupByQuery(text: string): string {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  const key = (line: string) => line.trim().split(/\s+/)[0] as string;
+  return `${lines.map((line, index) => ({ line, index })).sort((a, b) => compareUtf8(key(a.line), key(b.line)) || a.index - b.index).map(({ line }) => line).join('\n')}\n`;
+}
+
+const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-threads-'));
+const write = (name: string, text: string) => {
+  writeFileSync(join(directory, name), text);
+  return join(directory, name);
+};
+
+describe('trec-eval --threads', () => {
+  beforeAll(async () => {
+    await ensureBuilt();
+  }, 240_000);
+
+  const cases = [
+    { set: 'graded', level: [] as string[], expected: 'graded.trec_eval.c.txt' },
+    { set: 'graded', level: ['-l2'], expected: 'graded.trec_eval.c.l2.txt' },
+    { set: 'small', level: [] as string[], expected: 'small.trec_eval.c.txt' },
+  ];
+
+  it.each(cases)('prints trec_eval\'s bytes for $set $level with 2 and 3 threads on a grouped run', async ({ set, level, expected }) => {
+    const run = write(`${set}.grouped.run`, groupByQuery(read(`${set}.run`)));
+    for (const threads of ['2', '3']) {
+      const result = await cli('--threads', threads, '--timings', '-q', '-c', ...level, ...MEASURES, fixtures + `${set}.qrels`, run);
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe(read(expected));
+      expect(threadsOf(result.stderr)).toBe(Number(threads));
+    }
+  });
+
+  it('falls back to one thread, same bytes, when a query id comes back in another part', async () => {
+    // small.run is not grouped: q1's lines come back after other queries'.
+    const result = await cli('--threads', '2', '--timings', '-q', '-c', ...MEASURES, fixtures + 'small.qrels', fixtures + 'small.run');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(read('small.trec_eval.c.txt'));
+    expect(threadsOf(result.stderr)).toBe(1);
+  });
+
+  it('reports a bad line in a later part with its line number in the whole file', async () => {
+    const lines = groupByQuery(read('graded.run')).split('\n');
+    const badLine = lines.length - 20; // 1-based line number of the bad line, in the last part
+    lines[badLine - 1] = 'q9 Q0 doc1 1 not-a-score run';
+    const run = write('bad-score.run', lines.join('\n'));
+    const parallel = await cli('--threads', '2', ...MEASURES, fixtures + 'graded.qrels', run);
+    const serial = await cli('--threads', '1', ...MEASURES, fixtures + 'graded.qrels', run);
+    expect(parallel.exitCode).toBe(2);
+    expect(parallel.stderr).toContain(`${run}:${badLine}`);
+    expect(parallel.stderr).toBe(serial.stderr);
+  });
+
+  it('stops on a docno repeated in a later part exactly as one thread does (exit 4, same lines)', async () => {
+    const lines = groupByQuery(read('graded.run')).split('\n').filter((line) => line !== '');
+    const last = lines[lines.length - 1] as string;
+    const [queryId, , docId] = last.split(/\s+/);
+    lines.splice(lines.length - 1, 0, `${queryId} Q0 ${docId} 999 -5 run`);
+    const run = write('repeat.run', `${lines.join('\n')}\n`);
+    const parallel = await cli('--threads', '2', '-q', ...MEASURES, fixtures + 'graded.qrels', run);
+    const serial = await cli('--threads', '1', '-q', ...MEASURES, fixtures + 'graded.qrels', run);
+    expect(parallel.exitCode).toBe(4);
+    expect(parallel.stderr).toContain(`duplicate docno '${docId}' in query '${queryId}'`);
+    expect(parallel.stderr).toContain(`${run}:${lines.length}`); // the repeat's line, counted over the whole file
+    expect(parallel.stderr).toBe(serial.stderr);
+    expect(parallel.stdout).toBe(serial.stdout);
+  });
+
+  it('rejects a thread count that is not a positive whole number', async () => {
+    const result = await cli('--threads', '0', fixtures + 'graded.qrels', fixtures + 'graded.run');
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("--threads must be a whole number ≥ 1 and ≤ 64, got '0'");
+  });
+});
