@@ -253,9 +253,12 @@ class RunLineParser {
   readonly spans = new ColumnSpans(RUN_COLUMN_COUNT);
   queryStart = 0;
   queryEnd = 0;
-  docId = '';
+  docStart = 0;
+  docEnd = 0;
   rank = 0;
   score = 0;
+  /** The text of the last line parsed (doc ids are sliced from it on demand). */
+  private text = '';
 
   constructor(readonly file: string) {}
 
@@ -276,16 +279,18 @@ class RunLineParser {
     if (!Number.isFinite(score)) {
       this.fail(text, lineStart, lineEnd, lineNumber, numberProblem(text, spans, 4, 'score', score));
     }
+    this.text = text;
     this.queryStart = spans.start(0);
     this.queryEnd = spans.end(0);
-    this.docId = text.slice(spans.start(2), spans.end(2));
+    this.docStart = spans.start(2);
+    this.docEnd = spans.end(2);
     this.rank = rank;
     this.score = score;
     return true;
   }
 
   entry(): RunEntry {
-    return { docId: this.docId, score: this.score, rank: this.rank };
+    return { docId: this.text.slice(this.docStart, this.docEnd), score: this.score, rank: this.rank };
   }
 
   fail(text: string, lineStart: number, lineEnd: number, lineNumber: number, problem: string): never {
@@ -327,9 +332,92 @@ function entriesOf(run: TrecRun, queryId: string): RunEntry[] {
   return entries;
 }
 
-/** Reads and parses a whole run file (the fastest way when it fits in memory). */
+/** Reads and parses a whole run file. */
 export async function readRunFile(path: string): Promise<TrecRun> {
   return parseRun(await readFile(path, 'utf8'), { file: path });
+}
+
+/**
+ * A run as columns: typed arrays over the parsed text, no object or string per line. Entry `i` (file
+ * order) belongs to query `queryIds[queryIndex[i]]`, its doc id is `text.slice(docStart[i], docEnd[i])`
+ * (runColumnDocId), its rank and score are `rank[i]` and `score[i]`.
+ */
+export interface TrecRunColumns {
+  text: string;
+  /** Entries (non-blank lines). */
+  count: number;
+  /** Query ids, in order of first appearance. */
+  queryIds: string[];
+  queryIndex: Int32Array;
+  docStart: Int32Array;
+  docEnd: Int32Array;
+  rank: Float64Array;
+  score: Float64Array;
+}
+
+/**
+ * Parses a TREC run into columns: what to use for large runs (millions of lines), where parseRun's
+ * object per line costs most of the time and several times the memory. Same rules and errors as parseRun.
+ */
+export function parseRunColumns(text: string, options: TrecParseOptions = {}): TrecRunColumns {
+  const parser = new RunLineParser(options.file ?? STRING_SOURCE_NAME);
+  let capacity = 16;
+  for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', newline + 1)) capacity++;
+  const queryIds: string[] = [];
+  const queryIndexOf = new Map<string, number>();
+  const queryIndex = new Int32Array(capacity);
+  const docStart = new Int32Array(capacity);
+  const docEnd = new Int32Array(capacity);
+  const rank = new Float64Array(capacity);
+  const score = new Float64Array(capacity);
+  let count = 0;
+  let currentQuery = -1;
+  let currentQueryId = '';
+  let lineNumber = 0;
+  for (let lineStart = firstLineStart(text); lineStart < text.length; ) {
+    const lineEnd = lineEndFrom(text, lineStart);
+    lineNumber++;
+    if (parser.parseLine(text, lineStart, lineEnd, lineNumber)) {
+      if (currentQuery === -1 || !spanEquals(text, parser.queryStart, parser.queryEnd, currentQueryId)) {
+        currentQueryId = text.slice(parser.queryStart, parser.queryEnd);
+        let index = queryIndexOf.get(currentQueryId);
+        if (index === undefined) {
+          index = queryIds.length;
+          queryIds.push(currentQueryId);
+          queryIndexOf.set(currentQueryId, index);
+        }
+        currentQuery = index;
+      }
+      queryIndex[count] = currentQuery;
+      docStart[count] = parser.docStart;
+      docEnd[count] = parser.docEnd;
+      rank[count] = parser.rank;
+      score[count] = parser.score;
+      count++;
+    }
+    lineStart = lineEnd + 1;
+  }
+  return { text, count, queryIds, queryIndex, docStart, docEnd, rank, score };
+}
+
+/** Reads and parses a whole run file into columns (see parseRunColumns). */
+export async function readRunColumnsFile(path: string): Promise<TrecRunColumns> {
+  return parseRunColumns(await readFile(path, 'utf8'), { file: path });
+}
+
+/** The doc id of entry `entry` of a columnar run. */
+export function runColumnDocId(columns: TrecRunColumns, entry: number): string {
+  return columns.text.slice(columns.docStart[entry] as number, columns.docEnd[entry] as number);
+}
+
+/** A columnar run as parseRun returns it: query id → entries in file order. */
+export function runFromColumns(columns: TrecRunColumns): TrecRun {
+  const entriesByQuery = columns.queryIds.map((): RunEntry[] => []);
+  for (let entry = 0; entry < columns.count; entry++) {
+    const docId = runColumnDocId(columns, entry);
+    (entriesByQuery[columns.queryIndex[entry] as number] as RunEntry[]).push({ docId, score: columns.score[entry] as number, rank: columns.rank[entry] as number });
+  }
+  return new Map(columns.queryIds.map((queryId, index) => [queryId, entriesByQuery[index] as RunEntry[]]));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,8 +10,12 @@ import {
   formatRun,
   parseQrels,
   parseRun,
+  parseRunColumns,
   readQrelsFile,
+  readRunColumnsFile,
   readRunFile,
+  runColumnDocId,
+  runFromColumns,
   TrecFormatError,
   writeQrelsFile,
   writeRunFile,
@@ -152,6 +156,46 @@ describe('parseRun', () => {
   it('returns an empty run for empty or blank text', () => {
     expect(parseRun('').size).toBe(0);
     expect(parseRun('\n \r\n\t\n').size).toBe(0);
+  });
+});
+
+describe('parseRunColumns', () => {
+  it('keeps each line as a column entry in file order, doc ids as spans of the text', () => {
+    const text = 'q1 Q0 d3 1 2.5 tag\nq2 Q0 d9 1 0.25 tag\n\nq1 Q0 d1 2 7 tag\n';
+    const columns = parseRunColumns(text);
+    expect(columns.count).toBe(3);
+    expect(columns.queryIds).toEqual(['q1', 'q2']);
+    expect([...columns.queryIndex.subarray(0, 3)]).toEqual([0, 1, 0]);
+    expect([0, 1, 2].map((entry) => runColumnDocId(columns, entry))).toEqual(['d3', 'd9', 'd1']);
+    expect([...columns.rank.subarray(0, 3)]).toEqual([1, 1, 2]);
+    expect([...columns.score.subarray(0, 3)]).toEqual([2.5, 0.25, 7]);
+  });
+
+  it('gives what parseRun gives once turned back into entries, whatever the separators', () => {
+    const text = '\ufeff\r\n  q1\tQ0\t\td1  1   0.5\tt  \r\n\r\nq2 Q0 d3 1 -3e-2 t\nq1 Q0 d2 2 0.4 t';
+    expect(runFromColumns(parseRunColumns(text))).toEqual(parseRun(text));
+  });
+
+  it('stops on the same bad line with the same error as parseRun', () => {
+    const text = 'q1 Q0 d1 1 1 t\nq1 Q0 d2 two 1 t\n';
+    const columnsError = captureFormatError(() => parseRunColumns(text, { file: 'runs/x.run' }));
+    const objectsError = captureFormatError(() => parseRun(text, { file: 'runs/x.run' }));
+    expect(columnsError.message).toBe(objectsError.message);
+    expect(columnsError).toMatchObject({ file: 'runs/x.run', lineNumber: 2 });
+  });
+
+  it('reads a file, naming it in errors', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'rag-matchers-columns-'));
+    try {
+      const file = path.join(directory, 'a.run');
+      await writeFile(file, 'q7 Q0 d1 1 3 t\nq7 Q0 d2 2 2 t\n');
+      const columns = await readRunColumnsFile(file);
+      expect(runFromColumns(columns)).toEqual(new Map([['q7', [{ docId: 'd1', score: 3, rank: 1 }, { docId: 'd2', score: 2, rank: 2 }]]]));
+      await writeFile(file, 'q7 Q0 d1 1\n');
+      await expect(readRunColumnsFile(file)).rejects.toThrow(`${file}:1: expected 6 columns`);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });
 
