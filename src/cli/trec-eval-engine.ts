@@ -4,7 +4,7 @@ import { planMeasures, type MeasurePlan } from '../core/evaluate.js';
 import { formatMeasure } from '../core/measures.js';
 import { createMeasureScratch, measureGradedRanking, reserveScratch, type MeasureScratch } from '../core/measure-ranking.js';
 import type { JudgmentSettings } from '../core/relevance.js';
-import { DuplicateDocnoError, compareSpans, docIdOf, rankEntries, spanHash, type QrelsColumns, type SpanQuery } from './trec-fast.js';
+import { DuplicateDocnoError, compareSpans, docIdOf, qrelsLineOf, rankEntries, spanHash, type QrelsColumns, type SpanQuery } from './trec-fast.js';
 import type { Output } from './io.js';
 import { formatFixed, measureColumn } from './trec-format.js';
 import type { TrecMeasurePlan } from './trec-measures.js';
@@ -199,7 +199,7 @@ export class TrecEvaluator {
     const judgedGrades = this.scratch.judgedGrades;
     const text = qrels.text;
     for (let index = 0; index < count; index++) {
-      const entry = order[first + index] as number;
+      const entry = order === undefined ? first + index : (order[first + index] as number);
       this.judgedTexts[index] = text;
       this.judgedStarts[index] = qrels.docStart[entry] as number;
       this.judgedEnds[index] = qrels.docEnd[entry] as number;
@@ -207,8 +207,8 @@ export class TrecEvaluator {
       const repeated = this.indexJudged(index);
       if (repeated !== -1) {
         const docId = text.slice(qrels.docStart[entry] as number, qrels.docEnd[entry] as number);
-        const firstLine = qrels.lineNumber[order[first + repeated] as number] as number;
-        throw new DuplicateDocnoError(qrels.file, qrels.queryIds[query] as string, docId, qrels.lineNumber[entry] as number, firstLine, 'qrels');
+        const firstEntry = order === undefined ? first + repeated : (order[first + repeated] as number);
+        throw new DuplicateDocnoError(qrels.file, qrels.queryIds[query] as string, docId, qrelsLineOf(qrels, entry), qrelsLineOf(qrels, firstEntry), 'qrels');
       }
     }
     this.judgedCount = count;

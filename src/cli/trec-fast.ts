@@ -640,8 +640,10 @@ function scanQrelsLines(text: string, from: number, to: number, firstLineNumber:
 }
 
 /**
- * A whole qrels file kept as columns; a query's grade map is built when the query is evaluated (and
- * a repeated docno is reported then, as trec_eval does).
+ * A whole qrels file kept as columns; a query's judgments are looked at when the query is evaluated
+ * (and a repeated docno is reported then, as trec_eval does). Entries of query q are entries
+ * `order[starts[q]] …` (in file order), or `starts[q] …` directly when `order` is undefined: the
+ * file was grouped by query, as qrels files are, and no reordering was needed.
  */
 export interface QrelsColumns {
   file: string;
@@ -649,52 +651,74 @@ export interface QrelsColumns {
   count: number;
   queryIds: string[];
   queryIndex: Map<string, number>;
-  entryQuery: Int32Array;
   docStart: Int32Array;
   docEnd: Int32Array;
   grade: Float64Array;
-  lineNumber: Int32Array;
-  groups: RunGroups;
+  groups: { starts: Int32Array; order: Int32Array | undefined };
 }
 
 class QrelsColumnsSink implements QrelsSink {
   readonly queryIds: string[] = [];
   readonly queryIndex = new Map<string, number>();
-  private currentQuery = -1;
   private currentQueryId = '';
   count = 0;
-  readonly entryQuery: Int32Array;
   readonly docStart: Int32Array;
   readonly docEnd: Int32Array;
   readonly grade: Float64Array;
-  readonly lineNumber: Int32Array;
+  /** Runs of consecutive lines of one query: its index and first entry. */
+  readonly segmentQuery: number[] = [];
+  readonly segmentStart: number[] = [];
+  /** Every query's lines come in one run. */
+  grouped = true;
 
   constructor(capacity: number) {
-    this.entryQuery = new Int32Array(capacity);
     this.docStart = new Int32Array(capacity);
     this.docEnd = new Int32Array(capacity);
     this.grade = new Float64Array(capacity);
-    this.lineNumber = new Int32Array(capacity);
   }
 
-  judgment(text: string, queryStart: number, queryEnd: number, docStart: number, docEnd: number, grade: number, lineNumber: number): void {
-    if (this.currentQuery === -1 || queryEnd - queryStart !== this.currentQueryId.length || !text.startsWith(this.currentQueryId, queryStart)) {
+  judgment(text: string, queryStart: number, queryEnd: number, docStart: number, docEnd: number, grade: number): void {
+    if (this.segmentQuery.length === 0 || queryEnd - queryStart !== this.currentQueryId.length || !text.startsWith(this.currentQueryId, queryStart)) {
       const queryId = text.slice(queryStart, queryEnd);
       let index = this.queryIndex.get(queryId);
       if (index === undefined) {
         index = this.queryIds.length;
         this.queryIds.push(queryId);
         this.queryIndex.set(queryId, index);
+      } else {
+        this.grouped = false;
       }
-      this.currentQuery = index;
+      this.segmentQuery.push(index);
+      this.segmentStart.push(this.count);
       this.currentQueryId = queryId;
     }
     const at = this.count++;
-    this.entryQuery[at] = this.currentQuery;
     this.docStart[at] = docStart;
     this.docEnd[at] = docEnd;
     this.grade[at] = grade;
-    this.lineNumber[at] = lineNumber;
+  }
+
+  /** Entries by query: straight from the runs of lines when grouped, else a stable counting sort of the runs. */
+  groups(): QrelsColumns['groups'] {
+    const queryCount = this.queryIds.length;
+    const segmentCount = this.segmentQuery.length;
+    const starts = new Int32Array(queryCount + 1);
+    const segmentEnd = (segment: number) => (segment + 1 < segmentCount ? (this.segmentStart[segment + 1] as number) : this.count);
+    for (let segment = 0; segment < segmentCount; segment++) {
+      const slot = (this.segmentQuery[segment] as number) + 1;
+      starts[slot] = (starts[slot] as number) + segmentEnd(segment) - (this.segmentStart[segment] as number);
+    }
+    for (let query = 0; query < queryCount; query++) starts[query + 1] = (starts[query + 1] as number) + (starts[query] as number);
+    if (this.grouped) return { starts, order: undefined };
+    const next = starts.slice(0, queryCount);
+    const order = new Int32Array(this.count);
+    for (let segment = 0; segment < segmentCount; segment++) {
+      const query = this.segmentQuery[segment] as number;
+      let position = next[query] as number;
+      for (let entry = this.segmentStart[segment] as number; entry < segmentEnd(segment); entry++) order[position++] = entry;
+      next[query] = position;
+    }
+    return { starts, order };
   }
 }
 
@@ -703,15 +727,16 @@ export function parseQrelsColumns(text: string, file: string): QrelsColumns {
   const start = text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
   const sink = new QrelsColumnsSink(countNewlines(text) + 1);
   scanQrelsLines(text, start, text.length, 1, file, sink);
-  const columns = { file, text, count: sink.count, queryIds: sink.queryIds, queryIndex: sink.queryIndex, entryQuery: sink.entryQuery };
-  return {
-    ...columns,
-    docStart: sink.docStart,
-    docEnd: sink.docEnd,
-    grade: sink.grade,
-    lineNumber: sink.lineNumber,
-    groups: groupByQuery(sink.entryQuery, sink.count, sink.queryIds.length),
-  };
+  const { count, queryIds, queryIndex, docStart, docEnd, grade } = sink;
+  return { file, text, count, queryIds, queryIndex, docStart, docEnd, grade, groups: sink.groups() };
+}
+
+/** The line number (1-based) of a qrels entry: counted when a message needs it, not kept per line. */
+export function qrelsLineOf(qrels: QrelsColumns, entry: number): number {
+  const end = qrels.docStart[entry] as number;
+  let line = 1;
+  for (let position = qrels.text.indexOf('\n'); position !== -1 && position < end; position = qrels.text.indexOf('\n', position + 1)) line++;
+  return line;
 }
 
 /** Judgments with grade > 0 in the whole qrels (trec_eval's -c summary of num_rel). */

@@ -139,6 +139,23 @@ describe('trec-eval: query rules', () => {
   });
 });
 
+describe('trec-eval: qrels whose queries are interleaved', () => {
+  it('judge each query with all of its lines, as grouped qrels do', async () => {
+    const runText = 'q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 c 3 1 t\nq2 Q0 x 1 2 t\nq2 Q0 y 2 1 t\n';
+    const grouped = file('grouped.qrels', 'q1 0 a 1\nq1 0 c 2\nq2 0 y 1\nq2 0 z 1\n');
+    const interleaved = file('interleaved.qrels', 'q2 0 z 1\nq1 0 c 2\nq2 0 y 1\nq1 0 a 1\n');
+    const runFile = file('interleaved.run', runText);
+    const args = ['-q', '-m', 'P.2', '-m', 'ndcg', '-m', 'num_rel_ret'];
+    const fromInterleaved = await runCommand(trecEval, [...args, interleaved, runFile]);
+    expect(fromInterleaved.code).toBe(0);
+    expect(fromInterleaved.stdout).toBe((await runCommand(trecEval, [...args, grouped, runFile])).stdout);
+    // q1: a (1) at rank 1, c (2) at rank 3: P@2 = 1/2, num_rel_ret 2; q2: y at rank 2 of 2 judged relevant.
+    expect(fromInterleaved.stdout).toContain('P_2                   \tq1\t0.5000\n');
+    expect(fromInterleaved.stdout).toContain('num_rel_ret           \tq1\t2\n');
+    expect(fromInterleaved.stdout).toContain('num_rel_ret           \tq2\t1\n');
+  });
+});
+
 describe('trec-eval: fatal duplicates (exit 4, as trec_eval)', () => {
   it('a docno repeated in a query of the run, after printing the queries before it', async () => {
     const duplicated = file('dup.run', 'q1 Q0 a 1 3 t\nq2 Q0 d 1 3 t\nq2 Q0 d 2 2 t\n');
@@ -153,6 +170,13 @@ describe('trec-eval: fatal duplicates (exit 4, as trec_eval)', () => {
     const result = await runCommand(trecEval, ['-m', 'P.5', duplicatedQrels, run]);
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/dup\.qrels:2: duplicate docno 'a' in query 'q1' \(first on line 1\)/);
+  });
+
+  it('a docno repeated in qrels whose queries are interleaved, with both lines of the file', async () => {
+    const interleaved = file('dup-interleaved.qrels', 'q1 0 a 1\nq2 0 x 1\n\nq1 0 b 1\nq1 0 a 0\n');
+    const result = await runCommand(trecEval, ['-m', 'P.5', interleaved, run]);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/dup-interleaved\.qrels:5: duplicate docno 'a' in query 'q1' \(first on line 1\)/);
   });
 
   it('not beyond -M, which trec_eval applies before checking', async () => {
