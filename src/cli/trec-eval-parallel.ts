@@ -21,8 +21,8 @@ export const PARALLEL_MIN_BYTES = 16 << 20;
  */
 const WORKER_YOUNG_GENERATION_MB = 4;
 
-/** How far past a cut point to look for the next query's first line. */
-const BOUNDARY_SEARCH_BYTES = 4 << 20;
+/** How far past a cut point to look for the next query's first line: a little first, then more. */
+const BOUNDARY_SEARCH_BYTES = [64 << 10, 4 << 20];
 
 /** The worker script beside this module in the built package (dist/); none when running from source. */
 export function workerScript(): URL | undefined {
@@ -42,7 +42,7 @@ function isSeparatorByte(byte: number): boolean {
  * The main thread's part is this much larger than a worker's: a worker starts ~0.1 s later (a new
  * isolate), so equal parts would leave the main thread waiting for the last one.
  */
-const MAIN_PART_WEIGHT = 1.2;
+const MAIN_PART_WEIGHT = 1.1;
 
 /**
  * Byte offsets that cut the file into `parts` pieces (the first MAIN_PART_WEIGHT times the others),
@@ -68,7 +68,14 @@ export function findRunCuts(path: string, size: number, parts: number): number[]
 
 /** The start of the first line after `target` whose query id differs from the line before it. */
 function queryBoundaryAfter(descriptor: number, target: number, size: number): number | undefined {
-  const length = Math.min(BOUNDARY_SEARCH_BYTES, size - target);
+  for (const searchBytes of BOUNDARY_SEARCH_BYTES) {
+    const boundary = queryBoundaryWithin(descriptor, target, Math.min(searchBytes, size - target));
+    if (boundary !== undefined || searchBytes >= size - target) return boundary;
+  }
+  return undefined;
+}
+
+function queryBoundaryWithin(descriptor: number, target: number, length: number): number | undefined {
   const window = Buffer.allocUnsafe(length);
   const bytesRead = readSync(descriptor, window, 0, length, target);
   let lineStart = window.indexOf(NEWLINE) + 1; // the line cut in two belongs to the part before
