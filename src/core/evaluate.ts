@@ -23,6 +23,9 @@ export function validateK(k: unknown, argumentName = 'k'): number | undefined {
   return k <= 0 ? undefined : k;
 }
 
+/** No options: nothing to check, nothing to allocate (evaluateMeasures runs once per query). */
+const NO_OPTIONS: EvaluateOptions = Object.freeze({});
+
 function readOptions(kOrOptions: number | EvaluateOptions | undefined): EvaluateOptions {
   if (kOrOptions === undefined || typeof kOrOptions === 'number') return { k: kOrOptions };
   if (kOrOptions === null || typeof kOrOptions !== 'object' || Array.isArray(kOrOptions)) {
@@ -170,9 +173,9 @@ export function evaluateMeasures(
   hits: readonly Hit[],
   relevant: Relevance,
   measures: readonly Measure[] | MeasurePlan,
-  options: Omit<EvaluateOptions, 'k'> = {},
+  options?: Omit<EvaluateOptions, 'k'>,
 ): Record<string, number> {
-  const checked = readOptions(options);
+  const checked = options === undefined ? NO_OPTIONS : readOptions(options);
   if (checked.duplicates !== undefined && checked.duplicates !== 'count') {
     // 'error' must look at every key, unjudged ones too: the general path does (and rejects bad values).
     const judgments = prepareJudgments(relevant, checked);

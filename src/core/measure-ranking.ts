@@ -202,10 +202,13 @@ function measureWith(
   const rankCount = ranksNeeded(plan, retrievedCount);
   reserveScratch(scratch, rankCount, untrustedGrades.size, plan);
   const { gradeAtRank, judgedGrades, seenKeys } = scratch;
-  // One pass over the judgments checks them and copies their grades.
+  // The judgments are checked while their grades are copied (keys and values apart: no pair per entry).
+  for (const id of untrustedGrades.keys()) {
+    if (typeof id !== 'string' || id.length === 0 || id.charCodeAt(0) <= 32) return undefined;
+  }
   let judgedCount = 0;
-  for (const [id, grade] of untrustedGrades) {
-    if (typeof id !== 'string' || id.length === 0 || id.charCodeAt(0) <= 32 || typeof grade !== 'number' || grade - grade !== 0) return undefined;
+  for (const grade of untrustedGrades.values()) {
+    if (typeof grade !== 'number' || grade - grade !== 0) return undefined;
     judgedGrades[judgedCount++] = grade;
   }
   const grades = untrustedGrades as ReadonlyMap<string, number>;
