@@ -169,11 +169,11 @@ export function formatErrorOf(reply: Extract<PartReply, { kind: 'format-error' }
 /** Starts a worker on one part; the promise never rejects (a crash is a 'failed' reply). */
 export function startPart(script: URL, request: PartRequest): { reply: Promise<PartReply>; cancel: () => void } {
   const worker = new Worker(script, { workerData: request, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
-  worker.unref(); // an error on the main thread must not wait for it
   const reply = new Promise<PartReply>((resolve) => {
     worker.once('message', (message: PartReply) => resolve(message));
     worker.once('error', (error) => resolve({ kind: 'failed', message: error.message }));
     worker.once('exit', (code) => resolve({ kind: 'failed', message: `worker exited with ${code}` }));
   });
+  // The caller cancels every worker when it is done, also after an error, so none keeps the process alive.
   return { reply, cancel: () => void worker.terminate() };
 }

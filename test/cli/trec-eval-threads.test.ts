@@ -90,6 +90,21 @@ describe('trec-eval --threads', () => {
     expect(parallel.stdout).toBe(serial.stdout);
   });
 
+  it('waits for a worker that finishes long after the main thread', async () => {
+    // Many judgments for queries the run does not have: each worker reads them all, the main thread's
+    // part is tiny, so the main thread is left waiting for the worker's reply.
+    const extraJudgments = Array.from({ length: 300_000 }, (_, index) => `zz${index % 3000} 0 doc${index} 1`).join('\n');
+    const qrels = write('big.qrels', `${read('graded.qrels')}${extraJudgments}\n`);
+    // Six one-line queries: the cut falls before the last one, so the worker measures query 6.
+    const run = write('six-queries.run', [1, 2, 3, 4, 5, 6].map((query) => `${query} Q0 GX877284 1 2 t\n`).join(''));
+    const parallel = await cli('--threads', '2', '--timings', '-q', '-m', 'num_ret', '-m', 'P.5', qrels, run);
+    expect(parallel.exitCode).toBe(0);
+    expect(threadsOf(parallel.stderr)).toBe(2);
+    const serial = await cli('--threads', '1', '-q', '-m', 'num_ret', '-m', 'P.5', qrels, run);
+    expect(parallel.stdout).toBe(serial.stdout);
+    expect(parallel.stdout).toContain('num_ret               \t6\t1\n');
+  });
+
   it('rejects a thread count that is not a positive whole number', async () => {
     const result = await cli('--threads', '0', fixtures + 'graded.qrels', fixtures + 'graded.run');
     expect(result.exitCode).toBe(2);
