@@ -184,15 +184,28 @@ export function evaluateMeasures(
   const plan = Array.isArray(measures) ? planMeasures(measures) : (measures as MeasurePlan);
   const settings = readJudgmentSettings(checked);
   const byDocument = checked.granularity === 'document';
-  // A Map is measured as it is when clean (measureRanking checks it on the way); anything else is read first.
-  const grades = relevant instanceof Map && !byDocument ? relevant : readJudgedGrades(relevant, checked);
+  // A Map is measured as it is when clean, and string hits as their own keys: measureRanking checks
+  // both on the way and says which must be read first (which also gives the errors bad input deserves).
+  let grades: ReadonlyMap<unknown, unknown> = relevant instanceof Map && !byDocument ? relevant : readJudgedGrades(relevant, checked);
   assertHits(hits);
-  let keys = rankedKeys(hits, checked);
-  if (byDocument) keys = collapseToDocuments(keys, checked.documentKey);
-  return (
-    measureRanking(keys, grades, settings, plan, checked.precisionDenominator) ??
-    (measureRanking(keys, readJudgedGrades(relevant, checked), settings, plan, checked.precisionDenominator) as Record<string, number>)
-  );
+  const hitsAreKeys = checked.key === undefined && (checked.sortBy === undefined || checked.sortBy === 'rank') && !byDocument;
+  let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, checked);
+  let checkKeys = hitsAreKeys;
+  // At most one re-read of each: what readJudgedGrades and rankedKeys return is clean.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const values = measureRanking(keys, grades, settings, plan, checked.precisionDenominator, checkKeys);
+    if (values === 'grades') grades = readJudgedGrades(relevant, checked);
+    else if (values === 'keys') {
+      keys = keysOf(hits, checked);
+      checkKeys = false;
+    } else return values;
+  }
+  throw new Error('rag-matchers: evaluateMeasures could not read its input (a bug: please report it with the input).');
+}
+
+function keysOf(hits: readonly Hit[], options: EvaluateOptions): readonly string[] {
+  const keys = rankedKeys(hits, options);
+  return options.granularity === 'document' ? collapseToDocuments(keys, options.documentKey) : keys;
 }
 
 function evaluateAt(hits: readonly Hit[], relevant: Relevance, k: unknown, options: EvaluateOptions | undefined, argumentName: string): RetrievalEvaluation {

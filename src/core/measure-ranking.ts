@@ -168,54 +168,67 @@ export function measureGradedRanking(
 const sharedScratch = createMeasureScratch();
 let scratchInUse = false;
 
+/** Why measureRanking could not measure its input as it is: the grades or the keys must be read first. */
+export type MeasureRefusal = 'grades' | 'keys';
+
 /**
  * The values of `plan`'s measures for one ranking, keyed by canonical name, as measureJudged gives
- * them for the same input with duplicates: 'count'. Returns undefined when `grades` is not clean
- * (an id that is not a non-blank string, a grade that is not a finite number): pass it through
- * readJudgedGrades first, which copies it clean or says what is wrong.
+ * them for the same input with duplicates: 'count'. Refuses with 'grades' when `grades` is not
+ * clean (an id that is not a non-blank string, a grade that is not a finite number): pass it through
+ * readJudgedGrades first, which copies it clean or says what is wrong. With `checkKeys`, `keys` may
+ * be the raw hits: each is checked to be a non-blank string on the way (the usual hits are their own
+ * keys), and anything else refuses with 'keys' (make them with rankedKeys).
  */
 export function measureRanking(
-  keys: readonly string[],
+  keys: readonly unknown[],
   grades: ReadonlyMap<unknown, unknown>,
   settings: JudgmentSettings,
   plan: MeasurePlan,
   precisionDenominator: EvaluateOptions['precisionDenominator'] = 'k',
-): Record<string, number> | undefined {
+  checkKeys = false,
+): Record<string, number> | MeasureRefusal {
   const reentered = scratchInUse;
   scratchInUse = true;
   try {
-    return measureWith(keys, grades, settings, plan, precisionDenominator === 'retrieved', reentered ? createMeasureScratch() : sharedScratch);
+    return measureWith(keys, grades, settings, plan, precisionDenominator === 'retrieved', checkKeys, reentered ? createMeasureScratch() : sharedScratch);
   } finally {
     if (!reentered) scratchInUse = false;
   }
 }
 
+/** A key as hits give it when they are their own keys: a string that does not start blank. */
+function isPlainKey(key: unknown): key is string {
+  return typeof key === 'string' && key.length > 0 && (key.charCodeAt(0) > 32 || key.trim() !== '');
+}
+
 function measureWith(
-  keys: readonly string[],
+  keys: readonly unknown[],
   untrustedGrades: ReadonlyMap<unknown, unknown>,
   settings: JudgmentSettings,
   plan: MeasurePlan,
   precisionOverRetrieved: boolean,
+  checkKeys: boolean,
   scratch: MeasureScratch,
-): Record<string, number> | undefined {
+): Record<string, number> | MeasureRefusal {
   const retrievedCount = keys.length;
   const rankCount = ranksNeeded(plan, retrievedCount);
   reserveScratch(scratch, rankCount, untrustedGrades.size, plan);
   const { gradeAtRank, judgedGrades, seenKeys } = scratch;
   // The judgments are checked while their grades are copied (keys and values apart: no pair per entry).
-  for (const id of untrustedGrades.keys()) {
-    if (typeof id !== 'string' || id.length === 0 || id.charCodeAt(0) <= 32) return undefined;
-  }
+  for (const id of untrustedGrades.keys()) if (!isPlainKey(id)) return 'grades';
   let judgedCount = 0;
   for (const grade of untrustedGrades.values()) {
-    if (typeof grade !== 'number' || grade - grade !== 0) return undefined;
+    if (typeof grade !== 'number' || grade - grade !== 0) return 'grades';
     judgedGrades[judgedCount++] = grade;
   }
+  // Keys the plan does not read are still checked: a bad hit is an error wherever it is ranked.
+  if (checkKeys) for (let rank = rankCount; rank < retrievedCount; rank++) if (!isPlainKey(keys[rank])) return 'keys';
   const grades = untrustedGrades as ReadonlyMap<string, number>;
   let seenCount = 0;
   let seenSet: Set<string> | undefined;
   for (let rank = 0; rank < rankCount; rank++) {
     const key = keys[rank] as string;
+    if (checkKeys && !isPlainKey(key)) return 'keys';
     const grade = grades.get(key);
     gradeAtRank[rank] = Number.NaN;
     if (grade === undefined) continue;

@@ -83,7 +83,7 @@ function readGrades(relevant: Relevance): Map<string, number> {
 
 export function isCleanGradeMap(relevant: ReadonlyMap<unknown, unknown>): boolean {
   for (const [id, grade] of relevant) {
-    if (typeof id !== 'string' || id.length === 0 || id.charCodeAt(0) <= 32) return false;
+    if (typeof id !== 'string' || id.length === 0 || (id.charCodeAt(0) <= 32 && id.trim() === '')) return false;
     if (typeof grade !== 'number' || grade - grade !== 0) return false;
   }
   return true;

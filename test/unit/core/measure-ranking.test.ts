@@ -24,6 +24,37 @@ describe('evaluateMeasures: judged repeats', () => {
   });
 });
 
+describe('evaluateMeasures: hits that are not their own keys', () => {
+  const errorOf = (action: () => unknown) => {
+    try {
+      action();
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('expected an error');
+  };
+
+  it('a bad hit ranked below every cutoff is still the error evaluate() gives', () => {
+    const hits = ['a', 'b', null] as unknown as string[];
+    const fromMeasures = errorOf(() => evaluateMeasures(hits, ['a'], measuresOf('P@1')));
+    const fromEvaluate = errorOf(() => evaluate(hits, ['a'], 1));
+    expect(fromMeasures).toBeInstanceOf(TypeError);
+    expect(fromMeasures.message).toBe(fromEvaluate.message);
+    expect(fromMeasures.message).toContain('hits[2]');
+  });
+
+  it('a blank string hit is the same error as in evaluate(), a padded one is a key as it is', () => {
+    expect(errorOf(() => evaluateMeasures(['a', '  '], ['a'], measuresOf('P@2'))).message).toBe(errorOf(() => evaluate(['a', '  '], ['a'], 2)).message);
+    expect(evaluateMeasures([' a', 'a'], [' a'], measuresOf('P@1', 'recall@2'))).toEqual({ 'precision@1': 1, 'recall@2': 1 });
+  });
+
+  it('object hits are keyed as evaluate() keys them, mixed with string ids', () => {
+    const hits = [{ id: 'x' }, 'y', { documentId: 'doc', chunkIndex: 2 }];
+    // Relevant: y (rank 2) and doc#chunk-2 (rank 3).
+    expect(evaluateMeasures(hits, ['y', 'doc#chunk-2', 'z'], measuresOf('P@3', 'mrr'))).toEqual({ 'precision@3': 2 / 3, mrr: 0.5 });
+  });
+});
+
 describe('evaluateMeasures: ideal gains that are not small whole numbers', () => {
   it('decimal grades: nDCG from the sorted gains', () => {
     // DCG = 0.5/log2 2 + 2.5/log2 3 + 1.5/log2 4; ideal = 2.5/log2 2 + 1.5/log2 3 + 0.5/log2 4.
@@ -70,7 +101,8 @@ describe('evaluateMeasures: Maps that need reading first', () => {
 });
 
 describe('evaluateMeasures agrees with evaluate() (the general path)', () => {
-  const docId = fc.integer({ min: 0, max: 25 }).map((n) => `d${n}`);
+  // Some ids start with a space: they are ids as they are (only blank ids are dropped).
+  const docId = fc.integer({ min: 0, max: 25 }).map((n) => (n % 7 === 0 ? ` d${n}` : `d${n}`));
   const grade = fc.oneof(fc.integer({ min: -1, max: 4 }), fc.constantFrom(0.5, 1.5, 7));
   const settings = fc.record({
     minGrade: fc.constantFrom(1, 2),
