@@ -140,8 +140,8 @@ export async function benchCore(): Promise<void> {
   const rate = (ms: number) => (judgedHits / (ms / 1000) / 1e6).toFixed(1);
   const line = (label: string, ms: number, note: string) =>
     console.log(`  ${label.padEnd(30)} ${ms.toFixed(1).padStart(8)} ms  ${rate(ms).padStart(6)} M judged hits/s  ${note}`);
-  console.log(`core: ${QUERY_COUNT} queries × ${HITS_PER_QUERY} hits (every id a distinct string), ${JUDGED_PER_QUERY} graded judgments each, ${measures.length} measures (${MEASURE_NAMES.join(', ')})`);
-  line('judgments as Maps', oursFromMapsMs, `(parsed qrels, evaluateRun; target ≥ 20 M judged hits/s: ${judgedHits / (oursFromMapsMs / 1000) >= 20e6 ? 'met' : 'NOT met'})`);
+  console.log(`core: ${QUERY_COUNT} queries × ${HITS_PER_QUERY} hits (each hit a string object of its own), ${JUDGED_PER_QUERY} graded judgments each, ${measures.length} measures (${MEASURE_NAMES.join(', ')})`);
+  line('judgments as Maps', oursFromMapsMs, `(as parsed qrels hold them; target ≥ 20 M judged hits/s: ${judgedHits / (oursFromMapsMs / 1000) >= 20e6 ? 'met' : 'NOT met'})`);
   line('judgments as { id: grade }', oursFromObjectsMs, '(each copied into a Map per query)');
   line('reference (objects)', referenceMs, '(each measure on its own, array scans)');
   console.log(`  ratio: ${(referenceMs / oursFromObjectsMs).toFixed(1)}× the reference on the same objects, ${(referenceMs / oursFromMapsMs).toFixed(1)}× from Maps`);
