@@ -11,7 +11,7 @@
 //
 // Everything is generated deterministically (the shuffle from a fixed seed), so every run of the
 // benchmark sees the same data.
-// Options: --queries N (default 20000), --hits N (100), --repeat N (5), --streaming-queries N,N
+// Options: --queries N (default 20000), --hits N (100), --repeat N (7), --streaming-queries N,N
 // (100000,1000000), --skip-streaming, --skip-in-memory, --cli PATH (another build of dist/cli.js).
 import { spawn } from 'node:child_process';
 import { closeSync, createWriteStream, existsSync, openSync, statSync } from 'node:fs';
@@ -239,7 +239,7 @@ async function main(): Promise<void> {
     options: {
       queries: { type: 'string', default: '20000' },
       hits: { type: 'string', default: '100' },
-      repeat: { type: 'string', default: '5' },
+      repeat: { type: 'string', default: '7' },
       'streaming-queries': { type: 'string', default: '100000,1000000' },
       'skip-streaming': { type: 'boolean', default: false },
       'skip-in-memory': { type: 'boolean', default: false },
