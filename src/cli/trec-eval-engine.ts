@@ -154,7 +154,7 @@ export class TrecEvaluator {
       this.judgedStarts = new Int32Array(count * 2);
       this.judgedEnds = new Int32Array(count * 2);
     }
-    reserveScratch(this.scratch, 0, count, this.measurePlan);
+    reserveScratch(this.scratch, count, this.measurePlan);
     this.judgedTable.prepare(count);
   }
 
@@ -231,8 +231,9 @@ export class TrecEvaluator {
 
     const { text, docStart, docEnd } = run;
     const scratch = this.scratch;
-    reserveScratch(scratch, kept, this.judgedCount, this.measurePlan);
-    const { gradeAtRank, judgedGrades } = scratch;
+    reserveScratch(scratch, this.judgedCount, this.measurePlan);
+    const { foundRanks, foundGrades, judgedGrades } = scratch;
+    let foundCount = 0;
     const judged = this.judgedTable;
     const { judgedTexts, judgedStarts, judgedEnds } = this;
     // Each kept document: a repeat is fatal (trec_eval); a judged one gets its grade.
@@ -255,17 +256,18 @@ export class TrecEvaluator {
       }
       seen.slots[slot] = rank + 1;
       seen.hashes[slot] = hash;
-      let grade = Number.NaN;
       for (let probe = hash & judged.mask, found = judged.slots[probe] as number; found !== 0; probe = (probe + 1) & judged.mask, found = judged.slots[probe] as number) {
         const index = found - 1;
         if (judged.hashes[probe] === hash && spansEqual(text, start, end, judgedTexts[index] as string, judgedStarts[index] as number, judgedEnds[index] as number)) {
-          grade = judgedGrades[index] as number;
+          const grade = judgedGrades[index] as number;
           if (grade >= level) relevantRetrieved++;
+          foundRanks[foundCount] = rank;
+          foundGrades[foundCount++] = grade;
           break;
         }
       }
-      gradeAtRank[rank] = grade;
     }
+    scratch.foundCount = foundCount;
 
     measureGradedRanking(scratch, kept, this.judgedCount, this.judgmentSettings, this.measurePlan, false);
     const rows = this.plan.rows;

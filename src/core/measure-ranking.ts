@@ -1,7 +1,7 @@
 // The fast path of evaluateMeasures and of the CLI's trec-eval: every planned measure of one ranking
 // in a single pass, with nothing allocated per query but the result. Two layers:
-//   measureGradedRanking — the measures, from each rank's grade (NaN: unjudged or a repeat) and the
-//                          query's judged grades; shared by both callers;
+//   measureGradedRanking — the measures, from the ranks and grades of the judged keys found (first
+//                          sightings only) and the query's judged grades; shared by both callers;
 //   measureRanking       — keys and a grade Map in, a Record of values out (evaluateMeasures).
 // evaluate() and measureJudged() keep the general path (metrics.ts), which also reports counts and
 // every duplicate; the two agree to the last bit (test/unit/core/measure-ranking.test.ts).
@@ -18,8 +18,10 @@ const COUNTED_GAIN_LIMIT = 64;
 
 /** Buffers one caller reuses from query to query. */
 export interface MeasureScratch {
-  /** Per rank: the grade of a first-seen judged key, NaN for an unjudged key or a repeat. */
-  gradeAtRank: Float64Array;
+  /** The judged keys found, first sightings only, in rank order: their ranks (0-based) and grades. */
+  foundRanks: Int32Array;
+  foundGrades: Float64Array;
+  foundCount: number;
   /** The query's judged grades, any order. */
   judgedGrades: Float64Array;
   /** After a measure: per plan measure, its value. */
@@ -34,7 +36,9 @@ export interface MeasureScratch {
 
 export function createMeasureScratch(): MeasureScratch {
   return {
-    gradeAtRank: new Float64Array(128),
+    foundRanks: new Int32Array(64),
+    foundGrades: new Float64Array(64),
+    foundCount: 0,
     judgedGrades: new Float64Array(64),
     values: new Float64Array(16),
     relevantCount: 0,
@@ -44,10 +48,14 @@ export function createMeasureScratch(): MeasureScratch {
   };
 }
 
-/** Makes room for `rankCount` ranks, `judgedCount` judgments and `plan`'s values (contents are not kept). */
-export function reserveScratch(scratch: MeasureScratch, rankCount: number, judgedCount: number, plan: MeasurePlan): void {
-  if (scratch.gradeAtRank.length < rankCount) scratch.gradeAtRank = new Float64Array(Math.max(rankCount, scratch.gradeAtRank.length * 2));
-  if (scratch.judgedGrades.length < judgedCount) scratch.judgedGrades = new Float64Array(Math.max(judgedCount, scratch.judgedGrades.length * 2));
+/** Makes room for `judgedCount` judgments (and as many found) and `plan`'s values (contents are not kept). */
+export function reserveScratch(scratch: MeasureScratch, judgedCount: number, plan: MeasurePlan): void {
+  if (scratch.judgedGrades.length < judgedCount) {
+    const capacity = Math.max(judgedCount, scratch.judgedGrades.length * 2);
+    scratch.judgedGrades = new Float64Array(capacity);
+    scratch.foundRanks = new Int32Array(capacity);
+    scratch.foundGrades = new Float64Array(capacity);
+  }
   if (scratch.values.length < plan.measures.length) scratch.values = new Float64Array(plan.measures.length);
 }
 
@@ -78,8 +86,9 @@ function orderIdealGains(scratch: MeasureScratch, count: number, highestCounted:
 
 /**
  * Every measure of `plan` for one ranking of `retrievedCount` keys, into scratch.values (by measure
- * index), from scratch.gradeAtRank (filled for the first ranksNeeded(plan, retrievedCount) ranks) and
- * scratch.judgedGrades[0, judgedCount). Sets scratch.relevantCount.
+ * index), from the judged keys found (scratch.foundRanks/foundGrades/foundCount, at least those among
+ * the first ranksNeeded(plan, retrievedCount) ranks) and scratch.judgedGrades[0, judgedCount). Sets
+ * scratch.relevantCount.
  */
 export function measureGradedRanking(
   scratch: MeasureScratch,
@@ -92,7 +101,7 @@ export function measureGradedRanking(
   const { minGrade, gain } = settings;
   // nDCG gains come from every positive grade (trec_eval), or from relevant ones only (applyMinGradeToNdcg).
   const gainFloor = settings.applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
-  const { gradeAtRank, judgedGrades, idealGains, gainCounts, values } = scratch;
+  const { foundRanks, foundGrades, foundCount, judgedGrades, idealGains, gainCounts, values } = scratch;
   let relevantCount = 0;
   let gainCount = 0;
   let highestCounted = 0; // the highest gain counted so far; -1 once some gain cannot be counted
@@ -114,7 +123,7 @@ export function measureGradedRanking(
   scratch.relevantCount = relevantCount;
 
   const cutoffs = plan.cutoffs;
-  let rank = 0;
+  let found = 0;
   let truePositiveCount = 0;
   let relevantInTopR = 0;
   let firstRelevantRank = 0;
@@ -128,8 +137,10 @@ export function measureGradedRanking(
     if (uncut && !plan.needsUncut) break;
     const k = uncut ? retrievedCount : (cutoffs[group] as number);
     const evaluatedAtK = k < retrievedCount ? k : retrievedCount;
-    for (; rank < evaluatedAtK; rank++) {
-      const grade = gradeAtRank[rank] as number; // NaN compares false: no gain, not relevant
+    for (; found < foundCount; found++) {
+      const rank = foundRanks[found] as number;
+      if (rank >= evaluatedAtK) break;
+      const grade = foundGrades[found] as number;
       if (grade >= gainFloor) dcg += gainOf(grade, gain) / discount(rank + 1);
       if (grade >= minGrade) {
         truePositiveCount++;
@@ -212,8 +223,8 @@ function measureWith(
 ): Record<string, number> | MeasureRefusal {
   const retrievedCount = keys.length;
   const rankCount = ranksNeeded(plan, retrievedCount);
-  reserveScratch(scratch, rankCount, untrustedGrades.size, plan);
-  const { gradeAtRank, judgedGrades, seenKeys } = scratch;
+  reserveScratch(scratch, untrustedGrades.size, plan);
+  const { foundRanks, foundGrades, judgedGrades, seenKeys } = scratch;
   // The judgments are checked while their grades are copied (keys and values apart: no pair per entry).
   for (const id of untrustedGrades.keys()) if (!isPlainKey(id)) return 'grades';
   let judgedCount = 0;
@@ -226,11 +237,11 @@ function measureWith(
   const grades = untrustedGrades as ReadonlyMap<string, number>;
   let seenCount = 0;
   let seenSet: Set<string> | undefined;
+  let foundCount = 0;
   for (let rank = 0; rank < rankCount; rank++) {
     const key = keys[rank] as string;
     if (checkKeys && !isPlainKey(key)) return 'keys';
     const grade = grades.get(key);
-    gradeAtRank[rank] = Number.NaN;
     if (grade === undefined) continue;
     // A judged key ranked again takes its slot and gains nothing.
     if (seenSet !== undefined) {
@@ -248,8 +259,10 @@ function measureWith(
       seenKeys[seenCount++] = key;
       if (seenCount > LINEAR_SEEN_LIMIT) seenSet = new Set(seenKeys.slice(0, seenCount));
     }
-    gradeAtRank[rank] = grade;
+    foundRanks[foundCount] = rank;
+    foundGrades[foundCount++] = grade;
   }
+  scratch.foundCount = foundCount;
   measureGradedRanking(scratch, retrievedCount, judgedCount, settings, plan, precisionOverRetrieved);
   const values: Record<string, number> = { ...plan.template };
   const names = plan.names;
