@@ -90,6 +90,27 @@ describe('trec-eval --threads', () => {
     expect(parallel.stdout).toBe(serial.stdout);
   });
 
+  it('stops on a docno repeated in the judgments of a query in a later part exactly as one thread does', async () => {
+    const queryOf = (line: string) => line.trim().split(/\s+/)[0] as string;
+    const qrelsLines = read('graded.qrels').split('\n').filter((line) => line !== '');
+    const runText = groupByQuery(read('graded.run'));
+    // The last query of the grouped run (in the worker's part) that has judgments: repeat its first judgment after its last.
+    const runQueries = [...new Set(runText.split('\n').filter((line) => line !== '').map(queryOf))];
+    const query = runQueries.reverse().find((id) => qrelsLines.some((line) => queryOf(line) === id)) as string;
+    const first = qrelsLines.findIndex((line) => queryOf(line) === query);
+    const last = qrelsLines.findLastIndex((line) => queryOf(line) === query);
+    qrelsLines.splice(last + 1, 0, (qrelsLines[first] as string).replace(/\s\d+$/, ' 0'));
+    const qrels = write('repeat.qrels', `${qrelsLines.join('\n')}\n`);
+    const run = write('graded.grouped.run', runText);
+    const parallel = await cli('--threads', '2', '--timings', '-q', ...MEASURES, qrels, run);
+    const serial = await cli('--threads', '1', '-q', ...MEASURES, qrels, run);
+    expect(parallel.exitCode).toBe(4);
+    expect(parallel.stderr).toContain(`${qrels}:${last + 2}: duplicate docno`);
+    expect(parallel.stderr).toContain(`in query '${query}' (first on line ${first + 1})`);
+    expect(parallel.stderr).toBe(serial.stderr);
+    expect(parallel.stdout).toBe(serial.stdout);
+  });
+
   it('waits for a worker that finishes long after the main thread', async () => {
     // Many judgments for queries the run does not have: each worker reads them all, the main thread's
     // part is tiny, so the main thread is left waiting for the worker's reply.
