@@ -98,7 +98,7 @@ describe('trec-eval --threads', () => {
     const runQueries = [...new Set(runText.split('\n').filter((line) => line !== '').map(queryOf))];
     const query = runQueries.reverse().find((id) => qrelsLines.some((line) => queryOf(line) === id)) as string;
     const first = qrelsLines.findIndex((line) => queryOf(line) === query);
-    const last = qrelsLines.findLastIndex((line) => queryOf(line) === query);
+    const last = qrelsLines.length - 1 - [...qrelsLines].reverse().findIndex((line) => queryOf(line) === query);
     qrelsLines.splice(last + 1, 0, (qrelsLines[first] as string).replace(/\s\d+$/, ' 0'));
     const qrels = write('repeat.qrels', `${qrelsLines.join('\n')}\n`);
     const run = write('graded.grouped.run', runText);
