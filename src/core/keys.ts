@@ -87,6 +87,11 @@ function keyFromSelector(hit: Hit, index: number, selector: KeySelector): string
   return key;
 }
 
+/** A string that is its own key: not empty, not blank (a leading space is part of the key). */
+export function isPlainKey(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && (value.charCodeAt(0) > 32 || value.trim() !== '');
+}
+
 /**
  * The key that aligns a hit with the annotations (DESIGN §3): the `key` option if given, else the
  * first of KEY_RULES that the hit has. A hit with no key at all is an error that names its index.

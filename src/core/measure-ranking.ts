@@ -6,6 +6,7 @@
 // evaluate() and measureJudged() keep the general path (metrics.ts), which also reports counts and
 // every duplicate; the two agree to the last bit (test/unit/core/measure-ranking.test.ts).
 import type { MeasurePlan } from './evaluate.js';
+import { isPlainKey } from './keys.js';
 import { discount } from './metrics.js';
 import { gainOf, type JudgmentSettings } from './relevance.js';
 import type { EvaluateOptions } from './types.js';
@@ -205,11 +206,6 @@ export function measureRanking(
   } finally {
     if (!reentered) scratchInUse = false;
   }
-}
-
-/** A key as hits give it when they are their own keys: a string that does not start blank. */
-function isPlainKey(key: unknown): key is string {
-  return typeof key === 'string' && key.length > 0 && (key.charCodeAt(0) > 32 || key.trim() !== '');
 }
 
 function measureWith(

@@ -1,5 +1,5 @@
 import { describeValue } from './describe.js';
-import { documentKeyOf, stableKey } from './keys.js';
+import { documentKeyOf, isPlainKey, stableKey } from './keys.js';
 import { gainOf, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit } from './types.js';
 
@@ -51,8 +51,7 @@ export function rankedKeys(hits: readonly Hit[], options: Pick<EvaluateOptions, 
 /** The common case, ids as strings: they are their own keys, no copy needed. */
 function isNonBlankStrings(hits: readonly Hit[]): boolean {
   for (let index = 0; index < hits.length; index++) {
-    const hit = hits[index];
-    if (typeof hit !== 'string' || hit.length === 0 || (hit.charCodeAt(0) <= 32 && hit.trim() === '')) return false;
+    if (!isPlainKey(hits[index])) return false;
   }
   return true;
 }

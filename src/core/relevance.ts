@@ -1,5 +1,5 @@
 import { describeValue } from './describe.js';
-import { documentKeyOf } from './keys.js';
+import { documentKeyOf, isPlainKey } from './keys.js';
 import type { EvaluateOptions, Relevance } from './types.js';
 
 /** The annotations of one query, normalised once and reusable across cutoffs. */
@@ -81,9 +81,9 @@ function readGrades(relevant: Relevance): Map<string, number> {
   return grades;
 }
 
-export function isCleanGradeMap(relevant: ReadonlyMap<unknown, unknown>): boolean {
+function isCleanGradeMap(relevant: ReadonlyMap<unknown, unknown>): boolean {
   for (const [id, grade] of relevant) {
-    if (typeof id !== 'string' || id.length === 0 || (id.charCodeAt(0) <= 32 && id.trim() === '')) return false;
+    if (!isPlainKey(id)) return false;
     if (typeof grade !== 'number' || grade - grade !== 0) return false;
   }
   return true;
