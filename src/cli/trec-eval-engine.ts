@@ -231,7 +231,7 @@ export class TrecEvaluator {
 
     const { text, docStart, docEnd } = run;
     const scratch = this.scratch;
-    reserveScratch(scratch, this.judgedCount, this.measurePlan);
+    // The scratch was sized for the judged documents when they were set up (reserveJudged).
     const { foundRanks, foundGrades, judgedGrades } = scratch;
     let foundCount = 0;
     const judged = this.judgedTable;

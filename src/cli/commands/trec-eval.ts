@@ -9,7 +9,7 @@ import { CommandError, EXIT_USAGE, Output, fileError, processIO, reportFailure, 
 import { createProgress } from '../progress.js';
 import { TrecEvaluator, type TrecEvalSettings } from '../trec-eval-engine.js';
 import { PARALLEL_MIN_BYTES, findRunCuts, formatErrorOf, startPart, unpackOutcome, workerScript, type PartReply } from '../trec-eval-parallel.js';
-import { measureRunRange, type PartOutcome } from '../trec-eval-part.js';
+import { emptyOutcome, measureRunRange, type PartOutcome } from '../trec-eval-part.js';
 import {
   DuplicateDocnoError,
   RunGrouper,
@@ -240,76 +240,107 @@ interface Measured {
  * ids come back (lines not grouped) is then read again as a whole, into columns.
  */
 async function measureSerially(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator): Promise<Measured> {
-  const { settings } = invocation;
-  const queryCount = qrels.queryIds.length;
   const rowCount = evaluator.rowCount;
-  const result: Measured = { measured: new Uint8Array(queryCount), values: new Float64Array(queryCount * rowCount), failures: new Array(queryCount) };
-  const measureQuery = (query: number, run: Omit<SpanQuery, 'queryId'>) => {
-    try {
-      evaluator.measureQrelsQuery(qrels, query, run, result.values, query * rowCount);
-      result.measured[query] = 1;
-    } catch (error) {
-      if (!(error instanceof DuplicateDocnoError)) throw error;
-      result.failures[query] = error;
-    }
-  };
+  let result: Measured | undefined;
+  let retained: string[] | undefined;
+  if (invocation.runPath !== '-') {
+    const outcome = measureFilePart(invocation, io, qrels, evaluator, Infinity, await fileSize(invocation.runPath));
+    if (outcome.grouped) return measuredOf(outcome, qrels);
+  } else {
+    ({ result, retained } = await measureGroupedStdin(invocation, io, qrels, evaluator));
+    if (result !== undefined) return result;
+  }
 
-  const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total: await fileSize(invocation.runPath) });
+  // Not grouped: read again (or, from standard input, take the chunks kept) into columns: text and typed arrays.
+  const columnsResult = measuredOf(emptyOutcome(qrels, rowCount), qrels);
+  const builder = new RunColumnsBuilder(invocation.settings.runFile, retained === undefined ? await fileSize(invocation.runPath) : retained.reduce((total, text) => total + text.length, 0));
+  if (retained === undefined) {
+    try {
+      await forEachLineChunk(invocation.runPath, io.stdin, (text) => builder.accept(text));
+    } catch (error) {
+      throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+    }
+  } else {
+    for (const text of retained) builder.accept(text);
+    retained.length = 0;
+  }
+  const run = builder.finish();
+  const groups = groupRunByQuery(run);
+  run.queryIds.forEach((queryId, runIndex) => {
+    const index = qrels.queryIndex.get(queryId);
+    if (index !== undefined) measureInto(columnsResult, qrels, evaluator, index, queryRunOf(run, groups, runIndex));
+  });
+  return columnsResult;
+}
+
+/** Measures one query into `result`; a repeated docno is kept as the query's failure. */
+function measureInto(result: Measured, qrels: QrelsColumns, evaluator: TrecEvaluator, query: number, run: Omit<SpanQuery, 'queryId'>): void {
+  try {
+    evaluator.measureQrelsQuery(qrels, query, run, result.values, query * evaluator.rowCount);
+    result.measured[query] = 1;
+  } catch (error) {
+    if (!(error instanceof DuplicateDocnoError)) throw error;
+    result.failures[query] = error;
+  }
+}
+
+/**
+ * The run from standard input, measured as it comes while it is grouped by query; every chunk is
+ * kept, so that an ungrouped run can be read again. `result` is undefined when it was not grouped.
+ */
+async function measureGroupedStdin(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator): Promise<{ result: Measured | undefined; retained: string[] }> {
+  const result = measuredOf(emptyOutcome(qrels, evaluator.rowCount), qrels);
+  const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total: undefined });
   let bytesRead = 0;
-  const retained: string[] | undefined = invocation.runPath === '-' ? [] : undefined;
+  const retained: string[] = [];
   let grouped = true;
-  // A query longer than 16 M characters is not carried from chunk to chunk: the run is then read whole.
-  const grouper = new RunGrouper(settings.runFile, 'grouped', (query) => {
+  const grouper = new RunGrouper(invocation.settings.runFile, 'grouped', (query) => {
     const index = qrels.queryIndex.get(query.queryId);
-    if (index !== undefined) measureQuery(index, query);
+    if (index !== undefined) measureInto(result, qrels, evaluator, index, query);
   }, MAX_CARRY);
-  class StopReading extends Error {}
   try {
     await forEachLineChunk(
-      invocation.runPath,
+      '-',
       io.stdin,
       (text) => {
-        retained?.push(text);
+        retained.push(text);
         if (!grouped) return;
         try {
           grouper.accept(text);
         } catch (error) {
           if (!(error instanceof RunNotGroupedError) && !(error instanceof QueryTooLargeError)) throw error;
           grouped = false;
-          if (retained === undefined) throw new StopReading();
         }
       },
       (bytes) => progress.update((bytesRead += bytes)),
     );
-    if (grouped) grouper.finish();
   } catch (error) {
-    if (!(error instanceof StopReading)) throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+    throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+  } finally {
+    progress.finish();
   }
-  progress.finish();
+  if (grouped) grouper.finish();
+  return { result: grouped ? result : undefined, retained };
+}
 
-  if (!grouped) {
-    result.measured.fill(0);
-    result.failures.fill(undefined);
-    // Read again (or, from standard input, take the chunks kept) into columns: text and typed arrays.
-    const builder = new RunColumnsBuilder(settings.runFile, retained === undefined ? await fileSize(invocation.runPath) : retained.reduce((total, text) => total + text.length, 0));
-    if (retained === undefined) {
-      try {
-        await forEachLineChunk(invocation.runPath, io.stdin, (text) => builder.accept(text));
-      } catch (error) {
-        throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
-      }
-    } else {
-      for (const text of retained) builder.accept(text);
-      retained.length = 0;
-    }
-    const run = builder.finish();
-    const groups = groupRunByQuery(run);
-    run.queryIds.forEach((queryId, runIndex) => {
-      const index = qrels.queryIndex.get(queryId);
-      if (index !== undefined) measureQuery(index, queryRunOf(run, groups, runIndex));
-    });
+/** The run file's bytes [0, end), measured as they come (with a progress bar over `total` bytes). */
+function measureFilePart(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator, end: number, total: number | undefined): PartOutcome {
+  const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total });
+  let bytesRead = 0;
+  try {
+    return measureRunRange(invocation.runPath, 0, end, qrels, evaluator, MAX_CARRY, (bytes) => progress.update((bytesRead += bytes)));
+  } catch (error) {
+    throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+  } finally {
+    progress.finish();
   }
-  return result;
+}
+
+/** A part's outcome as per-query results (its arrays are taken, not copied). */
+function measuredOf(outcome: PartOutcome, qrels: QrelsColumns): Measured {
+  const failures = new Array<DuplicateDocnoError | undefined>(qrels.queryIds.length);
+  for (const { query, error } of outcome.failures) failures[query] = error;
+  return { measured: outcome.measured, values: outcome.values, failures };
 }
 
 /** Workers started on the later parts of a run file, before the qrels are read. */
@@ -355,16 +386,7 @@ async function startParallelParts(invocation: TrecEvalInvocation): Promise<Paral
  * A format error is the first in file order, with its line number in the whole file.
  */
 async function measureInParallel(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator, parts: ParallelParts): Promise<Measured | undefined> {
-  const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total: parts.cuts[0] });
-  let bytesRead = 0;
-  let mine: PartOutcome;
-  try {
-    mine = measureRunRange(invocation.runPath, 0, parts.cuts[0] as number, qrels, evaluator, MAX_CARRY, (bytes) => progress.update((bytesRead += bytes)));
-  } catch (error) {
-    throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
-  } finally {
-    progress.finish();
-  }
+  const mine = measureFilePart(invocation, io, qrels, evaluator, parts.cuts[0] as number, parts.cuts[0]);
   if (!mine.grouped) return undefined;
   const outcomes = [mine];
   let lineOffset = mine.linesRead;
@@ -386,15 +408,13 @@ async function measureInParallel(invocation: TrecEvalInvocation, io: CommandIO, 
     }
   }
   const rowCount = evaluator.rowCount;
-  const result: Measured = { measured: mine.measured, values: mine.values, failures: new Array(qrels.queryIds.length) };
-  for (const outcome of outcomes) {
-    if (outcome !== mine) {
-      outcome.measured.forEach((measured, query) => {
-        if (measured === 0) return;
-        result.measured[query] = 1;
-        result.values.set(outcome.values.subarray(query * rowCount, (query + 1) * rowCount), query * rowCount);
-      });
-    }
+  const result = measuredOf(mine, qrels);
+  for (const outcome of outcomes.slice(1)) {
+    outcome.measured.forEach((measured, query) => {
+      if (measured === 0) return;
+      result.measured[query] = 1;
+      result.values.set(outcome.values.subarray(query * rowCount, (query + 1) * rowCount), query * rowCount);
+    });
     for (const { query, error } of outcome.failures) result.failures[query] = error;
   }
   evaluator.threads = outcomes.length;
