@@ -11,7 +11,7 @@ import { formatBaseline, parseBaseline, type BaselineFile } from '../src/baselin
 import { baselineFromRun } from '../src/baseline/store.js';
 import { createRandom } from '../src/core/random.js';
 import { holmCorrection, meanInterval, pairedComparison, type PairedTestName } from '../src/core/stats.js';
-import { sampleIdOf, suiteIdOf, type CollectedRun, type CollectedSample } from '../src/report/collected.js';
+import { sampleIdOf, suiteIdOf, type CollectedRun, type CollectedSample } from '../src/recording/collected.js';
 import { renderConsole } from '../src/report/console.js';
 import { formatJsonReport, renderJson } from '../src/report/json.js';
 import { renderMarkdown } from '../src/report/markdown.js';

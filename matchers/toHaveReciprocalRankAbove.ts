@@ -1,4 +1,4 @@
-import type { Relevance } from '../src/index.js';
+import type { Relevance } from '../src/core/index.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
 import { checkCutoff, checkOptions, type CutoffMatcherOptions } from './support/usage.js';

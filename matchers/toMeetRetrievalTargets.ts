@@ -1,5 +1,5 @@
 import { explainRanking } from '../src/core/explain.js';
-import { evaluateMeasures, formatMeasure, parseMeasure, type Measure, type Relevance } from '../src/index.js';
+import { evaluateMeasures, formatMeasure, parseMeasure, type Measure, type Relevance } from '../src/core/index.js';
 import { recordSample } from '../src/recording/sample.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { hintOf, utilsOf } from './support/context.js';

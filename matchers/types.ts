@@ -1,4 +1,4 @@
-import type { Relevance } from '../src/index.js';
+import type { Relevance } from '../src/core/index.js';
 import type { RankingOptions } from './support/id-matcher.js';
 import type { CutoffMatcherOptions, MatcherOptions } from './support/usage.js';
 import type { RetrieveOptions } from './toRetrieve.js';

@@ -1,5 +1,5 @@
 import { explainRanking, type RankingExplanation } from '../../src/core/explain.js';
-import type { KeyOptions, EvaluateOptions } from '../../src/index.js';
+import type { KeyOptions, EvaluateOptions } from '../../src/core/index.js';
 import type { MatcherContext } from './context.js';
 import { checkHits, checkOptions, usageError } from './usage.js';
 

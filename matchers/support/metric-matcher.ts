@@ -1,5 +1,5 @@
 import { explainRanking } from '../../src/core/explain.js';
-import type { Hit, Relevance, RetrievalEvaluation } from '../../src/index.js';
+import type { Hit, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
 import { recordSample } from '../../src/recording/sample.js';
 import { hintOf, utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './format.js';

@@ -1,6 +1,6 @@
 import { matcherErrorMessage, printWithType, printExpected } from 'jest-matcher-utils';
 import { describeValue } from '../../src/core/describe.js';
-import { evaluate, type EvaluateOptions, type Hit, type Relevance } from '../../src/index.js';
+import { evaluate, type EvaluateOptions, type Hit, type Relevance } from '../../src/core/index.js';
 import { hintOf, type MatcherContext } from './context.js';
 
 /** Options every matcher takes as its last argument: the core's options plus the question's id. */

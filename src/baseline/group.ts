@@ -8,8 +8,8 @@
 // samples in recording order (file, then test order, then order of the assertions), so the ids are stable
 // from run to run.
 
-import type { CollectedRun, CollectedSample } from '../report/collected.js';
-import { sampleIdOf, suiteIdOf } from '../report/collected.js';
+import type { CollectedRun, CollectedSample } from '../recording/collected.js';
+import { sampleIdOf, suiteIdOf } from '../recording/collected.js';
 
 /** One suite × measure. Parallel arrays in recording order: `ids[i]` is the id of `values[i]`, measured by `sources[i]`. */
 export interface GroupedRow {

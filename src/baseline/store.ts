@@ -4,8 +4,8 @@
 
 import fs from 'node:fs';
 
-import { writeFileAtomic, writeFileAtomicSync } from '../dataset/atomic-write.js';
-import type { CollectedRun } from '../report/collected.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../files/atomic-write.js';
+import type { CollectedRun } from '../recording/collected.js';
 import { belongsToFiles, fileOfSuite, groupRun } from './group.js';
 import {
   BaselineError,

@@ -39,7 +39,7 @@ export {
   type JsonlParseOptions,
 } from './jsonl.js';
 export { DatasetFormatError, TrecFormatError, JsonlFormatError, type DatasetFormatErrorDetails } from './errors.js';
-export { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
+export { writeFileAtomic, writeFileAtomicSync } from '../files/atomic-write.js';
 export {
   evaluateRun,
   isRunEvaluation,

@@ -9,7 +9,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import { STRING_SOURCE_NAME, TrecFormatError } from './errors.js';
 
 export { TrecFormatError } from './errors.js';

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BaselineError, describeUpdate, readBaseline, updateBaseline } from '../baseline/index.js';
-import type { CollectedRun } from '../report/collected.js';
+import type { CollectedRun } from '../recording/collected.js';
 import { renderConsole } from '../report/console.js';
 import { writeHtmlReport } from '../report/html.js';
 import { renderJson, writeReports } from '../report/json.js';

@@ -16,10 +16,9 @@
 //     ]
 //   }
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../dataset/atomic-write.js';
-import type { CollectedRun, CollectedSample } from '../report/collected.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import { cleanSample, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import type { RagReporterOptions } from '../report/options.js';
-import { cleanSample } from '../vitest/collect.js';
 
 export const SHARD_REPORT_KIND = 'shard-samples';
 export const SHARD_REPORT_SCHEMA_VERSION = 1;

@@ -3,8 +3,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import type { CollectedRun, CollectedSample } from '../report/collected.js';
-import { cleanSample, toPosixPath } from '../vitest/collect.js';
+import { cleanSample, toPosixPath, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import { SIDECAR_PREFIX, SIDECAR_SUFFIX, type SidecarRecord } from './recorder.js';
 
 /** What Jest reports per test (AssertionResult), as far as matching needs it. */

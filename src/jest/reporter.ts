@@ -17,7 +17,7 @@ import { shouldUseColor } from '../report/console.js';
 import { resolveReporterOptions, validateReporterOptions, type RagReporterOptions, type ResolvedReporterOptions } from '../report/options.js';
 import { collectJestRun, createRunDirectory, readSidecars, removeRunDirectory, type JestFileOutcome } from './collect.js';
 import { RUN_DIRECTORY_ENV } from './recorder.js';
-import { createShardReport, shardReportName, writeShardReport } from './shard-report.js';
+import { createShardReport, shardReportName, writeShardReport } from '../gate/shard-report.js';
 
 export type { RagReporterOptions } from '../report/options.js';
 

@@ -1,4 +1,4 @@
-import type { MetricSample } from '../recording/sample.js';
+import type { MetricSample } from './sample.js';
 
 /**
  * A sample as the reporters collect it: what a matcher recorded, plus where it was recorded.
@@ -39,4 +39,24 @@ export function suiteIdOf(sample: Pick<CollectedSample, 'file' | 'describePath'>
  */
 export function sampleIdOf(sample: Pick<CollectedSample, 'queryId' | 'test'>): string {
   return sample.queryId ?? sample.test;
+}
+
+/** '/'-separated, whatever the platform. */
+export function toPosixPath(path: string): string {
+  return path.split('\\').join('/');
+}
+
+/**
+ * A recorded sample, checked and reduced to the MetricSample fields (meta and sidecar lines are
+ * JSON from another process); undefined when it is not a sample.
+ */
+export function cleanSample(value: unknown): MetricSample | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const raw = value as Record<string, unknown>;
+  if (typeof raw.measure !== 'string' || typeof raw.value !== 'number' || !Number.isFinite(raw.value) || typeof raw.pass !== 'boolean') return undefined;
+  const sample: MetricSample = { measure: raw.measure, value: raw.value, pass: raw.pass };
+  if (typeof raw.threshold === 'number') sample.threshold = raw.threshold;
+  if (raw.negated === true) sample.negated = true;
+  if (typeof raw.queryId === 'string') sample.queryId = raw.queryId;
+  return sample;
 }

@@ -1,6 +1,6 @@
 // Number and text formatting shared by the console and Markdown renderers.
 
-import type { CollectedRun } from './collected.js';
+import type { CollectedRun } from '../recording/collected.js';
 import type { RunSummary, SummaryRow } from './summary.js';
 
 /** Values and means: three decimals (`0.740`). */

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { writeFileAtomic } from '../dataset/atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import { formatP, plural } from './format.js';
 import type { JsonReport, JsonReportRow } from './json.js';
 import { changesChart, distributionChart, fmt, fmtDelta, meansChart, percent } from './html/charts.js';

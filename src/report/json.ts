@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { writeFileAtomic } from '../dataset/atomic-write.js';
-import type { CollectedRun } from './collected.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import type { CollectedRun } from '../recording/collected.js';
 import { renderMarkdown, type MarkdownRenderOptions } from './markdown.js';
 import type { MissingRow, RowStatus, RunSummary, SampleChange, SummaryRow } from './summary.js';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 
 import { resolveTolerance, type ResolvedTolerance, type ToleranceOption } from '../baseline/compare.js';
 import type { PairedTestName } from '../core/stats.js';
-import type { CollectedRun } from './collected.js';
+import type { CollectedRun } from '../recording/collected.js';
 import { acceptCommandFor } from './format.js';
 import type { SummaryOptions } from './summary.js';
 

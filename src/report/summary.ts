@@ -16,7 +16,7 @@ import {
 } from '../baseline/compare.js';
 import { belongsToFiles, fileOfSuite, groupRun, type GroupedRow } from '../baseline/group.js';
 import { own, type BaselineFile } from '../baseline/schema.js';
-import type { CollectedRun, CollectedSample } from './collected.js';
+import type { CollectedRun, CollectedSample } from '../recording/collected.js';
 
 export type { RowComparison, SampleChange } from '../baseline/compare.js';
 

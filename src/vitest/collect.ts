@@ -5,7 +5,7 @@
 import { isAbsolute, join, relative } from 'node:path';
 import type { MetricSample } from '../recording/sample.js';
 import { TASK_META_KEY } from '../recording/sample.js';
-import type { CollectedRun, CollectedSample } from '../report/collected.js';
+import { cleanSample, toPosixPath, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 
 // The few parts of Vitest's reported tasks read here, structurally (so the collector does not load
 // vitest and unit tests can build plain objects).
@@ -36,11 +36,6 @@ export interface ReportedTestLike {
   result?(): { readonly state: string };
 }
 
-/** '/'-separated, whatever the platform. */
-export function toPosixPath(path: string): string {
-  return path.split('\\').join('/');
-}
-
 /**
  * The module's file relative to the run's root. A module id outside the root (a merged blob written
  * on another machine, where the absolute paths differ) falls back to the id relative to its project,
@@ -60,21 +55,6 @@ export function describePathOf(test: ReportedTestLike): string[] {
   const path: string[] = [];
   for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) path.unshift(parent.name);
   return path;
-}
-
-/**
- * A recorded sample, checked and reduced to the MetricSample fields (meta and sidecar lines are
- * JSON from another process); undefined when it is not a sample.
- */
-export function cleanSample(value: unknown): MetricSample | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  const raw = value as Record<string, unknown>;
-  if (typeof raw.measure !== 'string' || typeof raw.value !== 'number' || !Number.isFinite(raw.value) || typeof raw.pass !== 'boolean') return undefined;
-  const sample: MetricSample = { measure: raw.measure, value: raw.value, pass: raw.pass };
-  if (typeof raw.threshold === 'number') sample.threshold = raw.threshold;
-  if (raw.negated === true) sample.negated = true;
-  if (typeof raw.queryId === 'string') sample.queryId = raw.queryId;
-  return sample;
 }
 
 /** The samples a test recorded (none when it recorded nothing or the meta holds something else). */

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { finishRun } from '../../gate/finish.js';
-import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../jest/shard-report.js';
+import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../gate/shard-report.js';
 import { shouldUseColor } from '../../report/console.js';
 import { resolveReporterOptions, type RagReporterOptions } from '../../report/options.js';
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { writeFileAtomic } from '../../dataset/atomic-write.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
 import { formatCell, versionDate, type BaselineHistory, type SuiteHistory } from '../history.js';
 import { fmt } from './charts.js';
 import { escapeHtml, truncate } from './escape.js';

@@ -17,7 +17,7 @@ import {
   writeBaseline,
   writeBaselineSync,
 } from '../../../src/baseline/store.js';
-import type { CollectedRun, CollectedSample } from '../../../src/report/collected.js';
+import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 
 function sample(file: string, describePath: string[], test: string, measure: string, value: number, queryId?: string): CollectedSample {
   return { file, describePath, test, measure, value, pass: true, ...(queryId !== undefined ? { queryId } : {}) };

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { writeFileAtomic, writeFileAtomicSync } from '../../../src/dataset/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../../../src/files/atomic-write.js';
 
 const PREVIOUS_BYTES = Buffer.from('previous contents — keep me\n', 'utf8');
 

@@ -1,7 +1,7 @@
 // A small run and baseline shared by the renderer tests: one regressed row (6 questions got worse, more
 // than maxWorse 3), one improved, one unchanged, one new row, a partial comparison, and an obsolete row.
 import type { BaselineFile } from '../../../src/baseline/schema.js';
-import type { CollectedRun, CollectedSample } from '../../../src/report/collected.js';
+import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 
 function sample(describePath: string[], measure: string, queryId: string, value: number, file = 'test/orders.test.ts'): CollectedSample {
   return { file, describePath, test: queryId === 'q5' ? 'partial refund' : `answers ${queryId}`, queryId, measure, value, pass: value >= 0.5 };

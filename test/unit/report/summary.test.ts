@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { BaselineFile } from '../../../src/baseline/schema.js';
 import { meanInterval } from '../../../src/core/stats.js';
-import type { CollectedRun, CollectedSample } from '../../../src/report/collected.js';
+import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 import { summarize, type SummaryRow } from '../../../src/report/summary.js';
 
 const FILE = 'test/orders.test.ts';

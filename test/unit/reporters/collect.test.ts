@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { collectJestRun, readSidecars, type JestFileOutcome } from '../../../src/jest/collect.js';
 import { recordToSidecar, RUN_DIRECTORY_ENV, type SidecarRecord } from '../../../src/jest/recorder.js';
 import { TASK_META_KEY } from '../../../src/recording/sample.js';
+import { cleanSample } from '../../../src/recording/collected.js';
 import {
-  cleanSample,
   collectVitestRun,
   describePathOf,
   moduleFileOf,

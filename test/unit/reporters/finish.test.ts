@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { finishRun, type FinishResult } from '../../../src/gate/finish.js';
-import type { CollectedRun, CollectedSample } from '../../../src/report/collected.js';
+import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 import { resolveReporterOptions, type RagReporterOptions } from '../../../src/report/options.js';
 
 let root: string;

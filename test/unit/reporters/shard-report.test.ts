@@ -12,8 +12,8 @@ import {
   validateShardReport,
   writeShardReport,
   type ShardReport,
-} from '../../../src/jest/shard-report.js';
-import type { CollectedSample } from '../../../src/report/collected.js';
+} from '../../../src/gate/shard-report.js';
+import type { CollectedSample } from '../../../src/recording/collected.js';
 
 const sample = (file: string, test: string, value: number, extra: Partial<CollectedSample> = {}): CollectedSample => ({
   measure: 'recall@5',
