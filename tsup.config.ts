@@ -8,6 +8,10 @@ export default defineConfig({
     jest: 'src/jest/setup.ts',
     'vitest-reporter': 'src/vitest/reporter.ts',
     'jest-reporter': 'src/jest/reporter.ts',
+    trec: 'src/entries/trec.ts',
+    stats: 'src/entries/stats.ts',
+    generation: 'src/entries/generation.ts',
+    report: 'src/entries/report.ts',
     cli: 'src/cli/main.ts',
     // Started by the CLI's trec-eval on large runs (one per extra thread); not an export.
     'trec-eval-worker': 'src/cli/trec-eval-worker.ts',

@@ -9,6 +9,10 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^rag-matchers\/vitest$/, replacement: source('./src/vitest/setup.ts') },
+      { find: /^rag-matchers\/trec$/, replacement: source('./src/entries/trec.ts') },
+      { find: /^rag-matchers\/stats$/, replacement: source('./src/entries/stats.ts') },
+      { find: /^rag-matchers\/generation$/, replacement: source('./src/entries/generation.ts') },
+      { find: /^rag-matchers\/report$/, replacement: source('./src/entries/report.ts') },
       { find: /^rag-matchers$/, replacement: source('./src/index.ts') },
     ],
   },

@@ -11,9 +11,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 import type { RunEntry, TrecRun } from '../src/dataset/trec.js';
-import { built } from './built.js';
+import { builtTrec } from './built.js';
 
-const { parseRun, parseRunColumns, readRunFile, runFromColumns, streamRunByQuery } = built;
+const { parseRun, parseRunColumns, readRunFile, runFromColumns, streamRunByQuery } = builtTrec;
 
 const QUERY_COUNT = 20_000;
 const HITS_PER_QUERY = 100;

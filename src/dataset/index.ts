@@ -39,7 +39,6 @@ export {
   type JsonlParseOptions,
 } from './jsonl.js';
 export { DatasetFormatError, TrecFormatError, JsonlFormatError, type DatasetFormatErrorDetails } from './errors.js';
-export { writeFileAtomic, writeFileAtomicSync } from '../files/atomic-write.js';
 export {
   evaluateRun,
   isRunEvaluation,

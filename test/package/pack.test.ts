@@ -12,7 +12,7 @@ describe('npm pack', () => {
   const paths = result!.files.map((file) => file.path).sort();
 
   it('ships every entry point in package.json exports, ESM and CommonJS, with declarations', () => {
-    for (const entry of ['index', 'vitest', 'jest', 'vitest-reporter', 'jest-reporter']) {
+    for (const entry of ['index', 'vitest', 'jest', 'vitest-reporter', 'jest-reporter', 'trec', 'stats', 'generation', 'report']) {
       for (const extension of ['js', 'cjs', 'd.ts', 'd.cts']) expect(paths).toContain(`dist/${entry}.${extension}`);
     }
     expect(paths).toContain('dist/cli.js');

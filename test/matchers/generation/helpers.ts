@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
-import { TASK_META_KEY, type MetricSample } from '../../../src/index.js';
+import { TASK_META_KEY, type MetricSample } from '../../../src/recording/sample.js';
 import type { MatcherContext } from '../../../matchers/index.js';
 
 // Registers every matcher (expect.extend) as the retrieval-matcher tests do.

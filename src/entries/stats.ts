@@ -1,0 +1,31 @@
+// `rag-matchers/stats`: confidence intervals, paired tests with Holm's correction, and the seeded random
+// numbers behind them (every figure is reproducible).
+export {
+  wilsonInterval,
+  bootstrapMeanInterval,
+  meanInterval,
+  signTest,
+  pairedRandomizationTest,
+  pairedTTest,
+  pairedComparison,
+  holmCorrection,
+  DEFAULT_CONFIDENCE,
+  DEFAULT_RESAMPLES,
+  DEFAULT_SEED,
+  createRandom,
+  randomInt,
+  type WilsonInterval,
+  type BootstrapOptions,
+  type BootstrapMeanInterval,
+  type MeanIntervalOptions,
+  type WilsonMeanInterval,
+  type MeanInterval,
+  type RandomizationTestOptions,
+  type RandomizationTestResult,
+  type PairedTTestResult,
+  type PairedTestName,
+  type PairedComparisonOptions,
+  type PairedComparison,
+  type Random,
+} from '../core/index.js';
+export { nearestRankPercentile } from '../dataset/index.js';
