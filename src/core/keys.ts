@@ -93,7 +93,7 @@ export function isPlainKey(value: unknown): value is string {
 }
 
 /**
- * The key that aligns a hit with the annotations (DESIGN §3): the `key` option if given, else the
+ * The key that aligns a hit with the annotations (docs/metrics.md, Inputs): the `key` option if given, else the
  * first of KEY_RULES that the hit has. A hit with no key at all is an error that names its index.
  */
 export function stableKey(hit: Hit, index: number, options?: Pick<KeyOptions, 'key'>): string {

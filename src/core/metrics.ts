@@ -2,7 +2,7 @@ import type { JudgedRanking } from './ranking.js';
 import type { Judgments } from './relevance.js';
 import type { EvaluateOptions } from './types.js';
 
-/** Every measure of one query at one cutoff (DESIGN §3), computed in one pass. */
+/** Every measure of one query at one cutoff (docs/metrics.md), computed in one pass. */
 export interface MeasuresAtCutoff {
   k: number;
   evaluatedAtK: number;

@@ -6,7 +6,7 @@ import { formatMeasure, isBinaryMeasure, parseMeasure } from '../core/measures.j
 import { holmCorrection, meanInterval, pairedComparison, type MeanInterval, type PairedTestName } from '../core/stats.js';
 import { isRunEvaluation, type RunEvaluation } from './evaluate-run.js';
 
-/** Default largest drop of a mean that is not a regression (DESIGN §5). */
+/** Default largest drop of a mean that is not a regression (docs/datasets.md, compareEvaluations options). */
 export const DEFAULT_TOLERANCE = 0.01;
 
 export interface CompareEvaluationsOptions {

@@ -1,5 +1,5 @@
 // A whole set of queries against a run: per-query values, means and counts, with trec_eval's query
-// rules (DESIGN §4). Pure: no files, no runner.
+// rules (docs/datasets.md, Evaluating a run). Pure: no files, no runner.
 import { describeValue } from '../core/describe.js';
 import { evaluateMeasures, planMeasures } from '../core/evaluate.js';
 import { compareUtf8 } from '../core/ranking.js';

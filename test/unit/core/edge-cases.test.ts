@@ -1,4 +1,4 @@
-// Edge cases of DESIGN §3, each worked out by hand.
+// Edge cases of the metric contract (docs/metrics.md, Edge cases), each worked out by hand.
 import { describe, expect, it } from 'vitest';
 import { evaluate, hitAtK, precisionAtK, recallAtK, averagePrecision, rPrecision, ndcgAtK, reciprocalRank } from '../../../src/index.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, stableKey } from '../../../src/index.js';
 
-describe('stableKey priority (DESIGN §3)', () => {
+describe('stableKey priority (docs/metrics.md, Inputs)', () => {
   it('id first', () => {
     expect(stableKey({ id: 'x', documentId: 'doc', chunkIndex: 1, content: 'text' }, 0)).toBe('x');
     expect(stableKey({ id: 42 }, 0)).toBe('42');
