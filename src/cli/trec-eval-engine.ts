@@ -154,7 +154,7 @@ export class TrecEvaluator {
       this.judgedStarts = new Int32Array(count * 2);
       this.judgedEnds = new Int32Array(count * 2);
     }
-    reserveScratch(this.scratch, count, this.measurePlan);
+    reserveScratch(this.scratch, count, this.measurePlan.measures.length);
     this.judgedTable.prepare(count);
   }
 
