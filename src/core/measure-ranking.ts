@@ -449,3 +449,28 @@ export function judgedIdAt(source: GradeSource, isMap: boolean, index: number): 
   }
   return '?';
 }
+
+/**
+ * trec_eval's iprec_at_recall at `level` (0–1) for the ranking prepared last (every judged key found
+ * must be in the found list): the highest precision at or below the rank where recall reaches
+ * level × R (rounded to a whole number of relevant ids, half up); 0 when the ranking never gets there.
+ */
+export function interpolatedPrecision(scratch: MeasureScratch, level: number): number {
+  const { foundRanks, foundGrades, foundCount } = scratch;
+  const minGrade = scratch.settings.minGrade;
+  const retrievedCount = scratch.state.retrievedCount;
+  const target = Math.round(level * scratch.relevantCount);
+  let relevantFound = 0;
+  for (let index = 0; index < foundCount; index++) if ((foundGrades[index] as number) >= minGrade) relevantFound++;
+  if (target > relevantFound || retrievedCount === 0) return 0;
+  // From the bottom up: precision at each relevant rank, the running maximum reaching up to the target.
+  let best = relevantFound / retrievedCount;
+  let relevantSoFar = relevantFound;
+  for (let index = foundCount - 1; index >= 0 && relevantSoFar >= Math.max(target, 1); index--) {
+    if ((foundGrades[index] as number) < minGrade) continue;
+    const precision = relevantSoFar / ((foundRanks[index] as number) + 1);
+    if (precision > best) best = precision;
+    relevantSoFar--;
+  }
+  return best;
+}
