@@ -123,7 +123,7 @@ export function ranksNeeded(plan: MeasurePlan, retrievedCount: number): number {
   return Math.min(retrievedCount, plan.cutoffs[plan.cutoffs.length - 1] as number);
 }
 
-/** The grade above which the nDCG gain would exceed MAX_GAIN. */
+/** The highest grade whose nDCG gain stays within MAX_GAIN (996 with exponential gain). */
 export function largestGrade(gain: JudgmentSettings['gain']): number {
   return gain === 'exponential' ? Math.floor(Math.log2(MAX_GAIN)) : MAX_GAIN;
 }
@@ -171,13 +171,14 @@ export function prepareRanking(scratch: MeasureScratch, retrievedCount: number, 
   let gainCount = 0;
   let highestCounted = 0; // the highest gain counted so far; -1 once some gain cannot be counted
   let overflowing = -1;
+  const highestGrade = largestGrade(gain);
   for (let index = 0; index < judgedCount; index++) {
     const grade = judgedGrades[index] as number;
     if (grade >= minGrade) relevantCount++;
     else if (grade >= 0) judgedNonRelevantCount++;
     if (grade >= gainFloor) {
       const value = gainOf(grade, gain);
-      if (!(value <= MAX_GAIN) && overflowing === -1) overflowing = index;
+      if (grade > highestGrade && overflowing === -1) overflowing = index;
       idealGains[gainCount++] = value;
       if (highestCounted >= 0 && value === Math.floor(value) && value < COUNTED_GAIN_LIMIT) {
         gainCounts[value] = (gainCounts[value] as number) + 1;
@@ -305,8 +306,8 @@ export function measureGradedRanking(
 export type GradeSource = ReadonlyMap<unknown, unknown> | Readonly<Record<string, unknown>>;
 
 /**
- * Copies the grades of `source` into scratch.judgedGrades; false when the source must be read
- * (readJudgedGrades) first: an id that is not a non-blank string, a grade that is not finite.
+ * Copies the grades of `source` into scratch.judgedGrades and returns how many; -1 when the source
+ * must be read (readJudgedGrades) first: an id that is not a non-blank string, a grade that is not finite.
  */
 export function loadGrades(scratch: MeasureScratch, source: GradeSource, isMap: boolean): number {
   if (isMap) {
