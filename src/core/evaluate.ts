@@ -7,6 +7,7 @@ import {
   gradeTooLargeError,
   judgedIdAt,
   judgeKeys,
+  unmatchedJudgedIds,
   judgmentName,
   loadGrades,
   measureGradedRanking,
@@ -140,10 +141,12 @@ function judgeQuery(scratch: MeasureScratch, hits: readonly Hit[], relevant: Rel
   let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, options);
   const rankCount = () => (plan === undefined || trackEveryKey ? keys.length : ranksNeeded(plan, keys.length));
   const duplicatesError = options.duplicates === 'error';
-  let scan = judgeKeys(scratch, keys, rankCount(), source!, isMap!, hitsAreKeys, trackEveryKey, duplicatesError);
+  let scan = judgeKeys(scratch, keys, rankCount(), judgedCount, hitsAreKeys, trackEveryKey, duplicatesError);
   if (scan === 'keys') {
     keys = keysOf(hits, options);
-    scan = judgeKeys(scratch, keys, rankCount(), source!, isMap!, false, trackEveryKey, duplicatesError);
+    // The keys table holds the hits seen before the bad one: start it again from the judgments.
+    loadGrades(scratch, source!, isMap!);
+    scan = judgeKeys(scratch, keys, rankCount(), judgedCount, false, trackEveryKey, duplicatesError);
   }
   return { keys, source: source!, isMap: isMap!, judgedCount, scan: scan as KeyScan };
 }
@@ -155,24 +158,8 @@ function prepare(scratch: MeasureScratch, query: JudgedQuery, relevant: Relevanc
 }
 
 function overflowError(scratch: MeasureScratch, query: JudgedQuery, relevant: Relevance, settings: JudgmentSettings, index: number): RangeError {
-  const id = judgedIdAt(query.source, query.isMap, index);
+  const id = judgedIdAt(scratch, index);
   return gradeTooLargeError(judgmentName(relevant instanceof Map, id), scratch.judgedGrades[index] as number, settings.gain);
-}
-
-/** Relevant ids (grade ≥ minGrade), in annotation order, that no key matched. */
-function unmatchedRelevantIds(query: JudgedQuery, minGrade: number, relevantCount: number): string[] {
-  const seen = query.scan.seen;
-  if (relevantCount === 0 || seen === undefined) return [];
-  const unmatched: string[] = [];
-  if (query.isMap) {
-    for (const [id, grade] of query.source as ReadonlyMap<string, number>) if (grade >= minGrade && !seen.has(id)) unmatched.push(id);
-  } else {
-    const record = query.source as Readonly<Record<string, number>>;
-    for (const id in record) {
-      if (Object.prototype.hasOwnProperty.call(record, id) && (record[id] as number) >= minGrade && !seen.has(id)) unmatched.push(id);
-    }
-  }
-  return unmatched;
 }
 
 /**
@@ -206,7 +193,7 @@ export function evaluate(hits: readonly Hit[], relevant: Relevance, kOrOptions?:
       averagePrecision: MEASURE_TABLE.map.formula(atK),
       rPrecision: 0,
       bpref: 0,
-      unmatchedRelevantIds: unmatchedRelevantIds(query, settings.minGrade, atK.relevantCount),
+      unmatchedRelevantIds: atK.relevantCount === 0 ? [] : unmatchedJudgedIds(scratch, query.judgedCount, settings.minGrade),
     };
     // R-precision and bpref have no cutoff: they read the whole list.
     const whole = advanceTo(scratch, Math.max(k, retrievedCount), requestedK === undefined);

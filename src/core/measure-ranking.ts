@@ -9,9 +9,6 @@ import { formatMeasure, type Measure } from './measures.js';
 import { definitionOf, type RankingState } from './measure-table.js';
 import { gainOf, type JudgmentSettings } from './relevance.js';
 
-/** Judged keys seen so far, scanned linearly while few (the usual case), then through a Set. */
-const LINEAR_SEEN_LIMIT = 16;
-
 /** Gains that are whole numbers below this are sorted by counting (grades are usually 0–3). */
 const COUNTED_GAIN_LIMIT = 64;
 
@@ -80,7 +77,8 @@ export interface MeasureScratch {
   gainCount: number;
   /** Per whole gain below COUNTED_GAIN_LIMIT, how many judgments have it; all zero between queries. */
   gainCounts: Int32Array;
-  seenKeys: string[];
+  /** The keys of the query being judged: its judged ids first (entry i ↔ judgedGrades[i]), then unjudged hits. */
+  keys: KeyTable;
   state: KernelState;
   settings: JudgmentSettings;
 }
@@ -96,7 +94,7 @@ export function createMeasureScratch(): MeasureScratch {
     idealGains: [],
     gainCount: 0,
     gainCounts: new Int32Array(COUNTED_GAIN_LIMIT),
-    seenKeys: [],
+    keys: createKeyTable(),
     state: {
       k: 0, evaluatedAtK: 0, retrievedCount: 0, relevantCount: 0, judgedNonRelevantCount: 0, truePositiveCount: 0,
       firstRelevantRank: 0, precisionSum: 0, relevantInTopR: 0, bprefSum: 0, dcg: 0, idealDcg: 0,
@@ -302,18 +300,104 @@ export function measureGradedRanking(
   return -1;
 }
 
+/**
+ * The keys of one query in an open-addressing hash table reused from query to query (a generation
+ * stamp per slot empties it at once): one probe per hit finds both its grade and whether it was
+ * ranked before, with nothing allocated per query.
+ */
+export interface KeyTable {
+  /** Per slot: the entry it holds, valid when stamps[slot] === generation. */
+  slots: Int32Array;
+  stamps: Int32Array;
+  generation: number;
+  /** Per entry: the key, its hash, whether a hit has matched it. */
+  keys: string[];
+  hashes: Int32Array;
+  seen: Uint8Array;
+  count: number;
+}
+
+function createKeyTable(): KeyTable {
+  return { slots: new Int32Array(256), stamps: new Int32Array(256), generation: 0, keys: [], hashes: new Int32Array(128), seen: new Uint8Array(128), count: 0 };
+}
+
+/** Starts an empty table (no slot is touched: the generation changes). */
+function resetKeyTable(table: KeyTable): void {
+  table.count = 0;
+  if (++table.generation === 0x7fffffff) {
+    table.stamps.fill(0);
+    table.generation = 1;
+  }
+}
+
+function hashOf(key: string): number {
+  let hash = 0x811c9dc5 ^ key.length;
+  for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  hash ^= hash >>> 15;
+  hash = Math.imul(hash, 0x2c1b3c6d);
+  return hash ^ (hash >>> 12);
+}
+
+/** Doubles the slots (and the entry arrays) and puts every entry back. */
+function growKeyTable(table: KeyTable): void {
+  const capacity = table.slots.length * 2;
+  table.slots = new Int32Array(capacity);
+  table.stamps = new Int32Array(capacity);
+  table.generation = 1;
+  const mask = capacity - 1;
+  for (let entry = 0; entry < table.count; entry++) {
+    let slot = (table.hashes[entry] as number) & mask;
+    while (table.stamps[slot] === 1) slot = (slot + 1) & mask;
+    table.stamps[slot] = 1;
+    table.slots[slot] = entry;
+  }
+  const hashes = new Int32Array(capacity / 2);
+  hashes.set(table.hashes.subarray(0, table.count));
+  table.hashes = hashes;
+  const seen = new Uint8Array(capacity / 2);
+  seen.set(table.seen.subarray(0, table.count));
+  table.seen = seen;
+}
+
+/** The entry of `key`; when absent, -1, or with `add` a new entry as −2 − index. */
+function entryOf(table: KeyTable, key: string, add: boolean): number {
+  const hash = hashOf(key);
+  const { slots, stamps, generation, keys, hashes } = table;
+  const mask = slots.length - 1;
+  let slot = hash & mask;
+  for (; stamps[slot] === generation; slot = (slot + 1) & mask) {
+    const entry = slots[slot] as number;
+    if (hashes[entry] === hash && keys[entry] === key) return entry;
+  }
+  if (!add) return -1;
+  const entry = table.count++;
+  stamps[slot] = generation;
+  slots[slot] = entry;
+  keys[entry] = key;
+  hashes[entry] = hash;
+  table.seen[entry] = 0;
+  if (table.count * 2 > slots.length) growKeyTable(table);
+  return -2 - entry;
+}
+
 /** Judgments the kernel reads as they are: a clean Map, or a plain object of id → finite grade. */
 export type GradeSource = ReadonlyMap<unknown, unknown> | Readonly<Record<string, unknown>>;
 
 /**
- * Copies the grades of `source` into scratch.judgedGrades and returns how many; -1 when the source
- * must be read (readJudgedGrades) first: an id that is not a non-blank string, a grade that is not finite.
+ * Starts a query: puts the ids of `source` into the key table and their grades into
+ * scratch.judgedGrades, in iteration order, and returns how many; -1 when the source must be read
+ * (readJudgedGrades) first: an id that is not a non-blank string, a grade that is not finite.
  */
 export function loadGrades(scratch: MeasureScratch, source: GradeSource, isMap: boolean): number {
+  const table = scratch.keys;
+  resetKeyTable(table);
   if (isMap) {
     const map = source as ReadonlyMap<unknown, unknown>;
     reserveScratch(scratch, map.size);
-    for (const id of map.keys()) if (!isPlainKey(id)) return -1;
+    for (const id of map.keys()) {
+      if (!isPlainKey(id)) return -1;
+      entryOf(table, id, true);
+    }
     const judgedGrades = scratch.judgedGrades;
     let count = 0;
     for (const grade of map.values()) {
@@ -328,104 +412,77 @@ export function loadGrades(scratch: MeasureScratch, source: GradeSource, isMap: 
     if (!Object.prototype.hasOwnProperty.call(record, id)) continue;
     const grade = record[id];
     if (typeof grade !== 'number' || grade - grade !== 0 || !isPlainKey(id)) return -1;
-    if (count === scratch.judgedGrades.length) reserveScratch(scratch, count * 2);
+    if (count === scratch.judgedGrades.length) {
+      const grades = scratch.judgedGrades;
+      reserveScratch(scratch, count * 2);
+      scratch.judgedGrades.set(grades);
+    }
+    entryOf(table, id, true);
     scratch.judgedGrades[count++] = grade;
   }
   return count;
-}
-
-/** The grade of `key` in a clean source, or undefined. Inherited properties are never grades. */
-function gradeIn(source: GradeSource, isMap: boolean, key: string): number | undefined {
-  if (isMap) return (source as ReadonlyMap<string, number>).get(key);
-  const grade = (source as Readonly<Record<string, unknown>>)[key];
-  return typeof grade === 'number' && Object.prototype.hasOwnProperty.call(source, key) ? grade : undefined;
 }
 
 /** What judgeKeys found beyond the judged keys. */
 export interface KeyScan {
   /** Keys ranked again lower down (every key with `trackEveryKey`, else judged ones only). */
   duplicateCount: number;
-  /** Every key seen (with `trackEveryKey`), for the unmatched relevant ids. */
-  seen: Set<string> | undefined;
 }
 
 /**
- * Finds the judged keys among the first `rankCount` of `keys` into scratch.foundRanks/foundGrades
- * (first sightings only: a repeat takes its slot and gains nothing). With `checkKeys`, each key is
- * checked to be a non-blank string (the usual hits are their own keys): returns 'keys' at the first
- * that is not. With `trackEveryKey`, unjudged repeats are counted too, and with `duplicatesError`
- * any repeat throws. Every key is checked, even beyond `rankCount`.
+ * Finds the judged keys among the first `rankCount` of `keys` (after loadGrades put `judgedCount`
+ * judgments in) into scratch.foundRanks/foundGrades (first sightings only: a repeat takes its slot
+ * and gains nothing). With `checkKeys`, each key is checked to be a non-blank string (the usual hits
+ * are their own keys): returns 'keys' at the first that is not. With `trackEveryKey`, every key is
+ * looked at and unjudged repeats are counted too; with `duplicatesError` any repeat throws.
  */
 export function judgeKeys(
   scratch: MeasureScratch,
   keys: readonly unknown[],
   rankCount: number,
-  source: GradeSource,
-  isMap: boolean,
+  judgedCount: number,
   checkKeys: boolean,
   trackEveryKey: boolean,
   duplicatesError: boolean,
 ): KeyScan | 'keys' {
   const retrievedCount = keys.length;
   if (checkKeys) for (let rank = rankCount; rank < retrievedCount; rank++) if (!isPlainKey(keys[rank])) return 'keys';
-  const { foundRanks, foundGrades, seenKeys } = scratch;
+  const { foundRanks, foundGrades, judgedGrades } = scratch;
+  const table = scratch.keys;
+  const end = trackEveryKey ? retrievedCount : rankCount;
   let foundCount = 0;
   let duplicateCount = 0;
-  if (trackEveryKey) {
-    const seen = new Set<string>();
-    for (let rank = 0; rank < retrievedCount; rank++) {
-      const key = keys[rank] as string;
-      if (checkKeys && rank < rankCount && !isPlainKey(key)) return 'keys';
-      const size = seen.size;
-      seen.add(key);
-      if (seen.size === size) {
-        if (duplicatesError) throw repeatedKeyError(rank, key);
-        duplicateCount++;
-        continue;
-      }
-      if (rank >= rankCount) continue;
-      const grade = gradeIn(source, isMap, key);
-      if (grade === undefined) continue;
-      foundRanks[foundCount] = rank;
-      foundGrades[foundCount++] = grade;
-    }
-    scratch.foundCount = foundCount;
-    return { duplicateCount, seen };
-  }
-  let seenCount = 0;
-  let seenSet: Set<string> | undefined;
-  for (let rank = 0; rank < rankCount; rank++) {
+  for (let rank = 0; rank < end; rank++) {
     const key = keys[rank] as string;
-    if (checkKeys && !isPlainKey(key)) return 'keys';
-    const grade = gradeIn(source, isMap, key);
-    if (grade === undefined) continue;
-    // A judged key ranked again takes its slot and gains nothing.
-    if (seenSet !== undefined) {
-      if (seenSet.has(key)) {
-        duplicateCount++;
-        continue;
-      }
-      seenSet.add(key);
-    } else {
-      let repeated = false;
-      for (let index = 0; index < seenCount; index++) {
-        if (seenKeys[index] === key) {
-          repeated = true;
-          break;
-        }
-      }
-      if (repeated) {
-        duplicateCount++;
-        continue;
-      }
-      seenKeys[seenCount++] = key;
-      if (seenCount > LINEAR_SEEN_LIMIT) seenSet = new Set(seenKeys.slice(0, seenCount));
+    if (checkKeys && rank < rankCount && !isPlainKey(key)) return 'keys';
+    const entry = entryOf(table, key, trackEveryKey);
+    if (entry < 0) {
+      if (entry !== -1) table.seen[-2 - entry] = 1; // a new unjudged key
+      continue;
     }
-    foundRanks[foundCount] = rank;
-    foundGrades[foundCount++] = grade;
+    if (table.seen[entry] === 1) {
+      if (duplicatesError) throw repeatedKeyError(rank, key);
+      duplicateCount++;
+      continue;
+    }
+    table.seen[entry] = 1;
+    if (entry < judgedCount && rank < rankCount) {
+      foundRanks[foundCount] = rank;
+      foundGrades[foundCount++] = judgedGrades[entry] as number;
+    }
   }
   scratch.foundCount = foundCount;
-  return { duplicateCount, seen: undefined };
+  return { duplicateCount };
+}
+
+/** The judged ids (of the query judgeKeys saw last) with grade ≥ minGrade that no key matched, in judgment order. */
+export function unmatchedJudgedIds(scratch: MeasureScratch, judgedCount: number, minGrade: number): string[] {
+  const { keys, seen } = scratch.keys;
+  const unmatched: string[] = [];
+  for (let entry = 0; entry < judgedCount; entry++) {
+    if ((scratch.judgedGrades[entry] as number) >= minGrade && seen[entry] === 0) unmatched.push(keys[entry] as string);
+  }
+  return unmatched;
 }
 
 export function repeatedKeyError(index: number, key: string): RangeError {
@@ -440,15 +497,9 @@ export function judgmentName(isMap: boolean, id: unknown): string {
   return isMap ? `relevant.get(${describeValue(id)})` : `relevant[${JSON.stringify(id)}]`;
 }
 
-/** The id of the `index`-th judgment of a clean source, in iteration order. */
-export function judgedIdAt(source: GradeSource, isMap: boolean, index: number): string {
-  let position = 0;
-  if (isMap) {
-    for (const id of (source as ReadonlyMap<string, unknown>).keys()) if (position++ === index) return id;
-  } else {
-    for (const id in source) if (Object.prototype.hasOwnProperty.call(source, id) && position++ === index) return id;
-  }
-  return '?';
+/** The id of the `index`-th judgment loaded last. */
+export function judgedIdAt(scratch: MeasureScratch, index: number): string {
+  return scratch.keys.keys[index] as string;
 }
 
 /**

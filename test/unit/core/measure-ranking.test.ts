@@ -84,18 +84,17 @@ describe('evaluateMeasures: Maps that need reading first', () => {
     expect(evaluateMeasures(['5', 'x'], grades as Map<string, number>, measuresOf('recall@2', 'P@1'))).toEqual({ 'recall@2': 0.5, 'precision@1': 1 });
   });
 
-  it('a Map whose get() evaluates another query inside gets both answers right', () => {
+  it('a key function that evaluates another query inside gets both answers right', () => {
     const inner: Record<string, number>[] = [];
-    class CallingBackMap extends Map<string, number> {
-      override get(key: string): number | undefined {
-        inner.push(evaluateMeasures(['z', 'y'], new Map([['y', 3], ['w', 1]]), measuresOf('ndcg@2', 'recall@1')));
-        return super.get(key);
-      }
-    }
-    const outer = evaluateMeasures(['a', 'b'], new CallingBackMap([['b', 2], ['c', 1]]), measuresOf('P@2', 'recall@2', 'mrr'));
+    const key = (hit: unknown) => {
+      inner.push(evaluateMeasures(['z', 'y'], new Map([['y', 3], ['w', 1]]), measuresOf('ndcg@2', 'recall@1')));
+      return (hit as { id: string }).id;
+    };
+    const outer = evaluateMeasures([{ id: 'a' }, { id: 'b' }], new Map([['b', 2], ['c', 1]]), measuresOf('P@2', 'recall@2', 'mrr'), { key });
     expect(outer).toEqual({ 'precision@2': 0.5, 'recall@2': 0.5, mrr: 0.5 });
     // ndcg@2 = (3 / log2 3) / (3 + 1 / log2 3).
     expect(inner[0]?.['ndcg@2']).toBeCloseTo(3 / Math.log2(3) / (3 + 1 / Math.log2(3)), 15);
+    expect(inner).toHaveLength(2);
     expect(inner.every((values) => values['recall@1'] === 0)).toBe(true);
   });
 });
@@ -212,5 +211,29 @@ describe('evaluate() and evaluateMeasures() against a plain reference implementa
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('large queries (the key table grows past its first size)', () => {
+  it('3,000 hits with repeats and 700 judgments agree with the reference, twice in a row', () => {
+    let seed = 11;
+    const next = (limit: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % limit;
+    };
+    const hits = Array.from({ length: 3000 }, () => `doc-${next(2500)}`);
+    const relevant: Record<string, number> = {};
+    for (let index = 0; index < 700; index++) relevant[`doc-${next(2500)}`] = next(5) - 1;
+    const options = { minGrade: 1, gain: 'linear' as const, applyMinGradeToNdcg: false, precisionDenominator: 'k' as const };
+    for (let round = 0; round < 2; round++) {
+      const expected = reference(hits, relevant, { ...options, k: 1000 });
+      const actual = evaluate(hits, new Map(Object.entries(relevant)), { k: 1000 });
+      expect(actual.averagePrecision).toBeCloseTo(expected.map, 12);
+      expect(actual.ndcg).toBeCloseTo(expected.ndcg, 12);
+      expect(actual.bpref).toBeCloseTo(expected.bpref, 12);
+      expect(actual.truePositiveCount).toBe(expected.truePositives);
+      expect(actual.duplicateCount).toBe(hits.length - new Set(hits).size);
+      expect(actual.unmatchedRelevantIds).toEqual(Object.keys(relevant).filter((id) => (relevant[id] as number) >= 1 && !hits.includes(id)));
+    }
   });
 });
