@@ -370,13 +370,17 @@ function entryOf(table: KeyTable, key: string, add: boolean): number {
     if (hashes[entry] === hash && keys[entry] === key) return entry;
   }
   if (!add) return -1;
+  if ((table.count + 1) * 2 > slots.length) {
+    // Grown first: the entry arrays must have room for the new entry.
+    growKeyTable(table);
+    return entryOf(table, key, add);
+  }
   const entry = table.count++;
   stamps[slot] = generation;
   slots[slot] = entry;
   keys[entry] = key;
   hashes[entry] = hash;
   table.seen[entry] = 0;
-  if (table.count * 2 > slots.length) growKeyTable(table);
   return -2 - entry;
 }
 
