@@ -50,8 +50,15 @@ function keysOf(hits: readonly Hit[], options: EvaluateOptions): readonly string
   return options.granularity === 'document' ? collapseToDocuments(keys, options.documentKey) : keys;
 }
 
+/** A cutoff given as a number: its options object, made once per cutoff seen (small ones only). */
+const CUTOFF_OPTIONS: EvaluateOptions[] = [];
+
 function readOptions(kOrOptions: number | EvaluateOptions | undefined): EvaluateOptions {
-  if (kOrOptions === undefined || typeof kOrOptions === 'number') return { k: kOrOptions };
+  if (kOrOptions === undefined) return NO_OPTIONS;
+  if (typeof kOrOptions === 'number') {
+    if (!Number.isInteger(kOrOptions) || kOrOptions < 0 || kOrOptions > 1024) return { k: kOrOptions };
+    return (CUTOFF_OPTIONS[kOrOptions] ??= Object.freeze({ k: kOrOptions }));
+  }
   if (kOrOptions === null || typeof kOrOptions !== 'object' || Array.isArray(kOrOptions)) {
     throw new TypeError(`the third argument must be a cutoff k or an options object, received ${describeValue(kOrOptions)}.`);
   }
@@ -87,18 +94,19 @@ export function judgeHits(hits: readonly Hit[], judgments: Judgments, options: E
   return judgeRanking(keysOf(hits, options), judgments, options.duplicates, countEveryDuplicate);
 }
 
-/** The kernel's buffers. A re-entrant call (a Map subclass calling back) gets its own. */
+/** The kernel's buffers. A re-entrant call (a key function calling back) gets its own. */
 const sharedScratch = createMeasureScratch();
 let scratchInUse = false;
 
-function withScratch<T>(work: (scratch: MeasureScratch) => T): T {
-  if (scratchInUse) return work(createMeasureScratch());
+/** The scratch to use; release it with releaseScratch (no closure: evaluate runs once per query). */
+function acquireScratch(): MeasureScratch {
+  if (scratchInUse) return createMeasureScratch();
   scratchInUse = true;
-  try {
-    return work(sharedScratch);
-  } finally {
-    scratchInUse = false;
-  }
+  return sharedScratch;
+}
+
+function releaseScratch(scratch: MeasureScratch): void {
+  if (scratch === sharedScratch) scratchInUse = false;
 }
 
 function isPlainRecord(value: unknown): value is Readonly<Record<string, unknown>> {
@@ -139,16 +147,20 @@ function judgeQuery(scratch: MeasureScratch, hits: readonly Hit[], relevant: Rel
   assertHits(hits);
   const hitsAreKeys = options.key === undefined && (options.sortBy === undefined || options.sortBy === 'rank') && !byDocument;
   let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, options);
-  const rankCount = () => (plan === undefined || trackEveryKey ? keys.length : ranksNeeded(plan, keys.length));
   const duplicatesError = options.duplicates === 'error';
-  let scan = judgeKeys(scratch, keys, rankCount(), judgedCount, hitsAreKeys, trackEveryKey, duplicatesError);
+  let scan = judgeKeys(scratch, keys, rankCountOf(plan, trackEveryKey, keys.length), judgedCount, hitsAreKeys, trackEveryKey, duplicatesError);
   if (scan === 'keys') {
     keys = keysOf(hits, options);
     // The keys table holds the hits seen before the bad one: start it again from the judgments.
     loadGrades(scratch, source!, isMap!);
-    scan = judgeKeys(scratch, keys, rankCount(), judgedCount, false, trackEveryKey, duplicatesError);
+    scan = judgeKeys(scratch, keys, rankCountOf(plan, trackEveryKey, keys.length), judgedCount, false, trackEveryKey, duplicatesError);
   }
   return { keys, source: source!, isMap: isMap!, judgedCount, scan: scan as KeyScan };
+}
+
+/** How many top ranks to judge: all of them unless a plan needs fewer (and repeats need not be found). */
+function rankCountOf(plan: MeasurePlan | undefined, trackEveryKey: boolean, retrievedCount: number): number {
+  return plan === undefined || trackEveryKey ? retrievedCount : ranksNeeded(plan, retrievedCount);
 }
 
 /** Starts the kernel on a judged query; a grade whose gain could overflow nDCG is an error naming it. */
@@ -171,7 +183,8 @@ export function evaluate(hits: readonly Hit[], relevant: Relevance, kOrOptions?:
   const options = readOptions(kOrOptions);
   const requestedK = validateK(options.k);
   const settings = readJudgmentSettings(options);
-  return withScratch((scratch) => {
+  const scratch = acquireScratch();
+  try {
     const query = judgeQuery(scratch, hits, relevant, options, undefined, true);
     prepare(scratch, query, relevant, settings, options);
     const retrievedCount = query.keys.length;
@@ -200,7 +213,9 @@ export function evaluate(hits: readonly Hit[], relevant: Relevance, kOrOptions?:
     result.rPrecision = MEASURE_TABLE.rprec.formula(whole);
     result.bpref = MEASURE_TABLE.bpref.formula(whole);
     return result;
-  });
+  } finally {
+    releaseScratch(scratch);
+  }
 }
 
 /** Several measures of one query in one pass over the ranking: `{ 'recall@5': 0.8, 'ndcg@10': 0.71 }`. */
@@ -213,7 +228,8 @@ export function evaluateMeasures(
   const checked = options === undefined ? NO_OPTIONS : readOptions(options);
   const plan = Array.isArray(measures) ? planMeasures(measures) : (measures as MeasurePlan);
   const settings = readJudgmentSettings(checked);
-  return withScratch((scratch) => {
+  const scratch = acquireScratch();
+  try {
     const query = judgeQuery(scratch, hits, relevant, checked, plan, checked.duplicates === 'error');
     reserveScratch(scratch, 0, plan.measures.length);
     const overflowing = measureGradedRanking(scratch, query.keys.length, query.judgedCount, settings, plan, checked.precisionDenominator === 'retrieved');
@@ -222,7 +238,9 @@ export function evaluateMeasures(
     const names = plan.names;
     for (let index = 0; index < names.length; index++) values[names[index] as string] = scratch.values[index] as number;
     return values;
-  });
+  } finally {
+    releaseScratch(scratch);
+  }
 }
 
 function evaluateAt(hits: readonly Hit[], relevant: Relevance, k: unknown, options: EvaluateOptions | undefined, argumentName: string): RetrievalEvaluation {
