@@ -2,7 +2,9 @@
 // set: runid, num_q, …, gm_map, bpref, iprec_at_recall, P), byte for byte, with -q, -c, -l, -M and -n;
 // and -m all_trec prints the same lines as trec_eval for the measures it computes.
 // Expected files: trec_eval's own output (test/fixtures/conformance/README.md).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as trecEval from '../../src/cli/commands/trec-eval.js';
@@ -76,5 +78,20 @@ describe('the new measures one by one', () => {
     expect(result.stdout).toBe(
       'iprec_at_recall_0.12  \tall\t0.3511\niprec_at_recall_0.25  \tall\t0.1797\niprec_at_recall_0.50  \tall\t0.0432\n',
     );
+  });
+});
+
+describe('runid', () => {
+  it("is the tag of the run file's last line, comments and blank lines after it aside (as trec_eval keeps it)", async () => {
+    // trec_eval 10 on these two files prints `runid all last` and `num_q all 2`.
+    const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-runid-'));
+    writeFileSync(join(directory, 'r.qrels'), 'q1 0 d1 1\nq2 0 d2 1\n');
+    const run = 'q2 Q0 d2 1 1 second\nq1 Q0 d1 1 1 first\nq1 Q0 d3 2 0.5 last\n# a comment\n\n';
+    writeFileSync(join(directory, 'r.run'), run);
+    const expected = 'runid                 \tall\tlast\nnum_q                 \tall\t2\n';
+    const fromFile = await runCommand(trecEval, ['-m', 'runid', '-m', 'num_q', join(directory, 'r.qrels'), join(directory, 'r.run')]);
+    expect(fromFile.stdout).toBe(expected);
+    const fromStdin = await runCommand(trecEval, ['-m', 'runid', '-m', 'num_q', join(directory, 'r.qrels'), '-'], { stdin: run });
+    expect(fromStdin.stdout).toBe(expected);
   });
 });
