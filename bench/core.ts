@@ -4,7 +4,10 @@ import { pathToFileURL } from 'node:url';
 import type { Measure } from '../src/index.js';
 import { built } from './built.js';
 
-const { evaluateMeasures, parseMeasure, planMeasures } = built;
+const { evaluate, evaluateMeasures, parseMeasure, planMeasures } = built;
+
+/** The cutoff evaluate() is timed at. */
+const EVALUATE_K = 10;
 
 const QUERY_COUNT = 20_000;
 const HITS_PER_QUERY = 100;
@@ -93,6 +96,51 @@ function referenceMeasures(hits: string[], relevant: Record<string, number>, mea
   return values;
 }
 
+/** The obvious evaluate(): every field of its result at one cutoff, each on its own, with array scans. */
+function referenceEvaluate(hits: string[], relevant: Record<string, number>, k: number) {
+  const relevantIds = Object.keys(relevant).filter((id) => (relevant[id] as number) >= 1);
+  const judgedNonRelevant = Object.keys(relevant).filter((id) => (relevant[id] as number) >= 0 && (relevant[id] as number) < 1).length;
+  const grades = Object.values(relevant).filter((grade) => grade > 0).sort((a, b) => b - a);
+  const top = hits.slice(0, k);
+  const found = top.filter((id) => relevantIds.includes(id));
+  const precisionAtK = found.length / k;
+  const recallAtK = relevantIds.length === 0 ? 0 : found.length / relevantIds.length;
+  const firstRank = top.findIndex((id) => relevantIds.includes(id));
+  let hitsSoFar = 0;
+  let precisionSum = 0;
+  top.forEach((id, index) => {
+    if (relevantIds.includes(id)) precisionSum += ++hitsSoFar / (index + 1);
+  });
+  const dcg = top.reduce((sum, id, index) => sum + Math.max(relevant[id] ?? 0, 0) / Math.log2(index + 2), 0);
+  const ideal = grades.slice(0, k).reduce((sum, grade, index) => sum + grade / Math.log2(index + 2), 0);
+  const topR = hits.slice(0, relevantIds.length);
+  let nonRelevantAbove = 0;
+  let bprefSum = 0;
+  for (const id of hits) {
+    if (relevantIds.includes(id)) {
+      bprefSum += nonRelevantAbove === 0 ? 1 : 1 - Math.min(nonRelevantAbove, relevantIds.length) / Math.min(judgedNonRelevant, relevantIds.length);
+    } else if (id in relevant) nonRelevantAbove++;
+  }
+  return {
+    k,
+    evaluatedAtK: top.length,
+    retrievedCount: hits.length,
+    relevantCount: relevantIds.length,
+    truePositiveCount: found.length,
+    duplicateCount: hits.length - new Set(hits).size,
+    precisionAtK,
+    recallAtK,
+    f1AtK: precisionAtK + recallAtK === 0 ? 0 : (2 * precisionAtK * recallAtK) / (precisionAtK + recallAtK),
+    hitAtK: found.length > 0 ? 1 : 0,
+    mrr: firstRank < 0 ? 0 : 1 / (firstRank + 1),
+    ndcg: ideal === 0 ? 0 : dcg / ideal,
+    averagePrecision: relevantIds.length === 0 ? 0 : precisionSum / relevantIds.length,
+    rPrecision: relevantIds.length === 0 ? 0 : topR.filter((id) => relevantIds.includes(id)).length / relevantIds.length,
+    bpref: relevantIds.length === 0 ? 0 : bprefSum / relevantIds.length,
+    unmatchedRelevantIds: relevantIds.filter((id) => !hits.includes(id)),
+  };
+}
+
 function bestOf(runs: number, work: () => void): number {
   let best = Infinity;
   for (let run = 0; run < runs; run++) {
@@ -137,14 +185,46 @@ export async function benchCore(): Promise<void> {
     for (const query of queries) checksum += referenceMeasures(query.hits, query.relevant, measures)['ndcg@10'] as number;
   });
 
+  // evaluate(): every measure and count of one query at one cutoff, as the matchers call it.
+  queries.slice(0, 200).forEach((query, index) => {
+    const theirs = referenceEvaluate(query.hits, query.relevant, EVALUATE_K);
+    for (const ours of [evaluate(query.hits, query.relevant, EVALUATE_K), evaluate(query.hits, asMaps[index] as Map<string, number>, EVALUATE_K)]) {
+      for (const [name, value] of Object.entries(theirs)) {
+        const mine = (ours as unknown as Record<string, unknown>)[name];
+        const same = Array.isArray(value) ? JSON.stringify(mine) === JSON.stringify(value) : Math.abs((mine as number) - value) <= 1e-12;
+        if (!same) throw new Error(`bench: evaluate() and its reference disagree on ${name}`);
+      }
+    }
+  });
+  const evaluateFromObjectsMs = bestOf(20, () => {
+    for (const query of queries) checksum += evaluate(query.hits, query.relevant, EVALUATE_K).ndcg;
+  });
+  const evaluateFromMapsMs = bestOf(20, () => {
+    queries.forEach((query, index) => {
+      checksum += evaluate(query.hits, asMaps[index] as Map<string, number>, EVALUATE_K).ndcg;
+    });
+  });
+  const evaluateReferenceMs = bestOf(3, () => {
+    for (const query of queries) checksum += referenceEvaluate(query.hits, query.relevant, EVALUATE_K).ndcg;
+  });
+
   const rate = (ms: number) => (judgedHits / (ms / 1000) / 1e6).toFixed(1);
+  const met = (ms: number) => (judgedHits / (ms / 1000) >= 20e6 ? 'met' : 'NOT met');
   const line = (label: string, ms: number, note: string) =>
     console.log(`  ${label.padEnd(30)} ${ms.toFixed(1).padStart(8)} ms  ${rate(ms).padStart(6)} M judged hits/s  ${note}`);
   console.log(`core: ${QUERY_COUNT} queries × ${HITS_PER_QUERY} hits (each hit a string object of its own), ${JUDGED_PER_QUERY} graded judgments each, ${measures.length} measures (${MEASURE_NAMES.join(', ')})`);
-  line('judgments as Maps', oursFromMapsMs, `(as parsed qrels hold them; target ≥ 20 M judged hits/s: ${judgedHits / (oursFromMapsMs / 1000) >= 20e6 ? 'met' : 'NOT met'})`);
-  line('judgments as { id: grade }', oursFromObjectsMs, '(each copied into a Map per query)');
+  line('judgments as Maps', oursFromMapsMs, `(as parsed qrels hold them; target ≥ 20 M judged hits/s: ${met(oursFromMapsMs)})`);
+  line('judgments as { id: grade }', oursFromObjectsMs, '(read in place, no copy)');
   line('reference (objects)', referenceMs, '(each measure on its own, array scans)');
   console.log(`  ratio: ${(referenceMs / oursFromObjectsMs).toFixed(1)}× the reference on the same objects, ${(referenceMs / oursFromMapsMs).toFixed(1)}× from Maps`);
+  console.log(`core: evaluate(hits, relevant, ${EVALUATE_K}) on the same queries: every measure and count, duplicates and unmatched relevant ids`);
+  line('evaluate(), { id: grade }', evaluateFromObjectsMs, `(target ≥ 20 M judged hits/s: ${met(evaluateFromObjectsMs)})`);
+  line('evaluate(), Maps', evaluateFromMapsMs, `(target ≥ 20 M judged hits/s: ${met(evaluateFromMapsMs)})`);
+  line('reference evaluate (objects)', evaluateReferenceMs, '(each field on its own, array scans)');
+  const ratio = Math.min(evaluateReferenceMs / evaluateFromObjectsMs, evaluateReferenceMs / evaluateFromMapsMs);
+  console.log(
+    `  ratio: ${(evaluateReferenceMs / evaluateFromObjectsMs).toFixed(1)}× the reference from objects, ${(evaluateReferenceMs / evaluateFromMapsMs).toFixed(1)}× from Maps (target ≥ 3×: ${ratio >= 3 ? 'met' : 'NOT met'})`,
+  );
   if (Number.isNaN(checksum)) throw new Error('unreachable');
 }
 

@@ -1,8 +1,17 @@
 // The evaluation behind `rag-matchers trec-eval`: one query at a time, through the metric core
 // (measureGradedRanking), printed exactly as trec_eval 10 prints.
-import { planMeasures, type MeasurePlan } from '../core/evaluate.js';
+import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { formatMeasure } from '../core/measures.js';
-import { createMeasureScratch, measureGradedRanking, reserveScratch, type MeasureScratch } from '../core/measure-ranking.js';
+import {
+  createMeasureScratch,
+  gradeTooLargeError,
+  interpolatedPrecision,
+  measureGradedRanking,
+  planMeasures,
+  reserveScratch,
+  type MeasurePlan,
+  type MeasureScratch,
+} from '../core/measure-ranking.js';
 import type { JudgmentSettings } from '../core/relevance.js';
 import { DuplicateDocnoError, compareSpans, docIdOf, qrelsLineOf, rankEntries, spanHash, type QrelsColumns, type SpanQuery } from './trec-fast.js';
 import type { Output } from './io.js';
@@ -61,6 +70,54 @@ class ReusableTable {
   }
 }
 
+/** trec_eval's floor for a value in a geometric mean (MIN_GEO_MEAN): a query with AP 0 does not make it 0. */
+const GEOMETRIC_MEAN_FLOOR = 0.00001;
+
+function isBlank(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+}
+
+/**
+ * The run tag of the last run line in `text` (trec_eval's runid: the sixth column of the file's
+ * last line that is neither blank nor a comment), or undefined when `text` has no such line.
+ */
+export function lastRunTag(text: string, end = text.length): string | undefined {
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    let first = start;
+    while (first < end && isBlank(text.charCodeAt(first))) first++;
+    if (first < end && text.charCodeAt(first) !== 0x23 /* # */) {
+      const fields = text.slice(first, end).trim().split(/[ \t\r\v\f]+/);
+      return fields[5] ?? '';
+    }
+    end = start - 1;
+  }
+  return undefined;
+}
+
+/** The run tag of a run file, read from its end (64 kB at first, more if its last line is longer). */
+export function runTagOfFile(path: string): string | undefined {
+  const descriptor = openSync(path, 'r');
+  try {
+    const size = fstatSync(descriptor).size;
+    for (let length = Math.min(size, 1 << 16); ; length = Math.min(size, length * 4)) {
+      const buffer = Buffer.allocUnsafe(length);
+      const read = readSync(descriptor, buffer, 0, length, size - length);
+      let text = buffer.toString('utf8', 0, read);
+      // Unless the whole file was read, the first line may be cut: only the lines after it count.
+      if (length < size) {
+        const firstEnd = text.indexOf('\n');
+        if (firstEnd === -1) continue;
+        text = text.slice(firstEnd + 1);
+      }
+      const tag = lastRunTag(text);
+      if (tag !== undefined || length === size) return tag;
+    }
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
 /** Accumulates per-query values in trec_eval's loop order and prints trec_eval's lines. */
 export class TrecEvaluator {
   readonly times: StageTimes = { read: 0, sort: 0, measure: 0, write: 0 };
@@ -79,6 +136,8 @@ export class TrecEvaluator {
   threads = 1;
   /** Σ over all qrels queries of judgments with grade > 0 (trec_eval's -c summary num_rel). */
   private relevantInAllQrels = 0;
+  /** The run's tag (trec_eval's runid): the sixth column of its last line. */
+  runId = '';
 
   constructor(
     private readonly plan: TrecMeasurePlan,
@@ -103,6 +162,18 @@ export class TrecEvaluator {
   /** Values per query: one per printed row. */
   get rowCount(): number {
     return this.plan.rows.length;
+  }
+
+  /** Notes the run tag of a piece of the run that ends on a line end (pieces in file order). */
+  noteRunText(text: string): void {
+    const tag = lastRunTag(text);
+    if (tag !== undefined) this.runId = tag;
+  }
+
+  /** Reads the run tag from the end of a run file. */
+  noteRunFile(path: string): void {
+    const tag = runTagOfFile(path);
+    if (tag !== undefined) this.runId = tag;
   }
 
   /** Counts a qrels query for the -c summary of num_rel, whether or not it is evaluated. */
@@ -154,7 +225,7 @@ export class TrecEvaluator {
       this.judgedStarts = new Int32Array(count * 2);
       this.judgedEnds = new Int32Array(count * 2);
     }
-    reserveScratch(this.scratch, count, this.measurePlan);
+    reserveScratch(this.scratch, count, this.measurePlan.measures.length);
     this.judgedTable.prepare(count);
   }
 
@@ -269,15 +340,30 @@ export class TrecEvaluator {
     }
     scratch.foundCount = foundCount;
 
-    measureGradedRanking(scratch, kept, this.judgedCount, this.judgmentSettings, this.measurePlan, false);
+    const overflowing = measureGradedRanking(scratch, kept, this.judgedCount, this.judgmentSettings, this.measurePlan, false);
+    if (overflowing !== -1) {
+      const docId = (judgedTexts[overflowing] as string).slice(judgedStarts[overflowing] as number, judgedEnds[overflowing] as number);
+      throw gradeTooLargeError(`the judgment of ${docId} in query ${queryId}`, judgedGrades[overflowing] as number, 'linear');
+    }
     const rows = this.plan.rows;
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
       let value: number;
-      if (row.kind === 'count') {
-        value = row.count === 'num_ret' ? kept : row.count === 'num_rel' ? scratch.relevantCount : relevantRetrieved;
-      } else {
-        value = scratch.values[this.rowMeasure[index] as number] as number;
+      switch (row.kind) {
+        case 'count':
+          value = row.count === 'num_ret' ? kept : row.count === 'num_rel' ? scratch.relevantCount : row.count === 'num_q' ? 1 : relevantRetrieved;
+          break;
+        case 'value':
+          value = scratch.values[this.rowMeasure[index] as number] as number;
+          break;
+        case 'gm':
+          value = Math.log(Math.max(scratch.values[this.rowMeasure[index] as number] as number, GEOMETRIC_MEAN_FLOOR));
+          break;
+        case 'iprec':
+          value = interpolatedPrecision(scratch, row.recallLevel as number);
+          break;
+        default:
+          value = 0; // runid: printed from this.runId
       }
       target[offset + index] = value;
     }
@@ -289,8 +375,10 @@ export class TrecEvaluator {
     const rows = this.plan.rows;
     let lines = '';
     for (let index = 0; index < rows.length; index++) {
+      const row = rows[index]!;
+      if (row.summaryOnly === true) continue;
       const value = rowValues[offset + index] as number;
-      const shown = rows[index]!.kind === 'count' ? String(value) : this.formatValue(value);
+      const shown = row.kind === 'count' ? String(value) : this.formatValue(value);
       lines += `${this.prefixes[index]}${queryId}\t${shown}\n`;
     }
     return lines;
@@ -313,10 +401,14 @@ export class TrecEvaluator {
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
       const sum = this.sums[index] as number;
-      if (row.kind === 'count') {
+      if (row.kind === 'runid') {
+        this.output.push(`${this.prefixes[index]}all\t${this.runId}\n`);
+      } else if (row.kind === 'count') {
         // trec_eval 10 with -c recounts num_rel from the whole qrels (grade > 0, whatever -l says).
         const total = row.count === 'num_rel' && this.settings.complete ? this.relevantInAllQrels : sum;
         this.output.push(`${this.prefixes[index]}all\t${total}\n`);
+      } else if (row.kind === 'gm') {
+        this.output.push(`${this.prefixes[index]}all\t${this.formatValue(Math.exp(sum / this.evaluatedCount))}\n`);
       } else {
         this.output.push(`${this.prefixes[index]}all\t${this.formatValue(sum / this.evaluatedCount)}\n`);
       }

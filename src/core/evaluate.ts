@@ -1,11 +1,30 @@
 import { describeValue } from './describe.js';
-import { formatMeasure, type Measure } from './measures.js';
-import { measureAtCutoff, measureAtCutoffs, type CutoffRequest, type MeasuresAtCutoff } from './metrics.js';
+import type { Measure } from './measures.js';
+import { MEASURE_TABLE } from './measure-table.js';
+import {
+  advanceTo,
+  createMeasureScratch,
+  gradeTooLargeError,
+  judgedIdAt,
+  judgeKeys,
+  unmatchedJudgedIds,
+  judgmentName,
+  loadGrades,
+  measureGradedRanking,
+  planMeasures,
+  prepareRanking,
+  ranksNeeded,
+  reserveScratch,
+  type GradeSource,
+  type KeyScan,
+  type MeasurePlan,
+  type MeasureScratch,
+} from './measure-ranking.js';
 import { collapseToDocuments, judgeRanking, rankedKeys, type JudgedRanking } from './ranking.js';
-import { measureRanking } from './measure-ranking.js';
-import { prepareJudgments, readJudgedGrades, readJudgmentSettings, type Judgments } from './relevance.js';
+import { readJudgedGrades, readJudgmentSettings, type JudgmentSettings, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit, Relevance, RetrievalEvaluation } from './types.js';
 
+export { planMeasures, type MeasurePlan } from './measure-ranking.js';
 const KNOWN_OPTIONS = new Set([
   'k', 'key', 'granularity', 'documentKey', 'minGrade', 'gain', 'applyMinGradeToNdcg',
   'precisionDenominator', 'duplicates', 'sortBy',
@@ -26,8 +45,20 @@ export function validateK(k: unknown, argumentName = 'k'): number | undefined {
 /** No options: nothing to check, nothing to allocate (evaluateMeasures runs once per query). */
 const NO_OPTIONS: EvaluateOptions = Object.freeze({});
 
+function keysOf(hits: readonly Hit[], options: EvaluateOptions): readonly string[] {
+  const keys = rankedKeys(hits, options);
+  return options.granularity === 'document' ? collapseToDocuments(keys, options.documentKey) : keys;
+}
+
+/** A cutoff given as a number: its options object, made once per cutoff seen (small ones only). */
+const CUTOFF_OPTIONS: EvaluateOptions[] = [];
+
 function readOptions(kOrOptions: number | EvaluateOptions | undefined): EvaluateOptions {
-  if (kOrOptions === undefined || typeof kOrOptions === 'number') return { k: kOrOptions };
+  if (kOrOptions === undefined) return NO_OPTIONS;
+  if (typeof kOrOptions === 'number') {
+    if (!Number.isInteger(kOrOptions) || kOrOptions < 0 || kOrOptions > 1024) return { k: kOrOptions };
+    return (CUTOFF_OPTIONS[kOrOptions] ??= Object.freeze({ k: kOrOptions }));
+  }
   if (kOrOptions === null || typeof kOrOptions !== 'object' || Array.isArray(kOrOptions)) {
     throw new TypeError(`the third argument must be a cutoff k or an options object, received ${describeValue(kOrOptions)}.`);
   }
@@ -44,6 +75,10 @@ function readOptions(kOrOptions: number | EvaluateOptions | undefined): Evaluate
   if (denominator !== undefined && denominator !== 'k' && denominator !== 'retrieved') {
     throw new RangeError(`precisionDenominator must be 'k' or 'retrieved', received ${describeValue(denominator)}.`);
   }
+  const duplicates = kOrOptions.duplicates;
+  if (duplicates !== undefined && duplicates !== 'count' && duplicates !== 'error') {
+    throw new RangeError(`duplicates must be 'count' or 'error', received ${describeValue(duplicates)}.`);
+  }
   return kOrOptions;
 }
 
@@ -53,18 +88,90 @@ function assertHits(hits: unknown): asserts hits is readonly Hit[] {
   }
 }
 
-/** Ranks, keys and judges the hits of one query: the shared first step of every measure. */
+/** Ranks, keys and judges the hits of one query: what explainRanking shows. */
 export function judgeHits(hits: readonly Hit[], judgments: Judgments, options: EvaluateOptions = {}, countEveryDuplicate = true): JudgedRanking {
   assertHits(hits);
-  let keys = rankedKeys(hits, options);
-  if (options.granularity === 'document') keys = collapseToDocuments(keys, options.documentKey);
-  return judgeRanking(keys, judgments, options.duplicates, countEveryDuplicate);
+  return judgeRanking(keysOf(hits, options), judgments, options.duplicates, countEveryDuplicate);
 }
 
-function unmatchedRelevantIds(judged: JudgedRanking, judgments: Judgments): string[] {
-  if (judgments.relevantIds.length === 0) return [];
-  const retrieved = new Set(judged.keys);
-  return judgments.relevantIds.filter((id) => !retrieved.has(id));
+/** The kernel's buffers. A re-entrant call (a key function calling back) gets its own. */
+const sharedScratch = createMeasureScratch();
+let scratchInUse = false;
+
+/** The scratch to use; release it with releaseScratch (no closure: evaluate runs once per query). */
+function acquireScratch(): MeasureScratch {
+  if (scratchInUse) return createMeasureScratch();
+  scratchInUse = true;
+  return sharedScratch;
+}
+
+function releaseScratch(scratch: MeasureScratch): void {
+  if (scratch === sharedScratch) scratchInUse = false;
+}
+
+function isPlainRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** One query's judgments and ranking, judged into the scratch. */
+interface JudgedQuery {
+  keys: readonly unknown[];
+  source: GradeSource;
+  isMap: boolean;
+  judgedCount: number;
+  scan: KeyScan;
+}
+
+/**
+ * Reads the judgments into scratch.judgedGrades (a clean Map or plain object as it is, anything else
+ * through readJudgedGrades, which also gives bad input its error), then finds the judged keys of the
+ * ranking (hits that are non-blank strings are their own keys). `plan` limits the ranks read.
+ */
+function judgeQuery(scratch: MeasureScratch, hits: readonly Hit[], relevant: Relevance, options: EvaluateOptions, plan: MeasurePlan | undefined, trackEveryKey: boolean): JudgedQuery {
+  const byDocument = options.granularity === 'document';
+  let source: GradeSource;
+  let isMap: boolean;
+  let judgedCount = -1;
+  if (!byDocument && (relevant instanceof Map || isPlainRecord(relevant))) {
+    source = relevant;
+    isMap = relevant instanceof Map;
+    judgedCount = loadGrades(scratch, source, isMap);
+  }
+  if (judgedCount < 0) {
+    source = readJudgedGrades(relevant, options);
+    isMap = true;
+    judgedCount = loadGrades(scratch, source, true);
+  }
+  assertHits(hits);
+  const hitsAreKeys = options.key === undefined && (options.sortBy === undefined || options.sortBy === 'rank') && !byDocument;
+  let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, options);
+  const duplicatesError = options.duplicates === 'error';
+  let scan = judgeKeys(scratch, keys, rankCountOf(plan, trackEveryKey, keys.length), judgedCount, hitsAreKeys, trackEveryKey, duplicatesError);
+  if (scan === 'keys') {
+    keys = keysOf(hits, options);
+    // The keys table holds the hits seen before the bad one: start it again from the judgments.
+    loadGrades(scratch, source!, isMap!);
+    scan = judgeKeys(scratch, keys, rankCountOf(plan, trackEveryKey, keys.length), judgedCount, false, trackEveryKey, duplicatesError);
+  }
+  return { keys, source: source!, isMap: isMap!, judgedCount, scan: scan as KeyScan };
+}
+
+/** How many top ranks to judge: all of them unless a plan needs fewer (and repeats need not be found). */
+function rankCountOf(plan: MeasurePlan | undefined, trackEveryKey: boolean, retrievedCount: number): number {
+  return plan === undefined || trackEveryKey ? retrievedCount : ranksNeeded(plan, retrievedCount);
+}
+
+/** Starts the kernel on a judged query; a grade whose gain could overflow nDCG is an error naming it. */
+function prepare(scratch: MeasureScratch, query: JudgedQuery, relevant: Relevance, settings: JudgmentSettings, options: EvaluateOptions): void {
+  const overflowing = prepareRanking(scratch, query.keys.length, query.judgedCount, settings, options.precisionDenominator === 'retrieved');
+  if (overflowing !== -1) throw overflowError(scratch, query, relevant, settings, overflowing);
+}
+
+function overflowError(scratch: MeasureScratch, query: JudgedQuery, relevant: Relevance, settings: JudgmentSettings, index: number): RangeError {
+  const id = judgedIdAt(scratch, index);
+  return gradeTooLargeError(judgmentName(relevant instanceof Map, id), scratch.judgedGrades[index] as number, settings.gain);
 }
 
 /**
@@ -75,100 +182,43 @@ export function evaluate(hits: readonly Hit[], relevant: Relevance, kOrOptions?:
   assertHits(hits);
   const options = readOptions(kOrOptions);
   const requestedK = validateK(options.k);
-  const judgments = prepareJudgments(relevant, options);
-  const judged = judgeHits(hits, judgments, options);
-  const k = requestedK ?? judged.keys.length;
-  const measures = measureAtCutoff(judged, judgments, k, requestedK !== undefined, options.precisionDenominator);
-  return {
-    k,
-    evaluatedAtK: measures.evaluatedAtK,
-    retrievedCount: measures.retrievedCount,
-    relevantCount: measures.relevantCount,
-    truePositiveCount: measures.truePositiveCount,
-    duplicateCount: judged.duplicateCount,
-    precisionAtK: measures.precisionAtK,
-    recallAtK: measures.recallAtK,
-    f1AtK: measures.f1AtK,
-    hitAtK: measures.hitAtK,
-    mrr: measures.reciprocalRank,
-    ndcg: measures.ndcg,
-    averagePrecision: measures.averagePrecision,
-    rPrecision: measures.rPrecision,
-    unmatchedRelevantIds: unmatchedRelevantIds(judged, judgments),
-  };
-}
-
-/** The value of one measure from the measures at its cutoff. */
-export function pickMeasure(measure: Measure, values: MeasuresAtCutoff): number {
-  switch (measure.name) {
-    case 'hit': return values.hitAtK;
-    case 'precision': return values.precisionAtK;
-    case 'recall': return values.recallAtK;
-    case 'f1': return values.f1AtK;
-    case 'mrr': return values.reciprocalRank;
-    case 'ndcg': return values.ndcg;
-    case 'map': return values.averagePrecision;
-    case 'rprec': return values.rPrecision;
+  const settings = readJudgmentSettings(options);
+  const scratch = acquireScratch();
+  try {
+    const query = judgeQuery(scratch, hits, relevant, options, undefined, true);
+    prepare(scratch, query, relevant, settings, options);
+    const retrievedCount = query.keys.length;
+    const k = requestedK ?? retrievedCount;
+    const atK = advanceTo(scratch, k, requestedK === undefined);
+    const result = {
+      k,
+      evaluatedAtK: atK.evaluatedAtK,
+      retrievedCount,
+      relevantCount: atK.relevantCount,
+      truePositiveCount: atK.truePositiveCount,
+      duplicateCount: query.scan.duplicateCount,
+      precisionAtK: MEASURE_TABLE.precision.formula(atK),
+      recallAtK: MEASURE_TABLE.recall.formula(atK),
+      f1AtK: MEASURE_TABLE.f1.formula(atK),
+      hitAtK: MEASURE_TABLE.hit.formula(atK),
+      mrr: MEASURE_TABLE.mrr.formula(atK),
+      ndcg: MEASURE_TABLE.ndcg.formula(atK),
+      averagePrecision: MEASURE_TABLE.map.formula(atK),
+      rPrecision: 0,
+      bpref: 0,
+      unmatchedRelevantIds: atK.relevantCount === 0 ? [] : unmatchedJudgedIds(scratch, query.judgedCount, settings.minGrade),
+    };
+    // R-precision and bpref have no cutoff: they read the whole list.
+    const whole = advanceTo(scratch, Math.max(k, retrievedCount), requestedK === undefined);
+    result.rPrecision = MEASURE_TABLE.rprec.formula(whole);
+    result.bpref = MEASURE_TABLE.bpref.formula(whole);
+    return result;
+  } finally {
+    releaseScratch(scratch);
   }
 }
 
-/** Measures with their canonical names and the distinct cutoffs they need: computed once, reused per query. */
-export interface MeasurePlan {
-  measures: readonly Measure[];
-  names: readonly string[];
-  /** Per measure: index into `cutoffs`, or -1 for an uncut measure (rprec is always uncut: its cutoff is R). */
-  cutoffIndex: Int32Array;
-  /** Distinct cutoffs, ascending. */
-  cutoffs: readonly number[];
-  /** Some measure is uncut (whole list, trec_eval's uncut ideal). */
-  needsUncut: boolean;
-  /** Per cutoff, then one more for the uncut measures: the indices of the measures measured there. */
-  cutoffMembers: readonly (readonly number[])[];
-  /** Every name set to 0, in measure order: copied per query, so each result has the same shape. */
-  template: Readonly<Record<string, number>>;
-}
-
-export function planMeasures(measures: readonly Measure[]): MeasurePlan {
-  const cutOf = (measure: Measure) => (measure.name === 'rprec' ? undefined : measure.k);
-  const cutoffs = [...new Set(measures.flatMap((measure) => (cutOf(measure) === undefined ? [] : [cutOf(measure) as number])))].sort((a, b) => a - b);
-  const cutoffIndex = Int32Array.from(measures, (measure) => {
-    const k = cutOf(measure);
-    return k === undefined ? -1 : cutoffs.indexOf(k);
-  });
-  const cutoffMembers = Array.from({ length: cutoffs.length + 1 }, () => [] as number[]);
-  cutoffIndex.forEach((cutoff, measureIndex) => (cutoffMembers[cutoff === -1 ? cutoffs.length : cutoff] as number[]).push(measureIndex));
-  const names = measures.map(formatMeasure);
-  const template: Record<string, number> = {};
-  for (const name of names) template[name] = Number.NaN; // a double, not a small integer: the fields hold doubles from the start
-  return { measures, names, cutoffIndex, cutoffs, needsUncut: cutoffIndex.includes(-1), cutoffMembers, template };
-}
-
-/**
- * Several measures of one judged ranking, each at its own cutoff, keyed by canonical name
- * (`recall@5`, `ndcg`, …). One pass over the ranking serves every cutoff.
- */
-export function measureJudged(
-  judged: JudgedRanking,
-  judgments: Judgments,
-  measuresOrPlan: readonly Measure[] | MeasurePlan,
-  precisionDenominator: EvaluateOptions['precisionDenominator'] = 'k',
-): Record<string, number> {
-  const plan = Array.isArray(measuresOrPlan) ? planMeasures(measuresOrPlan) : (measuresOrPlan as MeasurePlan);
-  const requests: CutoffRequest[] = plan.cutoffs.map((k) => ({ k, cutIdeal: true }));
-  const needsUncut = plan.needsUncut;
-  if (needsUncut) requests.push({ k: judged.keys.length, cutIdeal: false });
-  const atCutoffs = measureAtCutoffs(judged, judgments, requests, precisionDenominator);
-  const uncut = needsUncut ? atCutoffs[atCutoffs.length - 1] : undefined;
-  const values: Record<string, number> = {};
-  for (let index = 0; index < plan.measures.length; index++) {
-    const cutoff = plan.cutoffIndex[index] as number;
-    const atCutoff = (cutoff === -1 ? uncut : atCutoffs[cutoff]) as MeasuresAtCutoff;
-    values[plan.names[index] as string] = pickMeasure(plan.measures[index] as Measure, atCutoff);
-  }
-  return values;
-}
-
-/** Several measures of one query in one judged pass: `{ 'recall@5': 0.8, 'ndcg@10': 0.71 }`. */
+/** Several measures of one query in one pass over the ranking: `{ 'recall@5': 0.8, 'ndcg@10': 0.71 }`. */
 export function evaluateMeasures(
   hits: readonly Hit[],
   relevant: Relevance,
@@ -176,36 +226,21 @@ export function evaluateMeasures(
   options?: Omit<EvaluateOptions, 'k'>,
 ): Record<string, number> {
   const checked = options === undefined ? NO_OPTIONS : readOptions(options);
-  if (checked.duplicates !== undefined && checked.duplicates !== 'count') {
-    // 'error' must look at every key, unjudged ones too: the general path does (and rejects bad values).
-    const judgments = prepareJudgments(relevant, checked);
-    return measureJudged(judgeHits(hits, judgments, checked, false), judgments, measures, checked.precisionDenominator);
-  }
   const plan = Array.isArray(measures) ? planMeasures(measures) : (measures as MeasurePlan);
   const settings = readJudgmentSettings(checked);
-  const byDocument = checked.granularity === 'document';
-  // A Map is measured as it is when clean, and string hits as their own keys: measureRanking checks
-  // both on the way and says which must be read first (which also gives the errors bad input deserves).
-  let grades: ReadonlyMap<unknown, unknown> = relevant instanceof Map && !byDocument ? relevant : readJudgedGrades(relevant, checked);
-  assertHits(hits);
-  const hitsAreKeys = checked.key === undefined && (checked.sortBy === undefined || checked.sortBy === 'rank') && !byDocument;
-  let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, checked);
-  let checkKeys = hitsAreKeys;
-  // At most one re-read of each: what readJudgedGrades and rankedKeys return is clean.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const values = measureRanking(keys, grades, settings, plan, checked.precisionDenominator, checkKeys);
-    if (values === 'grades') grades = readJudgedGrades(relevant, checked);
-    else if (values === 'keys') {
-      keys = keysOf(hits, checked);
-      checkKeys = false;
-    } else return values;
+  const scratch = acquireScratch();
+  try {
+    const query = judgeQuery(scratch, hits, relevant, checked, plan, checked.duplicates === 'error');
+    reserveScratch(scratch, 0, plan.measures.length);
+    const overflowing = measureGradedRanking(scratch, query.keys.length, query.judgedCount, settings, plan, checked.precisionDenominator === 'retrieved');
+    if (overflowing !== -1) throw overflowError(scratch, query, relevant, settings, overflowing);
+    const values: Record<string, number> = { ...plan.template };
+    const names = plan.names;
+    for (let index = 0; index < names.length; index++) values[names[index] as string] = scratch.values[index] as number;
+    return values;
+  } finally {
+    releaseScratch(scratch);
   }
-  throw new Error('rag-matchers: evaluateMeasures could not read its input (a bug: please report it with the input).');
-}
-
-function keysOf(hits: readonly Hit[], options: EvaluateOptions): readonly string[] {
-  const keys = rankedKeys(hits, options);
-  return options.granularity === 'document' ? collapseToDocuments(keys, options.documentKey) : keys;
 }
 
 function evaluateAt(hits: readonly Hit[], relevant: Relevance, k: unknown, options: EvaluateOptions | undefined, argumentName: string): RetrievalEvaluation {

@@ -3,11 +3,9 @@ export { stableKey, documentKeyOf, KEY_RULES } from './keys.js';
 export { prepareJudgments, type Judgments, type JudgmentOptions } from './relevance.js';
 export { compareUtf8, rankedKeys, judgeRanking, collapseToDocuments, type JudgedRanking } from './ranking.js';
 export { explainRanking, type RankedRow, type RankingExplanation } from './explain.js';
-export { measureAtCutoff, type MeasuresAtCutoff } from './metrics.js';
 export {
   evaluate,
   evaluateMeasures,
-  measureJudged,
   judgeHits,
   validateK,
   precisionAtK,
@@ -20,6 +18,7 @@ export {
   rPrecision,
 } from './evaluate.js';
 export { parseMeasure, formatMeasure, isBinaryMeasure, VALID_MEASURE_FORMS, type Measure, type MeasureName } from './measures.js';
+export { MEASURE_TABLE, MEASURE_NAMES, type MeasureDefinition, type RankingState, type CutoffRule } from './measure-table.js';
 export {
   wilsonInterval,
   bootstrapMeanInterval,

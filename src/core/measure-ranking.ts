@@ -1,21 +1,64 @@
-// The fast path of evaluateMeasures and of the CLI's trec-eval: every planned measure of one ranking
-// in a single pass, with nothing allocated per query but the result. Two layers:
-//   measureGradedRanking — the measures, from the ranks and grades of the judged keys found (first
-//                          sightings only) and the query's judged grades; shared by both callers;
-//   measureRanking       — keys and a grade Map in, a Record of values out (evaluateMeasures).
-// evaluate() and measureJudged() keep the general path (metrics.ts), which also reports counts and
-// every duplicate; the two agree to the last bit (test/unit/core/measure-ranking.test.ts).
-import type { MeasurePlan } from './evaluate.js';
+// The metric kernel: every measure of one ranking in a single pass, from the ranks and grades of the
+// judged keys found (first sightings only) and the query's judged grades. The formulas are the measure
+// table's (measure-table.ts); this module only keeps the running counts they read. Its callers:
+//   evaluate() and evaluateMeasures() (evaluate.ts), through judgeKeys below;
+//   the CLI's trec-eval (cli/trec-eval-engine.ts), which finds the judged keys in its own span tables.
+import { describeValue } from './describe.js';
 import { isPlainKey } from './keys.js';
-import { discount } from './metrics.js';
+import { formatMeasure, type Measure } from './measures.js';
+import { definitionOf, type RankingState } from './measure-table.js';
 import { gainOf, type JudgmentSettings } from './relevance.js';
-import type { EvaluateOptions } from './types.js';
-
-/** Judged keys seen so far, scanned linearly while few (the usual case), then through a Set. */
-const LINEAR_SEEN_LIMIT = 16;
 
 /** Gains that are whole numbers below this are sorted by counting (grades are usually 0–3). */
 const COUNTED_GAIN_LIMIT = 64;
+
+/**
+ * The largest nDCG gain accepted. Beyond it a sum of gains (the DCG, the ideal DCG) could overflow
+ * to Infinity and nDCG become NaN; with gain 'exponential' that is a grade above 996.
+ */
+export const MAX_GAIN = 1e300;
+
+/** Measures with their canonical names and the distinct cutoffs they need: computed once, reused per query. */
+export interface MeasurePlan {
+  measures: readonly Measure[];
+  names: readonly string[];
+  /** Per measure: its formula (from the measure table). */
+  formulas: readonly ((state: RankingState) => number)[];
+  /** Per measure: index into `cutoffs`, or -1 for an uncut measure (rprec and bpref are always uncut). */
+  cutoffIndex: Int32Array;
+  /** Distinct cutoffs, ascending. */
+  cutoffs: readonly number[];
+  /** Some measure is uncut (whole list, trec_eval's uncut ideal). */
+  needsUncut: boolean;
+  /** Per cutoff, then one more for the uncut measures: the indices of the measures measured there. */
+  cutoffMembers: readonly (readonly number[])[];
+  /** Every name set to NaN, in measure order: copied per query, so each result has the same shape. */
+  template: Readonly<Record<string, number>>;
+}
+
+export function planMeasures(measures: readonly Measure[]): MeasurePlan {
+  const definitions = measures.map((measure) => definitionOf(measure.name));
+  const cutOf = (index: number) => ((definitions[index] as { cutoff: string }).cutoff === 'none' ? undefined : (measures[index] as Measure).k);
+  const cutoffs = [...new Set(measures.flatMap((_, index) => (cutOf(index) === undefined ? [] : [cutOf(index) as number])))].sort((a, b) => a - b);
+  const cutoffIndex = Int32Array.from(measures, (_, index) => {
+    const k = cutOf(index);
+    return k === undefined ? -1 : cutoffs.indexOf(k);
+  });
+  const cutoffMembers = Array.from({ length: cutoffs.length + 1 }, () => [] as number[]);
+  cutoffIndex.forEach((cutoff, measureIndex) => (cutoffMembers[cutoff === -1 ? cutoffs.length : cutoff] as number[]).push(measureIndex));
+  const names = measures.map(formatMeasure);
+  const template: Record<string, number> = {};
+  for (const name of names) template[name] = Number.NaN; // a double, not a small integer: the fields hold doubles from the start
+  const formulas = definitions.map((definition) => definition.formula);
+  return { measures, names, formulas, cutoffIndex, cutoffs, needsUncut: cutoffIndex.includes(-1), cutoffMembers, template };
+}
+
+/** The running counts, with the kernel's cursors into the found and ideal lists. */
+interface KernelState extends RankingState {
+  found: number;
+  idealRank: number;
+  nonRelevantSoFar: number;
+}
 
 /** Buffers one caller reuses from query to query. */
 export interface MeasureScratch {
@@ -25,14 +68,19 @@ export interface MeasureScratch {
   foundCount: number;
   /** The query's judged grades, any order. */
   judgedGrades: Float64Array;
-  /** After a measure: per plan measure, its value. */
+  /** After measureGradedRanking: per plan measure, its value. */
   values: Float64Array;
-  /** After a measure: how many judged grades reach minGrade (trec_eval's num_rel). */
+  /** After prepareRanking: how many judged grades reach minGrade (trec_eval's num_rel). */
   relevantCount: number;
   idealGains: number[];
+  /** How many of idealGains are in use. */
+  gainCount: number;
   /** Per whole gain below COUNTED_GAIN_LIMIT, how many judgments have it; all zero between queries. */
   gainCounts: Int32Array;
-  seenKeys: string[];
+  /** The keys of the query being judged: its judged ids first (entry i ↔ judgedGrades[i]), then unjudged hits. */
+  keys: KeyTable;
+  state: KernelState;
+  settings: JudgmentSettings;
 }
 
 export function createMeasureScratch(): MeasureScratch {
@@ -44,26 +92,46 @@ export function createMeasureScratch(): MeasureScratch {
     values: new Float64Array(16),
     relevantCount: 0,
     idealGains: [],
+    gainCount: 0,
     gainCounts: new Int32Array(COUNTED_GAIN_LIMIT),
-    seenKeys: [],
+    keys: createKeyTable(),
+    state: {
+      k: 0, evaluatedAtK: 0, retrievedCount: 0, relevantCount: 0, judgedNonRelevantCount: 0, truePositiveCount: 0,
+      firstRelevantRank: 0, precisionSum: 0, relevantInTopR: 0, bprefSum: 0, dcg: 0, idealDcg: 0,
+      precisionOverRetrieved: false, found: 0, idealRank: 0, nonRelevantSoFar: 0,
+    },
+    settings: { minGrade: 1, gain: 'linear', applyMinGradeToNdcg: false },
   };
 }
 
-/** Makes room for `judgedCount` judgments (and as many found) and `plan`'s values (contents are not kept). */
-export function reserveScratch(scratch: MeasureScratch, judgedCount: number, plan: MeasurePlan): void {
+/** Makes room for `judgedCount` judgments (and as many found) and `measureCount` values (contents are not kept). */
+export function reserveScratch(scratch: MeasureScratch, judgedCount: number, measureCount = 0): void {
   if (scratch.judgedGrades.length < judgedCount) {
     const capacity = Math.max(judgedCount, scratch.judgedGrades.length * 2);
     scratch.judgedGrades = new Float64Array(capacity);
     scratch.foundRanks = new Int32Array(capacity);
     scratch.foundGrades = new Float64Array(capacity);
   }
-  if (scratch.values.length < plan.measures.length) scratch.values = new Float64Array(plan.measures.length);
+  if (scratch.values.length < measureCount) scratch.values = new Float64Array(measureCount);
 }
 
 /** How many top ranks the plan reads: all of them when some measure is uncut, else its largest cutoff. */
 export function ranksNeeded(plan: MeasurePlan, retrievedCount: number): number {
   if (plan.needsUncut || plan.cutoffs.length === 0) return plan.needsUncut ? retrievedCount : 0;
   return Math.min(retrievedCount, plan.cutoffs[plan.cutoffs.length - 1] as number);
+}
+
+/** The highest grade whose nDCG gain stays within MAX_GAIN (996 with exponential gain). */
+export function largestGrade(gain: JudgmentSettings['gain']): number {
+  return gain === 'exponential' ? Math.floor(Math.log2(MAX_GAIN)) : MAX_GAIN;
+}
+
+/** The error for a grade whose gain could overflow nDCG (`where` names the judgment). */
+export function gradeTooLargeError(where: string, grade: number, gain: JudgmentSettings['gain']): RangeError {
+  return new RangeError(
+    `${where} has the grade ${grade}, too large for nDCG with gain '${gain}' (at most ${largestGrade(gain)}: a larger gain could overflow the DCG sum). ` +
+      `Use grades on a small scale such as 0–3${gain === 'exponential' ? ", or gain: 'linear'" : ''}.`,
+  );
 }
 
 /**
@@ -86,31 +154,29 @@ function orderIdealGains(scratch: MeasureScratch, count: number, highestCounted:
 }
 
 /**
- * Every measure of `plan` for one ranking of `retrievedCount` keys, into scratch.values (by measure
- * index), from the judged keys found (scratch.foundRanks/foundGrades/foundCount, at least those among
- * the first ranksNeeded(plan, retrievedCount) ranks) and scratch.judgedGrades[0, judgedCount). Sets
- * scratch.relevantCount.
+ * Starts a ranking of `retrievedCount` keys: reads scratch.judgedGrades[0, judgedCount) (relevant and
+ * judged non-relevant counts, the ideal gains) and resets the running counts to rank 0. The judged
+ * keys found must be in scratch.foundRanks/foundGrades/foundCount (at least those the cutoffs reach).
+ * Returns the index of a judgment whose gain exceeds MAX_GAIN, else -1 (the caller names it).
  */
-export function measureGradedRanking(
-  scratch: MeasureScratch,
-  retrievedCount: number,
-  judgedCount: number,
-  settings: JudgmentSettings,
-  plan: MeasurePlan,
-  precisionOverRetrieved: boolean,
-): void {
+export function prepareRanking(scratch: MeasureScratch, retrievedCount: number, judgedCount: number, settings: JudgmentSettings, precisionOverRetrieved: boolean): number {
   const { minGrade, gain } = settings;
   // nDCG gains come from every positive grade (trec_eval), or from relevant ones only (applyMinGradeToNdcg).
   const gainFloor = settings.applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
-  const { foundRanks, foundGrades, foundCount, judgedGrades, idealGains, gainCounts, values } = scratch;
+  const { judgedGrades, idealGains, gainCounts } = scratch;
   let relevantCount = 0;
+  let judgedNonRelevantCount = 0;
   let gainCount = 0;
   let highestCounted = 0; // the highest gain counted so far; -1 once some gain cannot be counted
+  let overflowing = -1;
+  const highestGrade = largestGrade(gain);
   for (let index = 0; index < judgedCount; index++) {
     const grade = judgedGrades[index] as number;
     if (grade >= minGrade) relevantCount++;
+    else if (grade >= 0) judgedNonRelevantCount++;
     if (grade >= gainFloor) {
       const value = gainOf(grade, gain);
+      if (grade > highestGrade && overflowing === -1) overflowing = index;
       idealGains[gainCount++] = value;
       if (highestCounted >= 0 && value === Math.floor(value) && value < COUNTED_GAIN_LIMIT) {
         gainCounts[value] = (gainCounts[value] as number) + 1;
@@ -122,146 +188,345 @@ export function measureGradedRanking(
   }
   orderIdealGains(scratch, gainCount, highestCounted);
   scratch.relevantCount = relevantCount;
+  scratch.gainCount = gainCount;
+  scratch.settings = settings;
+  const state = scratch.state;
+  state.k = 0;
+  state.evaluatedAtK = 0;
+  state.retrievedCount = retrievedCount;
+  state.relevantCount = relevantCount;
+  state.judgedNonRelevantCount = judgedNonRelevantCount;
+  state.truePositiveCount = 0;
+  state.firstRelevantRank = 0;
+  state.precisionSum = 0;
+  state.relevantInTopR = 0;
+  state.bprefSum = 0;
+  state.dcg = 0;
+  state.idealDcg = 0;
+  state.precisionOverRetrieved = precisionOverRetrieved;
+  state.found = 0;
+  state.idealRank = 0;
+  state.nonRelevantSoFar = 0;
+  return overflowing;
+}
 
-  const cutoffs = plan.cutoffs;
-  let found = 0;
-  let truePositiveCount = 0;
-  let relevantInTopR = 0;
-  let firstRelevantRank = 0;
-  let precisionSum = 0;
-  let dcg = 0;
-  let idealRank = 0;
-  let ideal = 0;
+/** log2(rank + 1) for ranks 1…, cached: the nDCG discount. */
+const discounts: number[] = [];
+function discount(rank: number): number {
+  let value = discounts[rank];
+  if (value === undefined) {
+    value = Math.log2(rank + 1);
+    discounts[rank] = value;
+  }
+  return value;
+}
+
+/**
+ * Moves the running counts on to cutoff `k` (never back: cutoffs come ascending); `uncut` divides
+ * nDCG by the ideal over every judged gain (trec_eval's `ndcg`), else by the ideal's top k.
+ */
+export function advanceTo(scratch: MeasureScratch, k: number, uncut: boolean): RankingState {
+  const state = scratch.state;
+  const { foundRanks, foundGrades, foundCount, idealGains, gainCount } = scratch;
+  const { minGrade, gain } = scratch.settings;
+  const gainFloor = scratch.settings.applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
+  const relevantCount = state.relevantCount;
+  const bprefBase = Math.min(state.judgedNonRelevantCount, relevantCount);
+  const evaluatedAtK = k < state.retrievedCount ? k : state.retrievedCount;
+  let { found, truePositiveCount, precisionSum, firstRelevantRank, relevantInTopR, bprefSum, dcg, nonRelevantSoFar } = state;
+  for (; found < foundCount; found++) {
+    const rank = foundRanks[found] as number;
+    if (rank >= evaluatedAtK) break;
+    const grade = foundGrades[found] as number;
+    if (grade >= gainFloor) dcg += gainOf(grade, gain) / discount(rank + 1);
+    if (grade >= minGrade) {
+      truePositiveCount++;
+      precisionSum += truePositiveCount / (rank + 1);
+      if (firstRelevantRank === 0) firstRelevantRank = rank + 1;
+      if (rank < relevantCount) relevantInTopR++;
+      // bpref (trec_eval): the share of the top min(R, N) judged non-relevant ids ranked below this one.
+      bprefSum += nonRelevantSoFar === 0 ? 1 : 1 - Math.min(nonRelevantSoFar, relevantCount) / bprefBase;
+    } else if (grade >= 0) {
+      nonRelevantSoFar++;
+    }
+  }
+  const idealEnd = uncut || k > gainCount ? gainCount : k;
+  let { idealRank, idealDcg } = state;
+  for (; idealRank < idealEnd; idealRank++) idealDcg += (idealGains[idealRank] as number) / discount(idealRank + 1);
+  state.k = k;
+  state.evaluatedAtK = evaluatedAtK;
+  state.found = found;
+  state.truePositiveCount = truePositiveCount;
+  state.precisionSum = precisionSum;
+  state.firstRelevantRank = firstRelevantRank;
+  state.relevantInTopR = relevantInTopR;
+  state.bprefSum = bprefSum;
+  state.dcg = dcg;
+  state.nonRelevantSoFar = nonRelevantSoFar;
+  state.idealRank = idealRank;
+  state.idealDcg = idealDcg;
+  return state;
+}
+
+/**
+ * Every measure of `plan` for one ranking of `retrievedCount` keys, into scratch.values (by measure
+ * index), from the judged keys found (scratch.foundRanks/foundGrades/foundCount, at least those among
+ * the first ranksNeeded(plan, retrievedCount) ranks) and scratch.judgedGrades[0, judgedCount). Sets
+ * scratch.relevantCount. Returns prepareRanking's overflowing judgment index (-1: none).
+ */
+export function measureGradedRanking(
+  scratch: MeasureScratch,
+  retrievedCount: number,
+  judgedCount: number,
+  settings: JudgmentSettings,
+  plan: MeasurePlan,
+  precisionOverRetrieved: boolean,
+): number {
+  const overflowing = prepareRanking(scratch, retrievedCount, judgedCount, settings, precisionOverRetrieved);
+  if (overflowing !== -1) return overflowing;
+  const { cutoffs, formulas } = plan;
+  const values = scratch.values;
   // Cutoffs ascending, then the whole list (group cutoffs.length) when an uncut measure needs it.
   for (let group = 0; group <= cutoffs.length; group++) {
     const uncut = group === cutoffs.length;
     if (uncut && !plan.needsUncut) break;
-    const k = uncut ? retrievedCount : (cutoffs[group] as number);
-    const evaluatedAtK = k < retrievedCount ? k : retrievedCount;
-    for (; found < foundCount; found++) {
-      const rank = foundRanks[found] as number;
-      if (rank >= evaluatedAtK) break;
-      const grade = foundGrades[found] as number;
-      if (grade >= gainFloor) dcg += gainOf(grade, gain) / discount(rank + 1);
-      if (grade >= minGrade) {
-        truePositiveCount++;
-        precisionSum += truePositiveCount / (rank + 1);
-        if (firstRelevantRank === 0) firstRelevantRank = rank + 1;
-        if (rank < relevantCount) relevantInTopR++;
-      }
-    }
-    // trec_eval's uncut nDCG divides by the ideal over every judged gain; a cut one by the ideal's top k.
-    const idealEnd = uncut || k > gainCount ? gainCount : k;
-    for (; idealRank < idealEnd; idealRank++) ideal += (idealGains[idealRank] as number) / discount(idealRank + 1);
-
-    const precisionBase = precisionOverRetrieved ? evaluatedAtK : k;
-    const precision = precisionBase === 0 ? 0 : truePositiveCount / precisionBase;
-    const recall = relevantCount === 0 ? 0 : truePositiveCount / relevantCount;
+    const state = advanceTo(scratch, uncut ? retrievedCount : (cutoffs[group] as number), uncut);
     const members = plan.cutoffMembers[group] as readonly number[];
     for (let member = 0; member < members.length; member++) {
       const measureIndex = members[member] as number;
-      let value: number;
-      switch ((plan.measures[measureIndex] as { name: string }).name) {
-        case 'precision': value = precision; break;
-        case 'recall': value = recall; break;
-        case 'f1': value = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall); break;
-        case 'hit': value = truePositiveCount > 0 ? 1 : 0; break;
-        case 'mrr': value = firstRelevantRank === 0 ? 0 : 1 / firstRelevantRank; break;
-        case 'ndcg': value = ideal === 0 ? 0 : dcg / ideal; break;
-        case 'map': value = relevantCount === 0 ? 0 : precisionSum / relevantCount; break;
-        default: value = relevantCount === 0 ? 0 : relevantInTopR / relevantCount; // rprec: uncut, so the pass covered the top R
-      }
-      values[measureIndex] = value;
+      values[measureIndex] = (formulas[measureIndex] as (state: RankingState) => number)(state);
     }
   }
+  return -1;
 }
-
-/** evaluateMeasures' scratch. A re-entrant call (a Map subclass calling back) gets its own. */
-const sharedScratch = createMeasureScratch();
-let scratchInUse = false;
-
-/** Why measureRanking could not measure its input as it is: the grades or the keys must be read first. */
-export type MeasureRefusal = 'grades' | 'keys';
 
 /**
- * The values of `plan`'s measures for one ranking, keyed by canonical name, as measureJudged gives
- * them for the same input with duplicates: 'count'. Refuses with 'grades' when `grades` is not
- * clean (an id that is not a non-blank string, a grade that is not a finite number): pass it through
- * readJudgedGrades first, which copies it clean or says what is wrong. With `checkKeys`, `keys` may
- * be the raw hits: each is checked to be a non-blank string on the way (the usual hits are their own
- * keys), and anything else refuses with 'keys' (make them with rankedKeys).
+ * The keys of one query in an open-addressing hash table reused from query to query (a generation
+ * stamp per slot empties it at once): one probe per hit finds both its grade and whether it was
+ * ranked before, with nothing allocated per query.
  */
-export function measureRanking(
-  keys: readonly unknown[],
-  grades: ReadonlyMap<unknown, unknown>,
-  settings: JudgmentSettings,
-  plan: MeasurePlan,
-  precisionDenominator: EvaluateOptions['precisionDenominator'] = 'k',
-  checkKeys = false,
-): Record<string, number> | MeasureRefusal {
-  const reentered = scratchInUse;
-  scratchInUse = true;
-  try {
-    return measureWith(keys, grades, settings, plan, precisionDenominator === 'retrieved', checkKeys, reentered ? createMeasureScratch() : sharedScratch);
-  } finally {
-    if (!reentered) scratchInUse = false;
+export interface KeyTable {
+  /** Per slot: the entry it holds, valid when stamps[slot] === generation. */
+  slots: Int32Array;
+  stamps: Int32Array;
+  generation: number;
+  /** Per entry: the key, its hash, whether a hit has matched it. */
+  keys: string[];
+  hashes: Int32Array;
+  seen: Uint8Array;
+  count: number;
+}
+
+function createKeyTable(): KeyTable {
+  return { slots: new Int32Array(256), stamps: new Int32Array(256), generation: 0, keys: [], hashes: new Int32Array(128), seen: new Uint8Array(128), count: 0 };
+}
+
+/** Starts an empty table (no slot is touched: the generation changes). */
+function resetKeyTable(table: KeyTable): void {
+  table.count = 0;
+  if (++table.generation === 0x7fffffff) {
+    table.stamps.fill(0);
+    table.generation = 1;
   }
 }
 
-function measureWith(
-  keys: readonly unknown[],
-  untrustedGrades: ReadonlyMap<unknown, unknown>,
-  settings: JudgmentSettings,
-  plan: MeasurePlan,
-  precisionOverRetrieved: boolean,
-  checkKeys: boolean,
-  scratch: MeasureScratch,
-): Record<string, number> | MeasureRefusal {
-  const retrievedCount = keys.length;
-  const rankCount = ranksNeeded(plan, retrievedCount);
-  reserveScratch(scratch, untrustedGrades.size, plan);
-  const { foundRanks, foundGrades, judgedGrades, seenKeys } = scratch;
-  // The judgments are checked while their grades are copied (keys and values apart: no pair per entry).
-  for (const id of untrustedGrades.keys()) if (!isPlainKey(id)) return 'grades';
-  let judgedCount = 0;
-  for (const grade of untrustedGrades.values()) {
-    if (typeof grade !== 'number' || grade - grade !== 0) return 'grades';
-    judgedGrades[judgedCount++] = grade;
+function hashOf(key: string): number {
+  let hash = 0x811c9dc5 ^ key.length;
+  for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  hash ^= hash >>> 15;
+  hash = Math.imul(hash, 0x2c1b3c6d);
+  return hash ^ (hash >>> 12);
+}
+
+/** Doubles the slots (and the entry arrays) and puts every entry back. */
+function growKeyTable(table: KeyTable): void {
+  const capacity = table.slots.length * 2;
+  table.slots = new Int32Array(capacity);
+  table.stamps = new Int32Array(capacity);
+  table.generation = 1;
+  const mask = capacity - 1;
+  for (let entry = 0; entry < table.count; entry++) {
+    let slot = (table.hashes[entry] as number) & mask;
+    while (table.stamps[slot] === 1) slot = (slot + 1) & mask;
+    table.stamps[slot] = 1;
+    table.slots[slot] = entry;
   }
-  // Keys the plan does not read are still checked: a bad hit is an error wherever it is ranked.
-  if (checkKeys) for (let rank = rankCount; rank < retrievedCount; rank++) if (!isPlainKey(keys[rank])) return 'keys';
-  const grades = untrustedGrades as ReadonlyMap<string, number>;
-  let seenCount = 0;
-  let seenSet: Set<string> | undefined;
-  let foundCount = 0;
-  for (let rank = 0; rank < rankCount; rank++) {
-    const key = keys[rank] as string;
-    if (checkKeys && !isPlainKey(key)) return 'keys';
-    const grade = grades.get(key);
-    if (grade === undefined) continue;
-    // A judged key ranked again takes its slot and gains nothing.
-    if (seenSet !== undefined) {
-      if (seenSet.has(key)) continue;
-      seenSet.add(key);
-    } else {
-      let repeated = false;
-      for (let index = 0; index < seenCount; index++) {
-        if (seenKeys[index] === key) {
-          repeated = true;
-          break;
-        }
-      }
-      if (repeated) continue;
-      seenKeys[seenCount++] = key;
-      if (seenCount > LINEAR_SEEN_LIMIT) seenSet = new Set(seenKeys.slice(0, seenCount));
+  const hashes = new Int32Array(capacity / 2);
+  hashes.set(table.hashes.subarray(0, table.count));
+  table.hashes = hashes;
+  const seen = new Uint8Array(capacity / 2);
+  seen.set(table.seen.subarray(0, table.count));
+  table.seen = seen;
+}
+
+/** The entry of `key`; when absent, -1, or with `add` a new entry as −2 − index. */
+function entryOf(table: KeyTable, key: string, add: boolean): number {
+  const hash = hashOf(key);
+  const { slots, stamps, generation, keys, hashes } = table;
+  const mask = slots.length - 1;
+  let slot = hash & mask;
+  for (; stamps[slot] === generation; slot = (slot + 1) & mask) {
+    const entry = slots[slot] as number;
+    if (hashes[entry] === hash && keys[entry] === key) return entry;
+  }
+  if (!add) return -1;
+  if ((table.count + 1) * 2 > slots.length) {
+    // Grown first: the entry arrays must have room for the new entry.
+    growKeyTable(table);
+    return entryOf(table, key, add);
+  }
+  const entry = table.count++;
+  stamps[slot] = generation;
+  slots[slot] = entry;
+  keys[entry] = key;
+  hashes[entry] = hash;
+  table.seen[entry] = 0;
+  return -2 - entry;
+}
+
+/** Judgments the kernel reads as they are: a clean Map, or a plain object of id → finite grade. */
+export type GradeSource = ReadonlyMap<unknown, unknown> | Readonly<Record<string, unknown>>;
+
+/**
+ * Starts a query: puts the ids of `source` into the key table and their grades into
+ * scratch.judgedGrades, in iteration order, and returns how many; -1 when the source must be read
+ * (readJudgedGrades) first: an id that is not a non-blank string, a grade that is not finite.
+ */
+export function loadGrades(scratch: MeasureScratch, source: GradeSource, isMap: boolean): number {
+  const table = scratch.keys;
+  resetKeyTable(table);
+  if (isMap) {
+    const map = source as ReadonlyMap<unknown, unknown>;
+    reserveScratch(scratch, map.size);
+    for (const id of map.keys()) {
+      if (!isPlainKey(id)) return -1;
+      entryOf(table, id, true);
     }
-    foundRanks[foundCount] = rank;
-    foundGrades[foundCount++] = grade;
+    const judgedGrades = scratch.judgedGrades;
+    let count = 0;
+    for (const grade of map.values()) {
+      if (typeof grade !== 'number' || grade - grade !== 0) return -1;
+      judgedGrades[count++] = grade;
+    }
+    return count;
+  }
+  const record = source as Readonly<Record<string, unknown>>;
+  let count = 0;
+  for (const id in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, id)) continue;
+    const grade = record[id];
+    if (typeof grade !== 'number' || grade - grade !== 0 || !isPlainKey(id)) return -1;
+    if (count === scratch.judgedGrades.length) {
+      const grades = scratch.judgedGrades;
+      reserveScratch(scratch, count * 2);
+      scratch.judgedGrades.set(grades);
+    }
+    entryOf(table, id, true);
+    scratch.judgedGrades[count++] = grade;
+  }
+  return count;
+}
+
+/** What judgeKeys found beyond the judged keys. */
+export interface KeyScan {
+  /** Keys ranked again lower down (every key with `trackEveryKey`, else judged ones only). */
+  duplicateCount: number;
+}
+
+/**
+ * Finds the judged keys among the first `rankCount` of `keys` (after loadGrades put `judgedCount`
+ * judgments in) into scratch.foundRanks/foundGrades (first sightings only: a repeat takes its slot
+ * and gains nothing). With `checkKeys`, each key is checked to be a non-blank string (the usual hits
+ * are their own keys): returns 'keys' at the first that is not. With `trackEveryKey`, every key is
+ * looked at and unjudged repeats are counted too; with `duplicatesError` any repeat throws.
+ */
+export function judgeKeys(
+  scratch: MeasureScratch,
+  keys: readonly unknown[],
+  rankCount: number,
+  judgedCount: number,
+  checkKeys: boolean,
+  trackEveryKey: boolean,
+  duplicatesError: boolean,
+): KeyScan | 'keys' {
+  const retrievedCount = keys.length;
+  if (checkKeys) for (let rank = rankCount; rank < retrievedCount; rank++) if (!isPlainKey(keys[rank])) return 'keys';
+  const { foundRanks, foundGrades, judgedGrades } = scratch;
+  const table = scratch.keys;
+  const end = trackEveryKey ? retrievedCount : rankCount;
+  let foundCount = 0;
+  let duplicateCount = 0;
+  for (let rank = 0; rank < end; rank++) {
+    const key = keys[rank] as string;
+    if (checkKeys && rank < rankCount && !isPlainKey(key)) return 'keys';
+    const entry = entryOf(table, key, trackEveryKey);
+    if (entry < 0) {
+      if (entry !== -1) table.seen[-2 - entry] = 1; // a new unjudged key
+      continue;
+    }
+    if (table.seen[entry] === 1) {
+      if (duplicatesError) throw repeatedKeyError(rank, key);
+      duplicateCount++;
+      continue;
+    }
+    table.seen[entry] = 1;
+    if (entry < judgedCount && rank < rankCount) {
+      foundRanks[foundCount] = rank;
+      foundGrades[foundCount++] = judgedGrades[entry] as number;
+    }
   }
   scratch.foundCount = foundCount;
-  measureGradedRanking(scratch, retrievedCount, judgedCount, settings, plan, precisionOverRetrieved);
-  const values: Record<string, number> = { ...plan.template };
-  const names = plan.names;
-  for (let index = 0; index < names.length; index++) values[names[index] as string] = scratch.values[index] as number;
-  return values;
+  return { duplicateCount };
+}
+
+/** The judged ids (of the query judgeKeys saw last) with grade ≥ minGrade that no key matched, in judgment order. */
+export function unmatchedJudgedIds(scratch: MeasureScratch, judgedCount: number, minGrade: number): string[] {
+  const { keys, seen } = scratch.keys;
+  const unmatched: string[] = [];
+  for (let entry = 0; entry < judgedCount; entry++) {
+    if ((scratch.judgedGrades[entry] as number) >= minGrade && seen[entry] === 0) unmatched.push(keys[entry] as string);
+  }
+  return unmatched;
+}
+
+export function repeatedKeyError(index: number, key: string): RangeError {
+  return new RangeError(
+    `hits[${index}] repeats the key ${JSON.stringify(key)} already ranked higher, and duplicates is 'error'. ` +
+      `De-duplicate the hits, or use duplicates: 'count' to let a repeat take its slot without gaining.`,
+  );
+}
+
+/** For messages: where a judgment of `source` with this id sits. */
+export function judgmentName(isMap: boolean, id: unknown): string {
+  return isMap ? `relevant.get(${describeValue(id)})` : `relevant[${JSON.stringify(id)}]`;
+}
+
+/** The id of the `index`-th judgment loaded last. */
+export function judgedIdAt(scratch: MeasureScratch, index: number): string {
+  return scratch.keys.keys[index] as string;
+}
+
+/**
+ * trec_eval's iprec_at_recall at `level` (0–1) for the ranking prepared last (every judged key found
+ * must be in the found list): the highest precision at or below the rank where recall reaches
+ * level × R (rounded to a whole number of relevant ids, half up); 0 when the ranking never gets there.
+ */
+export function interpolatedPrecision(scratch: MeasureScratch, level: number): number {
+  const { foundRanks, foundGrades, foundCount } = scratch;
+  const minGrade = scratch.settings.minGrade;
+  const retrievedCount = scratch.state.retrievedCount;
+  const target = Math.round(level * scratch.relevantCount);
+  let relevantFound = 0;
+  for (let index = 0; index < foundCount; index++) if ((foundGrades[index] as number) >= minGrade) relevantFound++;
+  if (target > relevantFound || retrievedCount === 0) return 0;
+  // From the bottom up: precision at each relevant rank, the running maximum reaching up to the target.
+  let best = relevantFound / retrievedCount;
+  let relevantSoFar = relevantFound;
+  for (let index = foundCount - 1; index >= 0 && relevantSoFar >= Math.max(target, 1); index--) {
+    if ((foundGrades[index] as number) < minGrade) continue;
+    const precision = relevantSoFar / ((foundRanks[index] as number) + 1);
+    if (precision > best) best = precision;
+    relevantSoFar--;
+  }
+  return best;
 }

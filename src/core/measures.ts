@@ -1,6 +1,7 @@
 import { describeValue } from './describe.js';
+import { CUT_ONLY_ALIASES, MEASURE_ALIASES, definitionOf, type MeasureName } from './measure-table.js';
 
-export type MeasureName = 'hit' | 'precision' | 'recall' | 'f1' | 'mrr' | 'ndcg' | 'map' | 'rprec';
+export type { MeasureName } from './measure-table.js';
 
 /** A measure with its cutoff. `k` undefined means the whole list (trec_eval's uncut measure). */
 export interface Measure {
@@ -8,29 +9,10 @@ export interface Measure {
   k?: number;
 }
 
-/** Measures that only make sense at a cutoff. */
-const CUTOFF_REQUIRED = new Set<MeasureName>(['hit', 'precision', 'recall', 'f1']);
-const NO_CUTOFF = new Set<MeasureName>(['rprec']);
-
-/** Lower-cased spellings → canonical name, from our names, ir_measures and trec_eval. */
-const ALIASES: Record<string, MeasureName> = {
-  hit: 'hit', success: 'hit', hitrate: 'hit', hit_rate: 'hit',
-  precision: 'precision', p: 'precision',
-  recall: 'recall', r: 'recall',
-  f1: 'f1',
-  mrr: 'mrr', rr: 'mrr', recip_rank: 'mrr',
-  ndcg: 'ndcg', ndcg_cut: 'ndcg',
-  map: 'map', ap: 'map', map_cut: 'map',
-  rprec: 'rprec', 'r-prec': 'rprec',
-};
-
-/** trec_eval names that take a cutoff only in their `_cut` form. */
-const CUT_ONLY_ALIASES = new Set(['ndcg_cut', 'map_cut']);
-
 export const VALID_MEASURE_FORMS =
-  'hit@k, precision@k, recall@k, f1@k, mrr, mrr@k, ndcg, ndcg@k, map, map@k, rprec ' +
-  '(also ir_measures P@5, R@10, RR, RR@10, nDCG@10, AP, AP@10, Success@5, Rprec, and trec_eval P_5, P.5, recall_10, ' +
-  'ndcg_cut_10, ndcg_cut.10, map_cut_10, recip_rank, success_5, Rprec)';
+  'hit@k, precision@k, recall@k, f1@k, mrr, mrr@k, ndcg, ndcg@k, map, map@k, rprec, bpref ' +
+  '(also ir_measures P@5, R@10, RR, RR@10, nDCG@10, AP, AP@10, Success@5, Rprec, Bpref, and trec_eval P_5, P.5, recall_10, ' +
+  'ndcg_cut_10, ndcg_cut.10, map_cut_10, recip_rank, success_5, Rprec, bpref)';
 
 function invalid(text: unknown, why: string): RangeError {
   return new RangeError(`measure ${describeValue(text)} is not valid: ${why}. Valid forms: ${VALID_MEASURE_FORMS}.`);
@@ -51,15 +33,19 @@ export function parseMeasure(name: string): Measure {
   const text = name.trim();
   const { base, cutoff } = splitCutoff(text);
   const lowered = base.toLowerCase();
-  const canonical = ALIASES[lowered];
+  const canonical = MEASURE_ALIASES.get(lowered);
   if (canonical === undefined) throw invalid(name, `unknown measure ${JSON.stringify(base)}`);
+  const rule = definitionOf(canonical).cutoff;
   if (cutoff === undefined) {
     if (CUT_ONLY_ALIASES.has(lowered)) throw invalid(name, `${base} needs a cutoff, e.g. ${base}_10`);
-    if (CUTOFF_REQUIRED.has(canonical)) throw invalid(name, `${canonical} needs a cutoff, e.g. ${canonical}@5`);
+    if (rule === 'required') throw invalid(name, `${canonical} needs a cutoff, e.g. ${canonical}@5`);
     return { name: canonical };
   }
   if (!/^\d+$/.test(cutoff) || Number(cutoff) < 1) throw invalid(name, `the cutoff ${JSON.stringify(cutoff)} must be a positive whole number`);
-  if (NO_CUTOFF.has(canonical)) throw invalid(name, 'rprec takes no cutoff (its cutoff is the number of relevant ids)');
+  if (rule === 'none') {
+    const why = canonical === 'rprec' ? 'its cutoff is the number of relevant ids' : 'trec_eval defines it over the whole list';
+    throw invalid(name, `${canonical} takes no cutoff (${why})`);
+  }
   return { name: canonical, k: Number(cutoff) };
 }
 
@@ -70,5 +56,5 @@ export function formatMeasure(measure: Measure): string {
 
 /** True for measures whose per-query value is 0 or 1 (their mean is a proportion: Wilson intervals apply). */
 export function isBinaryMeasure(measure: Measure): boolean {
-  return measure.name === 'hit';
+  return MEASURE_ALIASES.get(measure.name) === measure.name && definitionOf(measure.name).binary;
 }

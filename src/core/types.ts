@@ -65,6 +65,12 @@ export interface RetrievalEvaluation {
   averagePrecision: number;
   /** Precision at rank R, R = relevantCount. Independent of k. */
   rPrecision: number;
+  /**
+   * trec_eval's bpref over the whole list (independent of k): for each relevant id, the share of
+   * judged non-relevant ids (0 ≤ grade < minGrade) ranked above it, counting at most R of them.
+   * Unjudged hits are ignored, which makes it robust to incomplete judgments.
+   */
+  bpref: number;
   /** Relevant ids no hit matched anywhere in the list: the alignment diagnostic. */
   unmatchedRelevantIds: string[];
 }

@@ -70,14 +70,12 @@ describe('trec-eval: query rules', () => {
     expect(result.stdout.split('\n').map((line) => line.split('\t')[0]?.trim())).toEqual(['num_ret', 'map', 'ndcg_cut_5', 'success_1', 'success_10', '']);
   });
 
-  it('without -m, prints every supported measure with trec_eval default cutoffs', async () => {
+  it("without -m, prints trec_eval's official set: summary-only runid, num_q and gm_map, then per-query lines", async () => {
     const result = await runCommand(trecEval, [qrels, run]);
     const names = result.stdout.trim().split('\n').map((line) => line.split('\t')[0]?.trim());
-    expect(names.slice(0, 7)).toEqual(['num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'recip_rank', 'P_5']);
-    expect(names).toContain('recall_1000');
-    expect(names).toContain('map_cut_30');
-    expect(names.slice(-3)).toEqual(['success_1', 'success_5', 'success_10']);
-    expect(names).toHaveLength(6 + 9 * 4 + 1 + 3);
+    expect(names.slice(0, 11)).toEqual(['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall_0.00']);
+    expect(names.slice(-2)).toEqual(['P_500', 'P_1000']);
+    expect(names).toHaveLength(10 + 11 + 9);
   });
 
   it('reads comment lines, blank lines, tabs, CRLF, extra run columns and a byte order mark', async () => {
@@ -190,8 +188,10 @@ describe('trec-eval: usage and input errors (exit 2)', () => {
   it.each([
     [['--frobnicate', qrels, run], /unknown option '--frobnicate'/],
     [[qrels], /expected two files, QRELS and RUN, got '.*basic\.qrels'/],
-    [['-m', 'bpref', qrels, run], /trec_eval measure 'bpref' is not supported by rag-matchers trec-eval\. Supported: num_ret, num_rel/],
-    [['-m', 'official', qrels, run], /'official' is not supported/],
+    [['-m', 'infAP', qrels, run], /trec_eval measure 'infAP' is not supported by rag-matchers trec-eval\. Supported: runid, num_q, num_ret/],
+    [['-m', 'set', qrels, run], /'set' is not supported/],
+    [['-m', 'constructor', qrels, run], /unknown measure 'constructor'/],
+    [['-m', '__proto__', qrels, run], /unknown measure '__proto__'/],
     [['-m', 'p.5', qrels, run], /unknown measure 'p'\. Measure names are case-sensitive, as in trec_eval: did you mean 'P'\?/],
     [['-m', 'P.5,5', qrels, run], /repeats the cutoff 5/],
     [['-m', 'P.0', qrels, run], /cutoffs of 'P\.0' must be positive/],

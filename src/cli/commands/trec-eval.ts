@@ -48,7 +48,8 @@ Options (trec_eval's long names work too):
   -l, --level_for_rel N            grade at or above which a document is relevant
                                    (default 1; ndcg uses the grades themselves)
   -M, --Max_retrieved_per_topic N  keep the top N documents of each query
-  -m, --measure NAME[.K1,K2,...]   measure to print (repeatable); default: all below
+  -m, --measure NAME[.K1,K2,...]   measure to print (repeatable), or a set: official
+                                   (the default, as trec_eval) or all_trec
       --precision N                decimals of measure values (default 4)
       --streaming                  read both files one query at a time (memory stays
                                    flat however many queries); both must be grouped by
@@ -61,7 +62,9 @@ Options (trec_eval's long names work too):
 
 Measures: ${SUPPORTED_TREC_MEASURES.join(', ')}
   P, recall, ndcg_cut, map_cut take cutoffs (default 5,10,15,20,30,100,200,500,1000);
-  success takes cutoffs (default 1,5,10). Example: -m P.5,10 -m ndcg_cut.10 -m map
+  success takes cutoffs (default 1,5,10); iprec_at_recall takes recall levels
+  (default 0,.1,...,1). runid, num_q and gm_map print in the summary only.
+  Example: -m P.5,10 -m ndcg_cut.10 -m map
 
 Ranking: score descending, ties by docno descending (byte order), as trec_eval.
 Exit status: 0 ok; 2 bad usage or input; 4 duplicate docno in a query (as trec_eval);
@@ -304,6 +307,7 @@ async function measureGroupedStdin(invocation: TrecEvalInvocation, io: CommandIO
       io.stdin,
       (text) => {
         retained.push(text);
+        evaluator.noteRunText(text);
         if (!grouped) return;
         try {
           grouper.accept(text);
@@ -443,6 +447,7 @@ async function evaluateWholeRunWith(invocation: TrecEvalInvocation, io: CommandI
   const qrels = parseQrelsColumns(await readSource('qrels file', invocation.qrelsPath, io), invocation.qrelsPath);
   const output = new Output(io.stdout);
   const evaluator = new TrecEvaluator(invocation.plan, settings, output);
+  if (invocation.runPath !== '-') evaluator.noteRunFile(invocation.runPath);
   const measured = (parts && (await measureInParallel(invocation, io, qrels, evaluator, parts))) ?? (await measureSerially(invocation, io, qrels, evaluator));
 
   const queryCount = qrels.queryIds.length;
@@ -512,7 +517,15 @@ async function evaluateStreaming(invocation: TrecEvalInvocation, io: CommandIO):
     }
   });
   try {
-    await forEachLineChunk(invocation.runPath, io.stdin, (text) => grouper.accept(text), (bytes) => progress.update((bytesRead += bytes)));
+    await forEachLineChunk(
+      invocation.runPath,
+      io.stdin,
+      (text) => {
+        evaluator.noteRunText(text);
+        grouper.accept(text);
+      },
+      (bytes) => progress.update((bytesRead += bytes)),
+    );
     grouper.finish();
     passQrelsBefore(undefined);
   } catch (error) {

@@ -1,7 +1,7 @@
-// The single-pass path behind evaluateMeasures (src/core/measure-ranking.ts): the cases where it takes
+// The metric kernel (src/core/measure-ranking.ts) behind evaluate and evaluateMeasures: the cases where it takes
 // a branch the everyday inputs never take — many judged repeats, grades that cannot be counted into
-// buckets, unclean Maps, re-entrant calls — checked against numbers worked out by hand, and against
-// evaluate() (the general path) on random inputs.
+// buckets, unclean Maps, re-entrant calls — checked against numbers worked out by hand, and both
+// entry points against a plain reference implementation of every formula on random inputs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateMeasures, parseMeasure, planMeasures } from '../../../src/index.js';
@@ -84,23 +84,86 @@ describe('evaluateMeasures: Maps that need reading first', () => {
     expect(evaluateMeasures(['5', 'x'], grades as Map<string, number>, measuresOf('recall@2', 'P@1'))).toEqual({ 'recall@2': 0.5, 'precision@1': 1 });
   });
 
-  it('a Map whose get() evaluates another query inside gets both answers right', () => {
+  it('a key function that evaluates another query inside gets both answers right', () => {
     const inner: Record<string, number>[] = [];
-    class CallingBackMap extends Map<string, number> {
-      override get(key: string): number | undefined {
-        inner.push(evaluateMeasures(['z', 'y'], new Map([['y', 3], ['w', 1]]), measuresOf('ndcg@2', 'recall@1')));
-        return super.get(key);
-      }
-    }
-    const outer = evaluateMeasures(['a', 'b'], new CallingBackMap([['b', 2], ['c', 1]]), measuresOf('P@2', 'recall@2', 'mrr'));
+    const key = (hit: unknown) => {
+      inner.push(evaluateMeasures(['z', 'y'], new Map([['y', 3], ['w', 1]]), measuresOf('ndcg@2', 'recall@1')));
+      return (hit as { id: string }).id;
+    };
+    const outer = evaluateMeasures([{ id: 'a' }, { id: 'b' }], new Map([['b', 2], ['c', 1]]), measuresOf('P@2', 'recall@2', 'mrr'), { key });
     expect(outer).toEqual({ 'precision@2': 0.5, 'recall@2': 0.5, mrr: 0.5 });
     // ndcg@2 = (3 / log2 3) / (3 + 1 / log2 3).
     expect(inner[0]?.['ndcg@2']).toBeCloseTo(3 / Math.log2(3) / (3 + 1 / Math.log2(3)), 15);
+    expect(inner).toHaveLength(2);
     expect(inner.every((values) => values['recall@1'] === 0)).toBe(true);
   });
 });
 
-describe('evaluateMeasures agrees with evaluate() (the general path)', () => {
+interface ReferenceOptions {
+  k?: number;
+  minGrade: number;
+  gain: 'linear' | 'exponential';
+  applyMinGradeToNdcg: boolean;
+  precisionDenominator: 'k' | 'retrieved';
+}
+
+/**
+ * The measures written the plain way, one at a time, straight from their definitions (trec_eval's):
+ * what the kernel must agree with. A repeated hit takes its slot and gains nothing.
+ */
+function reference(hits: readonly string[], relevant: Readonly<Record<string, number>>, options: ReferenceOptions) {
+  const { minGrade, gain } = options;
+  const gradeOf = (id: string) => (Object.prototype.hasOwnProperty.call(relevant, id) ? relevant[id] : undefined);
+  const seen = new Set<string>();
+  // Per rank: the grade of a first sighting of a judged id, else undefined.
+  const grades = hits.map((id) => {
+    const first = !seen.has(id);
+    seen.add(id);
+    return first ? gradeOf(id) : undefined;
+  });
+  const judged = Object.values(relevant);
+  const R = judged.filter((grade) => grade >= minGrade).length;
+  const N = judged.filter((grade) => grade >= 0 && grade < minGrade).length;
+  const k = options.k ?? hits.length;
+  const top = grades.slice(0, k);
+  const isRelevant = (grade: number | undefined) => grade !== undefined && grade >= minGrade;
+  const truePositives = top.filter(isRelevant).length;
+  const precisionBase = options.precisionDenominator === 'retrieved' ? top.length : k;
+  const precision = precisionBase === 0 ? 0 : truePositives / precisionBase;
+  const recall = R === 0 ? 0 : truePositives / R;
+  const firstRelevant = top.findIndex(isRelevant);
+  let found = 0;
+  let precisionSum = 0;
+  top.forEach((grade, rank) => {
+    if (isRelevant(grade)) precisionSum += ++found / (rank + 1);
+  });
+  const hasGain = (grade: number) => (options.applyMinGradeToNdcg ? grade >= minGrade : grade > 0);
+  const gainOf = (grade: number) => (gain === 'exponential' ? 2 ** grade - 1 : grade);
+  const dcg = top.reduce((sum: number, grade, rank) => (grade !== undefined && hasGain(grade) ? sum + gainOf(grade) / Math.log2(rank + 2) : sum), 0);
+  const idealGains = judged.filter(hasGain).map(gainOf).sort((a, b) => b - a);
+  const ideal = idealGains.slice(0, options.k ?? idealGains.length).reduce((sum, value, rank) => sum + value / Math.log2(rank + 2), 0);
+  let nonRelevantAbove = 0;
+  let bprefSum = 0;
+  for (const grade of grades) {
+    if (isRelevant(grade)) bprefSum += nonRelevantAbove === 0 ? 1 : 1 - Math.min(nonRelevantAbove, R) / Math.min(N, R);
+    else if (grade !== undefined && grade >= 0) nonRelevantAbove++;
+  }
+  return {
+    precision,
+    recall,
+    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
+    hit: truePositives > 0 ? 1 : 0,
+    mrr: firstRelevant === -1 ? 0 : 1 / (firstRelevant + 1),
+    map: R === 0 ? 0 : precisionSum / R,
+    ndcg: ideal === 0 ? 0 : dcg / ideal,
+    rprec: R === 0 ? 0 : grades.slice(0, R).filter(isRelevant).length / R,
+    bpref: R === 0 ? 0 : bprefSum / R,
+    truePositives,
+    R,
+  };
+}
+
+describe('evaluate() and evaluateMeasures() against a plain reference implementation', () => {
   // Some ids start with a space: they are ids as they are (only blank ids are dropped).
   const docId = fc.integer({ min: 0, max: 25 }).map((n) => (n % 7 === 0 ? ` d${n}` : `d${n}`));
   const grade = fc.oneof(fc.integer({ min: -1, max: 4 }), fc.constantFrom(0.5, 1.5, 7));
@@ -112,22 +175,65 @@ describe('evaluateMeasures agrees with evaluate() (the general path)', () => {
   });
   const names = ['hit', 'precision', 'recall', 'f1', 'mrr', 'ndcg', 'map'] as const;
   const field = { hit: 'hitAtK', precision: 'precisionAtK', recall: 'recallAtK', f1: 'f1AtK', mrr: 'mrr', ndcg: 'ndcg', map: 'averagePrecision' } as const;
+  const close = (actual: number | undefined, expected: number, what: string) => expect(Math.abs((actual as number) - expected), what).toBeLessThanOrEqual(1e-12);
 
-  it('for every measure at every cutoff, with repeats, any grades and every option', () => {
+  it('evaluate(): every measure and count, with repeats, any grades and every option', () => {
     fc.assert(
-      fc.property(fc.array(docId, { maxLength: 30 }), fc.dictionary(docId, grade, { maxKeys: 20 }), settings, fc.uniqueArray(fc.integer({ min: 1, max: 35 }), { minLength: 1, maxLength: 4 }), fc.boolean(), (hits, relevant, options, cutoffs, asMap) => {
-        const measures = [...cutoffs.flatMap((k) => names.map((name) => ({ name, k }))), { name: 'rprec' as const }, { name: 'ndcg' as const }, { name: 'map' as const }];
-        const values = evaluateMeasures(hits, asMap ? new Map(Object.entries(relevant)) : relevant, planMeasures(measures), options);
-        for (const k of cutoffs) {
-          const general = evaluate(hits, relevant, { ...options, k });
-          for (const name of names) expect(values[`${name}@${k}`]).toBe(general[field[name]]);
-        }
-        const uncut = evaluate(hits, relevant, options);
-        expect(values.rprec).toBe(uncut.rPrecision);
-        expect(values.ndcg).toBe(uncut.ndcg);
-        expect(values.map).toBe(uncut.averagePrecision);
+      fc.property(fc.array(docId, { maxLength: 30 }), fc.dictionary(docId, grade, { maxKeys: 20 }), settings, fc.option(fc.integer({ min: 1, max: 35 }), { nil: undefined }), fc.boolean(), (hits, relevant, options, k, asMap) => {
+        const expected = reference(hits, relevant, { ...options, k });
+        const actual = evaluate(hits, asMap ? new Map(Object.entries(relevant)) : relevant, { ...options, k });
+        for (const name of names) close(actual[field[name]], expected[name], name);
+        close(actual.rPrecision, expected.rprec, 'rprec');
+        close(actual.bpref, expected.bpref, 'bpref');
+        expect(actual.truePositiveCount).toBe(expected.truePositives);
+        expect(actual.relevantCount).toBe(expected.R);
+        expect(actual.duplicateCount).toBe(hits.length - new Set(hits).size);
+        expect(actual.unmatchedRelevantIds).toEqual(Object.keys(relevant).filter((id) => (relevant[id] as number) >= options.minGrade && !hits.includes(id)));
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('evaluateMeasures(): every measure at every cutoff in one plan', () => {
+    fc.assert(
+      fc.property(fc.array(docId, { maxLength: 30 }), fc.dictionary(docId, grade, { maxKeys: 20 }), settings, fc.uniqueArray(fc.integer({ min: 1, max: 35 }), { minLength: 1, maxLength: 4 }), fc.boolean(), (hits, relevant, options, cutoffs, asMap) => {
+        const measures = [...cutoffs.flatMap((k) => names.map((name) => ({ name, k }))), { name: 'rprec' as const }, { name: 'bpref' as const }, { name: 'ndcg' as const }, { name: 'map' as const }];
+        const values = evaluateMeasures(hits, asMap ? new Map(Object.entries(relevant)) : relevant, planMeasures(measures), options);
+        for (const k of cutoffs) {
+          const expected = reference(hits, relevant, { ...options, k });
+          for (const name of names) close(values[`${name}@${k}`], expected[name], `${name}@${k}`);
+        }
+        const uncut = reference(hits, relevant, options);
+        close(values.rprec, uncut.rprec, 'rprec');
+        close(values.bpref, uncut.bpref, 'bpref');
+        close(values.ndcg, uncut.ndcg, 'ndcg');
+        close(values.map, uncut.map, 'map');
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('large queries (the key table grows past its first size)', () => {
+  it('3,000 hits with repeats and 700 judgments agree with the reference, twice in a row', () => {
+    let seed = 11;
+    const next = (limit: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % limit;
+    };
+    const hits = Array.from({ length: 3000 }, () => `doc-${next(2500)}`);
+    const relevant: Record<string, number> = {};
+    for (let index = 0; index < 700; index++) relevant[`doc-${next(2500)}`] = next(5) - 1;
+    const options = { minGrade: 1, gain: 'linear' as const, applyMinGradeToNdcg: false, precisionDenominator: 'k' as const };
+    for (let round = 0; round < 2; round++) {
+      const expected = reference(hits, relevant, { ...options, k: 1000 });
+      const actual = evaluate(hits, new Map(Object.entries(relevant)), { k: 1000 });
+      expect(actual.averagePrecision).toBeCloseTo(expected.map, 12);
+      expect(actual.ndcg).toBeCloseTo(expected.ndcg, 12);
+      expect(actual.bpref).toBeCloseTo(expected.bpref, 12);
+      expect(actual.truePositiveCount).toBe(expected.truePositives);
+      expect(actual.duplicateCount).toBe(hits.length - new Set(hits).size);
+      expect(actual.unmatchedRelevantIds).toEqual(Object.keys(relevant).filter((id) => (relevant[id] as number) >= 1 && !hits.includes(id)));
+    }
   });
 });

@@ -8,7 +8,7 @@ const ranking = fc.array(docId, { maxLength: 25 });
 const uniqueRanking = fc.uniqueArray(docId, { maxLength: 25 });
 const gradedJudgments = fc.dictionary(docId, fc.integer({ min: 0, max: 3 }), { maxKeys: 15 });
 const cutoff = fc.integer({ min: 1, max: 30 });
-const MEASURES = ['precisionAtK', 'recallAtK', 'f1AtK', 'hitAtK', 'mrr', 'ndcg', 'averagePrecision', 'rPrecision'] as const;
+const MEASURES = ['precisionAtK', 'recallAtK', 'f1AtK', 'hitAtK', 'mrr', 'ndcg', 'averagePrecision', 'rPrecision', 'bpref'] as const;
 
 describe('metric invariants', () => {
   it('every measure lies in [0, 1] and is never NaN', () => {
@@ -46,6 +46,7 @@ describe('metric invariants', () => {
         expect(result.ndcg).toBeCloseTo(1, 12);
         expect(result.averagePrecision).toBeCloseTo(1, 12);
         expect(result.rPrecision).toBe(1);
+        expect(result.bpref).toBe(1);
       }),
     );
   });

@@ -1,0 +1,163 @@
+// The measure table: every measure of the library defined once — its canonical name, the spellings
+// it is known by (ours, ir_measures', trec_eval's), its trec_eval output name, its cutoff rule and its
+// formula. parseMeasure, evaluate, evaluateMeasures (and so evaluateRun and the matchers) and the CLI's
+// trec-eval all read it; the kernel (measure-ranking.ts) computes the running counts the formulas read.
+
+/** The running counts of one ranking at one cutoff: what every formula reads. */
+export interface RankingState {
+  /** The cutoff (the number of ranked hits for an uncut measure). */
+  k: number;
+  /** min(k, retrievedCount). */
+  evaluatedAtK: number;
+  retrievedCount: number;
+  /** Judged ids with grade ≥ minGrade (trec_eval's num_rel, R). */
+  relevantCount: number;
+  /** Judged ids with 0 ≤ grade < minGrade (trec_eval's judged non-relevant; negative grades are not counted). */
+  judgedNonRelevantCount: number;
+  /** Relevant ids (first sightings) in the top k. */
+  truePositiveCount: number;
+  /** Rank (1-based) of the first relevant hit in the top k, 0 when none. */
+  firstRelevantRank: number;
+  /** Σ precision at the rank of each relevant hit in the top k. */
+  precisionSum: number;
+  /** Relevant hits among the first min(k, R) ranks. */
+  relevantInTopR: number;
+  /** Σ over the relevant hits in the top k of bpref's preference fraction. */
+  bprefSum: number;
+  dcg: number;
+  /** The ideal DCG this cutoff divides by. */
+  idealDcg: number;
+  /** Precision divides by the hits evaluated instead of k. */
+  precisionOverRetrieved: boolean;
+}
+
+/** How a measure takes a cutoff. */
+export type CutoffRule =
+  /** `precision@5`: only at a cutoff. */
+  | 'required'
+  /** `ndcg` or `ndcg@10`. */
+  | 'optional'
+  /** Never: `rprec` (its cutoff is R), `bpref` (trec_eval's has none). */
+  | 'none';
+
+export interface MeasureDefinition {
+  /** Lower-cased spellings (ours, ir_measures, trec_eval) that name this measure. */
+  aliases: readonly string[];
+  /** trec_eval spellings that take a cutoff only in their `_cut` form (`ndcg_cut_10`). */
+  cutOnlyAliases?: readonly string[];
+  cutoff: CutoffRule;
+  /** trec_eval's output name of the uncut measure, and of the cut one (`ndcg`, `ndcg_cut`). */
+  trecName?: string;
+  trecCutName?: string;
+  /** Per-query values are 0 or 1: their mean is a proportion (Wilson intervals apply). */
+  binary: boolean;
+  /** The value from the running counts at the measure's cutoff. */
+  formula: (state: RankingState) => number;
+}
+
+function precision(state: RankingState): number {
+  const base = state.precisionOverRetrieved ? state.evaluatedAtK : state.k;
+  return base === 0 ? 0 : state.truePositiveCount / base;
+}
+
+function recall(state: RankingState): number {
+  return state.relevantCount === 0 ? 0 : state.truePositiveCount / state.relevantCount;
+}
+
+/** Every measure, by canonical name. Adding a name to MeasureName without a definition here does not compile. */
+export const MEASURE_TABLE = {
+  hit: {
+    aliases: ['hit', 'success', 'hitrate', 'hit_rate'],
+    cutoff: 'required',
+    trecCutName: 'success',
+    binary: true,
+    formula: (state) => (state.truePositiveCount > 0 ? 1 : 0),
+  },
+  precision: {
+    aliases: ['precision', 'p'],
+    cutoff: 'required',
+    trecCutName: 'P',
+    binary: false,
+    formula: precision,
+  },
+  recall: {
+    aliases: ['recall', 'r'],
+    cutoff: 'required',
+    trecCutName: 'recall',
+    binary: false,
+    formula: recall,
+  },
+  f1: {
+    aliases: ['f1'],
+    cutoff: 'required',
+    binary: false,
+    formula: (state) => {
+      const p = precision(state);
+      const r = recall(state);
+      return p + r === 0 ? 0 : (2 * p * r) / (p + r);
+    },
+  },
+  mrr: {
+    aliases: ['mrr', 'rr', 'recip_rank'],
+    cutoff: 'optional',
+    trecName: 'recip_rank',
+    binary: false,
+    formula: (state) => (state.firstRelevantRank === 0 ? 0 : 1 / state.firstRelevantRank),
+  },
+  ndcg: {
+    aliases: ['ndcg', 'ndcg_cut'],
+    cutOnlyAliases: ['ndcg_cut'],
+    cutoff: 'optional',
+    trecName: 'ndcg',
+    trecCutName: 'ndcg_cut',
+    binary: false,
+    formula: (state) => (state.idealDcg === 0 ? 0 : state.dcg / state.idealDcg),
+  },
+  map: {
+    aliases: ['map', 'ap', 'map_cut'],
+    cutOnlyAliases: ['map_cut'],
+    cutoff: 'optional',
+    trecName: 'map',
+    trecCutName: 'map_cut',
+    binary: false,
+    formula: (state) => (state.relevantCount === 0 ? 0 : state.precisionSum / state.relevantCount),
+  },
+  rprec: {
+    aliases: ['rprec', 'r-prec'],
+    cutoff: 'none',
+    trecName: 'Rprec',
+    binary: false,
+    formula: (state) => (state.relevantCount === 0 ? 0 : state.relevantInTopR / state.relevantCount),
+  },
+  bpref: {
+    aliases: ['bpref'],
+    cutoff: 'none',
+    trecName: 'bpref',
+    binary: false,
+    formula: (state) => (state.relevantCount === 0 ? 0 : state.bprefSum / state.relevantCount),
+  },
+} as const satisfies Record<string, MeasureDefinition>;
+
+export type MeasureName = keyof typeof MEASURE_TABLE;
+
+/** The table in definition order, as [name, definition] pairs. */
+export const MEASURE_NAMES = Object.freeze(Object.keys(MEASURE_TABLE)) as readonly MeasureName[];
+
+/** Lower-cased spelling → canonical name. A Map: `constructor` or `__proto__` is no measure. */
+export const MEASURE_ALIASES: ReadonlyMap<string, MeasureName> = new Map(
+  MEASURE_NAMES.flatMap((name) => MEASURE_TABLE[name].aliases.map((alias) => [alias, name] as const)),
+);
+
+/** trec_eval names that take a cutoff only in their `_cut` form. */
+export const CUT_ONLY_ALIASES: ReadonlySet<string> = new Set(
+  MEASURE_NAMES.flatMap((name) => ('cutOnlyAliases' in MEASURE_TABLE[name] ? (MEASURE_TABLE[name] as MeasureDefinition).cutOnlyAliases ?? [] : [])),
+);
+
+/** The definition of a canonical name (from a Map, so inherited names are never found). */
+const DEFINITIONS: ReadonlyMap<MeasureName, MeasureDefinition> = new Map(MEASURE_NAMES.map((name) => [name, MEASURE_TABLE[name]]));
+
+export function definitionOf(name: MeasureName): MeasureDefinition {
+  const definition = DEFINITIONS.get(name);
+  if (definition === undefined) throw new RangeError(`unknown measure ${JSON.stringify(name)}`);
+  return definition;
+}
