@@ -10,7 +10,7 @@ export default defineConfig({
     'jest-reporter': 'src/jest/reporter.ts',
     cli: 'src/cli/main.ts',
     // Started by the CLI's trec-eval on large runs (one per extra thread); not an export.
-    'trec-eval-worker': 'src/cli/trec-eval-worker.ts',
+    'trec-eval-worker': 'src/trec/eval/worker.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

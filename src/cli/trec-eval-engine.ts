@@ -4,9 +4,9 @@ import { planMeasures, type MeasurePlan } from '../core/evaluate.js';
 import { formatMeasure } from '../core/measures.js';
 import { createMeasureScratch, measureGradedRanking, reserveScratch, type MeasureScratch } from '../core/measure-ranking.js';
 import type { JudgmentSettings } from '../core/relevance.js';
-import { DuplicateDocnoError, compareSpans, docIdOf, qrelsLineOf, rankEntries, spanHash, type QrelsColumns, type SpanQuery } from './trec-fast.js';
+import { DuplicateDocnoError, compareSpans, docIdOf, qrelsLineOf, rankEntries, spanHash, type QrelsColumns, type SpanQuery } from '../trec/columns.js';
 import type { Output } from './io.js';
-import { formatFixed, measureColumn } from './trec-format.js';
+import { formatFixed, measureColumn } from '../trec/eval/format.js';
 import type { TrecMeasurePlan } from './trec-measures.js';
 
 export interface TrecEvalSettings {

@@ -109,7 +109,7 @@ function unknownMeasure(name: string): MeasureSpecError {
 /**
  * The rows `-m` flags ask for, in trec_eval's print order. No flag: every supported measure with
  * trec_eval's default cutoffs. As in trec_eval, a measure named twice is printed once and the
- * parameters of its first occurrence win.
+ * parameters of the first occurrence that has any win (`-m P -m P.5` prints P_5 alone).
  */
 export function planTrecMeasures(requests: readonly string[]): TrecMeasurePlan {
   const warnings: string[] = [];
@@ -119,16 +119,19 @@ export function planTrecMeasures(requests: readonly string[]): TrecMeasurePlan {
     const { name, parameters } = splitRequest(text);
     const spec = SUPPORTED.find((candidate) => candidate.name === name);
     if (spec === undefined) throw unknownMeasure(name);
-    if (chosen.has(name)) {
-      if (parameters !== undefined && parameters !== chosen.get(name)) {
-        warnings.push(`'-m ${text}' ignored: '${name}' was already requested${chosen.get(name) === undefined ? '' : ` as '${name}.${chosen.get(name)}'`} (trec_eval uses the first).`);
-      }
-      continue;
-    }
-    if (parameters !== undefined && spec.kind !== 'cutoffs') {
+    if (parameters !== undefined && spec.kind !== 'cutoffs' && chosen.get(name) === undefined) {
       const cutName = `${name}_cut`;
       const hint = SUPPORTED.some((candidate) => candidate.name === cutName) ? ` Did you mean -m ${cutName}.${parameters}?` : '';
       warnings.push(`'${name}' takes no parameters: '.${parameters}' ignored, as trec_eval does.${hint}`);
+    }
+    if (chosen.has(name)) {
+      // trec_eval takes a measure's parameters from the first `-m NAME.PARAMS`, wherever a bare `-m NAME` stands.
+      const earlier = chosen.get(name);
+      if (earlier === undefined) chosen.set(name, parameters);
+      else if (parameters !== undefined && parameters !== earlier) {
+        warnings.push(`'-m ${text}' ignored: '${name}' was already requested as '${name}.${earlier}' (trec_eval uses the first parameters given).`);
+      }
+      continue;
     }
     chosen.set(name, parameters);
   }
