@@ -98,8 +98,8 @@ export class RunLine {
   rankEnd = 0;
   scoreStart = 0;
   scoreEnd = 0;
-  /** Offset just past the sixth column (the tag). */
-  tagEnd = 0;
+  /** Offset of the sixth column (the tag). */
+  tagStart = 0;
   score = 0;
   lineNumber = 0;
   lineStart = 0;
@@ -146,10 +146,8 @@ function spaceSeparatedRunLine(text: string, lineStart: number, lineEnd: number,
   line.scoreEnd = end;
   position = end + 1;
   while (text.charCodeAt(position) === CHAR_SPACE) position++;
-  if (position >= lineEnd) return false; // no tag
-  end = text.indexOf(' ', position);
-  line.tagEnd = end === -1 || end > lineEnd ? lineEnd : end;
-  return true;
+  line.tagStart = position;
+  return position < lineEnd; // a tag follows
 }
 
 /** The columns of a run line with any of trec_eval's separators. False when a column is missing. */
@@ -174,10 +172,8 @@ function generalRunLine(text: string, lineStart: number, lineEnd: number, line: 
   while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
   line.scoreEnd = position;
   while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
-  if (position >= lineEnd) return false; // no tag
-  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
-  line.tagEnd = position;
-  return true;
+  line.tagStart = position;
+  return position < lineEnd; // a tag follows
 }
 
 /**
@@ -221,7 +217,9 @@ export function scanRunLines(text: string, from: number, to: number, firstLineNu
 
 /** The strict grammar's extra rules: nothing after the tag, an integer rank. */
 function checkStrictRunLine(text: string, lineStart: number, lineEnd: number, lineNumber: number, file: string, line: RunLine): void {
-  if (firstNonSeparator(text, line.tagEnd, lineEnd) < lineEnd) {
+  let tagEnd = line.tagStart;
+  while (tagEnd < lineEnd && !isSeparator(text.charCodeAt(tagEnd))) tagEnd++;
+  if (firstNonSeparator(text, tagEnd, lineEnd) < lineEnd) {
     const problem = columnCountProblem(RUN_LAYOUT, 6, countColumns(text, lineStart, lineEnd));
     throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
   }

@@ -8,6 +8,10 @@ import { compareByTrecRank, rankedKeys } from '../../../src/core/ranking.js';
 import { parseQrels, parseRun, parseRunColumns, readRunFile, runFromColumns, streamRunByQuery, TrecFormatError } from '../../../src/trec/index.js';
 import { textLimits } from '../../../src/trec/text.js';
 
+async function* chunks(parts: string[]): AsyncGenerator<string> {
+  yield* parts;
+}
+
 const looseRun = '# produced by bm25\nq1\tQ0\td2\tx\t2.5\ttag\textra\nq1 Q0 d1 - 1.5 tag more columns\n';
 
 describe('run grammar', () => {
@@ -31,7 +35,7 @@ describe('run grammar', () => {
       const objects = parseRun(text, { grammar });
       expect(runFromColumns(parseRunColumns(text, { grammar }))).toEqual(objects);
       const streamed = [];
-      for await (const group of streamRunByQuery([text.slice(0, 9), text.slice(9)], { grammar })) streamed.push(group);
+      for await (const group of streamRunByQuery(chunks([text.slice(0, 9), text.slice(9)]), { grammar })) streamed.push(group);
       expect(new Map(streamed.map((group) => [group.queryId, group.entries]))).toEqual(objects);
       expect(objects.get('q1')).toEqual([
         { docId: 'd2', score: 2.5, rank: 1 },
@@ -95,10 +99,10 @@ describe('files too large to hold as text', () => {
 
   it('streamRunByQuery names the file and line of a line with no end, instead of "Invalid string length"', async () => {
     textLimits.maxLineLength = 50;
-    const chunks = ['q1 Q0 d1 1 1 t\n', 'x'.repeat(40), 'x'.repeat(40)];
+    const parts = ['q1 Q0 d1 1 1 t\n', 'x'.repeat(40), 'x'.repeat(40)];
     const error = await (async () => {
       try {
-        for await (const group of streamRunByQuery(chunks, { file: 'long.run' })) void group;
+        for await (const group of streamRunByQuery(chunks(parts), { file: 'long.run' })) void group;
       } catch (caught) {
         return caught;
       }
