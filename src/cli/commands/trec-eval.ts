@@ -15,7 +15,8 @@ A drop-in for NIST trec_eval 10 on the measures below: same flags, same output
 Options (trec_eval's long names work too):
   -q, --query_eval_wanted          print every query's values before the summary
   -c, --complete_rel_info_wanted   average over every qrels query; a query missing
-                                   from the run scores 0 (default: only queries in both)
+                                   from the run scores 0 (default: only queries in both,
+                                   as trec_eval 9; trec_eval 10 exits 4 on such a query)
   -n, --nosummary                  no summary ('all') lines
   -l, --level_for_rel N            grade at or above which a document is relevant
                                    (default 1; ndcg uses the grades themselves)
