@@ -14,7 +14,7 @@ export default defineConfig({
     report: 'src/entries/report.ts',
     cli: 'src/cli/main.ts',
     // Started by the CLI's trec-eval on large runs (one per extra thread); not an export.
-    'trec-eval-worker': 'src/cli/trec-eval-worker.ts',
+    'trec-eval-worker': 'src/cli/trec-eval/worker.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

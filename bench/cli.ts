@@ -9,12 +9,18 @@
 //    `trec-eval --streaming` through standard input (the run never touches the disk); the qrels are a
 //    file. Peak RSS must not grow with the number of queries.
 //
+// 3. With TREC_EVAL_BIN=/path/to/trec_eval (NIST trec_eval 10, built locally with -O2; never
+//    downloaded by the benchmark), case 1 also runs trec_eval on the same files with the same flags,
+//    alternating with trec-eval run by run, checks that both print the same bytes and reports the
+//    ratios: wall (target ≤ 0.3× trec_eval) and peak RSS (target ≤ 1.5×). trec_eval's peak RSS comes
+//    from /usr/bin/time.
+//
 // Everything is generated deterministically (the shuffle from a fixed seed), so every run of the
 // benchmark sees the same data.
 // Options: --queries N (default 20000), --hits N (100), --repeat N (7), --streaming-queries N,N
 // (100000,1000000), --skip-streaming, --skip-in-memory, --cli PATH (another build of dist/cli.js).
 import { spawn } from 'node:child_process';
-import { closeSync, createWriteStream, existsSync, openSync, statSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -23,6 +29,8 @@ import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let CLI = path.join(ROOT, 'dist', 'cli.js');
+const REFERENCE = process.env.TREC_EVAL_BIN;
+const TIME_BIN = '/usr/bin/time';
 const SEED = 0x2024_5eed;
 const MEASURES = [
   '-m', 'P.1,3,5,10', '-m', 'recall.1,3,5,10,100', '-m', 'map', '-m', 'map_cut.5,10', '-m', 'ndcg',
@@ -175,6 +183,33 @@ function runCli(args: readonly string[], feed?: (stdin: NodeJS.WritableStream) =
   });
 }
 
+interface ReferenceRun {
+  wallMs: number;
+  maxRssMB: number;
+}
+
+/** Runs the reference trec_eval under /usr/bin/time (for its peak RSS), its output to `outputFile`. */
+function runReference(binary: string, args: readonly string[], outputFile: string): Promise<ReferenceRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const output = openSync(outputFile, 'w');
+    const child = spawn(TIME_BIN, ['-f', 'maxrss %M', binary, ...args], { stdio: ['ignore', output, 'pipe'] });
+    closeSync(output);
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      const rss = /maxrss (\d+)/.exec(stderr);
+      if (code !== 0 || rss === null) {
+        reject(new Error(`${binary} exited with ${code}: ${stderr}`));
+        return;
+      }
+      resolve({ wallMs, maxRssMB: Math.round(Number(rss[1]) / 1024) });
+    });
+  });
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
@@ -189,8 +224,14 @@ async function benchInMemory(directory: string, queries: number, hits: number, r
     ['run lines shuffled (worst case: read whole, into columns)', files.shuffled],
   ] as const) {
     const runs: CliRun[] = [];
+    const references: ReferenceRun[] = [];
     const outputFile = path.join(directory, 'results.txt');
-    for (let attempt = 0; attempt < repeat; attempt++) runs.push(await runCli(['-q', '-c', ...MEASURES, files.qrels, runPath], undefined, outputFile));
+    const referenceFile = path.join(directory, 'results.trec_eval.txt');
+    const args = ['-q', '-c', ...MEASURES, files.qrels, runPath];
+    for (let attempt = 0; attempt < repeat; attempt++) {
+      runs.push(await runCli(args, undefined, outputFile));
+      if (REFERENCE !== undefined) references.push(await runReference(REFERENCE, args, referenceFile));
+    }
     const best = runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
     const wall = runs.map((run) => run.wallMs);
     const rss = runs.map((run) => run.timings.maxRssMB);
@@ -200,9 +241,24 @@ async function benchInMemory(directory: string, queries: number, hits: number, r
     const { read, sort, measure, write, total } = best.timings;
     console.log(`  split (best run, main thread): read+parse ${read} ms · sort ${sort} ms · measure ${measure} ms · write ${write} ms · in-process total ${total} ms`);
     console.log(`  output ${(best.outputBytes / 1e6).toFixed(1)} MB`);
+    if (REFERENCE !== undefined) reportReference(runs, references, outputFile, referenceFile);
     const piped = await runCli(['-q', '-c', ...MEASURES, files.qrels, runPath]);
     console.log(`  the same output through a pipe into this process instead: ${piped.wallMs.toFixed(0)} ms (write ${piped.timings.write} ms)`);
   }
+}
+
+/** trec_eval's figures from the same attempts, and trec-eval's as ratios of them. */
+function reportReference(runs: CliRun[], references: ReferenceRun[], outputFile: string, referenceFile: string): void {
+  const same = readFileSync(outputFile).equals(readFileSync(referenceFile));
+  const wall = runs.map((run) => run.wallMs);
+  const referenceWall = references.map((run) => run.wallMs);
+  const rss = Math.max(...runs.map((run) => run.timings.maxRssMB));
+  const referenceRss = Math.max(...references.map((run) => run.maxRssMB));
+  console.log(`  trec_eval (${REFERENCE}), alternating run by run: wall best ${Math.min(...referenceWall).toFixed(0)} ms, median ${median(referenceWall).toFixed(0)} ms; peak RSS ${referenceRss} MB`);
+  console.log(
+    `  ratio trec-eval / trec_eval: wall ${(Math.min(...wall) / Math.min(...referenceWall)).toFixed(2)}× best, ${(median(wall) / median(referenceWall)).toFixed(2)}× median (target ≤ 0.30); ` +
+      `peak RSS ${(rss / referenceRss).toFixed(2)}× (target ≤ 1.5); output ${same ? 'identical' : 'DIFFERENT'}`,
+  );
 }
 
 async function benchStreaming(directory: string, queries: number, hits: number): Promise<void> {
@@ -249,6 +305,11 @@ async function main(): Promise<void> {
   if (values.cli !== undefined) CLI = path.resolve(values.cli);
   if (!existsSync(CLI)) {
     console.error(`bench:cli needs the built CLI (${path.relative(ROOT, CLI)}); run \`npm run build\` first.`);
+    process.exitCode = 2;
+    return;
+  }
+  if (REFERENCE !== undefined && (!existsSync(REFERENCE) || !existsSync(TIME_BIN))) {
+    console.error(`TREC_EVAL_BIN=${REFERENCE}: needs that trec_eval binary and ${TIME_BIN} (for its peak RSS).`);
     process.exitCode = 2;
     return;
   }

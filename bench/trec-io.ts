@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
-import type { RunEntry, TrecRun } from '../src/dataset/trec.js';
+import type { RunEntry, TrecRun } from '../src/trec/index.js';
 import { builtTrec } from './built.js';
 
 const { parseRun, parseRunColumns, readRunFile, runFromColumns, streamRunByQuery } = builtTrec;

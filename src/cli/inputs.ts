@@ -6,7 +6,8 @@ import type { Measure } from '../core/measures.js';
 import type { EvaluateOptions } from '../core/types.js';
 import { readMeasures, rankTrecRun, type EvaluateRunOptions, type QuerySet, type Run } from '../dataset/evaluate-run.js';
 import { parseEvalSetJsonl, parseRunJsonl } from '../dataset/jsonl.js';
-import { parseQrels, parseRun } from '../dataset/trec.js';
+import { parseQrels, parseRun } from '../trec/read.js';
+import { decodeText } from '../trec/text.js';
 import { choiceOption, numberOption, stringList, stringOption, type OptionSpec, type ParsedArgs } from './args.js';
 import { fileError, usageError, type CommandIO } from './io.js';
 
@@ -72,7 +73,7 @@ export function readEvaluationSettings(parsed: ParsedArgs): EvaluationSettings {
 
 async function readInput(role: string, path: string): Promise<string> {
   try {
-    return (await readFile(path)).toString('utf8');
+    return decodeText(await readFile(path), path);
   } catch (error) {
     throw fileError(role, path, error);
   }

@@ -2,7 +2,7 @@
 // judged keys found (first sightings only) and the query's judged grades. The formulas are the measure
 // table's (measure-table.ts); this module only keeps the running counts they read. Its callers:
 //   evaluate() and evaluateMeasures() (evaluate.ts), through judgeKeys below;
-//   the CLI's trec-eval (cli/trec-eval-engine.ts), which finds the judged keys in its own span tables.
+//   the CLI's trec-eval (cli/trec-eval/engine.ts), which finds the judged keys in its own span tables.
 import { describeValue } from './describe.js';
 import { isPlainKey } from './keys.js';
 import { formatMeasure, type Measure } from './measures.js';

@@ -17,11 +17,31 @@ export function compareUtf8(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** text[aStart, aEnd) against text[bStart, bEnd) in UTF-8 byte order, as compareUtf8 (no substring made). */
+export function compareUtf8Spans(text: string, aStart: number, aEnd: number, bStart: number, bEnd: number): number {
+  const length = Math.min(aEnd - aStart, bEnd - bStart);
+  for (let offset = 0; offset < length; offset++) {
+    const unitA = text.charCodeAt(aStart + offset);
+    const unitB = text.charCodeAt(bStart + offset);
+    if (unitA !== unitB) return codePointOrder(unitA) - codePointOrder(unitB);
+  }
+  return aEnd - aStart - (bEnd - bStart);
+}
+
 /** Lifts surrogates above U+E000–U+FFFF so that code units compare like code points. */
 function codePointOrder(unit: number): number {
   if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
   if (unit >= 0xe000) return unit - 0x800;
   return unit;
+}
+
+/**
+ * trec_eval's ranking rule, the one every ranking by score follows (rankedKeys, TREC runs,
+ * trec-eval): negative when (scoreA, idA) ranks above (scoreB, idB) — higher score first, equal
+ * scores by id descending in byte order (strcmp). A sort comparator.
+ */
+export function compareByTrecRank(scoreA: number, idA: string, scoreB: number, idB: string): number {
+  return scoreA === scoreB ? compareUtf8(idB, idA) : scoreB - scoreA;
 }
 
 function scoreOf(hit: Hit, index: number): number {
@@ -44,7 +64,7 @@ export function rankedKeys(hits: readonly Hit[], options: Pick<EvaluateOptions, 
     throw new RangeError(`sortBy must be 'rank' or 'score', received ${describeValue(options.sortBy)}.`);
   }
   const order = hits.map((hit, index) => ({ key: keys[index] as string, score: scoreOf(hit, index) }));
-  order.sort((a, b) => (a.score === b.score ? compareUtf8(b.key, a.key) : b.score - a.score));
+  order.sort((a, b) => compareByTrecRank(a.score, a.key, b.score, b.key));
   return order.map((entry) => entry.key);
 }
 

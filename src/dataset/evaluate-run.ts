@@ -2,7 +2,7 @@
 // rules (docs/datasets.md, Evaluating a run). Pure: no files, no runner.
 import { describeValue } from '../core/describe.js';
 import { evaluateMeasures, planMeasures } from '../core/evaluate.js';
-import { compareUtf8 } from '../core/ranking.js';
+import { compareByTrecRank } from '../core/ranking.js';
 import { formatMeasure, parseMeasure, type Measure } from '../core/measures.js';
 import type { EvaluateOptions, Hit, Relevance } from '../core/types.js';
 import type { EvalQuery, EvalSet } from './jsonl.js';
@@ -225,7 +225,7 @@ export function rankTrecRun(run: TrecRun): Map<string, { id: string; score: numb
   const ranked = new Map<string, { id: string; score: number }[]>();
   for (const [queryId, entries] of run) {
     const hits = entries.map((entry) => ({ id: entry.docId, score: entry.score }));
-    hits.sort((a, b) => (a.score === b.score ? compareUtf8(b.id, a.id) : b.score - a.score));
+    hits.sort((a, b) => compareByTrecRank(a.score, a.id, b.score, b.id));
     ranked.set(queryId, hits);
   }
   return ranked;

@@ -22,7 +22,8 @@ export {
   type RunQueryGroup,
   type RunStreamSource,
   type FormatRunOptions,
-} from './trec.js';
+  type TrecGrammar,
+} from '../trec/index.js';
 export {
   parseEvalSetJsonl,
   readEvalSetFile,

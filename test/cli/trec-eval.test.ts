@@ -124,7 +124,7 @@ describe('trec-eval: query rules', () => {
     expect(valueOf(fromFile.stdout, 'num_rel_ret', 'q1')).toBe('3');
     // And the same as the library's ranking of the run (evaluateRun over rankTrecRun).
     const { evaluateRun, rankTrecRun } = await import('../../src/dataset/evaluate-run.js');
-    const { parseQrels, parseRun } = await import('../../src/dataset/trec.js');
+    const { parseQrels, parseRun } = await import('../../src/trec/index.js');
     const library = evaluateRun(parseQrels(readFileSync(longQrels, 'utf8')), rankTrecRun(parseRun(text)), { measures: ['ndcg', 'map', 'mrr'] });
     expect(Number(valueOf(fromFile.stdout, 'ndcg', 'q1'))).toBeCloseTo(library.perQuery['q1']?.['ndcg'] as number, 4);
     expect(Number(valueOf(fromFile.stdout, 'map', 'q1'))).toBeCloseTo(library.perQuery['q1']?.['map'] as number, 4);
@@ -171,10 +171,10 @@ describe('trec-eval: fatal duplicates (exit 4, as trec_eval)', () => {
   });
 
   it('a docno repeated in qrels whose queries are interleaved, with both lines of the file', async () => {
-    const interleaved = file('dup-interleaved.qrels', 'q1 0 a 1\nq2 0 x 1\n\nq1 0 b 1\nq1 0 a 0\n');
+    const interleaved = file('dup-interleaved.qrels', 'q1 0 a 1\nq2 0 x 1\nq1 0 b 1\nq1 0 a 0\n');
     const result = await runCommand(trecEval, ['-m', 'P.5', interleaved, run]);
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/dup-interleaved\.qrels:5: duplicate docno 'a' in query 'q1' \(first on line 1\)/);
+    expect(result.stderr).toMatch(/dup-interleaved\.qrels:4: duplicate docno 'a' in query 'q1' \(first on line 1\)/);
   });
 
   it('not beyond -M, which trec_eval applies before checking', async () => {
@@ -215,7 +215,7 @@ describe('trec-eval: usage and input errors (exit 2)', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/bad\.run:2: score 'high' is not a number\n {2}line 2: "q1 Q0 b 2 high t"/);
     const short = file('short.run', 'q1 Q0 a 1 9\n');
-    expect((await runCommand(trecEval, [qrels, short])).stderr).toMatch(/short\.run:1: expected 6 columns \(qid Q0 docno rank score tag\), found 5/);
+    expect((await runCommand(trecEval, [qrels, short])).stderr).toMatch(/short\.run:1: expected 6 or more columns \(qid Q0 docno rank score tag\), found 5/);
     const badGrade = file('grade.qrels', 'q1 0 a 1.5\n');
     expect((await runCommand(trecEval, [badGrade, run])).stderr).toMatch(/grade\.qrels:1: relevance grade '1\.5' is not an integer/);
   });

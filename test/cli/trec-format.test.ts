@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFixed, measureColumn, trecCountLine, trecValueLine } from '../../src/cli/trec-format.js';
+import { formatFixed, measureColumn, trecCountLine, trecValueLine } from '../../src/cli/trec-eval/format.js';
 import { createProgress } from '../../src/cli/progress.js';
 
 describe("formatFixed: C printf's %.Nf", () => {

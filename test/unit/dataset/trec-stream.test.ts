@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { streamRunByQuery, TrecFormatError, type RunQueryGroup } from '../../../src/dataset/trec.js';
+import { streamRunByQuery, TrecFormatError, type RunQueryGroup } from '../../../src/trec/index.js';
 
 // Multi-byte characters of 2, 3 and 4 UTF-8 bytes, a CRLF line, a blank line, tabs, no final newline.
 const RUN_TEXT =

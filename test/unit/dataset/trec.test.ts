@@ -21,7 +21,7 @@ import {
   writeRunFile,
   type Qrels,
   type TrecRun,
-} from '../../../src/dataset/trec.js';
+} from '../../../src/trec/index.js';
 
 /** Runs `action`, expects a TrecFormatError and returns it for further checks. */
 function captureFormatError(action: () => unknown): TrecFormatError {

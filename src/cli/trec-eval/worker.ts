@@ -1,16 +1,17 @@
-// A worker of trec-eval-parallel.ts: reads the qrels, measures its part of the run, posts the values.
+// A worker of parallel.ts: reads the qrels, measures its part of the run, posts the values.
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { TrecFormatError } from '../dataset/errors.js';
-import { Output } from './io.js';
-import { TrecEvaluator } from './trec-eval-engine.js';
-import { packOutcome, type PartReply, type PartRequest } from './trec-eval-parallel.js';
-import { measureRunRange } from './trec-eval-part.js';
-import { parseQrelsColumns, readText } from './trec-fast.js';
+import { Output } from '../io.js';
+import { TrecEvaluator } from './engine.js';
+import { TrecFormatError } from '../../dataset/errors.js';
+import { parseQrelsColumns } from '../../trec/columns.js';
+import { readText } from '../../trec/text.js';
+import { packOutcome, type PartReply, type PartRequest } from './parallel.js';
+import { measureRunRange } from './part.js';
 
 async function measurePart(request: PartRequest): Promise<PartReply> {
   try {
-    const qrels = parseQrelsColumns(await readText(request.qrelsPath), request.qrelsFile);
+    const qrels = parseQrelsColumns(await readText(request.qrelsPath, undefined, request.qrelsFile), request.qrelsFile);
     const evaluator = new TrecEvaluator(request.plan, request.settings, new Output({ write: () => true }));
     const outcome = measureRunRange(request.runPath, request.start, request.end, qrels, evaluator, request.maxCarry);
     return packOutcome(outcome, evaluator.times);

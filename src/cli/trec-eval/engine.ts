@@ -1,7 +1,7 @@
 // The evaluation behind `rag-matchers trec-eval`: one query at a time, through the metric core
 // (measureGradedRanking), printed exactly as trec_eval 10 prints.
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
-import { formatMeasure } from '../core/measures.js';
+import { formatMeasure } from '../../core/measures.js';
 import {
   createMeasureScratch,
   gradeTooLargeError,
@@ -11,12 +11,12 @@ import {
   reserveScratch,
   type MeasurePlan,
   type MeasureScratch,
-} from '../core/measure-ranking.js';
-import type { JudgmentSettings } from '../core/relevance.js';
-import { DuplicateDocnoError, compareSpans, docIdOf, qrelsLineOf, rankEntries, spanHash, type QrelsColumns, type SpanQuery } from './trec-fast.js';
-import type { Output } from './io.js';
-import { formatFixed, measureColumn } from './trec-format.js';
-import type { TrecMeasurePlan } from './trec-measures.js';
+} from '../../core/measure-ranking.js';
+import type { JudgmentSettings } from '../../core/relevance.js';
+import { DuplicateDocnoError, compareSpans, docIdOf, qrelsLineOf, rankEntries, spanHash, type QrelsColumns, type SpanQuery } from '../../trec/columns.js';
+import type { Output } from '../io.js';
+import { formatFixed, measureColumn } from './format.js';
+import type { TrecMeasurePlan } from './measures.js';
 
 export interface TrecEvalSettings {
   /** -l: the grade at or above which a document is relevant. */

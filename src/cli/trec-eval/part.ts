@@ -1,7 +1,9 @@
 // One byte range of a run file, measured query by query as its lines come: what the main thread does
-// with the first part of a run and each worker (trec-eval-worker.ts) with another.
-import type { TrecEvaluator } from './trec-eval-engine.js';
-import { DuplicateDocnoError, QueryTooLargeError, RunGrouper, RunNotGroupedError, readFileChunks, type QrelsColumns } from './trec-fast.js';
+// with the first part of a run and each worker (worker.ts) with another.
+import type { TrecEvaluator } from './engine.js';
+import { DuplicateDocnoError, type QrelsColumns } from '../../trec/columns.js';
+import { QueryTooLargeError, RunGrouper, RunNotGroupedError } from '../../trec/grouper.js';
+import { readFileChunks } from '../../trec/text.js';
 
 /** A query that cannot be measured: a docno repeated in its run lines or in its judgments. */
 export interface PartFailure {
@@ -51,7 +53,7 @@ export function measureRunRange(
 ): PartOutcome {
   const rowCount = evaluator.rowCount;
   const outcome = emptyOutcome(qrels, rowCount);
-  const grouper = new RunGrouper(evaluator.runFile, 'grouped', (query) => {
+  const grouper = new RunGrouper(evaluator.runFile, (query) => {
     outcome.runQueryIds.push(query.queryId);
     const index = qrels.queryIndex.get(query.queryId);
     if (index === undefined) return;
@@ -62,7 +64,7 @@ export function measureRunRange(
       if (!(error instanceof DuplicateDocnoError)) throw error;
       outcome.failures.push({ query: index, inRun: error.source === 'run', error });
     }
-  }, maxCarry);
+  }, { maxCarry });
   try {
     readFileChunks(path, (text) => {
       try {
@@ -71,7 +73,7 @@ export function measureRunRange(
         if (error instanceof RunNotGroupedError || error instanceof QueryTooLargeError) throw new StopReading();
         throw error;
       }
-    }, onBytes, start, end);
+    }, { file: evaluator.runFile, lineNumber: () => grouper.linesRead + 1, onBytes, start, end });
     grouper.finish();
   } catch (error) {
     if (!(error instanceof StopReading)) throw error;

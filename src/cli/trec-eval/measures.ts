@@ -3,9 +3,9 @@
 // the -m flags, and each measure's cutoffs in ascending order (`-m P.10,5` prints P_5 then P_10).
 // Measures of the library take their trec_eval names from the measure table (core/measure-table.ts);
 // the rest (runid, the counts, gm_map, iprec_at_recall) are trec_eval's own and defined here once.
-import { MEASURE_TABLE, type MeasureDefinition, type MeasureName } from '../core/measure-table.js';
-import type { Measure } from '../core/measures.js';
-import { formatFixed } from './trec-format.js';
+import { MEASURE_TABLE, type MeasureDefinition, type MeasureName } from '../../core/measure-table.js';
+import type { Measure } from '../../core/measures.js';
+import { formatFixed } from './format.js';
 
 const DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000] as const;
 /** trec_eval's default recall levels of iprec_at_recall. */
@@ -193,7 +193,7 @@ function expandNicknames(requests: readonly string[], warnings: string[]): strin
 /**
  * The rows `-m` flags ask for, in trec_eval's print order. No flag: trec_eval's `official` set with
  * its default cutoffs. As in trec_eval, a measure named twice is printed once and the parameters of
- * its first occurrence win.
+ * the first occurrence that has any win (`-m P -m P.5` prints P_5 alone).
  */
 export function planTrecMeasures(requests: readonly string[]): TrecMeasurePlan {
   const warnings: string[] = [];
@@ -202,16 +202,19 @@ export function planTrecMeasures(requests: readonly string[]): TrecMeasurePlan {
     const { name, parameters } = splitRequest(text);
     const spec = SPECS.get(name);
     if (spec === undefined) throw unknownMeasure(name);
-    if (chosen.has(name)) {
-      if (parameters !== undefined && parameters !== chosen.get(name)) {
-        warnings.push(`'-m ${text}' ignored: '${name}' was already requested${chosen.get(name) === undefined ? '' : ` as '${name}.${chosen.get(name)}'`} (trec_eval uses the first).`);
-      }
-      continue;
-    }
-    if (parameters !== undefined && spec.kind !== 'cutoffs' && spec.kind !== 'recall-levels') {
+    if (parameters !== undefined && spec.kind !== 'cutoffs' && spec.kind !== 'recall-levels' && chosen.get(name) === undefined) {
       const cutName = `${name}_cut`;
       const hint = SPECS.has(cutName) ? ` Did you mean -m ${cutName}.${parameters}?` : '';
       warnings.push(`'${name}' takes no parameters: '.${parameters}' ignored, as trec_eval does.${hint}`);
+    }
+    if (chosen.has(name)) {
+      // trec_eval takes a measure's parameters from the first `-m NAME.PARAMS`, wherever a bare `-m NAME` stands.
+      const earlier = chosen.get(name);
+      if (earlier === undefined) chosen.set(name, parameters);
+      else if (parameters !== undefined && parameters !== earlier) {
+        warnings.push(`'-m ${text}' ignored: '${name}' was already requested as '${name}.${earlier}' (trec_eval uses the first parameters given).`);
+      }
+      continue;
     }
     chosen.set(name, parameters);
   }

@@ -1,16 +1,16 @@
 // Whole-run trec-eval on several cores: the run file is cut at query boundaries into as many parts
-// as threads; the main thread measures the first part while each worker (trec-eval-worker.ts, which
+// as threads; the main thread measures the first part while each worker (worker.ts, which
 // reads the qrels itself) measures another. The main thread then merges the per-query values, so
 // the output is the same bytes as one thread's.
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-import { TrecFormatError } from '../dataset/errors.js';
-import type { StageTimes, TrecEvalSettings } from './trec-eval-engine.js';
-import type { PartFailure, PartOutcome } from './trec-eval-part.js';
-import { DuplicateDocnoError } from './trec-fast.js';
-import type { TrecMeasurePlan } from './trec-measures.js';
+import type { StageTimes, TrecEvalSettings } from './engine.js';
+import type { TrecMeasurePlan } from './measures.js';
+import { TrecFormatError } from '../../dataset/errors.js';
+import { DuplicateDocnoError } from '../../trec/columns.js';
+import type { PartFailure, PartOutcome } from './part.js';
 
 /** Below this run size one thread is as fast: a worker costs ~50 ms to start and read the qrels. */
 export const PARALLEL_MIN_BYTES = 16 << 20;

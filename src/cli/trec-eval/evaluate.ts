@@ -1,0 +1,441 @@
+// trec-eval's evaluation: reads the qrels whole and the run in chunks (or both one query at a time
+// with --streaming), measures each judged query with the engine (cli/trec-eval/engine.ts), on one
+// thread or several (parallel.ts), and prints what trec_eval 10 prints. The command
+// (cli/commands/trec-eval.ts) only turns flags into a TrecEvalInvocation.
+import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+
+import { CommandError, EXIT_USAGE, Output, fileError, type CommandIO } from '../io.js';
+import { createProgress } from '../progress.js';
+import { TrecEvaluator, type TrecEvalSettings } from './engine.js';
+import type { TrecMeasurePlan } from './measures.js';
+import { compareUtf8 } from '../../core/ranking.js';
+import {
+  DuplicateDocnoError,
+  EMPTY_SPAN_QUERY,
+  RunColumnsBuilder,
+  countPositiveJudgments,
+  groupRunByQuery,
+  parseQrelsColumns,
+  queryRunOf,
+  type QrelsColumns,
+  type QueryQrels,
+  type SpanQuery,
+} from '../../trec/columns.js';
+import { QueryTooLargeError, RunGrouper, RunNotGroupedError, streamQrelsQueries } from '../../trec/grouper.js';
+import { forEachLineChunk, readText } from '../../trec/text.js';
+import { PARALLEL_MIN_BYTES, findRunCuts, formatErrorOf, startPart, unpackOutcome, workerScript, type PartReply } from './parallel.js';
+import { emptyOutcome, measureRunRange, type PartOutcome } from './part.js';
+
+/** trec_eval's exit status for a duplicate docno ("Can't calculate measure"). */
+export const EXIT_DUPLICATE = 4;
+/** trec_eval's exit status when no query has both results and judgments. */
+export const EXIT_NO_QUERIES = 7;
+
+/** What to evaluate and how: the command's flags, read. */
+export interface TrecEvalInvocation {
+  qrelsPath: string;
+  runPath: string;
+  plan: TrecMeasurePlan;
+  settings: TrecEvalSettings;
+  streaming: boolean;
+  timings: boolean;
+  /** --threads: how many threads may measure a run file (undefined: as many as the machine has, for a large run). */
+  threads: number | undefined;
+}
+
+
+/** Evaluates the run against the qrels and prints trec_eval's lines; returns the exit status. */
+export async function evaluateTrec(invocation: TrecEvalInvocation, io: CommandIO): Promise<number> {
+  return invocation.streaming ? await evaluateStreaming(invocation, io) : await evaluateWholeRun(invocation, io);
+}
+
+async function readSource(role: string, path: string, io: CommandIO): Promise<string> {
+  try {
+    return await readText(path, io.stdin, path === '-' ? '<stdin>' : path);
+  } catch (error) {
+    throw fileError(role, path === '-' ? '<stdin>' : path, error);
+  }
+}
+
+/** A qrels file without a judgment line: trec_eval stops too ("Cannot read qrels file", exit 2). */
+function emptyQrels(path: string): CommandError {
+  return new CommandError(`cannot read qrels file '${path}': it holds no judgment line (trec_eval stops on it too: "Cannot read qrels file")`, EXIT_USAGE);
+}
+
+/** A run without a result line: trec_eval stops too ("Cannot read results file", exit 2). */
+function emptyRun(file: string): CommandError {
+  return new CommandError(`cannot read run file '${file}': it holds no result line (trec_eval stops on it too: "Cannot read results file")`, EXIT_USAGE);
+}
+
+function noQueries(): CommandError {
+  return new CommandError('no queries with both results and relevance info (use -c to score qrels queries missing from the run as 0)', EXIT_NO_QUERIES);
+}
+
+function finishTimings(invocation: TrecEvalInvocation, evaluator: TrecEvaluator, io: CommandIO, startedAt: number): void {
+  if (!invocation.timings) return;
+  const { read, sort, measure, write } = evaluator.times;
+  const round = (value: number) => Math.round(value * 10) / 10;
+  const total = performance.now() - startedAt;
+  const report = {
+    read: round(read),
+    sort: round(sort),
+    measure: round(measure),
+    write: round(write),
+    total: round(total),
+    maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    threads: evaluator.threads,
+  };
+  io.stderr.write(`${JSON.stringify(report)}\n`);
+}
+
+async function fileSize(path: string): Promise<number | undefined> {
+  if (path === '-') return undefined;
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return undefined;
+  }
+}
+
+async function checkReadable(role: string, path: string): Promise<void> {
+  if (path === '-') return;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  } catch (error) {
+    throw fileError(role, path, error);
+  }
+}
+
+/** Largest text carried for one query while reading grouped (beyond it the run is read whole). */
+const MAX_CARRY = 1 << 24;
+
+/** Per qrels query (by index): its row values, or the duplicate that makes it fatal. */
+interface Measured {
+  /** 1 when the query was measured; its values are then values[query × rowCount …]. */
+  measured: Uint8Array;
+  values: Float64Array;
+  failures: (DuplicateDocnoError | undefined)[];
+  /** Queries in the run, judged or not (0: the run has no result line). */
+  runQueryCount: number;
+}
+
+/**
+ * Evaluates every run query that has judgments. The run is read in 64 kB chunks and each query is evaluated as soon as its lines are
+ * complete, so a run grouped by query (the usual case) never sits in memory whole. A run whose query
+ * ids come back (lines not grouped) is then read again as a whole, into columns.
+ */
+async function measureSerially(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator): Promise<Measured> {
+  const rowCount = evaluator.rowCount;
+  let result: Measured | undefined;
+  let retained: string[] | undefined;
+  if (invocation.runPath !== '-') {
+    const outcome = measureFilePart(invocation, io, qrels, evaluator, Infinity, await fileSize(invocation.runPath));
+    if (outcome.grouped) return measuredOf(outcome, qrels);
+  } else {
+    ({ result, retained } = await measureGroupedStdin(invocation, io, qrels, evaluator));
+    if (result !== undefined) return result;
+  }
+
+  // Not grouped: read again (or, from standard input, take the chunks kept) into columns: text and typed arrays.
+  const columnsResult = measuredOf(emptyOutcome(qrels, rowCount), qrels);
+  const builder = new RunColumnsBuilder(invocation.settings.runFile, retained === undefined ? await fileSize(invocation.runPath) : retained.reduce((total, text) => total + text.length, 0));
+  if (retained === undefined) {
+    try {
+      await forEachLineChunk(invocation.runPath, io.stdin, (text) => builder.accept(text), { file: invocation.settings.runFile, lineNumber: () => builder.linesRead + 1 });
+    } catch (error) {
+      throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+    }
+  } else {
+    for (const text of retained) builder.accept(text);
+    retained.length = 0;
+  }
+  const run = builder.finish();
+  const groups = groupRunByQuery(run);
+  run.queryIds.forEach((queryId, runIndex) => {
+    const index = qrels.queryIndex.get(queryId);
+    if (index !== undefined) measureInto(columnsResult, qrels, evaluator, index, queryRunOf(run, groups, runIndex));
+  });
+  columnsResult.runQueryCount = run.queryIds.length;
+  return columnsResult;
+}
+
+/** Measures one query into `result`; a repeated docno is kept as the query's failure. */
+function measureInto(result: Measured, qrels: QrelsColumns, evaluator: TrecEvaluator, query: number, run: Omit<SpanQuery, 'queryId'>): void {
+  try {
+    evaluator.measureQrelsQuery(qrels, query, run, result.values, query * evaluator.rowCount);
+    result.measured[query] = 1;
+  } catch (error) {
+    if (!(error instanceof DuplicateDocnoError)) throw error;
+    result.failures[query] = error;
+  }
+}
+
+/**
+ * The run from standard input, measured as it comes while it is grouped by query; every chunk is
+ * kept, so that an ungrouped run can be read again. `result` is undefined when it was not grouped.
+ */
+async function measureGroupedStdin(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator): Promise<{ result: Measured | undefined; retained: string[] }> {
+  const result = measuredOf(emptyOutcome(qrels, evaluator.rowCount), qrels);
+  const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total: undefined });
+  let bytesRead = 0;
+  const retained: string[] = [];
+  let grouped = true;
+  const grouper = new RunGrouper(invocation.settings.runFile, (query) => {
+    result.runQueryCount++;
+    const index = qrels.queryIndex.get(query.queryId);
+    if (index !== undefined) measureInto(result, qrels, evaluator, index, query);
+  }, { maxCarry: MAX_CARRY });
+  try {
+    await forEachLineChunk(
+      '-',
+      io.stdin,
+      (text) => {
+        retained.push(text);
+        evaluator.noteRunText(text);
+        if (!grouped) return;
+        try {
+          grouper.accept(text);
+        } catch (error) {
+          if (!(error instanceof RunNotGroupedError) && !(error instanceof QueryTooLargeError)) throw error;
+          grouped = false;
+        }
+      },
+      { file: invocation.settings.runFile, lineNumber: () => grouper.linesRead + 1, onBytes: (bytes) => progress.update((bytesRead += bytes)) },
+    );
+  } catch (error) {
+    throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+  } finally {
+    progress.finish();
+  }
+  if (grouped) grouper.finish();
+  return { result: grouped ? result : undefined, retained };
+}
+
+/** The run file's bytes [0, end), measured as they come (with a progress bar over `total` bytes). */
+function measureFilePart(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator, end: number, total: number | undefined): PartOutcome {
+  const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total });
+  let bytesRead = 0;
+  try {
+    return measureRunRange(invocation.runPath, 0, end, qrels, evaluator, MAX_CARRY, (bytes) => progress.update((bytesRead += bytes)));
+  } catch (error) {
+    throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+  } finally {
+    progress.finish();
+  }
+}
+
+/** A part's outcome as per-query results (its arrays are taken, not copied). */
+function measuredOf(outcome: PartOutcome, qrels: QrelsColumns): Measured {
+  const failures = new Array<DuplicateDocnoError | undefined>(qrels.queryIds.length);
+  for (const { query, error } of outcome.failures) failures[query] = error;
+  return { measured: outcome.measured, values: outcome.values, failures, runQueryCount: outcome.runQueryIds.length };
+}
+
+/** Workers started on the later parts of a run file, before the qrels are read. */
+interface ParallelParts {
+  /** Where each part after the first begins (the first, [0, cuts[0]), is the main thread's). */
+  cuts: number[];
+  size: number;
+  workers: { reply: Promise<PartReply>; cancel: () => void }[];
+}
+
+/** Default thread count: one per core, up to this. */
+const MAX_DEFAULT_THREADS = 4;
+
+/** Cuts the run file and starts a worker per later part; undefined when one thread will do. */
+async function startParallelParts(invocation: TrecEvalInvocation): Promise<ParallelParts | undefined> {
+  if (invocation.runPath === '-') return undefined;
+  const threads = invocation.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
+  const size = await fileSize(invocation.runPath);
+  if (threads < 2 || size === undefined || (invocation.threads === undefined && size < PARALLEL_MIN_BYTES)) return undefined;
+  const script = workerScript();
+  if (script === undefined) return undefined; // running from source: no worker script to start
+  const cuts = findRunCuts(invocation.runPath, size, threads);
+  if (cuts === undefined) return undefined;
+  const ends = [...cuts.slice(1), size];
+  const workers = cuts.map((start, index) =>
+    startPart(script, {
+      qrelsPath: invocation.qrelsPath,
+      qrelsFile: invocation.qrelsPath,
+      runPath: invocation.runPath,
+      start,
+      end: ends[index] as number,
+      plan: invocation.plan,
+      settings: invocation.settings,
+      maxCarry: MAX_CARRY,
+    }),
+  );
+  return { cuts, size, workers };
+}
+
+/**
+ * The main thread's part, then the workers' in file order, merged; undefined when the run turns
+ * out not to be grouped by query (or a worker failed): the caller then reads it the one-thread way.
+ * A format error is the first in file order, with its line number in the whole file.
+ */
+async function measureInParallel(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator, parts: ParallelParts): Promise<Measured | undefined> {
+  const mine = measureFilePart(invocation, io, qrels, evaluator, parts.cuts[0] as number, parts.cuts[0]);
+  if (!mine.grouped) return undefined;
+  const outcomes = [mine];
+  let lineOffset = mine.linesRead;
+  for (const worker of parts.workers) {
+    const reply = await worker.reply;
+    if (reply.kind === 'format-error') throw formatErrorOf(reply, lineOffset);
+    if (reply.kind === 'failed') return undefined;
+    const outcome = unpackOutcome(reply, lineOffset);
+    if (!outcome.grouped) return undefined;
+    lineOffset += outcome.linesRead;
+    outcomes.push(outcome);
+  }
+  // Grouped within each part; grouped as a whole unless a query id shows up in two parts.
+  const partQueryIds = new Set<string>();
+  for (const outcome of outcomes) {
+    for (const queryId of outcome.runQueryIds) {
+      if (partQueryIds.has(queryId)) return undefined;
+      partQueryIds.add(queryId);
+    }
+  }
+  const rowCount = evaluator.rowCount;
+  const result = measuredOf(mine, qrels);
+  for (const outcome of outcomes.slice(1)) {
+    outcome.measured.forEach((measured, query) => {
+      if (measured === 0) return;
+      result.measured[query] = 1;
+      result.values.set(outcome.values.subarray(query * rowCount, (query + 1) * rowCount), query * rowCount);
+    });
+    for (const { query, error } of outcome.failures) result.failures[query] = error;
+    result.runQueryCount += outcome.runQueryIds.length;
+  }
+  evaluator.threads = outcomes.length;
+  return result;
+}
+
+/**
+ * The whole run, any line order (trec_eval's mode). Queries are printed and averaged in byte order
+ * of id, as trec_eval does; a duplicate docno surfaces when that order reaches its query, after any
+ * format error.
+ */
+async function evaluateWholeRun(invocation: TrecEvalInvocation, io: CommandIO): Promise<number> {
+  const startedAt = performance.now();
+  await checkReadable('run file', invocation.runPath);
+  // Workers start first: they read the qrels while the main thread does too.
+  const parts = await startParallelParts(invocation);
+  try {
+    return await evaluateWholeRunWith(invocation, io, parts, startedAt);
+  } finally {
+    for (const worker of parts?.workers ?? []) worker.cancel();
+  }
+}
+
+async function evaluateWholeRunWith(invocation: TrecEvalInvocation, io: CommandIO, parts: ParallelParts | undefined, startedAt: number): Promise<number> {
+  const { settings } = invocation;
+  const qrels = parseQrelsColumns(await readSource('qrels file', invocation.qrelsPath, io), invocation.qrelsPath);
+  if (qrels.count === 0) throw emptyQrels(invocation.qrelsPath);
+  const output = new Output(io.stdout);
+  const evaluator = new TrecEvaluator(invocation.plan, settings, output);
+  if (invocation.runPath !== '-') evaluator.noteRunFile(invocation.runPath);
+  const measured = (parts && (await measureInParallel(invocation, io, qrels, evaluator, parts))) ?? (await measureSerially(invocation, io, qrels, evaluator));
+  if (measured.runQueryCount === 0) throw emptyRun(settings.runFile);
+
+  const queryCount = qrels.queryIds.length;
+  const order = Array.from({ length: queryCount }, (_, index) => index).sort((a, b) => compareUtf8(qrels.queryIds[a] as string, qrels.queryIds[b] as string));
+  for (const query of order) {
+    const failure = measured.failures[query];
+    if (failure !== undefined) {
+      await output.end();
+      throw failure;
+    }
+    if (measured.measured[query] === 0) {
+      if (!settings.complete) continue;
+      try {
+        evaluator.measureQrelsQuery(qrels, query, EMPTY_SPAN_QUERY, measured.values, query * evaluator.rowCount);
+      } catch (error) {
+        await output.end();
+        throw error;
+      }
+    }
+    evaluator.recordQuery(qrels.queryIds[query] as string, measured.values, query * evaluator.rowCount);
+  }
+  if (evaluator.evaluatedCount === 0) throw noQueries();
+  evaluator.noteRelevantInAllQrels(countPositiveJudgments(qrels));
+  evaluator.pushSummary();
+  const writeStarted = performance.now();
+  await output.end();
+  evaluator.times.write += performance.now() - writeStarted;
+  evaluator.times.read = performance.now() - startedAt - evaluator.times.sort - evaluator.times.measure - evaluator.times.write;
+  finishTimings(invocation, evaluator, io, startedAt);
+  return 0;
+}
+
+/**
+ * --streaming: both files one query at a time, merged on query id. Both must be grouped by query
+ * in byte order of id; memory holds one query of each plus the output buffer, however many queries.
+ * Lines are printed as queries complete, in the same order and bytes as the whole-run mode.
+ */
+async function evaluateStreaming(invocation: TrecEvalInvocation, io: CommandIO): Promise<number> {
+  const startedAt = performance.now();
+  const { settings } = invocation;
+  await checkReadable('qrels file', invocation.qrelsPath);
+  await checkReadable('run file', invocation.runPath);
+  const output = new Output(io.stdout);
+  const evaluator = new TrecEvaluator(invocation.plan, settings, output);
+  const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total: await fileSize(invocation.runPath) });
+  let bytesRead = 0;
+
+  const qrelsQueries = streamQrelsQueries(invocation.qrelsPath, invocation.qrelsPath);
+  let pending = qrelsQueries.next().value as QueryQrels | undefined;
+  if (pending === undefined) throw emptyQrels(invocation.qrelsPath);
+  let runQueryCount = 0;
+  const nextQrels = () => {
+    pending = qrelsQueries.next().value as QueryQrels | undefined;
+  };
+  /** qrels queries before `queryId` (none of them in the run): evaluated as empty under -c. */
+  const passQrelsBefore = (queryId: string | undefined) => {
+    while (pending !== undefined && (queryId === undefined || compareUtf8(pending.queryId, queryId) < 0)) {
+      evaluator.noteQrelsQuery(pending.grades);
+      if (settings.complete) evaluator.addQuery(pending.queryId, pending.grades, EMPTY_SPAN_QUERY);
+      nextQrels();
+    }
+  };
+  const grouper = new RunGrouper(settings.runFile, (query) => {
+    runQueryCount++;
+    passQrelsBefore(query.queryId);
+    if (pending !== undefined && pending.queryId === query.queryId) {
+      evaluator.noteQrelsQuery(pending.grades);
+      evaluator.addQuery(query.queryId, pending.grades, query);
+      nextQrels();
+    }
+  }, { order: 'sorted' });
+  try {
+    await forEachLineChunk(
+      invocation.runPath,
+      io.stdin,
+      (text) => {
+        evaluator.noteRunText(text);
+        grouper.accept(text);
+      },
+      {
+        file: settings.runFile,
+        lineNumber: () => grouper.linesRead + 1,
+        onBytes: (bytes) => progress.update((bytesRead += bytes)),
+      },
+    );
+    grouper.finish();
+    if (runQueryCount === 0) throw emptyRun(settings.runFile);
+    passQrelsBefore(undefined);
+  } catch (error) {
+    progress.finish();
+    await output.end();
+    throw error;
+  }
+  progress.finish();
+  if (evaluator.evaluatedCount === 0) throw noQueries();
+  evaluator.pushSummary();
+  await output.end();
+  evaluator.times.read = performance.now() - startedAt - evaluator.times.sort - evaluator.times.measure - evaluator.times.write;
+  finishTimings(invocation, evaluator, io, startedAt);
+  return 0;
+}
+

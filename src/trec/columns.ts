@@ -1,0 +1,427 @@
+// Runs and qrels as columns over their text — typed arrays of offsets, scores and grades, no object
+// or string per line — and the ranking of one query's entries: what trec-eval measures from, and
+// what parseRunColumns returns. Lines are read by grammar.ts's scanners.
+
+import { compareUtf8Spans } from '../core/ranking.js';
+import { firstLineStart, RunLine, scanQrelsLines, scanRunLines, type QrelsLine, type QrelsSink, type RunSink, type TrecGrammar } from './grammar.js';
+import { parseIntegerSpan } from './number.js';
+
+/** A docno that appears twice in one query's run or qrels: trec_eval's fatal error (exit 4). */
+export class DuplicateDocnoError extends Error {
+  constructor(
+    readonly file: string,
+    readonly queryId: string,
+    readonly docId: string,
+    readonly lineNumber: number,
+    readonly firstLineNumber: number,
+    /** Where the repeat is: the run's lines or the qrels'. */
+    readonly source: 'run' | 'qrels' = 'run',
+  ) {
+    const where = Number.isFinite(lineNumber) ? `${file}:${lineNumber}` : file;
+    const first = Number.isFinite(firstLineNumber) ? ` (first on line ${firstLineNumber})` : '';
+    super(
+      `${where}: duplicate docno '${docId}' in query '${queryId}'${first}. ` +
+        `trec_eval treats a repeated document as a fatal error; remove the repeat (keep the line with the best score).`,
+    );
+    this.name = 'DuplicateDocnoError';
+  }
+}
+
+/**
+ * A whole run kept as columns over the chunks it was read in: entry i belongs to query
+ * `queryIds[entryQuery[i]]` and its doc id is `texts[entryText[i]]`[docStart[i], docEnd[i]).
+ * Only the file's text and typed arrays stay in memory; no object or string per line.
+ */
+export interface RunColumns {
+  file: string;
+  texts: string[];
+  count: number;
+  queryIds: string[];
+  entryQuery: Int32Array;
+  entryText: Int32Array;
+  docStart: Int32Array;
+  docEnd: Int32Array;
+  score: Float64Array;
+  /** The rank column (NaN where the trec_eval grammar let a non-integer through); kept only when asked for. */
+  rank: Float64Array | undefined;
+  lineNumber: Int32Array;
+}
+
+/** Builds RunColumns from complete-line chunks (forEachLineChunk's), in file order. */
+export class RunColumnsBuilder implements RunSink {
+  private readonly queryIds: string[] = [];
+  private readonly queryIndex = new Map<string, number>();
+  private readonly texts: string[] = [];
+  private currentQuery = -1;
+  private currentQueryId = '';
+  private lineNumber = 1;
+  private count = 0;
+  private entryQuery = new Int32Array(0);
+  private entryText = new Int32Array(0);
+  private docStart = new Int32Array(0);
+  private docEnd = new Int32Array(0);
+  private score = new Float64Array(0);
+  private rank: Float64Array | undefined;
+  private lineNumbers = new Int32Array(0);
+  private readonly line = new RunLine();
+
+  /**
+   * `totalLength`: the input's size, when known, to size the columns from the first chunk's lines.
+   * `keepRanks`: also keep the rank column (trec-eval ignores it).
+   */
+  constructor(
+    private readonly file: string,
+    private readonly totalLength?: number,
+    private readonly grammar: TrecGrammar = 'trec_eval',
+    keepRanks = false,
+  ) {
+    if (keepRanks) this.rank = new Float64Array(0);
+  }
+
+  /** Lines parsed so far (blank and comment lines included). */
+  get linesRead(): number {
+    return this.lineNumber - 1;
+  }
+
+  accept(text: string): void {
+    if (this.texts.length === 0) {
+      // Size the columns once (a little above the estimate) rather than doubling them while reading.
+      const lines = countNewlines(text) + 1;
+      const estimate = this.totalLength === undefined ? 1 << 16 : Math.ceil((this.totalLength / Math.max(1, text.length)) * lines * 1.05) + 16;
+      this.resize(Math.max(estimate, lines + 16));
+    }
+    this.texts.push(text);
+    const from = this.texts.length === 1 ? firstLineStart(text) : 0;
+    this.lineNumber += scanRunLines(text, from, text.length, this.lineNumber, this.file, this.grammar, this, this.line);
+  }
+
+  finish(): RunColumns {
+    return {
+      file: this.file,
+      texts: this.texts,
+      count: this.count,
+      queryIds: this.queryIds,
+      entryQuery: this.entryQuery,
+      entryText: this.entryText,
+      docStart: this.docStart,
+      docEnd: this.docEnd,
+      score: this.score,
+      rank: this.rank,
+      lineNumber: this.lineNumbers,
+    };
+  }
+
+  entry(text: string, line: RunLine): void {
+    const { queryStart, queryEnd } = line;
+    if (this.currentQuery === -1 || queryEnd - queryStart !== this.currentQueryId.length || !text.startsWith(this.currentQueryId, queryStart)) {
+      const queryId = text.slice(queryStart, queryEnd);
+      let index = this.queryIndex.get(queryId);
+      if (index === undefined) {
+        index = this.queryIds.length;
+        this.queryIds.push(queryId);
+        this.queryIndex.set(queryId, index);
+      }
+      this.currentQuery = index;
+      this.currentQueryId = queryId;
+    }
+    const at = this.count++;
+    if (at === this.entryQuery.length) this.resize(this.entryQuery.length * 2);
+    this.entryQuery[at] = this.currentQuery;
+    this.entryText[at] = this.texts.length - 1;
+    this.docStart[at] = line.docStart;
+    this.docEnd[at] = line.docEnd;
+    this.score[at] = line.score;
+    this.lineNumbers[at] = line.lineNumber;
+    if (this.rank !== undefined) this.rank[at] = parseIntegerSpan(text, line.rankStart, line.rankEnd);
+  }
+
+  private resize(capacity: number): void {
+    const grown = <T extends Int32Array | Float64Array>(array: T): T => {
+      const next = new (array.constructor as new (length: number) => T)(capacity);
+      next.set(array.subarray(0, Math.min(array.length, capacity)));
+      return next;
+    };
+    this.entryQuery = grown(this.entryQuery);
+    this.entryText = grown(this.entryText);
+    this.docStart = grown(this.docStart);
+    this.docEnd = grown(this.docEnd);
+    this.score = grown(this.score);
+    if (this.rank !== undefined) this.rank = grown(this.rank);
+    this.lineNumbers = grown(this.lineNumbers);
+  }
+}
+
+export function countNewlines(text: string): number {
+  let count = 0;
+  for (let position = text.indexOf('\n'); position !== -1; position = text.indexOf('\n', position + 1)) count++;
+  return count;
+}
+
+/** Entries grouped by query: entries of query q are order[starts[q] … starts[q + 1]), in file order. */
+export interface RunGroups {
+  starts: Int32Array;
+  order: Int32Array;
+}
+
+/** Counting sort of entries by query: O(entries), stable (file order within a query). */
+function groupByQuery(entryQuery: Int32Array, count: number, queryCount: number): RunGroups {
+  const starts = new Int32Array(queryCount + 1);
+  for (let index = 0; index < count; index++) {
+    const slot = (entryQuery[index] as number) + 1;
+    starts[slot] = (starts[slot] as number) + 1;
+  }
+  for (let query = 0; query < queryCount; query++) starts[query + 1] = (starts[query + 1] as number) + (starts[query] as number);
+  const next = starts.slice(0, queryCount);
+  const order = new Int32Array(count);
+  for (let index = 0; index < count; index++) {
+    const query = entryQuery[index] as number;
+    const position = next[query] as number;
+    order[position] = index;
+    next[query] = position + 1;
+  }
+  return { starts, order };
+}
+
+/** The run's entries grouped by query. */
+export function groupRunByQuery(run: RunColumns): RunGroups {
+  return groupByQuery(run.entryQuery, run.count, run.queryIds.length);
+}
+
+/**
+ * One query's retrieved documents as spans of a text: entry `i` (for i < count) is at position
+ * `indices[i]` of the arrays (or `i` when indices is undefined); its doc id is
+ * text[docStart, docEnd). Doc ids stay spans — no string per run line — until a message needs one.
+ * The arrays may be reused for the next query once the consumer returns.
+ */
+export interface SpanQuery {
+  queryId: string;
+  text: string;
+  count: number;
+  indices: Int32Array | undefined;
+  docStart: Int32Array;
+  docEnd: Int32Array;
+  score: Float64Array;
+  /** Ranks from the rank column, when the reader was asked to keep them. */
+  rank?: Float64Array | undefined;
+  lineNumber: Int32Array;
+}
+
+/** A query with no retrieved document (a qrels query missing from the run, under -c). */
+export const EMPTY_SPAN_QUERY: Omit<SpanQuery, 'queryId'> = {
+  text: '',
+  count: 0,
+  indices: undefined,
+  docStart: new Int32Array(0),
+  docEnd: new Int32Array(0),
+  score: new Float64Array(0),
+  lineNumber: new Int32Array(0),
+};
+
+/**
+ * The entries of one query of a columnar run, as a span query of its own: the query's doc ids
+ * (which may lie in different chunks) are copied into one small text, in file order.
+ */
+export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): SpanQuery {
+  const from = groups.starts[query] as number;
+  const to = groups.starts[query + 1] as number;
+  const count = to - from;
+  const docStart = new Int32Array(count);
+  const docEnd = new Int32Array(count);
+  const score = new Float64Array(count);
+  const lineNumber = new Int32Array(count);
+  const parts = new Array<string>(count);
+  let offset = 0;
+  for (let position = 0; position < count; position++) {
+    const entry = groups.order[from + position] as number;
+    const docId = (run.texts[run.entryText[entry] as number] as string).slice(run.docStart[entry] as number, run.docEnd[entry] as number);
+    parts[position] = docId;
+    docStart[position] = offset;
+    docEnd[position] = offset + docId.length;
+    offset += docId.length + 1;
+    score[position] = run.score[entry] as number;
+    lineNumber[position] = run.lineNumber[entry] as number;
+  }
+  return { queryId: run.queryIds[query] as string, text: parts.join('\n'), count, indices: undefined, docStart, docEnd, score, lineNumber };
+}
+
+/** The doc id of entry `entry` (an array position) of a span query. */
+export function docIdOf(query: Omit<SpanQuery, 'queryId'>, entry: number): string {
+  return query.text.slice(query.docStart[entry] as number, query.docEnd[entry] as number);
+}
+
+/** text[aStart, aEnd) against text[bStart, bEnd) in UTF-8 byte order (C's strcmp): the core's rule. */
+export const compareSpans = compareUtf8Spans;
+
+/**
+ * A 32-bit hash of text[start, end) for the per-query tables: FNV-1a over the length and the last
+ * (at most) 12 code units, where doc ids of one collection differ. Equal ids hash equal; the tables
+ * compare the ids themselves on a hash match.
+ */
+export function spanHash(text: string, start: number, end: number): number {
+  let hash = Math.imul(0x811c9dc5 ^ (end - start), 0x01000193);
+  for (let position = Math.max(start, end - 12); position < end; position++) {
+    hash ^= text.charCodeAt(position);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** True when entry a ranks above entry b: higher score, or equal score and larger docno (byte order). */
+function ranksAbove(query: Omit<SpanQuery, 'queryId'>, a: number, b: number): boolean {
+  const scoreA = query.score[a] as number;
+  const scoreB = query.score[b] as number;
+  if (scoreA !== scoreB) return scoreA > scoreB;
+  const { text, docStart, docEnd } = query;
+  return compareSpans(text, docStart[a] as number, docEnd[a] as number, docStart[b] as number, docEnd[b] as number) > 0;
+}
+
+/**
+ * trec_eval's ranking of a query's entries: score descending, ties by docno descending in byte
+ * order (strcmp); the rank column and the line order play no part. Returns array positions, best
+ * first. Runs usually list a query best first already, so an insertion sort finishes in about one
+ * pass; when the input turns out to be far from sorted it hands over to Array.prototype.sort.
+ */
+export function rankEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
+  const { count, indices } = query;
+  const order = new Array<number>(count);
+  let moves = 0;
+  const budget = 4 * count + 16;
+  for (let index = 0; index < count; index++) {
+    const entry = indices === undefined ? index : (indices[index] as number);
+    let position = index;
+    while (position > 0 && ranksAbove(query, entry, order[position - 1] as number)) {
+      order[position] = order[position - 1] as number;
+      position--;
+      if (++moves > budget) return sortEntries(query);
+    }
+    order[position] = entry;
+  }
+  return order;
+}
+
+function sortEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
+  const { count, indices, score, text, docStart, docEnd } = query;
+  const order = Array.from({ length: count }, (_, index) => (indices === undefined ? index : (indices[index] as number)));
+  return order.sort((a, b) => {
+    const difference = (score[b] as number) - (score[a] as number);
+    return difference !== 0 ? difference : compareSpans(text, docStart[b] as number, docEnd[b] as number, docStart[a] as number, docEnd[a] as number);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Qrels
+// ---------------------------------------------------------------------------------------------
+
+/** One query's judgments: doc id → integer grade, in file order. */
+export interface QueryQrels {
+  queryId: string;
+  grades: Map<string, number>;
+}
+
+/**
+ * A whole qrels file kept as columns; a query's judgments are looked at when the query is evaluated
+ * (and a repeated docno is reported then, as trec_eval does). Entries of query q are entries
+ * `order[starts[q]] …` (in file order), or `starts[q] …` directly when `order` is undefined: the
+ * file was grouped by query, as qrels files are, and no reordering was needed.
+ */
+export interface QrelsColumns {
+  file: string;
+  text: string;
+  count: number;
+  queryIds: string[];
+  queryIndex: Map<string, number>;
+  docStart: Int32Array;
+  docEnd: Int32Array;
+  grade: Float64Array;
+  groups: { starts: Int32Array; order: Int32Array | undefined };
+}
+
+class QrelsColumnsSink implements QrelsSink {
+  readonly queryIds: string[] = [];
+  readonly queryIndex = new Map<string, number>();
+  private currentQueryId = '';
+  count = 0;
+  readonly docStart: Int32Array;
+  readonly docEnd: Int32Array;
+  readonly grade: Float64Array;
+  /** Runs of consecutive lines of one query: its index and first entry. */
+  readonly segmentQuery: number[] = [];
+  readonly segmentStart: number[] = [];
+  /** Every query's lines come in one run. */
+  grouped = true;
+
+  constructor(capacity: number) {
+    this.docStart = new Int32Array(capacity);
+    this.docEnd = new Int32Array(capacity);
+    this.grade = new Float64Array(capacity);
+  }
+
+  judgment(text: string, line: QrelsLine): void {
+    const { queryStart, queryEnd, docStart, docEnd, grade } = line;
+    if (this.segmentQuery.length === 0 || queryEnd - queryStart !== this.currentQueryId.length || !text.startsWith(this.currentQueryId, queryStart)) {
+      const queryId = text.slice(queryStart, queryEnd);
+      let index = this.queryIndex.get(queryId);
+      if (index === undefined) {
+        index = this.queryIds.length;
+        this.queryIds.push(queryId);
+        this.queryIndex.set(queryId, index);
+      } else {
+        this.grouped = false;
+      }
+      this.segmentQuery.push(index);
+      this.segmentStart.push(this.count);
+      this.currentQueryId = queryId;
+    }
+    const at = this.count++;
+    this.docStart[at] = docStart;
+    this.docEnd[at] = docEnd;
+    this.grade[at] = grade;
+  }
+
+  /** Entries by query: straight from the runs of lines when grouped, else a stable counting sort of the runs. */
+  groups(): QrelsColumns['groups'] {
+    const queryCount = this.queryIds.length;
+    const segmentCount = this.segmentQuery.length;
+    const starts = new Int32Array(queryCount + 1);
+    const segmentEnd = (segment: number) => (segment + 1 < segmentCount ? (this.segmentStart[segment + 1] as number) : this.count);
+    for (let segment = 0; segment < segmentCount; segment++) {
+      const slot = (this.segmentQuery[segment] as number) + 1;
+      starts[slot] = (starts[slot] as number) + segmentEnd(segment) - (this.segmentStart[segment] as number);
+    }
+    for (let query = 0; query < queryCount; query++) starts[query + 1] = (starts[query + 1] as number) + (starts[query] as number);
+    if (this.grouped) return { starts, order: undefined };
+    const next = starts.slice(0, queryCount);
+    const order = new Int32Array(this.count);
+    for (let segment = 0; segment < segmentCount; segment++) {
+      const query = this.segmentQuery[segment] as number;
+      let position = next[query] as number;
+      for (let entry = this.segmentStart[segment] as number; entry < segmentEnd(segment); entry++) order[position++] = entry;
+      next[query] = position;
+    }
+    return { starts, order };
+  }
+}
+
+/** Parses a whole qrels text into columns. */
+export function parseQrelsColumns(text: string, file: string, grammar: TrecGrammar = 'trec_eval'): QrelsColumns {
+  const sink = new QrelsColumnsSink(countNewlines(text) + 1);
+  scanQrelsLines(text, firstLineStart(text), text.length, 1, file, grammar, sink);
+  const { count, queryIds, queryIndex, docStart, docEnd, grade } = sink;
+  return { file, text, count, queryIds, queryIndex, docStart, docEnd, grade, groups: sink.groups() };
+}
+
+/** The line number (1-based) of a qrels entry: counted when a message needs it, not kept per line. */
+export function qrelsLineOf(qrels: QrelsColumns, entry: number): number {
+  const end = qrels.docStart[entry] as number;
+  let line = 1;
+  for (let position = qrels.text.indexOf('\n'); position !== -1 && position < end; position = qrels.text.indexOf('\n', position + 1)) line++;
+  return line;
+}
+
+/** Judgments with grade > 0 in the whole qrels (trec_eval's -c summary of num_rel). */
+export function countPositiveJudgments(qrels: QrelsColumns): number {
+  let count = 0;
+  for (let entry = 0; entry < qrels.count; entry++) if ((qrels.grade[entry] as number) > 0) count++;
+  return count;
+}
+

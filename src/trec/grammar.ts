@@ -1,0 +1,351 @@
+// The one grammar of TREC qrels and run lines, read by every reader (the library's, eval's,
+// compare's and trec-eval's). Column layout follows trec_eval:
+//   qrels: qid iter docno rel            run: qid Q0 docno rank score tag
+// Columns are separated by any run of spaces or tabs (or \v, \f, \r: C's isspace, as trec_eval), so
+// `\r\n` line ends work; a leading UTF-8 byte order mark is skipped.
+//
+// Two variants of the grammar, chosen with `grammar`:
+//
+// | line                     | 'strict' (library, eval, compare) | 'trec_eval' (trec-eval, as trec_eval 10 reads) |
+// |--------------------------|-----------------------------------|------------------------------------------------|
+// | blank run line           | skipped                           | skipped                                        |
+// | blank qrels line         | skipped                           | error (trec_eval: "Malformed line", exit 2)    |
+// | line starting with `#`   | an ordinary (malformed) line      | skipped (a comment)                            |
+// | run columns              | exactly 6                         | 6 or more; the 7th and later are ignored       |
+// | run rank                 | an integer                        | anything (ignored: ranks come from scores)     |
+// | qrels grade              | a decimal number                  | an integer (trec_eval reads it with atol)      |
+//
+// Either way a score must be a decimal number and a grade or score finite: where trec_eval would
+// read garbage silently (`atof("abc")` is 0), the readers stop with file, line and problem.
+
+import { TrecFormatError } from '../dataset/errors.js';
+import { parseDecimalSpan, parseIntegerSpan } from './number.js';
+
+/** Which variant of the TREC grammar a reader accepts (see the table at the top of this file). */
+export type TrecGrammar = 'strict' | 'trec_eval';
+
+export const RUN_LAYOUT = 'qid Q0 docno rank score tag';
+export const QRELS_LAYOUT = 'qid iter docno rel';
+
+const CHAR_TAB = 9;
+const CHAR_CARRIAGE_RETURN = 13;
+const CHAR_SPACE = 32;
+const CHAR_HASH = 35;
+export const BYTE_ORDER_MARK = 0xfeff;
+
+/** C's isspace minus the newline: space, \t, \v, \f, \r. One comparison for an ordinary character. */
+export function isSeparator(code: number): boolean {
+  return code <= CHAR_SPACE && (code === CHAR_SPACE || (code >= CHAR_TAB && code <= CHAR_CARRIAGE_RETURN && code !== 10));
+}
+
+/** Offset where the first line of a text starts: after a byte order mark, if any. */
+export function firstLineStart(text: string): number {
+  return text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
+}
+
+export function formatError(file: string, text: string, lineStart: number, lineEnd: number, lineNumber: number, problem: string): TrecFormatError {
+  const lineText = text.slice(lineStart, lineEnd).replace(/\r$/, '');
+  return new TrecFormatError({ file, lineNumber, lineText, problem });
+}
+
+/** Number of columns in text[lineStart, lineEnd), for error messages. */
+function countColumns(text: string, lineStart: number, lineEnd: number): number {
+  let count = 0;
+  let inColumn = false;
+  for (let position = lineStart; position < lineEnd; position++) {
+    const separator = isSeparator(text.charCodeAt(position));
+    if (!separator && !inColumn) count++;
+    inColumn = !separator;
+  }
+  return count;
+}
+
+function columnCountProblem(layout: string, expected: number, found: number, orMore = false): string {
+  return `expected ${expected}${orMore ? ' or more' : ''} columns (${layout}), found ${found}`;
+}
+
+function numberProblem(label: string, shown: string, value: number): string {
+  return Number.isNaN(value) ? `${label} '${shown}' is not a number` : `${label} '${shown}' is not a finite number`;
+}
+
+/** True when text[from, to) holds a separator other than the space (then the general scanner runs). */
+function hasOtherSeparators(text: string, from: number, to: number): boolean {
+  for (const separator of ['\t', '\r', '\v', '\f']) {
+    const found = text.indexOf(separator, from);
+    if (found !== -1 && found < to) return true;
+  }
+  return false;
+}
+
+/** Offset of the first character of text[lineStart, lineEnd) that is not a separator (lineEnd when blank). */
+function firstNonSeparator(text: string, lineStart: number, lineEnd: number): number {
+  let position = lineStart;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  return position;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run lines
+// ---------------------------------------------------------------------------------------------
+
+/** The fields of one run line, as spans of the text handed to the sink; reused from line to line. */
+export class RunLine {
+  queryStart = 0;
+  queryEnd = 0;
+  docStart = 0;
+  docEnd = 0;
+  rankStart = 0;
+  rankEnd = 0;
+  scoreStart = 0;
+  scoreEnd = 0;
+  /** Offset of the sixth column (the tag). */
+  tagStart = 0;
+  score = 0;
+  lineNumber = 0;
+  lineStart = 0;
+  lineEnd = 0;
+}
+
+/** Receives each run line. */
+export interface RunSink {
+  entry(text: string, line: RunLine): void;
+}
+
+/**
+ * The columns of a run line separated by spaces only (the usual layout), found with indexOf, which
+ * is faster than a character loop. False when the line needs the general scanner: a column missing.
+ */
+function spaceSeparatedRunLine(text: string, lineStart: number, lineEnd: number, line: RunLine): boolean {
+  let position = lineStart;
+  while (text.charCodeAt(position) === CHAR_SPACE) position++;
+  line.queryStart = position;
+  let end = text.indexOf(' ', position);
+  if (end === -1 || end >= lineEnd) return false;
+  line.queryEnd = end;
+  position = end + 1;
+  while (text.charCodeAt(position) === CHAR_SPACE) position++;
+  end = text.indexOf(' ', position); // Q0
+  if (end === -1 || end >= lineEnd) return false;
+  position = end + 1;
+  while (text.charCodeAt(position) === CHAR_SPACE) position++;
+  line.docStart = position;
+  end = text.indexOf(' ', position);
+  if (end === -1 || end >= lineEnd) return false;
+  line.docEnd = end;
+  position = end + 1;
+  while (text.charCodeAt(position) === CHAR_SPACE) position++;
+  line.rankStart = position;
+  end = text.indexOf(' ', position);
+  if (end === -1 || end >= lineEnd) return false;
+  line.rankEnd = end;
+  position = end + 1;
+  while (text.charCodeAt(position) === CHAR_SPACE) position++;
+  line.scoreStart = position;
+  end = text.indexOf(' ', position);
+  if (end === -1 || end >= lineEnd) return false;
+  line.scoreEnd = end;
+  position = end + 1;
+  while (text.charCodeAt(position) === CHAR_SPACE) position++;
+  line.tagStart = position;
+  return position < lineEnd; // a tag follows
+}
+
+/** The columns of a run line with any of trec_eval's separators. False when a column is missing. */
+function generalRunLine(text: string, lineStart: number, lineEnd: number, line: RunLine): boolean {
+  let position = lineStart;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  line.queryStart = position;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
+  line.queryEnd = position;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++; // Q0
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  line.docStart = position;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
+  line.docEnd = position;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  line.rankStart = position;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
+  line.rankEnd = position;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  line.scoreStart = position;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
+  line.scoreEnd = position;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  line.tagStart = position;
+  return position < lineEnd; // a tag follows
+}
+
+/**
+ * Parses the run lines in text[from, to) (`to` at a line end or the text's end) and hands each to
+ * the sink. Returns the number of lines seen (blank and comment lines included), so that the caller
+ * can keep counting across chunks. Throws TrecFormatError naming file, line and problem.
+ */
+export function scanRunLines(text: string, from: number, to: number, firstLineNumber: number, file: string, grammar: TrecGrammar, sink: RunSink, line = new RunLine()): number {
+  const loose = grammar === 'trec_eval';
+  const spacesOnly = !hasOtherSeparators(text, from, to);
+  let lineNumber = firstLineNumber - 1;
+  let lineStart = from;
+  while (lineStart < to) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1 || lineEnd > to) lineEnd = to;
+    lineNumber++;
+    const first = firstNonSeparator(text, lineStart, lineEnd);
+    if (first === lineEnd || (loose && text.charCodeAt(first) === CHAR_HASH)) {
+      lineStart = lineEnd + 1;
+      continue;
+    }
+    if (!(spacesOnly && spaceSeparatedRunLine(text, lineStart, lineEnd, line)) && !generalRunLine(text, lineStart, lineEnd, line)) {
+      const problem = columnCountProblem(RUN_LAYOUT, 6, countColumns(text, lineStart, lineEnd), loose);
+      throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
+    }
+    if (!loose) checkStrictRunLine(text, lineStart, lineEnd, lineNumber, file, line);
+    const score = parseDecimalSpan(text, line.scoreStart, line.scoreEnd);
+    if (!Number.isFinite(score)) {
+      const problem = numberProblem('score', text.slice(line.scoreStart, line.scoreEnd), score);
+      throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
+    }
+    line.score = score;
+    line.lineNumber = lineNumber;
+    line.lineStart = lineStart;
+    line.lineEnd = lineEnd;
+    sink.entry(text, line);
+    lineStart = lineEnd + 1;
+  }
+  return lineNumber - firstLineNumber + 1;
+}
+
+/** The strict grammar's extra rules: nothing after the tag, an integer rank. */
+function checkStrictRunLine(text: string, lineStart: number, lineEnd: number, lineNumber: number, file: string, line: RunLine): void {
+  let tagEnd = line.tagStart;
+  while (tagEnd < lineEnd && !isSeparator(text.charCodeAt(tagEnd))) tagEnd++;
+  if (firstNonSeparator(text, tagEnd, lineEnd) < lineEnd) {
+    const problem = columnCountProblem(RUN_LAYOUT, 6, countColumns(text, lineStart, lineEnd));
+    throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
+  }
+  if (Number.isNaN(parseIntegerSpan(text, line.rankStart, line.rankEnd))) {
+    const problem = `rank '${text.slice(line.rankStart, line.rankEnd)}' is not an integer`;
+    throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Qrels lines
+// ---------------------------------------------------------------------------------------------
+
+/** The fields of one qrels line; reused from line to line. */
+export class QrelsLine {
+  queryStart = 0;
+  queryEnd = 0;
+  docStart = 0;
+  docEnd = 0;
+  gradeStart = 0;
+  gradeEnd = 0;
+  grade = 0;
+  lineNumber = 0;
+  lineStart = 0;
+  lineEnd = 0;
+}
+
+/** Receives each qrels line. */
+export interface QrelsSink {
+  judgment(text: string, line: QrelsLine): void;
+}
+
+/** A qrels line of single-space-separated columns (the usual layout), found with indexOf. */
+function spaceSeparatedQrelsLine(text: string, lineStart: number, lineEnd: number, line: QrelsLine): boolean {
+  const queryEnd = text.indexOf(' ', lineStart);
+  if (queryEnd <= lineStart || queryEnd >= lineEnd) return false;
+  const iterationEnd = text.indexOf(' ', queryEnd + 1);
+  if (iterationEnd <= queryEnd + 1 || iterationEnd >= lineEnd) return false;
+  const docEnd = text.indexOf(' ', iterationEnd + 1);
+  if (docEnd <= iterationEnd + 1 || docEnd >= lineEnd - 1) return false;
+  // The grade runs to the line end: no further space allowed (a fifth column, or trailing blanks, go the general way).
+  const extra = text.indexOf(' ', docEnd + 1);
+  if (extra !== -1 && extra < lineEnd) return false;
+  line.queryStart = lineStart;
+  line.queryEnd = queryEnd;
+  line.docStart = iterationEnd + 1;
+  line.docEnd = docEnd;
+  line.gradeStart = docEnd + 1;
+  line.gradeEnd = lineEnd;
+  return true;
+}
+
+/** A qrels line with any separators; false unless it has exactly four columns. */
+function generalQrelsLine(text: string, lineStart: number, lineEnd: number, line: QrelsLine): boolean {
+  let position = lineStart;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  line.queryStart = position;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
+  line.queryEnd = position;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++; // iter (ignored)
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  line.docStart = position;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
+  line.docEnd = position;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  line.gradeStart = position;
+  while (position < lineEnd && !isSeparator(text.charCodeAt(position))) position++;
+  line.gradeEnd = position;
+  while (position < lineEnd && isSeparator(text.charCodeAt(position))) position++;
+  return line.gradeStart !== line.gradeEnd && position === lineEnd;
+}
+
+const BLANK_QRELS_LINE_PROBLEM =
+  'blank line: trec_eval stops on a blank qrels line ("Malformed line", exit 2), and so does trec-eval; delete it';
+
+/** Parses the qrels lines in text[from, to) and hands each to the sink; returns the number of lines seen. */
+export function scanQrelsLines(text: string, from: number, to: number, firstLineNumber: number, file: string, grammar: TrecGrammar, sink: QrelsSink): number {
+  const loose = grammar === 'trec_eval';
+  const line = new QrelsLine();
+  const spacesOnly = !hasOtherSeparators(text, from, to);
+  let lineNumber = firstLineNumber - 1;
+  let lineStart = from;
+  while (lineStart < to) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1 || lineEnd > to) lineEnd = to;
+    lineNumber++;
+    const first = firstNonSeparator(text, lineStart, lineEnd);
+    if (first === lineEnd) {
+      if (loose) throw formatError(file, text, lineStart, lineEnd, lineNumber, BLANK_QRELS_LINE_PROBLEM);
+      lineStart = lineEnd + 1;
+      continue;
+    }
+    if (loose && text.charCodeAt(first) === CHAR_HASH) {
+      lineStart = lineEnd + 1;
+      continue;
+    }
+    if (!(spacesOnly && first === lineStart && spaceSeparatedQrelsLine(text, lineStart, lineEnd, line)) && !generalQrelsLine(text, lineStart, lineEnd, line)) {
+      const problem = columnCountProblem(QRELS_LAYOUT, 4, countColumns(text, lineStart, lineEnd));
+      throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
+    }
+    line.lineNumber = lineNumber;
+    line.lineStart = lineStart;
+    line.lineEnd = lineEnd;
+    line.grade = loose ? integerGrade(text, line, file) : decimalGrade(text, line, file);
+    sink.judgment(text, line);
+    lineStart = lineEnd + 1;
+  }
+  return lineNumber - firstLineNumber + 1;
+}
+
+function integerGrade(text: string, line: QrelsLine, file: string): number {
+  const grade = parseIntegerSpan(text, line.gradeStart, line.gradeEnd);
+  if (Number.isNaN(grade)) {
+    const shown = text.slice(line.gradeStart, line.gradeEnd);
+    const problem = `relevance grade '${shown}' is not an integer (trec_eval reads grades as whole numbers, e.g. 0, 1, 2)`;
+    throw formatError(file, text, line.lineStart, line.lineEnd, line.lineNumber, problem);
+  }
+  return grade;
+}
+
+function decimalGrade(text: string, line: QrelsLine, file: string): number {
+  const grade = parseDecimalSpan(text, line.gradeStart, line.gradeEnd);
+  if (!Number.isFinite(grade)) {
+    const problem = numberProblem('relevance grade', text.slice(line.gradeStart, line.gradeEnd), grade);
+    throw formatError(file, text, line.lineStart, line.lineEnd, line.lineNumber, problem);
+  }
+  return grade;
+}

@@ -1,0 +1,205 @@
+// Reading TREC files as text: whole (qrels, small runs) or in chunks that end on a line end (large
+// runs, standard input, streams). Both stop with the file's name when the text cannot be held: a
+// JavaScript string holds at most ~512 M characters, and one line must fit in one.
+
+import { constants, isAscii } from 'node:buffer';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+
+import { TrecFormatError } from '../dataset/errors.js';
+import { BYTE_ORDER_MARK } from './grammar.js';
+
+/** Source of a run or qrels: a path, or `-` for standard input. */
+export type TextSource = string;
+
+/**
+ * Limits on what the readers hold in one string. Exported so that tests can lower them instead of
+ * writing a gigabyte; nothing else should change them.
+ */
+export const textLimits = {
+  /** Characters of one whole text: V8's limit on a string's length. */
+  maxTextLength: constants.MAX_STRING_LENGTH,
+  /** Characters of one line: no TREC line comes near this; a file without line ends does. */
+  maxLineLength: 1 << 24,
+};
+
+/** A text too large to be held as one string, or a line with no end in sight. */
+export class TrecTextTooLargeError extends RangeError {
+  override name = 'TrecTextTooLargeError';
+}
+
+/** The error for a file of `length` bytes read whole. */
+export function tooLargeToReadWhole(file: string, length: number, hint: string): TrecTextTooLargeError {
+  return new TrecTextTooLargeError(
+    `${file}: ${length} bytes is more than one JavaScript string holds (${textLimits.maxTextLength} characters), ` +
+      `so the file cannot be read whole; ${hint}`,
+  );
+}
+
+/**
+ * Chunks small enough to stay in V8's young generation: a string above 128 kB goes to the
+ * large-object space, each one on freshly mapped pages.
+ */
+const CHUNK_BYTES = 1 << 16;
+
+/** Reads a whole file (or `-`: standard input) as UTF-8. `file` names it in errors. */
+export async function readText(source: TextSource, stdin: AsyncIterable<string | Uint8Array> = process.stdin, file = source): Promise<string> {
+  // One synchronous read (the async one goes through the thread pool 512 kB at a time), decoded at
+  // once: readFile(path, 'utf8') decodes chunk by chunk through a StringDecoder, several times slower.
+  if (source !== '-') return decodeText(readFileSync(source), file);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
+  return decodeText(Buffer.concat(chunks), file);
+}
+
+/** UTF-8 text; ASCII (the usual TREC file) decodes several times faster as Latin-1, which is the same for it. */
+export function decodeText(bytes: Buffer, file: string): string {
+  // UTF-8 never gives more characters than bytes, so this only refuses texts that cannot fit.
+  if (bytes.length > textLimits.maxTextLength && utf8Length(bytes) > textLimits.maxTextLength) {
+    throw tooLargeToReadWhole(file, bytes.length, 'split it, or stream it (a run: streamRunByQuery(), or trec-eval, which reads runs in chunks)');
+  }
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
+/** UTF-16 length of UTF-8 bytes (continuation bytes add nothing; 4-byte sequences add two). */
+function utf8Length(bytes: Uint8Array): number {
+  let length = 0;
+  for (const byte of bytes) {
+    if ((byte & 0xc0) !== 0x80) length += byte >= 0xf0 ? 2 : 1;
+  }
+  return length;
+}
+
+/**
+ * Turns decoded pieces into texts that end on a line end (the last one may not). A line longer than
+ * textLimits.maxLineLength stops with a TrecFormatError naming the file and the line.
+ */
+export class LineChunker {
+  private pending = '';
+  private atStart = true;
+  private readonly decoder = new TextDecoder('utf-8');
+  /** The decoder may hold the first bytes of a character split across chunks. */
+  private decoderBusy = false;
+
+  /** `lineNumber`: the number of the line being carried (the consumer counts lines). */
+  constructor(
+    private readonly onText: (text: string) => void,
+    private readonly file: string,
+    private readonly lineNumber: () => number,
+  ) {}
+
+  bytes(chunk: Uint8Array): void {
+    // ASCII (the usual run) decodes several times faster as Latin-1, which is the same for ASCII.
+    if (!this.decoderBusy && isAscii(chunk)) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      this.text(buffer.toString('latin1'));
+      return;
+    }
+    this.text(this.decoder.decode(chunk, { stream: true }));
+    this.decoderBusy = chunk.length > 0 && (chunk[chunk.length - 1] as number) >= 0x80;
+  }
+
+  text(decoded: string): void {
+    if (decoded.length === 0) return;
+    if (this.atStart) {
+      if (decoded.charCodeAt(0) === BYTE_ORDER_MARK) decoded = decoded.slice(1);
+      this.atStart = false;
+    }
+    const lastNewline = decoded.lastIndexOf('\n');
+    if (lastNewline === -1) {
+      this.carry(decoded);
+      return;
+    }
+    const complete = this.pending.length === 0 ? decoded.slice(0, lastNewline + 1) : this.pending + decoded.slice(0, lastNewline + 1);
+    this.pending = '';
+    this.onText(complete);
+    if (lastNewline + 1 < decoded.length) this.carry(decoded.slice(lastNewline + 1));
+  }
+
+  end(): void {
+    const rest = this.pending + this.decoder.decode();
+    this.pending = '';
+    if (rest.length > 0) this.onText(rest);
+  }
+
+  private carry(decoded: string): void {
+    if (this.pending.length + decoded.length > textLimits.maxLineLength) {
+      const lineText = (this.pending + decoded.slice(0, 200)).slice(0, 200);
+      const problem =
+        `line ${this.lineNumber()} is longer than ${textLimits.maxLineLength} characters (no line end found): ` +
+        `a TREC run or qrels file has one short line per document — is this the right file, with \\n line ends?`;
+      throw new TrecFormatError({ file: this.file, lineNumber: this.lineNumber(), lineText, problem });
+    }
+    this.pending += decoded;
+  }
+}
+
+/** How a file is read in chunks. */
+export interface ChunkReading {
+  /** Name in error messages. */
+  file: string;
+  /** Number of the line the next text starts with (the consumer counts lines). */
+  lineNumber: () => number;
+  onBytes?: (bytes: number) => void;
+  /** Byte range [start, end) of the file (default: all of it). */
+  start?: number;
+  end?: number;
+}
+
+/**
+ * Reads a file (or bytes [start, end) of it) synchronously in small chunks into a reused buffer,
+ * handing over complete lines.
+ */
+export function readFileChunks(path: string, onText: (text: string) => void, reading: ChunkReading): void {
+  const chunker = new LineChunker(onText, reading.file, reading.lineNumber);
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  const end = reading.end ?? Infinity;
+  const descriptor = openSync(path, 'r');
+  try {
+    for (let position = reading.start ?? 0; position < end; ) {
+      const bytesRead = readSync(descriptor, buffer, 0, Math.min(CHUNK_BYTES, end - position), position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      reading.onBytes?.(bytesRead);
+      chunker.bytes(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    closeSync(descriptor);
+  }
+  chunker.end();
+}
+
+/** Hands over the chunks of an async source (standard input, a stream) in pieces that end on a line end. */
+export async function forEachAsyncLineChunk(
+  source: AsyncIterable<string | Uint8Array>,
+  onText: (text: string) => void,
+  reading: Pick<ChunkReading, 'file' | 'lineNumber' | 'onBytes'>,
+): Promise<void> {
+  const chunker = new LineChunker(onText, reading.file, reading.lineNumber);
+  for await (const chunk of source) {
+    if (typeof chunk === 'string') {
+      reading.onBytes?.(chunk.length);
+      chunker.text(chunk);
+    } else {
+      reading.onBytes?.(chunk.byteLength);
+      chunker.bytes(chunk);
+    }
+  }
+  chunker.end();
+}
+
+/**
+ * Hands over the source's text in pieces that end on a line end: a file is read synchronously in
+ * 64 kB chunks (one reused buffer), standard input (`-`) as it arrives.
+ */
+export async function forEachLineChunk(
+  source: TextSource,
+  stdin: AsyncIterable<string | Uint8Array>,
+  onText: (text: string) => void,
+  reading: Pick<ChunkReading, 'file' | 'lineNumber' | 'onBytes'>,
+): Promise<void> {
+  if (source !== '-') {
+    readFileChunks(source, onText, reading);
+    return;
+  }
+  await forEachAsyncLineChunk(stdin, onText, reading);
+}
