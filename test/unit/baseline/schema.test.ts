@@ -23,7 +23,7 @@ function captureBaselineError(action: () => unknown): BaselineError {
 }
 
 function baseline(suites: BaselineFile['suites']): BaselineFile {
-  return { schemaVersion: 1, generatedBy: 'rag-matchers', suites };
+  return baselineFile(suites);
 }
 
 const EXAMPLE = baseline({

@@ -17,6 +17,7 @@ import {
   writeBaseline,
   writeBaselineSync,
 } from '../../../src/baseline/store.js';
+import { baselineFile, key } from './keyed.js';
 import type { CollectedRun, CollectedSample } from '../../../src/report/collected.js';
 
 function sample(file: string, describePath: string[], test: string, measure: string, value: number, queryId?: string): CollectedSample {
@@ -28,7 +29,7 @@ function run(samples: CollectedSample[], files?: string[]): CollectedRun {
 }
 
 function baseline(suites: BaselineFile['suites']): BaselineFile {
-  return { schemaVersion: 1, generatedBy: 'rag-matchers', suites };
+  return baselineFile(suites);
 }
 
 let directory: string;

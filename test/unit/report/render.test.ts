@@ -181,9 +181,9 @@ function summaryAsBaseline(): typeof BASELINE {
   for (const row of SUMMARY.rows) {
     const samples: Record<string, number> = {};
     row.sampleIds.forEach((id, index) => (samples[id] = row.values[index]!));
-    (suites[row.suite] ??= {})[row.measure] = samples;
+    (suites[row.suiteKey] ??= {})[row.measure] = samples;
   }
-  return { schemaVersion: 1, generatedBy: 'rag-matchers', suites };
+  return { schemaVersion: 2, generatedBy: 'rag-matchers', suites };
 }
 
 describe('renderJson', () => {

@@ -4,6 +4,7 @@ import type { BaselineFile } from '../../../src/baseline/schema.js';
 import { meanInterval } from '../../../src/core/stats.js';
 import type { CollectedRun, CollectedSample } from '../../../src/report/collected.js';
 import { summarize, type SummaryRow } from '../../../src/report/summary.js';
+import { baselineFile, key } from '../baseline/keyed.js';
 
 const FILE = 'test/orders.test.ts';
 
@@ -30,7 +31,7 @@ function baselineOf(...groups: CollectedSample[][]): BaselineFile {
     const suite = [sample.file, ...sample.describePath].join(' > ');
     ((suites[suite] ??= {})[sample.measure] ??= {})[sample.queryId ?? sample.test] = sample.value;
   }
-  return { schemaVersion: 1, generatedBy: 'rag-matchers', suites };
+  return baselineFile(suites);
 }
 
 function row(rows: SummaryRow[], measure: string, suite = `${FILE} > refunds`): SummaryRow {
