@@ -12,7 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { compareIds } from '../baseline/compare.js';
-import { parseBaseline } from '../baseline/schema.js';
+import { parseBaseline, type BaselineSuite } from '../baseline/schema.js';
+import { parseSuiteKey, suiteNameOf } from './collected.js';
 import { displayWidth, formatDelta, formatValue } from './format.js';
 
 export interface HistoryCommit {
@@ -148,7 +149,12 @@ export async function readBaselineHistory(file: string, options: ReadHistoryOpti
 function reduceVersion(version: BaselineVersion, text: string): void {
   try {
     const baseline = parseBaseline(text, `${version.label}:${version.path}`);
-    for (const [suite, measures] of Object.entries(baseline.suites)) {
+    // Version-1 files name suites by their joined names; version 2 by structured identity, shown by name.
+    const named: [string, BaselineSuite][] = [
+      ...Object.entries(baseline.legacy ?? {}),
+      ...Object.entries(baseline.suites).map(([key, suite]): [string, BaselineSuite] => [suiteNameOf(parseSuiteKey(key)), suite]),
+    ];
+    for (const [suite, measures] of named) {
       const points = new Map<string, MeasurePoint>();
       for (const [measure, samples] of Object.entries(measures)) {
         const values = Object.values(samples);
