@@ -38,7 +38,7 @@ export function escapeMarkdown(text: string): string {
     .replace(/&(?=#?\w+;)/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/[\\`*_[\]|~$]/g, '\\$&')
-    .replace(/@(?=[\w-])/g, '@\u200b');
+    .replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, '$1@\u200b');
 }
 
 /** An inline code span for Markdown that survives backticks and line breaks in the text. */
