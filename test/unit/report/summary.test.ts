@@ -301,7 +301,7 @@ describe('new, missing and not-run entries, and the gate', () => {
 
   it('missing: baseline rows of files that ran; notRun: suites of files that did not', () => {
     const summary = summarize(run(samples('recall@5', [1, 1])), baseline);
-    expect(summary.missing).toEqual([{ suite: `${FILE} > refunds`, measure: 'mrr', count: 1, mean: 1 }]);
+    expect(summary.missing).toEqual([{ suite: `${FILE} > refunds`, suiteKey: key(`${FILE} > refunds`), measure: 'mrr', count: 1, mean: 1 }]);
     expect(summary.notRun).toEqual({ suites: 1, rows: 1 });
   });
 
