@@ -9,6 +9,7 @@
 //   HTML specials escaped, `$` (math) escaped, and `@mentions` neutralised with a zero-width space.
 // - HTML: src/report/html (escapeHtml) escapes markup; line breaks are harmless there.
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
