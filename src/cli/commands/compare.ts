@@ -131,7 +131,8 @@ function renderText(comparison: RunComparison, format: Exclude<OutputFormat, 'js
   const first = comparison.measures[0];
   const method = first === undefined ? comparison.test : testName(first.method);
   const randomised = first?.method === 'randomization-monte-carlo' ? ` (${context.resamples} resamples, seed ${context.seed})` : '';
-  const holm = comparison.measures.length > 1 ? `, Holm-corrected across ${comparison.measures.length} measures` : '';
+  const family = comparison.measures.filter((entry) => entry.wins + entry.losses > 0).length;
+  const holm = family > 1 ? `, Holm-corrected across the ${family} measures with a changed query` : '';
   notes.push(`p: ${method}${randomised}${holm}. Intervals: Wilson for hit@k, percentile bootstrap (${context.resamples} resamples, seed ${context.seed}) otherwise.`);
   const tolerances = [...new Set(comparison.measures.map((entry) => entry.tolerance))];
   const rule = `Regression: B's mean below A's by more than ${tolerances.length === 1 ? tolerances[0] : 'the tolerance'}${comparison.significance === undefined ? '' : ` with p (Holm) <= ${comparison.significance}`}.`;

@@ -49,7 +49,7 @@ describe('toNotRegressFrom', () => {
         q5  1.00 → 0.50
 
       Paired on 12 queries.
-      p: exact sign test, Holm-corrected across 2 measures; a regression is a drop of the mean beyond the tolerance."
+      p: exact sign test; a regression is a drop of the mean beyond the tolerance."
     `);
   });
 
@@ -61,6 +61,14 @@ describe('toNotRegressFrom', () => {
     const fewer = evaluateRun(set.slice(0, 10), rerankedRun, { measures });
     const message = failureOf(() => expect(fewer).toNotRegressFrom(bm25));
     expect(message).toMatch(/^Paired on 10 queries; 2 only in the baseline \(q11, q12\)\.$/m);
+  });
+
+  it('takes the reporters\' tolerance grammar: a default and per-measure overrides', () => {
+    // nDCG@10 fell by 0.2083.
+    expect(() => expect(reranked).toNotRegressFrom(bm25, { tolerance: { default: 0.3 } })).not.toThrow();
+    expect(() => expect(reranked).toNotRegressFrom(bm25, { tolerance: { default: 0.3, 'hit@3': 0 } })).not.toThrow();
+    expect(failureOf(() => expect(reranked).toNotRegressFrom(bm25, { tolerance: { default: 0.3, 'nDCG@10': 0 } }))).toMatch(/ndcg@10 regressed: .*tolerance 0\.00\)/);
+    expect(() => expect(reranked).toNotRegressFrom(bm25, { tolerance: { recal: 0 } })).toThrow(/tolerance\["recal"\]/);
   });
 
   it('rejects a baseline that is not an evaluation, unknown options and measures not in both', () => {
