@@ -14,6 +14,7 @@ import path from 'node:path';
 import { compareIds } from '../baseline/compare.js';
 import { parseBaseline, type BaselineSuite } from '../baseline/schema.js';
 import { parseSuiteKey, suiteNameOf } from './collected.js';
+import { escapeConsole } from './escape.js';
 import { displayWidth, formatDelta, formatValue } from './format.js';
 
 export interface HistoryCommit {
@@ -414,7 +415,7 @@ export function formatHistory(history: BaselineHistory, suites: SuiteHistory[]):
   const out = [`Baseline history of ${history.file}: ${commits.length} commit${commits.length === 1 ? '' : 's'}${working}${span}`];
   if (history.shallow) out.push('Note: this clone is shallow, so older commits are missing (git fetch --unshallow, or fetch-depth: 0 in actions/checkout).');
   for (const version of history.versions) {
-    if (version.state === 'invalid') out.push(`Note: ${version.label} left out: ${version.problem ?? 'not a readable baseline'}`);
+    if (version.state === 'invalid') out.push(`Note: ${version.label} left out: ${escapeConsole(version.problem ?? 'not a readable baseline')}`);
     if (version.state === 'deleted') out.push(`Note: ${version.label} deleted the file.`);
   }
   if (suites.length === 0) {
@@ -422,11 +423,11 @@ export function formatHistory(history: BaselineHistory, suites: SuiteHistory[]):
     return `${out.join('\n')}\n`;
   }
   for (const suite of suites) {
-    out.push('', suite.suite);
-    const header = ['commit', 'date', ...suite.measures, 'subject'];
+    out.push('', escapeConsole(suite.suite));
+    const header = ['commit', 'date', ...suite.measures.map(escapeConsole), 'subject'];
     const lines = suite.rows.map((row) => {
       const version = history.versions[row.version]!;
-      return [version.label, versionDate(version), ...row.cells.map(formatCell), truncateText(version.commit?.subject ?? '(not committed)', 60)];
+      return [version.label, versionDate(version), ...row.cells.map(formatCell), escapeConsole(truncateText(version.commit?.subject ?? '(not committed)', 60))];
     });
     const widths = header.map((title, column) => Math.max(displayWidth(title), ...lines.map((line) => displayWidth(line[column]!))));
     const render = (cells: string[]): string =>
