@@ -3,10 +3,10 @@
 // the command that accepts it, and passes after that command and a re-run. Backs the CI statements of
 // docs/baselines-and-ci.md. Each runner has its own project; the scenarios run in order, each restoring
 // the test files and the baseline it changed.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageSnapshot } from '../support/project.js';
-import { bytesOf, createReporterProject, explain, lastLine, preparePackage, readJson, reporterOutput, runTests, suitesByName, type ReporterProject, type Runner } from './support.js';
+import { bytesOf, createReporterProject, explain, lastLine, preparePackage, readJson, reporterOutput, runCli, runTests, suitesByName, type ReporterProject, type Runner } from './support.js';
 
 let pkg: PackageSnapshot;
 
@@ -159,6 +159,33 @@ describe('returns', () => {
     expect((await run({ RAG_BASELINE: 'update' })).exitCode).toBe(0);
     const rerun = await ci();
     expect(rerun.exitCode, explain(rerun)).toBe(0);
+  });
+
+  it('sharded runs judge exactly as the unsharded run: the same findings, the same verdict', async () => {
+    const env = { CI: 'true', RETRIEVER: 'better' };
+    const whole = await ci({ RETRIEVER: 'better' });
+    expect(whole.exitCode, explain(whole)).toBe(1);
+    const unsharded = readJson<{ runner: string }>(project, 'rag-report.json');
+    rmSync(project.path('rag-report.json'));
+    if (runner === 'vitest') {
+      for (const shard of ['1/2', '2/2']) {
+        const part = await runTests(project, { args: [`--shard=${shard}`, '--reporter=blob'], env });
+        expect(part.exitCode, explain(part)).toBe(0);
+      }
+      const merged = await runTests(project, { args: ['--merge-reports'], env });
+      expect(merged.exitCode, explain(merged)).toBe(1);
+      expect(readJson(project, 'rag-report.json')).toEqual(unsharded);
+    } else {
+      for (const shard of ['1/2', '2/2']) {
+        const part = await runTests(project, { args: [`--shard=${shard}`], env });
+        expect(part.exitCode, explain(part)).toBe(0);
+      }
+      const merged = await runCli(project, ['merge', 'rag-shard-1-of-2.json', 'rag-shard-2-of-2.json'], { env });
+      expect(merged.exitCode, explain(merged)).toBe(1);
+      expect(merged.stdout).toContain(`baseline out of date: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping`);
+      expect({ ...readJson<{ runner: string }>(project, 'rag-report.json'), runner: 'jest' }).toEqual(unsharded);
+    }
+    expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
   });
 
   it('a move within the tolerance never fails and an update leaves the baseline byte-identical', async () => {
