@@ -11,7 +11,7 @@ import { formatBaseline, parseBaseline, type BaselineFile } from '../src/baselin
 import { baselineFromRun } from '../src/baseline/store.js';
 import { createRandom } from '../src/core/random.js';
 import { holmCorrection, meanInterval, pairedComparison, type PairedTestName } from '../src/core/stats.js';
-import { sampleIdOf, suiteIdOf, type CollectedRun, type CollectedSample } from '../src/recording/collected.js';
+import { sampleIdOf, suiteIdOf, suiteIdentityOf, suiteKeyOf, type CollectedRun, type CollectedSample } from '../src/recording/collected.js';
 import { renderConsole } from '../src/report/console.js';
 import { formatJsonReport, renderJson } from '../src/report/json.js';
 import { renderMarkdown } from '../src/report/markdown.js';
@@ -88,7 +88,7 @@ export function referenceSummary(run: CollectedRun, baseline: BaselineFile, opti
     const samples = run.samples.filter((sample) => suiteIdOf(sample) === suite && sample.measure === measure);
     const values = samples.map((sample) => sample.value);
     const interval = meanInterval(values, { seed: options.seed, resamples: options.intervalResamples });
-    const baselineSamples = baseline.suites[suite]?.[measure] ?? {};
+    const baselineSamples = baseline.suites[suiteKeyOf(suiteIdentityOf(samples[0]!))]?.[measure] ?? {};
     const pairs = samples.filter((sample) => sampleIdOf(sample) in baselineSamples);
     const beforeValues = pairs.map((sample) => baselineSamples[sampleIdOf(sample)]!);
     const afterValues = pairs.map((sample) => sample.value);

@@ -66,7 +66,8 @@ function testDescription(comparison: RunComparison, entry: MeasureComparison | u
           : method.startsWith('paired-t')
             ? 'paired t-test'
             : method;
-  const holm = comparison.measures.length > 1 ? `, Holm-corrected across ${comparison.measures.length} measures` : '';
+  const family = comparison.measures.filter((measure) => measure.wins + measure.losses > 0).length;
+  const holm = family > 1 ? `, Holm-corrected across the ${family} measures with a changed query` : '';
   const rule =
     comparison.significance === undefined
       ? 'a regression is a drop of the mean beyond the tolerance'

@@ -9,11 +9,15 @@
 // from run to run.
 
 import type { CollectedRun, CollectedSample } from '../recording/collected.js';
-import { sampleIdOf, suiteIdOf } from '../recording/collected.js';
+import { sampleIdOf, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../recording/collected.js';
 
 /** One suite × measure. Parallel arrays in recording order: `ids[i]` is the id of `values[i]`, measured by `sources[i]`. */
 export interface GroupedRow {
+  /** The suite's exact key (suiteKeyOf). */
+  key: string;
+  /** The suite's display name (suiteNameOf). */
   suite: string;
+  identity: SuiteIdentity;
   file: string;
   describePath: string[];
   measure: string;
@@ -23,7 +27,7 @@ export interface GroupedRow {
 }
 
 export interface GroupedRun {
-  /** suiteId → measure → row, in first-seen order. */
+  /** suite key → measure → row, in first-seen order. */
   suites: Map<string, Map<string, GroupedRow>>;
   /** Files that recorded at least one sample. */
   files: Set<string>;
@@ -39,18 +43,25 @@ export function groupRun(run: CollectedRun): GroupedRun {
   const files = new Set<string>();
   const rows: GroupedRow[] = [];
   const samples = run.samples;
+  // Consecutive samples of one test share file, describe path and project: compute the key once for them.
+  let previous: CollectedSample | undefined;
+  let key = '';
   for (let index = 0; index < samples.length; index++) {
     const sample = samples[index];
     validateSample(sample, index);
-    const suite = suiteIdOf(sample);
-    let measures = suites.get(suite);
+    if (previous === undefined || previous.file !== sample.file || previous.describePath !== sample.describePath || previous.project !== sample.project) {
+      key = suiteKeyOf(identityOf(sample));
+    }
+    previous = sample;
+    let measures = suites.get(key);
     if (measures === undefined) {
       measures = new Map();
-      suites.set(suite, measures);
+      suites.set(key, measures);
     }
     let row = measures.get(sample.measure);
     if (row === undefined) {
-      row = { suite, file: sample.file, describePath: [...sample.describePath], measure: sample.measure, ids: [], values: [], sources: [] };
+      const identity = identityOf(sample);
+      row = { key, suite: suiteNameOf(identity), identity, file: sample.file, describePath: [...sample.describePath], measure: sample.measure, ids: [], values: [], sources: [] };
       measures.set(sample.measure, row);
       rows.push(row);
     }
@@ -61,6 +72,11 @@ export function groupRun(run: CollectedRun): GroupedRun {
   }
   for (const row of rows) assignOrdinals(row.ids);
   return { suites, files, sampleCount: samples.length };
+}
+
+function identityOf(sample: CollectedSample): SuiteIdentity {
+  const describe = [...sample.describePath];
+  return sample.project === undefined ? { file: sample.file, describe } : { file: sample.file, describe, project: sample.project };
 }
 
 /** Gives repeated ids ` #2`, ` #3`, … in order (in place), never colliding with an id that occurs in the row. */
@@ -105,29 +121,13 @@ function validateSample(sample: unknown, index: number): asserts sample is Colle
   if (typeof s.test !== 'string') {
     throw new TypeError(`${where}.test must be the test's name, got ${JSON.stringify(s.test)}.`);
   }
+  if (s.project !== undefined && (typeof s.project !== 'string' || s.project.length === 0)) {
+    throw new TypeError(`${where}.project must be the Vitest project's name when given (absent for a single unnamed project), got ${JSON.stringify(s.project)}.`);
+  }
   if (s.queryId !== undefined && typeof s.queryId !== 'string') {
     throw new TypeError(`${where}.queryId must be a string when given, got ${JSON.stringify(s.queryId)}.`);
   }
   if (s.queryId === undefined && s.test.length === 0) {
     throw new TypeError(`${where} has neither a queryId nor a test name, so the question it answers cannot be identified.`);
   }
-}
-
-/** A suite belongs to one of `files` when its id is the file or starts with `file > `. */
-export function belongsToFiles(suiteId: string, files: ReadonlySet<string>): boolean {
-  if (files.has(suiteId)) return true;
-  for (let at = suiteId.indexOf(' > '); at >= 0; at = suiteId.indexOf(' > ', at + 1)) {
-    if (files.has(suiteId.slice(0, at))) return true;
-  }
-  return false;
-}
-
-/** The test file of a suite id: a known file it starts with, else the part before the first ` > `. */
-export function fileOfSuite(suiteId: string, knownFiles: ReadonlySet<string> = new Set()): string {
-  for (let at = suiteId.indexOf(' > '); at >= 0; at = suiteId.indexOf(' > ', at + 1)) {
-    const candidate = suiteId.slice(0, at);
-    if (knownFiles.has(candidate)) return candidate;
-  }
-  const first = suiteId.indexOf(' > ');
-  return first < 0 ? suiteId : suiteId.slice(0, first);
 }

@@ -3,8 +3,10 @@ export {
   BASELINE_GENERATED_BY,
   BASELINE_SCHEMA_VERSION,
   BaselineError,
+  compareIdentities,
   emptyBaseline,
   findJsonErrorOffset,
+  findRepeatedKey,
   formatBaseline,
   parseBaseline,
   validateBaseline,
@@ -29,6 +31,7 @@ export {
   type UpdateBaselineOptions,
   type UpdateBaselineResult,
 } from './store.js';
+export { findRenamedSuites, isCovered, resolveLegacySuites, type FileCoverage, type LegacyResolution } from './identity.js';
 export {
   DEFAULT_TOLERANCE,
   canonicalMeasure,

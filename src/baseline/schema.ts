@@ -1,22 +1,36 @@
 // The baseline file: what each suite × measure measured per question, committed with the code so a pull
 // request can be compared with it (paired, question by question).
 //
-// Format (docs/baselines-and-ci.md): one JSON object, keys sorted in UTF-16 code-unit order at every level
-// (the order of RFC 8785), 2-space indent, one sample per line, a final newline. Shape:
+// Format, schema version 2 (docs/baselines-and-ci.md): one JSON object, 2-space indent, one sample per
+// line, a final newline. Suites are a list of objects whose identity is structured (file, describe path,
+// project), sorted by file, then describe path, then project; measures and sample ids sorted in UTF-16
+// code-unit order (RFC 8785's order):
 //
 //   {
 //     "generatedBy": "rag-matchers",
-//     "schemaVersion": 1,
-//     "suites": {
-//       "<file> > <describe> > …": {
-//         "<measure>": {
-//           "<sampleId>": <value>,
-//           …
+//     "schemaVersion": 2,
+//     "suites": [
+//       {
+//         "file": "test/orders.test.ts",
+//         "describe": ["orders API", "refunds"],
+//         "project": "api",                      (only for a named Vitest project)
+//         "measures": {
+//           "recall@5": {
+//             "<sampleId>": <value>,
+//             …
+//
 // A sample id is the sample's queryId, else its test name; a repeat inside one suite × measure gets ` #2`,
 // ` #3`, … (src/baseline/group.ts). Values are written with full precision (JavaScript's shortest
 // round-trip form), so an unchanged question compares as exactly equal.
+//
+// Version 1 keyed suites by a joined name (`file > describe > …`), which two suites could share. It is
+// still read (into `legacy`), matched against the suites of the current run (resolveLegacySuites) and
+// written as version 2 by the next update.
 
-export const BASELINE_SCHEMA_VERSION = 1;
+import { parseMeasure } from '../core/measures.js';
+import { parseSuiteKey, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../recording/collected.js';
+
+export const BASELINE_SCHEMA_VERSION = 2;
 export const BASELINE_GENERATED_BY = 'rag-matchers';
 
 /** sampleId → value. */
@@ -27,8 +41,14 @@ export type BaselineSuite = Record<string, BaselineSamples>;
 export interface BaselineFile {
   schemaVersion: typeof BASELINE_SCHEMA_VERSION;
   generatedBy: typeof BASELINE_GENERATED_BY;
-  /** suiteId (`file > describe > …`) → measure → sampleId → value. */
+  /** Suite key (suiteKeyOf: file, describe path, project) → measure → sampleId → value. */
   suites: Record<string, BaselineSuite>;
+  /**
+   * Read from a version-1 file: its suites by their joined names (`file > describe > …`), not yet matched
+   * to structured suites. resolveLegacySuites moves them into `suites`; formatBaseline refuses a file
+   * that still has them.
+   */
+  legacy?: Record<string, BaselineSuite>;
 }
 
 export type BaselineErrorKind = 'unreadable' | 'invalid-json' | 'not-a-baseline' | 'newer-schema' | 'malformed';
@@ -106,6 +126,16 @@ export function parseBaseline(text: string, path: string): BaselineFile {
   } catch (error) {
     throw new BaselineError(path, 'invalid-json', `not valid JSON: ${describeJsonError(error, body)}; ${ACCEPT_HINT}.`, { cause: error });
   }
+  // JSON.parse keeps the last of repeated keys; a baseline with two values for one key is ambiguous.
+  const repeated = findRepeatedKey(body);
+  if (repeated !== undefined) {
+    const { line } = lineAndColumn(body, repeated.offset);
+    throw new BaselineError(
+      path,
+      'malformed',
+      `line ${line}: the key ${JSON.stringify(repeated.key)} appears twice in ${repeated.path === '' ? 'the top-level object' : repeated.path}, so its value is ambiguous; keep one of the two; ${ACCEPT_HINT}.`,
+    );
+  }
   return validateBaseline(data, path);
 }
 
@@ -143,98 +173,172 @@ export function validateBaseline(data: unknown, path: string): BaselineFile {
       throw new BaselineError(
         path,
         'malformed',
-        `unknown top-level key ${JSON.stringify(key)}; a version-1 baseline holds only "generatedBy", "schemaVersion" and "suites" (an update would drop it, so it is refused rather than lost).`,
+        `unknown top-level key ${JSON.stringify(key)}; a baseline holds only "generatedBy", "schemaVersion" and "suites" (an update would drop it, so it is refused rather than lost).`,
       );
     }
   }
-  const suites = top.suites;
+  return version === 1 ? validateVersion1(top.suites, path) : validateVersion2(top.suites, path);
+}
+
+function validateVersion1(suites: unknown, path: string): BaselineFile {
   if (!isPlainObject(suites)) {
-    throw new BaselineError(path, 'malformed', `"suites" must be an object (suite → measure → sample → value), found ${describeJson(suites)}; ${ACCEPT_HINT}.`);
+    throw new BaselineError(path, 'malformed', `"suites" must be an object (suite → measure → sample → value) in a version-1 baseline, found ${describeJson(suites)}; ${ACCEPT_HINT}.`);
+  }
+  const legacy = createRecord<BaselineSuite>();
+  for (const suite of Object.keys(suites)) {
+    legacy[suite] = validateMeasures(suites[suite], path, `suites[${JSON.stringify(suite)}]`);
+  }
+  return { ...emptyBaseline(), legacy };
+}
+
+const SUITE_KEYS = ['file', 'describe', 'project', 'measures'];
+
+function validateVersion2(suites: unknown, path: string): BaselineFile {
+  if (!Array.isArray(suites)) {
+    throw new BaselineError(path, 'malformed', `"suites" must be a list of suites ({ "file", "describe", "measures" }), found ${describeJson(suites)}; ${ACCEPT_HINT}.`);
   }
   const result = emptyBaseline();
-  for (const suite of Object.keys(suites)) {
-    const measures = suites[suite];
-    if (!isPlainObject(measures)) {
-      throw malformedEntry(path, [suite], measures, 'an object of measures');
-    }
-    const suiteRecord = createRecord<BaselineSamples>();
-    for (const measure of Object.keys(measures)) {
-      const samples = measures[measure];
-      if (!isPlainObject(samples)) throw malformedEntry(path, [suite, measure], samples, 'an object of sample values');
-      const samplesRecord = createRecord<number>();
-      for (const sampleId of Object.keys(samples)) {
-        const value = samples[sampleId];
-        if (typeof value !== 'number' || !Number.isFinite(value)) {
-          throw malformedEntry(path, [suite, measure, sampleId], value, 'a finite number');
-        }
-        samplesRecord[sampleId] = value;
+  suites.forEach((entry: unknown, index) => {
+    const where = `suites[${index}]`;
+    if (!isPlainObject(entry)) throw new BaselineError(path, 'malformed', `${where} must be an object with "file", "describe" and "measures", found ${describeJson(entry)}; ${ACCEPT_HINT}.`);
+    for (const key of Object.keys(entry)) {
+      if (!SUITE_KEYS.includes(key)) {
+        throw new BaselineError(path, 'malformed', `${where} has an unknown key ${JSON.stringify(key)}; a suite holds only "file", "describe", "project" and "measures"; ${ACCEPT_HINT}.`);
       }
-      suiteRecord[measure] = samplesRecord;
     }
-    result.suites[suite] = suiteRecord;
-  }
+    const { file, describe, project } = entry;
+    if (typeof file !== 'string' || file.length === 0) throw new BaselineError(path, 'malformed', `${where}.file must be the test file's path, found ${describeJson(file)}; ${ACCEPT_HINT}.`);
+    if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string')) {
+      throw new BaselineError(path, 'malformed', `${where}.describe must be a list of describe-block names ([] at the top level), found ${describeJson(describe)}; ${ACCEPT_HINT}.`);
+    }
+    if (project !== undefined && (typeof project !== 'string' || project.length === 0)) {
+      throw new BaselineError(path, 'malformed', `${where}.project must be a Vitest project's name when present, found ${describeJson(project)}; ${ACCEPT_HINT}.`);
+    }
+    const identity: SuiteIdentity = project === undefined ? { file, describe: describe as string[] } : { file, describe: describe as string[], project: project as string };
+    const key = suiteKeyOf(identity);
+    const label = `${where} (${suiteNameOf(identity)})`;
+    if (own(result.suites, key) !== undefined) {
+      throw new BaselineError(path, 'malformed', `${label} appears twice; merge the two entries or delete one; ${ACCEPT_HINT}.`);
+    }
+    result.suites[key] = validateMeasures(entry.measures, path, label);
+  });
   return result;
 }
 
+function validateMeasures(measures: unknown, path: string, where: string): BaselineSuite {
+  if (!isPlainObject(measures)) throw malformedEntry(path, where, [], measures, 'an object of measures');
+  const suite = createRecord<BaselineSamples>();
+  for (const measure of Object.keys(measures)) {
+    const samples = measures[measure];
+    if (!isPlainObject(samples)) throw malformedEntry(path, where, [measure], samples, 'an object of sample values');
+    const bounded = isProportion(measure);
+    const record = createRecord<number>();
+    for (const sampleId of Object.keys(samples)) {
+      const value = samples[sampleId];
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw malformedEntry(path, where, [measure, sampleId], value, 'a finite number');
+      if (bounded && (value < 0 || value > 1)) throw malformedEntry(path, where, [measure, sampleId], value, `between 0 and 1 (${measure} is a proportion)`);
+      record[sampleId] = value;
+    }
+    suite[measure] = record;
+  }
+  return suite;
+}
+
+/** Measures whose every value lies in [0, 1]: the retrieval measures, faithfulness and judge scores. */
+function isProportion(measure: string): boolean {
+  if (measure === 'faithfulness' || measure.startsWith('judge:')) return true;
+  try {
+    parseMeasure(measure);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * The file's text: keys sorted at every level, 2-space indent, one sample per line, a final newline.
- * The same baseline always gives the same bytes. Throws for a value that JSON cannot hold (NaN, Infinity).
+ * The file's text (schema version 2): suites sorted by file, describe path and project; measures and sample
+ * ids sorted; 2-space indent, one sample per line, a final newline. The same baseline always gives the
+ * same bytes. Throws for a value that JSON cannot hold (NaN, Infinity) and for unresolved version-1 suites.
  */
 export function formatBaseline(file: BaselineFile): string {
   const checked = checkFormattable(file);
   const lines = ['{', `  "generatedBy": ${JSON.stringify(BASELINE_GENERATED_BY)},`, `  "schemaVersion": ${BASELINE_SCHEMA_VERSION},`];
-  const suiteIds = sortedKeys(checked.suites);
-  if (suiteIds.length === 0) {
-    lines.push('  "suites": {}');
+  const suites = Object.keys(checked.suites)
+    .map((key) => ({ key, identity: parseSuiteKey(key) }))
+    .sort((a, b) => compareIdentities(a.identity, b.identity));
+  if (suites.length === 0) {
+    lines.push('  "suites": []');
   } else {
-    lines.push('  "suites": {');
-    suiteIds.forEach((suiteId, suiteIndex) => {
-      const suite = checked.suites[suiteId]!;
+    lines.push('  "suites": [');
+    suites.forEach(({ key, identity }, suiteIndex) => {
+      const suite = checked.suites[key]!;
+      lines.push('    {', `      "file": ${JSON.stringify(identity.file)},`, `      "describe": [${identity.describe.map((name) => JSON.stringify(name)).join(', ')}],`);
+      if (identity.project !== undefined) lines.push(`      "project": ${JSON.stringify(identity.project)},`);
       const measures = sortedKeys(suite);
-      const suiteComma = suiteIndex < suiteIds.length - 1 ? ',' : '';
       if (measures.length === 0) {
-        lines.push(`    ${JSON.stringify(suiteId)}: {}${suiteComma}`);
-        return;
-      }
-      lines.push(`    ${JSON.stringify(suiteId)}: {`);
-      measures.forEach((measure, measureIndex) => {
-        const samples = suite[measure]!;
-        const sampleIds = sortedKeys(samples);
-        const measureComma = measureIndex < measures.length - 1 ? ',' : '';
-        if (sampleIds.length === 0) {
-          lines.push(`      ${JSON.stringify(measure)}: {}${measureComma}`);
-          return;
-        }
-        lines.push(`      ${JSON.stringify(measure)}: {`);
-        sampleIds.forEach((sampleId, sampleIndex) => {
-          const comma = sampleIndex < sampleIds.length - 1 ? ',' : '';
-          lines.push(`        ${JSON.stringify(sampleId)}: ${JSON.stringify(samples[sampleId])}${comma}`);
+        lines.push('      "measures": {}');
+      } else {
+        lines.push('      "measures": {');
+        measures.forEach((measure, measureIndex) => {
+          const samples = suite[measure]!;
+          const sampleIds = sortedKeys(samples);
+          const measureComma = measureIndex < measures.length - 1 ? ',' : '';
+          if (sampleIds.length === 0) {
+            lines.push(`        ${JSON.stringify(measure)}: {}${measureComma}`);
+            return;
+          }
+          lines.push(`        ${JSON.stringify(measure)}: {`);
+          sampleIds.forEach((sampleId, sampleIndex) => {
+            const comma = sampleIndex < sampleIds.length - 1 ? ',' : '';
+            lines.push(`          ${JSON.stringify(sampleId)}: ${JSON.stringify(samples[sampleId])}${comma}`);
+          });
+          lines.push(`        }${measureComma}`);
         });
-        lines.push(`      }${measureComma}`);
-      });
-      lines.push(`    }${suiteComma}`);
+        lines.push('      }');
+      }
+      lines.push(`    }${suiteIndex < suites.length - 1 ? ',' : ''}`);
     });
-    lines.push('  }');
+    lines.push('  ]');
   }
   lines.push('}');
   return `${lines.join('\n')}\n`;
 }
 
+/** Order of suites in the file: by file, then describe path (name by name, a prefix first), then project (none first). */
+export function compareIdentities(a: SuiteIdentity, b: SuiteIdentity): number {
+  const byFile = compareKeys(a.file, b.file);
+  if (byFile !== 0) return byFile;
+  const length = Math.min(a.describe.length, b.describe.length);
+  for (let i = 0; i < length; i++) {
+    const byName = compareKeys(a.describe[i]!, b.describe[i]!);
+    if (byName !== 0) return byName;
+  }
+  if (a.describe.length !== b.describe.length) return a.describe.length - b.describe.length;
+  if (a.project === b.project) return 0;
+  if (a.project === undefined) return -1;
+  if (b.project === undefined) return 1;
+  return compareKeys(a.project, b.project);
+}
+
 /** The checks of validateBaseline that writing needs, without copying: a wrong shape or a value JSON cannot hold. */
 function checkFormattable(file: BaselineFile): BaselineFile {
   const where = 'formatBaseline(file)';
-  if (!isPlainObject(file) || file.schemaVersion !== BASELINE_SCHEMA_VERSION || file.generatedBy !== BASELINE_GENERATED_BY || !isPlainObject(file.suites)) {
-    return validateBaseline(file, where); // throws the precise error
+  if (!isPlainObject(file) || file.generatedBy !== BASELINE_GENERATED_BY || !isPlainObject(file.suites)) {
+    throw new TypeError(`${where}: file must be a BaselineFile ({ schemaVersion, generatedBy: "rag-matchers", suites }).`);
   }
-  for (const suite of Object.keys(file.suites)) {
-    const measures: unknown = file.suites[suite];
-    if (!isPlainObject(measures)) throw malformedEntry(where, [suite], measures, 'an object of measures');
+  if (file.legacy !== undefined && Object.keys(file.legacy).length > 0) {
+    throw new TypeError(`${where}: the file still holds version-1 suites; match them with resolveLegacySuites before writing.`);
+  }
+  for (const key of Object.keys(file.suites)) {
+    const measures: unknown = file.suites[key];
+    const label = suiteNameOf(parseSuiteKey(key));
+    if (!isPlainObject(measures)) throw malformedEntry(where, label, [], measures, 'an object of measures');
     for (const measure of Object.keys(measures)) {
       const samples = measures[measure];
-      if (!isPlainObject(samples)) throw malformedEntry(where, [suite, measure], samples, 'an object of sample values');
+      if (!isPlainObject(samples)) throw malformedEntry(where, label, [measure], samples, 'an object of sample values');
       for (const sampleId of Object.keys(samples)) {
         const value = samples[sampleId];
-        if (typeof value !== 'number' || !Number.isFinite(value)) throw malformedEntry(where, [suite, measure, sampleId], value, 'a finite number');
+        if (typeof value !== 'number' || !Number.isFinite(value)) throw malformedEntry(where, label, [measure, sampleId], value, 'a finite number');
       }
     }
   }
@@ -245,8 +349,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function malformedEntry(path: string, keys: string[], value: unknown, expected: string): BaselineError {
-  const where = `suites${keys.map((key) => `[${JSON.stringify(key)}]`).join('')}`;
+function malformedEntry(path: string, suite: string, keys: string[], value: unknown, expected: string): BaselineError {
+  const where = `${suite}${keys.map((key) => `[${JSON.stringify(key)}]`).join('')}`;
   return new BaselineError(path, 'malformed', `${where} must be ${expected}, found ${describeJson(value)}; ${ACCEPT_HINT}.`);
 }
 
@@ -256,6 +360,62 @@ function describeJson(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   const json = JSON.stringify(value);
   return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+}
+
+/**
+ * The first key that occurs twice in one object of valid JSON `text`, with the path of that object
+ * (`suites[2].measures["recall@5"]`) and the offset of the repeat; undefined when there is none.
+ */
+export function findRepeatedKey(text: string): { key: string; path: string; offset: number } | undefined {
+  interface Level {
+    keys: Set<string> | undefined;
+    expectKey: boolean;
+    label: string;
+    index: number;
+  }
+  const stack: Level[] = [];
+  const pathOf = (): string =>
+    stack
+      .map((level) => level.label)
+      .join('')
+      .replace(/^\./, '');
+  let pendingLabel = '';
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      let end = i + 1;
+      let escaped = false;
+      while (end < text.length && text.charCodeAt(end) !== 0x22) {
+        if (text.charCodeAt(end) === 0x5c) {
+          escaped = true;
+          end++;
+        }
+        end++;
+      }
+      const top = stack[stack.length - 1];
+      if (top?.keys !== undefined && top.expectKey) {
+        const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
+        if (top.keys.has(key)) return { key, path: pathOf(), offset: i };
+        top.keys.add(key);
+        top.expectKey = false;
+        pendingLabel = /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+      }
+      i = end;
+      continue;
+    }
+    if (code === 0x7b || code === 0x5b) {
+      const parent = stack[stack.length - 1];
+      const label = parent === undefined ? '' : parent.keys === undefined ? `[${parent.index}]` : pendingLabel;
+      stack.push({ keys: code === 0x7b ? new Set() : undefined, expectKey: code === 0x7b, label, index: 0 });
+    } else if (code === 0x7d || code === 0x5d) {
+      stack.pop();
+    } else if (code === 0x2c) {
+      const top = stack[stack.length - 1]!;
+      if (top.keys === undefined) top.index++;
+      else top.expectKey = true;
+    }
+  }
+  return undefined;
 }
 
 function lineAndColumn(text: string, index: number): { line: number; column: number } {

@@ -5,11 +5,13 @@
 import fs from 'node:fs';
 
 import { writeFileAtomic, writeFileAtomicSync } from '../files/atomic-write.js';
-import type { CollectedRun } from '../recording/collected.js';
-import { belongsToFiles, fileOfSuite, groupRun } from './group.js';
+import { movementOf, resolveTolerance, toleranceFor, valuesDiffer, type ResolvedTolerance, type ToleranceOption } from '../core/regression-rule.js';
+import { parseSuiteKey, suiteNameOf, type CollectedRun } from '../recording/collected.js';
+import { groupRun } from './group.js';
+import { findRenamedSuites, isCovered, resolveLegacySuites, type FileCoverage, type LegacyResolution } from './identity.js';
 import {
   BaselineError,
-  compareKeys,
+  compareIdentities,
   createRecord,
   own,
   emptyBaseline,
@@ -67,7 +69,7 @@ export function writeBaselineSync(path: string, file: BaselineFile): void {
 export function baselineFromRun(run: CollectedRun): BaselineFile {
   const grouped = groupRun(run);
   const file = emptyBaseline();
-  for (const [suiteId, measures] of grouped.suites) {
+  for (const [key, measures] of grouped.suites) {
     const suite = createRecord<BaselineSamples>();
     for (const [measure, row] of measures) {
       const samples = createRecord<number>();
@@ -76,17 +78,18 @@ export function baselineFromRun(run: CollectedRun): BaselineFile {
       });
       suite[measure] = samples;
     }
-    file.suites[suiteId] = suite;
+    file.suites[key] = suite;
   }
   return file;
 }
 
 /**
  * An entry of the baseline: a whole suite (no measure), a whole suite × measure (no sampleIds), or some
- * samples of one suite × measure.
+ * samples of one suite × measure. `suite` is the display name, `suiteKey` the exact identity (suiteKeyOf).
  */
 export interface BaselineEntryRef {
   suite: string;
+  suiteKey: string;
   measure?: string;
   sampleIds?: string[];
 }
@@ -102,6 +105,14 @@ export interface MergeOptions {
   files?: Iterable<string>;
   /** When given, every suite of a file for which it returns false is obsolete (the test file was deleted). */
   fileExists?: (file: string) => boolean;
+  /**
+   * A suite × measure whose mean over the shared questions moved by no more than this keeps the baseline's
+   * values for those questions, so an update within tolerance leaves the file as it is. Default 0.01
+   * (the regression rule's tolerance grammar).
+   */
+  tolerance?: ToleranceOption | ResolvedTolerance;
+  /** Renamed suites (new key → old key, from findRenamedSuites): the old suite's entries move to the new one. Default: found here. */
+  renames?: ReadonlyMap<string, string>;
 }
 
 export interface MergeResult {
@@ -114,13 +125,17 @@ export interface MergeResult {
   added: BaselineEntryRef[];
   /** Samples whose value changed, per suite × measure. */
   updated: BaselineEntryRef[];
+  /** Suites whose entries moved to a new name: display names. */
+  renamed: { from: string; to: string }[];
   counts: { addedSamples: number; updatedSamples: number; obsoleteSamples: number };
 }
 
 /**
  * Merges what this run measured (`current`, from baselineFromRun) into the previous baseline: the suites
- * seen in this run take this run's values, the other suites are kept as they are. Entries of the files
- * that ran which this run did not produce again are obsolete: reported, and removed only with `prune`.
+ * seen in this run take this run's values (unless the row moved within tolerance: then its shared
+ * questions keep their values), renamed suites move, the other suites are kept as they are. Entries of the
+ * files that ran which this run did not produce again are obsolete: reported, and removed only with `prune`.
+ * A version-1 `previous` is matched to this run's suites first (resolveLegacySuites).
  */
 export function mergeBaseline(previous: BaselineFile | undefined, current: BaselineFile, options: MergeOptions = {}): MergeResult {
   const prune = options.prune ?? false;
@@ -128,50 +143,60 @@ export function mergeBaseline(previous: BaselineFile | undefined, current: Basel
   if (options.fileExists !== undefined && typeof options.fileExists !== 'function') {
     throw new TypeError('mergeBaseline: options.fileExists must be a function (file) => boolean when given.');
   }
-  const before = previous ?? emptyBaseline();
+  const tolerance = resolveTolerance(options.tolerance, 'mergeBaseline: options.tolerance');
   // Which files ran in full: given by the caller, else the files of the suites this run produced.
   const ranFiles = new Set<string>();
   if (options.files !== undefined) for (const file of options.files) ranFiles.add(file);
-  else for (const suiteId of Object.keys(current.suites)) ranFiles.add(fileOfSuite(suiteId, ranFiles));
+  else for (const key of Object.keys(current.suites)) ranFiles.add(parseSuiteKey(key).file);
+  const coverage: FileCoverage = { ranFiles, ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}) };
+  let before = previous ?? emptyBaseline();
+  if (before.legacy !== undefined) before = resolveLegacySuites(before, Object.keys(current.suites).map(parseSuiteKey), coverage).file;
+  const renames = options.renames ?? findRenamedSuites(before, suitesAsRows(current), coverage);
+  const movedAway = new Set(renames.values());
 
   const result = emptyBaseline();
   const obsolete: BaselineEntryRef[] = [];
   const added: BaselineEntryRef[] = [];
   const updated: BaselineEntryRef[] = [];
+  const renamed: { from: string; to: string }[] = [];
   const counts = { addedSamples: 0, updatedSamples: 0, obsoleteSamples: 0 };
   const countSamples = (samples: BaselineSamples | undefined): number => (samples === undefined ? 0 : Object.keys(samples).length);
 
   const allSuites = new Set([...Object.keys(before.suites), ...Object.keys(current.suites)]);
-  for (const suiteId of [...allSuites].sort(compareKeys)) {
-    const oldSuite = own(before.suites, suiteId);
-    const newSuite = own(current.suites, suiteId);
+  const ordered = [...allSuites].map((key) => ({ key, identity: parseSuiteKey(key) })).sort((a, b) => compareIdentities(a.identity, b.identity));
+  for (const { key, identity } of ordered) {
+    if (movedAway.has(key) && own(current.suites, key) === undefined) continue;
+    const name = suiteNameOf(identity);
+    const renamedFrom = renames.get(key);
+    if (renamedFrom !== undefined) renamed.push({ from: suiteNameOf(parseSuiteKey(renamedFrom)), to: name });
+    const oldSuite = own(before.suites, renamedFrom ?? key);
+    const newSuite = own(current.suites, key);
     // Entries this run did not produce are obsolete only when their file ran in full, or was deleted.
-    const complete =
-      belongsToFiles(suiteId, ranFiles) ||
-      (options.fileExists !== undefined && oldSuite !== undefined && newSuite === undefined && !options.fileExists(fileOfSuite(suiteId, ranFiles)));
+    const complete = isCovered(identity, coverage);
     if (newSuite === undefined) {
       if (complete) {
-        obsolete.push({ suite: suiteId });
+        obsolete.push({ suite: name, suiteKey: key });
         for (const measure of Object.keys(oldSuite!)) counts.obsoleteSamples += countSamples(own(oldSuite!, measure));
         if (prune) continue;
       }
-      result.suites[suiteId] = copySuite(oldSuite!);
+      result.suites[key] = copySuite(oldSuite!);
       continue;
     }
     const merged = createRecord<BaselineSamples>();
     const measures = new Set([...Object.keys(oldSuite ?? {}), ...Object.keys(newSuite)]);
-    for (const measure of [...measures].sort(compareKeys)) {
+    for (const measure of [...measures].sort()) {
       const oldSamples = oldSuite === undefined ? undefined : own(oldSuite, measure);
       const newSamples = own(newSuite, measure);
       if (newSamples === undefined) {
         if (complete) {
-          obsolete.push({ suite: suiteId, measure });
+          obsolete.push({ suite: name, suiteKey: key, measure });
           counts.obsoleteSamples += countSamples(oldSamples);
           if (prune) continue;
         }
         merged[measure] = Object.assign(createRecord<number>(), oldSamples);
         continue;
       }
+      const keepOld = oldSamples !== undefined && movedWithin(oldSamples, newSamples, toleranceFor(tolerance, measure));
       const samples = createRecord<number>();
       const addedIds: string[] = [];
       const updatedIds: string[] = [];
@@ -180,7 +205,10 @@ export function mergeBaseline(previous: BaselineFile | undefined, current: Basel
         const value = newSamples[sampleId]!;
         const oldValue = oldSamples === undefined ? undefined : own(oldSamples, sampleId);
         if (oldValue === undefined) addedIds.push(sampleId);
-        else if (!Object.is(oldValue, value)) updatedIds.push(sampleId);
+        else if (keepOld) {
+          samples[sampleId] = oldValue;
+          continue;
+        } else if (!Object.is(oldValue, value)) updatedIds.push(sampleId);
         samples[sampleId] = value;
       }
       if (oldSamples !== undefined) {
@@ -193,17 +221,46 @@ export function mergeBaseline(previous: BaselineFile | undefined, current: Basel
           samples[sampleId] = oldSamples[sampleId]!;
         }
       }
-      if (addedIds.length > 0) added.push({ suite: suiteId, measure, sampleIds: addedIds });
-      if (updatedIds.length > 0) updated.push({ suite: suiteId, measure, sampleIds: updatedIds });
-      if (obsoleteIds.length > 0) obsolete.push({ suite: suiteId, measure, sampleIds: obsoleteIds });
+      if (addedIds.length > 0) added.push({ suite: name, suiteKey: key, measure, sampleIds: addedIds });
+      if (updatedIds.length > 0) updated.push({ suite: name, suiteKey: key, measure, sampleIds: updatedIds });
+      if (obsoleteIds.length > 0) obsolete.push({ suite: name, suiteKey: key, measure, sampleIds: obsoleteIds });
       counts.addedSamples += addedIds.length;
       counts.updatedSamples += updatedIds.length;
       counts.obsoleteSamples += obsoleteIds.length;
       merged[measure] = samples;
     }
-    result.suites[suiteId] = merged;
+    result.suites[key] = merged;
   }
-  return { file: result, obsolete, pruned: prune && obsolete.length > 0, added, updated, counts };
+  return { file: result, obsolete, pruned: prune && obsolete.length > 0, added, updated, renamed, counts };
+}
+
+/** True when the mean over the questions both sides have moved by no more than `tolerance` (and at least one is shared). */
+function movedWithin(oldSamples: BaselineSamples, newSamples: BaselineSamples, tolerance: number): boolean {
+  let shared = 0;
+  let before = 0;
+  let after = 0;
+  let changed = false;
+  for (const sampleId of Object.keys(newSamples)) {
+    const oldValue = own(oldSamples, sampleId);
+    if (oldValue === undefined) continue;
+    const value = newSamples[sampleId]!;
+    shared++;
+    before += oldValue;
+    after += value;
+    changed ||= valuesDiffer(oldValue, value);
+  }
+  if (shared === 0) return false;
+  if (!changed) return true;
+  return movementOf(after / shared - before / shared, tolerance, Math.max(Math.abs(before / shared), Math.abs(after / shared))) === 'within';
+}
+
+function suitesAsRows(file: BaselineFile): Map<string, Map<string, { ids: string[] }>> {
+  const rows = new Map<string, Map<string, { ids: string[] }>>();
+  for (const key of Object.keys(file.suites)) {
+    const suite = file.suites[key]!;
+    rows.set(key, new Map(Object.keys(suite).map((measure) => [measure, { ids: Object.keys(suite[measure]!) }])));
+  }
+  return rows;
 }
 
 /** The files a run covered in full: `run.files` when the reporter listed them, else the files that recorded samples. */
@@ -215,6 +272,8 @@ export function filesOfRun(run: CollectedRun): string[] {
 export interface UpdateBaselineOptions {
   /** Remove obsolete entries. Default false. */
   prune?: boolean;
+  /** Rows that moved within it keep their values (see MergeOptions.tolerance). Default 0.01. */
+  tolerance?: ToleranceOption | ResolvedTolerance;
   /** Marks the suites of deleted test files obsolete (e.g. `(file) => fs.existsSync(path.join(root, file))`). */
   fileExists?: (file: string) => boolean;
 }
@@ -225,6 +284,8 @@ export interface UpdateBaselineResult extends MergeResult {
   written: boolean;
   /** The baseline before the update (undefined when there was none). */
   previous: BaselineFile | undefined;
+  /** Set when the file on disk was a version-1 baseline, now written as version 2. */
+  legacy?: LegacyResolution;
 }
 
 /**
@@ -241,23 +302,36 @@ export async function updateBaseline(path: string, run: CollectedRun, options: U
     handleReadError(error, path);
   }
   const previous = existingText === undefined ? undefined : parseBaseline(existingText, path);
-  const merged = mergeBaseline(previous, baselineFromRun(run), {
+  const current = baselineFromRun(run);
+  const files = filesOfRun(run);
+  let legacy: LegacyResolution | undefined;
+  let resolved = previous;
+  if (previous?.legacy !== undefined) {
+    const coverage: FileCoverage = { ranFiles: new Set(files), ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}) };
+    legacy = resolveLegacySuites(previous, Object.keys(current.suites).map(parseSuiteKey), coverage);
+    resolved = legacy.file;
+  }
+  const merged = mergeBaseline(resolved, current, {
     prune: options.prune ?? false,
-    files: filesOfRun(run),
+    files,
     fileExists: options.fileExists,
+    ...(options.tolerance !== undefined ? { tolerance: options.tolerance } : {}),
   });
   const text = formatBaseline(merged.file);
   const written = text !== existingText;
   if (written) await writeFileAtomic(path, text);
-  return { ...merged, path, written, previous };
+  return { ...merged, path, written, previous, ...(legacy !== undefined ? { legacy } : {}) };
 }
 
 /** One line for the console after an update, e.g. `Updated rag-baseline.json: 3 samples added, 2 changed; 1 obsolete entry kept (RAG_BASELINE=prune removes it).` */
-export function describeUpdate(result: Pick<UpdateBaselineResult, 'path' | 'written' | 'counts' | 'obsolete' | 'pruned'>): string {
+export function describeUpdate(result: Pick<UpdateBaselineResult, 'path' | 'written' | 'counts' | 'obsolete' | 'pruned'> & Partial<Pick<UpdateBaselineResult, 'renamed' | 'legacy'>>): string {
   const { addedSamples, updatedSamples, obsoleteSamples } = result.counts;
   const parts: string[] = [];
   if (addedSamples > 0) parts.push(`${plural(addedSamples, 'sample')} added`);
   if (updatedSamples > 0) parts.push(`${plural(updatedSamples, 'sample')} changed`);
+  const renamed = result.renamed?.length ?? 0;
+  if (renamed > 0) parts.push(`${plural(renamed, 'suite')} renamed`);
+  if (result.legacy !== undefined) parts.push('converted to baseline schema version 2');
   const head = result.written ? `Updated ${result.path}` : `${result.path} is up to date`;
   let line = parts.length > 0 ? `${head}: ${parts.join(', ')}` : head;
   if (result.obsolete.length > 0) {

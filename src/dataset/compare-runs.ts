@@ -1,22 +1,23 @@
 // Paired comparison of two evaluations on the same queries (two runs, or a run and its baseline):
 // per measure, means, wins/losses/ties, a paired test with Holm correction across the measures, and
-// whether the change is a regression. Shared by toNotRegressFrom and `rag-matchers compare`.
+// whether the change is a regression. Shared by toNotRegressFrom and `rag-matchers compare`; the rule
+// itself (tolerance grammar, rounding slack, default test, Holm) is the reporters' (src/core/regression-rule.ts).
 import { describeValue } from '../core/describe.js';
 import { formatMeasure, isBinaryMeasure, parseMeasure } from '../core/measures.js';
-import { holmCorrection, meanInterval, pairedComparison, type MeanInterval, type PairedTestName } from '../core/stats.js';
+import { meanInterval, type MeanInterval, type PairedTestName } from '../core/stats.js';
+import { comparePaired, judgeMoves, resolveRegressionRule, toleranceFor, type PairedMove, type RegressionRule, type ToleranceOption } from '../core/regression-rule.js';
 import { isRunEvaluation, type RunEvaluation } from './evaluate-run.js';
 
-/** Default largest drop of a mean that is not a regression (docs/datasets.md, compareEvaluations options). */
-export const DEFAULT_TOLERANCE = 0.01;
+export { DEFAULT_TOLERANCE } from '../core/regression-rule.js';
 
 export interface CompareEvaluationsOptions {
   /** Measures to compare (any spelling); default: every measure both evaluations have. */
   measures?: readonly string[];
-  /** Largest drop of a mean that is not a regression: one number, or per measure. Default 0.01. */
-  tolerance?: number | Readonly<Record<string, number>>;
+  /** Largest drop of a mean that is not a regression: one number, or per measure with an optional default (`{ default: 0.02, 'recall@5': 0 }`). Default 0.01. */
+  tolerance?: ToleranceOption;
   /** When set, a drop is a regression only if its Holm-adjusted p-value is ≤ significance too. */
   significance?: number;
-  /** Paired test behind p: 'randomization' (default, seeded), 'sign' or 't'. */
+  /** Paired test behind p: 'sign' (default, exact), 'randomization' (seeded) or 't'. */
   test?: PairedTestName;
   /** Randomization test and bootstrap intervals. Default 10,000. */
   resamples?: number;
@@ -80,20 +81,6 @@ function assertEvaluation(value: unknown, role: string): asserts value is RunEva
   }
 }
 
-function toleranceFor(tolerance: CompareEvaluationsOptions['tolerance'], measure: string): number {
-  let value: unknown = tolerance ?? DEFAULT_TOLERANCE;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).map(([name, amount]) => [formatMeasure(parseMeasure(name)), amount] as const);
-    value = entries.find(([name]) => name === measure)?.[1] ?? DEFAULT_TOLERANCE;
-  }
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(`compareEvaluations: tolerance must be a number ≥ 0 (e.g. 0.01) or { measure: number }, received ${describeValue(value)} for ${measure}.`);
-  }
-  return value;
-}
-
-const SLACK = 1e-12;
-
 /**
  * Compares `after` with `before` on the queries both evaluated. A measure regresses when its mean
  * fell by more than the tolerance (default 0.01), and — with `significance` — when the paired test,
@@ -102,11 +89,13 @@ const SLACK = 1e-12;
 export function compareEvaluations(before: RunEvaluation, after: RunEvaluation, options: CompareEvaluationsOptions = {}): RunComparison {
   assertEvaluation(before, 'the baseline (before)');
   assertEvaluation(after, 'the candidate (after)');
-  const test = options.test ?? 'randomization';
-  const significance = options.significance;
-  if (significance !== undefined && (typeof significance !== 'number' || !(significance > 0 && significance < 1))) {
-    throw new RangeError(`compareEvaluations: significance must be a number between 0 and 1 (e.g. 0.05), received ${describeValue(significance)}.`);
+  let rule: RegressionRule;
+  try {
+    rule = resolveRegressionRule(options, 'options');
+  } catch (error) {
+    throw new RangeError(`compareEvaluations: ${(error as Error).message}`);
   }
+  const { test, significance } = rule;
   const shared = before.measures.filter((name) => after.measures.includes(name));
   let measures: string[];
   if (options.measures === undefined) {
@@ -131,39 +120,27 @@ export function compareEvaluations(before: RunEvaluation, after: RunEvaluation, 
     throw new RangeError('compareEvaluations: the two evaluations have no query in common; compare runs of the same set.');
   }
 
+  const moves: { measure: string; move: PairedMove }[] = [];
   const comparisons = measures.map((measure) => {
     const valuesBefore = queryIds.map((id) => (before.perQuery[id] as Record<string, number>)[measure] as number);
     const valuesAfter = queryIds.map((id) => (after.perQuery[id] as Record<string, number>)[measure] as number);
-    let p = Number.NaN;
-    let method: string = test;
-    const summary = pairedComparison(valuesBefore, valuesAfter, { test: test === 't' ? 'sign' : test, resamples: options.resamples, seed: options.seed });
-    if (test === 't') {
-      if (queryIds.length >= 2) {
-        const tested = pairedComparison(valuesBefore, valuesAfter, { test: 't' });
-        p = tested.p;
-        method = tested.method;
-      } else {
-        method = 'paired-t (needs 2 pairs)';
-      }
-    } else {
-      p = summary.p;
-      method = summary.method;
-    }
+    const move = comparePaired(valuesBefore, valuesAfter, rule);
+    moves.push({ measure, move });
     const changes = queryIds.map((queryId, index) => ({ queryId, before: valuesBefore[index] as number, after: valuesAfter[index] as number }));
     const comparison: MeasureComparison = {
       measure,
       count: queryIds.length,
-      meanBefore: summary.meanBefore,
-      meanAfter: summary.meanAfter,
-      meanDifference: summary.meanAfter - summary.meanBefore,
-      wins: summary.wins,
-      losses: summary.losses,
-      ties: summary.ties,
-      p,
+      meanBefore: move.meanBefore,
+      meanAfter: move.meanAfter,
+      meanDifference: move.delta,
+      wins: move.wins,
+      losses: move.losses,
+      ties: move.ties,
+      p: move.p ?? Number.NaN,
       adjustedP: Number.NaN,
       test,
-      method,
-      tolerance: toleranceFor(options.tolerance, measure),
+      method: move.method ?? (move.p === undefined ? 'paired-t (needs 2 pairs)' : test === 'sign' ? 'sign-exact' : test === 'randomization' ? 'randomization-exact' : 'paired-t'),
+      tolerance: toleranceFor(rule.tolerance, measure),
       regression: false,
       improvement: false,
       worse: changes.filter((change) => change.after < change.before).sort((a, b) => b.before - b.after - (a.before - a.after)),
@@ -178,13 +155,13 @@ export function compareEvaluations(before: RunEvaluation, after: RunEvaluation, 
     return comparison;
   });
 
-  const tested = comparisons.filter((comparison) => Number.isFinite(comparison.p));
-  holmCorrection(tested.map((comparison) => comparison.p)).forEach((adjusted, index) => ((tested[index] as MeasureComparison).adjustedP = adjusted));
-  for (const comparison of comparisons) {
-    const significant = significance === undefined || comparison.adjustedP <= significance;
-    comparison.regression = comparison.meanDifference < -comparison.tolerance - SLACK && significant;
-    comparison.improvement = comparison.meanDifference > comparison.tolerance + SLACK && significant;
-  }
+  const verdicts = judgeMoves(moves, rule);
+  comparisons.forEach((comparison, index) => {
+    const move = moves[index]!.move;
+    comparison.adjustedP = move.adjustedP ?? Number.NaN;
+    comparison.regression = verdicts[index] === 'regressed';
+    comparison.improvement = verdicts[index] === 'improved';
+  });
   return {
     measures: comparisons,
     queryIds,

@@ -83,19 +83,20 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
     markdownOptions: { maxWorse: options.maxWorse, acceptCommand: options.acceptCommand },
   });
-  if (options.html !== undefined) await writeHtmlReport(options.html, renderJson(summary, run));
+  if (options.html !== undefined) await writeHtmlReport(options.html, renderJson(summary, run, options.acceptCommand));
 
   let baselineWritten = false;
   if (options.mode !== 'compare') {
     try {
       const update = await updateBaseline(options.baselinePath, run, {
         prune: options.mode === 'prune',
+        tolerance: options.tolerance,
         fileExists: (file) => existsSync(join(context.rootDir, file)),
       });
       baselineWritten = update.written;
       // The change was just accepted (or the first baseline recorded): the last line reports the
       // update, not "accept it with …" or "record one with …".
-      if (summary.regressions > 0 || (!summary.baselineFound && summary.rows.length > 0)) last = undefined;
+      if (summary.regressions > 0 || summary.findings.length > 0 || (!summary.baselineFound && summary.rows.length > 0)) last = undefined;
       extra.push(describeUpdate({ ...update, path: options.baselineDisplayPath }));
     } catch (error) {
       const problem = baselineProblem(error, options);
@@ -114,9 +115,12 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   print(output.join('\n'));
 
   if (summary.passed) return { failed: false, summary, baselineWritten };
+  const outOfDate = summary.findings.filter((finding) => finding.fails && finding.kind !== 'regression').length;
   const reason =
-    summary.regressions > 0
+    summary.regressions > 0 && summary.settings.failOnRegression
       ? `retrieval quality regressed in ${summary.regressions} suite × measure row${summary.regressions === 1 ? '' : 's'} (compared with ${options.baselineDisplayPath})`
-      : `${summary.newSamples} question${summary.newSamples === 1 ? '' : 's'} not in ${options.baselineDisplayPath} (failOnNew)`;
+      : summary.settings.strict && outOfDate > 0
+        ? `${options.baselineDisplayPath} is out of date: ${outOfDate} difference${outOfDate === 1 ? '' : 's'} beyond tolerance (strict, the default under CI)`
+        : `${summary.newSamples} question${summary.newSamples === 1 ? '' : 's'} not in ${options.baselineDisplayPath} (failOnNew)`;
   return { failed: true, reason, summary, baselineWritten, ...(held !== undefined ? { lastLine: held } : {}) };
 }

@@ -12,6 +12,8 @@ export interface CollectedSample extends MetricSample {
   describePath: string[];
   /** The test's own name. */
   test: string;
+  /** The Vitest project that ran the test; absent for a single unnamed project (and in Jest). */
+  project?: string;
 }
 
 /** Everything one run (or several merged shards) measured. */
@@ -28,9 +30,49 @@ export interface CollectedRun {
   files?: string[];
 }
 
-/** A suite = a test file plus its describe path: `test/retrieval.test.ts > orders API > refunds`. */
-export function suiteIdOf(sample: Pick<CollectedSample, 'file' | 'describePath'>): string {
-  return [sample.file, ...sample.describePath].join(' > ');
+/**
+ * A suite's identity: structured, so `describe('a > b')` and `describe('a') › describe('b')` are two
+ * suites, and a file's suites are known without parsing a name.
+ */
+export interface SuiteIdentity {
+  file: string;
+  /** The describe path inside the file, outermost first (empty at top level). */
+  describe: readonly string[];
+  /** The Vitest project; absent for a single unnamed project. */
+  project?: string;
+}
+
+/** The identity of the suite a sample belongs to. */
+export function suiteIdentityOf(sample: Pick<CollectedSample, 'file' | 'describePath' | 'project'>): SuiteIdentity {
+  return sample.project === undefined ? { file: sample.file, describe: sample.describePath } : { file: sample.file, describe: sample.describePath, project: sample.project };
+}
+
+/**
+ * An exact, reversible key for a suite identity (a JSON array), for maps and records. Two identities
+ * have the same key only when file, describe path and project are all equal.
+ */
+export function suiteKeyOf(identity: SuiteIdentity): string {
+  return identity.project === undefined ? JSON.stringify([identity.file, identity.describe]) : JSON.stringify([identity.file, identity.describe, identity.project]);
+}
+
+/** The identity behind a suiteKeyOf key. */
+export function parseSuiteKey(key: string): SuiteIdentity {
+  const [file, describe, project] = JSON.parse(key) as [string, string[], string | undefined];
+  return project === undefined ? { file, describe } : { file, describe, project };
+}
+
+/**
+ * A suite's name as people read it: `test/retrieval.test.ts > orders API > refunds`, with the project
+ * first when there is one (`[api] test/…`). For display only: two suites can share a name.
+ */
+export function suiteNameOf(identity: SuiteIdentity): string {
+  const name = [identity.file, ...identity.describe].join(' > ');
+  return identity.project === undefined ? name : `[${identity.project}] ${name}`;
+}
+
+/** The display name of a sample's suite (suiteNameOf). */
+export function suiteIdOf(sample: Pick<CollectedSample, 'file' | 'describePath' | 'project'>): string {
+  return suiteNameOf(suiteIdentityOf(sample));
 }
 
 /**

@@ -13,7 +13,10 @@ import {
   formatValue,
   isPartialComparison,
   plural,
+  describeFinding,
+  acceptModeOf,
 } from './format.js';
+import { escapeConsole } from './escape.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 
 export interface ConsoleRenderOptions {
@@ -58,9 +61,11 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   const maxWorse = checkCount(options.maxWorse ?? 10, 'maxWorse');
   const maxMissing = checkCount(options.maxMissing ?? 10, 'maxMissing');
   const acceptCommand = options.acceptCommand ?? acceptCommandFor(summary.runner);
+  const pruneCommand = acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune');
+  const commandFor = (mode: 'update' | 'prune'): string => (mode === 'prune' ? pruneCommand : acceptCommand);
   const paint = painter(options.color === true);
   const lines: string[] = [];
-  const baselineName = summary.baselinePath ?? 'the baseline';
+  const baselineName = escapeConsole(summary.baselinePath ?? 'the baseline');
 
   lines.push(
     paint.bold('RAG retrieval quality') +
@@ -88,8 +93,8 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     table.push({
       status: row.status,
       cells: [
-        previous?.suite === row.suite ? '' : row.suite,
-        row.measure,
+        previous?.suiteKey === row.suiteKey ? '' : escapeConsole(row.suite),
+        escapeConsole(row.measure),
         String(row.count),
         formatValue(row.mean),
         `[${formatValue(row.interval.lower)}, ${formatValue(row.interval.upper)}]`,
@@ -120,36 +125,36 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     lines.push('');
     const test = describeTest(row);
     lines.push(
-      paint.red(`▼ ${row.suite} · ${describeChange(row)}`) +
+      paint.red(`▼ ${escapeConsole(row.suite)} · ${escapeConsole(describeChange(row))}`) +
         (test ? paint.dim(` (${test})`) : '') +
         `; ${plural(row.worse.length, 'question')} got worse:`,
     );
     lines.push(...worseLines(row, maxWorse, paint));
   }
 
+  // What an update would change beyond tolerance, by name, with the command that accepts it.
+  const listed = summary.findings.filter((finding) => finding.kind !== 'regression');
+  if (listed.length > 0) {
+    const failing = listed.some((finding) => finding.fails);
+    lines.push('', (failing ? paint.yellow : paint.bold)(failing ? 'The baseline is out of date:' : 'Not in the baseline yet, or no longer produced:'));
+    for (const finding of listed.slice(0, maxMissing)) {
+      lines.push(`  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — run ${commandFor(finding.accept)} and commit`);
+    }
+    if (listed.length > maxMissing) lines.push(`  … and ${listed.length - maxMissing} more (see the JSON report)`);
+  }
+
   // Notes.
   const notes: string[] = [];
   if (!summary.baselineFound) {
-    notes.push(`No baseline yet${summary.baselinePath ? ` (${summary.baselinePath})` : ''}: record one with ${acceptCommand}`);
+    notes.push(`No baseline yet${summary.baselinePath ? ` (${baselineName})` : ''}: record one with ${acceptCommand}`);
   } else {
-    if (summary.newSamples > 0) {
-      const rowsWithNew = summary.rows.filter((row) => row.newSamples.length > 0).length;
-      notes.push(
-        `${plural(summary.newSamples, 'question')} in ${plural(rowsWithNew, 'row')} ${summary.newSamples === 1 ? 'is' : 'are'} not in the baseline yet` +
-          (summary.settings.failOnNew ? ' (failOnNew: this fails the run)' : '') +
-          '.',
-      );
-    }
-    if (summary.missing.length > 0) {
-      notes.push(`In the baseline but not produced by the test files that ran (obsolete; RAG_BASELINE=prune removes them):`);
-      for (const missing of summary.missing.slice(0, maxMissing)) {
-        notes.push(`  ${missing.suite} · ${missing.measure} (${plural(missing.count, 'question')}, mean ${formatValue(missing.mean)})`);
-      }
-      if (summary.missing.length > maxMissing) notes.push(`  … and ${summary.missing.length - maxMissing} more`);
+    if (summary.settings.strict === false && listed.some((finding) => finding.kind !== 'regression')) {
+      notes.push('These do not fail this run; in CI (strict) they do.');
     }
     if (summary.notRun.suites > 0) {
       notes.push(`${plural(summary.notRun.suites, 'baseline suite')} (${plural(summary.notRun.rows, 'row')}) ${summary.notRun.suites === 1 ? 'was' : 'were'} not run this time and not compared.`);
     }
+    if (summary.legacy !== undefined) notes.push(`${baselineName} uses baseline schema version 1; the next ${acceptCommand} writes version 2.`);
   }
   for (const warning of summary.warnings) notes.push(paint.yellow(`Warning: ${warning}`));
   if (summary.regressions > 0 && summary.settings.updatingBaseline) notes.push('The baseline is being updated: these changes are recorded, not judged.');
@@ -158,10 +163,17 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
 
   // The last line.
   lines.push('');
-  if (summary.regressions > 0) {
+  const failingFindings = summary.findings.filter((finding) => finding.fails && finding.kind !== 'regression');
+  const regressionsFail = summary.regressions > 0 && summary.settings.failOnRegression && !summary.settings.updatingBaseline;
+  if (summary.regressions > 0 && (regressionsFail || failingFindings.length === 0)) {
     lines.push(
       paint.red(`Retrieval quality regressed in ${plural(summary.regressions, 'suite × measure row')}.`) +
-        ` If this change is intended, accept it with: ${acceptCommand}`,
+        ` If this change is intended, accept it with: ${commandFor(acceptModeOf(summary.findings))}`,
+    );
+  } else if (failingFindings.length > 0 && summary.settings.strict) {
+    lines.push(
+      paint.yellow(`The baseline is out of date: ${plural(failingFindings.length, 'difference')} beyond tolerance.`) +
+        ` Accept with: ${commandFor(acceptModeOf(summary.findings))} and commit the baseline.`,
     );
   } else if (summary.settings.failOnNew && summary.newSamples > 0) {
     lines.push(paint.yellow(`${plural(summary.newSamples, 'question')} not in the baseline (failOnNew).`) + ` Record them with: ${acceptCommand}`);
@@ -173,7 +185,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
 
 function worseLines(row: SummaryRow, maxWorse: number, paint: ReturnType<typeof painter>): string[] {
   const shown = row.worse.slice(0, maxWorse);
-  const labels = shown.map((change) => (questionLabel(change)));
+  const labels = shown.map((change) => escapeConsole(questionLabel(change)));
   const width = Math.max(0, ...labels.map(displayWidth));
   const lines = shown.map(
     (change, index) => `    ${labels[index]!}${' '.repeat(width - displayWidth(labels[index]!))}  ${formatValue(change.before)} → ${paint.red(formatValue(change.after))}`,

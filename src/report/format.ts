@@ -1,7 +1,7 @@
 // Number and text formatting shared by the console and Markdown renderers.
 
 import type { CollectedRun } from '../recording/collected.js';
-import type { RunSummary, SummaryRow } from './summary.js';
+import type { GateFinding, RunSummary, SummaryRow } from './summary.js';
 
 /** Values and means: three decimals (`0.740`). */
 export function formatValue(value: number): string {
@@ -24,9 +24,9 @@ export function plural(count: number, singular: string, pluralForm = `${singular
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
-/** The command that accepts a change, for the runner that produced the summary. */
-export function acceptCommandFor(runner: CollectedRun['runner']): string {
-  return runner === 'jest' ? 'RAG_BASELINE=update npx jest' : 'RAG_BASELINE=update npx vitest run';
+/** The command that accepts a change (`update`) or removes obsolete entries (`prune`), for the runner that produced the summary. */
+export function acceptCommandFor(runner: CollectedRun['runner'], mode: 'update' | 'prune' = 'update'): string {
+  return `RAG_BASELINE=${mode} ${runner === 'jest' ? 'npx jest' : 'npx vitest run'}`;
 }
 
 /** True when Δ and the test rest on fewer questions than the row or the baseline has. */
@@ -88,4 +88,44 @@ function isWide(code: number): boolean {
     (code >= 0x1f300 && code <= 0x1faff) ||
     (code >= 0x20000 && code <= 0x3fffd)
   );
+}
+
+/** Up to `max` names, then `… and N more`. */
+export function listNames(names: readonly string[], escape: (text: string) => string, max = 5): string {
+  const shown = names.slice(0, max).map(escape).join(', ');
+  return names.length > max ? `${shown}, … and ${names.length - max} more` : shown;
+}
+
+/**
+ * One finding as a sentence, user strings passed through `escape` (the medium's escaping), without the
+ * command that accepts it: `baseline out of date: recall@5 0.820 → 0.880 in suite test/a.test.ts > refunds`.
+ */
+export function describeFinding(finding: GateFinding, escape: (text: string) => string): string {
+  const suite = escape(finding.suite);
+  const measure = finding.measure === undefined ? '' : escape(finding.measure);
+  const questions = finding.questions ?? [];
+  const named = questions.length > 0 ? `: ${listNames(questions, escape)}` : '';
+  switch (finding.kind) {
+    case 'regression':
+      return `regression: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite}${questions.length > 0 ? ` (worse${named})` : ''}`;
+    case 'improvement':
+      return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite}${questions.length > 0 ? ` (better${named})` : ''}`;
+    case 'new-suite':
+      return `suite not in the baseline: ${suite} (${plural(questions.length, 'question')}${named})`;
+    case 'new-questions':
+      return `${plural(questions.length, 'question')} of suite ${suite} · ${measure} not in the baseline${named}`;
+    case 'missing-suite':
+      return `suite in the baseline did not run although its test file ran: ${suite} (${plural(questions.length, 'question')}${named})`;
+    case 'missing-questions':
+      return `${plural(questions.length, 'question')} of suite ${suite} · ${measure} in the baseline did not run although the test file ran${named}`;
+    case 'renamed-suite':
+      return `suite renamed: ${escape(finding.from!)} → ${suite} (same questions; compared with its baseline rows)`;
+    case 'ambiguous-suite':
+      return `suite ${suite} of the version-1 baseline matches several suites of this run (${listNames(questions, escape)}): not compared`;
+  }
+}
+
+/** The command that accepts every failing finding: prune when one of them needs entries removed, else update. */
+export function acceptModeOf(findings: readonly GateFinding[]): 'update' | 'prune' {
+  return findings.some((finding) => finding.fails && finding.accept === 'prune') ? 'prune' : 'update';
 }

@@ -12,7 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { compareIds } from '../baseline/compare.js';
-import { parseBaseline } from '../baseline/schema.js';
+import { parseBaseline, type BaselineSuite } from '../baseline/schema.js';
+import { parseSuiteKey, suiteNameOf } from '../recording/collected.js';
+import { escapeConsole } from './escape.js';
 import { displayWidth, formatDelta, formatValue } from './format.js';
 
 export interface HistoryCommit {
@@ -148,7 +150,12 @@ export async function readBaselineHistory(file: string, options: ReadHistoryOpti
 function reduceVersion(version: BaselineVersion, text: string): void {
   try {
     const baseline = parseBaseline(text, `${version.label}:${version.path}`);
-    for (const [suite, measures] of Object.entries(baseline.suites)) {
+    // Version-1 files name suites by their joined names; version 2 by structured identity, shown by name.
+    const named: [string, BaselineSuite][] = [
+      ...Object.entries(baseline.legacy ?? {}),
+      ...Object.entries(baseline.suites).map(([key, suite]): [string, BaselineSuite] => [suiteNameOf(parseSuiteKey(key)), suite]),
+    ];
+    for (const [suite, measures] of named) {
       const points = new Map<string, MeasurePoint>();
       for (const [measure, samples] of Object.entries(measures)) {
         const values = Object.values(samples);
@@ -408,7 +415,7 @@ export function formatHistory(history: BaselineHistory, suites: SuiteHistory[]):
   const out = [`Baseline history of ${history.file}: ${commits.length} commit${commits.length === 1 ? '' : 's'}${working}${span}`];
   if (history.shallow) out.push('Note: this clone is shallow, so older commits are missing (git fetch --unshallow, or fetch-depth: 0 in actions/checkout).');
   for (const version of history.versions) {
-    if (version.state === 'invalid') out.push(`Note: ${version.label} left out: ${version.problem ?? 'not a readable baseline'}`);
+    if (version.state === 'invalid') out.push(`Note: ${version.label} left out: ${escapeConsole(version.problem ?? 'not a readable baseline')}`);
     if (version.state === 'deleted') out.push(`Note: ${version.label} deleted the file.`);
   }
   if (suites.length === 0) {
@@ -416,11 +423,11 @@ export function formatHistory(history: BaselineHistory, suites: SuiteHistory[]):
     return `${out.join('\n')}\n`;
   }
   for (const suite of suites) {
-    out.push('', suite.suite);
-    const header = ['commit', 'date', ...suite.measures, 'subject'];
+    out.push('', escapeConsole(suite.suite));
+    const header = ['commit', 'date', ...suite.measures.map(escapeConsole), 'subject'];
     const lines = suite.rows.map((row) => {
       const version = history.versions[row.version]!;
-      return [version.label, versionDate(version), ...row.cells.map(formatCell), truncateText(version.commit?.subject ?? '(not committed)', 60)];
+      return [version.label, versionDate(version), ...row.cells.map(formatCell), escapeConsole(truncateText(version.commit?.subject ?? '(not committed)', 60))];
     });
     const widths = header.map((title, column) => Math.max(displayWidth(title), ...lines.map((line) => displayWidth(line[column]!))));
     const render = (cells: string[]): string =>

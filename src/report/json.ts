@@ -7,8 +7,9 @@ import path from 'node:path';
 
 import { writeFileAtomic } from '../files/atomic-write.js';
 import type { CollectedRun } from '../recording/collected.js';
+import { acceptCommandFor } from './format.js';
 import { renderMarkdown, type MarkdownRenderOptions } from './markdown.js';
-import type { MissingRow, RowStatus, RunSummary, SampleChange, SummaryRow } from './summary.js';
+import type { GateFinding, MissingRow, RowStatus, RunSummary, SampleChange, SummaryRow } from './summary.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -39,6 +40,8 @@ export interface JsonReport {
     test: 'sign' | 'randomization' | 't';
     failOnRegression: boolean;
     failOnNew: boolean;
+    /** The baseline had to be up to date (CI by default). */
+    strict: boolean;
     confidence: number;
     seed: number;
     resamples: number;
@@ -50,10 +53,18 @@ export interface JsonReport {
   files: string[] | null;
   rows: JsonReportRow[];
   missing: MissingRow[];
+  /** Every difference an update would write beyond tolerance, by name, with the command that accepts it. */
+  findings: (GateFinding & { command: string })[];
 }
 
 export interface JsonReportRow {
+  /** Display name. */
   suite: string;
+  /** Exact identity: JSON of [file, describe path, project?]. */
+  suiteKey: string;
+  project: string | null;
+  /** The suite's name in the baseline when it was renamed, else null. */
+  renamedFrom: string | null;
   file: string;
   describePath: string[];
   measure: string;
@@ -101,8 +112,8 @@ export interface JsonReportSample {
   negated: boolean;
 }
 
-/** The report object (see JsonReport). `run` supplies the list of files that ran. */
-export function renderJson(summary: RunSummary, run?: Pick<CollectedRun, 'files'>): JsonReport {
+/** The report object (see JsonReport). `run` supplies the list of files that ran; `acceptCommand` the update command (default for the runner). */
+export function renderJson(summary: RunSummary, run?: Pick<CollectedRun, 'files'>, acceptCommand = acceptCommandFor(summary.runner)): JsonReport {
   const settings = summary.settings;
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -130,6 +141,7 @@ export function renderJson(summary: RunSummary, run?: Pick<CollectedRun, 'files'
       test: settings.test,
       failOnRegression: settings.failOnRegression,
       failOnNew: settings.failOnNew,
+      strict: settings.strict,
       confidence: settings.confidence,
       seed: settings.seed,
       resamples: settings.resamples,
@@ -140,6 +152,11 @@ export function renderJson(summary: RunSummary, run?: Pick<CollectedRun, 'files'
     files: run?.files ? [...run.files] : null,
     rows: summary.rows.map(jsonRow),
     missing: summary.missing.map((row) => ({ ...row })),
+    findings: summary.findings.map((finding) => ({
+      ...finding,
+      ...(finding.questions !== undefined ? { questions: [...finding.questions] } : {}),
+      command: finding.accept === 'prune' ? acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune') : acceptCommand,
+    })),
   };
 }
 
@@ -147,6 +164,9 @@ function jsonRow(row: SummaryRow): JsonReportRow {
   const comparison = row.comparison;
   return {
     suite: row.suite,
+    suiteKey: row.suiteKey,
+    project: row.project ?? null,
+    renamedFrom: row.renamedFrom ?? null,
     file: row.file,
     describePath: [...row.describePath],
     measure: row.measure,
@@ -266,7 +286,7 @@ export async function writeReports(summary: RunSummary, run: Pick<CollectedRun, 
   if (options.json !== undefined && options.json !== false) {
     const target = resolveReportPath(options.json, rootDir, 'json');
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    await writeFileAtomic(target, formatJsonReport(renderJson(summary, run ?? options.run)));
+    await writeFileAtomic(target, formatJsonReport(renderJson(summary, run ?? options.run, options.markdownOptions?.acceptCommand)));
     written.json = target;
   }
   if (options.markdown !== undefined && options.markdown !== false) {

@@ -12,7 +12,10 @@ import {
   formatValue,
   isPartialComparison,
   plural,
+  describeFinding,
+  acceptModeOf,
 } from './format.js';
+import { escapeMarkdown, markdownCode } from './escape.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 
 export interface MarkdownRenderOptions {
@@ -34,13 +37,17 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   const maxWorse = options.maxWorse ?? 10;
   const maxRows = options.maxRows ?? 50;
   const acceptCommand = options.acceptCommand ?? acceptCommandFor(summary.runner);
+  const commandFor = (mode: 'update' | 'prune'): string => (mode === 'prune' ? acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune') : acceptCommand);
+  const failing = summary.findings.filter((finding) => finding.fails);
   const out: string[] = [`### ${escapeText(options.title ?? 'RAG retrieval quality')}`, ''];
 
   const verdict = summary.passed ? '✅' : '❌';
   const headline =
     summary.regressions > 0
       ? `**${plural(summary.regressions, 'regression')}**`
-      : !summary.passed
+      : !summary.passed && failing.length > 0 && summary.settings.strict
+        ? `**Baseline out of date: ${plural(failing.length, 'difference')}**`
+        : !summary.passed
         ? `**${plural(summary.newSamples, 'question')} not in the baseline**`
         : summary.baselineFound
           ? '**No regressions**'
@@ -85,17 +92,18 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
     }
     out.push('</details>', '');
   }
-  if (summary.missing.length > 0) {
-    out.push(`<details><summary>${plural(summary.missing.length, 'baseline row')} no longer produced (obsolete)</summary>`, '');
-    for (const missing of summary.missing.slice(0, maxRows)) {
-      out.push(`- ${escapeText(missing.suite)} · ${escapeText(missing.measure)} (${plural(missing.count, 'question')})`);
+  if (summary.findings.length > 0) {
+    const strict = failing.length > 0 && summary.settings.strict;
+    out.push(strict ? '**The baseline is out of date:**' : '**Not in the baseline yet, or no longer produced:**', '');
+    for (const finding of summary.findings.slice(0, maxRows)) {
+      out.push(`- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — run ${markdownCode(commandFor(finding.accept))} and commit`);
     }
-    if (summary.missing.length > maxRows) out.push(`- … and ${summary.missing.length - maxRows} more`);
-    out.push('', '</details>', '');
+    if (summary.findings.length > maxRows) out.push(`- … and ${summary.findings.length - maxRows} more (see the JSON report)`);
+    out.push('');
   }
   for (const warning of summary.warnings) out.push(`> [!WARNING]\n> ${escapeText(warning)}`, '');
   if (summary.regressions > 0 || !summary.passed || !summary.baselineFound) {
-    out.push(`If this change is intended, accept it with ${code(acceptCommand)} and commit the baseline.`, '');
+    out.push(`If this change is intended, accept it with ${code(commandFor(acceptModeOf(summary.findings)))} and commit the baseline.`, '');
   }
   return out.join('\n');
 }
@@ -122,23 +130,16 @@ function table(rows: SummaryRow[], maxRows: number, withP: boolean, withMarker: 
   return lines;
 }
 
-/** Text shown as is: Markdown specials, `<` and entity-like `&` escaped, line breaks folded. (`>` only matters at a line start, where this text never is.) */
+/** Text shown as is (escapeMarkdown): one line, Markdown and HTML specials escaped, mentions neutralised. */
 export function escapeText(text: string): string {
-  return text
-    .replace(/&(?=#?\w+;)/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/[\\`*_[\]|~]/g, '\\$&')
-    .replace(/\r?\n/g, ' ');
+  return escapeMarkdown(text);
 }
 
 function escapeCell(text: string): string {
-  return escapeText(text);
+  return escapeMarkdown(text);
 }
 
-/** An inline code span that survives backticks in the text. */
+/** An inline code span that survives backticks and line breaks in the text. */
 function code(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text.replace(/\r?\n/g, ' ')}${pad}${fence}`;
+  return markdownCode(text);
 }

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import { resolveTolerance, type ResolvedTolerance, type ToleranceOption } from '../baseline/compare.js';
+import { resolveTolerance, type ResolvedTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import type { PairedTestName } from '../core/stats.js';
 import type { CollectedRun } from '../recording/collected.js';
 import { acceptCommandFor } from './format.js';
@@ -25,12 +25,19 @@ export interface RagReporterOptions {
   tolerance?: ToleranceOption;
   /** Also require a significant drop (paired test, Holm-corrected), e.g. 0.05. Default: unset (tolerance alone). */
   significance?: number;
-  /** Paired test. Default 'sign' (exact sign test). */
+  /** Paired test. Default 'sign' (exact sign test), as in toNotRegressFrom and `rag-matchers compare`. */
   test?: PairedTestName;
   /** Fail the run on a regression. Default true. */
   failOnRegression?: boolean;
   /** Fail the run when questions are missing from the baseline. Default false. */
   failOnNew?: boolean;
+  /**
+   * The baseline must be up to date, as snapshots must be: a regression, an improvement not recorded, a
+   * suite or question new to the baseline, a baseline suite or question that did not run although its
+   * file ran, and a renamed suite each fail the run, with the command that accepts it. Default: true
+   * when CI is set, else false.
+   */
+  strict?: boolean;
   /** Write the JSON report here (relative to the root). Default: none. */
   json?: string | false;
   /** Write the Markdown report here. Default: none (still appended to $GITHUB_STEP_SUMMARY when set). */
@@ -56,6 +63,7 @@ const OPTION_NAMES = [
   'test',
   'failOnRegression',
   'failOnNew',
+  'strict',
   'json',
   'markdown',
   'html',
@@ -96,7 +104,7 @@ export function validateReporterOptions(options: unknown, source = 'rag-matchers
     fail('significance', 'a number strictly between 0 and 1, e.g. 0.05 (leave it unset to judge by the tolerance alone)');
   }
   if (record.test !== undefined && record.test !== 'sign' && record.test !== 'randomization' && record.test !== 't') fail('test', "'sign', 'randomization' or 't'");
-  for (const name of ['failOnRegression', 'failOnNew', 'githubStepSummary'] as const) {
+  for (const name of ['failOnRegression', 'failOnNew', 'strict', 'githubStepSummary'] as const) {
     if (record[name] !== undefined && typeof record[name] !== 'boolean') fail(name, 'true or false');
   }
   for (const name of ['json', 'markdown', 'html'] as const) {
@@ -161,6 +169,8 @@ export interface ResolvedReporterOptions {
   test: PairedTestName;
   failOnRegression: boolean;
   failOnNew: boolean;
+  /** The baseline must be up to date (default: CI). */
+  strict: boolean;
   json?: string;
   markdown?: string;
   html?: string;
@@ -171,6 +181,8 @@ export interface ResolvedReporterOptions {
   intervalResamples?: number;
   /** `RAG_BASELINE=update npx vitest run` or `… npx jest`. */
   acceptCommand: string;
+  /** `RAG_BASELINE=prune npx vitest run` or `… npx jest`. */
+  pruneCommand: string;
 }
 
 /** Validates the options and resolves paths (against `rootDir`) and the baseline mode (from `env`). */
@@ -194,11 +206,13 @@ export function resolveReporterOptions(
     test: checked.test ?? 'sign',
     failOnRegression: checked.failOnRegression ?? true,
     failOnNew: checked.failOnNew ?? false,
+    strict: checked.strict ?? mode.ci,
     ...definedEntries({ json: resolve(checked.json), markdown: resolve(checked.markdown), html: resolve(checked.html) }),
     githubStepSummary: checked.githubStepSummary ?? true,
     maxWorse: checked.maxWorse ?? 10,
     ...definedEntries({ seed: checked.seed, resamples: checked.resamples, intervalResamples: checked.intervalResamples }),
     acceptCommand: acceptCommandFor(context.runner),
+    pruneCommand: acceptCommandFor(context.runner, 'prune'),
   };
 }
 
@@ -208,12 +222,12 @@ export function resolveReporterOptions(
  */
 export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOptions {
   const updating = resolved.mode !== 'compare';
-  const tolerance: Record<string, number> = { default: resolved.tolerance.default, ...resolved.tolerance.byMeasure };
   return {
-    tolerance,
+    tolerance: resolved.tolerance,
     test: resolved.test,
     failOnRegression: updating ? false : resolved.failOnRegression,
     failOnNew: updating ? false : resolved.failOnNew,
+    strict: updating ? false : resolved.strict,
     updatingBaseline: updating,
     baselinePath: resolved.baselineDisplayPath,
     fileExists: (file) => existsSync(path.join(resolved.rootDir, file)),

@@ -2,25 +2,17 @@
 // the comparison with the baseline. Runner-agnostic: the Vitest and Jest reporters collect a CollectedRun
 // and call summarize; the renderers (console, Markdown, JSON, HTML) only read the RunSummary.
 
-import { holmCorrection, meanInterval, type PairedTestName } from '../core/stats.js';
-import {
-  compareIds,
-  exceedsTolerance,
-  pairRow,
-  resolveTolerance,
-  toleranceFor,
-  type ResolvedTolerance,
-  type RowComparison,
-  type SampleChange,
-  type ToleranceOption,
-} from '../baseline/compare.js';
-import { belongsToFiles, fileOfSuite, groupRun, type GroupedRow } from '../baseline/group.js';
+import { meanInterval, type PairedTestName } from '../core/stats.js';
+import { compareIds, pairRow, type RowComparison, type SampleChange } from '../baseline/compare.js';
+import { groupRun, type GroupedRow } from '../baseline/group.js';
+import { findRenamedSuites, isCovered, resolveLegacySuites, type FileCoverage } from '../baseline/identity.js';
 import { own, type BaselineFile } from '../baseline/schema.js';
-import type { CollectedRun, CollectedSample } from '../recording/collected.js';
+import { judgeMoves, resolveRegressionRule, toleranceFor, type ResolvedTolerance, type ToleranceOption } from '../core/regression-rule.js';
+import { parseSuiteKey, suiteNameOf, type CollectedRun, type CollectedSample, type SuiteIdentity } from '../recording/collected.js';
 
 export type { RowComparison, SampleChange } from '../baseline/compare.js';
+export { DEFAULT_TEST } from '../core/regression-rule.js';
 
-export const DEFAULT_TEST: PairedTestName = 'sign';
 export const DEFAULT_SEED = 42;
 /** Resamples of the paired randomization test. */
 export const DEFAULT_TEST_RESAMPLES = 10_000;
@@ -37,7 +29,7 @@ export const DEFAULT_CONFIDENCE = 0.95;
 
 export interface SummaryOptions {
   /** Largest drop of a mean that is not a regression: a number, or per-measure overrides `{ default: 0.01, 'recall@5': 0 }`. Default 0.01. */
-  tolerance?: ToleranceOption;
+  tolerance?: ToleranceOption | ResolvedTolerance;
   /** When set (e.g. 0.05), a drop must also be significant under the paired test, Holm-corrected across the compared rows. */
   significance?: number;
   /** Paired test: exact sign test (default), randomization (sign-flip) test, or paired t-test. */
@@ -46,6 +38,12 @@ export interface SummaryOptions {
   failOnRegression?: boolean;
   /** Samples missing from the baseline fail the run. Default false. */
   failOnNew?: boolean;
+  /**
+   * The baseline must be up to date (the reporters' default under CI): every finding — a regression, an
+   * improvement not recorded, a suite or question new to the baseline, a baseline suite or question that
+   * did not run although its file ran, a renamed suite — fails the run. Default false.
+   */
+  strict?: boolean;
   /** The run is updating the baseline: its changes are recorded, not judged (reporting only). */
   updatingBaseline?: boolean;
   /** Interval coverage. Default 0.95. */
@@ -67,6 +65,32 @@ export interface SummaryOptions {
 
 export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'new';
 
+export type FindingKind = 'regression' | 'improvement' | 'new-suite' | 'new-questions' | 'missing-suite' | 'missing-questions' | 'renamed-suite' | 'ambiguous-suite';
+
+/**
+ * One way in which an update would change the baseline beyond tolerance (or a legacy suite that cannot
+ * be matched). Plain text: each renderer escapes it for its medium.
+ */
+export interface GateFinding {
+  kind: FindingKind;
+  /** Display name of the suite (the new name for a rename). */
+  suite: string;
+  /** Exact key of the suite (suiteKeyOf). */
+  suiteKey: string;
+  measure?: string;
+  /** Question ids concerned (new or missing ones); for a regression, the questions that got worse. */
+  questions?: string[];
+  /** Renamed suite: its name in the baseline. */
+  from?: string;
+  /** Means over the shared questions (regression, improvement). */
+  before?: number;
+  after?: number;
+  /** What accepts it: RAG_BASELINE=update or RAG_BASELINE=prune. */
+  accept: 'update' | 'prune';
+  /** True when it fails the run under the current settings. */
+  fails: boolean;
+}
+
 export interface RowInterval {
   lower: number;
   upper: number;
@@ -78,7 +102,14 @@ export interface RowInterval {
 }
 
 export interface SummaryRow {
+  /** Display name of the suite (suiteNameOf). */
   suite: string;
+  /** Exact identity of the suite (suiteKeyOf). */
+  suiteKey: string;
+  /** The Vitest project, when named. */
+  project?: string;
+  /** The suite's name in the baseline, when this run renamed it (same questions). */
+  renamedFrom?: string;
   file: string;
   describePath: string[];
   measure: string;
@@ -116,6 +147,7 @@ export interface SummaryRow {
 /** A baseline suite × measure that a test file that ran in full did not produce (deleted or renamed tests), or of a deleted test file. */
 export interface MissingRow {
   suite: string;
+  suiteKey: string;
   measure: string;
   count: number;
   mean: number;
@@ -132,6 +164,10 @@ export interface RunSummary {
   improvements: number;
   unchanged: number;
   newRows: number;
+  /** Every difference between this run and the baseline beyond tolerance, by name, with what accepts it. */
+  findings: GateFinding[];
+  /** A version-1 baseline was read: how its suites were matched. */
+  legacy?: { matched: number; guessed: number; ambiguous: { name: string; suites: string[] }[] };
   /** Questions with no baseline value, over all rows (new rows included). */
   newSamples: number;
   /** The gate: false on a regression (unless failOnRegression is false) or, with failOnNew, on new samples. */
@@ -147,6 +183,7 @@ export interface RunSummary {
     test: PairedTestName;
     failOnRegression: boolean;
     failOnNew: boolean;
+    strict: boolean;
     updatingBaseline: boolean;
     confidence: number;
     seed: number;
@@ -165,35 +202,44 @@ export function summarize(run: CollectedRun, baseline: BaselineFile | undefined,
   const settings = resolveSummaryOptions(options);
   const grouped = groupRun(run);
   const ranFiles = new Set(run.files ?? grouped.files);
+  const coverage: FileCoverage = { ranFiles, ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}) };
+
+  let legacy: RunSummary['legacy'];
+  if (baseline?.legacy !== undefined) {
+    const identities: SuiteIdentity[] = [];
+    for (const measures of grouped.suites.values()) identities.push(measures.values().next().value!.identity);
+    const resolution = resolveLegacySuites(baseline, identities, coverage);
+    baseline = resolution.file;
+    legacy = { matched: resolution.matched, guessed: resolution.guessed, ambiguous: resolution.ambiguous };
+  }
+  const renames = baseline === undefined ? new Map<string, string>() : findRenamedSuites(baseline, grouped.suites, coverage);
 
   const groupedRows: GroupedRow[] = [];
   for (const measures of grouped.suites.values()) for (const row of measures.values()) groupedRows.push(row);
-  groupedRows.sort((a, b) => compareIds(a.suite, b.suite) || compareIds(a.measure, b.measure));
+  groupedRows.sort((a, b) => compareIds(a.suite, b.suite) || compareIds(a.key, b.key) || compareIds(a.measure, b.measure));
 
-  const rows = groupedRows.map((row) => summarizeRow(row, baseline, settings));
-
-  // Holm across the compared rows whose questions changed at all (a row with no changed question has
-  // p = 1 under every test and can never be significant; leaving it out does not favour any row).
-  const family = rows.filter((row) => row.comparison?.p !== undefined && row.comparison.wins + row.comparison.losses > 0);
-  const adjusted = holmCorrection(family.map((row) => row.comparison!.p!));
-  family.forEach((row, index) => {
-    row.comparison!.adjustedP = adjusted[index]!;
+  const rows = groupedRows.map((row) => summarizeRow(row, baseline, renames.get(row.key), settings));
+  const compared = rows.filter((row) => row.comparison !== undefined);
+  const verdicts = judgeMoves(
+    compared.map((row) => ({ measure: row.measure, move: row.comparison! })),
+    settings,
+  );
+  compared.forEach((row, index) => {
+    row.status = verdicts[index]!;
   });
-  for (const row of rows) {
-    if (row.comparison?.p !== undefined && row.comparison.adjustedP === undefined) row.comparison.adjustedP = row.comparison.p;
-    row.status = decideStatus(row, settings.significance);
-  }
+  const holmFamily = compared.filter((row) => row.comparison!.p !== undefined && row.comparison!.wins + row.comparison!.losses > 0).length;
 
   const missing: MissingRow[] = [];
   let notRunSuites = 0;
   let notRunRows = 0;
+  const movedAway = new Set(renames.values());
   if (baseline !== undefined) {
-    for (const suiteId of Object.keys(baseline.suites)) {
-      const measures = baseline.suites[suiteId]!;
-      const seen = grouped.suites.get(suiteId);
-      const ran = belongsToFiles(suiteId, ranFiles);
-      const deleted = !ran && seen === undefined && options.fileExists !== undefined && !options.fileExists(fileOfSuite(suiteId, ranFiles));
-      if (!ran && !deleted) {
+    for (const key of Object.keys(baseline.suites)) {
+      if (movedAway.has(key)) continue;
+      const measures = baseline.suites[key]!;
+      const seen = grouped.suites.get(key);
+      const identity = parseSuiteKey(key);
+      if (!isCovered(identity, coverage)) {
         if (seen === undefined) {
           notRunSuites++;
           notRunRows += Object.keys(measures).length;
@@ -204,27 +250,28 @@ export function summarize(run: CollectedRun, baseline: BaselineFile | undefined,
         if (seen?.has(measure)) continue;
         const values = Object.values(measures[measure]!);
         if (values.length === 0) continue;
-        missing.push({ suite: suiteId, measure, count: values.length, mean: values.reduce((sum, value) => sum + value, 0) / values.length });
+        missing.push({ suite: suiteNameOf(identity), suiteKey: key, measure, count: values.length, mean: values.reduce((sum, value) => sum + value, 0) / values.length });
       }
     }
   }
-  missing.sort((a, b) => compareIds(a.suite, b.suite) || compareIds(a.measure, b.measure));
+  missing.sort((a, b) => compareIds(a.suite, b.suite) || compareIds(a.suiteKey, b.suiteKey) || compareIds(a.measure, b.measure));
 
   const count = (status: RowStatus): number => rows.reduce((total, row) => total + (row.status === status ? 1 : 0), 0);
   const regressions = count('regressed');
   const newSamples = rows.reduce((total, row) => total + row.newSamples.length, 0);
-  const passed = !(settings.failOnRegression && regressions > 0) && !(settings.failOnNew && newSamples > 0);
+  const findings = baseline === undefined && !settings.strict ? [] : collectFindings(rows, missing, baseline, grouped.suites, legacy, settings);
+  const passed = !(settings.failOnRegression && regressions > 0) && !(settings.failOnNew && newSamples > 0) && !findings.some((finding) => finding.fails);
 
   const warnings: string[] = [];
   if (settings.significance !== undefined && settings.test === 'randomization') {
     // A Monte Carlo p is at least 1/(resamples + 1); Holm multiplies the smallest p by the family size.
-    const monteCarloRows = family.filter((row) => row.comparison!.method === 'randomization-monte-carlo').length;
-    const smallestAdjusted = (family.length * 1) / (settings.resamples + 1);
+    const monteCarloRows = compared.filter((row) => row.comparison!.method === 'randomization-monte-carlo').length;
+    const smallestAdjusted = (holmFamily * 1) / (settings.resamples + 1);
     if (monteCarloRows > 0 && smallestAdjusted > settings.significance) {
-      const needed = Math.ceil(family.length / settings.significance);
+      const needed = Math.ceil(holmFamily / settings.significance);
       warnings.push(
-        `With ${family.length} compared ${family.length === 1 ? 'row' : 'rows'} and ${settings.resamples} randomization resamples, no Monte Carlo p-value can pass Holm at ${settings.significance} ` +
-          `(the smallest is 1/${settings.resamples + 1}, times ${family.length}): such rows can never regress. Set resamples to at least ${needed}, or use test: 'sign'.`,
+        `With ${holmFamily} compared ${holmFamily === 1 ? 'row' : 'rows'} and ${settings.resamples} randomization resamples, no Monte Carlo p-value can pass Holm at ${settings.significance} ` +
+          `(the smallest is 1/${settings.resamples + 1}, times ${holmFamily}): such rows can never regress. Set resamples to at least ${needed}, or use test: 'sign'.`,
       );
     }
   }
@@ -238,19 +285,95 @@ export function summarize(run: CollectedRun, baseline: BaselineFile | undefined,
     improvements: count('improved'),
     unchanged: count('unchanged'),
     newRows: count('new'),
+    findings,
+    ...(legacy !== undefined ? { legacy } : {}),
     newSamples,
     passed,
     baselineFound: baseline !== undefined,
     warnings,
     ...(options.baselinePath !== undefined ? { baselinePath: options.baselinePath } : {}),
     totals: { samples: grouped.sampleCount, suites: grouped.suites.size, rows: rows.length },
-    settings: { ...settings, holmFamily: family.length },
+    settings: { ...settings, holmFamily },
   };
+}
+
+/** Every difference an update would write (beyond tolerance), in the order of the rows, each with what accepts it. */
+function collectFindings(
+  rows: readonly SummaryRow[],
+  missing: readonly MissingRow[],
+  baseline: BaselineFile | undefined,
+  current: ReadonlyMap<string, ReadonlyMap<string, GroupedRow>>,
+  legacy: RunSummary['legacy'],
+  settings: ResolvedSummaryOptions,
+): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const judged = !settings.updatingBaseline;
+  const strict = judged && settings.strict;
+  const failsNew = judged && (settings.strict || settings.failOnNew);
+  const suitesSeen = new Set<string>();
+  for (const row of rows) {
+    const inBaseline = baseline !== undefined && (own(baseline.suites, row.suiteKey) !== undefined || row.renamedFrom !== undefined);
+    if (!suitesSeen.has(row.suiteKey)) {
+      suitesSeen.add(row.suiteKey);
+      if (row.renamedFrom !== undefined) {
+        findings.push({ kind: 'renamed-suite', suite: row.suite, suiteKey: row.suiteKey, from: row.renamedFrom, accept: 'update', fails: strict });
+      } else if (!inBaseline) {
+        const questions = new Set<string>();
+        for (const suiteRow of current.get(row.suiteKey)!.values()) for (const id of suiteRow.ids) questions.add(id);
+        findings.push({ kind: 'new-suite', suite: row.suite, suiteKey: row.suiteKey, questions: [...questions], accept: 'update', fails: failsNew });
+      }
+    }
+    if (!inBaseline) continue;
+    if (row.status === 'regressed' || row.status === 'improved') {
+      const regressed = row.status === 'regressed';
+      findings.push({
+        kind: regressed ? 'regression' : 'improvement',
+        suite: row.suite,
+        suiteKey: row.suiteKey,
+        measure: row.measure,
+        questions: (regressed ? row.worse : row.better).map((change) => change.sampleId),
+        before: row.comparison!.meanBefore,
+        after: row.comparison!.meanAfter,
+        accept: 'update',
+        fails: regressed ? judged && settings.failOnRegression : strict,
+      });
+    }
+    if (row.newSamples.length > 0) {
+      findings.push({ kind: 'new-questions', suite: row.suite, suiteKey: row.suiteKey, measure: row.measure, questions: [...row.newSamples], accept: 'update', fails: failsNew });
+    }
+    if (row.missingSamples.length > 0) {
+      findings.push({ kind: 'missing-questions', suite: row.suite, suiteKey: row.suiteKey, measure: row.measure, questions: [...row.missingSamples], accept: 'prune', fails: strict });
+    }
+  }
+  // Baseline rows this run did not produce although their file ran: whole suites, or measures of a suite.
+  const missingSuites = new Map<string, MissingRow[]>();
+  for (const entry of missing) {
+    const list = missingSuites.get(entry.suiteKey);
+    if (list === undefined) missingSuites.set(entry.suiteKey, [entry]);
+    else list.push(entry);
+  }
+  for (const [key, entries] of missingSuites) {
+    if (!current.has(key)) {
+      const suite = baseline!.suites[key]!;
+      const questions = new Set<string>();
+      for (const measure of Object.keys(suite)) for (const id of Object.keys(suite[measure]!)) questions.add(id);
+      findings.push({ kind: 'missing-suite', suite: entries[0]!.suite, suiteKey: key, questions: [...questions].sort(compareIds), accept: 'prune', fails: strict });
+      continue;
+    }
+    for (const entry of entries) {
+      const ids = Object.keys(baseline!.suites[key]![entry.measure]!).sort(compareIds);
+      findings.push({ kind: 'missing-questions', suite: entry.suite, suiteKey: key, measure: entry.measure, questions: ids, accept: 'prune', fails: strict });
+    }
+  }
+  for (const ambiguous of legacy?.ambiguous ?? []) {
+    findings.push({ kind: 'ambiguous-suite', suite: ambiguous.name, suiteKey: '', questions: ambiguous.suites, accept: 'update', fails: strict });
+  }
+  return findings;
 }
 
 type ResolvedSummaryOptions = Omit<RunSummary['settings'], 'holmFamily'>;
 
-function summarizeRow(row: GroupedRow, baseline: BaselineFile | undefined, settings: ResolvedSummaryOptions): SummaryRow {
+function summarizeRow(row: GroupedRow, baseline: BaselineFile | undefined, renamedFrom: string | undefined, settings: ResolvedSummaryOptions): SummaryRow {
   const values = row.values;
   let min = Infinity;
   let max = -Infinity;
@@ -264,6 +387,9 @@ function summarizeRow(row: GroupedRow, baseline: BaselineFile | undefined, setti
   const { mean, ...interval } = intervalOf(values, min, max, settings);
   const summary: SummaryRow = {
     suite: row.suite,
+    suiteKey: row.key,
+    ...(row.identity.project !== undefined ? { project: row.identity.project } : {}),
+    ...(renamedFrom !== undefined ? { renamedFrom: suiteNameOf(parseSuiteKey(renamedFrom)) } : {}),
     file: row.file,
     describePath: row.describePath,
     measure: row.measure,
@@ -285,14 +411,14 @@ function summarizeRow(row: GroupedRow, baseline: BaselineFile | undefined, setti
     sources: row.sources,
   };
 
-  const suiteBaseline = baseline === undefined ? undefined : own(baseline.suites, row.suite);
+  const suiteBaseline = baseline === undefined ? undefined : own(baseline.suites, renamedFrom ?? row.key);
   const baselineSamples = suiteBaseline === undefined ? undefined : own(suiteBaseline, row.measure);
   if (baselineSamples !== undefined) {
     const baselineValues = Object.values(baselineSamples);
     if (baselineValues.length > 0) {
       summary.baseline = { mean: baselineValues.reduce((sum, value) => sum + value, 0) / baselineValues.length, count: baselineValues.length };
     }
-    const pairing = pairRow(row, baselineSamples, { test: settings.test, resamples: settings.resamples, seed: settings.seed });
+    const pairing = pairRow(row, baselineSamples, settings);
     summary.worse = pairing.worse;
     summary.better = pairing.better;
     summary.newSamples = pairing.newSamples;
@@ -300,7 +426,7 @@ function summarizeRow(row: GroupedRow, baseline: BaselineFile | undefined, setti
     summary.before = pairing.before;
     if (pairing.comparison !== undefined) {
       summary.comparison = pairing.comparison;
-      summary.delta = pairing.comparison.meanAfter - pairing.comparison.meanBefore;
+      summary.delta = pairing.comparison.delta;
     }
   }
   return summary;
@@ -318,52 +444,34 @@ function intervalOf(values: number[], min: number, max: number, settings: Resolv
     : { mean: interval.mean, lower: interval.lower, upper: interval.upper, method: interval.method, confidence: interval.confidence, resamples: interval.resamples, seed: interval.seed };
 }
 
-function decideStatus(row: SummaryRow, significance: number | undefined): RowStatus {
-  const comparison = row.comparison;
-  if (comparison === undefined || row.delta === undefined) return 'new';
-  const direction = exceedsTolerance(row.delta, row.tolerance, Math.max(Math.abs(comparison.meanBefore), Math.abs(comparison.meanAfter)));
-  if (direction === 'within') return 'unchanged';
-  if (significance !== undefined && !(comparison.adjustedP !== undefined && comparison.adjustedP <= significance)) return 'unchanged';
-  return direction === 'below' ? 'regressed' : 'improved';
-}
-
 function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions {
   if (typeof options !== 'object' || options === null) throw new TypeError(`summarize: options must be an object, got ${options === null ? 'null' : typeof options}.`);
   if (options.fileExists !== undefined && typeof options.fileExists !== 'function') throw new TypeError('fileExists must be a function (file) => boolean when given.');
-  const test = options.test ?? DEFAULT_TEST;
-  if (test !== 'sign' && test !== 'randomization' && test !== 't') {
-    throw new RangeError(`test must be 'sign', 'randomization' or 't', got ${JSON.stringify(test)}.`);
-  }
-  const significance = options.significance;
-  if (significance !== undefined && (typeof significance !== 'number' || !(significance > 0 && significance < 1))) {
-    throw new RangeError(`significance must be a number strictly between 0 and 1 (e.g. 0.05), got ${String(significance)}; leave it unset to judge by the tolerance alone.`);
-  }
+  const rule = resolveRegressionRule(
+    { tolerance: options.tolerance, significance: options.significance, test: options.test, resamples: options.resamples ?? DEFAULT_TEST_RESAMPLES, seed: options.seed ?? DEFAULT_SEED },
+    'summarize: options',
+  );
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   if (typeof confidence !== 'number' || !(confidence > 0 && confidence < 1)) {
     throw new RangeError(`confidence must be a number strictly between 0 and 1 (e.g. 0.95), got ${String(confidence)}.`);
   }
   const failOnRegression = options.failOnRegression ?? true;
   const failOnNew = options.failOnNew ?? false;
+  const strict = options.strict ?? false;
   if (typeof failOnRegression !== 'boolean') throw new TypeError(`failOnRegression must be true or false, got ${String(failOnRegression)}.`);
   if (typeof failOnNew !== 'boolean') throw new TypeError(`failOnNew must be true or false, got ${String(failOnNew)}.`);
-  const seed = options.seed ?? DEFAULT_SEED;
-  const resamples = options.resamples ?? DEFAULT_TEST_RESAMPLES;
+  if (typeof strict !== 'boolean') throw new TypeError(`strict must be true or false, got ${String(strict)}.`);
   const intervalResamples = options.intervalResamples ?? DEFAULT_INTERVAL_RESAMPLES;
-  for (const [name, value] of [['resamples', resamples], ['intervalResamples', intervalResamples]] as const) {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-      throw new RangeError(`${name} must be a whole number ≥ 1, got ${String(value)}.`);
-    }
+  if (typeof intervalResamples !== 'number' || !Number.isInteger(intervalResamples) || intervalResamples < 1) {
+    throw new RangeError(`intervalResamples must be a whole number ≥ 1, got ${String(intervalResamples)}.`);
   }
   return {
-    tolerance: resolveTolerance(options.tolerance),
-    ...(significance !== undefined ? { significance } : {}),
-    test,
+    ...rule,
     failOnRegression,
     failOnNew,
+    strict,
     updatingBaseline: options.updatingBaseline === true,
     confidence,
-    seed,
-    resamples,
     intervalResamples,
   };
 }

@@ -2,6 +2,7 @@
 // baseline, with regressions, improvements, questions new to the baseline and missing from it, an
 // obsolete baseline row, and hostile strings (script tags, quotes, an img with onerror) in a suite name,
 // a question id and a test name. Deterministic (a fixed linear congruential generator).
+import { baselineFile } from '../unit/baseline/keyed.js';
 import type { BaselineFile } from '../../src/baseline/schema.js';
 import type { CollectedRun, CollectedSample } from '../../src/recording/collected.js';
 import { renderJson, type JsonReport } from '../../src/report/json.js';
@@ -52,7 +53,7 @@ export function realisticFixture(questions = 40): Fixture {
     }
   }
   suites['test/orders.test.ts > orders API']!['precision@5'] = { q1: 0.2, q2: 0.4 };
-  const baseline: BaselineFile = { schemaVersion: 1, generatedBy: 'rag-matchers', suites };
+  const baseline: BaselineFile = baselineFile(suites);
   const run: CollectedRun = { runner: 'vitest', samples, files: ['test/orders.test.ts', 'test/search.test.ts'] };
   const summary = summarize(run, baseline, { baselinePath: 'rag-baseline.json' });
   return { run, baseline, report: renderJson(summary, run) };

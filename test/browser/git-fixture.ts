@@ -1,6 +1,7 @@
 // A real temporary git repository whose baseline file changes over a few commits, for the history tests.
 // Author, committer and dates are fixed, and the user's git configuration is ignored, so the same
 // commits (and shas) come out on every machine.
+import { baselineFile } from '../unit/baseline/keyed.js';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,7 +42,7 @@ export function createGitRepo(prefix = 'rag-history-'): GitRepo {
       writeFileSync(join(dir, file), text);
     },
     writeBaseline(file, suites) {
-      repo.write(file, formatBaseline({ schemaVersion: 1, generatedBy: 'rag-matchers', suites }));
+      repo.write(file, formatBaseline(baselineFile(suites)));
     },
     commit(subject, day) {
       const date = `2025-01-${String(day).padStart(2, '0')}T12:00:00+00:00`;

@@ -39,7 +39,7 @@ describe('rag-matchers compare', () => {
         `A = ${bm25}, B = ${reranked}; 12 paired queries (${qrels})`,
         '',
         'measure         A (95% interval)         B (95% interval)    B - A  wins/losses/ties       p  p (Holm)  verdict',
-        'ndcg@10  0.8770 [0.7847, 0.9692]  0.6686 [0.5635, 0.7936]  -0.2083             0/5/7  0.0625    0.1250  regressed',
+        'ndcg@10  0.8770 [0.7847, 0.9692]  0.6686 [0.5635, 0.7936]  -0.2083             0/5/7  0.0625    0.0625  regressed',
         'hit@3    1.0000 [0.7575, 1.0000]  1.0000 [0.7575, 1.0000]  +0.0000            0/0/12  1.0000    1.0000  no change beyond tolerance',
         '',
         'Questions that got worse on ndcg@10 (5, worst first):',
@@ -49,7 +49,7 @@ describe('rag-matchers compare', () => {
         '  q04  1.0000 -> 0.5000',
         '  q05  1.0000 -> 0.5000',
         '',
-        'p: exact sign test, Holm-corrected across 2 measures. Intervals: Wilson for hit@k, percentile bootstrap (10000 resamples, seed 42) otherwise.',
+        'p: exact sign test. Intervals: Wilson for hit@k, percentile bootstrap (10000 resamples, seed 42) otherwise.',
         "Regression: B's mean below A's by more than 0.01.",
         'Verdict: 1 regressed (ndcg@10).',
         '',
@@ -58,6 +58,22 @@ describe('rag-matchers compare', () => {
     expect((await runCommand(compare, [...args, '--fail-on-regression'])).code).toBe(1);
     expect((await runCommand(compare, [...args, '--fail-on-regression', '--significance', '0.05'])).code).toBe(0);
     expect((await runCommand(compare, ['--qrels', qrels, bm25, bm25, '--fail-on-regression'])).code).toBe(0);
+  });
+
+  it('--tolerance takes a default and per-measure overrides, the grammar of the reporters and toNotRegressFrom', async () => {
+    const base = ['--qrels', qrels, bm25, reranked, '-m', 'ndcg@10', '-m', 'hit@3', '--fail-on-regression'];
+    // nDCG@10 fell by 0.2083: within a tolerance of 0.3, beyond an override of 0.
+    expect((await runCommand(compare, [...base, '--tolerance', '0.3'])).code).toBe(0);
+    expect((await runCommand(compare, [...base, '--tolerance', '0.3,hit@3=0'])).code).toBe(0);
+    const strict = await runCommand(compare, [...base, '--tolerance', '0.3,nDCG@10=0', '--format', 'json']);
+    expect(strict.code).toBe(1);
+    expect((JSON.parse(strict.stdout) as { measures: { measure: string; tolerance: number }[] }).measures.map((entry) => [entry.measure, entry.tolerance])).toEqual([
+      ['ndcg@10', 0],
+      ['hit@3', 0.3],
+    ]);
+    const typo = await runCommand(compare, [...base, '--tolerance', '0.3,recal@3=0']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--tolerance["recal@3"]');
   });
 
   it('--format json carries means, intervals, p-values, the verdict and the worst questions', async () => {

@@ -1,6 +1,7 @@
 // `rag-matchers compare`: two runs on the same judged queries, paired: each run's mean with its
 // interval, the difference, wins/losses/ties, p-values (Holm-corrected) and a regression verdict.
 import { compareEvaluations, DEFAULT_TOLERANCE, type RunComparison } from '../../dataset/compare-runs.js';
+import { resolveTolerance, type ToleranceOption } from '../../core/regression-rule.js';
 import { evaluateRun, type RunEvaluation } from '../../dataset/evaluate-run.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED, type MeanInterval } from '../../core/stats.js';
 import { choiceOption, flag, numberOption, parseCommandArgs, stringOption } from '../args.js';
@@ -18,10 +19,11 @@ tolerance (and, with --significance, a Holm-corrected p-value at or below it).
   --qrels FILE   judgments: TREC qrels or a JSONL eval set
   RUN_A RUN_B    the baseline and the candidate: TREC or JSONL runs
 ${EVALUATION_HELP}
-      --tolerance X               largest drop of a mean that is not a regression (default ${DEFAULT_TOLERANCE})
+      --tolerance X[,MEASURE=Y]...  largest drop of a mean that is not a regression (default
+                                  ${DEFAULT_TOLERANCE}); per-measure overrides: --tolerance 0.02,recall@5=0
       --significance A            also require p (Holm) <= A for a regression (e.g. 0.05)
-      --test randomization|sign|t paired test (default randomization: seeded sign flips,
-                                  exact up to 16 differing queries)
+      --test sign|randomization|t paired test (default sign: exact; randomization: seeded
+                                  sign flips, exact up to 16 differing queries)
       --confidence C              interval of each mean (default 0.95; Wilson for hit@k,
                                   percentile bootstrap otherwise)
       --resamples N               randomization and bootstrap resamples (default ${DEFAULT_RESAMPLES})
@@ -129,7 +131,8 @@ function renderText(comparison: RunComparison, format: Exclude<OutputFormat, 'js
   const first = comparison.measures[0];
   const method = first === undefined ? comparison.test : testName(first.method);
   const randomised = first?.method === 'randomization-monte-carlo' ? ` (${context.resamples} resamples, seed ${context.seed})` : '';
-  const holm = comparison.measures.length > 1 ? `, Holm-corrected across ${comparison.measures.length} measures` : '';
+  const family = comparison.measures.filter((entry) => entry.wins + entry.losses > 0).length;
+  const holm = family > 1 ? `, Holm-corrected across the ${family} measures with a changed query` : '';
   notes.push(`p: ${method}${randomised}${holm}. Intervals: Wilson for hit@k, percentile bootstrap (${context.resamples} resamples, seed ${context.seed}) otherwise.`);
   const tolerances = [...new Set(comparison.measures.map((entry) => entry.tolerance))];
   const rule = `Regression: B's mean below A's by more than ${tolerances.length === 1 ? tolerances[0] : 'the tolerance'}${comparison.significance === undefined ? '' : ` with p (Holm) <= ${comparison.significance}`}.`;
@@ -173,6 +176,30 @@ function comparisonJson(comparison: RunComparison, a: RunEvaluation, b: RunEvalu
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
+/**
+ * `--tolerance 0.02` or `--tolerance 0.02,recall@5=0,ndcg@10=0.05` (a bare number is the default): the
+ * reporters' and toNotRegressFrom's tolerance grammar on the command line.
+ */
+export function parseToleranceOption(text: string | undefined): ToleranceOption | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.split(',').map((part) => part.trim());
+  const option: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const part of parts) {
+    const at = part.lastIndexOf('=');
+    const key = at < 0 ? 'default' : part.slice(0, at).trim();
+    const value = numberOption(at < 0 ? '--tolerance' : `--tolerance ${key}`, at < 0 ? part : part.slice(at + 1).trim(), { min: 0, example: '0.01' });
+    if (key === '' || value === undefined) throw usageError(`--tolerance: expected a number or MEASURE=NUMBER, got '${part}' (e.g. --tolerance 0.02,recall@5=0)`);
+    if (Object.prototype.hasOwnProperty.call(option, key)) throw usageError(`--tolerance: ${key} is given twice`);
+    option[key] = value;
+  }
+  try {
+    resolveTolerance(option, '--tolerance');
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+  return option;
+}
+
 export async function run(args: readonly string[], io: CommandIO = processIO()): Promise<number> {
   try {
     const parsed = parseCommandArgs(args, OPTIONS);
@@ -187,7 +214,7 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
     }
     const [runA, runB] = parsed.positionals as [string, string];
     const settings = readEvaluationSettings(parsed);
-    const tolerance = numberOption('--tolerance', stringOption(parsed, 'tolerance'), { min: 0, example: '0.01' });
+    const tolerance = parseToleranceOption(stringOption(parsed, 'tolerance'));
     const significance = numberOption('--significance', stringOption(parsed, 'significance'), { min: 0, minExclusive: true, max: 1, maxExclusive: true, example: '0.05' });
     const test = choiceOption('--test', stringOption(parsed, 'test'), ['randomization', 'sign', 't'] as const);
     const confidence = numberOption('--confidence', stringOption(parsed, 'confidence'), { min: 0, minExclusive: true, max: 1, maxExclusive: true, example: '0.95' }) ?? 0.95;

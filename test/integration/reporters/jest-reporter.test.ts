@@ -171,7 +171,8 @@ describe('--shard and rag-matchers merge', { timeout: 180_000 }, () => {
     expect(first.samples.length + second.samples.length).toBe(12);
     expect([...first.files, ...second.files].sort()).toEqual([ACCOUNT, 'test/orders.test.js']);
 
-    const merged = await runCli(project, ['merge', 'rag-shard-1-of-2.json', 'rag-shard-2-of-2.json']);
+    // Judged as the unsharded run was: in CI (strict).
+    const merged = await runCli(project, ['merge', 'rag-shard-1-of-2.json', 'rag-shard-2-of-2.json'], { env: { CI: 'true' } });
     expect(merged.exitCode, explain(merged)).toBe(1);
     expect(merged.stdout).toContain('Merged 2 shards: 12 samples from 2 test files.');
     expect(merged.stdout).toMatch(/refund-window \(how long do I have to ask for a refund\)\s+1\.000 → 0\.500/);
@@ -200,7 +201,8 @@ describe('two jest runs at once in one project', { timeout: 120_000 }, () => {
     expect(unchangedReport && worseReport, 'the one-at-a-time runs (above) ran').toBeTruthy();
     const [baseline, worse] = await Promise.all([
       runTests(project, { args: ['--maxWorkers=2'], env: { RAG_JSON: 'report-a.json' } }),
-      runTests(project, { args: ['--maxWorkers=2'], env: { RAG_JSON: 'report-b.json', RETRIEVER: 'worse' } }),
+      // As the one-at-a-time run of the worse retriever: in CI.
+      runTests(project, { args: ['--maxWorkers=2'], env: { RAG_JSON: 'report-b.json', RETRIEVER: 'worse', CI: 'true' } }),
     ]);
     expect(baseline.exitCode, explain(baseline)).toBe(0);
     expect(worse.exitCode, explain(worse)).toBe(1);

@@ -128,6 +128,12 @@ export interface JsonReportLike {
   rows: { suite: string; measure: string; count: number; mean: number; status: string; samples: { id: string; value: number }[] }[];
 }
 
+/** A written baseline's suites by display name (`file > describe > …`), for checks. */
+export function suitesByName(text: string): Record<string, Record<string, Record<string, number>>> {
+  const baseline = JSON.parse(text) as { suites: { file: string; describe: string[]; project?: string; measures: Record<string, Record<string, number>> }[] };
+  return Object.fromEntries(baseline.suites.map((suite) => [[suite.file, ...suite.describe].join(' > '), suite.measures]));
+}
+
 /**
  * Checks the baseline a run of the baseline retriever records, with values worked out by hand from
  * retrieval.json. `orders` and `account` are the two test files.
@@ -135,22 +141,28 @@ export interface JsonReportLike {
 export function expectBaselineOfTheBaselineRetriever(text: string, orders: string, account: string): void {
   const refunds = `${orders} > orders API > refunds`;
   const shipping = `${orders} > orders API > shipping`;
-  const baseline = JSON.parse(text) as { generatedBy: string; schemaVersion: number; suites: Record<string, Record<string, Record<string, number>>> };
+  const baseline = JSON.parse(text) as { generatedBy: string; schemaVersion: number; suites: { file: string; describe: string[] }[] };
   expect(baseline.generatedBy).toBe('rag-matchers');
-  expect(baseline.schemaVersion).toBe(1);
-  expect(Object.keys(baseline.suites)).toEqual([account, refunds, shipping]);
+  expect(baseline.schemaVersion).toBe(2);
+  // Structured identities, sorted by file then describe path.
+  expect(baseline.suites.map((suite) => [suite.file, suite.describe])).toEqual([
+    [account, []],
+    [orders, ['orders API', 'refunds']],
+    [orders, ['orders API', 'shipping']],
+  ]);
+  const suites = suitesByName(text);
   // Top-level tests without queryId: the test name identifies the question.
-  expect(baseline.suites[account]).toEqual({ 'recall@3': { 'changes the e-mail address': 1, 'resets a forgotten password': 1 } });
-  expect(baseline.suites[refunds]!['recall@3']).toEqual({ 'refund-partial': 1, 'refund-status': 0.5, 'refund-window': 1 });
-  expect(baseline.suites[shipping]!['recall@3']).toEqual({ 'ship-delay': 0.5, 'ship-international': 1 });
+  expect(suites[account]).toEqual({ 'recall@3': { 'changes the e-mail address': 1, 'resets a forgotten password': 1 } });
+  expect(suites[refunds]!['recall@3']).toEqual({ 'refund-partial': 1, 'refund-status': 0.5, 'refund-window': 1 });
+  expect(suites[shipping]!['recall@3']).toEqual({ 'ship-delay': 0.5, 'ship-international': 1 });
   // nDCG@3 with binary gains: 1/log2(rank + 1) over the ideal ranking's.
-  const refundsNdcg = baseline.suites[refunds]!['ndcg@3']!;
+  const refundsNdcg = suites[refunds]!['ndcg@3']!;
   expect(Object.keys(refundsNdcg)).toEqual(['refund-partial', 'refund-status', 'refund-window']);
   expect(refundsNdcg['refund-window']).toBeCloseTo(1.5 / (1 + 1 / Math.log2(3)), 12);
   expect(refundsNdcg['refund-partial']).toBeCloseTo(1 / Math.log2(3), 12);
   expect(refundsNdcg['refund-status']).toBeCloseTo(1 / (1 + 1 / Math.log2(3)), 12);
-  expect(baseline.suites[shipping]!['ndcg@3']!['ship-delay']).toBeCloseTo(1 / (1 + 1 / Math.log2(3)), 12);
+  expect(suites[shipping]!['ndcg@3']!['ship-delay']).toBeCloseTo(1 / (1 + 1 / Math.log2(3)), 12);
   // One sample per line, keys sorted, a final newline: diffable in review.
-  expect(text).toContain('\n        "refund-partial": 1,\n        "refund-status": 0.5,\n        "refund-window": 1\n');
+  expect(text).toContain('\n          "refund-partial": 1,\n          "refund-status": 0.5,\n          "refund-window": 1\n');
   expect(text.endsWith('}\n')).toBe(true);
 }

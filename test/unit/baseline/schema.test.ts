@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { baselineFile, key } from './keyed.js';
+import { resolveLegacySuites } from '../../../src/baseline/identity.js';
+import { suiteKeyOf } from '../../../src/recording/collected.js';
 
 import {
   BASELINE_SCHEMA_VERSION,
@@ -23,7 +26,7 @@ function captureBaselineError(action: () => unknown): BaselineError {
 }
 
 function baseline(suites: BaselineFile['suites']): BaselineFile {
-  return { schemaVersion: 1, generatedBy: 'rag-matchers', suites };
+  return baselineFile(suites);
 }
 
 const EXAMPLE = baseline({
@@ -36,31 +39,39 @@ const EXAMPLE = baseline({
 
 const EXAMPLE_TEXT = `{
   "generatedBy": "rag-matchers",
-  "schemaVersion": 1,
-  "suites": {
-    "test/a.test.ts": {
-      "mrr": {
-        "only": 0.3333333333333333
+  "schemaVersion": 2,
+  "suites": [
+    {
+      "file": "test/a.test.ts",
+      "describe": [],
+      "measures": {
+        "mrr": {
+          "only": 0.3333333333333333
+        }
       }
     },
-    "test/orders.test.ts > refunds": {
-      "hit@5": {
-        "q10": 0,
-        "q17: refunds after 30 days": 1,
-        "q2": 1
-      },
-      "recall@5": {
-        "q10": 0.5,
-        "q17: refunds after 30 days": 0.8,
-        "q2": 1
+    {
+      "file": "test/orders.test.ts",
+      "describe": ["refunds"],
+      "measures": {
+        "hit@5": {
+          "q10": 0,
+          "q17: refunds after 30 days": 1,
+          "q2": 1
+        },
+        "recall@5": {
+          "q10": 0.5,
+          "q17: refunds after 30 days": 0.8,
+          "q2": 1
+        }
       }
     }
-  }
+  ]
 }
 `;
 
 describe('formatBaseline', () => {
-  it('sorts keys at every level, indents by 2 and puts one sample per line, ending in a newline', () => {
+  it('lists suites by file, describe path and project; sorts measures and ids; 2-space indent, one sample per line, a final newline', () => {
     expect(formatBaseline(EXAMPLE)).toBe(EXAMPLE_TEXT);
   });
 
@@ -77,48 +88,137 @@ describe('formatBaseline', () => {
 
   it('orders by UTF-16 code units, not by locale, and keeps integer-like ids in that order', () => {
     const text = formatBaseline(baseline({ s: { m: { b: 1, '10': 1, '9': 1, B: 1, é: 1 } } }));
-    const ids = [...text.matchAll(/^ {8}"([^"]+)"/gm)].map((match) => match[1]);
+    const ids = [...text.matchAll(/^ {10}"([^"]+)"/gm)].map((match) => match[1]);
     expect(ids).toEqual(['10', '9', 'B', 'b', 'é']);
   });
 
   it('writes each sample as `"id": value` alone on its line, so a changed question is a one-line diff', () => {
     const before = formatBaseline(EXAMPLE).split('\n');
     const changed = structuredClone(EXAMPLE);
-    changed.suites['test/orders.test.ts > refunds']!['recall@5']!['q2'] = 0.5;
+    changed.suites[key('test/orders.test.ts > refunds')]!['recall@5']!['q2'] = 0.5;
     const after = formatBaseline(changed).split('\n');
     const differing = before.map((line, index) => [line, after[index]]).filter(([a, b]) => a !== b);
-    expect(differing).toEqual([['        "q2": 1', '        "q2": 0.5']]);
+    expect(differing).toEqual([['          "q2": 1', '          "q2": 0.5']]);
   });
 
-  it('escapes ids as JSON and writes numbers at full precision', () => {
+  it('keeps `describe("a > b")` and `describe("a") › describe("b")` apart, and the project of a named Vitest project', () => {
+    const file: BaselineFile = {
+      schemaVersion: 2,
+      generatedBy: 'rag-matchers',
+      suites: {
+        [suiteKeyOf({ file: 'f', describe: ['a > b'] })]: { mrr: { q: 0.5 } },
+        [suiteKeyOf({ file: 'f', describe: ['a', 'b'] })]: { mrr: { q: 1 } },
+        [suiteKeyOf({ file: 'f', describe: ['a', 'b'], project: 'node' })]: { mrr: { q: 0.25 } },
+      },
+    };
+    const text = formatBaseline(file);
+    expect(text).toContain('      "describe": ["a", "b"],\n      "measures": {');
+    expect(text).toContain('      "describe": ["a", "b"],\n      "project": "node",\n');
+    expect(text).toContain('      "describe": ["a > b"],\n');
+    expect(text.indexOf('["a", "b"]')).toBeLessThan(text.indexOf('["a > b"]'));
+    expect(parseBaseline(text, PATH)).toEqual(file);
+  });
+
+  it('escapes names and ids as JSON and writes numbers at full precision', () => {
     const text = formatBaseline(baseline({ 'f > "quoted"': { ndcg: { 'line\nbreak': 0.1 + 0.2 } } }));
-    expect(text).toContain('    "f > \\"quoted\\"": {\n');
-    expect(text).toContain('        "line\\nbreak": 0.30000000000000004\n');
+    expect(text).toContain('      "describe": ["\\"quoted\\""],\n');
+    expect(text).toContain('          "line\\nbreak": 0.30000000000000004\n');
   });
 
   it('writes empty suites and an empty baseline compactly, and round-trips them', () => {
-    expect(formatBaseline(emptyBaseline())).toBe('{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 1,\n  "suites": {}\n}\n');
+    expect(formatBaseline(emptyBaseline())).toBe('{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 2,\n  "suites": []\n}\n');
     const withEmpty = baseline({ s: {}, t: { m: {} } });
     expect(formatBaseline(withEmpty)).toBe(
-      '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 1,\n  "suites": {\n    "s": {},\n    "t": {\n      "m": {}\n    }\n  }\n}\n',
+      '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 2,\n  "suites": [\n    {\n      "file": "s",\n      "describe": [],\n      "measures": {}\n    },\n    {\n      "file": "t",\n      "describe": [],\n      "measures": {\n        "m": {}\n      }\n    }\n  ]\n}\n',
     );
     expect(parseBaseline(formatBaseline(withEmpty), PATH)).toEqual(withEmpty);
   });
 
   it('refuses a value that JSON cannot hold instead of writing null', () => {
-    expect(() => formatBaseline(baseline({ s: { m: { q: Number.NaN } } }))).toThrow(/suites\["s"\]\["m"\]\["q"\] must be a finite number, found NaN/);
+    expect(() => formatBaseline(baseline({ s: { m: { q: Number.NaN } } }))).toThrow(/s\["m"\]\["q"\] must be a finite number, found NaN/);
   });
 
   it('round-trips through parseBaseline, including ids such as __proto__ and constructor', () => {
     const tricky = parseBaseline(
-      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":{"m":{"__proto__":0.5,"constructor":1,"toString":0}}}}',
+      '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"s","describe":[],"measures":{"m":{"__proto__":0.5,"constructor":1,"toString":0}}}]}',
       PATH,
     );
-    expect(Object.keys(tricky.suites['s']!['m']!)).toEqual(['__proto__', 'constructor', 'toString']);
-    expect(tricky.suites['s']!['m']!['__proto__']).toBe(0.5);
+    const samples = tricky.suites[key('s')]!['m']!;
+    expect(Object.keys(samples)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(samples['__proto__']).toBe(0.5);
     const text = formatBaseline(tricky);
-    expect(text).toContain('        "__proto__": 0.5,\n');
+    expect(text).toContain('          "__proto__": 0.5,\n');
     expect(formatBaseline(parseBaseline(text, PATH))).toBe(text);
+  });
+});
+
+describe('baseline schema version 1', () => {
+  const V1 = `{
+  "generatedBy": "rag-matchers",
+  "schemaVersion": 1,
+  "suites": {
+    "test/a > b.test.ts > refunds": {
+      "recall@5": {
+        "q1": 1
+      }
+    },
+    "test/orders.test.ts > a > b": {
+      "mrr": {
+        "q2": 0.5
+      }
+    }
+  }
+}
+`;
+
+  it('is read into legacy suites by name, never into structured suites it might not be', () => {
+    const file = parseBaseline(V1, PATH);
+    expect(file.suites).toEqual({});
+    expect(Object.keys(file.legacy!)).toEqual(['test/a > b.test.ts > refunds', 'test/orders.test.ts > a > b']);
+    expect(() => formatBaseline(file)).toThrow(/version-1 suites; match them with resolveLegacySuites/);
+  });
+
+  it('is matched to the structured suites of the run; a name two suites share is ambiguous and reported', () => {
+    const file = parseBaseline(V1, PATH);
+    const nested = { file: 'test/orders.test.ts', describe: ['a', 'b'] };
+    const joined = { file: 'test/orders.test.ts', describe: ['a > b'] };
+    const resolved = resolveLegacySuites(file, [nested, joined], { ranFiles: new Set(['test/orders.test.ts']), fileExists: (name) => name === 'test/a > b.test.ts' });
+    expect(resolved.ambiguous).toEqual([{ name: 'test/orders.test.ts > a > b', suites: ['test/orders.test.ts > a > b', 'test/orders.test.ts > a > b'] }]);
+    // The other suite's file exists on disk although it did not run: its name is split at that file.
+    expect(Object.keys(resolved.file.suites)).toEqual([suiteKeyOf({ file: 'test/a > b.test.ts', describe: ['refunds'] })]);
+    expect(resolved).toMatchObject({ matched: 0, guessed: 1 });
+  });
+});
+
+describe('repeated keys and impossible values', () => {
+  it('a key repeated in one object is refused with the file, the line and the object', () => {
+    const text = EXAMPLE_TEXT.replace('"q10": 0.5,', '"q10": 0.5,\n          "q2": 0.25,');
+    const error = captureBaselineError(() => parseBaseline(text, PATH));
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toMatch(/^project\/rag-baseline\.json: line 27: the key "q2" appears twice in suites\[1\]\.measures\["recall@5"\]/);
+  });
+
+  it('a repeated top-level key or suite is refused too', () => {
+    expect(captureBaselineError(() => parseBaseline('{"generatedBy":"rag-matchers","schemaVersion":2,"schemaVersion":2,"suites":[]}', PATH)).message).toMatch(
+      /the key "schemaVersion" appears twice in the top-level object/,
+    );
+    const twice = '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"f","describe":[],"measures":{}},{"file":"f","describe":[],"measures":{}}]}';
+    expect(captureBaselineError(() => parseBaseline(twice, PATH)).message).toMatch(/suites\[1\] \(f\) appears twice/);
+  });
+
+  it.each([
+    ['recall@5', 5],
+    ['ndcg@10', -3],
+    ['faithfulness', 1.5],
+  ])('%s = %s is refused: a proportion lies in [0, 1]', (measure, value) => {
+    const text = `{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"t.test.ts","describe":["s"],"measures":{"${measure}":{"q1":${value}}}}]}`;
+    const error = captureBaselineError(() => parseBaseline(text, PATH));
+    expect(error.message).toContain(`project/rag-baseline.json: suites[0] (t.test.ts > s)["${measure}"]["q1"] must be between 0 and 1 (${measure} is a proportion), found ${value}`);
+  });
+
+  it('a measure that is not a proportion may hold any finite value', () => {
+    const text = '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"f","describe":[],"measures":{"latency-ms":{"q1":120}}}]}';
+    expect(parseBaseline(text, PATH).suites[key('f')]).toEqual({ 'latency-ms': { q1: 120 } });
   });
 });
 
@@ -174,10 +274,10 @@ describe('parseBaseline', () => {
   });
 
   it('a newer schema: written by a newer rag-matchers; upgrade', () => {
-    const error = captureBaselineError(() => parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 2, "suites": {}, "extra": true}', PATH));
+    const error = captureBaselineError(() => parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 3, "suites": {}, "extra": true}', PATH));
     expect(error.kind).toBe('newer-schema');
     expect(error.message).toBe(
-      `${PATH}: written by a newer rag-matchers (baseline schema version 2; this version reads up to ${BASELINE_SCHEMA_VERSION}); upgrade rag-matchers. The file was left as it is.`,
+      `${PATH}: written by a newer rag-matchers (baseline schema version 3; this version reads up to ${BASELINE_SCHEMA_VERSION}); upgrade rag-matchers. The file was left as it is.`,
     );
   });
 

@@ -17,6 +17,8 @@ import {
   writeBaseline,
   writeBaselineSync,
 } from '../../../src/baseline/store.js';
+import { baselineFile, key } from './keyed.js';
+import { suiteKeyOf } from '../../../src/recording/collected.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 
 function sample(file: string, describePath: string[], test: string, measure: string, value: number, queryId?: string): CollectedSample {
@@ -27,8 +29,13 @@ function run(samples: CollectedSample[], files?: string[]): CollectedRun {
   return { runner: 'vitest', samples, ...(files !== undefined ? { files } : {}) };
 }
 
+/** Entry refs without their exact keys, for comparing with readable expectations. */
+function named<T extends { suiteKey?: string }>(refs: T[]): Omit<T, 'suiteKey'>[] {
+  return refs.map(({ suiteKey: _key, ...rest }) => rest);
+}
+
 function baseline(suites: BaselineFile['suites']): BaselineFile {
-  return { schemaVersion: 1, generatedBy: 'rag-matchers', suites };
+  return baselineFile(suites);
 }
 
 let directory: string;
@@ -69,10 +76,10 @@ describe('baselineFromRun and sample ids', () => {
         sample('f', [], 'same name', 'mrr', 0.5), // another measure: its own numbering
       ]),
     );
-    const ndcg = grouped.suites.get('f')!.get('ndcg')!;
+    const ndcg = grouped.suites.get(key('f'))!.get('ndcg')!;
     expect(ndcg.ids).toEqual(['same name', 'same name #3', 'same name #2', 'same name #4']);
     expect(ndcg.values).toEqual([0.1, 0.2, 0.3, 0.4]);
-    expect(grouped.suites.get('f')!.get('mrr')!.ids).toEqual(['same name']);
+    expect(grouped.suites.get(key('f'))!.get('mrr')!.ids).toEqual(['same name']);
   });
 
   it('names the sample and field of bad input', () => {
@@ -102,10 +109,10 @@ describe('mergeBaseline', () => {
         'test/b.test.ts': { ndcg: { x: 0.7 } },
       }),
     );
-    expect(result.added).toEqual([{ suite: 'test/a.test.ts > refunds', measure: 'recall@5', sampleIds: ['q4'] }]);
-    expect(result.updated).toEqual([{ suite: 'test/a.test.ts > refunds', measure: 'recall@5', sampleIds: ['q2'] }]);
+    expect(named(result.added)).toEqual([{ suite: 'test/a.test.ts > refunds', measure: 'recall@5', sampleIds: ['q4'] }]);
+    expect(named(result.updated)).toEqual([{ suite: 'test/a.test.ts > refunds', measure: 'recall@5', sampleIds: ['q2'] }]);
     // test/a.test.ts ran, so what it no longer produced is obsolete; test/b.test.ts did not run: untouched.
-    expect(result.obsolete).toEqual([
+    expect(named(result.obsolete)).toEqual([
       { suite: 'test/a.test.ts > deleted describe' },
       { suite: 'test/a.test.ts > refunds', measure: 'hit@5' },
       { suite: 'test/a.test.ts > refunds', measure: 'recall@5', sampleIds: ['q3'] },
@@ -130,51 +137,72 @@ describe('mergeBaseline', () => {
   it('a run of only some files never marks other files’ suites obsolete, even with prune', () => {
     const current = baseline({ 'test/b.test.ts': { ndcg: { x: 0.8 } } });
     const result = mergeBaseline(previous, current, { prune: true });
-    expect(result.obsolete).toEqual([]);
-    expect(result.file.suites['test/a.test.ts > refunds']).toEqual(previous.suites['test/a.test.ts > refunds']);
-    expect(result.file.suites['test/b.test.ts']).toEqual({ ndcg: { x: 0.8 } });
+    expect(named(result.obsolete)).toEqual([]);
+    expect(result.file.suites[key('test/a.test.ts > refunds')]).toEqual(previous.suites[key('test/a.test.ts > refunds')]);
+    expect(result.file.suites[key('test/b.test.ts')]).toEqual({ ndcg: { x: 0.8 } });
   });
 
   it('does not take a file whose name is a prefix of another for the same file', () => {
     const before = baseline({ 'test/a.test.ts.bak > s': { m: { q: 1 } }, 'test/a.test.ts > s': { m: { q: 1 } } });
-    const result = mergeBaseline(before, baseline({ 'test/a.test.ts > other': { m: { q: 1 } } }), { prune: true });
-    expect(result.obsolete).toEqual([{ suite: 'test/a.test.ts > s' }]);
-    expect(Object.keys(result.file.suites).sort()).toEqual(['test/a.test.ts > other', 'test/a.test.ts.bak > s']);
+    const result = mergeBaseline(before, baseline({ 'test/a.test.ts > other': { m: { q2: 1 } } }), { prune: true });
+    expect(named(result.obsolete)).toEqual([{ suite: 'test/a.test.ts > s' }]);
+    expect(Object.keys(result.file.suites).sort()).toEqual([key('test/a.test.ts > other'), key('test/a.test.ts.bak > s')].sort());
+  });
+
+  it('a file whose name contains " > " is another file: prune on one file never touches it', () => {
+    const before = baseline({});
+    before.suites[suiteKeyOf({ file: 'test/a > b.test.ts', describe: [] })] = { m: { q: 1 } };
+    before.suites[suiteKeyOf({ file: 'test', describe: ['a', 'b.test.ts'] })] = { m: { q9: 1 } };
+    const result = mergeBaseline(before, baseline({ 'test > other': { m: { q2: 1 } } }), { prune: true, files: ['test'] });
+    expect(named(result.obsolete)).toEqual([{ suite: 'test > a > b.test.ts' }]);
+    expect(result.file.suites[suiteKeyOf({ file: 'test/a > b.test.ts', describe: [] })]).toEqual({ m: { q: 1 } });
+  });
+
+  it('a renamed suite (same questions) moves its rows; values within tolerance stay as they were', () => {
+    const before = baseline({ 'test/a.test.ts > old name': { 'recall@5': { q1: 1, q2: 0.5 } } });
+    const result = mergeBaseline(before, baseline({ 'test/a.test.ts > new name': { 'recall@5': { q1: 1, q2: 0.51 } } }), { prune: true });
+    expect(result.renamed).toEqual([{ from: 'test/a.test.ts > old name', to: 'test/a.test.ts > new name' }]);
+    expect(result.obsolete).toEqual([]);
+    // Mean moved by 0.005, within the default tolerance 0.01: the recorded values are kept.
+    expect(result.file.suites).toEqual({ [key('test/a.test.ts > new name')]: { 'recall@5': { q1: 1, q2: 0.5 } } });
+    const moved = mergeBaseline(before, baseline({ 'test/a.test.ts > new name': { 'recall@5': { q1: 1, q2: 0.6 } } }));
+    expect(moved.file.suites[key('test/a.test.ts > new name')]).toEqual({ 'recall@5': { q1: 1, q2: 0.6 } });
+    expect(moved.file.suites[key('test/a.test.ts > old name')]).toBeUndefined();
   });
 
   it('files: a file listed as run in full that produced nothing makes its suites obsolete', () => {
     const result = mergeBaseline(previous, baseline({}), { files: ['test/b.test.ts'], prune: true });
-    expect(result.obsolete).toEqual([{ suite: 'test/b.test.ts' }]);
-    expect(result.file.suites['test/b.test.ts']).toBeUndefined();
-    expect(result.file.suites['test/a.test.ts > refunds']).toBeDefined();
+    expect(named(result.obsolete)).toEqual([{ suite: 'test/b.test.ts' }]);
+    expect(result.file.suites[key('test/b.test.ts')]).toBeUndefined();
+    expect(result.file.suites[key('test/a.test.ts > refunds')]).toBeDefined();
   });
 
   it('files: a file left out (filtered with -t) is merged but nothing of it is obsolete', () => {
     const current = baseline({ 'test/a.test.ts > refunds': { 'recall@5': { q1: 0 } } });
     const result = mergeBaseline(previous, current, { files: [], prune: true });
-    expect(result.obsolete).toEqual([]);
-    expect(result.file.suites['test/a.test.ts > refunds']).toEqual({ 'recall@5': { q1: 0, q2: 0.5, q3: 1 }, 'hit@5': { q1: 1 } });
-    expect(result.file.suites['test/a.test.ts > deleted describe']).toEqual({ mrr: { q9: 1 } });
+    expect(named(result.obsolete)).toEqual([]);
+    expect(result.file.suites[key('test/a.test.ts > refunds')]).toEqual({ 'recall@5': { q1: 0, q2: 0.5, q3: 1 }, 'hit@5': { q1: 1 } });
+    expect(result.file.suites[key('test/a.test.ts > deleted describe')]).toEqual({ mrr: { q9: 1 } });
   });
 
   it('fileExists: the suites of a deleted test file are obsolete even though it did not run', () => {
     const result = mergeBaseline(previous, baseline({}), { fileExists: (file) => file !== 'test/b.test.ts' });
-    expect(result.obsolete).toEqual([{ suite: 'test/b.test.ts' }]);
-    expect(result.file.suites['test/b.test.ts']).toBeDefined(); // kept without prune
+    expect(named(result.obsolete)).toEqual([{ suite: 'test/b.test.ts' }]);
+    expect(result.file.suites[key('test/b.test.ts')]).toBeDefined(); // kept without prune
   });
 
   it('starts from nothing when there is no previous baseline', () => {
     const current = baseline({ s: { m: { q: 1 } } });
     const result = mergeBaseline(undefined, current);
     expect(result.file).toEqual(current);
-    expect(result.added).toEqual([{ suite: 's', measure: 'm', sampleIds: ['q'] }]);
-    expect(result.obsolete).toEqual([]);
+    expect(named(result.added)).toEqual([{ suite: 's', measure: 'm', sampleIds: ['q'] }]);
+    expect(named(result.obsolete)).toEqual([]);
   });
 
   it('does not mistake inherited properties for entries', () => {
     const result = mergeBaseline(baseline({ s: { m: { a: 1 } } }), baseline({ s: { m: { constructor: 1, a: 1 } } }));
-    expect(result.added).toEqual([{ suite: 's', measure: 'm', sampleIds: ['constructor'] }]);
-    expect(result.updated).toEqual([]);
+    expect(named(result.added)).toEqual([{ suite: 's', measure: 'm', sampleIds: ['constructor'] }]);
+    expect(named(result.updated)).toEqual([]);
   });
 });
 

@@ -24,9 +24,10 @@ describe('compareEvaluations', () => {
   it('Holm-corrects across the measures and applies significance to the verdict', () => {
     const comparison = compareEvaluations(before, after, { test: 'sign', significance: 0.1 });
     const byName = Object.fromEntries(comparison.measures.map((entry) => [entry.measure, entry]));
-    // p-values 0.0625, 0.0625, 1 → Holm: 3 × 0.0625, max(…, 2 × 0.0625), 1.
-    expect(byName['hit@1']?.adjustedP).toBeCloseTo(0.1875, 12);
-    expect(byName['mrr']?.adjustedP).toBeCloseTo(0.1875, 12);
+    // p-values 0.0625, 0.0625, 1; hit@2 has no changed query (p = 1 under any test) and is left out of
+    // the family, as in the reporters: Holm over two → 2 × 0.0625 each.
+    expect(byName['hit@1']?.adjustedP).toBeCloseTo(0.125, 12);
+    expect(byName['mrr']?.adjustedP).toBeCloseTo(0.125, 12);
     expect(byName['hit@2']?.adjustedP).toBe(1);
     expect(comparison.regressions).toEqual([]);
     expect(compareEvaluations(before, after, { test: 'sign', significance: 0.2 }).regressions).toEqual(['hit@1', 'mrr']);
@@ -37,7 +38,10 @@ describe('compareEvaluations', () => {
     expect(compareEvaluations(before, after, { tolerance: { 'Success@1': 0.6, RR: 0.2 } }).regressions).toEqual(['mrr']);
     const reversed = compareEvaluations(after, before, { test: 'sign' });
     expect(reversed.measures.find((entry) => entry.measure === 'hit@1')).toMatchObject({ improvement: true, regression: false, wins: 5 });
-    expect(() => compareEvaluations(before, after, { tolerance: -1 })).toThrow(/tolerance must be a number ≥ 0/);
+    expect(() => compareEvaluations(before, after, { tolerance: -1 })).toThrow(/tolerance must be a finite number ≥ 0/);
+    // The reporters' grammar: a default and per-measure overrides.
+    expect(compareEvaluations(before, after, { tolerance: { default: 0.6, RR: 0.2 } }).regressions).toEqual(['mrr']);
+    expect(() => compareEvaluations(before, after, { tolerance: { recal: 0 } })).toThrow(/options\.tolerance\["recal"\]/);
   });
 
   it('computes intervals on request: Wilson for hit@k (5/10 → [0.237, 0.763]), bootstrap otherwise', () => {

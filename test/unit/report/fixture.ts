@@ -1,6 +1,7 @@
 // A small run and baseline shared by the renderer tests: one regressed row (6 questions got worse, more
 // than maxWorse 3), one improved, one unchanged, one new row, a partial comparison, and an obsolete row.
 import type { BaselineFile } from '../../../src/baseline/schema.js';
+import { baselineFile } from '../baseline/keyed.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 
 function sample(describePath: string[], measure: string, queryId: string, value: number, file = 'test/orders.test.ts'): CollectedSample {
@@ -30,10 +31,7 @@ export const RUN: CollectedRun = {
   ],
 };
 
-export const BASELINE: BaselineFile = {
-  schemaVersion: 1,
-  generatedBy: 'rag-matchers',
-  suites: {
+export const BASELINE: BaselineFile = baselineFile({
     'test/orders.test.ts > refunds': {
       'recall@5': { 'q1: refunds after 30 days': 1, q2: 1, q3: 1, q4: 1, q5: 1, q6: 1, q7: 1 },
       'hit@5': { 'q1: refunds after 30 days': 1, q2: 0, q3: 0, q4: 0, q5: 1, q6: 1, q7: 1 },
@@ -41,5 +39,4 @@ export const BASELINE: BaselineFile = {
     },
     'test/orders.test.ts > shipping': { mrr: { eu: 1, us: 0.5, gone: 0.5 } },
     'test/other.test.ts': { ndcg: { x: 0.5 } },
-  },
-};
+});

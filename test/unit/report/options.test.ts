@@ -102,11 +102,17 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       test: 'sign',
       failOnRegression: true,
       failOnNew: false,
+      strict: false,
       json: path.join(rootDir, 'out/rag.json'),
       githubStepSummary: true,
       maxWorse: 10,
       acceptCommand: 'RAG_BASELINE=update npx vitest run',
+      pruneCommand: 'RAG_BASELINE=prune npx vitest run',
     });
+    // Under CI the baseline must be up to date unless strict: false says otherwise.
+    expect(resolveReporterOptions({}, { rootDir, runner: 'vitest', env: { CI: 'true' } }).strict).toBe(true);
+    expect(resolveReporterOptions({ strict: false }, { rootDir, runner: 'vitest', env: { CI: 'true' } }).strict).toBe(false);
+    expect(() => resolveReporterOptions({ strict: 'yes' }, { rootDir, runner: 'vitest', env: {} })).toThrow('strict must be true or false, got "yes"');
     expect(resolveReporterOptions({}, { rootDir, runner: 'jest', env: {} }).acceptCommand).toBe('RAG_BASELINE=update npx jest');
   });
 
@@ -114,7 +120,8 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
     const options = { tolerance: { 'R@5': 0 }, significance: 0.05, failOnNew: true };
     const compare = summaryOptionsFrom(resolveReporterOptions(options, { rootDir, runner: 'vitest', env: {} }));
     expect(compare).toEqual({
-      tolerance: { default: 0.01, 'recall@5': 0 },
+      tolerance: { default: 0.01, byMeasure: { 'recall@5': 0 } },
+      strict: false,
       test: 'sign',
       failOnRegression: true,
       failOnNew: true,

@@ -9,6 +9,9 @@ import { formatJsonReport, renderJson, writeReports, REPORT_SCHEMA_VERSION } fro
 import { escapeText, renderMarkdown } from '../../../src/report/markdown.js';
 import { summarize } from '../../../src/report/summary.js';
 import { BASELINE, RUN } from './fixture.js';
+import { escapeConsole } from '../../../src/report/escape.js';
+import { suiteKeyOf } from '../../../src/recording/collected.js';
+import { baselineFile } from '../baseline/keyed.js';
 
 const SUMMARY = summarize(RUN, BASELINE, { baselinePath: 'rag-baseline.json' });
 
@@ -30,9 +33,14 @@ test/orders.test.ts > shipping          mrr       3  0.583  [0.250, 1.000]     0
     q3                         1.000 → 0.500
     … and 3 more
 
-2 questions in 2 rows are not in the baseline yet.
-In the baseline but not produced by the test files that ran (obsolete; RAG_BASELINE=prune removes them):
-  test/orders.test.ts > refunds · precision@5 (1 question, mean 0.200)
+Not in the baseline yet, or no longer produced:
+  · baseline out of date: hit@5 0.571 → 0.857 in suite test/orders.test.ts > refunds (better: q3, q4) — run RAG_BASELINE=update npx vitest run and commit
+  · suite not in the baseline: test/orders.test.ts > returns | policy (1 question: r1) — run RAG_BASELINE=update npx vitest run and commit
+  · 1 question of suite test/orders.test.ts > shipping · mrr not in the baseline: uk — run RAG_BASELINE=update npx vitest run and commit
+  · 1 question of suite test/orders.test.ts > shipping · mrr in the baseline did not run although the test file ran: gone — run RAG_BASELINE=prune npx vitest run and commit
+  · 1 question of suite test/orders.test.ts > refunds · precision@5 in the baseline did not run although the test file ran: q1 — run RAG_BASELINE=prune npx vitest run and commit
+
+These do not fail this run; in CI (strict) they do.
 1 baseline suite (1 row) was not run this time and not compared.
 
 Retrieval quality regressed in 1 suite × measure row. If this change is intended, accept it with: RAG_BASELINE=update npx vitest run`;
@@ -70,11 +78,14 @@ const MARKDOWN = `### RAG retrieval quality
 
 </details>
 
-<details><summary>1 baseline row no longer produced (obsolete)</summary>
+**Not in the baseline yet, or no longer produced:**
 
-- test/orders.test.ts > refunds · precision@5 (1 question)
-
-</details>
+- · baseline out of date: hit@5 0.571 → 0.857 in suite test/orders.test.ts > refunds (better: q3, q4) — run \`RAG_BASELINE=update npx vitest run\` and commit
+- ❌ regression: recall@5 1.000 → 0.536 in suite test/orders.test.ts > refunds (worse: q2, q1: refunds after 30 days, q3, q4, q6, … and 1 more) — run \`RAG_BASELINE=update npx vitest run\` and commit
+- · suite not in the baseline: test/orders.test.ts > returns \\| policy (1 question: r1) — run \`RAG_BASELINE=update npx vitest run\` and commit
+- · 1 question of suite test/orders.test.ts > shipping · mrr not in the baseline: uk — run \`RAG_BASELINE=update npx vitest run\` and commit
+- · 1 question of suite test/orders.test.ts > shipping · mrr in the baseline did not run although the test file ran: gone — run \`RAG_BASELINE=prune npx vitest run\` and commit
+- · 1 question of suite test/orders.test.ts > refunds · precision@5 in the baseline did not run although the test file ran: q1 — run \`RAG_BASELINE=prune npx vitest run\` and commit
 
 If this change is intended, accept it with \`RAG_BASELINE=update npx vitest run\` and commit the baseline.
 `;
@@ -123,7 +134,8 @@ describe('renderConsole', () => {
 
   it('failOnNew: the last line says how to record the new questions', () => {
     const text = renderConsole(summarize(RUN, BASELINE, { failOnNew: true, significance: 0.05 }), { color: false });
-    expect(text).toContain('2 questions in 2 rows are not in the baseline yet (failOnNew: this fails the run).');
+    expect(text).toContain('  ✗ suite not in the baseline: test/orders.test.ts > returns | policy (1 question: r1) — run RAG_BASELINE=update npx vitest run and commit');
+    expect(text).toContain('  ✗ 1 question of suite test/orders.test.ts > shipping · mrr not in the baseline: uk');
     expect(text.split('\n').at(-1)).toBe('2 questions not in the baseline (failOnNew). Record them with: RAG_BASELINE=update npx vitest run');
   });
 
@@ -172,7 +184,38 @@ describe('renderMarkdown', () => {
 
   it('escapes what Markdown or HTML would otherwise interpret', () => {
     expect(escapeText('a|b *c* _d_ `e` <script> [x](y) &amp; 5 > 3')).toBe('a\\|b \\*c\\* \\_d\\_ \\`e\\` &lt;script> \\[x\\](y) &amp;amp; 5 > 3');
-    expect(escapeText('line\nbreak')).toBe('line break');
+    expect(escapeText('line\nbreak')).toBe('line\\\\nbreak');
+  });
+
+  it('a CR or LF in a name never starts a line: no fake headings in the Markdown or the step summary', () => {
+    const hostile = 'q1\r### ✅ No regressions\r\n# fake\u2028## also';
+    const run = { runner: 'vitest' as const, samples: [{ file: 'test/a.test.ts', describePath: [`refunds\r## injected`], test: hostile, queryId: hostile, measure: 'recall@5', value: 1, pass: true }] };
+    const text = renderMarkdown(summarize(run, undefined, { strict: true }));
+    const headings = text.split(/\r\n|\r|\n|\u2028/).filter((line) => /^\s*#/.test(line));
+    expect(headings).toEqual(['### RAG retrieval quality']);
+    expect(text).toContain('refunds\\\\r## injected');
+    expect(text).not.toMatch(/\r|\u2028/);
+  });
+
+  it('@mentions are neutralised in Markdown; recall@5 and e-mail-like ids are left alone', () => {
+    expect(escapeText('ping @octocat and @org/team')).toBe('ping @\u200boctocat and @\u200borg/team');
+    expect(escapeText('@octocat first')).toBe('@\u200boctocat first');
+    expect(escapeText('recall@5 a@b.c')).toBe('recall@5 a@b.c');
+  });
+});
+
+describe('console escaping', () => {
+  it('terminal escapes and line breaks from names are shown, not obeyed: no fake verdict line', () => {
+    const fake = '\u001b[2K\r\u001b[32mNo retrieval regressions (5 improved).\u001b[0m\nq';
+    const run = { runner: 'vitest' as const, samples: [{ file: 'test/a.test.ts', describePath: [fake], test: fake, queryId: fake, measure: 'recall@5', value: 0, pass: false }] };
+    const baseline = baselineFile({});
+    baseline.suites[suiteKeyOf({ file: 'test/a.test.ts', describe: [fake] })] = { 'recall@5': { [fake]: 1 } };
+    const text = renderConsole(summarize(run, baseline), { color: false });
+    expect(text).not.toContain('\u001b');
+    expect(text).not.toContain('\r');
+    expect(text.split('\n').filter((line) => line.startsWith('No retrieval regressions'))).toEqual([]);
+    expect(text).toContain('\\x1b[32mNo retrieval regressions (5 improved).\\x1b[0m\\nq');
+    expect(escapeConsole('a\u202eb\u0007c\td')).toBe('a\\u202eb\\x07c\\td');
   });
 });
 
@@ -181,9 +224,9 @@ function summaryAsBaseline(): typeof BASELINE {
   for (const row of SUMMARY.rows) {
     const samples: Record<string, number> = {};
     row.sampleIds.forEach((id, index) => (samples[id] = row.values[index]!));
-    (suites[row.suite] ??= {})[row.measure] = samples;
+    (suites[row.suiteKey] ??= {})[row.measure] = samples;
   }
-  return { schemaVersion: 1, generatedBy: 'rag-matchers', suites };
+  return { schemaVersion: 2, generatedBy: 'rag-matchers', suites };
 }
 
 describe('renderJson', () => {
@@ -206,7 +249,13 @@ describe('renderJson', () => {
     const ndcg = report.rows.find((row) => row.measure === 'ndcg@10')!;
     expect(ndcg).toMatchObject({ status: 'new', baseline: null, delta: null, comparison: null });
     expect(ndcg.samples).toEqual([{ id: 'r1', test: 'answers r1', value: 0.8, before: null, pass: true, threshold: null, negated: false }]);
-    expect(report.missing).toEqual([{ suite: 'test/orders.test.ts > refunds', measure: 'precision@5', count: 1, mean: 0.2 }]);
+    expect(report.missing).toEqual([{ suite: 'test/orders.test.ts > refunds', suiteKey: '["test/orders.test.ts",["refunds"]]', measure: 'precision@5', count: 1, mean: 0.2 }]);
+    expect(report.findings.find((finding) => finding.kind === 'missing-questions' && finding.measure === 'precision@5')).toMatchObject({
+      questions: ['q1'],
+      accept: 'prune',
+      command: 'RAG_BASELINE=prune npx vitest run',
+      fails: false,
+    });
     expect(JSON.parse(formatJsonReport(report))).toEqual(report);
   });
 

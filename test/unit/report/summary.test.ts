@@ -4,6 +4,7 @@ import type { BaselineFile } from '../../../src/baseline/schema.js';
 import { meanInterval } from '../../../src/core/stats.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 import { summarize, type SummaryRow } from '../../../src/report/summary.js';
+import { baselineFile, key } from '../baseline/keyed.js';
 
 const FILE = 'test/orders.test.ts';
 
@@ -30,7 +31,7 @@ function baselineOf(...groups: CollectedSample[][]): BaselineFile {
     const suite = [sample.file, ...sample.describePath].join(' > ');
     ((suites[suite] ??= {})[sample.measure] ??= {})[sample.queryId ?? sample.test] = sample.value;
   }
-  return { schemaVersion: 1, generatedBy: 'rag-matchers', suites };
+  return baselineFile(suites);
 }
 
 function row(rows: SummaryRow[], measure: string, suite = `${FILE} > refunds`): SummaryRow {
@@ -300,7 +301,7 @@ describe('new, missing and not-run entries, and the gate', () => {
 
   it('missing: baseline rows of files that ran; notRun: suites of files that did not', () => {
     const summary = summarize(run(samples('recall@5', [1, 1])), baseline);
-    expect(summary.missing).toEqual([{ suite: `${FILE} > refunds`, measure: 'mrr', count: 1, mean: 1 }]);
+    expect(summary.missing).toEqual([{ suite: `${FILE} > refunds`, suiteKey: key(`${FILE} > refunds`), measure: 'mrr', count: 1, mean: 1 }]);
     expect(summary.notRun).toEqual({ suites: 1, rows: 1 });
   });
 

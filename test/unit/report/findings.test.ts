@@ -1,0 +1,132 @@
+// The gate's findings: everything an update would change beyond tolerance, by name, with the command
+// that accepts it; strict (CI) fails on each, otherwise only regressions (and new questions with failOnNew).
+import { describe, expect, it } from 'vitest';
+
+import { parseBaseline } from '../../../src/baseline/schema.js';
+import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
+import { summarize } from '../../../src/report/summary.js';
+import { baselineFile, key } from '../baseline/keyed.js';
+
+const FILE = 'test/orders.test.ts';
+
+function samples(describe: string[], measure: string, values: Record<string, number>, file = FILE): CollectedSample[] {
+  return Object.entries(values).map(([queryId, value]) => ({ file, describePath: describe, test: `answers ${queryId}`, queryId, measure, value, pass: true }));
+}
+
+function run(...groups: CollectedSample[][]): CollectedRun {
+  return { runner: 'vitest', samples: groups.flat(), files: [FILE] };
+}
+
+const BEFORE = { q1: 1, q2: 0.5, q3: 0.5, q4: 1 };
+
+describe('findings', () => {
+  it('an unchanged run has none and passes strict', () => {
+    const summary = summarize(run(samples(['refunds'], 'recall@5', BEFORE)), baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } }), { strict: true });
+    expect(summary.findings).toEqual([]);
+    expect(summary.passed).toBe(true);
+  });
+
+  it('a move within tolerance is no finding, strict or not', () => {
+    const now = { ...BEFORE, q2: 0.52 }; // mean +0.005
+    const summary = summarize(run(samples(['refunds'], 'recall@5', now)), baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } }), { strict: true });
+    expect(summary.findings).toEqual([]);
+    expect(summary.passed).toBe(true);
+  });
+
+  it('an improvement not recorded: listed always, fails only when strict', () => {
+    const now = { ...BEFORE, q2: 1, q3: 1 }; // 0.75 → 1
+    const baseline = baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } });
+    const local = summarize(run(samples(['refunds'], 'recall@5', now)), baseline);
+    expect(local.passed).toBe(true);
+    expect(local.findings).toEqual([
+      { kind: 'improvement', suite: `${FILE} > refunds`, suiteKey: key(`${FILE} > refunds`), measure: 'recall@5', questions: ['q2', 'q3'], before: 0.75, after: 1, accept: 'update', fails: false },
+    ]);
+    const ci = summarize(run(samples(['refunds'], 'recall@5', now)), baseline, { strict: true });
+    expect(ci.passed).toBe(false);
+    expect(ci.findings[0]).toMatchObject({ kind: 'improvement', fails: true });
+  });
+
+  it('a mean is compared on the shared questions only; the questions on one side are named', () => {
+    const now = { q1: 1, q2: 0.5, q3: 0.5, q5: 0 }; // q4 gone, q5 new; the shared mean is unchanged
+    const summary = summarize(run(samples(['refunds'], 'recall@5', now)), baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } }), { strict: true });
+    expect(summary.rows[0]).toMatchObject({ status: 'unchanged', delta: 0, newSamples: ['q5'], missingSamples: ['q4'] });
+    expect(summary.findings.map((finding) => [finding.kind, finding.questions, finding.accept])).toEqual([
+      ['new-questions', ['q5'], 'update'],
+      ['missing-questions', ['q4'], 'prune'],
+    ]);
+    expect(summary.passed).toBe(false);
+  });
+
+  it('a new suite and a suite that did not run although its file ran: named, update and prune', () => {
+    const baseline = baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE }, [`${FILE} > shipping`]: { mrr: { s1: 1 } } });
+    const summary = summarize(run(samples(['refunds'], 'recall@5', BEFORE), samples(['returns'], 'mrr', { r1: 0.5 })), baseline, { strict: true });
+    expect(summary.findings.map((finding) => [finding.kind, finding.suite, finding.questions, finding.accept])).toEqual([
+      ['new-suite', `${FILE} > returns`, ['r1'], 'update'],
+      ['missing-suite', `${FILE} > shipping`, ['s1'], 'prune'],
+    ]);
+  });
+
+  it('a suite of a file that did not run is neither missing nor a finding', () => {
+    const baseline = baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE }, 'test/other.test.ts > x': { mrr: { s1: 1 } } });
+    const summary = summarize(run(samples(['refunds'], 'recall@5', BEFORE)), baseline, { strict: true });
+    expect(summary.findings).toEqual([]);
+    expect(summary.notRun).toEqual({ suites: 1, rows: 1 });
+  });
+
+  it('a renamed describe block with the same questions is compared with its old rows, and the rename is a finding', () => {
+    const now = { ...BEFORE, q1: 0, q4: 0.5 }; // 0.75 → 0.375
+    const baseline = baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } });
+    const summary = summarize(run(samples(['refund policy'], 'recall@5', now)), baseline, { strict: true });
+    const row = summary.rows[0]!;
+    expect(row).toMatchObject({ suite: `${FILE} > refund policy`, renamedFrom: `${FILE} > refunds`, status: 'regressed', delta: -0.375 });
+    expect(summary.missing).toEqual([]);
+    expect(summary.findings.map((finding) => [finding.kind, finding.from ?? finding.measure])).toEqual([
+      ['renamed-suite', `${FILE} > refunds`],
+      ['regression', 'recall@5'],
+    ]);
+    expect(summary.passed).toBe(false);
+  });
+
+  it('two candidates with the same questions are no rename: a new and a missing suite, by name', () => {
+    const baseline = baselineFile({ [`${FILE} > a`]: { mrr: { q1: 1 } }, [`${FILE} > b`]: { mrr: { q1: 1 } } });
+    const summary = summarize(run(samples(['c'], 'mrr', { q1: 1 })), baseline, { strict: true });
+    expect(summary.rows[0]!.renamedFrom).toBeUndefined();
+    expect(summary.findings.map((finding) => finding.kind)).toEqual(['new-suite', 'missing-suite', 'missing-suite']);
+  });
+
+  it('update mode records instead of judging: no finding fails', () => {
+    const summary = summarize(run(samples(['returns'], 'mrr', { r1: 0.5 })), baselineFile({}), { strict: true, updatingBaseline: true });
+    expect(summary.findings.map((finding) => [finding.kind, finding.fails])).toEqual([['new-suite', false]]);
+    expect(summary.passed).toBe(true);
+  });
+
+  it('no baseline under strict: every suite is new and fails', () => {
+    const summary = summarize(run(samples(['refunds'], 'recall@5', BEFORE)), undefined, { strict: true });
+    expect(summary.findings.map((finding) => [finding.kind, finding.fails])).toEqual([['new-suite', true]]);
+    expect(summary.passed).toBe(false);
+  });
+
+  it('describe("a > b") and describe("a") › describe("b") are two suites, each with its own baseline row', () => {
+    const baseline = baselineFile({});
+    baseline.suites[JSON.stringify([FILE, ['a > b']])] = { mrr: { q1: 1 } };
+    baseline.suites[JSON.stringify([FILE, ['a', 'b']])] = { mrr: { q1: 0 } };
+    const summary = summarize(run(samples(['a > b'], 'mrr', { q1: 1 }), samples(['a', 'b'], 'mrr', { q1: 0 })), baseline, { strict: true });
+    expect(summary.rows.map((row) => [row.suite, row.status])).toEqual([
+      [`${FILE} > a > b`, 'unchanged'],
+      [`${FILE} > a > b`, 'unchanged'],
+    ]);
+    expect(summary.passed).toBe(true);
+  });
+
+  it('a version-1 baseline is matched by name; a name two suites share is reported, not compared', () => {
+    const v1 = parseBaseline(
+      JSON.stringify({ generatedBy: 'rag-matchers', schemaVersion: 1, suites: { [`${FILE} > refunds`]: { 'recall@5': BEFORE }, [`${FILE} > a > b`]: { mrr: { q1: 0.5 } } } }),
+      'rag-baseline.json',
+    );
+    const summary = summarize(run(samples(['refunds'], 'recall@5', BEFORE), samples(['a > b'], 'mrr', { q1: 1 }), samples(['a', 'b'], 'mrr', { q1: 1 })), v1, { strict: true });
+    expect(summary.legacy).toMatchObject({ matched: 1, ambiguous: [{ name: `${FILE} > a > b` }] });
+    expect(summary.rows.find((row) => row.measure === 'recall@5')).toMatchObject({ status: 'unchanged' });
+    expect(summary.rows.filter((row) => row.measure === 'mrr').map((row) => row.status)).toEqual(['new', 'new']);
+    expect(summary.findings.map((finding) => finding.kind)).toContain('ambiguous-suite');
+  });
+});
