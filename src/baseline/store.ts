@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 
 import { writeFileAtomic, writeFileAtomicSync } from '../dataset/atomic-write.js';
+import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
 import type { CollectedRun } from '../report/collected.js';
 import { belongsToFiles, fileOfSuite, groupRun } from './group.js';
 import {
@@ -217,6 +218,8 @@ export interface UpdateBaselineOptions {
   prune?: boolean;
   /** Marks the suites of deleted test files obsolete (e.g. `(file) => fs.existsSync(path.join(root, file))`). */
   fileExists?: (file: string) => boolean;
+  /** How long to wait for another run's update of the same file, and when its lock counts as abandoned. */
+  lock?: FileLockOptions;
 }
 
 export interface UpdateBaselineResult extends MergeResult {
@@ -234,6 +237,17 @@ export interface UpdateBaselineResult extends MergeResult {
  */
 export async function updateBaseline(path: string, run: CollectedRun, options: UpdateBaselineOptions = {}): Promise<UpdateBaselineResult> {
   assertPath(path, 'updateBaseline');
+  // Concurrent updates (two test runs at once) take turns: each re-reads the file the previous one
+  // wrote and merges into it, so neither run's suites are lost.
+  try {
+    return await withFileLock(path, () => readMergeWrite(path, run, options), options.lock);
+  } catch (error) {
+    if (error instanceof LockTimeoutError) throw new BaselineError(path, 'locked', error.message, { cause: error });
+    throw error;
+  }
+}
+
+async function readMergeWrite(path: string, run: CollectedRun, options: UpdateBaselineOptions): Promise<UpdateBaselineResult> {
   let existingText: string | undefined;
   try {
     existingText = await fs.promises.readFile(path, 'utf8');
