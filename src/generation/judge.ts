@@ -22,7 +22,8 @@ export interface RagJudge {
   judge(input: JudgeInput): Promise<JudgeResult>;
 }
 
-export type JudgeErrorKind = 'timeout' | 'http' | 'parse' | 'network';
+/** 'too-large': the response body passed options.maxResponseBytes and was not read further. */
+export type JudgeErrorKind = 'timeout' | 'http' | 'parse' | 'network' | 'too-large';
 
 export interface JudgeErrorDetails {
   kind: JudgeErrorKind;
