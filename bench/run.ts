@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each reporting ratios against a reference measured in the same run.
 // Figures depend on the machine and its load; compare ratios, not absolute times, across machines.
 import { benchCore } from './core.js';
+import { benchGeneration } from './generation.js';
 import { benchMatchers } from './matchers.js';
 import { benchReport } from './report.js';
 import { benchStats } from './stats.js';
@@ -12,6 +13,7 @@ const benches: [string, () => Promise<void>][] = [
   ['TREC run parsing', benchTrecIo],
   ['report summary and baseline', benchReport],
   ['statistics', benchStats],
+  ['faithfulness on large passages', benchGeneration],
 ];
 
 for (const [name, bench] of benches) {

@@ -51,7 +51,7 @@ export interface BaselineFile {
   legacy?: Record<string, BaselineSuite>;
 }
 
-export type BaselineErrorKind = 'unreadable' | 'invalid-json' | 'not-a-baseline' | 'newer-schema' | 'malformed';
+export type BaselineErrorKind = 'unreadable' | 'invalid-json' | 'not-a-baseline' | 'newer-schema' | 'malformed' | 'locked';
 
 /** A baseline file that cannot be used. The message names the path and what was wrong; the file is never overwritten. */
 export class BaselineError extends Error {

@@ -9,6 +9,7 @@ import { movementOf, resolveTolerance, toleranceFor, valuesDiffer, type Resolved
 import { parseSuiteKey, suiteNameOf, type CollectedRun } from '../recording/collected.js';
 import { groupRun } from './group.js';
 import { findRenamedSuites, isCovered, resolveLegacySuites, type FileCoverage, type LegacyResolution } from './identity.js';
+import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
 import {
   BaselineError,
   compareIdentities,
@@ -276,6 +277,8 @@ export interface UpdateBaselineOptions {
   tolerance?: ToleranceOption | ResolvedTolerance;
   /** Marks the suites of deleted test files obsolete (e.g. `(file) => fs.existsSync(path.join(root, file))`). */
   fileExists?: (file: string) => boolean;
+  /** How long to wait for another run's update of the same file, and when its lock counts as abandoned. */
+  lock?: FileLockOptions;
 }
 
 export interface UpdateBaselineResult extends MergeResult {
@@ -295,6 +298,17 @@ export interface UpdateBaselineResult extends MergeResult {
  */
 export async function updateBaseline(path: string, run: CollectedRun, options: UpdateBaselineOptions = {}): Promise<UpdateBaselineResult> {
   assertPath(path, 'updateBaseline');
+  // Concurrent updates (two test runs at once) take turns: each re-reads the file the previous one
+  // wrote and merges into it, so neither run's suites are lost.
+  try {
+    return await withFileLock(path, () => readMergeWrite(path, run, options), options.lock);
+  } catch (error) {
+    if (error instanceof LockTimeoutError) throw new BaselineError(path, 'locked', error.message, { cause: error });
+    throw error;
+  }
+}
+
+async function readMergeWrite(path: string, run: CollectedRun, options: UpdateBaselineOptions): Promise<UpdateBaselineResult> {
   let existingText: string | undefined;
   try {
     existingText = await fs.promises.readFile(path, 'utf8');

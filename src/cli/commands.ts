@@ -8,7 +8,8 @@ export interface CommandEntry {
   load: () => Promise<CommandModule>;
 }
 
-export const COMMANDS: Record<string, CommandEntry> = {};
+// No prototype: `rag-matchers constructor` or `__proto__` must be an unknown command, not Object's.
+export const COMMANDS: Record<string, CommandEntry> = Object.create(null) as Record<string, CommandEntry>;
 COMMANDS['eval'] = { summary: 'evaluate a run against qrels or an eval set (table, JSON or Markdown)', load: () => import('./commands/eval.js') };
 COMMANDS['trec-eval'] = { summary: 'drop-in for trec_eval on P, recall, map, ndcg, recip_rank, Rprec, success and counts', load: () => import('./commands/trec-eval.js') };
 COMMANDS['compare'] = { summary: 'paired comparison of two runs: intervals, p-values, regressions', load: () => import('./commands/compare.js') };

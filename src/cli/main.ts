@@ -12,7 +12,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${await version()}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
     process.stderr.write(`rag-matchers: unknown command '${name}'.\n\n${usage()}`);
     return 2;

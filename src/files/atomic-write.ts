@@ -4,12 +4,19 @@
 // it, rename it over the target, fsync the directory so the rename itself survives a crash. If any
 // step before the rename completes fails, the temp file is removed and the target is untouched.
 //
+// A process killed between creating its temp file and the rename (kill -9, power loss) leaves
+// `.<name>.<pid>.<hex>.tmp` behind. The next write of the same target removes such files when their
+// pid is no longer running on this host or they are older than an hour, so they do not linger for
+// `git add .` to pick up.
+//
 // The `fs` module object is used through its properties (fs.promises.rename, fs.renameSync, …) so
 // tests can make a single step fail with vi.spyOn.
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+
+import { isRunning } from '../files/lock.js';
 
 /** Directory-fsync errors that only mean "not supported here" (Windows, some file systems). */
 const IGNORED_DIRECTORY_SYNC_ERRORS = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSUP', 'EACCES']);
@@ -28,6 +35,7 @@ export async function writeFileAtomic(filePath: string, contents: string | Uint8
     throw error;
   }
   await syncDirectory(path.dirname(targetPath));
+  removeOrphanedTemps(targetPath);
 }
 
 /** Synchronous twin of writeFileAtomic. */
@@ -48,6 +56,7 @@ export function writeFileAtomicSync(filePath: string, contents: string | Uint8Ar
     throw error;
   }
   syncDirectorySync(path.dirname(targetPath));
+  removeOrphanedTemps(targetPath);
 }
 
 function assertArguments(caller: string, filePath: unknown, contents: unknown): void {
@@ -65,6 +74,33 @@ function assertArguments(caller: string, filePath: unknown, contents: unknown): 
 function tempPathFor(targetPath: string): string {
   const suffix = randomBytes(6).toString('hex');
   return path.join(path.dirname(targetPath), `.${path.basename(targetPath)}.${process.pid}.${suffix}.tmp`);
+}
+
+const ORPHAN_AGE_MS = 60 * 60_000;
+
+/** The pid in `.<name>.<pid>.<hex>.tmp` when `entry` is a temp file of `targetName`, else undefined. */
+export function tempFileOwner(entry: string, targetName: string): number | undefined {
+  const prefix = `.${targetName}.`;
+  if (!entry.startsWith(prefix) || !entry.endsWith('.tmp')) return undefined;
+  const match = /^(\d+)\.[0-9a-f]{12}$/.exec(entry.slice(prefix.length, -'.tmp'.length));
+  return match === null ? undefined : Number(match[1]);
+}
+
+// Best effort and synchronous (a readdir and a few unlinks): a failure here never fails the write.
+function removeOrphanedTemps(targetPath: string): void {
+  const directory = path.dirname(targetPath);
+  const targetName = path.basename(targetPath);
+  try {
+    for (const entry of fs.readdirSync(directory)) {
+      const pid = tempFileOwner(entry, targetName);
+      if (pid === undefined || pid === process.pid) continue;
+      const entryPath = path.join(directory, entry);
+      if (isRunning(pid) && Date.now() - fs.statSync(entryPath).mtimeMs < ORPHAN_AGE_MS) continue;
+      fs.rmSync(entryPath, { force: true });
+    }
+  } catch {
+    // a folder we cannot list or a file another process just removed: nothing to clean
+  }
 }
 
 function errorCode(error: unknown): unknown {

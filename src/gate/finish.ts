@@ -75,15 +75,29 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   while (lines.at(-1) === '') lines.pop();
   const extra: string[] = [];
 
-  await writeReports(summary, run, {
-    rootDir: context.rootDir,
-    env,
-    githubStepSummary: options.githubStepSummary,
-    ...(options.json !== undefined ? { json: options.json } : {}),
-    ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
-    markdownOptions: { maxWorse: options.maxWorse, acceptCommand: options.acceptCommand },
-  });
-  if (options.html !== undefined) await writeHtmlReport(options.html, renderJson(summary, run, options.acceptCommand));
+  // A report that cannot be written (read-only folder, a path naming a folder, a full disk) costs one
+  // line on stderr; the summary is still printed and the verdict still decides the exit code.
+  const writeProblems: string[] = [];
+  const attempt = async (what: string, write: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await write();
+      return true;
+    } catch (error) {
+      writeProblems.push(`${PREFIX} could not write ${what}: ${describeWriteError(error)}`);
+      return false;
+    }
+  };
+  const reportOptions = { rootDir: context.rootDir, env, githubStepSummary: false, markdownOptions: { maxWorse: options.maxWorse, acceptCommand: options.acceptCommand } };
+  if (options.json !== undefined) await attempt(`the JSON report ${options.json}`, () => writeReports(summary, run, { ...reportOptions, json: options.json }));
+  if (options.markdown !== undefined) await attempt(`the Markdown report ${options.markdown}`, () => writeReports(summary, run, { ...reportOptions, markdown: options.markdown }));
+  const stepSummary = env.GITHUB_STEP_SUMMARY;
+  if (options.githubStepSummary && stepSummary !== undefined && stepSummary !== '') {
+    await attempt(`$GITHUB_STEP_SUMMARY (${stepSummary})`, () => writeReports(summary, run, { ...reportOptions, githubStepSummary: true }));
+  }
+  if (options.html !== undefined) {
+    const html = options.html;
+    await attempt(`the HTML report ${html}`, () => writeHtmlReport(html, renderJson(summary, run, options.acceptCommand)));
+  }
 
   let baselineWritten = false;
   if (options.mode !== 'compare') {
@@ -100,9 +114,12 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
       extra.push(describeUpdate({ ...update, path: options.baselineDisplayPath }));
     } catch (error) {
       const problem = baselineProblem(error, options);
-      if (problem === undefined) throw error;
-      printError(problem);
-      return { failed: true, reason: problem, summary, baselineWritten: false };
+      if (problem === undefined) {
+        await attempt(`the baseline ${options.baselineDisplayPath}`, () => Promise.reject(error));
+      } else {
+        printError(problem);
+        return { failed: true, reason: problem, summary, baselineWritten: false };
+      }
     }
   }
   if (options.notice !== undefined) extra.push(options.notice);
@@ -113,6 +130,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   if (extra.length > 0) output.push('', ...extra);
   if (last !== undefined && held === undefined) output.push('', last);
   print(output.join('\n'));
+  for (const problem of writeProblems) printError(problem);
 
   if (summary.passed) return { failed: false, summary, baselineWritten };
   const outOfDate = summary.findings.filter((finding) => finding.fails && finding.kind !== 'regression').length;
@@ -123,4 +141,22 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
         ? `${options.baselineDisplayPath} is out of date: ${outOfDate} difference${outOfDate === 1 ? '' : 's'} beyond tolerance (strict, the default under CI)`
         : `${summary.newSamples} question${summary.newSamples === 1 ? '' : 's'} not in ${options.baselineDisplayPath} (failOnNew)`;
   return { failed: true, reason, summary, baselineWritten, ...(held !== undefined ? { lastLine: held } : {}) };
+}
+
+const WRITE_ERROR_HINTS: Record<string, string> = {
+  EISDIR: 'it is a folder; name a file such as rag-report.json',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'a file is in the way of a folder it needs',
+};
+
+/** "permission denied (EACCES)" for file-system errors, else the error's message. */
+function describeWriteError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && Object.hasOwn(WRITE_ERROR_HINTS, code)) return `${WRITE_ERROR_HINTS[code]} (${code}).`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${message.split('\n')[0]}${/[.!?]$/.test(message) ? '' : '.'}`;
 }

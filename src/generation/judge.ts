@@ -22,7 +22,8 @@ export interface RagJudge {
   judge(input: JudgeInput): Promise<JudgeResult>;
 }
 
-export type JudgeErrorKind = 'timeout' | 'http' | 'parse' | 'network';
+/** 'too-large': the response body passed options.maxResponseBytes and was not read further. */
+export type JudgeErrorKind = 'timeout' | 'http' | 'parse' | 'network' | 'too-large';
 
 export interface JudgeErrorDetails {
   kind: JudgeErrorKind;
@@ -76,7 +77,8 @@ function validateDimensions(dimensions: unknown, judgeName: string): Record<stri
         `judge ${JSON.stringify(judgeName)} returned dimensions.${name} = ${describeValue(value)}; each dimension must be a finite number from 0 to 1 (divide a 0-10 grade by 10).`,
       );
     }
-    checked[name] = value;
+    // defineProperty, not assignment: a dimension named `__proto__` stays a dimension.
+    Object.defineProperty(checked, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return checked;
 }

@@ -1,5 +1,6 @@
 import { describeValue, truncateForMessage } from './describe.js';
 import { JudgeError, validateJudgeResult, type JudgeErrorKind, type JudgeInput, type JudgeResult, type RagJudge } from './judge.js';
+import { headerSecrets, judgeEndpoint, redactedCause, secretRedactor } from './secrets.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -32,6 +33,8 @@ export interface OpenAiCompatibleJudgeOptions {
   headers?: Record<string, string>;
   /** Default: the global fetch. */
   fetch?: typeof fetch;
+  /** A response body larger than this many bytes is not read further and fails the judgement. Default 1048576 (1 MiB). */
+  maxResponseBytes?: number;
 }
 
 export const DEFAULT_JUDGE_RUBRIC = [
@@ -116,10 +119,13 @@ export function extractJsonObject(reply: string): Record<string, unknown> | unde
   return undefined;
 }
 
+/** "0.8", "1", ".5", " 0.75 ": digits with at most one decimal point; not "0x1", "1e0", "+1" or "Infinity". */
+const PLAIN_DECIMAL = /^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
+
 /** Models often send "0.8" for 0.8, a missing reason, or dimensions: null; accept those, nothing looser. */
 function normalizeReplyObject(object: Record<string, unknown>): Record<string, unknown> {
   const normalized: Record<string, unknown> = { ...object };
-  if (typeof object.score === 'string' && object.score.trim() !== '' && Number.isFinite(Number(object.score))) {
+  if (typeof object.score === 'string' && PLAIN_DECIMAL.test(object.score)) {
     normalized.score = Number(object.score);
   }
   if (object.reason === undefined || object.reason === null) normalized.reason = '';
@@ -129,7 +135,15 @@ function normalizeReplyObject(object: Record<string, unknown>): Record<string, u
 
 interface ResolvedOptions {
   name: string;
+  /** Where requests go. */
   url: string;
+  /** The URL as messages show it, secret query values replaced. */
+  displayUrl: string;
+  /** Basic credentials from a user:pass@ URL, sent in the authorization header (fetch refuses URLs with credentials). */
+  basicCredentials: string | undefined;
+  /** Replaces the API key and every other credential in a text that is about to be shown. */
+  redact: (text: string) => string;
+  maxResponseBytes: number;
   model: string;
   apiKey: string | undefined;
   timeoutMs: number;
@@ -150,7 +164,7 @@ function requireNonNegative(value: unknown, name: string, example: string, integ
   }
 }
 
-function resolveBaseUrl(baseUrl: unknown): string {
+function resolveBaseUrl(baseUrl: unknown): ReturnType<typeof judgeEndpoint> {
   let parsed: URL | undefined;
   if (typeof baseUrl === 'string') {
     try {
@@ -160,11 +174,13 @@ function resolveBaseUrl(baseUrl: unknown): string {
     }
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    // Not echoed whole: a mistyped URL can still hold a key.
+    const shown = typeof baseUrl === 'string' ? describeValue(baseUrl.replace(/^([^/?#]*\/\/)?[^/?#]*@/, '$1[redacted]@').replace(/[?#].*$/s, '?[redacted]')) : describeValue(baseUrl);
     throw new TypeError(
-      `options.baseUrl must be an http(s) URL of the API root, got ${describeValue(baseUrl)}; for example "https://api.openai.com/v1" or "http://localhost:11434/v1".`,
+      `options.baseUrl must be an http(s) URL of the API root, got ${shown}; for example "https://api.openai.com/v1" or "http://localhost:11434/v1".`,
     );
   }
-  return `${(baseUrl as string).replace(/\/+$/, '')}/chat/completions`;
+  return judgeEndpoint(parsed.href);
 }
 
 function resolvePrompt(prompt: unknown): (input: JudgeInput) => ChatMessage[] {
@@ -180,7 +196,7 @@ function resolveOptions(options: OpenAiCompatibleJudgeOptions): ResolvedOptions 
   if (!isRecord(options)) {
     throw new TypeError(`options must be an object, got ${describeValue(options)}; for example { baseUrl: "http://localhost:11434/v1", model: "qwen2.5:7b" }.`);
   }
-  const url = resolveBaseUrl(options.baseUrl);
+  const endpoint = resolveBaseUrl(options.baseUrl);
   if (typeof options.model !== 'string' || options.model.trim() === '') {
     throw new TypeError(`options.model must be the model name the server knows, got ${describeValue(options.model)}; for example "gpt-4o-mini" or "qwen2.5:7b".`);
   }
@@ -203,9 +219,17 @@ function resolveOptions(options: OpenAiCompatibleJudgeOptions): ResolvedOptions 
   }
   const temperature = options.temperature ?? 0;
   requireNonNegative(temperature, 'options.temperature', '0');
+  const maxResponseBytes = options.maxResponseBytes ?? 1_048_576;
+  requireNonNegative(maxResponseBytes, 'options.maxResponseBytes', '1048576', true);
+  const headers = options.headers ?? {};
+  if (!isRecord(headers)) throw new TypeError(`options.headers must be an object of header strings, got ${describeValue(headers)}.`);
   return {
     name: options.name ?? `openai-compatible:${options.model}`,
-    url,
+    url: endpoint.url,
+    displayUrl: endpoint.displayUrl,
+    basicCredentials: endpoint.basicCredentials,
+    redact: secretRedactor([options.apiKey, ...endpoint.secrets, ...headerSecrets(headers as Record<string, string>)]),
+    maxResponseBytes,
     model: options.model,
     apiKey: options.apiKey,
     timeoutMs,
@@ -215,7 +239,7 @@ function resolveOptions(options: OpenAiCompatibleJudgeOptions): ResolvedOptions 
     buildMessages: resolvePrompt(options.prompt),
     jsonMode: options.jsonMode ?? true,
     temperature,
-    headers: options.headers ?? {},
+    headers: headers as Record<string, string>,
     fetch: fetchImplementation,
   };
 }
@@ -252,7 +276,39 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 type AttemptOutcome =
   | { type: 'response'; status: number; statusText: string; body: string; retryAfter: number | undefined }
-  | { type: 'failure'; kind: Extract<JudgeErrorKind, 'timeout' | 'network'>; cause: unknown };
+  | { type: 'failure'; kind: Extract<JudgeErrorKind, 'timeout' | 'network'>; cause: unknown }
+  | { type: 'too-large'; status: number; limit: number };
+
+/** Thrown inside attemptRequest when a body passes the limit. */
+class BodyTooLarge extends Error {}
+
+/** The body as text, reading at most `limit` bytes; past that the stream is cancelled and BodyTooLarge thrown. */
+async function readBodyWithin(response: Response, limit: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new BodyTooLarge();
+  }
+  if (response.body === null || typeof response.body?.getReader !== 'function') {
+    const text = await response.text();
+    if (Buffer.byteLength(text, 'utf8') > limit) throw new BodyTooLarge();
+    return text;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new BodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 async function attemptRequest(options: ResolvedOptions, body: string): Promise<AttemptOutcome> {
   const controller = new AbortController();
@@ -263,13 +319,20 @@ async function attemptRequest(options: ResolvedOptions, body: string): Promise<A
       headers: {
         'content-type': 'application/json',
         accept: 'application/json',
+        ...(options.basicCredentials !== undefined ? { authorization: `Basic ${Buffer.from(options.basicCredentials, 'utf8').toString('base64')}` } : {}),
         ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
         ...options.headers,
       },
       body,
       signal: controller.signal,
     });
-    const text = await response.text();
+    let text: string;
+    try {
+      text = await readBodyWithin(response, options.maxResponseBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return { type: 'too-large', status: response.status, limit: options.maxResponseBytes };
+      throw error;
+    }
     return { type: 'response', status: response.status, statusText: response.statusText, body: text, retryAfter: retryAfterMs(response.headers.get('retry-after')) };
   } catch (cause) {
     return { type: 'failure', kind: controller.signal.aborted ? 'timeout' : 'network', cause };
@@ -298,24 +361,35 @@ function attemptsText(attempts: number): string {
 
 function httpError(outcome: Extract<AttemptOutcome, { type: 'response' }>, attempts: number, options: ResolvedOptions): JudgeError {
   const status = `${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}`;
+  const body = options.redact(outcome.body);
   return new JudgeError(
-    `judge ${JSON.stringify(options.name)}: POST ${options.url} answered HTTP ${status} after ${attemptsText(attempts)}: ${truncateForMessage(outcome.body)}.${httpHint(outcome.status, outcome.body, options)}`,
-    { kind: 'http', judgeName: options.name, attempts, status: outcome.status, reply: outcome.body },
+    options.redact(`judge ${JSON.stringify(options.name)}: POST ${options.displayUrl} answered HTTP ${status} after ${attemptsText(attempts)}: ${truncateForMessage(body)}.${httpHint(outcome.status, body, options)}`),
+    { kind: 'http', judgeName: options.name, attempts, status: outcome.status, reply: body },
+  );
+}
+
+function tooLargeError(outcome: Extract<AttemptOutcome, { type: 'too-large' }>, attempts: number, options: ResolvedOptions): JudgeError {
+  return new JudgeError(
+    options.redact(
+      `judge ${JSON.stringify(options.name)}: POST ${options.displayUrl} answered HTTP ${outcome.status} with a body larger than ${outcome.limit} bytes; stopped reading it. A chat completion is far smaller: check options.baseUrl, or raise options.maxResponseBytes.`,
+    ),
+    { kind: 'too-large', judgeName: options.name, attempts, status: outcome.status },
   );
 }
 
 function failureError(outcome: Extract<AttemptOutcome, { type: 'failure' }>, attempts: number, options: ResolvedOptions): JudgeError {
   const message =
     outcome.kind === 'timeout'
-      ? `judge ${JSON.stringify(options.name)}: POST ${options.url} gave no complete response within ${options.timeoutMs} ms, ${attemptsText(attempts)}; raise timeoutMs (local models can be slow) or check the server.`
-      : `judge ${JSON.stringify(options.name)}: could not reach ${options.url} (${outcome.cause instanceof Error ? (outcome.cause.cause instanceof Error ? outcome.cause.cause.message : outcome.cause.message) : String(outcome.cause)}), ${attemptsText(attempts)}; is the server running at that address?`;
-  return new JudgeError(message, { kind: outcome.kind, judgeName: options.name, attempts, cause: outcome.cause });
+      ? `judge ${JSON.stringify(options.name)}: POST ${options.displayUrl} gave no complete response within ${options.timeoutMs} ms, ${attemptsText(attempts)}; raise timeoutMs (local models can be slow) or check the server.`
+      : `judge ${JSON.stringify(options.name)}: could not reach ${options.displayUrl} (${outcome.cause instanceof Error ? (outcome.cause.cause instanceof Error ? outcome.cause.cause.message : outcome.cause.message) : String(outcome.cause)}), ${attemptsText(attempts)}; is the server running at that address?`;
+  return new JudgeError(options.redact(message), { kind: outcome.kind, judgeName: options.name, attempts, cause: redactedCause(outcome.cause, options.redact) });
 }
 
 function parseError(problem: string, reply: string, status: number, attempts: number, options: ResolvedOptions, cause?: unknown): JudgeError {
+  const shownReply = options.redact(reply);
   return new JudgeError(
-    `judge ${JSON.stringify(options.name)}: ${problem}; the reply was: ${JSON.stringify(truncateForMessage(reply))}`,
-    { kind: 'parse', judgeName: options.name, attempts, status, reply, cause },
+    options.redact(`judge ${JSON.stringify(options.name)}: ${problem}; the reply was: ${JSON.stringify(truncateForMessage(shownReply))}`),
+    { kind: 'parse', judgeName: options.name, attempts, status, reply: shownReply, cause: redactedCause(cause, options.redact) },
   );
 }
 
@@ -336,7 +410,8 @@ function judgementFrom(content: string, status: number, attempts: number, option
   const object = extractJsonObject(content);
   if (!object) throw parseError(`expected the model to reply with ${EXPECTED_REPLY}, found no JSON object`, content, status, attempts, options);
   try {
-    return validateJudgeResult(normalizeReplyObject(object), options.name);
+    const result = validateJudgeResult(normalizeReplyObject(object), options.name);
+    return { ...result, reason: options.redact(result.reason) };
   } catch (cause) {
     const problem = cause instanceof Error ? cause.message : String(cause);
     throw parseError(`expected ${EXPECTED_REPLY}, but ${problem}`, content, status, attempts, options, cause);
@@ -373,6 +448,7 @@ export function openAiCompatibleJudge(options: OpenAiCompatibleJudgeOptions): Ra
       const maxAttempts = resolved.maxRetries + 1;
       for (let attempt = 1; ; attempt += 1) {
         const outcome = await attemptRequest(resolved, body);
+        if (outcome.type === 'too-large') throw tooLargeError(outcome, attempt, resolved);
         if (outcome.type === 'response' && outcome.status >= 200 && outcome.status < 300) {
           return judgementFrom(replyContent(outcome.body, outcome.status, attempt, resolved), outcome.status, attempt, resolved);
         }

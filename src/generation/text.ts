@@ -114,6 +114,62 @@ function requireText(text: unknown, argumentName: string): string {
   return text;
 }
 
+// Intl.Segmenter (ICU in Node) slows down faster than the text grows: word segmentation of 128 kB
+// took a second and of 300 kB minutes. Long texts are therefore segmented in pieces of bounded
+// length, cut where a segment boundary is certain or nearly so, which keeps the time linear.
+/** Word segmentation is linear up to a few kB per call. */
+export const WORD_PIECE_LENGTH = 1024;
+/** Sentence segmentation stays linear longer; larger pieces make a cut inside a sentence rarer. */
+export const SENTENCE_PIECE_LENGTH = 16_384;
+
+const SENTENCE_END_BEFORE_CAPITAL = /[.!?。！？][)"'’”\]]*\s+(?=\p{Lu})|[。！？]/gu;
+
+/** The last cut point in `text[from, to)`: just after `pattern`'s last match ending there, or -1. */
+function lastMatchEnd(text: string, from: number, to: number, pattern: RegExp): number {
+  const window = text.slice(from, to);
+  let end = -1;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(window); match !== null; match = pattern.exec(window)) {
+    end = from + match.index + match[0].length;
+    if (match[0].length === 0) pattern.lastIndex += 1;
+  }
+  return end;
+}
+
+/**
+ * `text` cut into consecutive pieces of at most `maxLength` characters (joined they give `text`
+ * back). Each cut is placed in the second half of its window, preferring, from last to first:
+ * just after a line break, after sentence-ending punctuation and the spaces before a capital, after
+ * whitespace; with none of these (a long run without spaces) it falls at `maxLength`, never between
+ * the two halves of a surrogate pair.
+ */
+export function segmentationPieces(text: string, maxLength: number): string[] {
+  if (!Number.isInteger(maxLength) || maxLength < 2) throw new RangeError(`segmentationPieces: maxLength must be a whole number ≥ 2, got ${String(maxLength)}.`);
+  const pieces: string[] = [];
+  let start = 0;
+  while (text.length - start > maxLength) {
+    const from = start + Math.floor(maxLength / 2);
+    const to = start + maxLength;
+    let cut = text.lastIndexOf('\n', to - 1) + 1;
+    if (cut <= from) cut = lastMatchEnd(text, from, to, SENTENCE_END_BEFORE_CAPITAL);
+    if (cut <= from) cut = lastMatchEnd(text, from, to, /\s+/gu);
+    if (cut <= from || cut > to) {
+      cut = to;
+      const before = text.charCodeAt(cut - 1);
+      if (before >= 0xd800 && before <= 0xdbff) cut -= 1;
+    }
+    pieces.push(text.slice(start, cut));
+    start = cut;
+  }
+  pieces.push(text.slice(start));
+  return pieces;
+}
+
+/** The segments of `text`, segmenting it piece by piece (see segmentationPieces). */
+function* segmentInPieces(segmenter: Intl.Segmenter, text: string, maxLength: number): Generator<Intl.SegmentData> {
+  for (const piece of segmentationPieces(text, maxLength)) yield* segmenter.segment(piece);
+}
+
 /**
  * Splits text into sentences with `Intl.Segmenter` (Unicode sentence boundaries: ". ", "? ", "。",
  * "！", line breaks). Sentences are trimmed and blank ones dropped. A title such as "Dr." does not end
@@ -124,7 +180,7 @@ export function splitSentences(text: string, locale?: string): string[] {
   const segmenter = segmenterFor(resolveLocale(locale, 'locale'), 'sentence', 'locale');
   const sentences: string[] = [];
   let pending = '';
-  for (const { segment } of segmenter.segment(text)) {
+  for (const { segment } of segmentInPieces(segmenter, text, SENTENCE_PIECE_LENGTH)) {
     const sentence = (pending + segment).trim();
     if (sentence === '') continue;
     if (endsWithAbbreviation(sentence)) {
@@ -173,7 +229,7 @@ export function resolveStopWords(options: TermOptions, locale: string, argumentP
 export function termsOf(text: string, stopWords: ReadonlySet<string>, locale: string): string[] {
   const segmenter = segmenterFor(locale, 'word', 'locale');
   const terms = new Set<string>();
-  for (const { segment, isWordLike } of segmenter.segment(normalizeText(text))) {
+  for (const { segment, isWordLike } of segmentInPieces(segmenter, normalizeText(text), WORD_PIECE_LENGTH)) {
     if (!isWordLike) continue;
     const term = segment.toLocaleLowerCase(locale);
     if (!stopWords.has(term)) terms.add(term);

@@ -43,7 +43,8 @@ const OPTIONS = {
 
 /** The JSON document of `--format json`. */
 export function evaluationJson(result: RunEvaluation, intervals?: Record<string, MeanInterval>): string {
-  const perQuery: Record<string, Record<string, number>> = {};
+  // Query ids are user strings: a null-prototype table keeps one named `__proto__`.
+  const perQuery = Object.create(null) as Record<string, Record<string, number>>;
   for (const queryId of result.queryIds) perQuery[queryId] = result.perQuery[queryId] as Record<string, number>;
   const document = {
     measures: result.measures,
@@ -91,7 +92,7 @@ function renderTables(result: RunEvaluation, format: Exclude<OutputFormat, 'json
 }
 
 export function computeIntervals(result: RunEvaluation, confidence: number): Record<string, MeanInterval> {
-  const intervals: Record<string, MeanInterval> = {};
+  const intervals = Object.create(null) as Record<string, MeanInterval>;
   if (result.queryIds.length === 0) return intervals;
   for (const name of result.measures) {
     const binary = isBinaryMeasure(parseMeasure(name)) ? true : undefined;

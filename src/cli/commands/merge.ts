@@ -2,7 +2,7 @@
 // (`jest --shard=i/n` with the rag-matchers reporter) and judges the whole run once: the same summary,
 // baseline comparison, reports, baseline update (RAG_BASELINE=update, never under CI) and gate as an
 // unsharded run. Vitest needs no such step: `vitest --merge-reports` runs the reporter on the merge.
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { finishRun } from '../../gate/finish.js';
 import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../gate/shard-report.js';
@@ -20,8 +20,11 @@ Options:
   --json <file>        write the JSON report (default: the reporter's \`json\` option)
   --markdown <file>    write the Markdown report (default: the reporter's \`markdown\` option);
                        also appended to $GITHUB_STEP_SUMMARY when that is set
+  --html <file>        write the HTML report (default: the reporter's \`html\` option)
   --root <dir>         project root that test files and the baseline are relative to (default: .)
   -h, --help           show this help
+
+Paths taken from the shard reports must lie inside the project root; the flags above may point anywhere.
 
 Environment: RAG_BASELINE=update (or prune) records the merged run into the baseline, except under CI.
 Exit codes: 0 passed, 1 retrieval regression or unusable baseline, 2 usage error or bad shard reports.
@@ -38,6 +41,7 @@ export async function run(args: readonly string[]): Promise<number> {
         baseline: { type: 'string' },
         json: { type: 'string' },
         markdown: { type: 'string' },
+        html: { type: 'string' },
         root: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -68,9 +72,23 @@ export async function run(args: readonly string[]): Promise<number> {
   }
 
   const options: RagReporterOptions = { ...merged.options };
+  // A shard report is a file anyone could have written (a CI artifact): the paths in it are not trusted
+  // to point outside the project. Paths given on the command line are.
+  const escaping = pathsOutsideRoot(options, rootDir);
+  const overridden = new Set(PATH_OPTIONS.filter((name) => parsed.values[name] !== undefined));
+  const refused = escaping.filter(({ name }) => !overridden.has(name));
+  if (refused.length > 0) {
+    const [first] = refused;
+    process.stderr.write(
+      `rag-matchers merge: the shard reports' reporter option \`${first!.name}\` is ${JSON.stringify(first!.value)}, outside the project root ${rootDir}; ` +
+        `paths from shard reports must lie inside it. Pass --${first!.name} <file> (or --root <dir>) to choose where to write.\n`,
+    );
+    return 2;
+  }
   if (parsed.values.baseline !== undefined) options.baseline = parsed.values.baseline;
   if (parsed.values.json !== undefined) options.json = parsed.values.json;
   if (parsed.values.markdown !== undefined) options.markdown = parsed.values.markdown;
+  if (parsed.values.html !== undefined) options.html = parsed.values.html;
   let resolved;
   try {
     // The accept command names the runner the shards came from.
@@ -89,4 +107,19 @@ export async function run(args: readonly string[]): Promise<number> {
     color: shouldUseColor(process.stdout),
   });
   return result.failed ? 1 : 0;
+}
+
+/** The reporter options that name files merge reads or writes. */
+const PATH_OPTIONS = ['baseline', 'json', 'markdown', 'html'] as const;
+
+/** The path options (from a shard report) that resolve outside `rootDir`. */
+export function pathsOutsideRoot(options: RagReporterOptions, rootDir: string): { name: (typeof PATH_OPTIONS)[number]; value: string }[] {
+  const outside: { name: (typeof PATH_OPTIONS)[number]; value: string }[] = [];
+  for (const name of PATH_OPTIONS) {
+    const value = options[name];
+    if (typeof value !== 'string') continue;
+    const fromRoot = relative(rootDir, resolve(rootDir, value));
+    if (fromRoot === '..' || fromRoot.startsWith(`..${sep}`) || isAbsolute(fromRoot)) outside.push({ name, value });
+  }
+  return outside;
 }
