@@ -51,7 +51,8 @@ export function parseMeasure(name: string): Measure {
   const text = name.trim();
   const { base, cutoff } = splitCutoff(text);
   const lowered = base.toLowerCase();
-  const canonical = ALIASES[lowered];
+  // Own keys only: 'constructor' or '__proto__' must not find Object.prototype's members.
+  const canonical = Object.prototype.hasOwnProperty.call(ALIASES, lowered) ? ALIASES[lowered] : undefined;
   if (canonical === undefined) throw invalid(name, `unknown measure ${JSON.stringify(base)}`);
   if (cutoff === undefined) {
     if (CUT_ONLY_ALIASES.has(lowered)) throw invalid(name, `${base} needs a cutoff, e.g. ${base}_10`);

@@ -6,6 +6,11 @@ import type { MetricSample } from '../recording/sample.js';
  * runner-agnostic summary, baseline and renderers (src/report, src/baseline).
  */
 export interface CollectedSample extends MetricSample {
+  /**
+   * The Vitest project that ran the test, when the run has named projects (one file run in several
+   * projects is one suite per project). Absent with a single unnamed project, and in Jest.
+   */
+  project?: string;
   /** Test file, relative to the project root, with '/' separators (stable across machines). */
   file: string;
   /** The describe path inside the file, outermost first (empty at top level). */

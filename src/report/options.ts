@@ -11,6 +11,7 @@ import path from 'node:path';
 
 import { resolveTolerance, type ResolvedTolerance, type ToleranceOption } from '../baseline/compare.js';
 import type { PairedTestName } from '../core/stats.js';
+import { resolveDeclaration, type MeasureDeclaration, type WorkerDeclaration } from '../recording/declaration.js';
 import type { CollectedRun } from './collected.js';
 import { acceptCommandFor } from './format.js';
 import type { SummaryOptions } from './summary.js';
@@ -18,7 +19,7 @@ import type { SummaryOptions } from './summary.js';
 export const DEFAULT_BASELINE_PATH = 'rag-baseline.json';
 
 /** What users put in `reporters: [['rag-matchers/vitest-reporter', { … }]]` (Jest: the same options object). */
-export interface RagReporterOptions {
+export interface RagReporterOptions extends MeasureDeclaration {
   /** Baseline file, relative to the project root. Default `rag-baseline.json`. */
   baseline?: string;
   /** Largest drop of a mean that is not a regression: 0.01 by default; per-measure `{ default: 0.01, 'recall@5': 0 }`. */
@@ -64,6 +65,8 @@ const OPTION_NAMES = [
   'seed',
   'resamples',
   'intervalResamples',
+  'measures',
+  'suites',
 ] as const satisfies readonly (keyof RagReporterOptions)[];
 
 /**
@@ -111,6 +114,8 @@ export function validateReporterOptions(options: unknown, source = 'rag-matchers
     const value = record[name];
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 10_000_000)) fail(name, 'a whole number from 1 to 10000000');
   }
+  // A declared measure that does not parse, or a malformed override, stops the run here (a DeclarationError is a TypeError).
+  resolveDeclaration(record as MeasureDeclaration, '', source);
   return record as RagReporterOptions;
 }
 
@@ -171,6 +176,8 @@ export interface ResolvedReporterOptions {
   intervalResamples?: number;
   /** `RAG_BASELINE=update npx vitest run` or `… npx jest`. */
   acceptCommand: string;
+  /** The measures recorded for every question, as the test workers receive them. */
+  declaration: WorkerDeclaration;
 }
 
 /** Validates the options and resolves paths (against `rootDir`) and the baseline mode (from `env`). */
@@ -199,6 +206,7 @@ export function resolveReporterOptions(
     maxWorse: checked.maxWorse ?? 10,
     ...definedEntries({ seed: checked.seed, resamples: checked.resamples, intervalResamples: checked.intervalResamples }),
     acceptCommand: acceptCommandFor(context.runner),
+    declaration: resolveDeclaration(checked, context.rootDir, context.source),
   };
 }
 

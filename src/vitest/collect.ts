@@ -14,7 +14,7 @@ export interface ReportedModuleLike {
   readonly moduleId: string;
   /** Module id relative to its project's root. */
   readonly relativeModuleId: string;
-  readonly project?: { readonly config: { readonly root: string } };
+  readonly project?: { readonly name?: string; readonly config: { readonly root: string } };
   readonly children: { allTests(): Iterable<ReportedTestLike> };
   /** 'passed' | 'failed' | 'skipped' | 'pending' | 'queued'. */
   state?(): string;
@@ -69,8 +69,10 @@ export function describePathOf(test: ReportedTestLike): string[] {
 export function cleanSample(value: unknown): MetricSample | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const raw = value as Record<string, unknown>;
-  if (typeof raw.measure !== 'string' || typeof raw.value !== 'number' || !Number.isFinite(raw.value) || typeof raw.pass !== 'boolean') return undefined;
-  const sample: MetricSample = { measure: raw.measure, value: raw.value, pass: raw.pass };
+  if (typeof raw.measure !== 'string' || typeof raw.value !== 'number' || !Number.isFinite(raw.value)) return undefined;
+  if (raw.pass !== undefined && typeof raw.pass !== 'boolean') return undefined;
+  const sample: MetricSample = { measure: raw.measure, value: raw.value };
+  if (typeof raw.pass === 'boolean') sample.pass = raw.pass;
   if (typeof raw.threshold === 'number') sample.threshold = raw.threshold;
   if (raw.negated === true) sample.negated = true;
   if (typeof raw.queryId === 'string') sample.queryId = raw.queryId;
@@ -110,9 +112,12 @@ export function collectVitestRun(modules: Iterable<ReportedModuleLike>, root: st
   const files: string[] = [];
   for (const { module, file } of byFile) {
     if (ranInFull(module)) files.push(file);
+    // One file run in several projects (a workspace) is a suite per project: the name keeps them apart.
+    const project = module.project?.name;
+    const where = project === undefined || project === '' ? {} : { project };
     for (const test of module.children.allTests()) {
       const describePath = describePathOf(test);
-      for (const sample of samplesOf(test)) samples.push({ ...sample, file, describePath, test: test.name });
+      for (const sample of samplesOf(test)) samples.push({ ...sample, ...where, file, describePath, test: test.name });
     }
   }
   return { samples, runner: 'vitest', files };
