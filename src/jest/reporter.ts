@@ -14,6 +14,7 @@ import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { finishRun, PREFIX } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
+import { JEST_REPORTER_STARTED } from '../recording/reporter-options.js';
 import { shouldUseColor } from '../report/console.js';
 import { resolveReporterOptions, validateReporterOptions, type RagReporterOptions, type ResolvedReporterOptions } from '../report/options.js';
 import { collectJestRun, createRunDirectory, readSidecars, removeRunDirectory, type JestFileOutcome } from './collect.js';
@@ -82,6 +83,7 @@ export default class RagMatchersJestReporter {
     this.resolved = resolveReporterOptions(this.options, { rootDir: this.rootDir, runner: 'jest', env: process.env, source: SOURCE });
     // Jest starts its workers after the reporters: they inherit the declared measures and record them.
     publishDeclaration(this.resolved.declaration);
+    (globalThis as Record<symbol, unknown>)[JEST_REPORTER_STARTED] = true;
   }
 
   /** Before Jest starts its workers: a fresh run directory for this run's samples. */

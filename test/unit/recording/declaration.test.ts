@@ -7,7 +7,7 @@ import {
   unmatchedSuiteOverrides,
   type WorkerDeclaration,
 } from '../../../src/recording/declaration.js';
-import { defineRagOptions, ragJestReporter, ragVitestReporter } from '../../../src/recording/reporter-options.js';
+import { defineRagOptions, ragJestReporter, ragVitestReporter, shardOfArguments } from '../../../src/recording/reporter-options.js';
 
 describe('resolveDeclaration', () => {
   it('canonicalises the measures (any accepted spelling), drops repeats, keeps the order', () => {
@@ -105,5 +105,15 @@ describe('unmatchedSuiteOverrides', () => {
   it('nothing to say when every override matched', () => {
     const matched = resolveDeclaration({ suites: { 'test/faq.test.ts': { measures: ['mrr'] } } }, '/repo');
     expect(unmatchedSuiteOverrides(matched, { samples: [sample('test/faq.test.ts', [])] }, () => true)).toEqual([]);
+  });
+});
+
+describe('shardOfArguments: when ragJestReporter watches for an empty shard', () => {
+  it('reads --shard=i/n and --shard i/n, and nothing else', () => {
+    expect(shardOfArguments(['node', 'jest', '--shard=2/3'])).toEqual({ index: 2, count: 3 });
+    expect(shardOfArguments(['node', 'jest', '--shard', '1/4', '--ci'])).toEqual({ index: 1, count: 4 });
+    expect(shardOfArguments(['node', 'jest'])).toBeUndefined();
+    expect(shardOfArguments(['node', 'jest', '--shard=4/3'])).toBeUndefined();
+    expect(shardOfArguments(['node', 'jest', '--shard=1/3', '--listTests'])).toBeUndefined();
   });
 });
