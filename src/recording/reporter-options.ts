@@ -2,6 +2,7 @@
 // (and typed) where they are written, and a wrong option names itself when the config is loaded.
 //
 //   reporters: ['default', ragVitestReporter({ baseline: 'rag-baseline.json', measures: ['hit@3', 'recall@5', 'ndcg@10'] })]
+import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { writeFileAtomicSync } from '../dataset/atomic-write.js';
 import { createShardReport, formatShardReport, shardReportName } from '../jest/shard-report.js';
@@ -63,7 +64,8 @@ function writeEmptyShardOnExit(shard: { index: number; count: number }, options:
     const path = resolve(rootDir, shardReportName(shard.index, shard.count));
     try {
       writeFileAtomicSync(path, formatShardReport(createShardReport({ runner: 'jest', samples: [], files: [] }, shard, options)));
-      process.stderr.write(`rag-matchers: shard ${shard.index}/${shard.count} ran no test file; wrote the empty ${shardReportName(shard.index, shard.count)} for rag-matchers merge.\n`);
+      // Synchronously: the process is exiting, and a pending write to a pipe would be lost.
+      writeSync(2, `rag-matchers: shard ${shard.index}/${shard.count} ran no test file; wrote the empty ${shardReportName(shard.index, shard.count)} for rag-matchers merge.\n`);
     } catch {
       // The process is ending: merge will say the shard is missing.
     }
