@@ -2,6 +2,7 @@
 // Figures depend on the machine and its load; compare ratios, not absolute times, across machines.
 import { benchCore } from './core.js';
 import { benchMatchers } from './matchers.js';
+import { benchRecording } from './recording.js';
 import { benchReport } from './report.js';
 import { benchStats } from './stats.js';
 import { benchTrecIo } from './trec-io.js';
@@ -9,6 +10,7 @@ import { benchTrecIo } from './trec-io.js';
 const benches: [string, () => Promise<void>][] = [
   ['metric core', benchCore],
   ['matcher overhead', benchMatchers],
+  ['recording on a real Vitest run', benchRecording],
   ['TREC run parsing', benchTrecIo],
   ['report summary and baseline', benchReport],
   ['statistics', benchStats],
