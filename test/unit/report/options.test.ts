@@ -106,6 +106,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       githubStepSummary: true,
       maxWorse: 10,
       acceptCommand: 'RAG_BASELINE=update npx vitest run',
+      declaration: { root: rootDir, measures: [], suites: [] },
     });
     expect(resolveReporterOptions({}, { rootDir, runner: 'jest', env: {} }).acceptCommand).toBe('RAG_BASELINE=update npx jest');
   });
