@@ -23,7 +23,7 @@ function layerRules() {
   const mayImport = {
     core: [],
     files: [],
-    recording: [],
+    recording: ['core'],
     generation: ['core'],
     dataset: ['core', 'files', 'trec'],
     trec: ['core', 'files', 'dataset'],

@@ -3,6 +3,7 @@
 import { benchCore } from './core.js';
 import { benchGeneration } from './generation.js';
 import { benchMatchers } from './matchers.js';
+import { benchRecording } from './recording.js';
 import { benchReport } from './report.js';
 import { benchStats } from './stats.js';
 import { benchTrecIo } from './trec-io.js';
@@ -10,6 +11,7 @@ import { benchTrecIo } from './trec-io.js';
 const benches: [string, () => Promise<void>][] = [
   ['metric core', benchCore],
   ['matcher overhead', benchMatchers],
+  ['recording on a real Vitest run', benchRecording],
   ['TREC run parsing', benchTrecIo],
   ['report summary and baseline', benchReport],
   ['statistics', benchStats],

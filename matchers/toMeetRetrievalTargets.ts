@@ -1,11 +1,11 @@
 import { explainRanking } from '../src/core/explain.js';
 import { evaluateMeasures, formatMeasure, parseMeasure, type Measure, type Relevance } from '../src/core/index.js';
-import { recordSample } from '../src/recording/sample.js';
+import { recordQuestion } from '../src/recording/question.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { hintOf, utilsOf } from './support/context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './support/format.js';
 import { meetsThreshold } from './support/metric-matcher.js';
-import { checkHits, checkOptions, checkThreshold, evaluateForMatcher, usageError, type MatcherOptions } from './support/usage.js';
+import { checkHits, checkOptions, checkThreshold, evaluateDeclared, evaluateForMatcher, usageError, type MatcherOptions } from './support/usage.js';
 
 const NAME = 'toMeetRetrievalTargets';
 const ARGS = 'relevant, targets';
@@ -20,19 +20,24 @@ interface TargetResult {
   met: boolean;
 }
 
-function readTargets(context: MatcherContext, targets: unknown): { measure: Measure; min: number }[] {
+/** Targets keyed by canonical measure name (a Map: a key such as `constructor` is only a key). */
+function readTargets(context: MatcherContext, targets: unknown): Map<string, { measure: Measure; min: number }> {
   if (targets === null || typeof targets !== 'object' || Array.isArray(targets) || Object.keys(targets).length === 0) {
     throw usageError(context, NAME, ARGS, "targets must be a non-empty object such as { 'recall@5': 0.8, 'ndcg@10': 0.7 }");
   }
-  return Object.entries(targets).map(([name, min]) => {
+  const parsed = new Map<string, { measure: Measure; min: number }>();
+  for (const name of Object.keys(targets)) {
     let measure: Measure;
     try {
       measure = parseMeasure(name);
     } catch (error) {
-      throw usageError(context, NAME, ARGS, (error as Error).message);
+      throw usageError(context, NAME, ARGS, `targets key ${JSON.stringify(name)}: ${(error as Error).message}`);
     }
-    return { measure, min: checkThreshold(context, NAME, ARGS, min) };
-  });
+    const canonical = formatMeasure(measure);
+    if (parsed.has(canonical)) throw usageError(context, NAME, ARGS, `targets name ${canonical} twice (${JSON.stringify(name)} is another spelling of it)`);
+    parsed.set(canonical, { measure, min: checkThreshold(context, NAME, ARGS, (targets as Record<string, unknown>)[name]) });
+  }
+  return parsed;
 }
 
 /** Passes when every target holds; the message lists all of them, met and unmet. */
@@ -43,21 +48,27 @@ export function toMeetRetrievalTargets(this: MatcherContext, received: unknown, 
   // Validates options and annotations exactly as the single-measure matchers do.
   const { queryId } = evaluateForMatcher(this, NAME, ARGS, hits, relevant, undefined, checked);
   const { queryId: _queryId, ...coreOptions } = checked;
-  const values = evaluateMeasures(hits, relevant, parsed.map((target) => target.measure), coreOptions);
+  const targetList = [...parsed.values()];
+  const values = evaluateMeasures(hits, relevant, targetList.map((target) => target.measure), coreOptions);
 
-  const results: TargetResult[] = parsed.map(({ measure, min }) => {
-    const name = formatMeasure(measure);
+  const results: TargetResult[] = [...parsed].map(([name, { min }]) => {
     const value = values[name] as number;
     return { measure: name, value, min, met: meetsThreshold(value, min) };
   });
   const pass = results.every((result) => result.met);
   const negated = this.isNot === true;
-  for (const result of results) {
-    recordSample(
-      { measure: result.measure, value: result.value, threshold: result.min, pass: pass !== negated, ...(negated ? { negated } : {}), ...(queryId === undefined ? {} : { queryId }) },
-      this,
-    );
-  }
+  // Each target records its value and whether that target was met, not the verdict on all of them.
+  recordQuestion(this, {
+    queryId,
+    declared: (plan) => evaluateDeclared(this, NAME, ARGS, hits, relevant, checked, plan),
+    own: results.map((result) => ({
+      measure: result.measure,
+      value: result.value,
+      threshold: result.min,
+      pass: result.met,
+      ...(queryId === undefined ? {} : { queryId }),
+    })),
+  });
 
   const message = () => {
     const utils = utilsOf(this);
@@ -69,7 +80,7 @@ export function toMeetRetrievalTargets(this: MatcherContext, received: unknown, 
     });
     const metCount = results.filter((result) => result.met).length;
     const title = negated ? `Expected some target to be missed, but all ${results.length} were met:` : `${metCount} of ${results.length} targets met:`;
-    const largestCutoff = Math.max(...parsed.map((target) => target.measure.k ?? 0));
+    const largestCutoff = Math.max(...targetList.map((target) => target.measure.k ?? 0));
     const shownK = largestCutoff === 0 ? undefined : largestCutoff;
     const explanation = explainRanking(hits, relevant, coreOptions);
     return [

@@ -106,3 +106,13 @@ export {
   type JudgeErrorDetails,
   type OpenAiCompatibleJudgeOptions,
 } from './generation/index.js';
+
+// Reporter options, typed: `reporters: ['default', ragVitestReporter({ baseline: 'rag-baseline.json', measures: […] })]`.
+export {
+  defineRagOptions,
+  ragVitestReporter,
+  ragJestReporter,
+  type RagReporterOptions,
+  type MeasureDeclaration,
+  type SuiteDeclaration,
+} from './gate/reporter-options.js';

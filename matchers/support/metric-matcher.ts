@@ -1,9 +1,9 @@
 import { explainRanking } from '../../src/core/explain.js';
 import type { Hit, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
-import { recordSample } from '../../src/recording/sample.js';
+import { recordQuestion } from '../../src/recording/question.js';
 import { hintOf, utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './format.js';
-import { checkHits, checkOptions, checkThreshold, evaluateForMatcher, type CutoffMatcherOptions } from './usage.js';
+import { checkHits, checkOptions, checkThreshold, evaluateDeclared, evaluateForMatcher, type CutoffMatcherOptions } from './usage.js';
 
 /** "≥ min" tolerates float noise, so 4/5 meets 0.8. */
 export const THRESHOLD_EPSILON = 1e-9;
@@ -55,10 +55,11 @@ export function runMetricMatcher(context: MatcherContext, spec: MetricMatcherSpe
   const pass = meetsThreshold(value, threshold);
   const measure = measureName(spec, call.k);
   const negated = context.isNot === true;
-  recordSample(
-    { measure, value, ...(min === undefined ? {} : { threshold: min }), pass: pass !== negated, ...(negated ? { negated } : {}), ...(queryId === undefined ? {} : { queryId }) },
-    context,
-  );
+  recordQuestion(context, {
+    queryId,
+    declared: (plan) => evaluateDeclared(context, matcherName, expectedArguments, hits, call.relevant, options, plan),
+    own: [{ measure, value, ...(min === undefined ? {} : { threshold: min }), pass: pass !== negated, ...(negated ? { negated } : {}), ...(queryId === undefined ? {} : { queryId }) }],
+  });
 
   const message = () => {
     const utils = utilsOf(context);

@@ -6,7 +6,8 @@ import { describeValue } from '../../src/core/describe.js';
 import { formatMeasure, isBinaryMeasure, parseMeasure, type Measure } from '../../src/core/measures.js';
 import { meanInterval, type MeanInterval } from '../../src/core/stats.js';
 import { isRunEvaluation, measureValues, type RunEvaluation } from '../../src/dataset/evaluate-run.js';
-import { recordSample } from '../../src/recording/sample.js';
+import { declaredMeasuresFor, recordQuestion } from '../../src/recording/question.js';
+import type { MetricSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatNumber, listIds, shortKey } from './format.js';
 import { meetsThreshold } from './metric-matcher.js';
@@ -166,9 +167,9 @@ export function runMeanMatcher(context: MatcherContext, call: MeanMatcherCall): 
   const bound = interval === undefined ? mean : interval.lower;
   const pass = meetsThreshold(bound, min);
   const negated = context.isNot === true;
-  result.queryIds.forEach((queryId, index) => {
-    recordSample({ measure: name, value: values[index] as number, threshold: min, pass: pass !== negated, ...(negated ? { negated } : {}), queryId }, context);
-  });
+  recordSetQuestions(context, matcherName, args, result, (queryId, index) => [
+    { measure: name, value: values[index] as number, threshold: min, pass: pass !== negated, ...(negated ? { negated } : {}), queryId },
+  ]);
 
   const message = () => {
     const utils = utilsOf(context);
@@ -196,4 +197,31 @@ export function runMeanMatcher(context: MatcherContext, call: MeanMatcherCall): 
     return sections.join('\n\n');
   };
   return { pass, message };
+}
+
+/**
+ * Records each evaluated question as the per-question matchers do: its declared measures (read from
+ * the result, which must hold them all), then the matcher's own samples.
+ */
+export function recordSetQuestions(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  result: RunEvaluation,
+  own: (queryId: string, index: number) => MetricSample[],
+): void {
+  const declared = declaredMeasuresFor(context);
+  const missing = declared.filter((measure) => !result.measures.includes(measure));
+  if (missing.length > 0) {
+    throw setUsageError(
+      context,
+      matcherName,
+      args,
+      `the declared measure${missing.length === 1 ? '' : 's'} ${missing.join(', ')} ${missing.length === 1 ? 'was' : 'were'} not evaluated: every question records the declared measures`,
+      `Evaluate them too: evaluateRun(set, run, { measures: [${[...new Set([...result.measures, ...declared])].map((entry) => `'${entry}'`).join(', ')}] })`,
+    );
+  }
+  result.queryIds.forEach((queryId, index) => {
+    recordQuestion(context, { queryId, declared: () => result.perQuery[queryId] as Record<string, number>, own: own(queryId, index) });
+  });
 }

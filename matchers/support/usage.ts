@@ -1,6 +1,7 @@
 import { matcherErrorMessage, printWithType, printExpected } from 'jest-matcher-utils';
 import { describeValue } from '../../src/core/describe.js';
-import { evaluate, type EvaluateOptions, type Hit, type Relevance } from '../../src/core/index.js';
+import type { MeasurePlan } from '../../src/core/evaluate.js';
+import { evaluate, evaluateMeasures, type EvaluateOptions, type Hit, type Relevance } from '../../src/core/index.js';
 import { hintOf, type MatcherContext } from './context.js';
 
 /** Options every matcher takes as its last argument: the core's options plus the question's id. */
@@ -81,4 +82,25 @@ export function evaluateForMatcher(
     );
   }
   return { evaluation, queryId };
+}
+
+/**
+ * The declared measures of a question, from the hits, judgments and options a matcher was given (its
+ * own cutoff `k` left out: each declared measure has its own). One pass over the ranking.
+ */
+export function evaluateDeclared(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  hits: readonly Hit[],
+  relevant: Relevance,
+  options: MatcherOptions & { k?: number },
+  plan: MeasurePlan,
+): Readonly<Record<string, number>> {
+  const { queryId: _queryId, k: _k, ...coreOptions } = options;
+  try {
+    return evaluateMeasures(hits, relevant, plan, coreOptions);
+  } catch (error) {
+    throw usageError(context, matcherName, args, `the declared measures (${plan.names.join(', ')}) cannot be measured: ${(error as Error).message}`);
+  }
 }

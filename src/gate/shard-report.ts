@@ -131,7 +131,7 @@ export function validateShardReport(data: unknown, path: string): ShardReport {
 }
 
 /** Options that change the summary or the verdict: the shards must agree on them (report paths may differ). */
-const VERDICT_OPTIONS = ['baseline', 'tolerance', 'significance', 'test', 'failOnRegression', 'failOnNew', 'seed', 'resamples', 'intervalResamples'] as const;
+const VERDICT_OPTIONS = ['baseline', 'tolerance', 'significance', 'test', 'failOnRegression', 'failOnNew', 'seed', 'resamples', 'intervalResamples', 'measures', 'suites'] as const;
 
 export async function readShardReport(path: string): Promise<ShardReport> {
   let text: string;

@@ -13,6 +13,8 @@ export interface JestTestOutcome {
   fullName: string;
   /** 'passed' | 'failed' | 'pending' | 'skipped' | 'todo' | 'disabled' | 'focused'. */
   status?: string;
+  /** How many times the test ran (retries included): its last run is the one that counted. */
+  invocations?: number;
 }
 
 /** A test file's results (TestResult), as far as matching needs it. */
@@ -64,7 +66,7 @@ function parseRecord(line: string): SidecarRecord | undefined {
     return undefined;
   }
   if (raw === null || typeof raw !== 'object') return undefined;
-  const { testPath, testName, describePath, test } = raw as Record<string, unknown>;
+  const { testPath, testName, describePath, test, attempt } = raw as Record<string, unknown>;
   const sample = cleanSample((raw as Record<string, unknown>).sample);
   if (typeof testPath !== 'string' || typeof testName !== 'string' || sample === undefined) return undefined;
   const record: SidecarRecord = { testPath, testName, sample };
@@ -72,6 +74,7 @@ function parseRecord(line: string): SidecarRecord | undefined {
     record.describePath = describePath as string[];
     record.test = test;
   }
+  if (typeof attempt === 'number' && Number.isInteger(attempt)) record.attempt = attempt;
   return record;
 }
 
@@ -115,13 +118,39 @@ function sameTest(a: JestTestOutcome, b: JestTestOutcome): boolean {
   return a.title === b.title && a.ancestorTitles.length === b.ancestorTitles.length && a.ancestorTitles.every((title, index) => title === b.ancestorTitles[index]);
 }
 
+function testKeyOf(record: SidecarRecord): string {
+  return JSON.stringify(record.describePath === undefined ? [record.testPath, null, record.testName] : [record.testPath, record.describePath, record.test]);
+}
+
+/**
+ * A test retried by `jest.retryTimes` recorded once per attempt: only its last attempt counted (it
+ * passed, or it was the last try), so only that attempt's samples are kept.
+ */
+export function lastAttempts(records: readonly SidecarRecord[], files: readonly JestFileOutcome[] = []): SidecarRecord[] {
+  const last = new Map<string, number>();
+  for (const file of files) {
+    for (const outcome of file.testResults) {
+      if (outcome.invocations !== undefined) last.set(JSON.stringify([file.testFilePath, outcome.ancestorTitles, outcome.title]), outcome.invocations);
+    }
+  }
+  const reported = new Set(last.keys());
+  for (const record of records) {
+    if (record.attempt === undefined) continue;
+    const key = testKeyOf(record);
+    // Jest's count wins: a last attempt that threw before any matcher ran recorded nothing, and keeps nothing.
+    if (!reported.has(key) && record.attempt > (last.get(key) ?? -Infinity)) last.set(key, record.attempt);
+  }
+  if (last.size === 0) return [...records];
+  return records.filter((record) => record.attempt === undefined || record.attempt === last.get(testKeyOf(record)));
+}
+
 /**
  * The run's samples, files in path order, each file's samples in the order its tests recorded them.
  * `rootDir` makes file paths relative ('/'-separated).
  */
 export function collectJestRun(records: readonly SidecarRecord[], files: readonly JestFileOutcome[], rootDir: string): CollectedRun {
   const outcomesByPath = new Map(files.map((file) => [file.testFilePath, file.testResults]));
-  const located = records.map((record, order) => ({
+  const located = lastAttempts(records, files).map((record, order) => ({
     order,
     sample: { ...record.sample, file: toPosixPath(relative(rootDir, record.testPath)), ...locate(record, outcomesByPath.get(record.testPath)) } satisfies CollectedSample,
   }));

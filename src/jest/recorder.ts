@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { circusDescribePath, jestTestOf } from '../recording/question.js';
 import type { MetricSample, RecordingContext } from '../recording/sample.js';
 
 /**
@@ -27,12 +28,18 @@ export interface SidecarRecord {
    */
   describePath?: string[];
   test?: string;
+  /**
+   * Which run of the test recorded it (jest-circus counts from 1; a `retryTimes` retry is the next):
+   * the reporter keeps only the last attempt of each test, the one that counted.
+   */
+  attempt?: number;
   sample: MetricSample;
 }
 
 interface CircusBlock {
   name: string;
   parent?: CircusBlock;
+  concurrent?: boolean;
 }
 
 /**
@@ -47,14 +54,27 @@ function runningTestPath(expectedName: string): { describePath: string[]; test: 
     if (symbol === undefined) return undefined;
     const running = (global[symbol] as { currentlyRunningTest?: CircusBlock | null } | undefined)?.currentlyRunningTest;
     if (running === undefined || running === null || typeof running.name !== 'string') return undefined;
+    if (running.concurrent === true) throw new ConcurrentTestError(expectedName);
     const describePath: string[] = [];
     // The root block (no parent) is jest-circus's own ROOT_DESCRIBE_BLOCK.
     for (let block = running.parent; block?.parent !== undefined; block = block.parent) describePath.unshift(block.name);
     // Concurrent tests share one "currently running" slot: trust it only when it is the asserting test.
     if ([...describePath, running.name].join(' ') !== expectedName) return undefined;
     return { describePath, test: running.name };
-  } catch {
+  } catch (error) {
+    if (error instanceof ConcurrentTestError) throw error;
     return undefined;
+  }
+}
+
+/** A sample that cannot be attributed to its test: thrown, so the assertion fails instead of filing it under another test. */
+class ConcurrentTestError extends Error {
+  constructor(testName: string) {
+    super(
+      `rag-matchers: cannot tell which test.concurrent test recorded this sample (in "${testName}"): this Jest does not say which ` +
+        'concurrent test is asserting. Use test() instead of test.concurrent() for measured tests, or Jest ≥ 30.1.',
+    );
+    this.name = 'ConcurrentTestError';
   }
 }
 
@@ -68,8 +88,17 @@ let warnedMissingDirectory = false;
 export function recordToSidecar(sample: MetricSample, context: RecordingContext): void {
   const directory = process.env[RUN_DIRECTORY_ENV];
   if (directory === undefined || directory === '') return;
-  const testName = context.currentTestName ?? '';
-  const record: SidecarRecord = { testPath: context.testPath ?? '', testName, ...runningTestPath(testName), sample };
+  const test = jestTestOf(context);
+  let record: SidecarRecord;
+  if (test !== undefined) {
+    // Jest 30's expect state names the asserting test exactly, inside test.concurrent too.
+    const describePath = circusDescribePath(test);
+    const testName = [...describePath, test.name].join(' ');
+    record = { testPath: context.testPath ?? '', testName, describePath, test: test.name, ...(test.invocations === undefined ? {} : { attempt: test.invocations }), sample };
+  } else {
+    const testName = context.currentTestName ?? '';
+    record = { testPath: context.testPath ?? '', testName, ...runningTestPath(testName), sample };
+  }
   try {
     appendFileSync(join(directory, `${SIDECAR_PREFIX}${process.pid}-${threadId}${SIDECAR_SUFFIX}`), `${JSON.stringify(record)}\n`);
   } catch (error) {

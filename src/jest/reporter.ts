@@ -13,6 +13,8 @@
 import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { finishRun, PREFIX } from '../gate/finish.js';
+import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
+import { JEST_REPORTER_STARTED } from '../gate/reporter-options.js';
 import { shouldUseColor } from '../report/console.js';
 import { resolveReporterOptions, validateReporterOptions, type RagReporterOptions, type ResolvedReporterOptions } from '../report/options.js';
 import { collectJestRun, createRunDirectory, readSidecars, removeRunDirectory, type JestFileOutcome } from './collect.js';
@@ -79,6 +81,9 @@ export default class RagMatchersJestReporter {
     // Wrong options or an unknown RAG_BASELINE value stop Jest before any test runs.
     this.options = validateReporterOptions(options, SOURCE);
     this.resolved = resolveReporterOptions(this.options, { rootDir: this.rootDir, runner: 'jest', env: process.env, source: SOURCE });
+    // Jest starts its workers after the reporters: they inherit the declared measures and record them.
+    publishDeclaration(this.resolved.declaration);
+    (globalThis as Record<symbol, unknown>)[JEST_REPORTER_STARTED] = true;
   }
 
   /** Before Jest starts its workers: a fresh run directory for this run's samples. */
@@ -112,6 +117,11 @@ export default class RagMatchersJestReporter {
     }
     if (skippedLines > 0) print(`${PREFIX} ${skippedLines} unreadable sample line${skippedLines === 1 ? '' : 's'} skipped (a worker ended while writing?).`);
     const run = collectJestRun(records, results.testResults, this.rootDir);
+    const overrideProblem = checkSuiteOverrides(this.resolved.declaration, run);
+    if (overrideProblem !== undefined) {
+      print(`\n${overrideProblem}`);
+      this.error = Object.assign(new Error(overrideProblem), { stack: overrideProblem });
+    }
 
     if (this.shard !== undefined) {
       const path = resolve(this.rootDir, shardReportName(this.shard.index, this.shard.count));

@@ -95,8 +95,10 @@ export function toPosixPath(path: string): string {
 export function cleanSample(value: unknown): MetricSample | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const raw = value as Record<string, unknown>;
-  if (typeof raw.measure !== 'string' || typeof raw.value !== 'number' || !Number.isFinite(raw.value) || typeof raw.pass !== 'boolean') return undefined;
-  const sample: MetricSample = { measure: raw.measure, value: raw.value, pass: raw.pass };
+  if (typeof raw.measure !== 'string' || typeof raw.value !== 'number' || !Number.isFinite(raw.value)) return undefined;
+  if (raw.pass !== undefined && typeof raw.pass !== 'boolean') return undefined;
+  const sample: MetricSample = { measure: raw.measure, value: raw.value };
+  if (typeof raw.pass === 'boolean') sample.pass = raw.pass;
   if (typeof raw.threshold === 'number') sample.threshold = raw.threshold;
   if (raw.negated === true) sample.negated = true;
   if (typeof raw.queryId === 'string') sample.queryId = raw.queryId;

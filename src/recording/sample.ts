@@ -8,8 +8,11 @@ export interface MetricSample {
   value: number;
   /** The minimum the assertion asked for, when it had one. */
   threshold?: number;
-  /** Whether the assertion passed (after `.not`). */
-  pass: boolean;
+  /**
+   * Whether the assertion passed (after `.not`). Absent on the declared measures a matcher records for
+   * its question: they are values, not verdicts.
+   */
+  pass?: boolean;
   /** True when the assertion was negated with `.not`. */
   negated?: boolean;
   /** The question this sample belongs to (`options.queryId`); else the test name identifies it. */
@@ -22,6 +25,8 @@ export interface RecordingContext {
   task?: { readonly meta?: object; readonly result?: { retryCount?: number; repeatCount?: number } } | undefined;
   currentTestName?: string | undefined;
   testPath?: string | undefined;
+  /** Jest 30 (jest-circus): the running test's entry, exact even inside test.concurrent. */
+  currentTestIdentity?: (() => unknown) | undefined;
 }
 
 export type SampleRecorder = (sample: MetricSample, context: RecordingContext) => void;

@@ -215,7 +215,7 @@ function jsonRow(row: SummaryRow): JsonReportRow {
         test: source.test,
         value: row.values[index]!,
         before: row.before[index] ?? null,
-        pass: source.pass,
+        pass: source.pass !== false,
         threshold: source.threshold ?? null,
         negated: source.negated === true,
       };

@@ -11,6 +11,7 @@ import path from 'node:path';
 
 import { resolveTolerance, type ResolvedTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import type { PairedTestName } from '../core/stats.js';
+import { resolveDeclaration, type MeasureDeclaration, type WorkerDeclaration } from '../recording/declaration.js';
 import type { CollectedRun } from '../recording/collected.js';
 import { acceptCommandFor } from './format.js';
 import type { SummaryOptions } from './summary.js';
@@ -18,7 +19,7 @@ import type { SummaryOptions } from './summary.js';
 export const DEFAULT_BASELINE_PATH = 'rag-baseline.json';
 
 /** What users put in `reporters: [['rag-matchers/vitest-reporter', { … }]]` (Jest: the same options object). */
-export interface RagReporterOptions {
+export interface RagReporterOptions extends MeasureDeclaration {
   /** Baseline file, relative to the project root. Default `rag-baseline.json`. */
   baseline?: string;
   /** Largest drop of a mean that is not a regression: 0.01 by default; per-measure `{ default: 0.01, 'recall@5': 0 }`. */
@@ -72,6 +73,8 @@ const OPTION_NAMES = [
   'seed',
   'resamples',
   'intervalResamples',
+  'measures',
+  'suites',
 ] as const satisfies readonly (keyof RagReporterOptions)[];
 
 /**
@@ -119,6 +122,8 @@ export function validateReporterOptions(options: unknown, source = 'rag-matchers
     const value = record[name];
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 10_000_000)) fail(name, 'a whole number from 1 to 10000000');
   }
+  // A declared measure that does not parse, or a malformed override, stops the run here (a DeclarationError is a TypeError).
+  resolveDeclaration(record as MeasureDeclaration, '', source);
   return record as RagReporterOptions;
 }
 
@@ -183,6 +188,8 @@ export interface ResolvedReporterOptions {
   acceptCommand: string;
   /** `RAG_BASELINE=prune npx vitest run` or `… npx jest`. */
   pruneCommand: string;
+  /** The measures recorded for every question, as the test workers receive them. */
+  declaration: WorkerDeclaration;
 }
 
 /** Validates the options and resolves paths (against `rootDir`) and the baseline mode (from `env`). */
@@ -213,6 +220,7 @@ export function resolveReporterOptions(
     ...definedEntries({ seed: checked.seed, resamples: checked.resamples, intervalResamples: checked.intervalResamples }),
     acceptCommand: acceptCommandFor(context.runner),
     pruneCommand: acceptCommandFor(context.runner, 'prune'),
+    declaration: resolveDeclaration(checked, context.rootDir, context.source),
   };
 }
 

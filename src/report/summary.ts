@@ -382,7 +382,7 @@ function summarizeRow(row: GroupedRow, baseline: BaselineFile | undefined, renam
     const value = values[i]!;
     if (value < min) min = value;
     if (value > max) max = value;
-    if (!row.sources[i]!.pass) failures++;
+    if (row.sources[i]!.pass === false) failures++;
   }
   const { mean, ...interval } = intervalOf(values, min, max, settings);
   const summary: SummaryRow = {

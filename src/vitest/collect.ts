@@ -14,7 +14,7 @@ export interface ReportedModuleLike {
   readonly moduleId: string;
   /** Module id relative to its project's root. */
   readonly relativeModuleId: string;
-  readonly project?: { readonly config: { readonly root: string } };
+  readonly project?: { readonly name?: string; readonly config: { readonly root: string } };
   readonly children: { allTests(): Iterable<ReportedTestLike> };
   /** 'passed' | 'failed' | 'skipped' | 'pending' | 'queued'. */
   state?(): string;
@@ -90,9 +90,12 @@ export function collectVitestRun(modules: Iterable<ReportedModuleLike>, root: st
   const files: string[] = [];
   for (const { module, file } of byFile) {
     if (ranInFull(module)) files.push(file);
+    // One file run in several projects (a workspace) is a suite per project: the name keeps them apart.
+    const project = module.project?.name;
+    const where = project === undefined || project === '' ? {} : { project };
     for (const test of module.children.allTests()) {
       const describePath = describePathOf(test);
-      for (const sample of samplesOf(test)) samples.push({ ...sample, file, describePath, test: test.name });
+      for (const sample of samplesOf(test)) samples.push({ ...sample, ...where, file, describePath, test: test.name });
     }
   }
   return { samples, runner: 'vitest', files };

@@ -7,6 +7,7 @@
 // come from the shards' blob reports, so sharded runs are judged once, on the whole.
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { finishRun, PREFIX } from '../gate/finish.js';
+import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { shouldUseColor } from '../report/console.js';
 import { resolveReporterOptions, validateReporterOptions, type RagReporterOptions, type ResolvedReporterOptions } from '../report/options.js';
 import { collectVitestRun } from './collect.js';
@@ -36,6 +37,8 @@ export default class RagMatchersVitestReporter implements Reporter {
       updateSnapshots: vitest.config.snapshotOptions?.updateSnapshot === 'all',
       source: SOURCE,
     });
+    // Before Vitest starts its workers: they inherit the declared measures and record them.
+    publishDeclaration(this.resolved.declaration);
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, _unhandledErrors: unknown, reason: TestRunEndReason): Promise<void> {
@@ -48,6 +51,11 @@ export default class RagMatchersVitestReporter implements Reporter {
       return;
     }
     const run = collectVitestRun(testModules, vitest.config.root);
+    const overrideProblem = checkSuiteOverrides(options.declaration, run);
+    if (overrideProblem !== undefined) {
+      vitest.logger.error(`\n${overrideProblem}`);
+      process.exitCode = 1;
+    }
     const shard = vitest.config.shard;
     // A shard that runs this reporter judges only its own test files (whole suites, so the verdict on
     // them holds); the whole run is judged by --merge-reports over the shards' blob reports.

@@ -108,6 +108,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       maxWorse: 10,
       acceptCommand: 'RAG_BASELINE=update npx vitest run',
       pruneCommand: 'RAG_BASELINE=prune npx vitest run',
+      declaration: { root: rootDir, measures: [], suites: [] },
     });
     // Under CI the baseline must be up to date unless strict: false says otherwise.
     expect(resolveReporterOptions({}, { rootDir, runner: 'vitest', env: { CI: 'true' } }).strict).toBe(true);

@@ -1,0 +1,149 @@
+// Declared measures on real runners: the reporter declares ['hit@1', 'recall@3', 'mrr@10'] and every
+// question records all three whichever matcher runs first and whether it passes; the baseline an
+// update writes holds the new values of a question whose first assertion fails. Plus the runner
+// corners: a Jest retry keeps only the attempt that counted, test.concurrent attributes each sample
+// to its own test, an empty Jest shard still writes its shard report, and one Vitest file run by two
+// projects records each project's samples apart, naming the project.
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../support/build.js';
+import { createFixtureProject, snapshotPackage, type FixtureProject, type PackageSnapshot } from '../support/project.js';
+import { describeRun, runCommand, type RunResult } from '../support/run.js';
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const MRR_RANK_3 = 1 / 3;
+
+type Runner = 'vitest' | 'jest';
+
+function createProject(runner: Runner, pkg: PackageSnapshot): FixtureProject {
+  return createFixtureProject({ fixture: join(FIXTURES, `${runner}-project`), name: `rag-recording-${runner}`, packages: [runner], links: { 'rag-matchers': pkg.dir } });
+}
+
+function run(project: FixtureProject, runner: Runner, args: readonly string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
+  const command = runner === 'vitest' ? [project.bin('vitest', 'vitest.mjs'), 'run', ...args] : [project.bin('jest', 'bin', 'jest.js'), ...args];
+  return runCommand(process.execPath, command, {
+    cwd: project.dir,
+    timeoutMs: 90_000,
+    env: { CI: undefined, RAG_BASELINE: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, RETRIEVER: 'baseline', ...env },
+  });
+}
+
+/**
+ * Every number in the baseline file with the keys that lead to it. The checks below name a question
+ * and a measure, not the file's layout, so they hold whatever nesting the baseline schema uses.
+ */
+function leaves(value: unknown, path: string[] = []): { path: string[]; value: number }[] {
+  if (typeof value === 'number') return [{ path, value }];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) => leaves(child, [...path, key]));
+}
+
+/** The values the baseline holds for this question and measure (one per recorded sample). */
+function baselineValues(project: FixtureProject, question: string, measure: string): number[] {
+  const baseline = JSON.parse(readFileSync(project.path('rag-baseline.json'), 'utf8')) as unknown;
+  return leaves(baseline)
+    .filter((leaf) => leaf.path.includes(measure) && leaf.path.some((key) => key === question || key.startsWith(`${question}#`)))
+    .map((leaf) => leaf.value);
+}
+
+function expectQuestion(project: FixtureProject, question: string, expected: Record<string, number>): void {
+  for (const [measure, value] of Object.entries(expected)) {
+    const values = baselineValues(project, question, measure);
+    expect(values, `${question} ${measure}`).toHaveLength(1);
+    expect(values[0], `${question} ${measure}`).toBeCloseTo(value, 12);
+  }
+}
+
+let pkg: PackageSnapshot;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  pkg = await snapshotPackage();
+}, 240_000);
+
+afterAll(() => pkg?.remove());
+
+describe.each(['vitest', 'jest'] as const)('declared measures with %s', { timeout: 180_000 }, (runner) => {
+  let project: FixtureProject;
+  beforeAll(() => {
+    project = createProject(runner, pkg);
+  });
+  afterAll(() => project?.remove());
+
+  it('every question records all declared measures, and an update writes the new values of a question whose first assertion fails', async () => {
+    const files = runner === 'jest' ? ['test/questions.test.js'] : ['test/questions.test.ts'];
+    const first = await run(project, runner, files, { RAG_BASELINE: 'update' });
+    expect(first.exitCode, describeRun(first)).toBe(0);
+    // q-ok only asserted recall@3; the declaration recorded hit@1 and mrr@10 too.
+    expectQuestion(project, 'q-ok', { 'hit@1': 1, 'recall@3': 1, 'mrr@10': 1 });
+    expectQuestion(project, 'q-first-fails', { 'hit@1': 1, 'recall@3': 1, 'mrr@10': 1 });
+
+    // Worse: q-first-fails gets c, d, a: hit@1 fails first and throws; recall@3 = 1/2, mrr@10 = 1/3 are recorded anyway.
+    const worse = await run(project, runner, files, { RAG_BASELINE: 'update', RETRIEVER: 'worse' });
+    expect(worse.exitCode, describeRun(worse)).toBe(1);
+    expect(worse.stdout + worse.stderr).toMatch(/toHaveHitAtK/);
+    expectQuestion(project, 'q-first-fails', { 'hit@1': 0, 'recall@3': 0.5, 'mrr@10': MRR_RANK_3 });
+    expectQuestion(project, 'q-ok', { 'hit@1': 1, 'recall@3': 1, 'mrr@10': 1 });
+  });
+});
+
+describe('jest runner corners', { timeout: 180_000 }, () => {
+  let project: FixtureProject;
+  beforeAll(() => {
+    project = createProject('jest', pkg);
+  });
+  afterAll(() => project?.remove());
+
+  it('a retried test keeps only the attempt that counted; test.concurrent files each sample under its own test', async () => {
+    const result = await run(project, 'jest', ['--maxWorkers=2', 'test/retry.test.js', 'test/concurrent.test.js'], { RAG_BASELINE: 'update' });
+    expect(result.exitCode, describeRun(result)).toBe(0);
+    // The first attempt (x, y, a: hit@1 0, mrr@10 1/3) is gone: one sample per measure, the retry's.
+    expectQuestion(project, 'flaky', { 'hit@1': 1, 'recall@3': 1, 'mrr@10': 1 });
+    // The slow test asserts after the fast one started: its sample is still its own.
+    expectQuestion(project, 'slow question', { 'hit@1': 1, 'mrr@10': 1 });
+    expectQuestion(project, 'fast question', { 'hit@1': 0, 'mrr@10': 0.5 });
+  });
+
+  it('an empty shard writes an empty shard report, and merge accepts the set', async () => {
+    rmSync(project.path('rag-baseline.json'), { force: true });
+    // Three test files over four shards: at least one shard runs nothing, and Jest stops it ("No tests found") before any reporter starts.
+    const shards = [1, 2, 3, 4];
+    const results = [];
+    for (const index of shards) results.push(await run(project, 'jest', [`--shard=${index}/4`]));
+    const reports = shards.map((index) => JSON.parse(readFileSync(project.path(`rag-shard-${index}-of-4.json`), 'utf8')) as { samples: unknown[]; files: string[] });
+    const empty = shards.filter((_, position) => reports[position]!.files.length === 0);
+    expect(empty.length, results.map((result) => describeRun(result)).join('\n')).toBeGreaterThan(0);
+    for (const index of empty) {
+      expect(reports[index - 1]!.samples).toEqual([]);
+      expect(results[index - 1]!.stderr).toContain(`shard ${index}/4 ran no test file; wrote the empty rag-shard-${index}-of-4.json`);
+    }
+    const merged = await runCommand(process.execPath, [project.bin('rag-matchers', 'dist', 'cli.js'), 'merge', ...shards.map((index) => `rag-shard-${index}-of-4.json`)], {
+      cwd: project.dir,
+      timeoutMs: 30_000,
+      env: { CI: undefined, RAG_BASELINE: undefined },
+    });
+    expect(merged.exitCode, describeRun(merged)).toBe(0);
+  });
+});
+
+describe('one vitest file in two projects', { timeout: 180_000 }, () => {
+  let project: FixtureProject;
+  beforeAll(() => {
+    project = createProject('vitest', pkg);
+  });
+  afterAll(() => project?.remove());
+
+  it('each project records its own samples, and its module names the project', async () => {
+    const result = await run(project, 'vitest', ['--config', 'vitest.projects.config.ts']);
+    expect(result.exitCode, describeRun(result)).toBe(1); // the worse project's q-first-fails fails
+    const rows = JSON.parse(readFileSync(project.path('projects.json'), 'utf8')) as { project: string; test: string; samples: { measure: string; value: number }[] }[];
+    const recall = (projectName: string, test: string) =>
+      rows.filter((row) => row.project === projectName && row.test === test).flatMap((row) => row.samples.filter((sample) => sample.measure === 'recall@3').map((sample) => sample.value));
+    expect(recall('baseline', 'q-first-fails')).toEqual([1]);
+    expect(recall('worse', 'q-first-fails')).toEqual([0.5]);
+    expect(recall('baseline', 'q-ok')).toEqual([1]);
+    expect(recall('worse', 'q-ok')).toEqual([1]);
+  });
+});

@@ -1,0 +1,174 @@
+// The recording rule, on the matchers themselves with a Vitest-shaped test context: with declared
+// measures, the first retrieval matcher of a question records all of them (before its verdict), later
+// matchers record none of them again. Values are worked by hand for:
+//   hits d1…d6, relevant d2 and d9 (d9 never retrieved)
+//   hit@3 = 1 (d2 at rank 2) · recall@5 = 1/2 · ndcg@10 = (1/log2 3) / (1 + 1/log2 3) = 0.386853 · mrr@10 = 1/2 · P@5 = 1/5
+import { afterEach, describe, expect, it } from 'vitest';
+import { matchers } from '../../matchers/index.js';
+import { evaluateRun } from '../../src/index.js';
+import { DECLARATION_ENV, publishDeclaration, resolveDeclaration } from '../../src/recording/declaration.js';
+import { TASK_META_KEY, type MetricSample } from '../../src/recording/sample.js';
+
+const HITS = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6'];
+const RELEVANT = ['d2', 'd9'];
+const NDCG10 = 1 / Math.log2(3) / (1 + 1 / Math.log2(3));
+
+interface FakeTask {
+  name: string;
+  meta: Record<string, unknown>;
+  suite: { name: string; suite?: unknown; filepath?: string };
+  file: { filepath: string };
+  result: { retryCount: number; repeatCount: number };
+}
+
+function fakeTest(describeTitle = 'orders'): FakeTask {
+  const file = { name: 'test/q.test.ts', filepath: '/repo/test/q.test.ts' };
+  return { name: 't', meta: {}, suite: { name: describeTitle, suite: file }, file, result: { retryCount: 0, repeatCount: 0 } };
+}
+
+function recorded(task: FakeTask): MetricSample[] {
+  return (task.meta[TASK_META_KEY] as MetricSample[] | undefined) ?? [];
+}
+
+function declare(options: Parameters<typeof resolveDeclaration>[0]): void {
+  publishDeclaration(resolveDeclaration(options, '/repo'));
+}
+
+afterEach(() => {
+  delete process.env[DECLARATION_ENV];
+});
+
+describe('with declared measures', () => {
+  it('the first matcher records every declared measure, even when its own assertion fails', () => {
+    declare({ measures: ['hit@3', 'recall@5', 'ndcg@10', 'mrr@10'] });
+    const task = fakeTest();
+    const first = matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.9, { queryId: 'q1' });
+    expect(first.pass).toBe(false);
+    const samples = recorded(task);
+    expect(samples.map((sample) => sample.measure)).toEqual(['hit@3', 'recall@5', 'ndcg@10', 'mrr@10']);
+    expect(samples.map((sample) => sample.queryId)).toEqual(['q1', 'q1', 'q1', 'q1']);
+    expect(samples[0]!.value).toBe(1);
+    expect(samples[1]!.value).toBe(0.5);
+    expect(samples[2]!.value).toBeCloseTo(NDCG10, 12);
+    expect(samples[3]!.value).toBe(0.5);
+    // Values, not verdicts.
+    expect(samples.every((sample) => sample.pass === undefined && sample.threshold === undefined)).toBe(true);
+  });
+
+  it('later matchers for the same question record no declared measure again; an undeclared one once', () => {
+    declare({ measures: ['hit@3', 'recall@5'] });
+    const task = fakeTest();
+    matchers.toHaveHitAtK.call({ task }, HITS, RELEVANT, 3);
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.5);
+    matchers.toHavePrecisionAtK.call({ task }, HITS, RELEVANT, 5, 0.1);
+    matchers.toHavePrecisionAtK.call({ task }, HITS, RELEVANT, 5, 0.3);
+    expect(recorded(task).map((sample) => [sample.measure, sample.value])).toEqual([
+      ['hit@3', 1],
+      ['recall@5', 0.5],
+      ['precision@5', 0.2],
+    ]);
+    // The undeclared measure keeps its matcher's threshold and verdict.
+    expect(recorded(task)[2]).toMatchObject({ threshold: 0.1, pass: true });
+  });
+
+  it('another question in the same test records its own declared measures', () => {
+    declare({ measures: ['recall@5'] });
+    const task = fakeTest();
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.5, { queryId: 'a' });
+    matchers.toHaveRecallAtK.call({ task }, ['d9'], RELEVANT, 5, 0.5, { queryId: 'b' });
+    expect(recorded(task).map((sample) => [sample.queryId, sample.value])).toEqual([
+      ['a', 0.5],
+      ['b', 0.5],
+    ]);
+  });
+
+  it('declared measures use the matcher’s options (granularity, key), not its own cutoff', () => {
+    declare({ measures: ['recall@2'] });
+    const task = fakeTest();
+    const chunks = ['a#chunk-1', 'b#chunk-1', 'a#chunk-2'];
+    // By document: a, b → both relevant documents in the top 2 (by chunk, neither id is relevant).
+    matchers.toHaveNdcgAbove.call({ task }, chunks, ['a', 'b'], 0, { k: 1, granularity: 'document' });
+    expect(recorded(task).map((sample) => [sample.measure, sample.value])).toEqual([
+      ['recall@2', 1],
+      ['ndcg@1', 1],
+    ]);
+  });
+
+  it('a retry starts a fresh attempt: its first matcher records the declared measures again', () => {
+    declare({ measures: ['recall@5'] });
+    const task = fakeTest();
+    matchers.toHaveRecallAtK.call({ task }, ['d9'], RELEVANT, 5, 0.9);
+    task.result.retryCount = 1;
+    matchers.toHaveRecallAtK.call({ task }, ['d2', 'd9'], RELEVANT, 5, 0.9);
+    expect(recorded(task).map((sample) => sample.value)).toEqual([1]);
+  });
+
+  it('a per-suite override replaces the project list; [] falls back to each matcher’s own measure', () => {
+    declare({ measures: ['recall@5'], suites: { 'test/q.test.ts > faq': { measures: ['mrr'] }, 'test/q.test.ts > plain': { measures: [] } } });
+    const faq = fakeTest('faq');
+    matchers.toHaveRecallAtK.call({ task: faq }, HITS, RELEVANT, 5, 0.1);
+    expect(recorded(faq).map((sample) => [sample.measure, sample.value])).toEqual([
+      ['mrr', 0.5],
+      ['recall@5', 0.5],
+    ]);
+    const plain = fakeTest('plain');
+    matchers.toHaveHitAtK.call({ task: plain }, HITS, RELEVANT, 1);
+    expect(recorded(plain)).toEqual([{ measure: 'hit@1', value: 0, pass: false }]);
+  });
+
+  it('toMeetRetrievalTargets records each target’s value and whether that target was met', () => {
+    declare({ measures: ['hit@3'] });
+    const task = fakeTest();
+    const result = matchers.toMeetRetrievalTargets.call({ task }, HITS, RELEVANT, { 'recall@5': 0.4, 'P@5': 0.5 });
+    expect(result.pass).toBe(false);
+    expect(recorded(task)).toEqual([
+      { measure: 'hit@3', value: 1 },
+      { measure: 'recall@5', value: 0.5, threshold: 0.4, pass: true },
+      { measure: 'precision@5', value: 0.2, threshold: 0.5, pass: false },
+    ]);
+  });
+
+  it('set-level matchers record each question’s declared measures from the result, and say when one was not evaluated', () => {
+    declare({ measures: ['recall@5', 'mrr'] });
+    const set = [
+      { id: 'q1', query: 'one', relevant: ['d2', 'd9'] },
+      { id: 'q2', query: 'two', relevant: ['d1'] },
+    ];
+    const run = { q1: HITS, q2: ['d1'] };
+    const task = fakeTest();
+    const result = evaluateRun(set, run, { measures: ['recall@5', 'mrr', 'ndcg@10'] });
+    matchers.toHaveMeanNdcgAbove.call({ task }, result, 0.9, { k: 10 });
+    expect(recorded(task).map((sample) => [sample.queryId, sample.measure, +sample.value.toFixed(6)])).toEqual([
+      ['q1', 'recall@5', 0.5],
+      ['q1', 'mrr', 0.5],
+      ['q1', 'ndcg@10', +NDCG10.toFixed(6)],
+      ['q2', 'recall@5', 1],
+      ['q2', 'mrr', 1],
+      ['q2', 'ndcg@10', 1],
+    ]);
+    const partial = evaluateRun(set, run, { measures: ['ndcg@10'] });
+    expect(() => matchers.toHaveMeanNdcgAbove.call({ task: fakeTest() }, partial, 0.5, { k: 10 })).toThrow(/declared measures recall@5, mrr were not evaluated/);
+  });
+});
+
+describe('without a declaration', () => {
+  it('each matcher records its own measure, as before', () => {
+    const task = fakeTest();
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.9);
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4);
+    expect(recorded(task)).toEqual([
+      { measure: 'recall@5', value: 0.5, threshold: 0.9, pass: false },
+      { measure: 'recall@5', value: 0.5, threshold: 0.4, pass: true },
+    ]);
+  });
+});
+
+describe('toMeetRetrievalTargets: prototype member names are usage errors', () => {
+  for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+    it(`${key}, with and without .not`, () => {
+      const targets = JSON.parse(`{ ${JSON.stringify(key)}: 1 }`) as Record<string, number>;
+      expect(() => matchers.toMeetRetrievalTargets.call({}, HITS, RELEVANT, targets)).toThrow(new RegExp(`targets key "${key}": measure "${key}" is not valid: unknown measure`));
+      expect(() => matchers.toMeetRetrievalTargets.call({ isNot: true }, HITS, RELEVANT, targets)).toThrow(/is not valid: unknown measure/);
+    });
+  }
+});
