@@ -1,5 +1,6 @@
 import { matcherErrorMessage, printWithType, printExpected } from 'jest-matcher-utils';
 import { describeValue } from '../../src/core/describe.js';
+import { isPromiseLike } from '../../src/core/keys.js';
 import { evaluate, type EvaluateOptions, type Hit, type Relevance } from '../../src/index.js';
 import { hintOf, type MatcherContext } from './context.js';
 
@@ -44,6 +45,15 @@ export function checkOptions<T extends object>(context: MatcherContext, matcherN
 }
 
 export function checkHits(context: MatcherContext, matcherName: string, args: string, received: unknown): readonly Hit[] {
+  if (isPromiseLike(received)) {
+    throw usageError(
+      context,
+      matcherName,
+      args,
+      'received value is a Promise, not an array of hits: did you forget await?',
+      'Await the retriever before asserting: expect(await retriever.retrieve(query)).…',
+    );
+  }
   if (!Array.isArray(received)) {
     throw usageError(context, matcherName, args, `received value must be an array of hits in rank order`, printWithType('Received', received, (value) => describeValue(value)));
   }

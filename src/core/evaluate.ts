@@ -1,4 +1,5 @@
 import { describeValue } from './describe.js';
+import { isPromiseLike, readNormalization } from './keys.js';
 import { formatMeasure, type Measure } from './measures.js';
 import { measureAtCutoff, measureAtCutoffs, type CutoffRequest, type MeasuresAtCutoff } from './metrics.js';
 import { collapseToDocuments, judgeRanking, rankedKeys, type JudgedRanking } from './ranking.js';
@@ -8,7 +9,7 @@ import type { EvaluateOptions, Hit, Relevance, RetrievalEvaluation } from './typ
 
 const KNOWN_OPTIONS = new Set([
   'k', 'key', 'granularity', 'documentKey', 'minGrade', 'gain', 'applyMinGradeToNdcg',
-  'precisionDenominator', 'duplicates', 'sortBy',
+  'precisionDenominator', 'duplicates', 'sortBy', 'normalize',
 ]);
 
 /** Validates a cutoff: a whole number, or undefined / ≤ 0 for "the whole list". */
@@ -40,6 +41,7 @@ function readOptions(kOrOptions: number | EvaluateOptions | undefined): Evaluate
   if (granularity !== undefined && granularity !== 'chunk' && granularity !== 'document') {
     throw new RangeError(`granularity must be 'chunk' or 'document', received ${describeValue(granularity)}.`);
   }
+  readNormalization(kOrOptions.normalize);
   const denominator = kOrOptions.precisionDenominator;
   if (denominator !== undefined && denominator !== 'k' && denominator !== 'retrieved') {
     throw new RangeError(`precisionDenominator must be 'k' or 'retrieved', received ${describeValue(denominator)}.`);
@@ -48,6 +50,9 @@ function readOptions(kOrOptions: number | EvaluateOptions | undefined): Evaluate
 }
 
 function assertHits(hits: unknown): asserts hits is readonly Hit[] {
+  if (isPromiseLike(hits)) {
+    throw new TypeError('hits is a Promise, not an array of hits: did you forget await? Pass `await retriever.retrieve(query)`.');
+  }
   if (!Array.isArray(hits)) {
     throw new TypeError(`hits must be an array of hits in rank order, received ${describeValue(hits)}. Pass the retriever's result list (rank 1 first).`);
   }
@@ -186,9 +191,9 @@ export function evaluateMeasures(
   const byDocument = checked.granularity === 'document';
   // A Map is measured as it is when clean, and string hits as their own keys: measureRanking checks
   // both on the way and says which must be read first (which also gives the errors bad input deserves).
-  let grades: ReadonlyMap<unknown, unknown> = relevant instanceof Map && !byDocument ? relevant : readJudgedGrades(relevant, checked);
+  let grades: ReadonlyMap<unknown, unknown> = relevant instanceof Map && !byDocument && checked.normalize === undefined ? relevant : readJudgedGrades(relevant, checked);
   assertHits(hits);
-  const hitsAreKeys = checked.key === undefined && (checked.sortBy === undefined || checked.sortBy === 'rank') && !byDocument;
+  const hitsAreKeys = checked.key === undefined && (checked.sortBy === undefined || checked.sortBy === 'rank') && !byDocument && checked.normalize === undefined;
   let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, checked);
   let checkKeys = hitsAreKeys;
   // At most one re-read of each: what readJudgedGrades and rankedKeys return is clean.
