@@ -36,7 +36,8 @@ export interface RunQueryGroup {
   entries: RunEntry[];
 }
 
-export type RunStreamSource = string | NodeJS.ReadableStream | AsyncIterable<string | Uint8Array>;
+/** A file path, or any async iterable of text or bytes (a Node readable stream is one): no Node types in the public API. */
+export type RunStreamSource = string | AsyncIterable<string | Uint8Array>;
 
 export interface FormatRunOptions {
   /** Run tag written in the sixth column. */
@@ -498,7 +499,7 @@ function notGroupedProblem(queryId: string, previousQueryId: string, earlierLast
 
 function openRunSource(source: RunStreamSource): AsyncIterable<string | Uint8Array> {
   if (typeof source === 'string') return createReadStream(source, { highWaterMark: 1 << 20 });
-  return source as AsyncIterable<string | Uint8Array>;
+  return source;
 }
 
 /**

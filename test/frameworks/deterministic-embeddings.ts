@@ -29,6 +29,11 @@ export class BagOfWordsEmbeddings extends Embeddings {
 }
 
 export class BagOfWordsEmbedding extends BaseEmbedding {
+  // BaseEmbedding's constructor is protected.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor() {
+    super();
+  }
   getTextEmbedding(text: string): Promise<number[]> {
     return Promise.resolve(bagOfWords(text));
   }
