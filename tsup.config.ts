@@ -40,6 +40,11 @@ const bundleStdlibOnce: EsbuildPlugin = {
 };
 
 // Every public entry point is listed here and in package.json "exports" (and "bin" for the CLI).
+// `npm run demo` builds the ESM JavaScript alone (RAG_MATCHERS_BUILD=js): the declarations are most of
+// the build's time, and the demo reads neither them nor the CommonJS files. It keeps whatever else
+// dist/ holds.
+const javascriptOnly = process.env.RAG_MATCHERS_BUILD === 'js';
+
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
@@ -51,11 +56,11 @@ export default defineConfig({
     // Started by the CLI's trec-eval on large runs (one per extra thread); not an export.
     'trec-eval-worker': 'src/cli/trec-eval-worker.ts',
   },
-  format: ['esm', 'cjs'],
-  dts: true,
+  format: javascriptOnly ? ['esm'] : ['esm', 'cjs'],
+  dts: !javascriptOnly,
   // Maps without sourcesContent would be most of the tarball for little use: none are shipped.
   sourcemap: false,
-  clean: true,
+  clean: !javascriptOnly,
   target: 'node20',
   splitting: true,
   treeshake: true,
