@@ -30,7 +30,6 @@ export class BagOfWordsEmbeddings extends Embeddings {
 
 export class BagOfWordsEmbedding extends BaseEmbedding {
   // BaseEmbedding's constructor is protected.
-  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
   constructor() {
     super();
   }
