@@ -1,6 +1,50 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+
+// The two @stdlib distributions stats.ts imports pull in some 150 small CommonJS modules, each wrapped
+// by the bundler: a third of the tarball, read by nobody. They are bundled once, minified, into one
+// module that both imports share; our own code stays as written, so stack traces read like the source.
+const STDLIB_IMPORTS: Record<string, string> = {
+  '@stdlib/stats-base-dists-t-cdf': 'tCdf',
+  '@stdlib/stats-base-dists-normal-quantile': 'normalQuantile',
+};
+
+const bundleStdlibOnce: EsbuildPlugin = {
+  name: 'bundle-stdlib-once',
+  setup(build) {
+    let bundled: Promise<string> | undefined;
+    const bundle = () =>
+      (bundled ??= build.esbuild
+        .build({
+          stdin: {
+            contents: Object.entries(STDLIB_IMPORTS).map(([from, name]) => `export { default as ${name} } from '${from}';`).join('\n'),
+            resolveDir: process.cwd(),
+          },
+          bundle: true,
+          minify: true,
+          format: 'esm',
+          platform: 'node',
+          write: false,
+          legalComments: 'none',
+        })
+        .then((result) => (result.outputFiles[0] as { text: string }).text));
+    build.onResolve({ filter: /^@stdlib\// }, (args) => ({ path: args.path, namespace: 'stdlib' }));
+    build.onLoad({ filter: /.*/, namespace: 'stdlib' }, async (args) => {
+      if (args.path === '@stdlib/bundle') return { contents: await bundle(), loader: 'js' };
+      const name = STDLIB_IMPORTS[args.path];
+      if (name === undefined) throw new Error(`bundle-stdlib-once: ${args.path} is not in STDLIB_IMPORTS; add it there.`);
+      return { contents: `export { ${name} as default } from '@stdlib/bundle';`, loader: 'js' };
+    });
+  },
+};
 
 // Every public entry point is listed here and in package.json "exports" (and "bin" for the CLI).
+// `npm run demo` builds the ESM JavaScript alone (RAG_MATCHERS_BUILD=js): the declarations are most of
+// the build's time, and the demo reads neither them nor the CommonJS files. It keeps whatever else
+// dist/ holds.
+const javascriptOnly = process.env.RAG_MATCHERS_BUILD === 'js';
+
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
@@ -16,14 +60,16 @@ export default defineConfig({
     // Started by the CLI's trec-eval on large runs (one per extra thread); not an export.
     'trec-eval-worker': 'src/cli/trec-eval/worker.ts',
   },
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
+  format: javascriptOnly ? ['esm'] : ['esm', 'cjs'],
+  dts: !javascriptOnly,
+  // Maps without sourcesContent would be most of the tarball for little use: none are shipped.
+  sourcemap: false,
+  clean: !javascriptOnly,
   target: 'node20',
   splitting: true,
   treeshake: true,
   // stdlib's distribution functions are bundled: a few KB of code instead of ~200 small runtime packages.
   noExternal: [/^@stdlib\//],
+  esbuildPlugins: [bundleStdlibOnce],
   external: ['vitest', 'vitest/node', 'vitest/reporters', 'jest', '@jest/globals', '@jest/reporters', 'expect'],
 });

@@ -88,7 +88,7 @@ export function toMeetRetrievalTargets(this: MatcherContext, received: unknown, 
       [title, ...lines].join('\n') + (queryId === undefined ? '' : `\n(query ${queryId})`),
       formatRanking(explanation, shownK, utils),
       formatMissing(explanation, shownK),
-      formatAlignmentDiagnosis(explanation, explanation.relevantIds.map((entry) => entry.id)),
+      formatAlignmentDiagnosis(explanation, explanation.relevantIds.map((entry) => entry.id), hits),
     ]
       .filter((section) => section !== '')
       .join('\n\n');

@@ -1,9 +1,56 @@
-// The declaration bundler drops triple-slash references; rag-matchers/jest augments the 'expect'
-// module (behind @jest/globals), which must be part of the user's program for the augmentation to apply.
+// Fixes the bundled declarations where the declaration bundler and the CommonJS output disagree.
 import { readFileSync, writeFileSync } from 'node:fs';
 
+// 1. The declaration bundler drops triple-slash references; rag-matchers/jest augments the 'expect'
+// module (behind @jest/globals), which must be part of the user's program for the augmentation to apply.
 const reference = '/// <reference types="expect" />\n';
 for (const file of ['dist/jest.d.ts', 'dist/jest.d.cts']) {
   const text = readFileSync(file, 'utf8');
   if (!text.startsWith(reference)) writeFileSync(file, reference + text);
 }
+
+// 2. An entry whose only value is its default export is emitted as `module.exports = Reporter` (what
+// Jest's and Vitest's reporter loaders want from require), but its .d.cts says `export default`: under
+// node16 CommonJS, TypeScript would then ask for a `.default` that is not there. Say `export =`, with the
+// entry's type exports kept in a namespace of the same name.
+export function toExportEquals(declarations) {
+  const exportLine = /^export \{ ([^}]*) \};\s*$/m;
+  const match = exportLine.exec(declarations);
+  if (match === null) return undefined;
+  const names = match[1].split(',').map((name) => name.trim());
+  const defaults = names.filter((name) => name.endsWith(' as default'));
+  if (defaults.length !== 1) return undefined;
+  const main = defaults[0].replace(/ as default$/, '');
+  const typeNames = names.filter((name) => !name.endsWith(' as default'));
+  let text = declarations;
+  const aliases = [];
+  for (const name of typeNames) {
+    // Imported under a private name, re-exported from the namespace under the public one.
+    const imported = new RegExp(`\\b(\\w+) as ${name}\\b`);
+    if (!imported.test(text)) return undefined;
+    text = text.replace(imported, `$1 as ${name}_`).replace(new RegExp(`(?<![.\\w])${name}(?![\\w_])`, 'g'), `${name}_`);
+    aliases.push(`    export type ${name} = ${name}_;`);
+  }
+  const body = aliases.length === 0 ? '' : `declare namespace ${main} {\n${aliases.join('\n')}\n}\n`;
+  return text.replace(exportLine, `${body}export = ${main};\n`);
+}
+
+for (const entry of ['vitest-reporter', 'jest-reporter']) {
+  const javascript = readFileSync(`dist/${entry}.cjs`, 'utf8');
+  if (!/^module\.exports = \w+;\s*$/m.test(javascript)) continue;
+  const file = `dist/${entry}.d.cts`;
+  if (/^export = \w+;$/m.test(readFileSync(file, 'utf8'))) continue; // already rewritten
+  const rewritten = toExportEquals(readFileSync(file, 'utf8'));
+  if (rewritten === undefined) throw new Error(`after-build: ${file} has no "export { …, X as default }" line to turn into "export =".`);
+  writeFileSync(file, rewritten);
+}
+
+// 3. rag-matchers/vitest only augments the 'vitest' module. Written in a .d.cts, `declare module 'vitest'`
+// would resolve 'vitest' as require does (vitest's index.d.cts, a re-export) and add nothing to the
+// declarations that every test file sees; the CommonJS declarations therefore pull in the ESM ones,
+// whose 'vitest' is the one that counts, under either module mode.
+writeFileSync(
+  'dist/vitest.d.cts',
+  '// Pulls in the ESM declarations: their `declare module \'vitest\'` is the one that augments what tests import.\n' +
+    '/// <reference path="./vitest.d.ts" />\nexport {};\n',
+);

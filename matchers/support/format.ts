@@ -1,4 +1,5 @@
-import { documentKeyOf } from '../../src/core/keys.js';
+import { documentKeyOf, fieldThatWouldMatch } from '../../src/core/keys.js';
+import type { Hit } from '../../src/core/types.js';
 import type { RankedRow, RankingExplanation } from '../../src/core/explain.js';
 import type { MatcherUtils } from './context.js';
 
@@ -62,23 +63,56 @@ export function formatMissing(explanation: RankingExplanation, k: number | undef
 
 /**
  * When no hit matched any annotation, the usual cause is two key shapes (annotation `doc-1`, hits
- * `doc-1#chunk-0`): show both and the likely fix.
+ * `doc-1#chunk-0`): show both and the likely fix — `granularity: 'document'`, the framework field that
+ * would have matched (`metadata.source` under a vector store's `Document.id`), or one Unicode form.
  */
-export function formatAlignmentDiagnosis(explanation: RankingExplanation, judgedIds: readonly string[]): string {
+export function formatAlignmentDiagnosis(explanation: RankingExplanation, judgedIds: readonly string[], hits: readonly Hit[] = []): string {
   const { rows } = explanation;
   if (rows.length === 0 || judgedIds.length === 0) return '';
   const judged = new Set(judgedIds);
-  if (rows.some((row) => judged.has(row.key))) return '';
+  if (rows.some((row) => judged.has(row.key))) return formatNormalizationDiagnosis(explanation, judgedIds);
   const hitKeys = rows.slice(0, 3).map((row) => shortKey(row.key));
   const annotationIds = judgedIds.slice(0, 3).map(shortKey);
   const documentsMatch = rows.some((row) => judged.has(documentKeyOf(row.key)));
+  const field = documentsMatch ? undefined : fieldThatWouldMatch(hits, judged);
+  const normalization = formatNormalizationDiagnosis(explanation, judgedIds);
   const fix = documentsMatch
     ? "Your annotations name documents and your hits are chunks: pass { granularity: 'document' }."
-    : 'Make both sides use the same ids: pass { key: (hit) => … } returning the id your annotations use, or annotate with the hit keys.';
+    : field !== undefined
+      ? `The hits' ${field} would have matched: pass { key: '${field}' }.`
+      : normalization !== ''
+        ? ''
+        : 'Make both sides use the same ids: pass { key: (hit) => … } returning the id your annotations use, or annotate with the hit keys.';
   return [
     'No hit matched any annotation. The two sides use different ids:',
     `  annotation ids: ${annotationIds.join(', ')}`,
     `  hit keys:       ${hitKeys.join(', ')}`,
-    fix,
+    ...[fix, normalization].filter((line) => line !== ''),
+  ].join('\n');
+}
+
+function codePoints(id: string): string {
+  return [...id].map((character) => `U+${(character.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+}
+
+/** Relevant ids that a hit key spells in another Unicode normalisation form: they look alike and never meet. */
+export function formatNormalizationDiagnosis(explanation: RankingExplanation, judgedIds: readonly string[]): string {
+  const keysByNfc = new Map<string, string>();
+  for (const row of explanation.rows) {
+    const nfc = row.key.normalize('NFC');
+    if (!keysByNfc.has(nfc)) keysByNfc.set(nfc, row.key);
+  }
+  const retrieved = new Set(explanation.rows.map((row) => row.key));
+  const pairs: string[] = [];
+  for (const id of judgedIds) {
+    if (retrieved.has(id)) continue;
+    const key = keysByNfc.get(id.normalize('NFC'));
+    if (key !== undefined && key !== id) pairs.push(`  annotation ${JSON.stringify(id)} (${codePoints(id)}) vs hit ${JSON.stringify(key)} (${codePoints(key)})`);
+  }
+  if (pairs.length === 0) return '';
+  return [
+    'These ids look alike but differ in Unicode normalisation (e.g. é as U+00E9 vs e + U+0301), so they never match:',
+    ...pairs.slice(0, 3),
+    "Pass { normalize: 'NFC' } to compare both sides in one form.",
   ].join('\n');
 }

@@ -74,7 +74,7 @@ export function runMetricMatcher(context: MatcherContext, spec: MetricMatcherSpe
         `\n${countsLine(evaluation, call.k)}`,
       formatRanking(explanation, call.k, utils),
       formatMissing(explanation, call.k),
-      formatAlignmentDiagnosis(explanation, judgedIds),
+      formatAlignmentDiagnosis(explanation, judgedIds, hits),
     ];
     return sections.filter((section) => section !== '').join('\n\n');
   };

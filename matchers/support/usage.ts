@@ -2,6 +2,7 @@ import { matcherErrorMessage, printWithType, printExpected } from 'jest-matcher-
 import { describeValue } from '../../src/core/describe.js';
 import type { MeasurePlan } from '../../src/core/evaluate.js';
 import { evaluate, evaluateMeasures, type EvaluateOptions, type Hit, type Relevance } from '../../src/core/index.js';
+import { isPromiseLike } from '../../src/core/keys.js';
 import { hintOf, type MatcherContext } from './context.js';
 
 /** Options every matcher takes as its last argument: the core's options plus the question's id. */
@@ -45,6 +46,15 @@ export function checkOptions<T extends object>(context: MatcherContext, matcherN
 }
 
 export function checkHits(context: MatcherContext, matcherName: string, args: string, received: unknown): readonly Hit[] {
+  if (isPromiseLike(received)) {
+    throw usageError(
+      context,
+      matcherName,
+      args,
+      'received value is a Promise, not an array of hits: did you forget await?',
+      'Await the retriever before asserting: expect(await retriever.retrieve(query)).…',
+    );
+  }
   if (!Array.isArray(received)) {
     throw usageError(context, matcherName, args, `received value must be an array of hits in rank order`, printWithType('Received', received, (value) => describeValue(value)));
   }

@@ -20,6 +20,7 @@ import {
   type MeasurePlan,
   type MeasureScratch,
 } from './measure-ranking.js';
+import { isPromiseLike, readNormalization } from './keys.js';
 import { collapseToDocuments, judgeRanking, rankedKeys, type JudgedRanking } from './ranking.js';
 import { readJudgedGrades, readJudgmentSettings, type JudgmentSettings, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit, Relevance, RetrievalEvaluation } from './types.js';
@@ -27,7 +28,7 @@ import type { EvaluateOptions, Hit, Relevance, RetrievalEvaluation } from './typ
 export { planMeasures, type MeasurePlan } from './measure-ranking.js';
 const KNOWN_OPTIONS = new Set([
   'k', 'key', 'granularity', 'documentKey', 'minGrade', 'gain', 'applyMinGradeToNdcg',
-  'precisionDenominator', 'duplicates', 'sortBy',
+  'precisionDenominator', 'duplicates', 'sortBy', 'normalize',
 ]);
 
 /** Validates a cutoff: a whole number, or undefined / ≤ 0 for "the whole list". */
@@ -71,6 +72,7 @@ function readOptions(kOrOptions: number | EvaluateOptions | undefined): Evaluate
   if (granularity !== undefined && granularity !== 'chunk' && granularity !== 'document') {
     throw new RangeError(`granularity must be 'chunk' or 'document', received ${describeValue(granularity)}.`);
   }
+  readNormalization(kOrOptions.normalize);
   const denominator = kOrOptions.precisionDenominator;
   if (denominator !== undefined && denominator !== 'k' && denominator !== 'retrieved') {
     throw new RangeError(`precisionDenominator must be 'k' or 'retrieved', received ${describeValue(denominator)}.`);
@@ -83,6 +85,9 @@ function readOptions(kOrOptions: number | EvaluateOptions | undefined): Evaluate
 }
 
 function assertHits(hits: unknown): asserts hits is readonly Hit[] {
+  if (isPromiseLike(hits)) {
+    throw new TypeError('hits is a Promise, not an array of hits: did you forget await? Pass `await retriever.retrieve(query)`.');
+  }
   if (!Array.isArray(hits)) {
     throw new TypeError(`hits must be an array of hits in rank order, received ${describeValue(hits)}. Pass the retriever's result list (rank 1 first).`);
   }
@@ -130,11 +135,12 @@ interface JudgedQuery {
  * ranking (hits that are non-blank strings are their own keys). `plan` limits the ranks read.
  */
 function judgeQuery(scratch: MeasureScratch, hits: readonly Hit[], relevant: Relevance, options: EvaluateOptions, plan: MeasurePlan | undefined, trackEveryKey: boolean): JudgedQuery {
-  const byDocument = options.granularity === 'document';
+  // Document granularity and Unicode normalisation rewrite keys, so neither side can be read as it is.
+  const rewritesKeys = options.granularity === 'document' || options.normalize !== undefined;
   let source: GradeSource;
   let isMap: boolean;
   let judgedCount = -1;
-  if (!byDocument && (relevant instanceof Map || isPlainRecord(relevant))) {
+  if (!rewritesKeys && (relevant instanceof Map || isPlainRecord(relevant))) {
     source = relevant;
     isMap = relevant instanceof Map;
     judgedCount = loadGrades(scratch, source, isMap);
@@ -145,7 +151,7 @@ function judgeQuery(scratch: MeasureScratch, hits: readonly Hit[], relevant: Rel
     judgedCount = loadGrades(scratch, source, true);
   }
   assertHits(hits);
-  const hitsAreKeys = options.key === undefined && (options.sortBy === undefined || options.sortBy === 'rank') && !byDocument;
+  const hitsAreKeys = options.key === undefined && (options.sortBy === undefined || options.sortBy === 'rank') && !rewritesKeys;
   let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, options);
   const duplicatesError = options.duplicates === 'error';
   let scan = judgeKeys(scratch, keys, rankCountOf(plan, trackEveryKey, keys.length), judgedCount, hitsAreKeys, trackEveryKey, duplicatesError);

@@ -10,10 +10,13 @@ export const KEY_RULES = [
   "sourceName + '/' + sectionTitle + '#chunk-' + chunkIndex",
   'content',
   'metadata.id (LangChain)',
-  'metadata.source (LangChain)',
+  "metadata.source (LangChain; a split chunk: + '#chunk-' + chunkIndex or a hash of its text)",
   'pageContent (LangChain)',
-  'node.id_ / id_ (LlamaIndex)',
+  "node.sourceNode.nodeId + '#chunk-' + node.id_, else node.id_ / id_ (LlamaIndex)",
 ] as const;
+
+/** Unicode normalisation forms accepted by the `normalize` option. */
+export const NORMALIZATION_FORMS = ['NFC', 'NFD', 'NFKC', 'NFKD'] as const;
 
 type Fields = Record<string, unknown>;
 
@@ -62,16 +65,64 @@ function keyFromAdapters(hit: Fields): string | undefined {
     const metadataId = textOf(fields.id);
     if (metadataId !== undefined) return metadataId;
     const source = textOf(fields.source);
-    if (source !== undefined) return withChunk(source, fields.chunkIndex);
+    if (source !== undefined) return langChainSourceKey(source, fields, hit.pageContent);
   }
   const pageContent = textOf(hit.pageContent);
   if (pageContent !== undefined) return pageContent;
   const node = hit.node;
   if (node !== null && typeof node === 'object') {
-    const nodeId = textOf((node as Fields).id_);
-    if (nodeId !== undefined) return nodeId;
+    const nodeKey = llamaIndexNodeKey(node as Fields);
+    if (nodeKey !== undefined) return nodeKey;
   }
-  return textOf(hit.id_);
+  return llamaIndexNodeKey(hit);
+}
+
+/**
+ * A LangChain `Document` keyed by `metadata.source`: text splitters give every chunk of a file the same
+ * source (and a `metadata.loc`), so a split chunk gets its `chunkIndex`, or else a hash of its text —
+ * distinct per chunk, stable across runs, and collapsed to the source by `granularity: 'document'`.
+ */
+function langChainSourceKey(source: string, metadata: Fields, pageContent: unknown): string {
+  if (textOf(metadata.chunkIndex) !== undefined) return withChunk(source, metadata.chunkIndex);
+  const isSplitChunk = metadata.loc !== null && typeof metadata.loc === 'object';
+  const text = textOf(pageContent);
+  return isSplitChunk && text !== undefined ? `${source}#chunk-${textHash(text)}` : source;
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: a short stable fingerprint (not a security hash). */
+function textHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * A LlamaIndex.TS node: `VectorStoreIndex` gives each chunk a random UUID as `id_` and keeps the
+ * document's id at `sourceNode.nodeId` (`relationships.SOURCE.nodeId` once serialised), so a chunk of a
+ * document is `<document id>#chunk-<node id>`: its own key at chunk granularity, the document's at
+ * `granularity: 'document'`.
+ */
+function llamaIndexNodeKey(node: Fields): string | undefined {
+  const nodeId = textOf(node.id_);
+  if (nodeId === undefined) return undefined;
+  const documentId = textOf(readPath(node, 'sourceNode.nodeId')) ?? textOf(readPath(node, 'relationships.SOURCE.nodeId'));
+  return documentId === undefined || documentId === nodeId ? nodeId : `${documentId}#chunk-${nodeId}`;
+}
+
+/**
+ * LangChain's `similaritySearchWithScore` returns `[Document, score]` pairs: they are hits like any other,
+ * keyed (and, with `sortBy: 'score'`, ranked) by their document and score.
+ */
+export function isDocumentScorePair(hit: unknown): hit is readonly [object, number] {
+  return Array.isArray(hit) && hit.length === 2 && hit[0] !== null && typeof hit[0] === 'object' && !Array.isArray(hit[0]) && typeof hit[1] === 'number';
+}
+
+/** The hit the key rules read: the document of a `[Document, score]` pair, else the hit itself. */
+export function unwrapHit(hit: Hit): Hit {
+  return isDocumentScorePair(hit) ? hit[0] : hit;
 }
 
 function keyFromSelector(hit: Hit, index: number, selector: KeySelector): string {
@@ -97,6 +148,7 @@ export function isPlainKey(value: unknown): value is string {
  * first of KEY_RULES that the hit has. A hit with no key at all is an error that names its index.
  */
 export function stableKey(hit: Hit, index: number, options?: Pick<KeyOptions, 'key'>): string {
+  hit = unwrapHit(hit);
   if (options?.key !== undefined) return keyFromSelector(hit, index, options.key);
   if (typeof hit === 'string') {
     if (hit.trim() !== '') return hit;
@@ -117,4 +169,71 @@ const CHUNK_SUFFIX = /#chunk-[^#]*$/;
 /** The document a chunk key belongs to: the key without its trailing `#chunk-<n>`. */
 export function documentKeyOf(key: string): string {
   return key.replace(CHUNK_SUFFIX, '');
+}
+
+/** Validates the `normalize` option: undefined (ids compared as written) or a Unicode normalisation form. */
+export function readNormalization(normalize: unknown): KeyOptions['normalize'] {
+  if (normalize === undefined || (NORMALIZATION_FORMS as readonly unknown[]).includes(normalize)) return normalize as KeyOptions['normalize'];
+  throw new RangeError(`normalize must be one of ${NORMALIZATION_FORMS.map((form) => `'${form}'`).join(', ')} (or omitted), received ${describeValue(normalize)}.`);
+}
+
+/**
+ * Every hit's key in array order. A hole in a sparse array (`[, 'a']`) is no hit: it is refused, by index,
+ * rather than skipped (which would shift every rank) or counted.
+ */
+export function hitKeys(hits: readonly Hit[], options: Pick<KeyOptions, 'key' | 'normalize'> = {}): string[] {
+  const normalize = readNormalization(options.normalize);
+  const keys = new Array<string>(hits.length);
+  for (let index = 0; index < hits.length; index++) {
+    const hit = hits[index];
+    if (hit === undefined && !(index in hits)) {
+      throw new TypeError(
+        `hits[${index}] is a hole in a sparse array (hits has length ${hits.length} but nothing at index ${index}). ` +
+          `Pass a dense list of hits in rank order, e.g. hits.filter(() => true) to drop the holes.`,
+      );
+    }
+    const key = stableKey(hit as Hit, index, options);
+    keys[index] = normalize === undefined ? key : key.normalize(normalize);
+  }
+  return keys;
+}
+
+/** A value that looks like a Promise: what a retriever returns before it is awaited. */
+export function isPromiseLike(value: unknown): boolean {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** Fields of framework objects worth naming when the chosen key met no annotation, as `key` paths. */
+const ALTERNATIVE_KEY_PATHS = [
+  'id',
+  'metadata.source',
+  'metadata.id',
+  'documentId',
+  'sourcePath',
+  'node.sourceNode.nodeId',
+  'sourceNode.nodeId',
+  'node.id_',
+  'id_',
+  'pageContent',
+  'node.text',
+] as const;
+
+/**
+ * The first field of the hits (other than the key they got) whose values meet the annotations: what
+ * to pass as `{ key: '<field>' }`. Undefined when no field would have matched either.
+ */
+export function fieldThatWouldMatch(hits: readonly Hit[], judgedIds: ReadonlySet<string>): string | undefined {
+  for (const path of ALTERNATIVE_KEY_PATHS) {
+    for (let index = 0; index < hits.length; index++) {
+      const hit = unwrapHit(hits[index] as Hit);
+      if (hit === null || typeof hit !== 'object') continue;
+      const value = textOf(readPath(hit, path));
+      if (value !== undefined && judgedIds.has(value)) return path;
+    }
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { describeValue } from './describe.js';
-import { documentKeyOf, isPlainKey, stableKey } from './keys.js';
+import { documentKeyOf, hitKeys, isDocumentScorePair, isPlainKey } from './keys.js';
 import { gainOf, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit } from './types.js';
 
@@ -46,7 +46,8 @@ export function compareByTrecRank(scoreA: number, idA: string, scoreB: number, i
 
 function scoreOf(hit: Hit, index: number): number {
   let score: unknown;
-  if (hit !== null && typeof hit === 'object') score = (hit as { score?: unknown }).score;
+  if (isDocumentScorePair(hit)) score = hit[1];
+  else if (hit !== null && typeof hit === 'object') score = (hit as { score?: unknown }).score;
   if (typeof score !== 'number' || Number.isNaN(score)) {
     throw new TypeError(
       `hits[${index}].score must be a number when sortBy is 'score', received ${describeValue(score)}. ` +
@@ -57,8 +58,8 @@ function scoreOf(hit: Hit, index: number): number {
 }
 
 /** Hit keys in rank order: array order, or score descending with ties broken by key descending (trec_eval). */
-export function rankedKeys(hits: readonly Hit[], options: Pick<EvaluateOptions, 'key' | 'sortBy'> = {}): readonly string[] {
-  const keys = options.key === undefined && isNonBlankStrings(hits) ? (hits as readonly string[]) : hits.map((hit, index) => stableKey(hit, index, options));
+export function rankedKeys(hits: readonly Hit[], options: Pick<EvaluateOptions, 'key' | 'sortBy' | 'normalize'> = {}): readonly string[] {
+  const keys = options.key === undefined && options.normalize === undefined && isNonBlankStrings(hits) ? (hits as readonly string[]) : hitKeys(hits, options);
   if (options.sortBy === undefined || options.sortBy === 'rank') return keys;
   if (options.sortBy !== 'score') {
     throw new RangeError(`sortBy must be 'rank' or 'score', received ${describeValue(options.sortBy)}.`);

@@ -16,7 +16,7 @@ export interface Judgments {
   applyMinGradeToNdcg: boolean;
 }
 
-export type JudgmentOptions = Pick<EvaluateOptions, 'minGrade' | 'gain' | 'applyMinGradeToNdcg' | 'granularity' | 'documentKey'>;
+export type JudgmentOptions = Pick<EvaluateOptions, 'minGrade' | 'gain' | 'applyMinGradeToNdcg' | 'granularity' | 'documentKey' | 'normalize'>;
 
 function idOf(raw: unknown, where: () => string): string | undefined {
   // Fast path: an id that starts with a visible character is neither blank nor in need of checks.
@@ -101,6 +101,17 @@ function wrongRelevantType(relevant: unknown): TypeError {
   );
 }
 
+/** Annotated ids in one Unicode normalisation form; spellings that meet keep the best grade. */
+function normalizeIds(grades: Map<string, number>, form: NonNullable<JudgmentOptions['normalize']>): Map<string, number> {
+  const normalized = new Map<string, number>();
+  for (const [id, grade] of grades) {
+    const key = id.normalize(form);
+    const previous = normalized.get(key);
+    if (previous === undefined || grade > previous) normalized.set(key, grade);
+  }
+  return normalized;
+}
+
 /** Collapses chunk-level annotations to documents; a document keeps its best grade. */
 function collapseToDocuments(grades: Map<string, number>, documentKey: (key: string) => string): Map<string, number> {
   const documents = new Map<string, number>();
@@ -148,8 +159,8 @@ export function readJudgmentSettings(options: JudgmentOptions = {}): JudgmentSet
  * Any accepted annotation shape as a clean id → grade Map (document ids under `granularity: 'document'`).
  * A clean Map (string ids, finite grades) is returned as it is: it is only read, never changed.
  */
-export function readJudgedGrades(relevant: Relevance, options: Pick<JudgmentOptions, 'granularity' | 'documentKey'> = {}): Map<string, number> {
-  const grades = readGrades(relevant);
+export function readJudgedGrades(relevant: Relevance, options: Pick<JudgmentOptions, 'granularity' | 'documentKey' | 'normalize'> = {}): Map<string, number> {
+  const grades = options.normalize === undefined ? readGrades(relevant) : normalizeIds(readGrades(relevant), options.normalize);
   return options.granularity === 'document' ? collapseToDocuments(grades, options.documentKey ?? documentKeyOf) : grades;
 }
 

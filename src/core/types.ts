@@ -1,6 +1,6 @@
 /**
  * A retrieved hit: a bare id, or an object the key rules of `stableKey` understand
- * (plain hit objects, LangChain.js `Document`, LlamaIndex.TS `NodeWithScore`).
+ * (plain hit objects, LangChain.js `Document` and `[Document, score]` pairs, LlamaIndex.TS `NodeWithScore`).
  */
 export type Hit = string | number | object;
 
@@ -21,6 +21,11 @@ export interface KeyOptions {
   granularity?: 'chunk' | 'document';
   /** With `granularity: 'document'`: how a key maps to its document. Default: strip a trailing `#chunk-<n>`. */
   documentKey?: (key: string) => string;
+  /**
+   * Compare ids in this Unicode normalisation form (hit keys and annotations alike): `'NFC'` makes
+   * `café` typed as e + U+0301 (NFD, as macOS file names are) meet `café` with U+00E9. Default: as written.
+   */
+  normalize?: 'NFC' | 'NFD' | 'NFKC' | 'NFKD';
 }
 
 export interface EvaluateOptions extends KeyOptions {

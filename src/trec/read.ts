@@ -44,7 +44,8 @@ export interface RunQueryGroup {
   entries: RunEntry[];
 }
 
-export type RunStreamSource = string | NodeJS.ReadableStream | AsyncIterable<string | Uint8Array>;
+/** A file path, or any async iterable of text or bytes (a Node readable stream is one): no Node types in the public API. */
+export type RunStreamSource = string | AsyncIterable<string | Uint8Array>;
 
 // ---------------------------------------------------------------------------------------------
 // Runs

@@ -7,7 +7,10 @@ import type { RagMatchers } from '../../matchers/types.js';
 expect.extend(matchers);
 
 declare module 'vitest' {
-  // Vitest 4: one interface types expect(x).matcher, expect.matcher (asymmetric) and expect.extend.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars, @typescript-eslint/no-empty-object-type
-  interface Matchers<T = any> extends RagMatchers<void> {}
+  // One interface types expect(x).matcher, expect.matcher (asymmetric) and expect.extend. Vitest 4
+  // declares it Matchers<T = any>, Vitest 5 Matchers<R = …, T = unknown>: every parameter has a default,
+  // so a declaration with no type parameters merges with either (any other list is TS2428 on one of them).
+  // The cost: under Vitest 5 a matcher after `.resolves` is typed void rather than Promise<void>.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Matchers extends RagMatchers<void> {}
 }

@@ -13,7 +13,8 @@ import { renderHistoryHtml, renderHtml } from '../../src/report/html.js';
 import { HOSTILE_QUESTION, HOSTILE_SUITE, HOSTILE_TEST, realisticFixture } from './fixture.js';
 import { baselineHistoryRepo } from './git-fixture.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+// Debian's package by default; CHROMIUM_PATH points at any other Chromium or Chrome binary.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = resolve('test-output/browser');
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -57,7 +58,8 @@ async function launch(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium is not installed at ${CHROMIUM}, and the HTML report must be tested in a real browser. ` +
-        "Install it with 'apt-get update && apt-get install -y chromium' (CI's .ci/run does this before npm test).",
+        "Install it with 'apt-get update && apt-get install -y chromium' (CI's .ci/run does this before npm test), " +
+        'or set CHROMIUM_PATH to the Chromium or Chrome binary you have.',
     );
   }
   browser ??= await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 60_000 });

@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 
 interface PackResult {
   files: { path: string }[];
+  unpackedSize: number;
 }
+
+/** What a user downloads and unpacks (source maps and the bundled @stdlib modules once were most of it). */
+const MAX_UNPACKED_BYTES = 1_500_000;
 
 describe('npm pack', () => {
   const [result] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' })) as PackResult[];
@@ -23,6 +27,11 @@ describe('npm pack', () => {
   it('ships no tests, fixtures, sources, examples or benchmarks', () => {
     const unexpected = paths.filter((path) => !path.startsWith('dist/') && !['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'].includes(path));
     expect(unexpected).toEqual([]);
+  });
+
+  it(`unpacks to at most ${MAX_UNPACKED_BYTES} bytes, without source maps`, () => {
+    expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
+    expect(result!.unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
   });
 
   it('every file that exports and bin point to is in the package', () => {

@@ -7,6 +7,7 @@ import { DEFAULT_RESAMPLES, DEFAULT_SEED, type MeanInterval } from '../../core/s
 import { choiceOption, flag, numberOption, parseCommandArgs, stringOption } from '../args.js';
 import { EVALUATION_HELP, EVALUATION_OPTIONS, loadQuerySet, loadRun, readEvaluationSettings, type OutputFormat } from '../inputs.js';
 import { CommandError, EXIT_REGRESSION, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
+import { alignmentWarning, assertSomethingToEvaluate, measureAlignment } from '../alignment.js';
 import { fixed, formatP, listSome, markdownTable, signed, textTable, type Column } from '../render.js';
 
 export const HELP = `Usage: rag-matchers compare --qrels FILE RUN_A RUN_B [-m MEASURE]... [options]
@@ -33,7 +34,9 @@ ${EVALUATION_HELP}
       --fail-on-regression        exit 1 when a measure regressed
   -h, --help                      this help
 
-Exit status: 0 ok; 1 regression with --fail-on-regression; 2 bad usage or input.
+A warning goes to stderr when most queries of a run share no id with the judgments.
+Exit status: 0 ok; 1 regression with --fail-on-regression; 2 bad usage or input (an
+empty set or run, or no query id of a run in the set).
 `;
 
 const OPTIONS = {
@@ -223,6 +226,10 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
 
     const set = await loadQuerySet(qrelsPath, io);
     const [runDataA, runDataB] = [await loadRun(runA, io), await loadRun(runB, io)];
+    for (const [name, data] of [[runA, runDataA], [runB, runDataB]] as const) {
+      assertSomethingToEvaluate(set, data, qrelsPath, name);
+      io.stderr.write(alignmentWarning(measureAlignment(set, data, settings.options), name));
+    }
     let comparison: RunComparison;
     let evaluationA: RunEvaluation;
     let evaluationB: RunEvaluation;

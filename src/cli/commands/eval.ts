@@ -5,6 +5,7 @@ import { evaluateRun, measureValues, type RunEvaluation } from '../../dataset/ev
 import { flag, numberOption, parseCommandArgs, stringOption } from '../args.js';
 import { EVALUATION_HELP, EVALUATION_OPTIONS, loadQuerySet, loadRun, readEvaluationSettings, type OutputFormat } from '../inputs.js';
 import { CommandError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
+import { alignmentWarning, assertSomethingToEvaluate, measureAlignment } from '../alignment.js';
 import { createProgress } from '../progress.js';
 import { fixed, listSome, markdownTable, textTable, type Column } from '../render.js';
 
@@ -29,7 +30,10 @@ from the run scores 0 (see --missing); run-only queries are ignored and listed.
 
 --format json prints { "measures", "mean", "perQuery", "queries": { "evaluated",
 "unjudged", "missing", "runOnly" } } with canonical measure names (recall@10, ndcg@10, mrr).
-Exit status: 0 ok; 2 bad usage or input.
+A warning goes to stderr when most queries share no id with the judgments (with the
+--granularity document hint when the run ranks chunks of judged documents).
+Exit status: 0 ok; 2 bad usage or input (an empty set or run, or no query id of
+the run in the set).
 `;
 
 const OPTIONS = {
@@ -120,6 +124,8 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
     const confidence = numberOption('--confidence', stringOption(parsed, 'confidence'), { min: 0, minExclusive: true, max: 1, maxExclusive: true, example: '0.95' });
     const set = await loadQuerySet(qrelsPath, io);
     const runData = await loadRun(runPath, io);
+    assertSomethingToEvaluate(set, runData, qrelsPath, runPath);
+    io.stderr.write(alignmentWarning(measureAlignment(set, runData, settings.options), runPath));
     const progress = createProgress(io.stderr, 'eval', { unit: 'queries' });
     let result: RunEvaluation;
     try {

@@ -125,7 +125,7 @@ describe('building first', { timeout: 60_000 }, () => {
   let stub: string;
   beforeAll(() => {
     stub = mkdtempSync(join(tmpdir(), 'rag-demo-build-'));
-    const manifest = { name: 'rag-matchers', type: 'module', exports: { '.': './dist/index.js' }, scripts: { build: 'node -e "process.exit(3)"' } };
+    const manifest = { name: 'rag-matchers', type: 'module', exports: { '.': './dist/index.js' }, scripts: { 'build:js': 'node -e "process.exit(3)"' } };
     writeFileSync(join(stub, 'package.json'), JSON.stringify(manifest));
     mkdirSync(join(stub, 'src'));
     writeFileSync(join(stub, 'src', 'index.ts'), 'export {};\n');
@@ -144,8 +144,8 @@ describe('building first', { timeout: 60_000 }, () => {
     for (const name of ['demo.mjs', 'demo-regression.mjs']) {
       const result = await runStub(name);
       expect(result.exitCode, describeRun(result)).toBe(1);
-      expect(result.stdout).toContain('rag-matchers: building the package first, dist/index.js is missing: npm run build');
-      expect(result.stderr).toContain('rag-matchers: npm run build failed (exit 3)');
+      expect(result.stdout).toContain('rag-matchers: building the package first, dist/index.js is missing: npm run build:js (ESM JavaScript only, a few seconds)');
+      expect(result.stderr).toContain('rag-matchers: npm run build:js failed (exit 3)');
       expect(result.stdout).not.toContain('$ npx vitest run');
     }
   });
@@ -158,7 +158,7 @@ describe('building first', { timeout: 60_000 }, () => {
     utimesSync(join(stub, 'package.json'), past, past);
     const result = await runStub('demo.mjs');
     expect(result.exitCode, describeRun(result)).toBe(1);
-    expect(result.stdout).toContain('rag-matchers: building the package first, the sources changed since the last build: npm run build');
-    expect(result.stderr).toContain('rag-matchers: npm run build failed (exit 3)');
+    expect(result.stdout).toContain('rag-matchers: building the package first, the sources changed since the last build: npm run build:js (ESM JavaScript only, a few seconds)');
+    expect(result.stderr).toContain('rag-matchers: npm run build:js failed (exit 3)');
   });
 });

