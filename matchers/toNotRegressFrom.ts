@@ -1,8 +1,7 @@
 import { compareEvaluations, type CompareEvaluationsOptions, type MeasureComparison, type RunComparison } from '../src/dataset/compare-runs.js';
-import { recordSample } from '../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
 import { formatNumber, listIds } from './support/format.js';
-import { checkEvaluation, coverageNotes, queryLines, setHint, setUsageError } from './support/set-matcher.js';
+import { checkEvaluation, coverageNotes, queryLines, recordSetQuestions, setHint, setUsageError } from './support/set-matcher.js';
 
 const NAME = 'toNotRegressFrom';
 const ARGS = 'baseline, options';
@@ -97,12 +96,19 @@ export function toNotRegressFrom(this: MatcherContext, received: unknown, baseli
   }
   const pass = comparison.regressions.length === 0;
   const negated = this.isNot === true;
-  for (const entry of comparison.measures) {
-    for (const queryId of comparison.queryIds) {
-      const value = (after.perQuery[queryId] as Record<string, number>)[entry.measure] as number;
-      recordSample({ measure: entry.measure, value, pass: pass !== negated, ...(negated ? { negated } : {}), queryId }, this);
-    }
-  }
+  // Each paired question records the declared measures once, then the compared ones (as the set matchers do).
+  const paired = new Set(comparison.queryIds);
+  recordSetQuestions(this, NAME, ARGS, after, (queryId) =>
+    paired.has(queryId)
+      ? comparison.measures.map((entry) => ({
+          measure: entry.measure,
+          value: (after.perQuery[queryId] as Record<string, number>)[entry.measure] as number,
+          pass: pass !== negated,
+          ...(negated ? { negated } : {}),
+          queryId,
+        }))
+      : [],
+  );
 
   const message = () => {
     const utils = utilsOf(this);

@@ -149,6 +149,24 @@ describe('with declared measures', () => {
     const partial = evaluateRun(set, run, { measures: ['ndcg@10'] });
     expect(() => matchers.toHaveMeanNdcgAbove.call({ task: fakeTest() }, partial, 0.5, { k: 10 })).toThrow(/declared measures recall@5, mrr were not evaluated/);
   });
+
+  it('toNotRegressFrom records each question’s declared measures, then the compared ones, once each', () => {
+    declare({ measures: ['recall@5', 'mrr'] });
+    const set = [
+      { id: 'q1', query: 'one', relevant: ['d2', 'd9'] },
+      { id: 'q2', query: 'two', relevant: ['d1'] },
+    ];
+    const before = evaluateRun(set, { q1: HITS, q2: ['d1'] }, { measures: ['recall@5', 'mrr'] });
+    const after = evaluateRun(set, { q1: HITS, q2: ['d1'] }, { measures: ['recall@5', 'mrr'] });
+    const task = fakeTest();
+    matchers.toNotRegressFrom.call({ task }, after, before, { measures: ['mrr'] });
+    expect(recorded(task).map((sample) => [sample.queryId, sample.measure, sample.value])).toEqual([
+      ['q1', 'recall@5', 0.5],
+      ['q1', 'mrr', 0.5],
+      ['q2', 'recall@5', 1],
+      ['q2', 'mrr', 1],
+    ]);
+  });
 });
 
 describe('without a declaration', () => {
