@@ -10,31 +10,35 @@ const STDLIB_IMPORTS: Record<string, string> = {
   '@stdlib/stats-base-dists-normal-quantile': 'normalQuantile',
 };
 
+// The bundle is written beside the chunks as dist/stdlib.js (and .cjs), minified, and imported from
+// there: bundled into a chunk, it would be printed again unminified, three times its size.
 const bundleStdlibOnce: EsbuildPlugin = {
   name: 'bundle-stdlib-once',
   setup(build) {
-    let bundled: Promise<string> | undefined;
-    const bundle = () =>
-      (bundled ??= build.esbuild
-        .build({
-          stdin: {
-            contents: Object.entries(STDLIB_IMPORTS).map(([from, name]) => `export { default as ${name} } from '${from}';`).join('\n'),
-            resolveDir: process.cwd(),
-          },
-          bundle: true,
-          minify: true,
-          format: 'esm',
-          platform: 'node',
-          write: false,
-          legalComments: 'none',
-        })
-        .then((result) => (result.outputFiles[0] as { text: string }).text));
-    build.onResolve({ filter: /^@stdlib\// }, (args) => ({ path: args.path, namespace: 'stdlib' }));
-    build.onLoad({ filter: /.*/, namespace: 'stdlib' }, async (args) => {
-      if (args.path === '@stdlib/bundle') return { contents: await bundle(), loader: 'js' };
+    // tsup builds CommonJS with splitting as ESM and converts it afterwards: tell the formats by extension.
+    const commonJs = build.initialOptions.outExtension?.['.js'] === '.cjs';
+    const file = commonJs ? 'stdlib.cjs' : 'stdlib.js';
+    build.onResolve({ filter: /^@stdlib\// }, (args) =>
+      args.path === '@stdlib/bundle' ? { path: `./${file}`, external: true } : { path: args.path, namespace: 'stdlib' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'stdlib' }, (args) => {
       const name = STDLIB_IMPORTS[args.path];
       if (name === undefined) throw new Error(`bundle-stdlib-once: ${args.path} is not in STDLIB_IMPORTS; add it there.`);
-      return { contents: `export { ${name} as default } from '@stdlib/bundle';`, loader: 'js' };
+      return { contents: `export { ${name} as default } from '@stdlib/bundle';`, loader: 'js', resolveDir: process.cwd() };
+    });
+    build.onEnd(async () => {
+      await build.esbuild.build({
+        stdin: {
+          contents: Object.entries(STDLIB_IMPORTS).map(([from, name]) => `export { default as ${name} } from '${from}';`).join('\n'),
+          resolveDir: process.cwd(),
+        },
+        bundle: true,
+        minify: true,
+        format: commonJs ? 'cjs' : 'esm',
+        platform: 'node',
+        outfile: `${build.initialOptions.outdir ?? 'dist'}/${file}`,
+        legalComments: 'none',
+      });
     });
   },
 };

@@ -1,5 +1,5 @@
 // Fixes the bundled declarations where the declaration bundler and the CommonJS output disagree.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 // 1. The declaration bundler drops triple-slash references; rag-matchers/jest augments the 'expect'
 // module (behind @jest/globals), which must be part of the user's program for the augmentation to apply.
@@ -54,3 +54,23 @@ writeFileSync(
   '// Pulls in the ESM declarations: their `declare module \'vitest\'` is the one that augments what tests import.\n' +
     '/// <reference path="./vitest.d.ts" />\nexport {};\n',
 );
+
+// 4. The command (bin: dist/cli.js) and the worker its trec-eval starts run as ESM; their CommonJS
+// copies, and the CommonJS chunks only they use, are required by nobody. Keep the CommonJS files that
+// a `require` export reaches; remove the rest (the tarball's size budget is 1.5 MB unpacked).
+const packageJson = JSON.parse(readFileSync('package.json', 'utf8'));
+const requireTargets = Object.values(packageJson.exports)
+  .map((target) => (typeof target === 'object' && target.require ? target.require.default : undefined))
+  .filter((target) => typeof target === 'string' && target.endsWith('.cjs'))
+  .map((target) => target.replace(/^\.\/dist\//, ''));
+const reached = new Set();
+const pending = [...requireTargets];
+while (pending.length > 0) {
+  const file = pending.pop();
+  if (reached.has(file)) continue;
+  reached.add(file);
+  for (const match of readFileSync(`dist/${file}`, 'utf8').matchAll(/(?:require|import)\(['"]\.\/([^'"]+\.cjs)['"]\)/g)) pending.push(match[1]);
+}
+for (const file of readdirSync('dist')) {
+  if (file.endsWith('.cjs') && !reached.has(file)) rmSync(`dist/${file}`);
+}
