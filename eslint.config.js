@@ -3,7 +3,19 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test/fixtures/**', 'test/**/fixtures/**', 'test/docs/generated/**', 'examples/**/node_modules/**', '**/*.cjs', '**/.rag-matchers/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'test/fixtures/**',
+      'test/**/fixtures/**',
+      'test/docs/generated/**',
+      'examples/**/node_modules/**',
+      '**/*.cjs',
+      '**/.rag-matchers/**',
+    ],
+  },
   js.configs.recommended,
   { files: ['**/*.mjs', '**/*.js', '**/*.cjs'], languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
@@ -39,7 +51,10 @@ function layerRules() {
   const runnerPackages = ['vitest', 'vitest/*', 'jest', '@jest/*', 'expect', 'jest-matcher-utils'];
   const nodePackages = ['node:*', 'fs', 'path'];
   const packageBans = {
-    core: { group: [...runnerPackages, ...nodePackages, 'chalk'], message: 'The metric core knows nothing about test runners, files or colours.' },
+    core: {
+      group: [...runnerPackages, ...nodePackages, 'chalk'],
+      message: 'The metric core knows nothing about test runners, files or colours.',
+    },
     matchers: { group: nodePackages, message: 'The matchers know nothing about files.' },
   };
   const layers = Object.keys(mayImport);
@@ -50,7 +65,10 @@ function layerRules() {
         group: banned.map((other) => `**/${other}/**`),
         message: `${layer} may import only ${mayImport[layer].join(', ') || 'its own folder'} (docs/architecture.md).`,
       },
-      { group: ['**/entries/**', '**/src/index.js', '../index.js', '../../index.js'], message: 'Only the package entries import the public barrels.' },
+      {
+        group: ['**/entries/**', '**/src/index.js', '../index.js', '../../index.js'],
+        message: 'Only the package entries import the public barrels.',
+      },
     ];
     if (packageBans[layer]) patterns.push(packageBans[layer]);
     return {

@@ -23,13 +23,20 @@ const bundleStdlibOnce: EsbuildPlugin = {
     );
     build.onLoad({ filter: /.*/, namespace: 'stdlib' }, (args) => {
       const name = STDLIB_IMPORTS[args.path];
-      if (name === undefined) throw new Error(`bundle-stdlib-once: ${args.path} is not in STDLIB_IMPORTS; add it there.`);
-      return { contents: `export { ${name} as default } from '@stdlib/bundle';`, loader: 'js', resolveDir: process.cwd() };
+      if (name === undefined)
+        throw new Error(`bundle-stdlib-once: ${args.path} is not in STDLIB_IMPORTS; add it there.`);
+      return {
+        contents: `export { ${name} as default } from '@stdlib/bundle';`,
+        loader: 'js',
+        resolveDir: process.cwd(),
+      };
     });
     build.onEnd(async () => {
       await build.esbuild.build({
         stdin: {
-          contents: Object.entries(STDLIB_IMPORTS).map(([from, name]) => `export { default as ${name} } from '${from}';`).join('\n'),
+          contents: Object.entries(STDLIB_IMPORTS)
+            .map(([from, name]) => `export { default as ${name} } from '${from}';`)
+            .join('\n'),
           resolveDir: process.cwd(),
         },
         bundle: true,

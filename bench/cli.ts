@@ -33,9 +33,30 @@ const REFERENCE = process.env.TREC_EVAL_BIN;
 const TIME_BIN = '/usr/bin/time';
 const SEED = 0x2024_5eed;
 const MEASURES = [
-  '-m', 'P.1,3,5,10', '-m', 'recall.1,3,5,10,100', '-m', 'map', '-m', 'map_cut.5,10', '-m', 'ndcg',
-  '-m', 'ndcg_cut.5,10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'success.1,5,10',
-  '-m', 'num_rel_ret', '-m', 'num_ret', '-m', 'num_rel',
+  '-m',
+  'P.1,3,5,10',
+  '-m',
+  'recall.1,3,5,10,100',
+  '-m',
+  'map',
+  '-m',
+  'map_cut.5,10',
+  '-m',
+  'ndcg',
+  '-m',
+  'ndcg_cut.5,10',
+  '-m',
+  'recip_rank',
+  '-m',
+  'Rprec',
+  '-m',
+  'success.1,5,10',
+  '-m',
+  'num_rel_ret',
+  '-m',
+  'num_ret',
+  '-m',
+  'num_rel',
 ];
 
 /** mulberry32: small, fast, deterministic. */
@@ -128,7 +149,11 @@ function calibrate(): number {
   return performance.now() - started;
 }
 
-async function writeInMemoryData(directory: string, queries: number, hits: number): Promise<{ qrels: string; run: string; shuffled: string }> {
+async function writeInMemoryData(
+  directory: string,
+  queries: number,
+  hits: number,
+): Promise<{ qrels: string; run: string; shuffled: string }> {
   const width = String(queries).length;
   const runParts: string[] = [];
   const qrelsParts: string[] = [];
@@ -150,7 +175,15 @@ async function writeInMemoryData(directory: string, queries: number, hits: numbe
 
 interface CliRun {
   wallMs: number;
-  timings: { read: number; sort: number; measure: number; write: number; total: number; maxRssMB: number; threads: number };
+  timings: {
+    read: number;
+    sort: number;
+    measure: number;
+    write: number;
+    total: number;
+    maxRssMB: number;
+    threads: number;
+  };
   outputBytes: number;
 }
 
@@ -158,11 +191,17 @@ interface CliRun {
  * Runs the CLI, reading its --timings line from stderr. Its output goes to a file, as
  * `trec-eval … > results.txt` sends it (`outputFile`), or through a pipe into this process.
  */
-function runCli(args: readonly string[], feed?: (stdin: NodeJS.WritableStream) => Promise<void>, outputFile?: string): Promise<CliRun> {
+function runCli(
+  args: readonly string[],
+  feed?: (stdin: NodeJS.WritableStream) => Promise<void>,
+  outputFile?: string,
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const output = outputFile === undefined ? 'pipe' : openSync(outputFile, 'w');
-    const child = spawn(process.execPath, [CLI, 'trec-eval', '--timings', ...args], { stdio: [feed ? 'pipe' : 'ignore', output, 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'trec-eval', '--timings', ...args], {
+      stdio: [feed ? 'pipe' : 'ignore', output, 'pipe'],
+    });
     if (typeof output === 'number') closeSync(output);
     let outputBytes = 0;
     let stderr = '';
@@ -218,7 +257,9 @@ function median(values: number[]): number {
 async function benchInMemory(directory: string, queries: number, hits: number, repeat: number): Promise<void> {
   const generationStarted = performance.now();
   const files = await writeInMemoryData(directory, queries, hits);
-  console.log(`generated ${queries.toLocaleString('en-US')} queries × ${hits} hits (${(queries * hits).toLocaleString('en-US')} run lines) in ${((performance.now() - generationStarted) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${queries.toLocaleString('en-US')} queries × ${hits} hits (${(queries * hits).toLocaleString('en-US')} run lines) in ${((performance.now() - generationStarted) / 1000).toFixed(1)} s`,
+  );
   for (const [label, runPath] of [
     ['run grouped by query (as retrieval systems write it)', files.run],
     ['run lines shuffled (worst case: read whole, into columns)', files.shuffled],
@@ -235,15 +276,23 @@ async function benchInMemory(directory: string, queries: number, hits: number, r
     const best = runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
     const wall = runs.map((run) => run.wallMs);
     const rss = runs.map((run) => run.timings.maxRssMB);
-    console.log(`trec-eval -q -c > results.txt, full measure list, ${label}, ${repeat} runs (machine check before: ${calibrate().toFixed(0)} ms):`);
-    console.log(`  wall      best ${best.wallMs.toFixed(0)} ms, median ${median(wall).toFixed(0)} ms (target < 1000 ms, node start-up included; ${best.timings.threads} threads)`);
+    console.log(
+      `trec-eval -q -c > results.txt, full measure list, ${label}, ${repeat} runs (machine check before: ${calibrate().toFixed(0)} ms):`,
+    );
+    console.log(
+      `  wall      best ${best.wallMs.toFixed(0)} ms, median ${median(wall).toFixed(0)} ms (target < 1000 ms, node start-up included; ${best.timings.threads} threads)`,
+    );
     console.log(`  peak RSS  max ${Math.max(...rss)} MB (target < 250 MB; the process, workers included)`);
     const { read, sort, measure, write, total } = best.timings;
-    console.log(`  split (best run, main thread): read+parse ${read} ms · sort ${sort} ms · measure ${measure} ms · write ${write} ms · in-process total ${total} ms`);
+    console.log(
+      `  split (best run, main thread): read+parse ${read} ms · sort ${sort} ms · measure ${measure} ms · write ${write} ms · in-process total ${total} ms`,
+    );
     console.log(`  output ${(best.outputBytes / 1e6).toFixed(1)} MB`);
     if (REFERENCE !== undefined) reportReference(runs, references, outputFile, referenceFile);
     const piped = await runCli(['-q', '-c', ...MEASURES, files.qrels, runPath]);
-    console.log(`  the same output through a pipe into this process instead: ${piped.wallMs.toFixed(0)} ms (write ${piped.timings.write} ms)`);
+    console.log(
+      `  the same output through a pipe into this process instead: ${piped.wallMs.toFixed(0)} ms (write ${piped.timings.write} ms)`,
+    );
   }
 }
 
@@ -254,7 +303,9 @@ function reportReference(runs: CliRun[], references: ReferenceRun[], outputFile:
   const referenceWall = references.map((run) => run.wallMs);
   const rss = Math.max(...runs.map((run) => run.timings.maxRssMB));
   const referenceRss = Math.max(...references.map((run) => run.maxRssMB));
-  console.log(`  trec_eval (${REFERENCE}), alternating run by run: wall best ${Math.min(...referenceWall).toFixed(0)} ms, median ${median(referenceWall).toFixed(0)} ms; peak RSS ${referenceRss} MB`);
+  console.log(
+    `  trec_eval (${REFERENCE}), alternating run by run: wall best ${Math.min(...referenceWall).toFixed(0)} ms, median ${median(referenceWall).toFixed(0)} ms; peak RSS ${referenceRss} MB`,
+  );
   console.log(
     `  ratio trec-eval / trec_eval: wall ${(Math.min(...wall) / Math.min(...referenceWall)).toFixed(2)}× best, ${(median(wall) / median(referenceWall)).toFixed(2)}× median (target ≤ 0.30); ` +
       `peak RSS ${(rss / referenceRss).toFixed(2)}× (target ≤ 1.5); output ${same ? 'identical' : 'DIFFERENT'}`,
@@ -269,10 +320,15 @@ async function benchStreaming(directory: string, queries: number, hits: number):
   const generatorStarted = performance.now();
   for (let query = 1; query <= queries; query++) {
     const data = generateQuery(query, queryIdOf(query, width), hits);
-    if (!qrelsStream.write(data.qrelsLines)) await new Promise<void>((resolve) => qrelsStream.once('drain', () => resolve()));
+    if (!qrelsStream.write(data.qrelsLines))
+      await new Promise<void>((resolve) => qrelsStream.once('drain', () => resolve()));
   }
-  await new Promise<void>((resolve, reject) => qrelsStream.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  console.log(`streaming ${queries.toLocaleString('en-US')} queries × ${hits}: qrels written in ${((performance.now() - generatorStarted) / 1000).toFixed(1)} s; piping ${(queries * hits).toLocaleString('en-US')} run lines`);
+  await new Promise<void>((resolve, reject) =>
+    qrelsStream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
+  console.log(
+    `streaming ${queries.toLocaleString('en-US')} queries × ${hits}: qrels written in ${((performance.now() - generatorStarted) / 1000).toFixed(1)} s; piping ${(queries * hits).toLocaleString('en-US')} run lines`,
+  );
 
   const feed = async (stdin: NodeJS.WritableStream) => {
     let buffered = '';
@@ -286,8 +342,12 @@ async function benchStreaming(directory: string, queries: number, hits: number):
     stdin.end(buffered);
   };
   const result = await runCli(['--streaming', '-c', ...MEASURES, qrelsPath, '-'], feed);
-  console.log(`  wall ${(result.wallMs / 1000).toFixed(1)} s (generator in the parent process included), peak RSS ${result.timings.maxRssMB} MB`);
-  console.log(`  in-process: read+parse ${(result.timings.read / 1000).toFixed(1)} s · sort ${(result.timings.sort / 1000).toFixed(1)} s · measure ${(result.timings.measure / 1000).toFixed(1)} s`);
+  console.log(
+    `  wall ${(result.wallMs / 1000).toFixed(1)} s (generator in the parent process included), peak RSS ${result.timings.maxRssMB} MB`,
+  );
+  console.log(
+    `  in-process: read+parse ${(result.timings.read / 1000).toFixed(1)} s · sort ${(result.timings.sort / 1000).toFixed(1)} s · measure ${(result.timings.measure / 1000).toFixed(1)} s`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -313,11 +373,18 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
-  console.log(`machine check: 3e8 additions in ${calibrate().toFixed(0)} ms (about 300 ms on an idle modern core; higher means a busy machine)`);
+  console.log(
+    `node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `machine check: 3e8 additions in ${calibrate().toFixed(0)} ms (about 300 ms on an idle modern core; higher means a busy machine)`,
+  );
   const directory = await mkdtemp(path.join(tmpdir(), 'rag-matchers-bench-cli-'));
   try {
-    if (!values['skip-in-memory']) await benchInMemory(directory, Number(values.queries), Number(values.hits), Number(values.repeat));
+    if (!values['skip-in-memory'])
+      await benchInMemory(directory, Number(values.queries), Number(values.hits), Number(values.repeat));
     if (!values['skip-streaming']) {
       for (const queries of String(values['streaming-queries']).split(',').map(Number)) {
         await benchStreaming(directory, queries, Number(values.hits));

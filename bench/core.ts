@@ -13,8 +13,23 @@ const QUERY_COUNT = 20_000;
 const HITS_PER_QUERY = 100;
 const JUDGED_PER_QUERY = 30;
 const MEASURE_NAMES = [
-  'P@1', 'P@3', 'P@5', 'P@10', 'recall@5', 'recall@10', 'recall@100', 'ndcg', 'ndcg@5', 'ndcg@10',
-  'map', 'map@10', 'mrr', 'rprec', 'hit@1', 'hit@5', 'hit@10',
+  'P@1',
+  'P@3',
+  'P@5',
+  'P@10',
+  'recall@5',
+  'recall@10',
+  'recall@100',
+  'ndcg',
+  'ndcg@5',
+  'ndcg@10',
+  'map',
+  'map@10',
+  'mrr',
+  'rprec',
+  'hit@1',
+  'hit@5',
+  'hit@10',
 ];
 
 interface Query {
@@ -44,16 +59,23 @@ function generateQueries(seed = 7): Query[] {
       }
     }
     const relevant: Record<string, number> = {};
-    for (let judged = 0; judged < JUDGED_PER_QUERY; judged++) relevant[`doc-${Math.floor(random() * 1000)}`] = Math.floor(random() * 4);
+    for (let judged = 0; judged < JUDGED_PER_QUERY; judged++)
+      relevant[`doc-${Math.floor(random() * 1000)}`] = Math.floor(random() * 4);
     queries.push({ hits, relevant });
   }
   return queries;
 }
 
 /** The obvious implementation: each measure on its own, with array scans. */
-function referenceMeasures(hits: string[], relevant: Record<string, number>, measures: Measure[]): Record<string, number> {
+function referenceMeasures(
+  hits: string[],
+  relevant: Record<string, number>,
+  measures: Measure[],
+): Record<string, number> {
   const relevantIds = Object.keys(relevant).filter((id) => (relevant[id] as number) >= 1);
-  const grades = Object.values(relevant).filter((grade) => grade > 0).sort((a, b) => b - a);
+  const grades = Object.values(relevant)
+    .filter((grade) => grade > 0)
+    .sort((a, b) => b - a);
   const values: Record<string, number> = {};
   for (const measure of measures) {
     const k = measure.k ?? hits.length;
@@ -61,10 +83,17 @@ function referenceMeasures(hits: string[], relevant: Record<string, number>, mea
     const found = top.filter((id) => relevantIds.includes(id));
     let value = 0;
     switch (measure.name) {
-      case 'precision': value = found.length / k; break;
-      case 'recall': value = relevantIds.length === 0 ? 0 : found.length / relevantIds.length; break;
-      case 'hit': value = found.length > 0 ? 1 : 0; break;
-      case 'f1': break;
+      case 'precision':
+        value = found.length / k;
+        break;
+      case 'recall':
+        value = relevantIds.length === 0 ? 0 : found.length / relevantIds.length;
+        break;
+      case 'hit':
+        value = found.length > 0 ? 1 : 0;
+        break;
+      case 'f1':
+        break;
       case 'mrr': {
         const rank = top.findIndex((id) => relevantIds.includes(id));
         value = rank < 0 ? 0 : 1 / (rank + 1);
@@ -81,13 +110,16 @@ function referenceMeasures(hits: string[], relevant: Record<string, number>, mea
       }
       case 'ndcg': {
         const dcg = top.reduce((sum, id, index) => sum + Math.max(relevant[id] ?? 0, 0) / Math.log2(index + 2), 0);
-        const ideal = grades.slice(0, measure.k ?? grades.length).reduce((sum, grade, index) => sum + grade / Math.log2(index + 2), 0);
+        const ideal = grades
+          .slice(0, measure.k ?? grades.length)
+          .reduce((sum, grade, index) => sum + grade / Math.log2(index + 2), 0);
         value = ideal === 0 ? 0 : dcg / ideal;
         break;
       }
       case 'rprec': {
         const topR = hits.slice(0, relevantIds.length);
-        value = relevantIds.length === 0 ? 0 : topR.filter((id) => relevantIds.includes(id)).length / relevantIds.length;
+        value =
+          relevantIds.length === 0 ? 0 : topR.filter((id) => relevantIds.includes(id)).length / relevantIds.length;
         break;
       }
     }
@@ -99,8 +131,12 @@ function referenceMeasures(hits: string[], relevant: Record<string, number>, mea
 /** The obvious evaluate(): every field of its result at one cutoff, each on its own, with array scans. */
 function referenceEvaluate(hits: string[], relevant: Record<string, number>, k: number) {
   const relevantIds = Object.keys(relevant).filter((id) => (relevant[id] as number) >= 1);
-  const judgedNonRelevant = Object.keys(relevant).filter((id) => (relevant[id] as number) >= 0 && (relevant[id] as number) < 1).length;
-  const grades = Object.values(relevant).filter((grade) => grade > 0).sort((a, b) => b - a);
+  const judgedNonRelevant = Object.keys(relevant).filter(
+    (id) => (relevant[id] as number) >= 0 && (relevant[id] as number) < 1,
+  ).length;
+  const grades = Object.values(relevant)
+    .filter((grade) => grade > 0)
+    .sort((a, b) => b - a);
   const top = hits.slice(0, k);
   const found = top.filter((id) => relevantIds.includes(id));
   const precisionAtK = found.length / k;
@@ -118,7 +154,10 @@ function referenceEvaluate(hits: string[], relevant: Record<string, number>, k: 
   let bprefSum = 0;
   for (const id of hits) {
     if (relevantIds.includes(id)) {
-      bprefSum += nonRelevantAbove === 0 ? 1 : 1 - Math.min(nonRelevantAbove, relevantIds.length) / Math.min(judgedNonRelevant, relevantIds.length);
+      bprefSum +=
+        nonRelevantAbove === 0
+          ? 1
+          : 1 - Math.min(nonRelevantAbove, relevantIds.length) / Math.min(judgedNonRelevant, relevantIds.length);
     } else if (id in relevant) nonRelevantAbove++;
   }
   return {
@@ -135,7 +174,8 @@ function referenceEvaluate(hits: string[], relevant: Record<string, number>, k: 
     mrr: firstRank < 0 ? 0 : 1 / (firstRank + 1),
     ndcg: ideal === 0 ? 0 : dcg / ideal,
     averagePrecision: relevantIds.length === 0 ? 0 : precisionSum / relevantIds.length,
-    rPrecision: relevantIds.length === 0 ? 0 : topR.filter((id) => relevantIds.includes(id)).length / relevantIds.length,
+    rPrecision:
+      relevantIds.length === 0 ? 0 : topR.filter((id) => relevantIds.includes(id)).length / relevantIds.length,
     bpref: relevantIds.length === 0 ? 0 : bprefSum / relevantIds.length,
     unmatchedRelevantIds: relevantIds.filter((id) => !hits.includes(id)),
   };
@@ -164,9 +204,13 @@ export async function benchCore(): Promise<void> {
   // Same answers first: the reference must agree with the core on both shapes, or the ratio means nothing.
   queries.slice(0, 200).forEach((query, index) => {
     const theirs = referenceMeasures(query.hits, query.relevant, measures);
-    for (const ours of [evaluateMeasures(query.hits, query.relevant, plan), evaluateMeasures(query.hits, asMaps[index] as Map<string, number>, plan)]) {
+    for (const ours of [
+      evaluateMeasures(query.hits, query.relevant, plan),
+      evaluateMeasures(query.hits, asMaps[index] as Map<string, number>, plan),
+    ]) {
       for (const name of Object.keys(theirs)) {
-        if (Math.abs((ours[name] as number) - (theirs[name] as number)) > 1e-12) throw new Error(`bench reference disagrees on ${name}`);
+        if (Math.abs((ours[name] as number) - (theirs[name] as number)) > 1e-12)
+          throw new Error(`bench reference disagrees on ${name}`);
       }
     }
   });
@@ -182,16 +226,22 @@ export async function benchCore(): Promise<void> {
     for (const query of queries) checksum += evaluateMeasures(query.hits, query.relevant, plan)['ndcg@10'] as number;
   });
   const referenceMs = bestOf(2, () => {
-    for (const query of queries) checksum += referenceMeasures(query.hits, query.relevant, measures)['ndcg@10'] as number;
+    for (const query of queries)
+      checksum += referenceMeasures(query.hits, query.relevant, measures)['ndcg@10'] as number;
   });
 
   // evaluate(): every measure and count of one query at one cutoff, as the matchers call it.
   queries.slice(0, 200).forEach((query, index) => {
     const theirs = referenceEvaluate(query.hits, query.relevant, EVALUATE_K);
-    for (const ours of [evaluate(query.hits, query.relevant, EVALUATE_K), evaluate(query.hits, asMaps[index] as Map<string, number>, EVALUATE_K)]) {
+    for (const ours of [
+      evaluate(query.hits, query.relevant, EVALUATE_K),
+      evaluate(query.hits, asMaps[index] as Map<string, number>, EVALUATE_K),
+    ]) {
       for (const [name, value] of Object.entries(theirs)) {
         const mine = (ours as unknown as Record<string, unknown>)[name];
-        const same = Array.isArray(value) ? JSON.stringify(mine) === JSON.stringify(value) : Math.abs((mine as number) - value) <= 1e-12;
+        const same = Array.isArray(value)
+          ? JSON.stringify(mine) === JSON.stringify(value)
+          : Math.abs((mine as number) - value) <= 1e-12;
         if (!same) throw new Error(`bench: evaluate() and its reference disagree on ${name}`);
       }
     }
@@ -211,14 +261,30 @@ export async function benchCore(): Promise<void> {
   const rate = (ms: number) => (judgedHits / (ms / 1000) / 1e6).toFixed(1);
   const met = (ms: number) => (judgedHits / (ms / 1000) >= 20e6 ? 'met' : 'NOT met');
   const line = (label: string, ms: number, note: string) =>
-    console.log(`  ${label.padEnd(30)} ${ms.toFixed(1).padStart(8)} ms  ${rate(ms).padStart(6)} M judged hits/s  ${note}`);
-  console.log(`core: ${QUERY_COUNT} queries × ${HITS_PER_QUERY} hits (each hit a string object of its own), ${JUDGED_PER_QUERY} graded judgments each, ${measures.length} measures (${MEASURE_NAMES.join(', ')})`);
-  line('judgments as Maps', oursFromMapsMs, `(as parsed qrels hold them; target ≥ 20 M judged hits/s: ${met(oursFromMapsMs)})`);
+    console.log(
+      `  ${label.padEnd(30)} ${ms.toFixed(1).padStart(8)} ms  ${rate(ms).padStart(6)} M judged hits/s  ${note}`,
+    );
+  console.log(
+    `core: ${QUERY_COUNT} queries × ${HITS_PER_QUERY} hits (each hit a string object of its own), ${JUDGED_PER_QUERY} graded judgments each, ${measures.length} measures (${MEASURE_NAMES.join(', ')})`,
+  );
+  line(
+    'judgments as Maps',
+    oursFromMapsMs,
+    `(as parsed qrels hold them; target ≥ 20 M judged hits/s: ${met(oursFromMapsMs)})`,
+  );
   line('judgments as { id: grade }', oursFromObjectsMs, '(read in place, no copy)');
   line('reference (objects)', referenceMs, '(each measure on its own, array scans)');
-  console.log(`  ratio: ${(referenceMs / oursFromObjectsMs).toFixed(1)}× the reference on the same objects, ${(referenceMs / oursFromMapsMs).toFixed(1)}× from Maps`);
-  console.log(`core: evaluate(hits, relevant, ${EVALUATE_K}) on the same queries: every measure and count, duplicates and unmatched relevant ids`);
-  line('evaluate(), { id: grade }', evaluateFromObjectsMs, `(target ≥ 20 M judged hits/s: ${met(evaluateFromObjectsMs)})`);
+  console.log(
+    `  ratio: ${(referenceMs / oursFromObjectsMs).toFixed(1)}× the reference on the same objects, ${(referenceMs / oursFromMapsMs).toFixed(1)}× from Maps`,
+  );
+  console.log(
+    `core: evaluate(hits, relevant, ${EVALUATE_K}) on the same queries: every measure and count, duplicates and unmatched relevant ids`,
+  );
+  line(
+    'evaluate(), { id: grade }',
+    evaluateFromObjectsMs,
+    `(target ≥ 20 M judged hits/s: ${met(evaluateFromObjectsMs)})`,
+  );
   line('evaluate(), Maps', evaluateFromMapsMs, `(target ≥ 20 M judged hits/s: ${met(evaluateFromMapsMs)})`);
   line('reference evaluate (objects)', evaluateReferenceMs, '(each field on its own, array scans)');
   const ratio = Math.min(evaluateReferenceMs / evaluateFromObjectsMs, evaluateReferenceMs / evaluateFromMapsMs);

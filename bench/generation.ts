@@ -30,7 +30,8 @@ function prose(length: number, seed: number): string {
   return text.slice(0, length);
 }
 
-const ANSWER = 'Refunds are accepted within 30 days of purchase. Each API key may send 100 requests per minute. The moon is made of cheese.';
+const ANSWER =
+  'Refunds are accepted within 30 days of purchase. Each API key may send 100 requests per minute. The moon is made of cheese.';
 
 function time(work: () => unknown): number {
   const start = performance.now();
@@ -46,18 +47,29 @@ function bestOf(runs: number, work: () => unknown): number {
 
 export async function benchGeneration(): Promise<void> {
   const large = Array.from({ length: PASSAGE_COUNT }, (_, index) => prose(PASSAGE_BYTES, index * 1000));
-  const small = large.flatMap((passage) => Array.from({ length: PASSAGE_BYTES / 1000 }, (_, index) => passage.slice(index * 1000, (index + 1) * 1000)));
+  const small = large.flatMap((passage) =>
+    Array.from({ length: PASSAGE_BYTES / 1000 }, (_, index) => passage.slice(index * 1000, (index + 1) * 1000)),
+  );
   const largeResult = faithfulness(ANSWER, large);
   const smallResult = faithfulness(ANSWER, small);
-  if (largeResult.score !== smallResult.score) throw new Error(`bench: faithfulness disagrees between large (${largeResult.score}) and small (${smallResult.score}) passages`);
+  if (largeResult.score !== smallResult.score)
+    throw new Error(
+      `bench: faithfulness disagrees between large (${largeResult.score}) and small (${smallResult.score}) passages`,
+    );
 
   const largeMs = bestOf(3, () => faithfulness(ANSWER, large));
   const smallMs = bestOf(3, () => faithfulness(ANSWER, small));
   const megabytes = (PASSAGE_BYTES * PASSAGE_COUNT) / 1e6;
-  console.log(`faithfulness: a 3-sentence answer against ${megabytes} MB of passages (score ${largeResult.score.toFixed(3)})`);
-  console.log(`  ${PASSAGE_COUNT} passages of ${PASSAGE_BYTES / 1000} kB, best of 3   ${largeMs.toFixed(0).padStart(6)} ms  ${largeMs < BUDGET_MS ? 'within' : 'OVER'} the ${BUDGET_MS} ms budget`);
+  console.log(
+    `faithfulness: a 3-sentence answer against ${megabytes} MB of passages (score ${largeResult.score.toFixed(3)})`,
+  );
+  console.log(
+    `  ${PASSAGE_COUNT} passages of ${PASSAGE_BYTES / 1000} kB, best of 3   ${largeMs.toFixed(0).padStart(6)} ms  ${largeMs < BUDGET_MS ? 'within' : 'OVER'} the ${BUDGET_MS} ms budget`,
+  );
   console.log(`  reference: ${small.length} passages of 1 kB  ${smallMs.toFixed(0).padStart(6)} ms`);
-  console.log(`  ratio                             ${(largeMs / smallMs).toFixed(2)}× the reference's time (1.00 = linear in the passage length)`);
+  console.log(
+    `  ratio                             ${(largeMs / smallMs).toFixed(2)}× the reference's time (1.00 = linear in the passage length)`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await benchGeneration();

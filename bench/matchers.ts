@@ -30,12 +30,20 @@ export async function benchMatchers(): Promise<void> {
     sink += matchers.toHaveRecallAtK.call(context, hits, relevant, 5, 0.4).pass ? 1 : 0;
   });
   const throughExpect = timePerCall(() => {
-    (jestExpect(hits) as unknown as { toHaveRecallAtK: (...args: unknown[]) => void }).toHaveRecallAtK(relevant, 5, 0.4);
+    (jestExpect(hits) as unknown as { toHaveRecallAtK: (...args: unknown[]) => void }).toHaveRecallAtK(
+      relevant,
+      5,
+      0.4,
+    );
   });
   console.log(`matchers: one toHaveRecallAtK on 100 hits (passing, so no message is built)`);
   console.log(`  bare evaluate()              ${core.toFixed(2).padStart(7)} µs`);
-  console.log(`  matcher function             ${direct.toFixed(2).padStart(7)} µs  (+${(direct - core).toFixed(2)} µs, ${(direct / core).toFixed(2)}× the core)`);
-  console.log(`  expect(hits).toHaveRecallAtK ${throughExpect.toFixed(2).padStart(7)} µs  (+${(throughExpect - core).toFixed(2)} µs above the core; target ≤ 20 µs per assertion)`);
+  console.log(
+    `  matcher function             ${direct.toFixed(2).padStart(7)} µs  (+${(direct - core).toFixed(2)} µs, ${(direct / core).toFixed(2)}× the core)`,
+  );
+  console.log(
+    `  expect(hits).toHaveRecallAtK ${throughExpect.toFixed(2).padStart(7)} µs  (+${(throughExpect - core).toFixed(2)} µs above the core; target ≤ 20 µs per assertion)`,
+  );
   if (Number.isNaN(sink)) throw new Error('unreachable');
 }
 

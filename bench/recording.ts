@@ -98,20 +98,27 @@ interface Timing {
 function runVitest(dir: string, style: 'matchers' | 'plain', env: Record<string, string> = {}): Timing {
   const cpuBefore = childCpuSeconds();
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', `vitest.${style}.config.js`], {
-    cwd: dir,
-    env: { ...process.env, CI: '', RAG_BASELINE: '', NO_COLOR: '1', ...env },
-    encoding: 'utf8',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', `vitest.${style}.config.js`],
+    {
+      cwd: dir,
+      env: { ...process.env, CI: '', RAG_BASELINE: '', NO_COLOR: '1', ...env },
+      encoding: 'utf8',
+    },
+  );
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
-  if (result.status !== 0) throw new Error(`bench: vitest (${style}) exited with ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`bench: vitest (${style}) exited with ${result.status}:\n${result.stdout}\n${result.stderr}`);
   return { wall, cpu: childCpuSeconds() - cpuBefore };
 }
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 export async function benchRecording(): Promise<void> {
@@ -126,11 +133,15 @@ export async function benchRecording(): Promise<void> {
       plain.push(runVitest(dir, 'plain'));
       matchers.push(runVitest(dir, 'matchers'));
     }
-    const show = (timings: readonly Timing[], key: keyof Timing) => `${median(timings.map((timing) => timing[key])).toFixed(2)} s (${timings.map((timing) => timing[key].toFixed(2)).join(', ')})`;
-    const ratio = (key: keyof Timing) => (median(matchers.map((timing) => timing[key])) / median(plain.map((timing) => timing[key]))).toFixed(3);
+    const show = (timings: readonly Timing[], key: keyof Timing) =>
+      `${median(timings.map((timing) => timing[key])).toFixed(2)} s (${timings.map((timing) => timing[key].toFixed(2)).join(', ')})`;
+    const ratio = (key: keyof Timing) =>
+      (median(matchers.map((timing) => timing[key])) / median(plain.map((timing) => timing[key]))).toFixed(3);
     console.log(`${QUESTIONS} per-question tests in ${FILES} files, ${ROUNDS} alternating rounds, medians:`);
     console.log(`  plain expect, no reporter:                  wall ${show(plain, 'wall')}, cpu ${show(plain, 'cpu')}`);
-    console.log(`  matchers + reporter, ${MEASURES.length} declared measures: wall ${show(matchers, 'wall')}, cpu ${show(matchers, 'cpu')}`);
+    console.log(
+      `  matchers + reporter, ${MEASURES.length} declared measures: wall ${show(matchers, 'wall')}, cpu ${show(matchers, 'cpu')}`,
+    );
     console.log(`  ratio: wall ${ratio('wall')}, cpu ${ratio('cpu')} (target ≤ 1.10)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,14 @@ import { formatBaseline, parseBaseline, type BaselineFile } from '../src/baselin
 import { baselineFromRun } from '../src/baseline/store.js';
 import { createRandom } from '../src/core/random.js';
 import { holmCorrection, meanInterval, pairedComparison, type PairedTestName } from '../src/core/stats.js';
-import { sampleIdOf, suiteIdOf, suiteIdentityOf, suiteKeyOf, type CollectedRun, type CollectedSample } from '../src/recording/collected.js';
+import {
+  sampleIdOf,
+  suiteIdOf,
+  suiteIdentityOf,
+  suiteKeyOf,
+  type CollectedRun,
+  type CollectedSample,
+} from '../src/recording/collected.js';
 import { renderConsole } from '../src/report/console.js';
 import { formatJsonReport, renderJson } from '../src/report/json.js';
 import { renderMarkdown } from '../src/report/markdown.js';
@@ -47,7 +54,12 @@ export function generateBenchData(): { run: CollectedRun; baseline: BaselineFile
         const old = value(measure);
         let now = old;
         if (random() < (drift < 0 ? 3 * CHANGED_SHARE : CHANGED_SHARE)) {
-          now = measure === 'hit@5' ? (random() < 0.5 + drift ? 1 : 0) : Math.min(1, Math.max(0, old + (random() - 0.5 + drift) * 0.5));
+          now =
+            measure === 'hit@5'
+              ? random() < 0.5 + drift
+                ? 1
+                : 0
+              : Math.min(1, Math.max(0, old + (random() - 0.5 + drift) * 0.5));
         }
         before.push({ file, describePath, test, queryId, measure, value: old, pass: old >= 0.5 });
         after.push({ file, describePath, test, queryId, measure, value: now, pass: now >= 0.5 });
@@ -74,7 +86,18 @@ interface ReferenceRow {
  * each id up in the baseline, call meanInterval and pairedComparison on every compared row, Holm over the
  * rows with a changed question. Same statistics and settings as summarize(), so the figures must agree.
  */
-export function referenceSummary(run: CollectedRun, baseline: BaselineFile, options: { test: PairedTestName; significance: number; intervalResamples: number; resamples: number; seed: number; tolerance: number }): ReferenceRow[] {
+export function referenceSummary(
+  run: CollectedRun,
+  baseline: BaselineFile,
+  options: {
+    test: PairedTestName;
+    significance: number;
+    intervalResamples: number;
+    resamples: number;
+    seed: number;
+    tolerance: number;
+  },
+): ReferenceRow[] {
   const keys: [string, string][] = [];
   const seen = new Set<string>();
   for (const sample of run.samples) {
@@ -92,7 +115,14 @@ export function referenceSummary(run: CollectedRun, baseline: BaselineFile, opti
     const pairs = samples.filter((sample) => sampleIdOf(sample) in baselineSamples);
     const beforeValues = pairs.map((sample) => baselineSamples[sampleIdOf(sample)]!);
     const afterValues = pairs.map((sample) => sample.value);
-    const comparison = pairs.length > 0 ? pairedComparison(beforeValues, afterValues, { test: options.test, resamples: options.resamples, seed: options.seed }) : undefined;
+    const comparison =
+      pairs.length > 0
+        ? pairedComparison(beforeValues, afterValues, {
+            test: options.test,
+            resamples: options.resamples,
+            seed: options.seed,
+          })
+        : undefined;
     return { suite, measure, mean: interval.mean, lower: interval.lower, upper: interval.upper, comparison };
   });
   const family = rows.filter((row) => row.comparison !== undefined && row.comparison.wins + row.comparison.losses > 0);
@@ -103,19 +133,31 @@ export function referenceSummary(run: CollectedRun, baseline: BaselineFile, opti
     const delta = row.comparison?.meanDifference;
     let status = 'new';
     if (delta !== undefined) {
-      const beyond = Math.abs(delta) > options.tolerance + 1e-12 && adjustedP !== undefined && adjustedP <= options.significance;
+      const beyond =
+        Math.abs(delta) > options.tolerance + 1e-12 && adjustedP !== undefined && adjustedP <= options.significance;
       status = beyond ? (delta < 0 ? 'regressed' : 'improved') : 'unchanged';
     }
-    return { suite: row.suite, measure: row.measure, mean: row.mean, lower: row.lower, upper: row.upper, p: row.comparison?.p, adjustedP, status };
+    return {
+      suite: row.suite,
+      measure: row.measure,
+      mean: row.mean,
+      lower: row.lower,
+      upper: row.upper,
+      p: row.comparison?.p,
+      adjustedP,
+      status,
+    };
   });
 }
 
 function checkAgreement(summary: RunSummary, reference: ReferenceRow[]): void {
-  if (summary.rows.length !== reference.length) throw new Error(`bench: ${summary.rows.length} rows, reference ${reference.length}`);
+  if (summary.rows.length !== reference.length)
+    throw new Error(`bench: ${summary.rows.length} rows, reference ${reference.length}`);
   const byKey = new Map(reference.map((row) => [`${row.suite}\u0000${row.measure}`, row]));
   for (const row of summary.rows) {
     const expected = byKey.get(`${row.suite}\u0000${row.measure}`);
-    const close = (a: number | undefined, b: number | undefined): boolean => (a === undefined ? b === undefined : b !== undefined && Math.abs(a - b) <= 1e-12);
+    const close = (a: number | undefined, b: number | undefined): boolean =>
+      a === undefined ? b === undefined : b !== undefined && Math.abs(a - b) <= 1e-12;
     if (
       !expected ||
       !close(row.mean, expected.mean) ||
@@ -157,21 +199,35 @@ function line(label: string, timing: Timing, note = ''): string {
 export async function benchReport(): Promise<void> {
   const { run, baseline } = generateBenchData();
   const common: SummaryOptions = { significance: 0.05, baselinePath: 'rag-baseline.json' };
-  const referenceOptions = { significance: 0.05, intervalResamples: DEFAULT_INTERVAL_RESAMPLES, resamples: 10_000, seed: 42, tolerance: 0.01 };
+  const referenceOptions = {
+    significance: 0.05,
+    intervalResamples: DEFAULT_INTERVAL_RESAMPLES,
+    resamples: 10_000,
+    seed: 42,
+    tolerance: 0.01,
+  };
 
   // Correctness first: summarize() must agree with the reference under both tests. The reference is
   // slow (it filters the whole run per row), so its one checked call is also its timing.
   const signSummary = summarize(run, baseline, { ...common, test: 'sign' });
   const randomizationSummary = summarize(run, baseline, { ...common, test: 'randomization' });
   let referenceRows: ReferenceRow[] = [];
-  const referenceSign = bestOf(1, () => (referenceRows = referenceSummary(run, baseline, { ...referenceOptions, test: 'sign' })));
+  const referenceSign = bestOf(
+    1,
+    () => (referenceRows = referenceSummary(run, baseline, { ...referenceOptions, test: 'sign' })),
+  );
   checkAgreement(signSummary, referenceRows);
-  const referenceRandomization = bestOf(1, () => (referenceRows = referenceSummary(run, baseline, { ...referenceOptions, test: 'randomization' })));
+  const referenceRandomization = bestOf(
+    1,
+    () => (referenceRows = referenceSummary(run, baseline, { ...referenceOptions, test: 'randomization' })),
+  );
   checkAgreement(randomizationSummary, referenceRows);
 
   const sign = bestOf(5, () => summarize(run, baseline, { ...common, test: 'sign' }));
   const randomization = bestOf(5, () => summarize(run, baseline, { ...common, test: 'randomization' }));
-  const fullBootstrap = bestOf(1, () => summarize(run, baseline, { ...common, test: 'sign', intervalResamples: 10_000 }));
+  const fullBootstrap = bestOf(1, () =>
+    summarize(run, baseline, { ...common, test: 'sign', intervalResamples: 10_000 }),
+  );
 
   const baselineText = formatBaseline(baseline);
   const format = bestOf(5, () => formatBaseline(baseline));
@@ -180,7 +236,8 @@ export async function benchReport(): Promise<void> {
   const markdownRender = bestOf(5, () => renderMarkdown(randomizationSummary));
   const jsonRender = bestOf(3, () => formatJsonReport(renderJson(randomizationSummary, run)));
 
-  const budget = (timing: Timing): string => `${timing.cpuMs < BUDGET_MS ? 'within' : 'OVER'} the ${BUDGET_MS} ms budget (cpu)`;
+  const budget = (timing: Timing): string =>
+    `${timing.cpuMs < BUDGET_MS ? 'within' : 'OVER'} the ${BUDGET_MS} ms budget (cpu)`;
   const ratio = (reference: Timing, fast: Timing): string =>
     `${(reference.wallMs / fast.wallMs).toFixed(1)}× wall, ${(reference.cpuMs / fast.cpuMs).toFixed(1)}× cpu`;
   const s = randomizationSummary;
@@ -189,15 +246,29 @@ export async function benchReport(): Promise<void> {
       `${Math.round(CHANGED_SHARE * 100)}% of questions changed; significance 0.05, Holm over ${s.settings.holmFamily} rows; ` +
       `bootstrap intervals ${DEFAULT_INTERVAL_RESAMPLES} resamples`,
   );
-  console.log(`  randomization test: ${s.regressions} regressed, ${s.improvements} improved, ${s.unchanged} unchanged; sign test: ${signSummary.regressions} regressed`);
+  console.log(
+    `  randomization test: ${s.regressions} regressed, ${s.improvements} improved, ${s.unchanged} unchanged; sign test: ${signSummary.regressions} regressed`,
+  );
   console.log(line('summarize, sign test (best of 5)', sign, budget(sign)));
   console.log(line('summarize, randomization 10,000 (best of 5)', randomization, budget(randomization)));
   console.log(line('reference, sign test (one run)', referenceSign));
   console.log(line('reference, randomization 10,000 (one run)', referenceRandomization));
-  console.log(`  ratio, sign test                              ${ratio(referenceSign, sign)} faster than the reference`);
-  console.log(`  ratio, randomization                          ${ratio(referenceRandomization, randomization)} faster than the reference`);
-  console.log(line('summarize, sign, bootstrap 10,000 (one run)', fullBootstrap, 'for scale: the interval resamples are the cost'));
-  console.log(`baseline file: ${(baselineText.length / 1e6).toFixed(1)} MB, ${baselineText.split('\n').length.toLocaleString('en')} lines`);
+  console.log(
+    `  ratio, sign test                              ${ratio(referenceSign, sign)} faster than the reference`,
+  );
+  console.log(
+    `  ratio, randomization                          ${ratio(referenceRandomization, randomization)} faster than the reference`,
+  );
+  console.log(
+    line(
+      'summarize, sign, bootstrap 10,000 (one run)',
+      fullBootstrap,
+      'for scale: the interval resamples are the cost',
+    ),
+  );
+  console.log(
+    `baseline file: ${(baselineText.length / 1e6).toFixed(1)} MB, ${baselineText.split('\n').length.toLocaleString('en')} lines`,
+  );
   console.log(line('formatBaseline', format));
   console.log(line('parseBaseline', parse));
   console.log(line('renderConsole', consoleRender));

@@ -21,7 +21,12 @@ function generateRuns(): { before: number[]; after: number[] } {
 }
 
 /** The obvious bootstrap: a fresh array per resample, reduce for the mean, sort with a comparator. */
-function referenceBootstrap(values: number[], resamples: number, seed: number, confidence = 0.95): { lower: number; upper: number } {
+function referenceBootstrap(
+  values: number[],
+  resamples: number,
+  seed: number,
+  confidence = 0.95,
+): { lower: number; upper: number } {
   const random = createRandom(seed);
   const means = Array.from({ length: resamples }, () => {
     const sample = Array.from({ length: values.length }, () => values[randomInt(random, values.length)] as number);
@@ -73,7 +78,10 @@ export async function benchStats(): Promise<void> {
   // Bootstrap. The reference draws the same indices from the same seed, so the intervals must agree.
   const firstBootstrap = time(() => bootstrapMeanInterval(after, { resamples: RESAMPLES, seed: SEED }));
   const reference = referenceBootstrap(after, RESAMPLES, SEED);
-  if (Math.abs(reference.lower - firstBootstrap.result.lower) > 1e-12 || Math.abs(reference.upper - firstBootstrap.result.upper) > 1e-12) {
+  if (
+    Math.abs(reference.lower - firstBootstrap.result.lower) > 1e-12 ||
+    Math.abs(reference.upper - firstBootstrap.result.upper) > 1e-12
+  ) {
     throw new Error('bench: the reference bootstrap disagrees with bootstrapMeanInterval');
   }
   const bootstrapMs = bestOf(7, () => bootstrapMeanInterval(after, { resamples: RESAMPLES, seed: SEED }));
@@ -101,13 +109,19 @@ export async function benchStats(): Promise<void> {
   console.log(line('first call (cold JIT)', firstBootstrap.ms));
   console.log(line('rag-matchers, best of 7', bootstrapMs, budget(bootstrapMs, BOOTSTRAP_BUDGET_MS)));
   console.log(line('reference, best of 3', referenceBootstrapMs));
-  console.log(`  ratio                   ${(referenceBootstrapMs / bootstrapMs).toFixed(1)}× faster than the reference`);
+  console.log(
+    `  ratio                   ${(referenceBootstrapMs / bootstrapMs).toFixed(1)}× faster than the reference`,
+  );
   console.log(`paired randomization test: ${VALUE_COUNT} pairs, ${RESAMPLES} resamples, seed ${SEED}`);
-  console.log(`  p ${p.toFixed(4)} (reference ${referenceP.toFixed(4)}), mean difference ${firstRandomization.result.observedDifference.toFixed(4)}`);
+  console.log(
+    `  p ${p.toFixed(4)} (reference ${referenceP.toFixed(4)}), mean difference ${firstRandomization.result.observedDifference.toFixed(4)}`,
+  );
   console.log(line('first call (cold JIT)', firstRandomization.ms));
   console.log(line('rag-matchers, best of 7', randomizationMs, budget(randomizationMs, RANDOMIZATION_BUDGET_MS)));
   console.log(line('reference, best of 3', referenceRandomizationMs));
-  console.log(`  ratio                   ${(referenceRandomizationMs / randomizationMs).toFixed(1)}× faster than the reference`);
+  console.log(
+    `  ratio                   ${(referenceRandomizationMs / randomizationMs).toFixed(1)}× faster than the reference`,
+  );
   console.log(line('exact test, 16 pairs', exactMs, '2^16 sign assignments'));
   console.log(line('sign test, n = 100,000', signMs));
 }

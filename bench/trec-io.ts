@@ -116,7 +116,9 @@ function sameEntries(left: RunEntry[] | undefined, right: RunEntry[] | undefined
   if (left === undefined || right === undefined || left.length !== right.length) return false;
   return left.every((entry, index) => {
     const other = right[index];
-    return other !== undefined && entry.docId === other.docId && entry.score === other.score && entry.rank === other.rank;
+    return (
+      other !== undefined && entry.docId === other.docId && entry.score === other.score && entry.rank === other.rank
+    );
   });
 }
 
@@ -145,7 +147,10 @@ function allocationFloor(queryCount: number, hitsPerQuery: number): TrecRun {
 }
 
 /** Streams the whole file; with `sampleEvery`, also records the heap retained (after a full GC) every that many queries. */
-async function streamAll(filePath: string, sampleEvery = 0): Promise<{ queryCount: number; entryCount: number; retainedHeapSamples: number[] }> {
+async function streamAll(
+  filePath: string,
+  sampleEvery = 0,
+): Promise<{ queryCount: number; entryCount: number; retainedHeapSamples: number[] }> {
   let queryCount = 0;
   let entryCount = 0;
   const retainedHeapSamples: number[] = [];
@@ -187,7 +192,9 @@ async function benchInMemory(text: string, lineCount: number): Promise<void> {
   }
   const floor = await bestOf(REPETITIONS, () => allocationFloor(QUERY_COUNT, HITS_PER_QUERY));
   report('parseRunColumns (string in memory)', lineCount, columns);
-  console.log(`speed-up of parseRunColumns over the reference: ${(reference.milliseconds / columns.milliseconds).toFixed(2)}× wall (target: a 70 MB run well under a second)`);
+  console.log(
+    `speed-up of parseRunColumns over the reference: ${(reference.milliseconds / columns.milliseconds).toFixed(2)}× wall (target: a 70 MB run well under a second)`,
+  );
   report('parseRun (string in memory)', lineCount, fast);
   report('reference split/trim/split(/\\s+/)', lineCount, reference);
   const wallRatio = reference.milliseconds / fast.milliseconds;
@@ -212,10 +219,14 @@ async function benchFile(text: string, lineCount: number): Promise<void> {
     const heapBefore = process.memoryUsage().heapUsed;
     const { retainedHeapSamples } = await streamAll(filePath, QUERY_COUNT / 10);
     const retainedAbove = retainedHeapSamples.map((bytes) => megabytes(bytes - heapBefore));
-    console.log(`streaming: heap retained above the pre-stream heap, after every ${QUERY_COUNT / 10} queries: ${retainedAbove.join(', ')}`);
+    console.log(
+      `streaming: heap retained above the pre-stream heap, after every ${QUERY_COUNT / 10} queries: ${retainedAbove.join(', ')}`,
+    );
     const parsed = await readRunFile(filePath);
     collectGarbage();
-    console.log(`for comparison, a whole parsed run retains ${megabytes(process.memoryUsage().heapUsed - heapBefore)} (${parsed.size} queries)`);
+    console.log(
+      `for comparison, a whole parsed run retains ${megabytes(process.memoryUsage().heapUsed - heapBefore)} (${parsed.size} queries)`,
+    );
   } finally {
     await rm(directory, { recursive: true, force: true });
   }

@@ -15,7 +15,9 @@ const MAX_PHRASES_SHOWN = 10;
 
 function phraseList(phrases: readonly string[]): string {
   const shown = phrases.slice(0, MAX_PHRASES_SHOWN).map((phrase) => JSON.stringify(phrase));
-  return phrases.length > MAX_PHRASES_SHOWN ? `${shown.join(', ')}, … and ${phrases.length - MAX_PHRASES_SHOWN} more` : shown.join(', ');
+  return phrases.length > MAX_PHRASES_SHOWN
+    ? `${shown.join(', ')}, … and ${phrases.length - MAX_PHRASES_SHOWN} more`
+    : shown.join(', ');
 }
 
 /** Which phrases were looked for, named by set rather than listed when they are the defaults. */
@@ -24,7 +26,10 @@ function phrasesTried(options: AbstentionOptions): string {
     options.phrases === undefined
       ? `the default English (${ENGLISH_ABSTENTION_PHRASES.length}) and Chinese (${CHINESE_ABSTENTION_PHRASES.length}) phrases, e.g. "I don't know", "not in the provided context", "无法回答"`
       : `${options.phrases.length} phrase${options.phrases.length === 1 ? '' : 's'} of yours: ${phraseList(options.phrases)}`;
-  const added = options.extendPhrases === undefined || options.extendPhrases.length === 0 ? '' : `, plus ${phraseList(options.extendPhrases)}`;
+  const added =
+    options.extendPhrases === undefined || options.extendPhrases.length === 0
+      ? ''
+      : `, plus ${phraseList(options.extendPhrases)}`;
   return `Phrases tried: ${base}${added}`;
 }
 
@@ -35,7 +40,12 @@ const EXCERPT_MARGIN = 60;
 function quoteAround(answer: string, phrase: string, locale: string | undefined): string {
   const flat = normalizeText(answer).replace(/\s+/g, ' ').trim();
   const lower = flat.toLocaleLowerCase(locale ?? 'en');
-  const index = lower.indexOf(normalizeText(phrase).replace(/\s+/g, ' ').trim().toLocaleLowerCase(locale ?? 'en'));
+  const index = lower.indexOf(
+    normalizeText(phrase)
+      .replace(/\s+/g, ' ')
+      .trim()
+      .toLocaleLowerCase(locale ?? 'en'),
+  );
   if (flat.length <= MAX_QUOTE_LENGTH || index === -1 || lower.length !== flat.length) return quote(answer);
   // Cut at spaces, so the excerpt starts and ends with whole words.
   const roughStart = Math.max(0, index - EXCERPT_MARGIN);
@@ -73,7 +83,9 @@ export function toAbstain(this: MatcherContext, received: unknown, options?: Abs
       `Expected the answer to say it has no answer, but ${utils.RECEIVED_COLOR('no abstention phrase')} was found.`,
       `Answer: ${quote(answer)}`,
       `${phrasesTried(checked)}\n` +
-        utils.DIM_COLOR("If your model declines in other words, add them with { extendPhrases: ['…'] }, or have it reply with a fixed marker and pass { phrases: ['NO_ANSWER'] }."),
+        utils.DIM_COLOR(
+          "If your model declines in other words, add them with { extendPhrases: ['…'] }, or have it reply with a fixed marker and pass { phrases: ['NO_ANSWER'] }.",
+        ),
     ].join('\n\n');
   };
   return { pass, message };

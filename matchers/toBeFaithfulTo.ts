@@ -1,4 +1,9 @@
-import { faithfulness, type FaithfulnessContexts, type FaithfulnessOptions, type SentenceSupport } from '../src/generation/index.js';
+import {
+  faithfulness,
+  type FaithfulnessContexts,
+  type FaithfulnessOptions,
+  type SentenceSupport,
+} from '../src/generation/index.js';
 import {
   answerHint,
   answerUsageError,
@@ -44,9 +49,18 @@ function supportedLine(sentence: SentenceSupport): string {
  * Passes when lexical faithfulness (the share of the answer's sentences whose content terms are
  * mostly found in the contexts) is at least `options.min`, default 1: every checked sentence supported.
  */
-export function toBeFaithfulTo(this: MatcherContext, received: unknown, contexts: FaithfulnessContexts, options?: FaithfulnessMatcherOptions): MatcherResult {
+export function toBeFaithfulTo(
+  this: MatcherContext,
+  received: unknown,
+  contexts: FaithfulnessContexts,
+  options?: FaithfulnessMatcherOptions,
+): MatcherResult {
   const answer = checkAnswer(this, NAME, ARGS, received);
-  const { min: rawMin, queryId: rawQueryId, ...coreOptions } = checkAnswerOptions<FaithfulnessMatcherOptions>(this, NAME, ARGS, options);
+  const {
+    min: rawMin,
+    queryId: rawQueryId,
+    ...coreOptions
+  } = checkAnswerOptions<FaithfulnessMatcherOptions>(this, NAME, ARGS, options);
   const min = checkMin(this, NAME, ARGS, rawMin, DEFAULT_FAITHFULNESS_MIN);
   const queryId = checkQueryId(this, NAME, ARGS, rawQueryId);
   const result = callCore(this, NAME, ARGS, () => faithfulness(answer, contexts, coreOptions));
@@ -78,7 +92,11 @@ export function toBeFaithfulTo(this: MatcherContext, received: unknown, contexts
       ? `Expected the answer not to be faithful to the contexts (faithfulness < ${formatNumber(min)}), but ${result.supportedCount} of ${plural(result.sentenceCount, 'checked sentence')} ${result.supportedCount === 1 ? 'is' : 'are'} supported.`
       : '';
     const unsupportedSection =
-      unsupported.length === 0 ? '' : utils.RECEIVED_COLOR([`Unsupported (${unsupported.length}):`, ...unsupported.map(unsupportedLine)].join('\n'));
+      unsupported.length === 0
+        ? ''
+        : utils.RECEIVED_COLOR(
+            [`Unsupported (${unsupported.length}):`, ...unsupported.map(unsupportedLine)].join('\n'),
+          );
     const shownSupported = supported.slice(0, MAX_ROWS);
     const supportedSection =
       supported.length === 0
@@ -87,11 +105,17 @@ export function toBeFaithfulTo(this: MatcherContext, received: unknown, contexts
             [
               `Supported (${supported.length}):`,
               ...shownSupported.map(supportedLine),
-              ...(supported.length > shownSupported.length ? [`  … ${supported.length - shownSupported.length} more`] : []),
+              ...(supported.length > shownSupported.length
+                ? [`  … ${supported.length - shownSupported.length} more`]
+                : []),
             ].join('\n'),
           );
     const skippedSection =
-      result.skipped.length === 0 ? '' : utils.DIM_COLOR(`Not checked (no content words): ${result.skipped.map((sentence) => quote(sentence.text, 40)).join(', ')}`);
+      result.skipped.length === 0
+        ? ''
+        : utils.DIM_COLOR(
+            `Not checked (no content words): ${result.skipped.map((sentence) => quote(sentence.text, 40)).join(', ')}`,
+          );
     return [answerHint(this, NAME, ARGS), summary, verdict, unsupportedSection, supportedSection, skippedSection]
       .filter((section) => section !== '')
       .join('\n\n');

@@ -2,8 +2,22 @@ import { printExpected, printWithType } from 'jest-matcher-utils';
 import { describeValue } from '../src/core/describe.js';
 import { documentKeyOf, stableKey } from '../src/core/keys.js';
 import type { Hit, KeyOptions } from '../src/core/types.js';
-import { checkCitations, type CheckedCitation, type CitationCheckOptions, type CitationCheckResult } from '../src/generation/index.js';
-import { answerHint, answerUsageError, callCore, checkAnswer, checkAnswerOptions, checkQueryId, plural, quote } from './support/answer.js';
+import {
+  checkCitations,
+  type CheckedCitation,
+  type CitationCheckOptions,
+  type CitationCheckResult,
+} from '../src/generation/index.js';
+import {
+  answerHint,
+  answerUsageError,
+  callCore,
+  checkAnswer,
+  checkAnswerOptions,
+  checkQueryId,
+  plural,
+  quote,
+} from './support/answer.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
 import { MAX_ROWS, shortKey } from './support/format.js';
 
@@ -31,16 +45,32 @@ function readHitKeys(context: MatcherContext, hits: unknown, options: KeyOptions
 function checkGranularity(context: MatcherContext, options: KeyOptions): ((key: string) => string) | undefined {
   const { granularity, documentKey } = options;
   if (granularity !== undefined && granularity !== 'chunk' && granularity !== 'document') {
-    throw answerUsageError(context, NAME, ARGS, `${printExpected('options.granularity')} must be 'chunk' or 'document'`, printWithType('granularity', granularity, printExpected));
+    throw answerUsageError(
+      context,
+      NAME,
+      ARGS,
+      `${printExpected('options.granularity')} must be 'chunk' or 'document'`,
+      printWithType('granularity', granularity, printExpected),
+    );
   }
   if (documentKey !== undefined && typeof documentKey !== 'function') {
-    throw answerUsageError(context, NAME, ARGS, `${printExpected('options.documentKey')} must be a function (key) => document key`, printWithType('documentKey', documentKey, printExpected));
+    throw answerUsageError(
+      context,
+      NAME,
+      ARGS,
+      `${printExpected('options.documentKey')} must be a function (key) => document key`,
+      printWithType('documentKey', documentKey, printExpected),
+    );
   }
   return granularity === 'document' ? (documentKey ?? documentKeyOf) : undefined;
 }
 
 /** At document level a cited key is valid when any retrieved hit belongs to the same document. */
-function atDocumentLevel(result: CitationCheckResult, hitKeys: readonly string[], documentOf: (key: string) => string): CitationCheckResult {
+function atDocumentLevel(
+  result: CitationCheckResult,
+  hitKeys: readonly string[],
+  documentOf: (key: string) => string,
+): CitationCheckResult {
   const citations = result.citations.map((citation): CheckedCitation => {
     if (citation.valid || citation.kind !== 'key') return citation;
     const document = documentOf(citation.ref);
@@ -50,7 +80,12 @@ function atDocumentLevel(result: CitationCheckResult, hitKeys: readonly string[]
     return { ...rest, valid: true, resolvedKey: hitKey };
   });
   const invalid = citations.filter((citation) => !citation.valid);
-  return { ...result, citations, invalid, pass: invalid.length === 0 && (result.hasCitations || !result.requireCitation) };
+  return {
+    ...result,
+    citations,
+    invalid,
+    pass: invalid.length === 0 && (result.hasCitations || !result.requireCitation),
+  };
 }
 
 /** `[4]`, or `4 in [1-4]` when the citation is part of a list or range, or a custom extractor's match. */
@@ -79,19 +114,27 @@ function retrievedList(hitKeys: readonly string[], cited: ReadonlySet<string>): 
   if (hitKeys.length === 0) return 'No hits were retrieved.';
   const shown = hitKeys.slice(0, MAX_ROWS);
   const width = String(shown.length).length;
-  const lines = shown.map((key, index) => `  ${String(index + 1).padStart(width)}  ${cited.has(key) ? '✓' : ' '} ${shortKey(key)}`);
+  const lines = shown.map(
+    (key, index) => `  ${String(index + 1).padStart(width)}  ${cited.has(key) ? '✓' : ' '} ${shortKey(key)}`,
+  );
   if (hitKeys.length > shown.length) lines.push(`  … ${hitKeys.length - shown.length} more`);
   return [`Retrieved hits (${hitKeys.length}), ✓ = cited:`, ...lines].join('\n');
 }
 
-const DEFAULT_STYLES = 'Citations are read as [1], [1, 2], [1-3], [key], [^id] and 【1】; pass { citations: /…(ref)…/g } for another style.';
+const DEFAULT_STYLES =
+  'Citations are read as [1], [1, 2], [1-3], [key], [^id] and 【1】; pass { citations: /…(ref)…/g } for another style.';
 
 /**
  * Passes when every citation in the answer refers to a retrieved hit: a 1-based position within the
  * list, or a hit's key (the same keys as the retrieval matchers). With `requireCitation`, an answer
  * citing nothing fails too. Whether the cited passage says what the sentence claims is not checked.
  */
-export function toCiteOnlyRetrieved(this: MatcherContext, received: unknown, hits: readonly Hit[], options?: CiteOnlyRetrievedOptions): MatcherResult {
+export function toCiteOnlyRetrieved(
+  this: MatcherContext,
+  received: unknown,
+  hits: readonly Hit[],
+  options?: CiteOnlyRetrievedOptions,
+): MatcherResult {
   const answer = checkAnswer(this, NAME, ARGS, received);
   const checked = checkAnswerOptions<CiteOnlyRetrievedOptions>(this, NAME, ARGS, options);
   const { queryId: rawQueryId, citations: extractor, requireCitation, key, granularity, documentKey } = checked;
@@ -99,7 +142,10 @@ export function toCiteOnlyRetrieved(this: MatcherContext, received: unknown, hit
   const documentOf = checkGranularity(this, { granularity, documentKey });
   const hitKeys = readHitKeys(this, hits, key === undefined ? {} : { key });
   const chunkLevel = callCore(this, NAME, ARGS, () =>
-    checkCitations(answer, hitKeys, { ...(extractor === undefined ? {} : { citations: extractor }), ...(requireCitation === undefined ? {} : { requireCitation }) }),
+    checkCitations(answer, hitKeys, {
+      ...(extractor === undefined ? {} : { citations: extractor }),
+      ...(requireCitation === undefined ? {} : { requireCitation }),
+    }),
   );
   const result = documentOf === undefined ? chunkLevel : atDocumentLevel(chunkLevel, hitKeys, documentOf);
   const { pass } = result;
@@ -123,14 +169,28 @@ export function toCiteOnlyRetrieved(this: MatcherContext, received: unknown, hit
         utils.DIM_COLOR(DEFAULT_STYLES),
       );
     } else if (negated) {
-      const good = distinct(result.citations).map(({ citation, count }) => `${citationLabel(citation)}${citation.resolvedKey === undefined || citation.kind === 'key' ? '' : ` → ${shortKey(citation.resolvedKey)}`}${timesCited(count)}`);
-      sections.push(`Expected some citation to refer to no retrieved hit, but all ${plural(result.citations.length, 'citation')} do${where}:\n  ${good.join('\n  ')}`);
+      const good = distinct(result.citations).map(
+        ({ citation, count }) =>
+          `${citationLabel(citation)}${citation.resolvedKey === undefined || citation.kind === 'key' ? '' : ` → ${shortKey(citation.resolvedKey)}`}${timesCited(count)}`,
+      );
+      sections.push(
+        `Expected some citation to refer to no retrieved hit, but all ${plural(result.citations.length, 'citation')} do${where}:\n  ${good.join('\n  ')}`,
+      );
     } else {
-      const bad = distinct(result.invalid).map(({ citation, count }) => `  ✗ ${citationLabel(citation)}${timesCited(count)}: ${citation.reason ?? 'invalid'}`);
+      const bad = distinct(result.invalid).map(
+        ({ citation, count }) => `  ✗ ${citationLabel(citation)}${timesCited(count)}: ${citation.reason ?? 'invalid'}`,
+      );
       const title = `${result.invalid.length} of ${plural(result.citations.length, 'citation')} ${result.invalid.length === 1 ? 'refers' : 'refer'} to no retrieved hit${where}:`;
       sections.push(utils.RECEIVED_COLOR([title, ...bad].join('\n')));
-      const nearChunk = documentOf === undefined && result.invalid.some((citation) => citation.kind === 'key' && hitKeys.some((hitKey) => documentKeyOf(hitKey) === citation.ref));
-      if (nearChunk) sections.push("To accept a document id for any retrieved chunk of that document, pass { granularity: 'document' }.");
+      const nearChunk =
+        documentOf === undefined &&
+        result.invalid.some(
+          (citation) => citation.kind === 'key' && hitKeys.some((hitKey) => documentKeyOf(hitKey) === citation.ref),
+        );
+      if (nearChunk)
+        sections.push(
+          "To accept a document id for any retrieved chunk of that document, pass { granularity: 'document' }.",
+        );
     }
     sections.push(retrievedList(hitKeys, cited));
     return sections.join('\n\n');

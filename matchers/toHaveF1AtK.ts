@@ -11,7 +11,14 @@ const spec: MetricMatcherSpec = {
 };
 
 /** Passes when F1@k, the harmonic mean of precision@k and recall@k, is at least min. */
-export function toHaveF1AtK(this: MatcherContext, received: unknown, relevant: Relevance, k: number, min: number, options?: MatcherOptions): MatcherResult {
+export function toHaveF1AtK(
+  this: MatcherContext,
+  received: unknown,
+  relevant: Relevance,
+  k: number,
+  min: number,
+  options?: MatcherOptions,
+): MatcherResult {
   const cutoff = checkCutoff(this, spec.matcherName, spec.expectedArguments, k);
   return runMetricMatcher(this, spec, { received, relevant, k: cutoff, min, options });
 }

@@ -11,7 +11,13 @@ const spec: MetricMatcherSpec = {
 };
 
 /** Passes when at least one relevant hit is in the top k. */
-export function toHaveHitAtK(this: MatcherContext, received: unknown, relevant: Relevance, k: number, options?: MatcherOptions): MatcherResult {
+export function toHaveHitAtK(
+  this: MatcherContext,
+  received: unknown,
+  relevant: Relevance,
+  k: number,
+  options?: MatcherOptions,
+): MatcherResult {
   const cutoff = checkCutoff(this, spec.matcherName, spec.expectedArguments, k);
   return runMetricMatcher(this, spec, { received, relevant, k: cutoff, min: undefined, options });
 }

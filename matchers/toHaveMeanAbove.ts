@@ -10,7 +10,13 @@ const ARGS = 'measure, min, options';
  * With `{ confidence: 0.95 }` the interval's lower bound must clear min, so a small set cannot pass
  * by luck. Records every query's value (with its id) for the reporters.
  */
-export function toHaveMeanAbove(this: MatcherContext, received: unknown, measure: string | Measure, min: number, options?: MeanMatcherOptions): MatcherResult {
+export function toHaveMeanAbove(
+  this: MatcherContext,
+  received: unknown,
+  measure: string | Measure,
+  min: number,
+  options?: MeanMatcherOptions,
+): MatcherResult {
   const checked = readMeanOptions(this, NAME, ARGS, options);
   return runMeanMatcher(this, { matcherName: NAME, expectedArguments: ARGS, received, measure, min, options: checked });
 }

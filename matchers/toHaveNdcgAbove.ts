@@ -11,8 +11,17 @@ const spec: MetricMatcherSpec = {
 };
 
 /** Passes when nDCG (at options.k, else over the whole list with an uncut ideal) is at least min. */
-export function toHaveNdcgAbove(this: MatcherContext, received: unknown, relevant: Relevance, min: number, options?: CutoffMatcherOptions): MatcherResult {
+export function toHaveNdcgAbove(
+  this: MatcherContext,
+  received: unknown,
+  relevant: Relevance,
+  min: number,
+  options?: CutoffMatcherOptions,
+): MatcherResult {
   const checked = checkOptions<CutoffMatcherOptions>(this, spec.matcherName, spec.expectedArguments, options);
-  const k = checked.k === undefined ? undefined : checkCutoff(this, spec.matcherName, spec.expectedArguments, checked.k, 'options.k');
+  const k =
+    checked.k === undefined
+      ? undefined
+      : checkCutoff(this, spec.matcherName, spec.expectedArguments, checked.k, 'options.k');
   return runMetricMatcher(this, spec, { received, relevant, k, min, options: checked });
 }

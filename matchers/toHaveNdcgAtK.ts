@@ -11,7 +11,14 @@ const spec: MetricMatcherSpec = {
 };
 
 /** Passes when nDCG@k (graded gains, trec_eval ndcg_cut) is at least min. */
-export function toHaveNdcgAtK(this: MatcherContext, received: unknown, relevant: Relevance, k: number, min: number, options?: MatcherOptions): MatcherResult {
+export function toHaveNdcgAtK(
+  this: MatcherContext,
+  received: unknown,
+  relevant: Relevance,
+  k: number,
+  min: number,
+  options?: MatcherOptions,
+): MatcherResult {
   const cutoff = checkCutoff(this, spec.matcherName, spec.expectedArguments, k);
   return runMetricMatcher(this, spec, { received, relevant, k: cutoff, min, options });
 }

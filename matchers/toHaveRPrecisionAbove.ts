@@ -11,9 +11,21 @@ const spec: MetricMatcherSpec = {
 };
 
 /** Passes when R-precision (relevant in the top R ÷ R, R = relevant count) is at least min. */
-export function toHaveRPrecisionAbove(this: MatcherContext, received: unknown, relevant: Relevance, min: number, options?: MatcherOptions): MatcherResult {
+export function toHaveRPrecisionAbove(
+  this: MatcherContext,
+  received: unknown,
+  relevant: Relevance,
+  min: number,
+  options?: MatcherOptions,
+): MatcherResult {
   if (options !== undefined && options !== null && typeof options === 'object' && 'k' in options) {
-    throw usageError(this, spec.matcherName, spec.expectedArguments, 'R-precision takes no cutoff: its cutoff is the number of relevant ids', 'Remove options.k.');
+    throw usageError(
+      this,
+      spec.matcherName,
+      spec.expectedArguments,
+      'R-precision takes no cutoff: its cutoff is the number of relevant ids',
+      'Remove options.k.',
+    );
   }
   return runMetricMatcher(this, spec, { received, relevant, k: undefined, min, options });
 }

@@ -11,8 +11,17 @@ const spec: MetricMatcherSpec = {
 };
 
 /** Passes when 1 / rank of the first relevant hit (within options.k) is at least min. */
-export function toHaveReciprocalRankAbove(this: MatcherContext, received: unknown, relevant: Relevance, min: number, options?: CutoffMatcherOptions): MatcherResult {
+export function toHaveReciprocalRankAbove(
+  this: MatcherContext,
+  received: unknown,
+  relevant: Relevance,
+  min: number,
+  options?: CutoffMatcherOptions,
+): MatcherResult {
   const checked = checkOptions<CutoffMatcherOptions>(this, spec.matcherName, spec.expectedArguments, options);
-  const k = checked.k === undefined ? undefined : checkCutoff(this, spec.matcherName, spec.expectedArguments, checked.k, 'options.k');
+  const k =
+    checked.k === undefined
+      ? undefined
+      : checkCutoff(this, spec.matcherName, spec.expectedArguments, checked.k, 'options.k');
   return runMetricMatcher(this, spec, { received, relevant, k, min, options: checked });
 }

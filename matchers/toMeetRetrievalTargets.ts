@@ -5,7 +5,15 @@ import type { MatcherContext, MatcherResult } from './support/context.js';
 import { hintOf, utilsOf } from './support/context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './support/format.js';
 import { meetsThreshold } from './support/metric-matcher.js';
-import { checkHits, checkOptions, checkThreshold, evaluateDeclared, evaluateForMatcher, usageError, type MatcherOptions } from './support/usage.js';
+import {
+  checkHits,
+  checkOptions,
+  checkThreshold,
+  evaluateDeclared,
+  evaluateForMatcher,
+  usageError,
+  type MatcherOptions,
+} from './support/usage.js';
 
 const NAME = 'toMeetRetrievalTargets';
 const ARGS = 'relevant, targets';
@@ -23,7 +31,12 @@ interface TargetResult {
 /** Targets keyed by canonical measure name (a Map: a key such as `constructor` is only a key). */
 function readTargets(context: MatcherContext, targets: unknown): Map<string, { measure: Measure; min: number }> {
   if (targets === null || typeof targets !== 'object' || Array.isArray(targets) || Object.keys(targets).length === 0) {
-    throw usageError(context, NAME, ARGS, "targets must be a non-empty object such as { 'recall@5': 0.8, 'ndcg@10': 0.7 }");
+    throw usageError(
+      context,
+      NAME,
+      ARGS,
+      "targets must be a non-empty object such as { 'recall@5': 0.8, 'ndcg@10': 0.7 }",
+    );
   }
   const parsed = new Map<string, { measure: Measure; min: number }>();
   for (const name of Object.keys(targets)) {
@@ -34,14 +47,29 @@ function readTargets(context: MatcherContext, targets: unknown): Map<string, { m
       throw usageError(context, NAME, ARGS, `targets key ${JSON.stringify(name)}: ${(error as Error).message}`);
     }
     const canonical = formatMeasure(measure);
-    if (parsed.has(canonical)) throw usageError(context, NAME, ARGS, `targets name ${canonical} twice (${JSON.stringify(name)} is another spelling of it)`);
-    parsed.set(canonical, { measure, min: checkThreshold(context, NAME, ARGS, (targets as Record<string, unknown>)[name]) });
+    if (parsed.has(canonical))
+      throw usageError(
+        context,
+        NAME,
+        ARGS,
+        `targets name ${canonical} twice (${JSON.stringify(name)} is another spelling of it)`,
+      );
+    parsed.set(canonical, {
+      measure,
+      min: checkThreshold(context, NAME, ARGS, (targets as Record<string, unknown>)[name]),
+    });
   }
   return parsed;
 }
 
 /** Passes when every target holds; the message lists all of them, met and unmet. */
-export function toMeetRetrievalTargets(this: MatcherContext, received: unknown, relevant: Relevance, targets: RetrievalTargets, options?: MatcherOptions): MatcherResult {
+export function toMeetRetrievalTargets(
+  this: MatcherContext,
+  received: unknown,
+  relevant: Relevance,
+  targets: RetrievalTargets,
+  options?: MatcherOptions,
+): MatcherResult {
   const hits = checkHits(this, NAME, ARGS, received);
   const checked = checkOptions<MatcherOptions>(this, NAME, ARGS, options);
   const parsed = readTargets(this, targets);
@@ -49,7 +77,12 @@ export function toMeetRetrievalTargets(this: MatcherContext, received: unknown, 
   const { queryId } = evaluateForMatcher(this, NAME, ARGS, hits, relevant, undefined, checked);
   const { queryId: _queryId, ...coreOptions } = checked;
   const targetList = [...parsed.values()];
-  const values = evaluateMeasures(hits, relevant, targetList.map((target) => target.measure), coreOptions);
+  const values = evaluateMeasures(
+    hits,
+    relevant,
+    targetList.map((target) => target.measure),
+    coreOptions,
+  );
 
   const results: TargetResult[] = [...parsed].map(([name, { min }]) => {
     const value = values[name] as number;
@@ -79,7 +112,9 @@ export function toMeetRetrievalTargets(this: MatcherContext, received: unknown, 
       return result.met ? utils.EXPECTED_COLOR(line) : utils.RECEIVED_COLOR(line);
     });
     const metCount = results.filter((result) => result.met).length;
-    const title = negated ? `Expected some target to be missed, but all ${results.length} were met:` : `${metCount} of ${results.length} targets met:`;
+    const title = negated
+      ? `Expected some target to be missed, but all ${results.length} were met:`
+      : `${metCount} of ${results.length} targets met:`;
     const largestCutoff = Math.max(...targetList.map((target) => target.measure.k ?? 0));
     const shownK = largestCutoff === 0 ? undefined : largestCutoff;
     const explanation = explainRanking(hits, relevant, coreOptions);
@@ -88,7 +123,11 @@ export function toMeetRetrievalTargets(this: MatcherContext, received: unknown, 
       [title, ...lines].join('\n') + (queryId === undefined ? '' : `\n(query ${queryId})`),
       formatRanking(explanation, shownK, utils),
       formatMissing(explanation, shownK),
-      formatAlignmentDiagnosis(explanation, explanation.relevantIds.map((entry) => entry.id), hits),
+      formatAlignmentDiagnosis(
+        explanation,
+        explanation.relevantIds.map((entry) => entry.id),
+        hits,
+      ),
     ]
       .filter((section) => section !== '')
       .join('\n\n');

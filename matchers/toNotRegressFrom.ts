@@ -1,7 +1,19 @@
-import { compareEvaluations, type CompareEvaluationsOptions, type MeasureComparison, type RunComparison } from '../src/dataset/compare-runs.js';
+import {
+  compareEvaluations,
+  type CompareEvaluationsOptions,
+  type MeasureComparison,
+  type RunComparison,
+} from '../src/dataset/compare-runs.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
 import { formatNumber, listIds } from './support/format.js';
-import { checkEvaluation, coverageNotes, queryLines, recordSetQuestions, setHint, setUsageError } from './support/set-matcher.js';
+import {
+  checkEvaluation,
+  coverageNotes,
+  queryLines,
+  recordSetQuestions,
+  setHint,
+  setUsageError,
+} from './support/set-matcher.js';
 
 const NAME = 'toNotRegressFrom';
 const ARGS = 'baseline, options';
@@ -31,7 +43,9 @@ function textTable(rows: readonly (readonly string[])[], rightAligned: readonly 
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   return rows.map((row) =>
     row
-      .map((cell, column) => (rightAligned[column] ? cell.padStart(widths[column] as number) : cell.padEnd(widths[column] as number)))
+      .map((cell, column) =>
+        rightAligned[column] ? cell.padStart(widths[column] as number) : cell.padEnd(widths[column] as number),
+      )
       .join('  ')
       .trimEnd(),
   );
@@ -50,7 +64,9 @@ function comparisonTable(comparison: RunComparison, utils: ReturnType<typeof uti
     entry.regression ? '✗ regressed' : entry.improvement ? '✓ improved' : '✓',
   ]);
   const lines = textTable([header, ...rows], [false, true, true, true, true, true, true, false]);
-  return lines.map((line, index) => (index > 0 && comparison.measures[index - 1]!.regression ? utils.RECEIVED_COLOR(line) : line)).join('\n');
+  return lines
+    .map((line, index) => (index > 0 && comparison.measures[index - 1]!.regression ? utils.RECEIVED_COLOR(line) : line))
+    .join('\n');
 }
 
 function testDescription(comparison: RunComparison, entry: MeasureComparison | undefined): string {
@@ -79,14 +95,25 @@ function testDescription(comparison: RunComparison, entry: MeasureComparison | u
  * result on the same queries) by more than the tolerance — and, with `significance`, significantly
  * by a paired test. "The reranker must not make nDCG@10 worse than BM25 alone."
  */
-export function toNotRegressFrom(this: MatcherContext, received: unknown, baseline: unknown, options?: NotRegressOptions): MatcherResult {
+export function toNotRegressFrom(
+  this: MatcherContext,
+  received: unknown,
+  baseline: unknown,
+  options?: NotRegressOptions,
+): MatcherResult {
   const after = checkEvaluation(this, NAME, ARGS, received);
   const before = checkEvaluation(this, NAME, ARGS, baseline, 'baseline');
   if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
-    throw setUsageError(this, NAME, ARGS, 'options must be an object such as { measures: ["ndcg@10"], tolerance: 0.01 }');
+    throw setUsageError(
+      this,
+      NAME,
+      ARGS,
+      'options must be an object such as { measures: ["ndcg@10"], tolerance: 0.01 }',
+    );
   }
   for (const name of Object.keys(options ?? {})) {
-    if (!KNOWN.has(name)) throw setUsageError(this, NAME, ARGS, `unknown option ${JSON.stringify(name)}; known: ${[...KNOWN].join(', ')}`);
+    if (!KNOWN.has(name))
+      throw setUsageError(this, NAME, ARGS, `unknown option ${JSON.stringify(name)}; known: ${[...KNOWN].join(', ')}`);
   }
   let comparison: RunComparison;
   try {
@@ -116,7 +143,10 @@ export function toNotRegressFrom(this: MatcherContext, received: unknown, baseli
     const headline = negated
       ? `Expected a regression, but no measure fell beyond its tolerance (${comparison.measures.map((entry) => `${entry.measure} ${signed(entry.meanDifference)}`).join(', ')}).`
       : regressed
-          .map((entry) => `${entry.measure} regressed: ${formatNumber(entry.meanBefore)} → ${utils.RECEIVED_COLOR(formatNumber(entry.meanAfter))} (${signed(entry.meanDifference)}; tolerance ${formatNumber(entry.tolerance)})`)
+          .map(
+            (entry) =>
+              `${entry.measure} regressed: ${formatNumber(entry.meanBefore)} → ${utils.RECEIVED_COLOR(formatNumber(entry.meanAfter))} (${signed(entry.meanDifference)}; tolerance ${formatNumber(entry.tolerance)})`,
+          )
           .join('\n');
     const sections = [setHint(this, NAME, ARGS), headline, comparisonTable(comparison, utils)];
     if (!negated) {
@@ -124,14 +154,24 @@ export function toNotRegressFrom(this: MatcherContext, received: unknown, baseli
         if (entry.worse.length === 0) continue;
         const shown = entry.worse.slice(0, SHOWN_QUESTIONS);
         const title = `Questions that got worse on ${entry.measure} (${entry.worse.length}, worst first):`;
-        const lines = queryLines(shown.map((change) => ({ queryId: change.queryId, text: `${formatNumber(change.before)} → ${formatNumber(change.after)}` })));
-        if (entry.worse.length > SHOWN_QUESTIONS) lines.push(utils.DIM_COLOR(`  … and ${entry.worse.length - SHOWN_QUESTIONS} more`));
+        const lines = queryLines(
+          shown.map((change) => ({
+            queryId: change.queryId,
+            text: `${formatNumber(change.before)} → ${formatNumber(change.after)}`,
+          })),
+        );
+        if (entry.worse.length > SHOWN_QUESTIONS)
+          lines.push(utils.DIM_COLOR(`  … and ${entry.worse.length - SHOWN_QUESTIONS} more`));
         sections.push([title, ...lines].join('\n'));
       }
     }
-    const pairing = [`Paired on ${comparison.queryIds.length} ${comparison.queryIds.length === 1 ? 'query' : 'queries'}`];
-    if (comparison.onlyBefore.length > 0) pairing.push(`${comparison.onlyBefore.length} only in the baseline (${listIds(comparison.onlyBefore)})`);
-    if (comparison.onlyAfter.length > 0) pairing.push(`${comparison.onlyAfter.length} only now (${listIds(comparison.onlyAfter)})`);
+    const pairing = [
+      `Paired on ${comparison.queryIds.length} ${comparison.queryIds.length === 1 ? 'query' : 'queries'}`,
+    ];
+    if (comparison.onlyBefore.length > 0)
+      pairing.push(`${comparison.onlyBefore.length} only in the baseline (${listIds(comparison.onlyBefore)})`);
+    if (comparison.onlyAfter.length > 0)
+      pairing.push(`${comparison.onlyAfter.length} only now (${listIds(comparison.onlyAfter)})`);
     const notes = [`${pairing.join('; ')}.`, testDescription(comparison, comparison.measures[0])];
     const coverage = coverageNotes(after);
     if (coverage !== '') notes.push(coverage);

@@ -2,7 +2,17 @@ import { printExpected, printWithType } from 'jest-matcher-utils';
 import { describeValue } from '../src/core/describe.js';
 import { contextTexts, type FaithfulnessContexts } from '../src/generation/faithfulness.js';
 import { JudgeError, validateJudgeResult, type JudgeResult, type RagJudge } from '../src/generation/index.js';
-import { answerHint, answerUsageError, callCore, checkAnswer, checkAnswerOptions, checkMin, checkQueryId, quote, recordScore } from './support/answer.js';
+import {
+  answerHint,
+  answerUsageError,
+  callCore,
+  checkAnswer,
+  checkAnswerOptions,
+  checkMin,
+  checkQueryId,
+  quote,
+  recordScore,
+} from './support/answer.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
 import { formatNumber } from './support/format.js';
 
@@ -22,7 +32,13 @@ export interface PassJudgeOptions {
 
 function checkJudge(context: MatcherContext, judge: unknown): RagJudge {
   const candidate = judge as Partial<RagJudge> | null;
-  if (candidate === null || typeof candidate !== 'object' || typeof candidate.judge !== 'function' || typeof candidate.name !== 'string' || candidate.name.trim() === '') {
+  if (
+    candidate === null ||
+    typeof candidate !== 'object' ||
+    typeof candidate.judge !== 'function' ||
+    typeof candidate.name !== 'string' ||
+    candidate.name.trim() === ''
+  ) {
     throw answerUsageError(
       context,
       NAME,
@@ -36,7 +52,13 @@ function checkJudge(context: MatcherContext, judge: unknown): RagJudge {
 
 function checkQuestion(context: MatcherContext, question: unknown): string {
   if (typeof question !== 'string' || question.trim() === '') {
-    throw answerUsageError(context, NAME, ARGS, `${printExpected('options.question')} must be the question text the answer replies to`, printWithType('question', question, printExpected));
+    throw answerUsageError(
+      context,
+      NAME,
+      ARGS,
+      `${printExpected('options.question')} must be the question text the answer replies to`,
+      printWithType('question', question, printExpected),
+    );
   }
   return question;
 }
@@ -56,7 +78,9 @@ function judgeFailure(context: MatcherContext, judgeName: string, error: unknown
     );
   }
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return new Error(`${hint}\n\nJudge ${JSON.stringify(judgeName)} did not return a usable grade:\n${text}`, { cause: error });
+  return new Error(`${hint}\n\nJudge ${JSON.stringify(judgeName)} did not return a usable grade:\n${text}`, {
+    cause: error,
+  });
 }
 
 function dimensionsLine(dimensions: JudgeResult['dimensions']): string {
@@ -87,7 +111,12 @@ function refuseAsymmetricUse(context: MatcherContext, promise: Promise<MatcherRe
  * A judge that fails (JudgeError: timeout, HTTP, network, unreadable reply) or returns an invalid
  * grade fails the assertion with and without `.not`.
  */
-export function toPassJudge(this: MatcherContext, received: unknown, judge: RagJudge, options: PassJudgeOptions): Promise<MatcherResult> {
+export function toPassJudge(
+  this: MatcherContext,
+  received: unknown,
+  judge: RagJudge,
+  options: PassJudgeOptions,
+): Promise<MatcherResult> {
   // Arguments are checked before anything is awaited, so a misuse throws even without `await`.
   const answer = checkAnswer(this, NAME, ARGS, received);
   const checkedJudge = checkJudge(this, judge);
@@ -113,8 +142,11 @@ export function toPassJudge(this: MatcherContext, received: unknown, judge: RagJ
       const requirement = negated ? `expected < ${formatNumber(min)}` : `needs ≥ ${formatNumber(min)}`;
       return [
         answerHint(this, NAME, ARGS),
-        `${measure} = ${utils.RECEIVED_COLOR(formatNumber(grade.score))}, ${utils.EXPECTED_COLOR(requirement)}` + (queryId === undefined ? '' : `  (query ${queryId})`),
-        [`Reason: ${grade.reason.trim() === '' ? '(none given)' : grade.reason}`, dimensionsLine(grade.dimensions)].filter((line) => line !== '').join('\n'),
+        `${measure} = ${utils.RECEIVED_COLOR(formatNumber(grade.score))}, ${utils.EXPECTED_COLOR(requirement)}` +
+          (queryId === undefined ? '' : `  (query ${queryId})`),
+        [`Reason: ${grade.reason.trim() === '' ? '(none given)' : grade.reason}`, dimensionsLine(grade.dimensions)]
+          .filter((line) => line !== '')
+          .join('\n'),
         utils.DIM_COLOR(`Question: ${quote(question)}\nAnswer: ${quote(answer)}\nPassages: ${contexts.length}`),
       ].join('\n\n');
     };

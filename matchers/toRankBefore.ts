@@ -7,7 +7,13 @@ const NAME = 'toRankBefore';
 const ARGS = 'idA, idB';
 
 /** Passes when idA is retrieved and ranks above idB (or idB is not retrieved at all). */
-export function toRankBefore(this: MatcherContext, received: unknown, idA: string, idB: string, options?: RankingOptions): MatcherResult {
+export function toRankBefore(
+  this: MatcherContext,
+  received: unknown,
+  idA: string,
+  idB: string,
+  options?: RankingOptions,
+): MatcherResult {
   const first = checkId(this, NAME, ARGS, idA, 'idA');
   const second = checkId(this, NAME, ARGS, idB, 'idB');
   const { explanation, firstRank } = rankForIds(this, NAME, ARGS, received, [first, second], options);
@@ -17,8 +23,11 @@ export function toRankBefore(this: MatcherContext, received: unknown, idA: strin
 
   const message = () => {
     const utils = utilsOf(this);
-    const where = (id: string, rank: number | undefined) => `${id}: ${rank === undefined ? 'not retrieved' : `rank ${rank}`}`;
-    const expectation = this.isNot ? `Expected ${first} not to rank before ${second}` : `Expected ${first} to rank before ${second}`;
+    const where = (id: string, rank: number | undefined) =>
+      `${id}: ${rank === undefined ? 'not retrieved' : `rank ${rank}`}`;
+    const expectation = this.isNot
+      ? `Expected ${first} not to rank before ${second}`
+      : `Expected ${first} to rank before ${second}`;
     const summary = `${utils.EXPECTED_COLOR(expectation)}\n${utils.RECEIVED_COLOR(where(first, rankA))}\n${utils.RECEIVED_COLOR(where(second, rankB))}`;
     const shown = Math.max(rankA ?? 0, rankB ?? 0, 5);
     return [hintOf(this, NAME, ARGS), summary, formatRanking(explanation, shown, utils)].join('\n\n');

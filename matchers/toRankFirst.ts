@@ -7,7 +7,12 @@ const NAME = 'toRankFirst';
 const ARGS = 'id';
 
 /** Passes when the first hit's key is `id`. */
-export function toRankFirst(this: MatcherContext, received: unknown, id: string, options?: RankingOptions): MatcherResult {
+export function toRankFirst(
+  this: MatcherContext,
+  received: unknown,
+  id: string,
+  options?: RankingOptions,
+): MatcherResult {
   const wanted = checkId(this, NAME, ARGS, id, 'id');
   const { explanation, firstRank } = rankForIds(this, NAME, ARGS, received, [wanted], options);
   const first = explanation.rows[0]?.key;

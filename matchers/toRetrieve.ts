@@ -13,12 +13,20 @@ export interface RetrieveOptions extends RankingOptions {
 }
 
 /** Passes when every id is among the hits (within the top `options.within` when given). */
-export function toRetrieve(this: MatcherContext, received: unknown, idOrIds: string | readonly string[], options?: RetrieveOptions): MatcherResult {
+export function toRetrieve(
+  this: MatcherContext,
+  received: unknown,
+  idOrIds: string | readonly string[],
+  options?: RetrieveOptions,
+): MatcherResult {
   const rawIds = Array.isArray(idOrIds) ? idOrIds : [idOrIds];
   if (rawIds.length === 0) throw usageError(this, NAME, ARGS, 'idOrIds is an empty list: name at least one id');
-  const ids = rawIds.map((id, index) => checkId(this, NAME, ARGS, id, Array.isArray(idOrIds) ? `idOrIds[${index}]` : 'idOrIds'));
+  const ids = rawIds.map((id, index) =>
+    checkId(this, NAME, ARGS, id, Array.isArray(idOrIds) ? `idOrIds[${index}]` : 'idOrIds'),
+  );
   const checked = checkOptions<RetrieveOptions>(this, NAME, ARGS, options);
-  const within = checked.within === undefined ? undefined : checkCutoff(this, NAME, ARGS, checked.within, 'options.within');
+  const within =
+    checked.within === undefined ? undefined : checkCutoff(this, NAME, ARGS, checked.within, 'options.within');
   const { explanation, firstRank } = rankForIds(this, NAME, ARGS, received, ids, checked);
   const missing = ids.filter((id) => {
     const rank = firstRank.get(id);

@@ -28,7 +28,9 @@ export function toExportEquals(declarations) {
     // Imported under a private name, re-exported from the namespace under the public one.
     const imported = new RegExp(`\\b(\\w+) as ${name}\\b`);
     if (!imported.test(text)) return undefined;
-    text = text.replace(imported, `$1 as ${name}_`).replace(new RegExp(`(?<![.\\w])${name}(?![\\w_])`, 'g'), `${name}_`);
+    text = text
+      .replace(imported, `$1 as ${name}_`)
+      .replace(new RegExp(`(?<![.\\w])${name}(?![\\w_])`, 'g'), `${name}_`);
     aliases.push(`    export type ${name} = ${name}_;`);
   }
   const body = aliases.length === 0 ? '' : `declare namespace ${main} {\n${aliases.join('\n')}\n}\n`;
@@ -41,7 +43,8 @@ for (const entry of ['vitest-reporter', 'jest-reporter']) {
   const file = `dist/${entry}.d.cts`;
   if (/^export = \w+;$/m.test(readFileSync(file, 'utf8'))) continue; // already rewritten
   const rewritten = toExportEquals(readFileSync(file, 'utf8'));
-  if (rewritten === undefined) throw new Error(`after-build: ${file} has no "export { …, X as default }" line to turn into "export =".`);
+  if (rewritten === undefined)
+    throw new Error(`after-build: ${file} has no "export { …, X as default }" line to turn into "export =".`);
   writeFileSync(file, rewritten);
 }
 
@@ -51,7 +54,7 @@ for (const entry of ['vitest-reporter', 'jest-reporter']) {
 // whose 'vitest' is the one that counts, under either module mode.
 writeFileSync(
   'dist/vitest.d.cts',
-  '// Pulls in the ESM declarations: their `declare module \'vitest\'` is the one that augments what tests import.\n' +
+  "// Pulls in the ESM declarations: their `declare module 'vitest'` is the one that augments what tests import.\n" +
     '/// <reference path="./vitest.d.ts" />\nexport {};\n',
 );
 
@@ -69,7 +72,8 @@ while (pending.length > 0) {
   const file = pending.pop();
   if (reached.has(file)) continue;
   reached.add(file);
-  for (const match of readFileSync(`dist/${file}`, 'utf8').matchAll(/(?:require|import)\(['"]\.\/([^'"]+\.cjs)['"]\)/g)) pending.push(match[1]);
+  for (const match of readFileSync(`dist/${file}`, 'utf8').matchAll(/(?:require|import)\(['"]\.\/([^'"]+\.cjs)['"]\)/g))
+    pending.push(match[1]);
 }
 for (const file of readdirSync('dist')) {
   if (file.endsWith('.cjs') && !reached.has(file)) rmSync(`dist/${file}`);

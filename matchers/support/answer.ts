@@ -8,13 +8,23 @@ import { meetsThreshold } from './metric-matcher.js';
 export const MAX_QUOTE_LENGTH = 160;
 
 /** The first line of every answer-side message: `expect(answer).toBeFaithfulTo(contexts, options)`. */
-export function answerHint(context: MatcherContext | undefined, matcherName: string, expectedArguments: string): string {
+export function answerHint(
+  context: MatcherContext | undefined,
+  matcherName: string,
+  expectedArguments: string,
+): string {
   const options = { isNot: context?.isNot ?? false, promise: context?.promise ?? '' };
   return utilsOf(context).matcherHint(matcherName, 'answer', expectedArguments, options);
 }
 
 /** A misuse of an answer-side matcher; thrown, so it fails with and without `.not`. */
-export function answerUsageError(context: MatcherContext, matcherName: string, expectedArguments: string, problem: string, detail = ''): Error {
+export function answerUsageError(
+  context: MatcherContext,
+  matcherName: string,
+  expectedArguments: string,
+  problem: string,
+  detail = '',
+): Error {
   return new Error(matcherErrorMessage(answerHint(context, matcherName, expectedArguments), problem, detail));
 }
 
@@ -30,21 +40,44 @@ export function checkAnswer(context: MatcherContext, matcherName: string, args: 
     );
   }
   if (received.trim() === '') {
-    throw answerUsageError(context, matcherName, args, 'received answer is empty: pass the generated answer text', `Received: ${JSON.stringify(received)}`);
+    throw answerUsageError(
+      context,
+      matcherName,
+      args,
+      'received answer is empty: pass the generated answer text',
+      `Received: ${JSON.stringify(received)}`,
+    );
   }
   return received;
 }
 
-export function checkAnswerOptions<T extends object>(context: MatcherContext, matcherName: string, args: string, options: unknown): T {
+export function checkAnswerOptions<T extends object>(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  options: unknown,
+): T {
   if (options === undefined) return {} as T;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw answerUsageError(context, matcherName, args, `${printExpected('options')} must be an object`, printWithType('options', options, printExpected));
+    throw answerUsageError(
+      context,
+      matcherName,
+      args,
+      `${printExpected('options')} must be an object`,
+      printWithType('options', options, printExpected),
+    );
   }
   return options as T;
 }
 
 /** `options.min` as a number in [0, 1]; `fallback` when left out (undefined: required). */
-export function checkMin(context: MatcherContext, matcherName: string, args: string, min: unknown, fallback: number | undefined): number {
+export function checkMin(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  min: unknown,
+  fallback: number | undefined,
+): number {
   if (min === undefined && fallback !== undefined) return fallback;
   if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 1) {
     throw answerUsageError(
@@ -58,9 +91,20 @@ export function checkMin(context: MatcherContext, matcherName: string, args: str
   return min;
 }
 
-export function checkQueryId(context: MatcherContext, matcherName: string, args: string, queryId: unknown): string | undefined {
+export function checkQueryId(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  queryId: unknown,
+): string | undefined {
   if (queryId !== undefined && typeof queryId !== 'string') {
-    throw answerUsageError(context, matcherName, args, `${printExpected('options.queryId')} must be a string`, printWithType('queryId', queryId, printExpected));
+    throw answerUsageError(
+      context,
+      matcherName,
+      args,
+      `${printExpected('options.queryId')} must be a string`,
+      printWithType('queryId', queryId, printExpected),
+    );
   }
   return queryId;
 }
@@ -78,11 +122,24 @@ export function callCore<T>(context: MatcherContext, matcherName: string, args: 
  * Records a scored answer check exactly as the retrieval matchers record theirs: `pass` is the
  * assertion's outcome after `.not`, `negated` marks a `.not` assertion.
  */
-export function recordScore(context: MatcherContext, measure: string, value: number, min: number, queryId: string | undefined): boolean {
+export function recordScore(
+  context: MatcherContext,
+  measure: string,
+  value: number,
+  min: number,
+  queryId: string | undefined,
+): boolean {
   const pass = meetsThreshold(value, min);
   const negated = context.isNot === true;
   recordSample(
-    { measure, value, threshold: min, pass: pass !== negated, ...(negated ? { negated } : {}), ...(queryId === undefined ? {} : { queryId }) },
+    {
+      measure,
+      value,
+      threshold: min,
+      pass: pass !== negated,
+      ...(negated ? { negated } : {}),
+      ...(queryId === undefined ? {} : { queryId }),
+    },
     context,
   );
   return pass;

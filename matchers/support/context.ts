@@ -5,7 +5,12 @@ type Colour = (text: string) => string;
 
 /** The message helpers both runners hand to matchers as `this.utils` (jest-matcher-utils' API). */
 export interface MatcherUtils {
-  matcherHint: (name: string, received?: string, expected?: string, options?: { isNot?: boolean; secondArgument?: string; promise?: string }) => string;
+  matcherHint: (
+    name: string,
+    received?: string,
+    expected?: string,
+    options?: { isNot?: boolean; secondArgument?: string; promise?: string },
+  ) => string;
   printReceived: (value: unknown) => string;
   printExpected: (value: unknown) => string;
   EXPECTED_COLOR: Colour;

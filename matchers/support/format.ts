@@ -37,12 +37,16 @@ export function formatRanking(explanation: RankingExplanation, k: number | undef
   if (rows.length === 0) return 'The hit list is empty.';
   const shownCount = Math.min(k ?? rows.length, rows.length, MAX_ROWS);
   const rankWidth = String(shownCount).length;
-  const title = k === undefined || k >= rows.length ? `Ranked hits (${rows.length}):` : `Top ${k} of ${rows.length} hits:`;
+  const title =
+    k === undefined || k >= rows.length ? `Ranked hits (${rows.length}):` : `Top ${k} of ${rows.length} hits:`;
   // Binary annotations (every grade 1) need no grade column: the ✓ says it all.
-  const showGrades = explanation.relevantIds.some(({ grade }) => grade !== 1) || rows.some((row) => row.grade !== undefined && row.grade !== 1);
+  const showGrades =
+    explanation.relevantIds.some(({ grade }) => grade !== 1) ||
+    rows.some((row) => row.grade !== undefined && row.grade !== 1);
   const lines = [title, ...rows.slice(0, shownCount).map((row) => rowLine(row, rankWidth, showGrades, utils))];
   const withinK = Math.min(k ?? rows.length, rows.length);
-  if (withinK > shownCount) lines.push(utils.DIM_COLOR(`  … ${withinK - shownCount} more in the top ${k ?? rows.length} not shown`));
+  if (withinK > shownCount)
+    lines.push(utils.DIM_COLOR(`  … ${withinK - shownCount} more in the top ${k ?? rows.length} not shown`));
   return lines.join('\n');
 }
 
@@ -66,7 +70,11 @@ export function formatMissing(explanation: RankingExplanation, k: number | undef
  * `doc-1#chunk-0`): show both and the likely fix — `granularity: 'document'`, the framework field that
  * would have matched (`metadata.source` under a vector store's `Document.id`), or one Unicode form.
  */
-export function formatAlignmentDiagnosis(explanation: RankingExplanation, judgedIds: readonly string[], hits: readonly Hit[] = []): string {
+export function formatAlignmentDiagnosis(
+  explanation: RankingExplanation,
+  judgedIds: readonly string[],
+  hits: readonly Hit[] = [],
+): string {
   const { rows } = explanation;
   if (rows.length === 0 || judgedIds.length === 0) return '';
   const judged = new Set(judgedIds);
@@ -92,7 +100,9 @@ export function formatAlignmentDiagnosis(explanation: RankingExplanation, judged
 }
 
 function codePoints(id: string): string {
-  return [...id].map((character) => `U+${(character.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+  return [...id]
+    .map((character) => `U+${(character.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`)
+    .join(' ');
 }
 
 /** Relevant ids that a hit key spells in another Unicode normalisation form: they look alike and never meet. */
@@ -107,7 +117,10 @@ export function formatNormalizationDiagnosis(explanation: RankingExplanation, ju
   for (const id of judgedIds) {
     if (retrieved.has(id)) continue;
     const key = keysByNfc.get(id.normalize('NFC'));
-    if (key !== undefined && key !== id) pairs.push(`  annotation ${JSON.stringify(id)} (${codePoints(id)}) vs hit ${JSON.stringify(key)} (${codePoints(key)})`);
+    if (key !== undefined && key !== id)
+      pairs.push(
+        `  annotation ${JSON.stringify(id)} (${codePoints(id)}) vs hit ${JSON.stringify(key)} (${codePoints(key)})`,
+      );
   }
   if (pairs.length === 0) return '';
   return [

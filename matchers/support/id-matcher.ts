@@ -6,9 +6,21 @@ import { checkHits, checkOptions, usageError } from './usage.js';
 /** Options of the id-based matchers: how keys are read and ranked. */
 export type RankingOptions = KeyOptions & Pick<EvaluateOptions, 'sortBy'>;
 
-export function checkId(context: MatcherContext, matcherName: string, args: string, id: unknown, argumentName: string): string {
+export function checkId(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  id: unknown,
+  argumentName: string,
+): string {
   if ((typeof id !== 'string' || id.trim() === '') && !(typeof id === 'number' && Number.isFinite(id))) {
-    throw usageError(context, matcherName, args, `${argumentName} must be a non-empty id string`, `${argumentName}: ${JSON.stringify(id)}`);
+    throw usageError(
+      context,
+      matcherName,
+      args,
+      `${argumentName} must be a non-empty id string`,
+      `${argumentName}: ${JSON.stringify(id)}`,
+    );
   }
   return String(id);
 }
@@ -23,7 +35,12 @@ export function rankForIds(
   options: unknown,
 ): { explanation: RankingExplanation; firstRank: Map<string, number> } {
   const hits = checkHits(context, matcherName, args, received);
-  const { within: _within, ...rankingOptions } = checkOptions<RankingOptions & { within?: number }>(context, matcherName, args, options);
+  const { within: _within, ...rankingOptions } = checkOptions<RankingOptions & { within?: number }>(
+    context,
+    matcherName,
+    args,
+    options,
+  );
   let explanation: RankingExplanation;
   try {
     explanation = explainRanking(hits, ids, rankingOptions);

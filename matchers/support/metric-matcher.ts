@@ -3,7 +3,14 @@ import type { Hit, Relevance, RetrievalEvaluation } from '../../src/core/index.j
 import { recordQuestion } from '../../src/recording/question.js';
 import { hintOf, utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './format.js';
-import { checkHits, checkOptions, checkThreshold, evaluateDeclared, evaluateForMatcher, type CutoffMatcherOptions } from './usage.js';
+import {
+  checkHits,
+  checkOptions,
+  checkThreshold,
+  evaluateDeclared,
+  evaluateForMatcher,
+  type CutoffMatcherOptions,
+} from './usage.js';
 
 /** "≥ min" tolerates float noise, so 4/5 meets 0.8. */
 export const THRESHOLD_EPSILON = 1e-9;
@@ -38,7 +45,10 @@ export function measureName(spec: Pick<MetricMatcherSpec, 'measure'>, k: number 
 
 function countsLine(evaluation: RetrievalEvaluation, k: number | undefined): string {
   const where = k === undefined ? `among ${evaluation.retrievedCount} hits` : `in the top ${k}`;
-  const duplicates = evaluation.duplicateCount > 0 ? ` (${evaluation.duplicateCount} duplicate ${evaluation.duplicateCount === 1 ? 'hit' : 'hits'})` : '';
+  const duplicates =
+    evaluation.duplicateCount > 0
+      ? ` (${evaluation.duplicateCount} duplicate ${evaluation.duplicateCount === 1 ? 'hit' : 'hits'})`
+      : '';
   return `${evaluation.truePositiveCount} of ${evaluation.relevantCount} relevant retrieved ${where}${duplicates}`;
 }
 
@@ -48,7 +58,15 @@ export function runMetricMatcher(context: MatcherContext, spec: MetricMatcherSpe
   const hits: readonly Hit[] = checkHits(context, matcherName, expectedArguments, call.received);
   const min = call.min === undefined ? undefined : checkThreshold(context, matcherName, expectedArguments, call.min);
   const options = checkOptions<CutoffMatcherOptions>(context, matcherName, expectedArguments, call.options);
-  const { evaluation, queryId } = evaluateForMatcher(context, matcherName, expectedArguments, hits, call.relevant, call.k, options);
+  const { evaluation, queryId } = evaluateForMatcher(
+    context,
+    matcherName,
+    expectedArguments,
+    hits,
+    call.relevant,
+    call.k,
+    options,
+  );
 
   const value = spec.pick(evaluation);
   const threshold = min ?? 1;
@@ -58,7 +76,16 @@ export function runMetricMatcher(context: MatcherContext, spec: MetricMatcherSpe
   recordQuestion(context, {
     queryId,
     declared: (plan) => evaluateDeclared(context, matcherName, expectedArguments, hits, call.relevant, options, plan),
-    own: [{ measure, value, ...(min === undefined ? {} : { threshold: min }), pass: pass !== negated, ...(negated ? { negated } : {}), ...(queryId === undefined ? {} : { queryId }) }],
+    own: [
+      {
+        measure,
+        value,
+        ...(min === undefined ? {} : { threshold: min }),
+        pass: pass !== negated,
+        ...(negated ? { negated } : {}),
+        ...(queryId === undefined ? {} : { queryId }),
+      },
+    ],
   });
 
   const message = () => {

@@ -41,11 +41,23 @@ export function setHint(context: MatcherContext, matcherName: string, expectedAr
 }
 
 /** A misuse: thrown, so the test fails with or without `.not`. */
-export function setUsageError(context: MatcherContext, matcherName: string, expectedArguments: string, problem: string, detail = ''): Error {
+export function setUsageError(
+  context: MatcherContext,
+  matcherName: string,
+  expectedArguments: string,
+  problem: string,
+  detail = '',
+): Error {
   return new Error(matcherErrorMessage(setHint(context, matcherName, expectedArguments), problem, detail));
 }
 
-export function checkEvaluation(context: MatcherContext, matcherName: string, args: string, received: unknown, label = 'received value'): RunEvaluation {
+export function checkEvaluation(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  received: unknown,
+  label = 'received value',
+): RunEvaluation {
   if (!isRunEvaluation(received)) {
     throw setUsageError(
       context,
@@ -60,37 +72,84 @@ export function checkEvaluation(context: MatcherContext, matcherName: string, ar
 
 export function checkMin(context: MatcherContext, matcherName: string, args: string, min: unknown): number {
   if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 1) {
-    throw setUsageError(context, matcherName, args, `${printExpected('min')} must be a number from 0 to 1 (e.g. 0.8)`, printWithType('min', min, printExpected));
+    throw setUsageError(
+      context,
+      matcherName,
+      args,
+      `${printExpected('min')} must be a number from 0 to 1 (e.g. 0.8)`,
+      printWithType('min', min, printExpected),
+    );
   }
   return min;
 }
 
-export function checkCutoff(context: MatcherContext, matcherName: string, args: string, k: unknown, name = 'k'): number {
+export function checkCutoff(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  k: unknown,
+  name = 'k',
+): number {
   if (typeof k !== 'number' || !Number.isInteger(k) || k < 1) {
-    throw setUsageError(context, matcherName, args, `${printExpected(name)} must be a positive whole number (e.g. 10)`, printWithType(name, k, printExpected));
+    throw setUsageError(
+      context,
+      matcherName,
+      args,
+      `${printExpected(name)} must be a positive whole number (e.g. 10)`,
+      printWithType(name, k, printExpected),
+    );
   }
   return k;
 }
 
-export function readMeanOptions<T extends MeanMatcherOptions>(context: MatcherContext, matcherName: string, args: string, options: unknown, extra: readonly string[] = []): T {
+export function readMeanOptions<T extends MeanMatcherOptions>(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  options: unknown,
+  extra: readonly string[] = [],
+): T {
   if (options === undefined) return {} as T;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw setUsageError(context, matcherName, args, `${printExpected('options')} must be an object such as { confidence: 0.95 }`, printWithType('options', options, printExpected));
+    throw setUsageError(
+      context,
+      matcherName,
+      args,
+      `${printExpected('options')} must be an object such as { confidence: 0.95 }`,
+      printWithType('options', options, printExpected),
+    );
   }
   for (const name of Object.keys(options)) {
     if (!MEAN_OPTIONS.has(name) && !extra.includes(name)) {
-      throw setUsageError(context, matcherName, args, `unknown option ${JSON.stringify(name)}; known: ${[...MEAN_OPTIONS, ...extra].join(', ')}`);
+      throw setUsageError(
+        context,
+        matcherName,
+        args,
+        `unknown option ${JSON.stringify(name)}; known: ${[...MEAN_OPTIONS, ...extra].join(', ')}`,
+      );
     }
   }
   const { confidence } = options as MeanMatcherOptions;
   if (confidence !== undefined && (typeof confidence !== 'number' || !(confidence > 0 && confidence < 1))) {
-    throw setUsageError(context, matcherName, args, `${printExpected('options.confidence')} must be a number between 0 and 1, e.g. 0.95`, printWithType('confidence', confidence, printExpected));
+    throw setUsageError(
+      context,
+      matcherName,
+      args,
+      `${printExpected('options.confidence')} must be a number between 0 and 1, e.g. 0.95`,
+      printWithType('confidence', confidence, printExpected),
+    );
   }
   return options as T;
 }
 
 /** The canonical name of `measure`, which the result must have been evaluated with. */
-export function checkMeasure(context: MatcherContext, matcherName: string, args: string, result: RunEvaluation, measure: string | Measure): string {
+export function checkMeasure(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  result: RunEvaluation,
+  measure: string | Measure,
+): string {
   let name: string;
   try {
     name = formatMeasure(typeof measure === 'string' ? parseMeasure(measure) : parseMeasure(formatMeasure(measure)));
@@ -112,7 +171,8 @@ export function checkMeasure(context: MatcherContext, matcherName: string, args:
 function describeInterval(interval: MeanInterval): string {
   const range = `[${formatNumber(interval.lower)}, ${formatNumber(interval.upper)}]`;
   const percent = `${+(interval.confidence * 100).toFixed(2)}%`;
-  if (interval.method === 'wilson') return `${percent} interval ${range} (Wilson, ${interval.successes} of ${interval.trials})`;
+  if (interval.method === 'wilson')
+    return `${percent} interval ${range} (Wilson, ${interval.successes} of ${interval.trials})`;
   return `${percent} interval ${range} (bootstrap percentile, ${interval.resamples} resamples, seed ${interval.seed})`;
 }
 
@@ -120,12 +180,18 @@ function describeInterval(interval: MeanInterval): string {
 export function coverageNotes(result: RunEvaluation): string {
   const notes: string[] = [];
   const { unjudged, missing, runOnly } = result.queries;
-  if (unjudged.length > 0) notes.push(`${unjudged.length} unjudged ${unjudged.length === 1 ? 'query' : 'queries'} not evaluated (${listIds(unjudged)})`);
+  if (unjudged.length > 0)
+    notes.push(
+      `${unjudged.length} unjudged ${unjudged.length === 1 ? 'query' : 'queries'} not evaluated (${listIds(unjudged)})`,
+    );
   const scoredZero = missing.filter((id) => Object.prototype.hasOwnProperty.call(result.perQuery, id));
   const leftOut = missing.filter((id) => !Object.prototype.hasOwnProperty.call(result.perQuery, id));
   if (scoredZero.length > 0) notes.push(`${scoredZero.length} missing from the run, scored 0 (${listIds(scoredZero)})`);
   if (leftOut.length > 0) notes.push(`${leftOut.length} missing from the run, left out (${listIds(leftOut)})`);
-  if (runOnly.length > 0) notes.push(`${runOnly.length} run-only ${runOnly.length === 1 ? 'query' : 'queries'} ignored (${listIds(runOnly)})`);
+  if (runOnly.length > 0)
+    notes.push(
+      `${runOnly.length} run-only ${runOnly.length === 1 ? 'query' : 'queries'} ignored (${listIds(runOnly)})`,
+    );
   return notes.length === 0 ? '' : `Queries: ${notes.join('; ')}.`;
 }
 
@@ -151,7 +217,13 @@ export function runMeanMatcher(context: MatcherContext, call: MeanMatcherCall): 
   const min = checkMin(context, matcherName, args, call.min);
   const name = checkMeasure(context, matcherName, args, result, call.measure);
   if (result.queryIds.length === 0) {
-    throw setUsageError(context, matcherName, args, 'no query was evaluated, so there is no mean to check', coverageNotes(result) || 'The set holds no judged query.');
+    throw setUsageError(
+      context,
+      matcherName,
+      args,
+      'no query was evaluated, so there is no mean to check',
+      coverageNotes(result) || 'The set holds no judged query.',
+    );
   }
   const values = measureValues(result, name);
   const mean = result.mean[name] as number;
@@ -159,7 +231,12 @@ export function runMeanMatcher(context: MatcherContext, call: MeanMatcherCall): 
   if (options.confidence !== undefined) {
     try {
       const binary = isBinaryMeasure(parseMeasure(name)) ? true : undefined;
-      interval = meanInterval(values, { confidence: options.confidence, resamples: options.resamples, seed: options.seed, binary });
+      interval = meanInterval(values, {
+        confidence: options.confidence,
+        resamples: options.resamples,
+        seed: options.seed,
+        binary,
+      });
     } catch (error) {
       throw setUsageError(context, matcherName, args, (error as Error).message);
     }
@@ -168,15 +245,27 @@ export function runMeanMatcher(context: MatcherContext, call: MeanMatcherCall): 
   const pass = meetsThreshold(bound, min);
   const negated = context.isNot === true;
   recordSetQuestions(context, matcherName, args, result, (queryId, index) => [
-    { measure: name, value: values[index] as number, threshold: min, pass: pass !== negated, ...(negated ? { negated } : {}), queryId },
+    {
+      measure: name,
+      value: values[index] as number,
+      threshold: min,
+      pass: pass !== negated,
+      ...(negated ? { negated } : {}),
+      queryId,
+    },
   ]);
 
   const message = () => {
     const utils = utilsOf(context);
     const count = `${result.queryIds.length} ${result.queryIds.length === 1 ? 'query' : 'queries'}`;
     const target = interval === undefined ? 'the mean' : `the ${+(interval.confidence * 100).toFixed(2)}% lower bound`;
-    const requirement = negated ? `expected ${target} < ${formatNumber(min)}` : `needs ${target} ≥ ${formatNumber(min)}`;
-    const sections = [setHint(context, matcherName, args), `mean ${name} = ${utils.RECEIVED_COLOR(formatNumber(mean))} over ${count}, ${utils.EXPECTED_COLOR(requirement)}`];
+    const requirement = negated
+      ? `expected ${target} < ${formatNumber(min)}`
+      : `needs ${target} ≥ ${formatNumber(min)}`;
+    const sections = [
+      setHint(context, matcherName, args),
+      `mean ${name} = ${utils.RECEIVED_COLOR(formatNumber(mean))} over ${count}, ${utils.EXPECTED_COLOR(requirement)}`,
+    ];
     if (interval !== undefined) {
       let line = `${describeInterval(interval)}: lower bound ${formatNumber(interval.lower)}`;
       if (!negated && meetsThreshold(mean, min) && !pass) {
@@ -189,8 +278,13 @@ export function runMeanMatcher(context: MatcherContext, call: MeanMatcherCall): 
         .map((queryId, index) => ({ queryId, value: values[index] as number }))
         .sort((a, b) => a.value - b.value)
         .slice(0, SHOWN_QUERIES);
-      const title = result.queryIds.length > SHOWN_QUERIES ? `Lowest ${SHOWN_QUERIES} of ${result.queryIds.length} queries:` : 'Queries, lowest first:';
-      sections.push([title, ...queryLines(lowest.map(({ queryId, value }) => ({ queryId, text: formatNumber(value) })))].join('\n'));
+      const title =
+        result.queryIds.length > SHOWN_QUERIES
+          ? `Lowest ${SHOWN_QUERIES} of ${result.queryIds.length} queries:`
+          : 'Queries, lowest first:';
+      sections.push(
+        [title, ...queryLines(lowest.map(({ queryId, value }) => ({ queryId, text: formatNumber(value) })))].join('\n'),
+      );
     }
     const notes = coverageNotes(result);
     if (notes !== '') sections.push(utils.DIM_COLOR(notes));
@@ -222,6 +316,10 @@ export function recordSetQuestions(
     );
   }
   result.queryIds.forEach((queryId, index) => {
-    recordQuestion(context, { queryId, declared: () => result.perQuery[queryId] as Record<string, number>, own: own(queryId, index) });
+    recordQuestion(context, {
+      queryId,
+      declared: () => result.perQuery[queryId] as Record<string, number>,
+      own: own(queryId, index),
+    });
   });
 }

@@ -19,33 +19,73 @@ export interface CutoffMatcherOptions extends MatcherOptions {
  * A misuse of a matcher (bad threshold, cutoff, annotations, received value). Thrown, so the test
  * fails whether or not `.not` is used: a usage error is never a silent pass.
  */
-export function usageError(context: MatcherContext, matcherName: string, expectedArguments: string, problem: string, detail = ''): Error {
+export function usageError(
+  context: MatcherContext,
+  matcherName: string,
+  expectedArguments: string,
+  problem: string,
+  detail = '',
+): Error {
   return new Error(matcherErrorMessage(hintOf(context, matcherName, expectedArguments), problem, detail));
 }
 
 export function checkThreshold(context: MatcherContext, matcherName: string, args: string, min: unknown): number {
   if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 1) {
-    throw usageError(context, matcherName, args, `${printExpected('min')} must be a number from 0 to 1 (e.g. 0.8)`, printWithType('min', min, printExpected));
+    throw usageError(
+      context,
+      matcherName,
+      args,
+      `${printExpected('min')} must be a number from 0 to 1 (e.g. 0.8)`,
+      printWithType('min', min, printExpected),
+    );
   }
   return min;
 }
 
-export function checkCutoff(context: MatcherContext, matcherName: string, args: string, k: unknown, argumentName = 'k'): number {
+export function checkCutoff(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  k: unknown,
+  argumentName = 'k',
+): number {
   if (typeof k !== 'number' || !Number.isInteger(k) || k < 1) {
-    throw usageError(context, matcherName, args, `${printExpected(argumentName)} must be a positive whole number (e.g. 5)`, printWithType(argumentName, k, printExpected));
+    throw usageError(
+      context,
+      matcherName,
+      args,
+      `${printExpected(argumentName)} must be a positive whole number (e.g. 5)`,
+      printWithType(argumentName, k, printExpected),
+    );
   }
   return k;
 }
 
-export function checkOptions<T extends object>(context: MatcherContext, matcherName: string, args: string, options: unknown): T {
+export function checkOptions<T extends object>(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  options: unknown,
+): T {
   if (options === undefined) return {} as T;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw usageError(context, matcherName, args, `${printExpected('options')} must be an object`, printWithType('options', options, printExpected));
+    throw usageError(
+      context,
+      matcherName,
+      args,
+      `${printExpected('options')} must be an object`,
+      printWithType('options', options, printExpected),
+    );
   }
   return options as T;
 }
 
-export function checkHits(context: MatcherContext, matcherName: string, args: string, received: unknown): readonly Hit[] {
+export function checkHits(
+  context: MatcherContext,
+  matcherName: string,
+  args: string,
+  received: unknown,
+): readonly Hit[] {
   if (isPromiseLike(received)) {
     throw usageError(
       context,
@@ -56,7 +96,13 @@ export function checkHits(context: MatcherContext, matcherName: string, args: st
     );
   }
   if (!Array.isArray(received)) {
-    throw usageError(context, matcherName, args, `received value must be an array of hits in rank order`, printWithType('Received', received, (value) => describeValue(value)));
+    throw usageError(
+      context,
+      matcherName,
+      args,
+      `received value must be an array of hits in rank order`,
+      printWithType('Received', received, (value) => describeValue(value)),
+    );
   }
   return received;
 }
@@ -73,7 +119,13 @@ export function evaluateForMatcher(
 ) {
   const { queryId, ...coreOptions } = options;
   if (queryId !== undefined && typeof queryId !== 'string') {
-    throw usageError(context, matcherName, args, `${printExpected('options.queryId')} must be a string`, printWithType('queryId', queryId, printExpected));
+    throw usageError(
+      context,
+      matcherName,
+      args,
+      `${printExpected('options.queryId')} must be a string`,
+      printWithType('queryId', queryId, printExpected),
+    );
   }
   let evaluation;
   try {
@@ -111,6 +163,11 @@ export function evaluateDeclared(
   try {
     return evaluateMeasures(hits, relevant, plan, coreOptions);
   } catch (error) {
-    throw usageError(context, matcherName, args, `the declared measures (${plan.names.join(', ')}) cannot be measured: ${(error as Error).message}`);
+    throw usageError(
+      context,
+      matcherName,
+      args,
+      `the declared measures (${plan.names.join(', ')}) cannot be measured: ${(error as Error).message}`,
+    );
   }
 }

@@ -102,7 +102,8 @@ export function compareIds(a: string, b: string): number {
     if (xDigits && yDigits) {
       const byLength = x.replace(/^0+/, '').length - y.replace(/^0+/, '').length;
       if (byLength !== 0) return byLength;
-      const byDigits = x.replace(/^0+/, '') < y.replace(/^0+/, '') ? -1 : x.replace(/^0+/, '') > y.replace(/^0+/, '') ? 1 : 0;
+      const byDigits =
+        x.replace(/^0+/, '') < y.replace(/^0+/, '') ? -1 : x.replace(/^0+/, '') > y.replace(/^0+/, '') ? 1 : 0;
       if (byDigits !== 0) return byDigits;
     }
     return x < y ? -1 : 1;

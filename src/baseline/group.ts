@@ -37,7 +37,9 @@ export interface GroupedRun {
 /** Validates the run and groups it. Throws a TypeError naming `run.samples[i].<field>` for bad input. */
 export function groupRun(run: CollectedRun): GroupedRun {
   if (typeof run !== 'object' || run === null || !Array.isArray(run.samples)) {
-    throw new TypeError(`run must be a CollectedRun ({ samples: CollectedSample[], runner }), got ${run === null ? 'null' : typeof run === 'object' ? 'an object without a samples array' : typeof run}.`);
+    throw new TypeError(
+      `run must be a CollectedRun ({ samples: CollectedSample[], runner }), got ${run === null ? 'null' : typeof run === 'object' ? 'an object without a samples array' : typeof run}.`,
+    );
   }
   const suites = new Map<string, Map<string, GroupedRow>>();
   const files = new Set<string>();
@@ -49,7 +51,12 @@ export function groupRun(run: CollectedRun): GroupedRun {
   for (let index = 0; index < samples.length; index++) {
     const sample = samples[index];
     validateSample(sample, index);
-    if (previous === undefined || previous.file !== sample.file || previous.describePath !== sample.describePath || previous.project !== sample.project) {
+    if (
+      previous === undefined ||
+      previous.file !== sample.file ||
+      previous.describePath !== sample.describePath ||
+      previous.project !== sample.project
+    ) {
       key = suiteKeyOf(identityOf(sample));
     }
     previous = sample;
@@ -61,7 +68,17 @@ export function groupRun(run: CollectedRun): GroupedRun {
     let row = measures.get(sample.measure);
     if (row === undefined) {
       const identity = identityOf(sample);
-      row = { key, suite: suiteNameOf(identity), identity, file: sample.file, describePath: [...sample.describePath], measure: sample.measure, ids: [], values: [], sources: [] };
+      row = {
+        key,
+        suite: suiteNameOf(identity),
+        identity,
+        file: sample.file,
+        describePath: [...sample.describePath],
+        measure: sample.measure,
+        ids: [],
+        values: [],
+        sources: [],
+      };
       measures.set(sample.measure, row);
       rows.push(row);
     }
@@ -76,7 +93,9 @@ export function groupRun(run: CollectedRun): GroupedRun {
 
 function identityOf(sample: CollectedSample): SuiteIdentity {
   const describe = [...sample.describePath];
-  return sample.project === undefined ? { file: sample.file, describe } : { file: sample.file, describe, project: sample.project };
+  return sample.project === undefined
+    ? { file: sample.file, describe }
+    : { file: sample.file, describe, project: sample.project };
 }
 
 /** Gives repeated ids ` #2`, ` #3`, … in order (in place), never colliding with an id that occurs in the row. */
@@ -107,13 +126,19 @@ function validateSample(sample: unknown, index: number): asserts sample is Colle
   }
   const s = sample as Partial<CollectedSample>;
   if (typeof s.measure !== 'string' || s.measure.length === 0) {
-    throw new TypeError(`${where}.measure must be a non-empty measure name such as "recall@5", got ${JSON.stringify(s.measure)}.`);
+    throw new TypeError(
+      `${where}.measure must be a non-empty measure name such as "recall@5", got ${JSON.stringify(s.measure)}.`,
+    );
   }
   if (typeof s.value !== 'number' || !Number.isFinite(s.value)) {
-    throw new TypeError(`${where}.value must be a finite number (the measured value of ${s.measure}), got ${String(s.value)}.`);
+    throw new TypeError(
+      `${where}.value must be a finite number (the measured value of ${s.measure}), got ${String(s.value)}.`,
+    );
   }
   if (typeof s.file !== 'string' || s.file.length === 0) {
-    throw new TypeError(`${where}.file must be the test file's path relative to the project root, got ${JSON.stringify(s.file)}.`);
+    throw new TypeError(
+      `${where}.file must be the test file's path relative to the project root, got ${JSON.stringify(s.file)}.`,
+    );
   }
   if (!Array.isArray(s.describePath) || !s.describePath.every((name) => typeof name === 'string')) {
     throw new TypeError(`${where}.describePath must be an array of describe-block names (empty at top level).`);
@@ -122,12 +147,16 @@ function validateSample(sample: unknown, index: number): asserts sample is Colle
     throw new TypeError(`${where}.test must be the test's name, got ${JSON.stringify(s.test)}.`);
   }
   if (s.project !== undefined && (typeof s.project !== 'string' || s.project.length === 0)) {
-    throw new TypeError(`${where}.project must be the Vitest project's name when given (absent for a single unnamed project), got ${JSON.stringify(s.project)}.`);
+    throw new TypeError(
+      `${where}.project must be the Vitest project's name when given (absent for a single unnamed project), got ${JSON.stringify(s.project)}.`,
+    );
   }
   if (s.queryId !== undefined && typeof s.queryId !== 'string') {
     throw new TypeError(`${where}.queryId must be a string when given, got ${JSON.stringify(s.queryId)}.`);
   }
   if (s.queryId === undefined && s.test.length === 0) {
-    throw new TypeError(`${where} has neither a queryId nor a test name, so the question it answers cannot be identified.`);
+    throw new TypeError(
+      `${where} has neither a queryId nor a test name, so the question it answers cannot be identified.`,
+    );
   }
 }

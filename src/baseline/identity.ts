@@ -29,7 +29,8 @@ function questionsOf(suite: BaselineSuite | ReadonlyMap<string, { ids: readonly 
   if (suite instanceof Map) {
     for (const row of suite.values()) for (const id of row.ids) ids.add(id);
   } else {
-    for (const measure of Object.keys(suite)) for (const id of Object.keys((suite as BaselineSuite)[measure]!)) ids.add(id);
+    for (const measure of Object.keys(suite))
+      for (const id of Object.keys((suite as BaselineSuite)[measure]!)) ids.add(id);
   }
   return ids;
 }
@@ -52,7 +53,9 @@ export function findRenamedSuites(
 ): Map<string, string> {
   const added = [...current.keys()].filter((key) => own(baseline.suites, key) === undefined);
   if (added.length === 0) return new Map();
-  const gone = Object.keys(baseline.suites).filter((key) => !current.has(key) && isCovered(parseSuiteKey(key), coverage));
+  const gone = Object.keys(baseline.suites).filter(
+    (key) => !current.has(key) && isCovered(parseSuiteKey(key), coverage),
+  );
   if (gone.length === 0) return new Map();
   const goneQuestions = new Map(gone.map((key) => [key, questionsOf(baseline.suites[key]!)]));
   const candidates = new Map<string, string[]>();
@@ -87,9 +90,17 @@ export interface LegacyResolution {
  * `describe('a') › describe('b')`) is ambiguous and left out; any other name is split at its ` > `: the
  * file is the longest leading part that is a test file that ran or exists, else the first part.
  */
-export function resolveLegacySuites(baseline: BaselineFile, current: Iterable<SuiteIdentity>, coverage: FileCoverage): LegacyResolution {
+export function resolveLegacySuites(
+  baseline: BaselineFile,
+  current: Iterable<SuiteIdentity>,
+  coverage: FileCoverage,
+): LegacyResolution {
   const legacy = baseline.legacy;
-  const file: BaselineFile = { schemaVersion: baseline.schemaVersion, generatedBy: baseline.generatedBy, suites: Object.assign(createRecord<BaselineSuite>(), baseline.suites) };
+  const file: BaselineFile = {
+    schemaVersion: baseline.schemaVersion,
+    generatedBy: baseline.generatedBy,
+    suites: Object.assign(createRecord<BaselineSuite>(), baseline.suites),
+  };
   const result: LegacyResolution = { file, matched: 0, guessed: 0, ambiguous: [] };
   if (legacy === undefined) return result;
   const byName = new Map<string, SuiteIdentity[]>();
@@ -118,7 +129,8 @@ function guessIdentity(name: string, coverage: FileCoverage): SuiteIdentity {
   const parts = name.split(' > ');
   for (let cut = parts.length; cut >= 1; cut--) {
     const candidate = parts.slice(0, cut).join(' > ');
-    if (coverage.ranFiles.has(candidate) || (coverage.fileExists?.(candidate) ?? false)) return { file: candidate, describe: parts.slice(cut) };
+    if (coverage.ranFiles.has(candidate) || (coverage.fileExists?.(candidate) ?? false))
+      return { file: candidate, describe: parts.slice(cut) };
   }
   return { file: parts[0]!, describe: parts.slice(1) };
 }

@@ -31,7 +31,13 @@ export {
   type UpdateBaselineOptions,
   type UpdateBaselineResult,
 } from './store.js';
-export { findRenamedSuites, isCovered, resolveLegacySuites, type FileCoverage, type LegacyResolution } from './identity.js';
+export {
+  findRenamedSuites,
+  isCovered,
+  resolveLegacySuites,
+  type FileCoverage,
+  type LegacyResolution,
+} from './identity.js';
 export {
   DEFAULT_TOLERANCE,
   canonicalMeasure,

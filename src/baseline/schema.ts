@@ -51,7 +51,8 @@ export interface BaselineFile {
   legacy?: Record<string, BaselineSuite>;
 }
 
-export type BaselineErrorKind = 'unreadable' | 'invalid-json' | 'not-a-baseline' | 'newer-schema' | 'malformed' | 'locked';
+export type BaselineErrorKind =
+  'unreadable' | 'invalid-json' | 'not-a-baseline' | 'newer-schema' | 'malformed' | 'locked';
 
 /** A baseline file that cannot be used. The message names the path and what was wrong; the file is never overwritten. */
 export class BaselineError extends Error {
@@ -93,7 +94,8 @@ export function sortedKeys(record: object): string[] {
 }
 
 const TOP_LEVEL_KEYS = ['generatedBy', 'schemaVersion', 'suites'];
-const ACCEPT_HINT = 'fix it by hand, restore it from version control (git checkout -- <file>), or delete it and record a new one with RAG_BASELINE=update';
+const ACCEPT_HINT =
+  'fix it by hand, restore it from version control (git checkout -- <file>), or delete it and record a new one with RAG_BASELINE=update';
 
 /**
  * Reads baseline text. `path` is used in messages only. Throws BaselineError for text that is not JSON
@@ -102,14 +104,20 @@ const ACCEPT_HINT = 'fix it by hand, restore it from version control (git checko
  */
 export function parseBaseline(text: string, path: string): BaselineFile {
   if (typeof text !== 'string') {
-    throw new TypeError(`parseBaseline: text must be a string (the file's contents), got ${text === null ? 'null' : typeof text}.`);
+    throw new TypeError(
+      `parseBaseline: text must be a string (the file's contents), got ${text === null ? 'null' : typeof text}.`,
+    );
   }
   if (typeof path !== 'string' || path.length === 0) {
     throw new TypeError('parseBaseline: path must be a non-empty string; it names the file in error messages.');
   }
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim().length === 0) {
-    throw new BaselineError(path, 'not-a-baseline', `the file is empty, so it is not a rag-matchers baseline; ${ACCEPT_HINT}.`);
+    throw new BaselineError(
+      path,
+      'not-a-baseline',
+      `the file is empty, so it is not a rag-matchers baseline; ${ACCEPT_HINT}.`,
+    );
   }
   const conflict = /^(<{7}|={7}|>{7})(\s|$)/m.exec(body);
   if (conflict) {
@@ -124,7 +132,12 @@ export function parseBaseline(text: string, path: string): BaselineFile {
   try {
     data = JSON.parse(body);
   } catch (error) {
-    throw new BaselineError(path, 'invalid-json', `not valid JSON: ${describeJsonError(error, body)}; ${ACCEPT_HINT}.`, { cause: error });
+    throw new BaselineError(
+      path,
+      'invalid-json',
+      `not valid JSON: ${describeJsonError(error, body)}; ${ACCEPT_HINT}.`,
+      { cause: error },
+    );
   }
   // JSON.parse keeps the last of repeated keys; a baseline with two values for one key is ambiguous.
   const repeated = findRepeatedKey(body);
@@ -150,7 +163,10 @@ export function validateBaseline(data: unknown, path: string): BaselineFile {
   }
   const top = data as Record<string, unknown>;
   if (top.generatedBy !== BASELINE_GENERATED_BY || !('schemaVersion' in top)) {
-    const found = Object.keys(top).slice(0, 5).map((key) => JSON.stringify(key)).join(', ');
+    const found = Object.keys(top)
+      .slice(0, 5)
+      .map((key) => JSON.stringify(key))
+      .join(', ');
     throw new BaselineError(
       path,
       'not-a-baseline',
@@ -159,7 +175,11 @@ export function validateBaseline(data: unknown, path: string): BaselineFile {
   }
   const version = top.schemaVersion;
   if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) {
-    throw new BaselineError(path, 'malformed', `"schemaVersion" must be a whole number ≥ 1, found ${JSON.stringify(version)}; ${ACCEPT_HINT}.`);
+    throw new BaselineError(
+      path,
+      'malformed',
+      `"schemaVersion" must be a whole number ≥ 1, found ${JSON.stringify(version)}; ${ACCEPT_HINT}.`,
+    );
   }
   if (version > BASELINE_SCHEMA_VERSION) {
     throw new BaselineError(
@@ -182,7 +202,11 @@ export function validateBaseline(data: unknown, path: string): BaselineFile {
 
 function validateVersion1(suites: unknown, path: string): BaselineFile {
   if (!isPlainObject(suites)) {
-    throw new BaselineError(path, 'malformed', `"suites" must be an object (suite → measure → sample → value) in a version-1 baseline, found ${describeJson(suites)}; ${ACCEPT_HINT}.`);
+    throw new BaselineError(
+      path,
+      'malformed',
+      `"suites" must be an object (suite → measure → sample → value) in a version-1 baseline, found ${describeJson(suites)}; ${ACCEPT_HINT}.`,
+    );
   }
   const legacy = createRecord<BaselineSuite>();
   for (const suite of Object.keys(suites)) {
@@ -195,30 +219,63 @@ const SUITE_KEYS = ['file', 'describe', 'project', 'measures'];
 
 function validateVersion2(suites: unknown, path: string): BaselineFile {
   if (!Array.isArray(suites)) {
-    throw new BaselineError(path, 'malformed', `"suites" must be a list of suites ({ "file", "describe", "measures" }), found ${describeJson(suites)}; ${ACCEPT_HINT}.`);
+    throw new BaselineError(
+      path,
+      'malformed',
+      `"suites" must be a list of suites ({ "file", "describe", "measures" }), found ${describeJson(suites)}; ${ACCEPT_HINT}.`,
+    );
   }
   const result = emptyBaseline();
   suites.forEach((entry: unknown, index) => {
     const where = `suites[${index}]`;
-    if (!isPlainObject(entry)) throw new BaselineError(path, 'malformed', `${where} must be an object with "file", "describe" and "measures", found ${describeJson(entry)}; ${ACCEPT_HINT}.`);
+    if (!isPlainObject(entry))
+      throw new BaselineError(
+        path,
+        'malformed',
+        `${where} must be an object with "file", "describe" and "measures", found ${describeJson(entry)}; ${ACCEPT_HINT}.`,
+      );
     for (const key of Object.keys(entry)) {
       if (!SUITE_KEYS.includes(key)) {
-        throw new BaselineError(path, 'malformed', `${where} has an unknown key ${JSON.stringify(key)}; a suite holds only "file", "describe", "project" and "measures"; ${ACCEPT_HINT}.`);
+        throw new BaselineError(
+          path,
+          'malformed',
+          `${where} has an unknown key ${JSON.stringify(key)}; a suite holds only "file", "describe", "project" and "measures"; ${ACCEPT_HINT}.`,
+        );
       }
     }
     const { file, describe, project } = entry;
-    if (typeof file !== 'string' || file.length === 0) throw new BaselineError(path, 'malformed', `${where}.file must be the test file's path, found ${describeJson(file)}; ${ACCEPT_HINT}.`);
+    if (typeof file !== 'string' || file.length === 0)
+      throw new BaselineError(
+        path,
+        'malformed',
+        `${where}.file must be the test file's path, found ${describeJson(file)}; ${ACCEPT_HINT}.`,
+      );
     if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string')) {
-      throw new BaselineError(path, 'malformed', `${where}.describe must be a list of describe-block names ([] at the top level), found ${describeJson(describe)}; ${ACCEPT_HINT}.`);
+      throw new BaselineError(
+        path,
+        'malformed',
+        `${where}.describe must be a list of describe-block names ([] at the top level), found ${describeJson(describe)}; ${ACCEPT_HINT}.`,
+      );
     }
     if (project !== undefined && (typeof project !== 'string' || project.length === 0)) {
-      throw new BaselineError(path, 'malformed', `${where}.project must be a Vitest project's name when present, found ${describeJson(project)}; ${ACCEPT_HINT}.`);
+      throw new BaselineError(
+        path,
+        'malformed',
+        `${where}.project must be a Vitest project's name when present, found ${describeJson(project)}; ${ACCEPT_HINT}.`,
+      );
     }
-    const identity: SuiteIdentity = project === undefined ? { file, describe: describe as string[] } : { file, describe: describe as string[], project: project as string };
+    const identity: SuiteIdentity =
+      project === undefined
+        ? { file, describe: describe as string[] }
+        : { file, describe: describe as string[], project: project as string };
     const key = suiteKeyOf(identity);
     const label = `${where} (${suiteNameOf(identity)})`;
     if (own(result.suites, key) !== undefined) {
-      throw new BaselineError(path, 'malformed', `${label} appears twice; merge the two entries or delete one; ${ACCEPT_HINT}.`);
+      throw new BaselineError(
+        path,
+        'malformed',
+        `${label} appears twice; merge the two entries or delete one; ${ACCEPT_HINT}.`,
+      );
     }
     result.suites[key] = validateMeasures(entry.measures, path, label);
   });
@@ -235,8 +292,10 @@ function validateMeasures(measures: unknown, path: string, where: string): Basel
     const record = createRecord<number>();
     for (const sampleId of Object.keys(samples)) {
       const value = samples[sampleId];
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw malformedEntry(path, where, [measure, sampleId], value, 'a finite number');
-      if (bounded && (value < 0 || value > 1)) throw malformedEntry(path, where, [measure, sampleId], value, `between 0 and 1 (${measure} is a proportion)`);
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        throw malformedEntry(path, where, [measure, sampleId], value, 'a finite number');
+      if (bounded && (value < 0 || value > 1))
+        throw malformedEntry(path, where, [measure, sampleId], value, `between 0 and 1 (${measure} is a proportion)`);
       record[sampleId] = value;
     }
     suite[measure] = record;
@@ -262,7 +321,11 @@ function isProportion(measure: string): boolean {
  */
 export function formatBaseline(file: BaselineFile): string {
   const checked = checkFormattable(file);
-  const lines = ['{', `  "generatedBy": ${JSON.stringify(BASELINE_GENERATED_BY)},`, `  "schemaVersion": ${BASELINE_SCHEMA_VERSION},`];
+  const lines = [
+    '{',
+    `  "generatedBy": ${JSON.stringify(BASELINE_GENERATED_BY)},`,
+    `  "schemaVersion": ${BASELINE_SCHEMA_VERSION},`,
+  ];
   const suites = Object.keys(checked.suites)
     .map((key) => ({ key, identity: parseSuiteKey(key) }))
     .sort((a, b) => compareIdentities(a.identity, b.identity));
@@ -272,7 +335,11 @@ export function formatBaseline(file: BaselineFile): string {
     lines.push('  "suites": [');
     suites.forEach(({ key, identity }, suiteIndex) => {
       const suite = checked.suites[key]!;
-      lines.push('    {', `      "file": ${JSON.stringify(identity.file)},`, `      "describe": [${identity.describe.map((name) => JSON.stringify(name)).join(', ')}],`);
+      lines.push(
+        '    {',
+        `      "file": ${JSON.stringify(identity.file)},`,
+        `      "describe": [${identity.describe.map((name) => JSON.stringify(name)).join(', ')}],`,
+      );
       if (identity.project !== undefined) lines.push(`      "project": ${JSON.stringify(identity.project)},`);
       const measures = sortedKeys(suite);
       if (measures.length === 0) {
@@ -324,10 +391,14 @@ export function compareIdentities(a: SuiteIdentity, b: SuiteIdentity): number {
 function checkFormattable(file: BaselineFile): BaselineFile {
   const where = 'formatBaseline(file)';
   if (!isPlainObject(file) || file.generatedBy !== BASELINE_GENERATED_BY || !isPlainObject(file.suites)) {
-    throw new TypeError(`${where}: file must be a BaselineFile ({ schemaVersion, generatedBy: "rag-matchers", suites }).`);
+    throw new TypeError(
+      `${where}: file must be a BaselineFile ({ schemaVersion, generatedBy: "rag-matchers", suites }).`,
+    );
   }
   if (file.legacy !== undefined && Object.keys(file.legacy).length > 0) {
-    throw new TypeError(`${where}: the file still holds version-1 suites; match them with resolveLegacySuites before writing.`);
+    throw new TypeError(
+      `${where}: the file still holds version-1 suites; match them with resolveLegacySuites before writing.`,
+    );
   }
   for (const key of Object.keys(file.suites)) {
     const measures: unknown = file.suites[key];
@@ -338,7 +409,8 @@ function checkFormattable(file: BaselineFile): BaselineFile {
       if (!isPlainObject(samples)) throw malformedEntry(where, label, [measure], samples, 'an object of sample values');
       for (const sampleId of Object.keys(samples)) {
         const value = samples[sampleId];
-        if (typeof value !== 'number' || !Number.isFinite(value)) throw malformedEntry(where, label, [measure, sampleId], value, 'a finite number');
+        if (typeof value !== 'number' || !Number.isFinite(value))
+          throw malformedEntry(where, label, [measure, sampleId], value, 'a finite number');
       }
     }
   }
@@ -351,7 +423,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function malformedEntry(path: string, suite: string, keys: string[], value: unknown, expected: string): BaselineError {
   const where = `${suite}${keys.map((key) => `[${JSON.stringify(key)}]`).join('')}`;
-  return new BaselineError(path, 'malformed', `${where} must be ${expected}, found ${describeJson(value)}; ${ACCEPT_HINT}.`);
+  return new BaselineError(
+    path,
+    'malformed',
+    `${where} must be ${expected}, found ${describeJson(value)}; ${ACCEPT_HINT}.`,
+  );
 }
 
 function describeJson(value: unknown): string {

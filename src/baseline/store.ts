@@ -5,10 +5,23 @@
 import fs from 'node:fs';
 
 import { writeFileAtomic, writeFileAtomicSync } from '../files/atomic-write.js';
-import { movementOf, resolveTolerance, toleranceFor, valuesDiffer, type ResolvedTolerance, type ToleranceOption } from '../core/regression-rule.js';
+import {
+  movementOf,
+  resolveTolerance,
+  toleranceFor,
+  valuesDiffer,
+  type ResolvedTolerance,
+  type ToleranceOption,
+} from '../core/regression-rule.js';
 import { parseSuiteKey, suiteNameOf, type CollectedRun } from '../recording/collected.js';
 import { groupRun } from './group.js';
-import { findRenamedSuites, isCovered, resolveLegacySuites, type FileCoverage, type LegacyResolution } from './identity.js';
+import {
+  findRenamedSuites,
+  isCovered,
+  resolveLegacySuites,
+  type FileCoverage,
+  type LegacyResolution,
+} from './identity.js';
 import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
 import {
   BaselineError,
@@ -50,8 +63,19 @@ export function readBaselineSync(path: string): BaselineFile | undefined {
 function handleReadError(error: unknown, path: string): undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'ENOENT') return undefined;
-  if (code === 'EISDIR') throw new BaselineError(path, 'unreadable', 'is a directory, not a baseline file; point the `baseline` option at a file such as rag-baseline.json.', { cause: error });
-  throw new BaselineError(path, 'unreadable', `cannot be read (${error instanceof Error ? error.message : String(error)}).`, { cause: error });
+  if (code === 'EISDIR')
+    throw new BaselineError(
+      path,
+      'unreadable',
+      'is a directory, not a baseline file; point the `baseline` option at a file such as rag-baseline.json.',
+      { cause: error },
+    );
+  throw new BaselineError(
+    path,
+    'unreadable',
+    `cannot be read (${error instanceof Error ? error.message : String(error)}).`,
+    { cause: error },
+  );
 }
 
 /** Writes `file` to `path` atomically in the format of formatBaseline. */
@@ -138,9 +162,14 @@ export interface MergeResult {
  * files that ran which this run did not produce again are obsolete: reported, and removed only with `prune`.
  * A version-1 `previous` is matched to this run's suites first (resolveLegacySuites).
  */
-export function mergeBaseline(previous: BaselineFile | undefined, current: BaselineFile, options: MergeOptions = {}): MergeResult {
+export function mergeBaseline(
+  previous: BaselineFile | undefined,
+  current: BaselineFile,
+  options: MergeOptions = {},
+): MergeResult {
   const prune = options.prune ?? false;
-  if (typeof prune !== 'boolean') throw new TypeError(`mergeBaseline: options.prune must be true or false, got ${String(prune)}.`);
+  if (typeof prune !== 'boolean')
+    throw new TypeError(`mergeBaseline: options.prune must be true or false, got ${String(prune)}.`);
   if (options.fileExists !== undefined && typeof options.fileExists !== 'function') {
     throw new TypeError('mergeBaseline: options.fileExists must be a function (file) => boolean when given.');
   }
@@ -149,9 +178,13 @@ export function mergeBaseline(previous: BaselineFile | undefined, current: Basel
   const ranFiles = new Set<string>();
   if (options.files !== undefined) for (const file of options.files) ranFiles.add(file);
   else for (const key of Object.keys(current.suites)) ranFiles.add(parseSuiteKey(key).file);
-  const coverage: FileCoverage = { ranFiles, ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}) };
+  const coverage: FileCoverage = {
+    ranFiles,
+    ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}),
+  };
   let before = previous ?? emptyBaseline();
-  if (before.legacy !== undefined) before = resolveLegacySuites(before, Object.keys(current.suites).map(parseSuiteKey), coverage).file;
+  if (before.legacy !== undefined)
+    before = resolveLegacySuites(before, Object.keys(current.suites).map(parseSuiteKey), coverage).file;
   const renames = options.renames ?? findRenamedSuites(before, suitesAsRows(current), coverage);
   const movedAway = new Set(renames.values());
 
@@ -161,10 +194,13 @@ export function mergeBaseline(previous: BaselineFile | undefined, current: Basel
   const updated: BaselineEntryRef[] = [];
   const renamed: { from: string; to: string }[] = [];
   const counts = { addedSamples: 0, updatedSamples: 0, obsoleteSamples: 0 };
-  const countSamples = (samples: BaselineSamples | undefined): number => (samples === undefined ? 0 : Object.keys(samples).length);
+  const countSamples = (samples: BaselineSamples | undefined): number =>
+    samples === undefined ? 0 : Object.keys(samples).length;
 
   const allSuites = new Set([...Object.keys(before.suites), ...Object.keys(current.suites)]);
-  const ordered = [...allSuites].map((key) => ({ key, identity: parseSuiteKey(key) })).sort((a, b) => compareIdentities(a.identity, b.identity));
+  const ordered = [...allSuites]
+    .map((key) => ({ key, identity: parseSuiteKey(key) }))
+    .sort((a, b) => compareIdentities(a.identity, b.identity));
   for (const { key, identity } of ordered) {
     if (movedAway.has(key) && own(current.suites, key) === undefined) continue;
     const name = suiteNameOf(identity);
@@ -252,7 +288,13 @@ function movedWithin(oldSamples: BaselineSamples, newSamples: BaselineSamples, t
   }
   if (shared === 0) return false;
   if (!changed) return true;
-  return movementOf(after / shared - before / shared, tolerance, Math.max(Math.abs(before / shared), Math.abs(after / shared))) === 'within';
+  return (
+    movementOf(
+      after / shared - before / shared,
+      tolerance,
+      Math.max(Math.abs(before / shared), Math.abs(after / shared)),
+    ) === 'within'
+  );
 }
 
 function suitesAsRows(file: BaselineFile): Map<string, Map<string, { ids: string[] }>> {
@@ -296,7 +338,11 @@ export interface UpdateBaselineResult extends MergeResult {
  * cannot be read (corrupt, newer schema, not a baseline) throws BaselineError and is left untouched.
  * Callers decide whether writing is allowed (never under CI: see resolveBaselineMode).
  */
-export async function updateBaseline(path: string, run: CollectedRun, options: UpdateBaselineOptions = {}): Promise<UpdateBaselineResult> {
+export async function updateBaseline(
+  path: string,
+  run: CollectedRun,
+  options: UpdateBaselineOptions = {},
+): Promise<UpdateBaselineResult> {
   assertPath(path, 'updateBaseline');
   // Concurrent updates (two test runs at once) take turns: each re-reads the file the previous one
   // wrote and merges into it, so neither run's suites are lost.
@@ -308,7 +354,11 @@ export async function updateBaseline(path: string, run: CollectedRun, options: U
   }
 }
 
-async function readMergeWrite(path: string, run: CollectedRun, options: UpdateBaselineOptions): Promise<UpdateBaselineResult> {
+async function readMergeWrite(
+  path: string,
+  run: CollectedRun,
+  options: UpdateBaselineOptions,
+): Promise<UpdateBaselineResult> {
   let existingText: string | undefined;
   try {
     existingText = await fs.promises.readFile(path, 'utf8');
@@ -321,7 +371,10 @@ async function readMergeWrite(path: string, run: CollectedRun, options: UpdateBa
   let legacy: LegacyResolution | undefined;
   let resolved = previous;
   if (previous?.legacy !== undefined) {
-    const coverage: FileCoverage = { ranFiles: new Set(files), ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}) };
+    const coverage: FileCoverage = {
+      ranFiles: new Set(files),
+      ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}),
+    };
     legacy = resolveLegacySuites(previous, Object.keys(current.suites).map(parseSuiteKey), coverage);
     resolved = legacy.file;
   }
@@ -338,7 +391,10 @@ async function readMergeWrite(path: string, run: CollectedRun, options: UpdateBa
 }
 
 /** One line for the console after an update, e.g. `Updated rag-baseline.json: 3 samples added, 2 changed; 1 obsolete entry kept (RAG_BASELINE=prune removes it).` */
-export function describeUpdate(result: Pick<UpdateBaselineResult, 'path' | 'written' | 'counts' | 'obsolete' | 'pruned'> & Partial<Pick<UpdateBaselineResult, 'renamed' | 'legacy'>>): string {
+export function describeUpdate(
+  result: Pick<UpdateBaselineResult, 'path' | 'written' | 'counts' | 'obsolete' | 'pruned'> &
+    Partial<Pick<UpdateBaselineResult, 'renamed' | 'legacy'>>,
+): string {
   const { addedSamples, updatedSamples, obsoleteSamples } = result.counts;
   const parts: string[] = [];
   if (addedSamples > 0) parts.push(`${plural(addedSamples, 'sample')} added`);
@@ -367,6 +423,8 @@ function copySuite(suite: Record<string, BaselineSamples>): Record<string, Basel
 
 function assertPath(path: unknown, caller: string): asserts path is string {
   if (typeof path !== 'string' || path.length === 0) {
-    throw new TypeError(`${caller}: path must be a non-empty string (the baseline file, e.g. rag-baseline.json), got ${JSON.stringify(path)}.`);
+    throw new TypeError(
+      `${caller}: path must be a non-empty string (the baseline file, e.g. rag-baseline.json), got ${JSON.stringify(path)}.`,
+    );
   }
 }

@@ -14,7 +14,8 @@ function judgedQueries(set: QuerySet): Map<string, Relevance> {
   if (set instanceof Map) {
     for (const [id, judgments] of set) queries.set(id, judgments as Relevance);
   } else {
-    for (const entry of set as readonly { id: string | number; relevant: Relevance }[]) queries.set(String(entry.id), entry.relevant);
+    for (const entry of set as readonly { id: string | number; relevant: Relevance }[])
+      queries.set(String(entry.id), entry.relevant);
   }
   return queries;
 }
@@ -31,7 +32,11 @@ export interface Alignment {
 }
 
 /** How far the run's hit keys meet the judged ids, query by query. */
-export function measureAlignment(set: QuerySet, run: Run, options: Pick<EvaluateOptions, 'granularity' | 'key' | 'documentKey' | 'normalize'> = {}): Alignment {
+export function measureAlignment(
+  set: QuerySet,
+  run: Run,
+  options: Pick<EvaluateOptions, 'granularity' | 'key' | 'documentKey' | 'normalize'> = {},
+): Alignment {
   const queries = judgedQueries(set);
   const alignment: Alignment = { compared: 0, disjoint: [], documentsWouldMatch: 0 };
   for (const [queryId, hits] of runEntries(run)) {
@@ -79,7 +84,9 @@ export function alignmentWarning(alignment: Alignment, runName: string): string 
 export function assertSomethingToEvaluate(set: QuerySet, run: Run, qrelsName: string, runName: string): void {
   const queries = judgedQueries(set);
   if (queries.size === 0) {
-    throw new CommandError(`${qrelsName} holds no query: there is nothing to evaluate. Give it at least one judged query.`);
+    throw new CommandError(
+      `${qrelsName} holds no query: there is nothing to evaluate. Give it at least one judged query.`,
+    );
   }
   const runIds = [...runEntries(run).keys()];
   if (runIds.length === 0) throw new CommandError(`${runName} holds no query: there is nothing to evaluate.`);

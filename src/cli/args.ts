@@ -70,19 +70,30 @@ export interface NumberRule {
 export function numberOption(flagName: string, text: string | undefined, rule: NumberRule): number | undefined {
   if (text === undefined) return undefined;
   const trimmed = text.trim();
-  const value = rule.integer ? (/^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN) : trimmed === '' ? Number.NaN : Number(trimmed);
+  const value = rule.integer
+    ? /^[+-]?\d+$/.test(trimmed)
+      ? Number(trimmed)
+      : Number.NaN
+    : trimmed === ''
+      ? Number.NaN
+      : Number(trimmed);
   const belowMin = rule.min !== undefined && (rule.minExclusive ? value <= rule.min : value < rule.min);
   const aboveMax = rule.max !== undefined && (rule.maxExclusive ? value >= rule.max : value > rule.max);
   if (!Number.isFinite(value) || belowMin || aboveMax) {
     const kind = rule.integer ? 'a whole number' : 'a number';
     const lower = rule.min === undefined ? '' : ` ${rule.minExclusive ? '>' : '≥'} ${rule.min}`;
-    const upper = rule.max === undefined ? '' : `${lower === '' ? '' : ' and'} ${rule.maxExclusive ? '<' : '≤'} ${rule.max}`;
+    const upper =
+      rule.max === undefined ? '' : `${lower === '' ? '' : ' and'} ${rule.maxExclusive ? '<' : '≤'} ${rule.max}`;
     throw usageError(`${flagName} must be ${kind}${lower}${upper}, got '${text}' (e.g. ${flagName} ${rule.example})`);
   }
   return value;
 }
 
-export function choiceOption<T extends string>(flagName: string, text: string | undefined, choices: readonly T[]): T | undefined {
+export function choiceOption<T extends string>(
+  flagName: string,
+  text: string | undefined,
+  choices: readonly T[],
+): T | undefined {
   if (text === undefined) return undefined;
   if (!(choices as readonly string[]).includes(text)) {
     throw usageError(`${flagName} must be one of ${choices.join(', ')}, got '${text}'`);

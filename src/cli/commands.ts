@@ -10,9 +10,27 @@ export interface CommandEntry {
 
 // No prototype: `rag-matchers constructor` or `__proto__` must be an unknown command, not Object's.
 export const COMMANDS: Record<string, CommandEntry> = Object.create(null) as Record<string, CommandEntry>;
-COMMANDS['eval'] = { summary: 'evaluate a run against qrels or an eval set (table, JSON or Markdown)', load: () => import('./commands/eval.js') };
-COMMANDS['trec-eval'] = { summary: 'drop-in for trec_eval on P, recall, map, ndcg, recip_rank, Rprec, success and counts', load: () => import('./commands/trec-eval.js') };
-COMMANDS['compare'] = { summary: 'paired comparison of two runs: intervals, p-values, regressions', load: () => import('./commands/compare.js') };
-COMMANDS['merge'] = { summary: 'combine the rag-shard-*.json reports of a sharded Jest run, compare with the baseline and gate', load: () => import('./commands/merge.js') };
-COMMANDS['report'] = { summary: 'draw the self-contained HTML report of a JSON report (charts, no network)', load: () => import('./commands/report.js') };
-COMMANDS['history'] = { summary: "how each suite's measures moved over the baseline file's git history (--html draws it)", load: () => import('./commands/history.js') };
+COMMANDS['eval'] = {
+  summary: 'evaluate a run against qrels or an eval set (table, JSON or Markdown)',
+  load: () => import('./commands/eval.js'),
+};
+COMMANDS['trec-eval'] = {
+  summary: 'drop-in for trec_eval on P, recall, map, ndcg, recip_rank, Rprec, success and counts',
+  load: () => import('./commands/trec-eval.js'),
+};
+COMMANDS['compare'] = {
+  summary: 'paired comparison of two runs: intervals, p-values, regressions',
+  load: () => import('./commands/compare.js'),
+};
+COMMANDS['merge'] = {
+  summary: 'combine the rag-shard-*.json reports of a sharded Jest run, compare with the baseline and gate',
+  load: () => import('./commands/merge.js'),
+};
+COMMANDS['report'] = {
+  summary: 'draw the self-contained HTML report of a JSON report (charts, no network)',
+  load: () => import('./commands/report.js'),
+};
+COMMANDS['history'] = {
+  summary: "how each suite's measures moved over the baseline file's git history (--html draws it)",
+  load: () => import('./commands/history.js'),
+};

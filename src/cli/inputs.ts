@@ -4,7 +4,13 @@ import { readFile } from 'node:fs/promises';
 
 import type { Measure } from '../core/measures.js';
 import type { EvaluateOptions } from '../core/types.js';
-import { readMeasures, rankTrecRun, type EvaluateRunOptions, type QuerySet, type Run } from '../dataset/evaluate-run.js';
+import {
+  readMeasures,
+  rankTrecRun,
+  type EvaluateRunOptions,
+  type QuerySet,
+  type Run,
+} from '../dataset/evaluate-run.js';
 import { parseEvalSetJsonl, parseRunJsonl } from '../dataset/jsonl.js';
 import { parseQrels, parseRun } from '../trec/read.js';
 import { decodeText } from '../trec/text.js';
@@ -55,19 +61,33 @@ export function readEvaluationSettings(parsed: ParsedArgs): EvaluationSettings {
     throw usageError((error as Error).message);
   }
   const options: Omit<EvaluateRunOptions, 'measures'> = {};
-  const minGrade = numberOption('--min-grade', stringOption(parsed, 'min-grade'), { min: 0, minExclusive: true, example: '2' });
+  const minGrade = numberOption('--min-grade', stringOption(parsed, 'min-grade'), {
+    min: 0,
+    minExclusive: true,
+    example: '2',
+  });
   if (minGrade !== undefined) options.minGrade = minGrade;
   const missing = choiceOption('--missing', stringOption(parsed, 'missing'), ['zero', 'skip', 'error'] as const);
   if (missing !== undefined) options.missing = missing;
-  const granularity = choiceOption('--granularity', stringOption(parsed, 'granularity'), ['chunk', 'document'] as const);
+  const granularity = choiceOption('--granularity', stringOption(parsed, 'granularity'), [
+    'chunk',
+    'document',
+  ] as const);
   if (granularity !== undefined) options.granularity = granularity;
-  const denominator = choiceOption('--precision-denominator', stringOption(parsed, 'precision-denominator'), ['k', 'retrieved'] as const);
+  const denominator = choiceOption('--precision-denominator', stringOption(parsed, 'precision-denominator'), [
+    'k',
+    'retrieved',
+  ] as const);
   if (denominator !== undefined) options.precisionDenominator = denominator;
   const gain = choiceOption('--gain', stringOption(parsed, 'gain'), ['linear', 'exponential'] as const);
   if (gain !== undefined) options.gain = gain;
-  const duplicates = choiceOption('--duplicates', stringOption(parsed, 'duplicates'), ['count', 'error'] as const) as EvaluateOptions['duplicates'];
+  const duplicates = choiceOption('--duplicates', stringOption(parsed, 'duplicates'), [
+    'count',
+    'error',
+  ] as const) as EvaluateOptions['duplicates'];
   if (duplicates !== undefined) options.duplicates = duplicates;
-  const format = choiceOption('--format', stringOption(parsed, 'format'), ['table', 'json', 'markdown'] as const) ?? 'table';
+  const format =
+    choiceOption('--format', stringOption(parsed, 'format'), ['table', 'json', 'markdown'] as const) ?? 'table';
   return { measures, options, format };
 }
 

@@ -33,7 +33,8 @@ async function version(): Promise<string> {
   return (require('../package.json') as { version: string }).version;
 }
 
-const invokedDirectly = process.argv[1] !== undefined && /(?:^|[\\/])(?:main|cli)\.(?:c?js|ts)$|rag-matchers$/.test(process.argv[1]);
+const invokedDirectly =
+  process.argv[1] !== undefined && /(?:^|[\\/])(?:main|cli)\.(?:c?js|ts)$|rag-matchers$/.test(process.argv[1]);
 if (invokedDirectly) {
   main(process.argv.slice(2)).then(
     (code) => {

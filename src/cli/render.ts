@@ -8,10 +8,14 @@ export interface Column {
 
 /** Columns padded to their widest cell, two spaces apart; numbers right-aligned. */
 export function textTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
-  const widths = columns.map((column, index) => Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length)));
+  const widths = columns.map((column, index) =>
+    Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length)),
+  );
   const line = (cells: readonly string[]) =>
     cells
-      .map((cell, index) => (columns[index]?.numeric ? cell.padStart(widths[index] as number) : cell.padEnd(widths[index] as number)))
+      .map((cell, index) =>
+        columns[index]?.numeric ? cell.padStart(widths[index] as number) : cell.padEnd(widths[index] as number),
+      )
       .join('  ')
       .trimEnd();
   return [line(columns.map((column) => column.header)), ...rows.map(line)].join('\n') + '\n';

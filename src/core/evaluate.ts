@@ -27,15 +27,26 @@ import type { EvaluateOptions, Hit, Relevance, RetrievalEvaluation } from './typ
 
 export { planMeasures, type MeasurePlan } from './measure-ranking.js';
 const KNOWN_OPTIONS = new Set([
-  'k', 'key', 'granularity', 'documentKey', 'minGrade', 'gain', 'applyMinGradeToNdcg',
-  'precisionDenominator', 'duplicates', 'sortBy', 'normalize',
+  'k',
+  'key',
+  'granularity',
+  'documentKey',
+  'minGrade',
+  'gain',
+  'applyMinGradeToNdcg',
+  'precisionDenominator',
+  'duplicates',
+  'sortBy',
+  'normalize',
 ]);
 
 /** Validates a cutoff: a whole number, or undefined / ≤ 0 for "the whole list". */
 export function validateK(k: unknown, argumentName = 'k'): number | undefined {
   if (k === undefined) return undefined;
   if (typeof k !== 'number') {
-    throw new TypeError(`${argumentName} must be a number, received ${describeValue(k)}. Pass a whole number such as 5, or omit it to evaluate the whole list.`);
+    throw new TypeError(
+      `${argumentName} must be a number, received ${describeValue(k)}. Pass a whole number such as 5, or omit it to evaluate the whole list.`,
+    );
   }
   if (!Number.isInteger(k)) {
     throw new RangeError(`${argumentName} must be a whole number, received ${k}. Pass a cutoff such as 5 or 10.`);
@@ -61,7 +72,9 @@ function readOptions(kOrOptions: number | EvaluateOptions | undefined): Evaluate
     return (CUTOFF_OPTIONS[kOrOptions] ??= Object.freeze({ k: kOrOptions }));
   }
   if (kOrOptions === null || typeof kOrOptions !== 'object' || Array.isArray(kOrOptions)) {
-    throw new TypeError(`the third argument must be a cutoff k or an options object, received ${describeValue(kOrOptions)}.`);
+    throw new TypeError(
+      `the third argument must be a cutoff k or an options object, received ${describeValue(kOrOptions)}.`,
+    );
   }
   for (const name of Object.keys(kOrOptions)) {
     if (!KNOWN_OPTIONS.has(name)) {
@@ -86,15 +99,24 @@ function readOptions(kOrOptions: number | EvaluateOptions | undefined): Evaluate
 
 function assertHits(hits: unknown): asserts hits is readonly Hit[] {
   if (isPromiseLike(hits)) {
-    throw new TypeError('hits is a Promise, not an array of hits: did you forget await? Pass `await retriever.retrieve(query)`.');
+    throw new TypeError(
+      'hits is a Promise, not an array of hits: did you forget await? Pass `await retriever.retrieve(query)`.',
+    );
   }
   if (!Array.isArray(hits)) {
-    throw new TypeError(`hits must be an array of hits in rank order, received ${describeValue(hits)}. Pass the retriever's result list (rank 1 first).`);
+    throw new TypeError(
+      `hits must be an array of hits in rank order, received ${describeValue(hits)}. Pass the retriever's result list (rank 1 first).`,
+    );
   }
 }
 
 /** Ranks, keys and judges the hits of one query: what explainRanking shows. */
-export function judgeHits(hits: readonly Hit[], judgments: Judgments, options: EvaluateOptions = {}, countEveryDuplicate = true): JudgedRanking {
+export function judgeHits(
+  hits: readonly Hit[],
+  judgments: Judgments,
+  options: EvaluateOptions = {},
+  countEveryDuplicate = true,
+): JudgedRanking {
   assertHits(hits);
   return judgeRanking(keysOf(hits, options), judgments, options.duplicates, countEveryDuplicate);
 }
@@ -134,7 +156,14 @@ interface JudgedQuery {
  * through readJudgedGrades, which also gives bad input its error), then finds the judged keys of the
  * ranking (hits that are non-blank strings are their own keys). `plan` limits the ranks read.
  */
-function judgeQuery(scratch: MeasureScratch, hits: readonly Hit[], relevant: Relevance, options: EvaluateOptions, plan: MeasurePlan | undefined, trackEveryKey: boolean): JudgedQuery {
+function judgeQuery(
+  scratch: MeasureScratch,
+  hits: readonly Hit[],
+  relevant: Relevance,
+  options: EvaluateOptions,
+  plan: MeasurePlan | undefined,
+  trackEveryKey: boolean,
+): JudgedQuery {
   // Document granularity and Unicode normalisation rewrite keys, so neither side can be read as it is.
   const rewritesKeys = options.granularity === 'document' || options.normalize !== undefined;
   let source: GradeSource;
@@ -151,15 +180,32 @@ function judgeQuery(scratch: MeasureScratch, hits: readonly Hit[], relevant: Rel
     judgedCount = loadGrades(scratch, source, true);
   }
   assertHits(hits);
-  const hitsAreKeys = options.key === undefined && (options.sortBy === undefined || options.sortBy === 'rank') && !rewritesKeys;
+  const hitsAreKeys =
+    options.key === undefined && (options.sortBy === undefined || options.sortBy === 'rank') && !rewritesKeys;
   let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, options);
   const duplicatesError = options.duplicates === 'error';
-  let scan = judgeKeys(scratch, keys, rankCountOf(plan, trackEveryKey, keys.length), judgedCount, hitsAreKeys, trackEveryKey, duplicatesError);
+  let scan = judgeKeys(
+    scratch,
+    keys,
+    rankCountOf(plan, trackEveryKey, keys.length),
+    judgedCount,
+    hitsAreKeys,
+    trackEveryKey,
+    duplicatesError,
+  );
   if (scan === 'keys') {
     keys = keysOf(hits, options);
     // The keys table holds the hits seen before the bad one: start it again from the judgments.
     loadGrades(scratch, source!, isMap!);
-    scan = judgeKeys(scratch, keys, rankCountOf(plan, trackEveryKey, keys.length), judgedCount, false, trackEveryKey, duplicatesError);
+    scan = judgeKeys(
+      scratch,
+      keys,
+      rankCountOf(plan, trackEveryKey, keys.length),
+      judgedCount,
+      false,
+      trackEveryKey,
+      duplicatesError,
+    );
   }
   return { keys, source: source!, isMap: isMap!, judgedCount, scan: scan as KeyScan };
 }
@@ -170,21 +216,47 @@ function rankCountOf(plan: MeasurePlan | undefined, trackEveryKey: boolean, retr
 }
 
 /** Starts the kernel on a judged query; a grade whose gain could overflow nDCG is an error naming it. */
-function prepare(scratch: MeasureScratch, query: JudgedQuery, relevant: Relevance, settings: JudgmentSettings, options: EvaluateOptions): void {
-  const overflowing = prepareRanking(scratch, query.keys.length, query.judgedCount, settings, options.precisionDenominator === 'retrieved');
+function prepare(
+  scratch: MeasureScratch,
+  query: JudgedQuery,
+  relevant: Relevance,
+  settings: JudgmentSettings,
+  options: EvaluateOptions,
+): void {
+  const overflowing = prepareRanking(
+    scratch,
+    query.keys.length,
+    query.judgedCount,
+    settings,
+    options.precisionDenominator === 'retrieved',
+  );
   if (overflowing !== -1) throw overflowError(scratch, query, relevant, settings, overflowing);
 }
 
-function overflowError(scratch: MeasureScratch, query: JudgedQuery, relevant: Relevance, settings: JudgmentSettings, index: number): RangeError {
+function overflowError(
+  scratch: MeasureScratch,
+  query: JudgedQuery,
+  relevant: Relevance,
+  settings: JudgmentSettings,
+  index: number,
+): RangeError {
   const id = judgedIdAt(scratch, index);
-  return gradeTooLargeError(judgmentName(relevant instanceof Map, id), scratch.judgedGrades[index] as number, settings.gain);
+  return gradeTooLargeError(
+    judgmentName(relevant instanceof Map, id),
+    scratch.judgedGrades[index] as number,
+    settings.gain,
+  );
 }
 
 /**
  * Evaluates one ranked list against its annotations: every measure and count at once.
  * `kOrOptions` is a cutoff, or `{ k, ...options }`. Never throws for empty hits or empty annotations.
  */
-export function evaluate(hits: readonly Hit[], relevant: Relevance, kOrOptions?: number | EvaluateOptions): RetrievalEvaluation {
+export function evaluate(
+  hits: readonly Hit[],
+  relevant: Relevance,
+  kOrOptions?: number | EvaluateOptions,
+): RetrievalEvaluation {
   assertHits(hits);
   const options = readOptions(kOrOptions);
   const requestedK = validateK(options.k);
@@ -212,7 +284,8 @@ export function evaluate(hits: readonly Hit[], relevant: Relevance, kOrOptions?:
       averagePrecision: MEASURE_TABLE.map.formula(atK),
       rPrecision: 0,
       bpref: 0,
-      unmatchedRelevantIds: atK.relevantCount === 0 ? [] : unmatchedJudgedIds(scratch, query.judgedCount, settings.minGrade),
+      unmatchedRelevantIds:
+        atK.relevantCount === 0 ? [] : unmatchedJudgedIds(scratch, query.judgedCount, settings.minGrade),
     };
     // R-precision and bpref have no cutoff: they read the whole list.
     const whole = advanceTo(scratch, Math.max(k, retrievedCount), requestedK === undefined);
@@ -238,7 +311,14 @@ export function evaluateMeasures(
   try {
     const query = judgeQuery(scratch, hits, relevant, checked, plan, checked.duplicates === 'error');
     reserveScratch(scratch, 0, plan.measures.length);
-    const overflowing = measureGradedRanking(scratch, query.keys.length, query.judgedCount, settings, plan, checked.precisionDenominator === 'retrieved');
+    const overflowing = measureGradedRanking(
+      scratch,
+      query.keys.length,
+      query.judgedCount,
+      settings,
+      plan,
+      checked.precisionDenominator === 'retrieved',
+    );
     if (overflowing !== -1) throw overflowError(scratch, query, relevant, settings, overflowing);
     const values: Record<string, number> = { ...plan.template };
     const names = plan.names;
@@ -249,10 +329,18 @@ export function evaluateMeasures(
   }
 }
 
-function evaluateAt(hits: readonly Hit[], relevant: Relevance, k: unknown, options: EvaluateOptions | undefined, argumentName: string): RetrievalEvaluation {
+function evaluateAt(
+  hits: readonly Hit[],
+  relevant: Relevance,
+  k: unknown,
+  options: EvaluateOptions | undefined,
+  argumentName: string,
+): RetrievalEvaluation {
   const cutoff = validateK(k, argumentName);
   if (cutoff === undefined) {
-    throw new RangeError(`${argumentName} must be a positive whole number, received ${describeValue(k)}. Pass a cutoff such as 5.`);
+    throw new RangeError(
+      `${argumentName} must be a positive whole number, received ${describeValue(k)}. Pass a cutoff such as 5.`,
+    );
   }
   return evaluate(hits, relevant, { ...options, k: cutoff });
 }

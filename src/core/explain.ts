@@ -18,12 +18,21 @@ export interface RankingExplanation {
 }
 
 /** The ranking as evaluated (after sorting and document collapsing), row by row: what failure messages show. */
-export function explainRanking(hits: readonly Hit[], relevant: Relevance, options: Omit<EvaluateOptions, 'k'> = {}): RankingExplanation {
+export function explainRanking(
+  hits: readonly Hit[],
+  relevant: Relevance,
+  options: Omit<EvaluateOptions, 'k'> = {},
+): RankingExplanation {
   const judgments = prepareJudgments(relevant, options);
   const judged = judgeHits(hits, judgments, options);
   const rows = judged.keys.map((key, index): RankedRow => {
     const grade = judgments.grades.get(key);
-    const row: RankedRow = { rank: index + 1, key, relevant: judged.relevantAtRank[index] === 1, duplicate: judged.duplicateAtRank[index] === 1 };
+    const row: RankedRow = {
+      rank: index + 1,
+      key,
+      relevant: judged.relevantAtRank[index] === 1,
+      duplicate: judged.duplicateAtRank[index] === 1,
+    };
     if (grade !== undefined) row.grade = grade;
     return row;
   });

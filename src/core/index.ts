@@ -17,8 +17,21 @@ export {
   averagePrecision,
   rPrecision,
 } from './evaluate.js';
-export { parseMeasure, formatMeasure, isBinaryMeasure, VALID_MEASURE_FORMS, type Measure, type MeasureName } from './measures.js';
-export { MEASURE_TABLE, MEASURE_NAMES, type MeasureDefinition, type RankingState, type CutoffRule } from './measure-table.js';
+export {
+  parseMeasure,
+  formatMeasure,
+  isBinaryMeasure,
+  VALID_MEASURE_FORMS,
+  type Measure,
+  type MeasureName,
+} from './measures.js';
+export {
+  MEASURE_TABLE,
+  MEASURE_NAMES,
+  type MeasureDefinition,
+  type RankingState,
+  type CutoffRule,
+} from './measure-table.js';
 export {
   wilsonInterval,
   bootstrapMeanInterval,

@@ -108,7 +108,8 @@ function textHash(text: string): string {
 function llamaIndexNodeKey(node: Fields): string | undefined {
   const nodeId = textOf(node.id_);
   if (nodeId === undefined) return undefined;
-  const documentId = textOf(readPath(node, 'sourceNode.nodeId')) ?? textOf(readPath(node, 'relationships.SOURCE.nodeId'));
+  const documentId =
+    textOf(readPath(node, 'sourceNode.nodeId')) ?? textOf(readPath(node, 'relationships.SOURCE.nodeId'));
   return documentId === undefined || documentId === nodeId ? nodeId : `${documentId}#chunk-${nodeId}`;
 }
 
@@ -117,7 +118,14 @@ function llamaIndexNodeKey(node: Fields): string | undefined {
  * keyed (and, with `sortBy: 'score'`, ranked) by their document and score.
  */
 export function isDocumentScorePair(hit: unknown): hit is readonly [object, number] {
-  return Array.isArray(hit) && hit.length === 2 && hit[0] !== null && typeof hit[0] === 'object' && !Array.isArray(hit[0]) && typeof hit[1] === 'number';
+  return (
+    Array.isArray(hit) &&
+    hit.length === 2 &&
+    hit[0] !== null &&
+    typeof hit[0] === 'object' &&
+    !Array.isArray(hit[0]) &&
+    typeof hit[1] === 'number'
+  );
 }
 
 /** The hit the key rules read: the document of a `[Document, score]` pair, else the hit itself. */
@@ -173,8 +181,11 @@ export function documentKeyOf(key: string): string {
 
 /** Validates the `normalize` option: undefined (ids compared as written) or a Unicode normalisation form. */
 export function readNormalization(normalize: unknown): KeyOptions['normalize'] {
-  if (normalize === undefined || (NORMALIZATION_FORMS as readonly unknown[]).includes(normalize)) return normalize as KeyOptions['normalize'];
-  throw new RangeError(`normalize must be one of ${NORMALIZATION_FORMS.map((form) => `'${form}'`).join(', ')} (or omitted), received ${describeValue(normalize)}.`);
+  if (normalize === undefined || (NORMALIZATION_FORMS as readonly unknown[]).includes(normalize))
+    return normalize as KeyOptions['normalize'];
+  throw new RangeError(
+    `normalize must be one of ${NORMALIZATION_FORMS.map((form) => `'${form}'`).join(', ')} (or omitted), received ${describeValue(normalize)}.`,
+  );
 }
 
 /**

@@ -38,19 +38,33 @@ export interface MeasurePlan {
 
 export function planMeasures(measures: readonly Measure[]): MeasurePlan {
   const definitions = measures.map((measure) => definitionOf(measure.name));
-  const cutOf = (index: number) => ((definitions[index] as { cutoff: string }).cutoff === 'none' ? undefined : (measures[index] as Measure).k);
-  const cutoffs = [...new Set(measures.flatMap((_, index) => (cutOf(index) === undefined ? [] : [cutOf(index) as number])))].sort((a, b) => a - b);
+  const cutOf = (index: number) =>
+    (definitions[index] as { cutoff: string }).cutoff === 'none' ? undefined : (measures[index] as Measure).k;
+  const cutoffs = [
+    ...new Set(measures.flatMap((_, index) => (cutOf(index) === undefined ? [] : [cutOf(index) as number]))),
+  ].sort((a, b) => a - b);
   const cutoffIndex = Int32Array.from(measures, (_, index) => {
     const k = cutOf(index);
     return k === undefined ? -1 : cutoffs.indexOf(k);
   });
   const cutoffMembers = Array.from({ length: cutoffs.length + 1 }, () => [] as number[]);
-  cutoffIndex.forEach((cutoff, measureIndex) => (cutoffMembers[cutoff === -1 ? cutoffs.length : cutoff] as number[]).push(measureIndex));
+  cutoffIndex.forEach((cutoff, measureIndex) =>
+    (cutoffMembers[cutoff === -1 ? cutoffs.length : cutoff] as number[]).push(measureIndex),
+  );
   const names = measures.map(formatMeasure);
   const template: Record<string, number> = {};
   for (const name of names) template[name] = Number.NaN; // a double, not a small integer: the fields hold doubles from the start
   const formulas = definitions.map((definition) => definition.formula);
-  return { measures, names, formulas, cutoffIndex, cutoffs, needsUncut: cutoffIndex.includes(-1), cutoffMembers, template };
+  return {
+    measures,
+    names,
+    formulas,
+    cutoffIndex,
+    cutoffs,
+    needsUncut: cutoffIndex.includes(-1),
+    cutoffMembers,
+    template,
+  };
 }
 
 /** The running counts, with the kernel's cursors into the found and ideal lists. */
@@ -96,9 +110,22 @@ export function createMeasureScratch(): MeasureScratch {
     gainCounts: new Int32Array(COUNTED_GAIN_LIMIT),
     keys: createKeyTable(),
     state: {
-      k: 0, evaluatedAtK: 0, retrievedCount: 0, relevantCount: 0, judgedNonRelevantCount: 0, truePositiveCount: 0,
-      firstRelevantRank: 0, precisionSum: 0, relevantInTopR: 0, bprefSum: 0, dcg: 0, idealDcg: 0,
-      precisionOverRetrieved: false, found: 0, idealRank: 0, nonRelevantSoFar: 0,
+      k: 0,
+      evaluatedAtK: 0,
+      retrievedCount: 0,
+      relevantCount: 0,
+      judgedNonRelevantCount: 0,
+      truePositiveCount: 0,
+      firstRelevantRank: 0,
+      precisionSum: 0,
+      relevantInTopR: 0,
+      bprefSum: 0,
+      dcg: 0,
+      idealDcg: 0,
+      precisionOverRetrieved: false,
+      found: 0,
+      idealRank: 0,
+      nonRelevantSoFar: 0,
     },
     settings: { minGrade: 1, gain: 'linear', applyMinGradeToNdcg: false },
   };
@@ -159,7 +186,13 @@ function orderIdealGains(scratch: MeasureScratch, count: number, highestCounted:
  * keys found must be in scratch.foundRanks/foundGrades/foundCount (at least those the cutoffs reach).
  * Returns the index of a judgment whose gain exceeds MAX_GAIN, else -1 (the caller names it).
  */
-export function prepareRanking(scratch: MeasureScratch, retrievedCount: number, judgedCount: number, settings: JudgmentSettings, precisionOverRetrieved: boolean): number {
+export function prepareRanking(
+  scratch: MeasureScratch,
+  retrievedCount: number,
+  judgedCount: number,
+  settings: JudgmentSettings,
+  precisionOverRetrieved: boolean,
+): number {
   const { minGrade, gain } = settings;
   // nDCG gains come from every positive grade (trec_eval), or from relevant ones only (applyMinGradeToNdcg).
   const gainFloor = settings.applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
@@ -233,7 +266,8 @@ export function advanceTo(scratch: MeasureScratch, k: number, uncut: boolean): R
   const relevantCount = state.relevantCount;
   const bprefBase = Math.min(state.judgedNonRelevantCount, relevantCount);
   const evaluatedAtK = k < state.retrievedCount ? k : state.retrievedCount;
-  let { found, truePositiveCount, precisionSum, firstRelevantRank, relevantInTopR, bprefSum, dcg, nonRelevantSoFar } = state;
+  let { found, truePositiveCount, precisionSum, firstRelevantRank, relevantInTopR, bprefSum, dcg, nonRelevantSoFar } =
+    state;
   for (; found < foundCount; found++) {
     const rank = foundRanks[found] as number;
     if (rank >= evaluatedAtK) break;
@@ -318,7 +352,15 @@ export interface KeyTable {
 }
 
 function createKeyTable(): KeyTable {
-  return { slots: new Int32Array(256), stamps: new Int32Array(256), generation: 0, keys: [], hashes: new Int32Array(128), seen: new Uint8Array(128), count: 0 };
+  return {
+    slots: new Int32Array(256),
+    stamps: new Int32Array(256),
+    generation: 0,
+    keys: [],
+    hashes: new Int32Array(128),
+    seen: new Uint8Array(128),
+    count: 0,
+  };
 }
 
 /** Starts an empty table (no slot is touched: the generation changes). */

@@ -150,11 +150,15 @@ export const MEASURE_ALIASES: ReadonlyMap<string, MeasureName> = new Map(
 
 /** trec_eval names that take a cutoff only in their `_cut` form. */
 export const CUT_ONLY_ALIASES: ReadonlySet<string> = new Set(
-  MEASURE_NAMES.flatMap((name) => ('cutOnlyAliases' in MEASURE_TABLE[name] ? (MEASURE_TABLE[name] as MeasureDefinition).cutOnlyAliases ?? [] : [])),
+  MEASURE_NAMES.flatMap((name) =>
+    'cutOnlyAliases' in MEASURE_TABLE[name] ? ((MEASURE_TABLE[name] as MeasureDefinition).cutOnlyAliases ?? []) : [],
+  ),
 );
 
 /** The definition of a canonical name (from a Map, so inherited names are never found). */
-const DEFINITIONS: ReadonlyMap<MeasureName, MeasureDefinition> = new Map(MEASURE_NAMES.map((name) => [name, MEASURE_TABLE[name]]));
+const DEFINITIONS: ReadonlyMap<MeasureName, MeasureDefinition> = new Map(
+  MEASURE_NAMES.map((name) => [name, MEASURE_TABLE[name]]),
+);
 
 export function definitionOf(name: MeasureName): MeasureDefinition {
   const definition = DEFINITIONS.get(name);

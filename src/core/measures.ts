@@ -41,9 +41,11 @@ export function parseMeasure(name: string): Measure {
     if (rule === 'required') throw invalid(name, `${canonical} needs a cutoff, e.g. ${canonical}@5`);
     return { name: canonical };
   }
-  if (!/^\d+$/.test(cutoff) || Number(cutoff) < 1) throw invalid(name, `the cutoff ${JSON.stringify(cutoff)} must be a positive whole number`);
+  if (!/^\d+$/.test(cutoff) || Number(cutoff) < 1)
+    throw invalid(name, `the cutoff ${JSON.stringify(cutoff)} must be a positive whole number`);
   if (rule === 'none') {
-    const why = canonical === 'rprec' ? 'its cutoff is the number of relevant ids' : 'trec_eval defines it over the whole list';
+    const why =
+      canonical === 'rprec' ? 'its cutoff is the number of relevant ids' : 'trec_eval defines it over the whole list';
     throw invalid(name, `${canonical} takes no cutoff (${why})`);
   }
   return { name: canonical, k: Number(cutoff) };

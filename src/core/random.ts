@@ -23,7 +23,9 @@ export class Xoshiro128StarStar {
   constructor(state: readonly [number, number, number, number]) {
     [this.s0, this.s1, this.s2, this.s3] = state.map((word) => word | 0) as [number, number, number, number];
     if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) {
-      throw new RangeError('Xoshiro128StarStar: state is all zero, which the generator never leaves; give at least one non-zero word.');
+      throw new RangeError(
+        'Xoshiro128StarStar: state is all zero, which the generator never leaves; give at least one non-zero word.',
+      );
     }
   }
 

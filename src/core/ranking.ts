@@ -58,8 +58,14 @@ function scoreOf(hit: Hit, index: number): number {
 }
 
 /** Hit keys in rank order: array order, or score descending with ties broken by key descending (trec_eval). */
-export function rankedKeys(hits: readonly Hit[], options: Pick<EvaluateOptions, 'key' | 'sortBy' | 'normalize'> = {}): readonly string[] {
-  const keys = options.key === undefined && options.normalize === undefined && isNonBlankStrings(hits) ? (hits as readonly string[]) : hitKeys(hits, options);
+export function rankedKeys(
+  hits: readonly Hit[],
+  options: Pick<EvaluateOptions, 'key' | 'sortBy' | 'normalize'> = {},
+): readonly string[] {
+  const keys =
+    options.key === undefined && options.normalize === undefined && isNonBlankStrings(hits)
+      ? (hits as readonly string[])
+      : hitKeys(hits, options);
   if (options.sortBy === undefined || options.sortBy === 'rank') return keys;
   if (options.sortBy !== 'score') {
     throw new RangeError(`sortBy must be 'rank' or 'score', received ${describeValue(options.sortBy)}.`);
@@ -78,7 +84,10 @@ function isNonBlankStrings(hits: readonly Hit[]): boolean {
 }
 
 /** Collapses chunk keys to document keys, keeping each document at its first (best) rank. */
-export function collapseToDocuments(keys: readonly string[], documentKey: (key: string) => string = documentKeyOf): string[] {
+export function collapseToDocuments(
+  keys: readonly string[],
+  documentKey: (key: string) => string = documentKeyOf,
+): string[] {
   const seen = new Set<string>();
   const documents: string[] = [];
   for (const key of keys) {

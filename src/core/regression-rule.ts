@@ -36,7 +36,10 @@ export interface ResolvedTolerance {
  * Checks a tolerance option and puts override keys in canonical form (`R@5` → `recall@5`). Keys must be
  * measures (`faithfulness` and `judge:<name>` included) or `default`; a typo is an error, not a silent default.
  */
-export function resolveTolerance(option: ToleranceOption | ResolvedTolerance | undefined, name = 'tolerance'): ResolvedTolerance {
+export function resolveTolerance(
+  option: ToleranceOption | ResolvedTolerance | undefined,
+  name = 'tolerance',
+): ResolvedTolerance {
   if (option === undefined) return { default: DEFAULT_TOLERANCE, byMeasure: {} };
   if (typeof option === 'number') return { default: checkTolerance(option, name), byMeasure: {} };
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
@@ -60,16 +63,25 @@ export function resolveTolerance(option: ToleranceOption | ResolvedTolerance | u
 
 function isResolved(option: object): option is ResolvedTolerance {
   const record = option as Record<string, unknown>;
-  return typeof record.byMeasure === 'object' && record.byMeasure !== null && typeof record.default === 'number' && Object.keys(record).length === 2;
+  return (
+    typeof record.byMeasure === 'object' &&
+    record.byMeasure !== null &&
+    typeof record.default === 'number' &&
+    Object.keys(record).length === 2
+  );
 }
 
 export function toleranceFor(tolerance: ResolvedTolerance, measure: string): number {
-  return Object.prototype.hasOwnProperty.call(tolerance.byMeasure, measure) ? tolerance.byMeasure[measure]! : tolerance.default;
+  return Object.prototype.hasOwnProperty.call(tolerance.byMeasure, measure)
+    ? tolerance.byMeasure[measure]!
+    : tolerance.default;
 }
 
 function checkTolerance(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(`${name} must be a finite number ≥ 0 (an absolute drop in the mean, e.g. 0.01), got ${String(value)}.`);
+    throw new RangeError(
+      `${name} must be a finite number ≥ 0 (an absolute drop in the mean, e.g. 0.01), got ${String(value)}.`,
+    );
   }
   return value;
 }
@@ -122,15 +134,20 @@ export interface RegressionRule {
 export function resolveRegressionRule(options: RegressionRuleOptions = {}, caller = 'options'): RegressionRule {
   const tolerance = resolveTolerance(options.tolerance, `${caller}.tolerance`);
   const test = options.test ?? DEFAULT_TEST;
-  if (test !== 'sign' && test !== 'randomization' && test !== 't') throw new RangeError(`${caller}.test must be 'sign', 'randomization' or 't', got ${JSON.stringify(test)}.`);
+  if (test !== 'sign' && test !== 'randomization' && test !== 't')
+    throw new RangeError(`${caller}.test must be 'sign', 'randomization' or 't', got ${JSON.stringify(test)}.`);
   const significance = options.significance;
   if (significance !== undefined && (typeof significance !== 'number' || !(significance > 0 && significance < 1))) {
-    throw new RangeError(`${caller}.significance must be a number strictly between 0 and 1 (e.g. 0.05), got ${String(significance)}; leave it unset to judge by the tolerance alone.`);
+    throw new RangeError(
+      `${caller}.significance must be a number strictly between 0 and 1 (e.g. 0.05), got ${String(significance)}; leave it unset to judge by the tolerance alone.`,
+    );
   }
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.seed ?? DEFAULT_SEED;
-  if (typeof resamples !== 'number' || !Number.isInteger(resamples) || resamples < 1) throw new RangeError(`${caller}.resamples must be a whole number ≥ 1, got ${String(resamples)}.`);
-  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`${caller}.seed must be a whole number from 0 to 4294967295, got ${String(seed)}.`);
+  if (typeof resamples !== 'number' || !Number.isInteger(resamples) || resamples < 1)
+    throw new RangeError(`${caller}.resamples must be a whole number ≥ 1, got ${String(resamples)}.`);
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new RangeError(`${caller}.seed must be a whole number from 0 to 4294967295, got ${String(seed)}.`);
   return { tolerance, ...(significance !== undefined ? { significance } : {}), test, resamples, seed };
 }
 
@@ -155,7 +172,12 @@ export interface PairedMove {
 }
 
 /** Compares paired values (same questions, same order) under the rule's test. `changed`: how many pairs differ beyond rounding, when the caller counted them. */
-export function comparePaired(before: readonly number[], after: readonly number[], rule: RegressionRule, changed?: number): PairedMove {
+export function comparePaired(
+  before: readonly number[],
+  after: readonly number[],
+  rule: RegressionRule,
+  changed?: number,
+): PairedMove {
   const pairs = before.length;
   const meanOf = (values: readonly number[]): number => {
     let total = 0;
@@ -170,7 +192,17 @@ export function comparePaired(before: readonly number[], after: readonly number[
   const meanAfter = meanOf(after);
   if (changed === 0) {
     // Nothing changed: every test gives p = 1; skip the work.
-    return { shared: pairs, wins: 0, losses: 0, ties: pairs, meanBefore, meanAfter, delta: meanAfter - meanBefore, test: rule.test, p: 1 };
+    return {
+      shared: pairs,
+      wins: 0,
+      losses: 0,
+      ties: pairs,
+      meanBefore,
+      meanAfter,
+      delta: meanAfter - meanBefore,
+      test: rule.test,
+      p: 1,
+    };
   }
   let wins = 0;
   let losses = 0;
@@ -179,9 +211,23 @@ export function comparePaired(before: readonly number[], after: readonly number[
     if (after[i]! > before[i]!) wins++;
     else losses++;
   }
-  const base = { shared: pairs, wins, losses, ties: pairs - wins - losses, meanBefore, meanAfter, delta: meanAfter - meanBefore, test: rule.test };
+  const base = {
+    shared: pairs,
+    wins,
+    losses,
+    ties: pairs - wins - losses,
+    meanBefore,
+    meanAfter,
+    delta: meanAfter - meanBefore,
+    test: rule.test,
+  };
   if (rule.test === 't' && pairs < 2) return base;
-  const paired = pairedComparison(before, after, { test: rule.test, tolerance: 0, resamples: rule.resamples, seed: rule.seed });
+  const paired = pairedComparison(before, after, {
+    test: rule.test,
+    tolerance: 0,
+    resamples: rule.resamples,
+    seed: rule.seed,
+  });
   return {
     ...base,
     p: paired.p,
@@ -198,7 +244,10 @@ export type MoveVerdict = 'regressed' | 'improved' | 'unchanged';
  * nothing changed has p = 1 under every test and is left out rather than diluting the others), then each
  * row's verdict. Sets `adjustedP` on every move with a p; returns the verdicts in order.
  */
-export function judgeMoves(rows: readonly { measure: string; move: PairedMove }[], rule: RegressionRule): MoveVerdict[] {
+export function judgeMoves(
+  rows: readonly { measure: string; move: PairedMove }[],
+  rule: RegressionRule,
+): MoveVerdict[] {
   const family = rows.filter((row) => row.move.p !== undefined && row.move.wins + row.move.losses > 0);
   const adjusted = holmCorrection(family.map((row) => row.move.p!));
   family.forEach((row, index) => {
@@ -206,9 +255,14 @@ export function judgeMoves(rows: readonly { measure: string; move: PairedMove }[
   });
   return rows.map(({ measure, move }) => {
     if (move.p !== undefined && move.adjustedP === undefined) move.adjustedP = move.p;
-    const direction = movementOf(move.delta, toleranceFor(rule.tolerance, measure), Math.max(Math.abs(move.meanBefore), Math.abs(move.meanAfter)));
+    const direction = movementOf(
+      move.delta,
+      toleranceFor(rule.tolerance, measure),
+      Math.max(Math.abs(move.meanBefore), Math.abs(move.meanAfter)),
+    );
     if (direction === 'within') return 'unchanged';
-    if (rule.significance !== undefined && !(move.adjustedP !== undefined && move.adjustedP <= rule.significance)) return 'unchanged';
+    if (rule.significance !== undefined && !(move.adjustedP !== undefined && move.adjustedP <= rule.significance))
+      return 'unchanged';
     return direction === 'below' ? 'regressed' : 'improved';
   });
 }

@@ -16,7 +16,10 @@ export interface Judgments {
   applyMinGradeToNdcg: boolean;
 }
 
-export type JudgmentOptions = Pick<EvaluateOptions, 'minGrade' | 'gain' | 'applyMinGradeToNdcg' | 'granularity' | 'documentKey' | 'normalize'>;
+export type JudgmentOptions = Pick<
+  EvaluateOptions,
+  'minGrade' | 'gain' | 'applyMinGradeToNdcg' | 'granularity' | 'documentKey' | 'normalize'
+>;
 
 function idOf(raw: unknown, where: () => string): string | undefined {
   // Fast path: an id that starts with a visible character is neither blank nor in need of checks.
@@ -24,7 +27,9 @@ function idOf(raw: unknown, where: () => string): string | undefined {
   if (raw === null || raw === undefined) return undefined;
   if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
   if (typeof raw !== 'string') {
-    throw new TypeError(`${where()} must be a string id, received ${describeValue(raw)}. Use the ids your hits' keys produce.`);
+    throw new TypeError(
+      `${where()} must be a string id, received ${describeValue(raw)}. Use the ids your hits' keys produce.`,
+    );
   }
   return raw.trim() === '' ? undefined : raw;
 }
@@ -32,7 +37,9 @@ function idOf(raw: unknown, where: () => string): string | undefined {
 function gradeOf(raw: unknown, where: string): number {
   if (typeof raw === 'number' && raw - raw === 0) return raw; // finite
   if (typeof raw !== 'number') {
-    throw new TypeError(`${where} must be a number grade, received ${describeValue(raw)}. Use 1 for relevant, higher for more relevant, 0 for judged non-relevant.`);
+    throw new TypeError(
+      `${where} must be a number grade, received ${describeValue(raw)}. Use 1 for relevant, higher for more relevant, 0 for judged non-relevant.`,
+    );
   }
   if (!Number.isFinite(raw)) {
     throw new RangeError(`${where} must be a finite grade, received ${raw}. Use a finite number such as 0, 1 or 2.`);
@@ -61,17 +68,28 @@ function readGrades(relevant: Relevance): Map<string, number> {
   } else if (relevant instanceof Map) {
     for (const [rawId, rawGrade] of relevant) {
       const id = idOf(rawId, () => 'a key of the relevant Map');
-      const grade = typeof rawGrade === 'number' && rawGrade - rawGrade === 0 ? rawGrade : gradeOf(rawGrade, `relevant.get(${describeValue(rawId)})`);
+      const grade =
+        typeof rawGrade === 'number' && rawGrade - rawGrade === 0
+          ? rawGrade
+          : gradeOf(rawGrade, `relevant.get(${describeValue(rawId)})`);
       if (id !== undefined) grades.set(id, grade);
     }
-  } else if (relevant !== null && typeof relevant === 'object' && Object.getPrototypeOf(relevant) !== null && !isPlainObject(relevant)) {
+  } else if (
+    relevant !== null &&
+    typeof relevant === 'object' &&
+    Object.getPrototypeOf(relevant) !== null &&
+    !isPlainObject(relevant)
+  ) {
     throw wrongRelevantType(relevant);
   } else if (relevant !== null && typeof relevant === 'object') {
     const record = relevant as Readonly<Record<string, unknown>>;
     for (const rawId in record) {
       if (!Object.prototype.hasOwnProperty.call(record, rawId)) continue;
       const rawGrade = record[rawId];
-      const grade = typeof rawGrade === 'number' && rawGrade - rawGrade === 0 ? rawGrade : gradeOf(rawGrade, `relevant[${JSON.stringify(rawId)}]`);
+      const grade =
+        typeof rawGrade === 'number' && rawGrade - rawGrade === 0
+          ? rawGrade
+          : gradeOf(rawGrade, `relevant[${JSON.stringify(rawId)}]`);
       const id = idOf(rawId, () => 'a key of relevant');
       if (id !== undefined) grades.set(id, grade);
     }
@@ -102,7 +120,10 @@ function wrongRelevantType(relevant: unknown): TypeError {
 }
 
 /** Annotated ids in one Unicode normalisation form; spellings that meet keep the best grade. */
-function normalizeIds(grades: Map<string, number>, form: NonNullable<JudgmentOptions['normalize']>): Map<string, number> {
+function normalizeIds(
+  grades: Map<string, number>,
+  form: NonNullable<JudgmentOptions['normalize']>,
+): Map<string, number> {
   const normalized = new Map<string, number>();
   for (const [id, grade] of grades) {
     const key = id.normalize(form);
@@ -126,7 +147,9 @@ function collapseToDocuments(grades: Map<string, number>, documentKey: (key: str
 export function validateMinGrade(minGrade: unknown): number {
   if (minGrade === undefined) return 1;
   if (typeof minGrade !== 'number' || !Number.isFinite(minGrade) || minGrade <= 0) {
-    throw new RangeError(`minGrade must be a finite number > 0, received ${describeValue(minGrade)}. Use 1 (default) or the lowest grade that counts as relevant, e.g. 2.`);
+    throw new RangeError(
+      `minGrade must be a finite number > 0, received ${describeValue(minGrade)}. Use 1 (default) or the lowest grade that counts as relevant, e.g. 2.`,
+    );
   }
   return minGrade;
 }
@@ -146,7 +169,8 @@ export interface JudgmentSettings {
 const DEFAULT_SETTINGS: JudgmentSettings = Object.freeze({ minGrade: 1, gain: 'linear', applyMinGradeToNdcg: false });
 
 export function readJudgmentSettings(options: JudgmentOptions = {}): JudgmentSettings {
-  if (options.minGrade === undefined && options.gain === undefined && options.applyMinGradeToNdcg === undefined) return DEFAULT_SETTINGS;
+  if (options.minGrade === undefined && options.gain === undefined && options.applyMinGradeToNdcg === undefined)
+    return DEFAULT_SETTINGS;
   const minGrade = validateMinGrade(options.minGrade);
   const gain = options.gain ?? 'linear';
   if (gain !== 'linear' && gain !== 'exponential') {
@@ -159,9 +183,15 @@ export function readJudgmentSettings(options: JudgmentOptions = {}): JudgmentSet
  * Any accepted annotation shape as a clean id → grade Map (document ids under `granularity: 'document'`).
  * A clean Map (string ids, finite grades) is returned as it is: it is only read, never changed.
  */
-export function readJudgedGrades(relevant: Relevance, options: Pick<JudgmentOptions, 'granularity' | 'documentKey' | 'normalize'> = {}): Map<string, number> {
-  const grades = options.normalize === undefined ? readGrades(relevant) : normalizeIds(readGrades(relevant), options.normalize);
-  return options.granularity === 'document' ? collapseToDocuments(grades, options.documentKey ?? documentKeyOf) : grades;
+export function readJudgedGrades(
+  relevant: Relevance,
+  options: Pick<JudgmentOptions, 'granularity' | 'documentKey' | 'normalize'> = {},
+): Map<string, number> {
+  const grades =
+    options.normalize === undefined ? readGrades(relevant) : normalizeIds(readGrades(relevant), options.normalize);
+  return options.granularity === 'document'
+    ? collapseToDocuments(grades, options.documentKey ?? documentKeyOf)
+    : grades;
 }
 
 /** Normalises annotations (ids, Set, grade object or Map) for evaluation. */

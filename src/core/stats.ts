@@ -36,7 +36,11 @@ export interface WilsonInterval {
  * Wilson score interval for a proportion (e.g. a hit rate). With no trials there is no information:
  * the interval is [0, 1] and the estimate is reported as 0.
  */
-export function wilsonInterval(successes: number, trials: number, confidence: number = DEFAULT_CONFIDENCE): WilsonInterval {
+export function wilsonInterval(
+  successes: number,
+  trials: number,
+  confidence: number = DEFAULT_CONFIDENCE,
+): WilsonInterval {
   assertCount(trials, 'trials', 'the number of queries or observations');
   assertCount(successes, 'successes', 'the number of hits (values equal to 1)');
   if (successes > trials) {
@@ -83,13 +87,18 @@ export interface BootstrapMeanInterval {
  * resample's mean, and cut the sorted means at (1 − confidence)/2 and (1 + confidence)/2 (linear
  * interpolation between order statistics, R's quantile type 7). One value gives the interval [v, v].
  */
-export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions = {}): BootstrapMeanInterval {
+export function bootstrapMeanInterval(
+  values: readonly number[],
+  options: BootstrapOptions = {},
+): BootstrapMeanInterval {
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.seed ?? DEFAULT_SEED;
   assertFiniteNumbers(values, 'values');
   if (values.length === 0) {
-    throw new RangeError('values is empty; a mean and its interval need at least one value (skip the measure when no query was evaluated).');
+    throw new RangeError(
+      'values is empty; a mean and its interval need at least one value (skip the measure when no query was evaluated).',
+    );
   }
   assertConfidence(confidence, 'options.confidence');
   assertResamples(resamples, 'options.resamples');
@@ -161,7 +170,9 @@ export type MeanInterval = WilsonMeanInterval | BootstrapMeanInterval;
 export function meanInterval(values: readonly number[], options: MeanIntervalOptions = {}): MeanInterval {
   assertFiniteNumbers(values, 'values');
   if (values.length === 0) {
-    throw new RangeError('values is empty; a mean and its interval need at least one value (skip the measure when no query was evaluated).');
+    throw new RangeError(
+      'values is empty; a mean and its interval need at least one value (skip the measure when no query was evaluated).',
+    );
   }
   const { binary, ...bootstrapOptions } = options;
   if (binary === true) {
@@ -203,7 +214,10 @@ export function signTest(wins: number, losses: number): number {
   const trials = wins + losses;
   const smaller = Math.min(wins, losses);
   if (2 * smaller >= trials) return 1; // wins = losses: the tail holds at least half the mass.
-  const tail = trials <= MAX_EXACT_SIGN_TEST_TRIALS ? exactHalfBinomialTail(trials, smaller) : logSpaceHalfBinomialTail(trials, smaller);
+  const tail =
+    trials <= MAX_EXACT_SIGN_TEST_TRIALS
+      ? exactHalfBinomialTail(trials, smaller)
+      : logSpaceHalfBinomialTail(trials, smaller);
   return Math.min(1, 2 * tail);
 }
 
@@ -299,7 +313,9 @@ function randomizationTest(differences: readonly number[], options: Randomizatio
   assertResamples(resamples, 'options.resamples');
   assertSeed(seed, 'options.seed');
   if (exact !== 'auto' && typeof exact !== 'boolean') {
-    throw new TypeError(`options.exact must be true, false or 'auto', got ${String(exact)}; leave it unset for 'auto'.`);
+    throw new TypeError(
+      `options.exact must be true, false or 'auto', got ${String(exact)}; leave it unset for 'auto'.`,
+    );
   }
 
   const nonZero = Float64Array.from(differences.filter((difference) => difference !== 0));
@@ -387,7 +403,9 @@ export function pairedTTest(before: readonly number[], after: readonly number[])
 function tTest(differences: readonly number[]): PairedTTestResult {
   const count = differences.length;
   if (count < 2) {
-    throw new RangeError(`before and after hold ${count} pair(s); a t-test needs at least 2 pairs to estimate the variance. Use signTest or pairedRandomizationTest for fewer.`);
+    throw new RangeError(
+      `before and after hold ${count} pair(s); a t-test needs at least 2 pairs to estimate the variance. Use signTest or pairedRandomizationTest for fewer.`,
+    );
   }
   const degreesOfFreedom = count - 1;
   const meanDifference = mean(differences);
@@ -459,7 +477,9 @@ export function pairedComparison(
   const tolerance = options.tolerance ?? 0;
   const test = options.test ?? 'randomization';
   if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) {
-    throw new RangeError(`options.tolerance must be a finite number ≥ 0, got ${String(tolerance)}; use 0 to count every difference, or e.g. 0.01 to ignore tiny ones.`);
+    throw new RangeError(
+      `options.tolerance must be a finite number ≥ 0, got ${String(tolerance)}; use 0 to count every difference, or e.g. 0.01 to ignore tiny ones.`,
+    );
   }
   if (test !== 'sign' && test !== 'randomization' && test !== 't') {
     throw new TypeError(`options.test must be 'sign', 'randomization' or 't', got ${String(test)}.`);
@@ -557,12 +577,16 @@ function mean(values: ArrayLike<number>): number {
 
 function assertFiniteNumbers(values: unknown, name: string): asserts values is readonly number[] {
   if (!Array.isArray(values)) {
-    throw new TypeError(`${name} must be an array of numbers (one per query), got ${values === null ? 'null' : typeof values}.`);
+    throw new TypeError(
+      `${name} must be an array of numbers (one per query), got ${values === null ? 'null' : typeof values}.`,
+    );
   }
   for (let i = 0; i < values.length; i++) {
     const value: unknown = values[i];
     if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw new RangeError(`${name}[${i}] is ${String(value)}; every value must be a finite number. Fix or drop that query's value first.`);
+      throw new RangeError(
+        `${name}[${i}] is ${String(value)}; every value must be a finite number. Fix or drop that query's value first.`,
+      );
     }
   }
 }
@@ -575,12 +599,16 @@ function assertCount(value: unknown, name: string, meaning: string): asserts val
 
 function assertConfidence(value: unknown, name: string): asserts value is number {
   if (typeof value !== 'number' || !(value > 0 && value < 1)) {
-    throw new RangeError(`${name} must be a number strictly between 0 and 1, got ${String(value)}; write 0.95 for a 95% interval.`);
+    throw new RangeError(
+      `${name} must be a number strictly between 0 and 1, got ${String(value)}; write 0.95 for a 95% interval.`,
+    );
   }
 }
 
 function assertResamples(value: unknown, name: string): asserts value is number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_RESAMPLES) {
-    throw new RangeError(`${name} must be an integer from 1 to ${MAX_RESAMPLES}, got ${String(value)}; 10000 is a good default.`);
+    throw new RangeError(
+      `${name} must be an integer from 1 to ${MAX_RESAMPLES}, got ${String(value)}; 10000 is a good default.`,
+    );
   }
 }

@@ -5,7 +5,15 @@
 import { describeValue } from '../core/describe.js';
 import { formatMeasure, isBinaryMeasure, parseMeasure } from '../core/measures.js';
 import { meanInterval, type MeanInterval, type PairedTestName } from '../core/stats.js';
-import { comparePaired, judgeMoves, resolveRegressionRule, toleranceFor, type PairedMove, type RegressionRule, type ToleranceOption } from '../core/regression-rule.js';
+import {
+  comparePaired,
+  judgeMoves,
+  resolveRegressionRule,
+  toleranceFor,
+  type PairedMove,
+  type RegressionRule,
+  type ToleranceOption,
+} from '../core/regression-rule.js';
 import { isRunEvaluation, type RunEvaluation } from './evaluate-run.js';
 
 export { DEFAULT_TOLERANCE } from '../core/regression-rule.js';
@@ -77,7 +85,9 @@ export interface RunComparison {
 
 function assertEvaluation(value: unknown, role: string): asserts value is RunEvaluation {
   if (!isRunEvaluation(value)) {
-    throw new TypeError(`compareEvaluations: ${role} must be the result of evaluateRun(set, run, { measures }), received ${describeValue(value)}.`);
+    throw new TypeError(
+      `compareEvaluations: ${role} must be the result of evaluateRun(set, run, { measures }), received ${describeValue(value)}.`,
+    );
   }
 }
 
@@ -86,7 +96,11 @@ function assertEvaluation(value: unknown, role: string): asserts value is RunEva
  * fell by more than the tolerance (default 0.01), and — with `significance` — when the paired test,
  * Holm-corrected across the compared measures, also says so.
  */
-export function compareEvaluations(before: RunEvaluation, after: RunEvaluation, options: CompareEvaluationsOptions = {}): RunComparison {
+export function compareEvaluations(
+  before: RunEvaluation,
+  after: RunEvaluation,
+  options: CompareEvaluationsOptions = {},
+): RunComparison {
   assertEvaluation(before, 'the baseline (before)');
   assertEvaluation(after, 'the candidate (after)');
   let rule: RegressionRule;
@@ -109,7 +123,10 @@ export function compareEvaluations(before: RunEvaluation, after: RunEvaluation, 
       );
     }
   }
-  if (measures.length === 0) throw new RangeError('compareEvaluations: the two evaluations share no measure; evaluate both with the same measures.');
+  if (measures.length === 0)
+    throw new RangeError(
+      'compareEvaluations: the two evaluations share no measure; evaluate both with the same measures.',
+    );
 
   const afterIds = new Set(after.queryIds);
   const beforeIds = new Set(before.queryIds);
@@ -117,7 +134,9 @@ export function compareEvaluations(before: RunEvaluation, after: RunEvaluation, 
   const onlyBefore = before.queryIds.filter((id) => !afterIds.has(id));
   const onlyAfter = after.queryIds.filter((id) => !beforeIds.has(id));
   if (queryIds.length === 0) {
-    throw new RangeError('compareEvaluations: the two evaluations have no query in common; compare runs of the same set.');
+    throw new RangeError(
+      'compareEvaluations: the two evaluations have no query in common; compare runs of the same set.',
+    );
   }
 
   const moves: { measure: string; move: PairedMove }[] = [];
@@ -126,7 +145,11 @@ export function compareEvaluations(before: RunEvaluation, after: RunEvaluation, 
     const valuesAfter = queryIds.map((id) => (after.perQuery[id] as Record<string, number>)[measure] as number);
     const move = comparePaired(valuesBefore, valuesAfter, rule);
     moves.push({ measure, move });
-    const changes = queryIds.map((queryId, index) => ({ queryId, before: valuesBefore[index] as number, after: valuesAfter[index] as number }));
+    const changes = queryIds.map((queryId, index) => ({
+      queryId,
+      before: valuesBefore[index] as number,
+      after: valuesAfter[index] as number,
+    }));
     const comparison: MeasureComparison = {
       measure,
       count: queryIds.length,
@@ -139,16 +162,33 @@ export function compareEvaluations(before: RunEvaluation, after: RunEvaluation, 
       p: move.p ?? Number.NaN,
       adjustedP: Number.NaN,
       test,
-      method: move.method ?? (move.p === undefined ? 'paired-t (needs 2 pairs)' : test === 'sign' ? 'sign-exact' : test === 'randomization' ? 'randomization-exact' : 'paired-t'),
+      method:
+        move.method ??
+        (move.p === undefined
+          ? 'paired-t (needs 2 pairs)'
+          : test === 'sign'
+            ? 'sign-exact'
+            : test === 'randomization'
+              ? 'randomization-exact'
+              : 'paired-t'),
       tolerance: toleranceFor(rule.tolerance, measure),
       regression: false,
       improvement: false,
-      worse: changes.filter((change) => change.after < change.before).sort((a, b) => b.before - b.after - (a.before - a.after)),
-      better: changes.filter((change) => change.after > change.before).sort((a, b) => b.after - b.before - (a.after - a.before)),
+      worse: changes
+        .filter((change) => change.after < change.before)
+        .sort((a, b) => b.before - b.after - (a.before - a.after)),
+      better: changes
+        .filter((change) => change.after > change.before)
+        .sort((a, b) => b.after - b.before - (a.after - a.before)),
     };
     if (options.confidence !== undefined) {
       const binary = isBinaryMeasure(parseMeasure(measure)) ? true : undefined;
-      const intervalOptions = { confidence: options.confidence, resamples: options.resamples, seed: options.seed, binary };
+      const intervalOptions = {
+        confidence: options.confidence,
+        resamples: options.resamples,
+        seed: options.seed,
+        binary,
+      };
       comparison.intervalBefore = meanInterval(valuesBefore, intervalOptions);
       comparison.intervalAfter = meanInterval(valuesAfter, intervalOptions);
     }

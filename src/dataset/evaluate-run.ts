@@ -66,7 +66,9 @@ function fail(message: string): never {
 /** The measures asked for, parsed and without repeats, in order. */
 export function readMeasures(measures: unknown, caller = 'evaluateRun'): Measure[] {
   if (!Array.isArray(measures) || measures.length === 0) {
-    throw new TypeError(`${caller}: options.measures must be a non-empty array such as ['recall@5', 'ndcg@10', 'mrr'], received ${describeValue(measures)}.`);
+    throw new TypeError(
+      `${caller}: options.measures must be a non-empty array such as ['recall@5', 'ndcg@10', 'mrr'], received ${describeValue(measures)}.`,
+    );
   }
   const seen = new Set<string>();
   const parsed: Measure[] = [];
@@ -77,7 +79,9 @@ export function readMeasures(measures: unknown, caller = 'evaluateRun'): Measure
     } else if (entry !== null && typeof entry === 'object' && typeof (entry as Measure).name === 'string') {
       measure = parseMeasure(formatMeasure(entry as Measure));
     } else {
-      throw new TypeError(`${caller}: each measure must be a name such as 'ndcg@10' or { name, k }, received ${describeValue(entry)}.`);
+      throw new TypeError(
+        `${caller}: each measure must be a name such as 'ndcg@10' or { name, k }, received ${describeValue(entry)}.`,
+      );
     }
     const name = formatMeasure(measure);
     if (!seen.has(name)) {
@@ -102,17 +106,21 @@ function readSet(set: QuerySet): SetEntry[] {
   const entries: SetEntry[] = [];
   if (isQrels(set)) {
     for (const [id, judgments] of set) {
-      if (!(judgments instanceof Map)) fail(`qrels query '${id}' must map to a Map of doc id → grade, received ${describeValue(judgments)}.`);
+      if (!(judgments instanceof Map))
+        fail(`qrels query '${id}' must map to a Map of doc id → grade, received ${describeValue(judgments)}.`);
       entries.push({ id, relevant: judgments, judged: judgments.size > 0 });
     }
     return entries;
   }
   if (!Array.isArray(set)) {
-    fail(`set must be an eval set ({ id, query, relevant }[]) or qrels (Map of query id → Map of doc id → grade), received ${describeValue(set)}.`);
+    fail(
+      `set must be an eval set ({ id, query, relevant }[]) or qrels (Map of query id → Map of doc id → grade), received ${describeValue(set)}.`,
+    );
   }
   const seen = new Set<string>();
   set.forEach((query: unknown, index: number) => {
-    if (query === null || typeof query !== 'object') fail(`set[${index}] must be an object { id, query, relevant }, received ${describeValue(query)}.`);
+    if (query === null || typeof query !== 'object')
+      fail(`set[${index}] must be an object { id, query, relevant }, received ${describeValue(query)}.`);
     const { id, relevant } = query as { id?: unknown; relevant?: unknown };
     if ((typeof id !== 'string' || id === '') && !(typeof id === 'number' && Number.isSafeInteger(id))) {
       fail(`set[${index}].id must be a non-empty string, received ${describeValue(id)}.`);
@@ -121,7 +129,9 @@ function readSet(set: QuerySet): SetEntry[] {
     if (seen.has(queryId)) fail(`set[${index}] repeats the query id '${queryId}'; give each query a unique id.`);
     seen.add(queryId);
     if (relevant === null || typeof relevant !== 'object') {
-      fail(`set[${index}].relevant (query '${queryId}') must be a list of ids or an object of id → grade, received ${describeValue(relevant)}.`);
+      fail(
+        `set[${index}].relevant (query '${queryId}') must be a list of ids or an object of id → grade, received ${describeValue(relevant)}.`,
+      );
     }
     entries.push({ id: queryId, relevant: relevant as Relevance, judged: judgmentCount(relevant as Relevance) > 0 });
   });
@@ -129,7 +139,8 @@ function readSet(set: QuerySet): SetEntry[] {
 }
 
 function judgmentCount(relevant: Relevance): number {
-  if (Array.isArray(relevant)) return relevant.filter((id) => id !== null && id !== undefined && String(id).trim() !== '').length;
+  if (Array.isArray(relevant))
+    return relevant.filter((id) => id !== null && id !== undefined && String(id).trim() !== '').length;
   if (relevant instanceof Set || relevant instanceof Map) return relevant.size;
   return Object.keys(relevant).length;
 }
@@ -138,7 +149,9 @@ function judgmentCount(relevant: Relevance): number {
 export function runEntries(run: Run, caller = 'evaluateRun'): ReadonlyMap<string, readonly Hit[]> {
   if (run instanceof Map) return run as ReadonlyMap<string, readonly Hit[]>;
   if (run === null || typeof run !== 'object' || Array.isArray(run)) {
-    throw new TypeError(`${caller}: run must be a Map or an object of query id → hits in rank order, received ${describeValue(run)}.`);
+    throw new TypeError(
+      `${caller}: run must be a Map or an object of query id → hits in rank order, received ${describeValue(run)}.`,
+    );
   }
   return new Map(Object.entries(run as Record<string, readonly Hit[]>));
 }
@@ -152,11 +165,14 @@ export function runEntries(run: Run, caller = 'evaluateRun'): ReadonlyMap<string
  * apply to every query.
  */
 export function evaluateRun(set: QuerySet, run: Run, options: EvaluateRunOptions): RunEvaluation {
-  if (options === null || typeof options !== 'object') fail(`options must be an object with measures, received ${describeValue(options)}.`);
+  if (options === null || typeof options !== 'object')
+    fail(`options must be an object with measures, received ${describeValue(options)}.`);
   const measures = readMeasures(options.measures);
   const missingPolicy = options.missing ?? 'zero';
   if (missingPolicy !== 'zero' && missingPolicy !== 'skip' && missingPolicy !== 'error') {
-    throw new RangeError(`evaluateRun: options.missing must be 'zero', 'skip' or 'error', received ${describeValue(missingPolicy)}.`);
+    throw new RangeError(
+      `evaluateRun: options.missing must be 'zero', 'skip' or 'error', received ${describeValue(missingPolicy)}.`,
+    );
   }
   const coreOptions: Omit<EvaluateOptions, 'k'> = {};
   for (const [name, value] of Object.entries(options)) {
@@ -176,7 +192,10 @@ export function evaluateRun(set: QuerySet, run: Run, options: EvaluateRunOptions
     );
   }
 
-  const perQuery: Record<string, Record<string, number>> = Object.create(null) as Record<string, Record<string, number>>;
+  const perQuery: Record<string, Record<string, number>> = Object.create(null) as Record<
+    string,
+    Record<string, number>
+  >;
   const queryIds: string[] = [];
   const unjudged: string[] = [];
   const sums = new Float64Array(names.length);
@@ -204,15 +223,25 @@ export function evaluateRun(set: QuerySet, run: Run, options: EvaluateRunOptions
   const setIds = new Set(entries.map((entry) => entry.id));
   const runOnly = [...runMap.keys()].filter((id) => !setIds.has(id));
   const mean: Record<string, number> = {};
-  names.forEach((name, index) => (mean[name] = queryIds.length === 0 ? Number.NaN : (sums[index] as number) / queryIds.length));
-  return { measures: [...names], mean, perQuery, queryIds, queries: { evaluated: queryIds.length, unjudged, missing, runOnly } };
+  names.forEach(
+    (name, index) => (mean[name] = queryIds.length === 0 ? Number.NaN : (sums[index] as number) / queryIds.length),
+  );
+  return {
+    measures: [...names],
+    mean,
+    perQuery,
+    queryIds,
+    queries: { evaluated: queryIds.length, unjudged, missing, runOnly },
+  };
 }
 
 /** The values of one measure over the evaluated queries, in `queryIds` order. */
 export function measureValues(result: RunEvaluation, measure: string | Measure): number[] {
   const name = formatMeasure(typeof measure === 'string' ? parseMeasure(measure) : measure);
   if (!result.measures.includes(name)) {
-    throw new RangeError(`measureValues: '${name}' was not evaluated; the result has ${result.measures.join(', ')}. Add it to evaluateRun's measures.`);
+    throw new RangeError(
+      `measureValues: '${name}' was not evaluated; the result has ${result.measures.join(', ')}. Add it to evaluateRun's measures.`,
+    );
   }
   return result.queryIds.map((queryId) => (result.perQuery[queryId] as Record<string, number>)[name] as number);
 }
@@ -236,5 +265,11 @@ export function isRunEvaluation(value: unknown): value is RunEvaluation {
   if (value === null || typeof value !== 'object') return false;
   const candidate = value as Partial<Record<keyof RunEvaluation, unknown>>;
   const isObject = (field: unknown) => field !== null && typeof field === 'object';
-  return Array.isArray(candidate.measures) && Array.isArray(candidate.queryIds) && isObject(candidate.perQuery) && isObject(candidate.mean) && isObject(candidate.queries);
+  return (
+    Array.isArray(candidate.measures) &&
+    Array.isArray(candidate.queryIds) &&
+    isObject(candidate.perQuery) &&
+    isObject(candidate.mean) &&
+    isObject(candidate.queries)
+  );
 }

@@ -59,7 +59,9 @@ export class RetrieverError extends Error {
     override readonly cause: Error,
     readonly partial: RunRetrieverResult,
   ) {
-    super(`runRetriever: the retriever failed on query '${queryId}': ${cause.message} (stopOnError is set; ${partial.run.size} queries were retrieved before it stopped)`);
+    super(
+      `runRetriever: the retriever failed on query '${queryId}': ${cause.message} (stopOnError is set; ${partial.run.size} queries were retrieved before it stopped)`,
+    );
     this.name = 'RetrieverError';
   }
 }
@@ -102,15 +104,29 @@ function asError(value: unknown): Error {
  * (nearest rank), and the failures: a retriever that throws, rejects or returns something other than
  * an array fails that query only — unless `stopOnError`, which rejects with a RetrieverError.
  */
-export async function runRetriever(set: readonly EvalQuery[], retrieve: Retriever, options: RunRetrieverOptions = {}): Promise<RunRetrieverResult> {
-  if (!Array.isArray(set)) throw new TypeError(`runRetriever: set must be an eval set ({ id, query, relevant }[]), received ${describeValue(set)}.`);
-  if (typeof retrieve !== 'function') throw new TypeError(`runRetriever: retrieve must be a function (query, context) => hits, received ${describeValue(retrieve)}.`);
+export async function runRetriever(
+  set: readonly EvalQuery[],
+  retrieve: Retriever,
+  options: RunRetrieverOptions = {},
+): Promise<RunRetrieverResult> {
+  if (!Array.isArray(set))
+    throw new TypeError(
+      `runRetriever: set must be an eval set ({ id, query, relevant }[]), received ${describeValue(set)}.`,
+    );
+  if (typeof retrieve !== 'function')
+    throw new TypeError(
+      `runRetriever: retrieve must be a function (query, context) => hits, received ${describeValue(retrieve)}.`,
+    );
   const { k, concurrency = 4, stopOnError = false, onProgress } = options;
   if (k !== undefined && (typeof k !== 'number' || !Number.isInteger(k) || k < 1)) {
-    throw new RangeError(`runRetriever: options.k must be a positive whole number (e.g. 10), received ${describeValue(k)}.`);
+    throw new RangeError(
+      `runRetriever: options.k must be a positive whole number (e.g. 10), received ${describeValue(k)}.`,
+    );
   }
   if (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RangeError(`runRetriever: options.concurrency must be a whole number ≥ 1 (e.g. 4), received ${describeValue(concurrency)}.`);
+    throw new RangeError(
+      `runRetriever: options.concurrency must be a whole number ≥ 1 (e.g. 4), received ${describeValue(concurrency)}.`,
+    );
   }
   const ids = set.map((query, index) => {
     const id: unknown = (query as { id?: unknown } | null)?.id;
@@ -118,12 +134,15 @@ export async function runRetriever(set: readonly EvalQuery[], retrieve: Retrieve
       throw new TypeError(`runRetriever: set[${index}].id must be a non-empty string, received ${describeValue(id)}.`);
     }
     if (typeof query.query !== 'string') {
-      throw new TypeError(`runRetriever: set[${index}].query (query '${String(id)}') must be the question text, received ${describeValue(query.query)}.`);
+      throw new TypeError(
+        `runRetriever: set[${index}].query (query '${String(id)}') must be the question text, received ${describeValue(query.query)}.`,
+      );
     }
     return String(id);
   });
   const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
-  if (duplicate !== undefined) throw new RangeError(`runRetriever: the set repeats the query id '${duplicate}'; give each query a unique id.`);
+  if (duplicate !== undefined)
+    throw new RangeError(`runRetriever: the set repeats the query id '${duplicate}'; give each query a unique id.`);
 
   const hitsByIndex: (Hit[] | undefined)[] = new Array(set.length);
   const durations: (number | undefined)[] = new Array(set.length);
@@ -139,7 +158,10 @@ export async function runRetriever(set: readonly EvalQuery[], retrieve: Retrieve
     try {
       const hits: unknown = await retrieve(query.query, { id, k, query });
       const elapsed = performance.now() - started;
-      if (!Array.isArray(hits)) throw new TypeError(`the retriever returned ${describeValue(hits)} for query '${id}'; it must return an array of hits in rank order`);
+      if (!Array.isArray(hits))
+        throw new TypeError(
+          `the retriever returned ${describeValue(hits)} for query '${id}'; it must return an array of hits in rank order`,
+        );
       hitsByIndex[index] = k === undefined ? [...hits] : hits.slice(0, k);
       durations[index] = elapsed;
     } catch (error) {

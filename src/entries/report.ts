@@ -27,7 +27,14 @@ export {
   type WriteReportsOptions,
   type WrittenReports,
 } from '../report/json.js';
-export { renderHtml, writeHtmlReport, parseJsonReport, validateJsonReport, ReportFormatError, type HtmlRenderOptions } from '../report/html.js';
+export {
+  renderHtml,
+  writeHtmlReport,
+  parseJsonReport,
+  validateJsonReport,
+  ReportFormatError,
+  type HtmlRenderOptions,
+} from '../report/html.js';
 export { DEFAULT_BASELINE_PATH } from '../report/options.js';
 export {
   readBaseline,

@@ -61,7 +61,9 @@ export function writeFileAtomicSync(filePath: string, contents: string | Uint8Ar
 
 function assertArguments(caller: string, filePath: unknown, contents: unknown): void {
   if (typeof filePath !== 'string' || filePath.length === 0) {
-    throw new TypeError(`${caller}: path must be a non-empty string, got ${JSON.stringify(filePath)}; pass a file path`);
+    throw new TypeError(
+      `${caller}: path must be a non-empty string, got ${JSON.stringify(filePath)}; pass a file path`,
+    );
   }
   if (typeof contents !== 'string' && !(contents instanceof Uint8Array)) {
     throw new TypeError(
@@ -146,7 +148,11 @@ function existingFileModeSync(targetPath: string): number | undefined {
   }
 }
 
-async function writeAndSyncTemp(tempPath: string, contents: string | Uint8Array, mode: number | undefined): Promise<void> {
+async function writeAndSyncTemp(
+  tempPath: string,
+  contents: string | Uint8Array,
+  mode: number | undefined,
+): Promise<void> {
   // 'wx': never reuse an existing file. New files get 0o666 minus the umask, like fs.writeFile.
   const handle = await fs.promises.open(tempPath, 'wx');
   try {

@@ -36,7 +36,8 @@ export class LockTimeoutError extends Error {
   readonly waitedMs: number;
 
   constructor(lockPath: string, owner: LockOwner | undefined, waitedMs: number) {
-    const who = owner === undefined ? 'another process' : `process ${owner.pid} on ${owner.host} (since ${owner.since})`;
+    const who =
+      owner === undefined ? 'another process' : `process ${owner.pid} on ${owner.host} (since ${owner.since})`;
     super(
       `is being updated by ${who}: still locked after ${(waitedMs / 1000).toFixed(0)} s. ` +
         `Run the update again when that run has finished; if no other run is going, delete ${lockPath}.`,
@@ -58,11 +59,20 @@ export function lockPathFor(target: string): string {
 }
 
 /** Runs `action` while holding the lock on `target`; releases it afterwards, also when `action` throws. */
-export async function withFileLock<T>(target: string, action: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
+export async function withFileLock<T>(
+  target: string,
+  action: () => Promise<T>,
+  options: FileLockOptions = {},
+): Promise<T> {
   const timeoutMs = checkedMs(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const staleMs = checkedMs(options.staleMs, DEFAULT_STALE_MS, 'staleMs');
   const lockPath = lockPathFor(path.resolve(target));
-  const ownText = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), token: randomBytes(6).toString('hex') } satisfies LockOwner);
+  const ownText = JSON.stringify({
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+    token: randomBytes(6).toString('hex'),
+  } satisfies LockOwner);
   await acquire(lockPath, ownText, timeoutMs, staleMs);
   try {
     return await action();
@@ -74,7 +84,9 @@ export async function withFileLock<T>(target: string, action: () => Promise<T>, 
 function checkedMs(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new TypeError(`withFileLock: options.${name} must be a finite number of milliseconds ≥ 0, got ${String(value)}.`);
+    throw new TypeError(
+      `withFileLock: options.${name} must be a finite number of milliseconds ≥ 0, got ${String(value)}.`,
+    );
   }
   return value;
 }

@@ -67,7 +67,11 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   }
 
   const summary = summarize(run, baseline, summaryOptionsFrom(options));
-  const text = renderConsole(summary, { color: context.color, maxWorse: options.maxWorse, acceptCommand: options.acceptCommand });
+  const text = renderConsole(summary, {
+    color: context.color,
+    maxWorse: options.maxWorse,
+    acceptCommand: options.acceptCommand,
+  });
   const lines = text.split('\n');
   // What this adds (baseline updated, CI notice) goes before the report's last line, so that on a
   // regression the very last line still says how to accept the change.
@@ -87,16 +91,31 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
       return false;
     }
   };
-  const reportOptions = { rootDir: context.rootDir, env, githubStepSummary: false, markdownOptions: { maxWorse: options.maxWorse, acceptCommand: options.acceptCommand } };
-  if (options.json !== undefined) await attempt(`the JSON report ${options.json}`, () => writeReports(summary, run, { ...reportOptions, json: options.json }));
-  if (options.markdown !== undefined) await attempt(`the Markdown report ${options.markdown}`, () => writeReports(summary, run, { ...reportOptions, markdown: options.markdown }));
+  const reportOptions = {
+    rootDir: context.rootDir,
+    env,
+    githubStepSummary: false,
+    markdownOptions: { maxWorse: options.maxWorse, acceptCommand: options.acceptCommand },
+  };
+  if (options.json !== undefined)
+    await attempt(`the JSON report ${options.json}`, () =>
+      writeReports(summary, run, { ...reportOptions, json: options.json }),
+    );
+  if (options.markdown !== undefined)
+    await attempt(`the Markdown report ${options.markdown}`, () =>
+      writeReports(summary, run, { ...reportOptions, markdown: options.markdown }),
+    );
   const stepSummary = env.GITHUB_STEP_SUMMARY;
   if (options.githubStepSummary && stepSummary !== undefined && stepSummary !== '') {
-    await attempt(`$GITHUB_STEP_SUMMARY (${stepSummary})`, () => writeReports(summary, run, { ...reportOptions, githubStepSummary: true }));
+    await attempt(`$GITHUB_STEP_SUMMARY (${stepSummary})`, () =>
+      writeReports(summary, run, { ...reportOptions, githubStepSummary: true }),
+    );
   }
   if (options.html !== undefined) {
     const html = options.html;
-    await attempt(`the HTML report ${html}`, () => writeHtmlReport(html, renderJson(summary, run, options.acceptCommand)));
+    await attempt(`the HTML report ${html}`, () =>
+      writeHtmlReport(html, renderJson(summary, run, options.acceptCommand)),
+    );
   }
 
   let baselineWritten = false;
@@ -110,7 +129,8 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
       baselineWritten = update.written;
       // The change was just accepted (or the first baseline recorded): the last line reports the
       // update, not "accept it with …" or "record one with …".
-      if (summary.regressions > 0 || summary.findings.length > 0 || (!summary.baselineFound && summary.rows.length > 0)) last = undefined;
+      if (summary.regressions > 0 || summary.findings.length > 0 || (!summary.baselineFound && summary.rows.length > 0))
+        last = undefined;
       extra.push(describeUpdate({ ...update, path: options.baselineDisplayPath }));
     } catch (error) {
       const problem = baselineProblem(error, options);
@@ -156,7 +176,8 @@ const WRITE_ERROR_HINTS: Record<string, string> = {
 /** "permission denied (EACCES)" for file-system errors, else the error's message. */
 function describeWriteError(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && Object.hasOwn(WRITE_ERROR_HINTS, code)) return `${WRITE_ERROR_HINTS[code]} (${code}).`;
+  if (typeof code === 'string' && Object.hasOwn(WRITE_ERROR_HINTS, code))
+    return `${WRITE_ERROR_HINTS[code]} (${code}).`;
   const message = error instanceof Error ? error.message : String(error);
   return `${message.split('\n')[0]}${/[.!?]$/.test(message) ? '' : '.'}`;
 }

@@ -18,7 +18,9 @@ export function defineRagOptions<const T extends RagReporterOptions>(options: T)
 }
 
 /** `['rag-matchers/vitest-reporter', options]`, checked: an entry of Vitest's `test.reporters`. */
-export function ragVitestReporter(options: RagReporterOptions = {}): ['rag-matchers/vitest-reporter', RagReporterOptions] {
+export function ragVitestReporter(
+  options: RagReporterOptions = {},
+): ['rag-matchers/vitest-reporter', RagReporterOptions] {
   validateReporterOptions(options, 'ragVitestReporter');
   return ['rag-matchers/vitest-reporter', options];
 }
@@ -41,9 +43,14 @@ export const JEST_REPORTER_STARTED = Symbol.for('rag-matchers.jest-reporter-star
 
 /** `--shard=2/3` or `--shard 2/3` on a Jest command line that runs tests; undefined otherwise. */
 export function shardOfArguments(argv: readonly string[]): { index: number; count: number } | undefined {
-  if (argv.some((argument) => /^--(listTests|showConfig|collectTests|watch|watchAll)(=|$)/.test(argument))) return undefined;
+  if (argv.some((argument) => /^--(listTests|showConfig|collectTests|watch|watchAll)(=|$)/.test(argument)))
+    return undefined;
   for (const [position, argument] of argv.entries()) {
-    const text = argument.startsWith('--shard=') ? argument.slice('--shard='.length) : argument === '--shard' ? argv[position + 1] : undefined;
+    const text = argument.startsWith('--shard=')
+      ? argument.slice('--shard='.length)
+      : argument === '--shard'
+        ? argv[position + 1]
+        : undefined;
     const match = text === undefined ? null : /^(\d+)\/(\d+)$/.exec(text);
     if (match !== null) {
       const index = Number(match[1]);
@@ -56,16 +63,26 @@ export function shardOfArguments(argv: readonly string[]): { index: number; coun
 
 let watchingEmptyShard = false;
 
-function writeEmptyShardOnExit(shard: { index: number; count: number }, options: RagReporterOptions, rootDir: string): void {
+function writeEmptyShardOnExit(
+  shard: { index: number; count: number },
+  options: RagReporterOptions,
+  rootDir: string,
+): void {
   if (watchingEmptyShard) return;
   watchingEmptyShard = true;
   process.once('exit', () => {
     if ((globalThis as Record<symbol, unknown>)[JEST_REPORTER_STARTED] === true) return;
     const path = resolve(rootDir, shardReportName(shard.index, shard.count));
     try {
-      writeFileAtomicSync(path, formatShardReport(createShardReport({ runner: 'jest', samples: [], files: [] }, shard, options)));
+      writeFileAtomicSync(
+        path,
+        formatShardReport(createShardReport({ runner: 'jest', samples: [], files: [] }, shard, options)),
+      );
       // Synchronously: the process is exiting, and a pending write to a pipe would be lost.
-      writeSync(2, `rag-matchers: shard ${shard.index}/${shard.count} ran no test file; wrote the empty ${shardReportName(shard.index, shard.count)} for rag-matchers merge.\n`);
+      writeSync(
+        2,
+        `rag-matchers: shard ${shard.index}/${shard.count} ran no test file; wrote the empty ${shardReportName(shard.index, shard.count)} for rag-matchers merge.\n`,
+      );
     } catch {
       // The process is ending: merge will say the shard is missing.
     }

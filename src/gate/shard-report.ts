@@ -39,7 +39,11 @@ export function shardReportName(index: number, count: number): string {
   return `rag-shard-${index}-of-${count}.json`;
 }
 
-export function createShardReport(run: CollectedRun, shard: { index: number; count: number }, options: RagReporterOptions): ShardReport {
+export function createShardReport(
+  run: CollectedRun,
+  shard: { index: number; count: number },
+  options: RagReporterOptions,
+): ShardReport {
   return {
     generatedBy: 'rag-matchers',
     kind: SHARD_REPORT_KIND,
@@ -54,7 +58,13 @@ export function createShardReport(run: CollectedRun, shard: { index: number; cou
 
 function sortedObject(value: object): string {
   const record = value as Record<string, unknown>;
-  return JSON.stringify(Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]])));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((key) => [key, record[key]]),
+    ),
+  );
 }
 
 /** The file's text: one sample per line, keys sorted, a final newline. */
@@ -68,7 +78,10 @@ export function formatShardReport(report: ShardReport): string {
     `  "options": ${JSON.stringify(report.options)}`,
     `  "files": ${JSON.stringify(report.files)}`,
   ];
-  const samples = report.samples.length === 0 ? '  "samples": []' : `  "samples": [\n${report.samples.map((sample) => `    ${sortedObject(sample)}`).join(',\n')}\n  ]`;
+  const samples =
+    report.samples.length === 0
+      ? '  "samples": []'
+      : `  "samples": [\n${report.samples.map((sample) => `    ${sortedObject(sample)}`).join(',\n')}\n  ]`;
   return `{\n${[...head, samples].join(',\n')}\n}\n`;
 }
 
@@ -90,30 +103,51 @@ export function validateShardReport(data: unknown, path: string): ShardReport {
   const fail = (problem: string): never => {
     throw new ShardReportError(`${path}: ${problem}`);
   };
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return fail('not a rag-matchers shard report (expected a JSON object).');
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    return fail('not a rag-matchers shard report (expected a JSON object).');
   const raw = data as Record<string, unknown>;
   if (raw.generatedBy !== 'rag-matchers' || raw.kind !== SHARD_REPORT_KIND) {
-    const hint = raw.generatedBy === 'rag-matchers' && raw.kind === 'retrieval-report' ? ' It is a JSON report (option `json`); merge reads the rag-shard-<i>-of-<n>.json files a `jest --shard` run writes.' : '';
+    const hint =
+      raw.generatedBy === 'rag-matchers' && raw.kind === 'retrieval-report'
+        ? ' It is a JSON report (option `json`); merge reads the rag-shard-<i>-of-<n>.json files a `jest --shard` run writes.'
+        : '';
     return fail(`not a rag-matchers shard report (expected "kind": "${SHARD_REPORT_KIND}").${hint}`);
   }
-  if (typeof raw.schemaVersion !== 'number' || !Number.isInteger(raw.schemaVersion) || raw.schemaVersion < 1) return fail('"schemaVersion" must be a whole number ≥ 1.');
+  if (typeof raw.schemaVersion !== 'number' || !Number.isInteger(raw.schemaVersion) || raw.schemaVersion < 1)
+    return fail('"schemaVersion" must be a whole number ≥ 1.');
   if (raw.schemaVersion > SHARD_REPORT_SCHEMA_VERSION) {
-    return fail(`written by a newer rag-matchers (shard report schema ${raw.schemaVersion}; this version reads up to ${SHARD_REPORT_SCHEMA_VERSION}); use the same rag-matchers version for the shards and the merge.`);
+    return fail(
+      `written by a newer rag-matchers (shard report schema ${raw.schemaVersion}; this version reads up to ${SHARD_REPORT_SCHEMA_VERSION}); use the same rag-matchers version for the shards and the merge.`,
+    );
   }
   if (raw.runner !== 'jest') return fail(`"runner" must be "jest", found ${JSON.stringify(raw.runner)}.`);
   const shard = raw.shard as Record<string, unknown> | null | undefined;
   const index = shard?.index;
   const count = shard?.count;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || typeof index !== 'number' || !Number.isInteger(index) || index < 1 || index > count) {
+  if (
+    typeof count !== 'number' ||
+    !Number.isInteger(count) ||
+    count < 1 ||
+    typeof index !== 'number' ||
+    !Number.isInteger(index) ||
+    index < 1 ||
+    index > count
+  ) {
     return fail('"shard" must be { "index": i, "count": n } with 1 ≤ i ≤ n.');
   }
-  if (raw.options === null || typeof raw.options !== 'object' || Array.isArray(raw.options)) return fail('"options" must be an object.');
+  if (raw.options === null || typeof raw.options !== 'object' || Array.isArray(raw.options))
+    return fail('"options" must be an object.');
   if (!isStringArray(raw.files)) return fail('"files" must be an array of test file paths.');
   if (!Array.isArray(raw.samples)) return fail('"samples" must be an array.');
   const samples = raw.samples.map((item, position): CollectedSample => {
     const sample = cleanSample(item);
     const located = item as Record<string, unknown>;
-    if (sample === undefined || typeof located.file !== 'string' || typeof located.test !== 'string' || !isStringArray(located.describePath)) {
+    if (
+      sample === undefined ||
+      typeof located.file !== 'string' ||
+      typeof located.test !== 'string' ||
+      !isStringArray(located.describePath)
+    ) {
       return fail(`samples[${position}] is not a sample ({ measure, value, pass, file, describePath, test }).`);
     }
     return { ...sample, file: located.file, describePath: located.describePath, test: located.test };
@@ -131,7 +165,19 @@ export function validateShardReport(data: unknown, path: string): ShardReport {
 }
 
 /** Options that change the summary or the verdict: the shards must agree on them (report paths may differ). */
-const VERDICT_OPTIONS = ['baseline', 'tolerance', 'significance', 'test', 'failOnRegression', 'failOnNew', 'seed', 'resamples', 'intervalResamples', 'measures', 'suites'] as const;
+const VERDICT_OPTIONS = [
+  'baseline',
+  'tolerance',
+  'significance',
+  'test',
+  'failOnRegression',
+  'failOnNew',
+  'seed',
+  'resamples',
+  'intervalResamples',
+  'measures',
+  'suites',
+] as const;
 
 export async function readShardReport(path: string): Promise<ShardReport> {
   let text: string;
@@ -154,35 +200,52 @@ export async function readShardReport(path: string): Promise<ShardReport> {
  * counted twice), no test file in two shards, the same options in all. Samples are ordered by file, and
  * within a file as the shard recorded them, as an unsharded run orders them.
  */
-export function mergeShardReports(reports: readonly { path: string; report: ShardReport }[]): { run: CollectedRun; options: RagReporterOptions; count: number } {
+export function mergeShardReports(reports: readonly { path: string; report: ShardReport }[]): {
+  run: CollectedRun;
+  options: RagReporterOptions;
+  count: number;
+} {
   if (reports.length === 0) throw new ShardReportError('no shard reports given.');
   const count = reports[0]!.report.shard.count;
   const byIndex = new Map<number, string>();
   for (const { path, report } of reports) {
     if (report.shard.count !== count) {
-      throw new ShardReportError(`${path} is shard ${report.shard.index}/${report.shard.count}, but ${reports[0]!.path} is one of ${count} shards: merge the reports of one sharded run.`);
+      throw new ShardReportError(
+        `${path} is shard ${report.shard.index}/${report.shard.count}, but ${reports[0]!.path} is one of ${count} shards: merge the reports of one sharded run.`,
+      );
     }
     const seen = byIndex.get(report.shard.index);
-    if (seen !== undefined) throw new ShardReportError(`${path} and ${seen} are both shard ${report.shard.index}/${count}: each shard must be given once, or its samples would count twice.`);
+    if (seen !== undefined)
+      throw new ShardReportError(
+        `${path} and ${seen} are both shard ${report.shard.index}/${count}: each shard must be given once, or its samples would count twice.`,
+      );
     byIndex.set(report.shard.index, path);
   }
   const missing = Array.from({ length: count }, (_, position) => position + 1).filter((index) => !byIndex.has(index));
   if (missing.length > 0) {
-    throw new ShardReportError(`shard${missing.length === 1 ? '' : 's'} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: all ${count} shard reports are needed, or their samples would be lost.`);
+    throw new ShardReportError(
+      `shard${missing.length === 1 ? '' : 's'} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: all ${count} shard reports are needed, or their samples would be lost.`,
+    );
   }
   const options = reports[0]!.report.options;
-  const verdictOptions = (source: RagReporterOptions): string => JSON.stringify(VERDICT_OPTIONS.map((name) => source[name] ?? null));
+  const verdictOptions = (source: RagReporterOptions): string =>
+    JSON.stringify(VERDICT_OPTIONS.map((name) => source[name] ?? null));
   for (const { path, report } of reports) {
-    const differing = VERDICT_OPTIONS.filter((name) => JSON.stringify(report.options[name] ?? null) !== JSON.stringify(options[name] ?? null));
+    const differing = VERDICT_OPTIONS.filter(
+      (name) => JSON.stringify(report.options[name] ?? null) !== JSON.stringify(options[name] ?? null),
+    );
     if (verdictOptions(report.options) !== verdictOptions(options)) {
-      throw new ShardReportError(`${path} was written with other reporter options than ${reports[0]!.path} (${differing.join(', ')}): the shards of one run must share the settings that decide the verdict.`);
+      throw new ShardReportError(
+        `${path} was written with other reporter options than ${reports[0]!.path} (${differing.join(', ')}): the shards of one run must share the settings that decide the verdict.`,
+      );
     }
   }
   const fileOwner = new Map<string, string>();
   for (const { path, report } of reports) {
     for (const file of new Set([...report.files, ...report.samples.map((sample) => sample.file)])) {
       const owner = fileOwner.get(file);
-      if (owner !== undefined && owner !== path) throw new ShardReportError(`${file} appears in both ${owner} and ${path}: a test file belongs to one shard.`);
+      if (owner !== undefined && owner !== path)
+        throw new ShardReportError(`${file} appears in both ${owner} and ${path}: a test file belongs to one shard.`);
       fileOwner.set(file, path);
     }
   }

@@ -115,7 +115,9 @@ function findPhrase(text: string, phrase: string): number {
 
 function phraseList(value: unknown, argumentName: string): string[] {
   if (!Array.isArray(value)) {
-    throw new TypeError(`${argumentName} must be an array of phrases, got ${describeValue(value)}; for example ["I don't know"].`);
+    throw new TypeError(
+      `${argumentName} must be an array of phrases, got ${describeValue(value)}; for example ["I don't know"].`,
+    );
   }
   return value.map((phrase: unknown) => {
     if (typeof phrase !== 'string' || phrase.trim() === '') {
@@ -126,8 +128,10 @@ function phraseList(value: unknown, argumentName: string): string[] {
 }
 
 function resolvePhrases(options: AbstentionOptions): string[] {
-  const base = options.phrases === undefined ? [...DEFAULT_ABSTENTION_PHRASES] : phraseList(options.phrases, 'options.phrases');
-  const extension = options.extendPhrases === undefined ? [] : phraseList(options.extendPhrases, 'options.extendPhrases');
+  const base =
+    options.phrases === undefined ? [...DEFAULT_ABSTENTION_PHRASES] : phraseList(options.phrases, 'options.phrases');
+  const extension =
+    options.extendPhrases === undefined ? [] : phraseList(options.extendPhrases, 'options.extendPhrases');
   const phrases = [...base, ...extension];
   if (phrases.length === 0) {
     throw new RangeError(
@@ -148,7 +152,9 @@ export function detectAbstention(answer: string, options: AbstentionOptions = {}
     throw new TypeError(`answer must be a string, got ${describeValue(answer)}; pass the generated answer text.`);
   }
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${describeValue(options)}; for example { extendPhrases: ['no idea'] }.`);
+    throw new TypeError(
+      `options must be an object, got ${describeValue(options)}; for example { extendPhrases: ['no idea'] }.`,
+    );
   }
   const locale = resolveLocale(options.locale, 'options.locale');
   const text = normalizeForMatching(answer, locale);

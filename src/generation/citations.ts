@@ -148,13 +148,17 @@ function regexCitations(answer: string, pattern: RegExp): Citation[] {
 function functionCitations(answer: string, extract: (answer: string) => readonly string[]): Citation[] {
   const refs: unknown = extract(answer);
   if (!Array.isArray(refs)) {
-    throw new TypeError(`extractor must return an array of refs, got ${describeValue(refs)}; for example ['1', 'doc-2#chunk-0'].`);
+    throw new TypeError(
+      `extractor must return an array of refs, got ${describeValue(refs)}; for example ['1', 'doc-2#chunk-0'].`,
+    );
   }
   const citations: Citation[] = [];
   let searchFrom = 0;
   for (const ref of refs as unknown[]) {
     if (typeof ref !== 'string' || ref.trim() === '') {
-      throw new TypeError(`extractor must return non-blank strings, got ${describeValue(ref)} among its refs; return the cited positions or keys as strings.`);
+      throw new TypeError(
+        `extractor must return non-blank strings, got ${describeValue(ref)} among its refs; return the cited positions or keys as strings.`,
+      );
     }
     const trimmed = ref.trim();
     let index = answer.indexOf(trimmed, searchFrom);
@@ -192,7 +196,9 @@ function requireHitKeys(hitKeys: unknown): readonly string[] {
   }
   hitKeys.forEach((key: unknown, index) => {
     if (typeof key !== 'string') {
-      throw new TypeError(`hitKeys[${index}] must be a string key, got ${describeValue(key)}; pass keys, not hit objects.`);
+      throw new TypeError(
+        `hitKeys[${index}] must be a string key, got ${describeValue(key)}; pass keys, not hit objects.`,
+      );
     }
   });
   return hitKeys as readonly string[];
@@ -201,11 +207,18 @@ function requireHitKeys(hitKeys: unknown): readonly string[] {
 function checkPosition(citation: Citation, hitKeys: readonly string[]): CheckedCitation {
   const position = citation.position ?? Number(citation.ref);
   if (position < 1) {
-    return { ...citation, valid: false, reason: `positions are 1-based: ${citation.raw} names no hit; the first hit is [1]` };
+    return {
+      ...citation,
+      valid: false,
+      reason: `positions are 1-based: ${citation.raw} names no hit; the first hit is [1]`,
+    };
   }
   const key = hitKeys[position - 1];
   if (key === undefined) {
-    const retrieved = hitKeys.length === 0 ? 'no hits were retrieved' : `only ${hitKeys.length} hit${hitKeys.length === 1 ? ' was' : 's were'} retrieved`;
+    const retrieved =
+      hitKeys.length === 0
+        ? 'no hits were retrieved'
+        : `only ${hitKeys.length} hit${hitKeys.length === 1 ? ' was' : 's were'} retrieved`;
     return { ...citation, valid: false, reason: `position ${position} is out of range: ${retrieved}` };
   }
   return { ...citation, valid: true, resolvedKey: key };
@@ -214,7 +227,8 @@ function checkPosition(citation: Citation, hitKeys: readonly string[]): CheckedC
 /** A hint for the usual near misses: document id against chunk keys, or a different letter case. */
 function nearMissHint(ref: string, hitKeys: readonly string[]): string {
   const chunk = hitKeys.find((key) => key.startsWith(`${ref}#`));
-  if (chunk !== undefined) return `; a chunk of that document was retrieved as ${JSON.stringify(chunk)}: cite the chunk key, or compare at document level`;
+  if (chunk !== undefined)
+    return `; a chunk of that document was retrieved as ${JSON.stringify(chunk)}: cite the chunk key, or compare at document level`;
   const caseVariant = hitKeys.find((key) => key.toLowerCase() === ref.toLowerCase());
   if (caseVariant !== undefined) return `; keys are case-sensitive and ${JSON.stringify(caseVariant)} was retrieved`;
   return '';
@@ -222,8 +236,13 @@ function nearMissHint(ref: string, hitKeys: readonly string[]): string {
 
 function checkKey(citation: Citation, hitKeys: readonly string[]): CheckedCitation {
   if (hitKeys.includes(citation.ref)) return { ...citation, valid: true };
-  const retrieved = hitKeys.length === 0 ? 'no hits were retrieved' : `it is not one of the ${hitKeys.length} retrieved keys`;
-  return { ...citation, valid: false, reason: `${JSON.stringify(citation.ref)} was never retrieved: ${retrieved}${nearMissHint(citation.ref, hitKeys)}` };
+  const retrieved =
+    hitKeys.length === 0 ? 'no hits were retrieved' : `it is not one of the ${hitKeys.length} retrieved keys`;
+  return {
+    ...citation,
+    valid: false,
+    reason: `${JSON.stringify(citation.ref)} was never retrieved: ${retrieved}${nearMissHint(citation.ref, hitKeys)}`,
+  };
 }
 
 /**
@@ -231,9 +250,15 @@ function checkKey(citation: Citation, hitKeys: readonly string[]): CheckedCitati
  * 1 ≤ n ≤ hitKeys.length, a key must equal one of `hitKeys` exactly. Whether the cited passage says
  * what the sentence claims is not checked (that needs a judge).
  */
-export function checkCitations(answer: string, hitKeys: readonly string[], options: CitationCheckOptions = {}): CitationCheckResult {
+export function checkCitations(
+  answer: string,
+  hitKeys: readonly string[],
+  options: CitationCheckOptions = {},
+): CitationCheckResult {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${describeValue(options)}; for example { requireCitation: true }.`);
+    throw new TypeError(
+      `options must be an object, got ${describeValue(options)}; for example { requireCitation: true }.`,
+    );
   }
   const keys = requireHitKeys(hitKeys);
   const requireCitation = options.requireCitation ?? false;

@@ -123,7 +123,13 @@ function withoutCitations(sentence: string, extractor: CitationExtractor | false
   return masked;
 }
 
-function checkSentence(text: string, position: number, terms: string[], contextTerms: ReadonlySet<string>, minOverlap: number): SentenceSupport {
+function checkSentence(
+  text: string,
+  position: number,
+  terms: string[],
+  contextTerms: ReadonlySet<string>,
+  minOverlap: number,
+): SentenceSupport {
   const supportedTerms = terms.filter((term) => contextTerms.has(term));
   const missingTerms = terms.filter((term) => !contextTerms.has(term));
   const share = supportedTerms.length / terms.length;
@@ -137,7 +143,11 @@ function checkSentence(text: string, position: number, terms: string[], contextT
  * word overlap, not meaning: it misses paraphrases and accepts a sentence that reuses the passage's
  * words to say something else. See docs/generation.md.
  */
-export function faithfulness(answer: string, contexts: FaithfulnessContexts, options: FaithfulnessOptions = {}): FaithfulnessResult {
+export function faithfulness(
+  answer: string,
+  contexts: FaithfulnessContexts,
+  options: FaithfulnessOptions = {},
+): FaithfulnessResult {
   const answerText = requireAnswer(answer);
   const passages = contextTexts(contexts);
   if (options === null || typeof options !== 'object') {
@@ -145,7 +155,12 @@ export function faithfulness(answer: string, contexts: FaithfulnessContexts, opt
   }
   const minOverlap = resolveMinOverlap(options.minOverlap);
   const { citations } = options;
-  if (citations !== undefined && citations !== false && !(citations instanceof RegExp) && typeof citations !== 'function') {
+  if (
+    citations !== undefined &&
+    citations !== false &&
+    !(citations instanceof RegExp) &&
+    typeof citations !== 'function'
+  ) {
     throw new TypeError(
       `options.citations must be a RegExp with one capture group, a function (answer) => refs, or false, got ${describeValue(citations)}; leave it out to ignore [1] / [key] / [^id] markers.`,
     );
@@ -160,7 +175,10 @@ export function faithfulness(answer: string, contexts: FaithfulnessContexts, opt
     const checkedText = withoutCitations(text, options.citations);
     const terms = termsOf(checkedText, stopWords, locale);
     if (terms.length === 0) {
-      const reason = checkedText === text ? 'no content terms: every word is a stop word' : 'no content terms: only stop words and citation markers';
+      const reason =
+        checkedText === text
+          ? 'no content terms: every word is a stop word'
+          : 'no content terms: only stop words and citation markers';
       skipped.push({ text, position, reason });
     } else {
       sentences.push(checkSentence(text, position, terms, contextTerms, minOverlap));

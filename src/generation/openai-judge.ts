@@ -1,5 +1,12 @@
 import { describeValue, truncateForMessage } from './describe.js';
-import { JudgeError, validateJudgeResult, type JudgeErrorKind, type JudgeInput, type JudgeResult, type RagJudge } from './judge.js';
+import {
+  JudgeError,
+  validateJudgeResult,
+  type JudgeErrorKind,
+  type JudgeInput,
+  type JudgeResult,
+  type RagJudge,
+} from './judge.js';
 import { headerSecrets, judgeEndpoint, redactedCause, secretRedactor } from './secrets.js';
 
 export interface ChatMessage {
@@ -158,9 +165,12 @@ interface ResolvedOptions {
 }
 
 function requireNonNegative(value: unknown, name: string, example: string, integer = false): void {
-  const valid = typeof value === 'number' && Number.isFinite(value) && value >= 0 && (!integer || Number.isInteger(value));
+  const valid =
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 && (!integer || Number.isInteger(value));
   if (!valid) {
-    throw new RangeError(`${name} must be ${integer ? 'a whole number' : 'a finite number'} ≥ 0, got ${describeValue(value)}; for example ${example}.`);
+    throw new RangeError(
+      `${name} must be ${integer ? 'a whole number' : 'a finite number'} ≥ 0, got ${describeValue(value)}; for example ${example}.`,
+    );
   }
 }
 
@@ -175,7 +185,10 @@ function resolveBaseUrl(baseUrl: unknown): ReturnType<typeof judgeEndpoint> {
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     // Not echoed whole: a mistyped URL can still hold a key.
-    const shown = typeof baseUrl === 'string' ? describeValue(baseUrl.replace(/^([^/?#]*\/\/)?[^/?#]*@/, '$1[redacted]@').replace(/[?#].*$/s, '?[redacted]')) : describeValue(baseUrl);
+    const shown =
+      typeof baseUrl === 'string'
+        ? describeValue(baseUrl.replace(/^([^/?#]*\/\/)?[^/?#]*@/, '$1[redacted]@').replace(/[?#].*$/s, '?[redacted]'))
+        : describeValue(baseUrl);
     throw new TypeError(
       `options.baseUrl must be an http(s) URL of the API root, got ${shown}; for example "https://api.openai.com/v1" or "http://localhost:11434/v1".`,
     );
@@ -194,11 +207,15 @@ function resolvePrompt(prompt: unknown): (input: JudgeInput) => ChatMessage[] {
 
 function resolveOptions(options: OpenAiCompatibleJudgeOptions): ResolvedOptions {
   if (!isRecord(options)) {
-    throw new TypeError(`options must be an object, got ${describeValue(options)}; for example { baseUrl: "http://localhost:11434/v1", model: "qwen2.5:7b" }.`);
+    throw new TypeError(
+      `options must be an object, got ${describeValue(options)}; for example { baseUrl: "http://localhost:11434/v1", model: "qwen2.5:7b" }.`,
+    );
   }
   const endpoint = resolveBaseUrl(options.baseUrl);
   if (typeof options.model !== 'string' || options.model.trim() === '') {
-    throw new TypeError(`options.model must be the model name the server knows, got ${describeValue(options.model)}; for example "gpt-4o-mini" or "qwen2.5:7b".`);
+    throw new TypeError(
+      `options.model must be the model name the server knows, got ${describeValue(options.model)}; for example "gpt-4o-mini" or "qwen2.5:7b".`,
+    );
   }
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxRetries = options.maxRetries ?? 3;
@@ -211,18 +228,23 @@ function resolveOptions(options: OpenAiCompatibleJudgeOptions): ResolvedOptions 
   requireNonNegative(maxRetryDelayMs, 'options.maxRetryDelayMs', '60000');
   const fetchImplementation = options.fetch ?? globalThis.fetch;
   if (typeof fetchImplementation !== 'function') {
-    throw new TypeError(`options.fetch must be a fetch function, got ${describeValue(options.fetch)}; leave it out to use the global fetch.`);
+    throw new TypeError(
+      `options.fetch must be a fetch function, got ${describeValue(options.fetch)}; leave it out to use the global fetch.`,
+    );
   }
   if (options.apiKey !== undefined && typeof options.apiKey !== 'string') {
     // The value itself is not echoed: it may be a secret.
-    throw new TypeError(`options.apiKey must be a string, got a ${typeof options.apiKey}; leave it out for servers without authentication.`);
+    throw new TypeError(
+      `options.apiKey must be a string, got a ${typeof options.apiKey}; leave it out for servers without authentication.`,
+    );
   }
   const temperature = options.temperature ?? 0;
   requireNonNegative(temperature, 'options.temperature', '0');
   const maxResponseBytes = options.maxResponseBytes ?? 1_048_576;
   requireNonNegative(maxResponseBytes, 'options.maxResponseBytes', '1048576', true);
   const headers = options.headers ?? {};
-  if (!isRecord(headers)) throw new TypeError(`options.headers must be an object of header strings, got ${describeValue(headers)}.`);
+  if (!isRecord(headers))
+    throw new TypeError(`options.headers must be an object of header strings, got ${describeValue(headers)}.`);
   return {
     name: options.name ?? `openai-compatible:${options.model}`,
     url: endpoint.url,
@@ -251,7 +273,9 @@ function requireJudgeInput(input: unknown, judgeName: string): JudgeInput {
   }
   for (const field of ['question', 'answer'] as const) {
     if (typeof input[field] !== 'string') {
-      throw new TypeError(`${where}.${field} must be a string, got ${describeValue(input[field])}; pass the ${field} text.`);
+      throw new TypeError(
+        `${where}.${field} must be a string, got ${describeValue(input[field])}; pass the ${field} text.`,
+      );
     }
   }
   const contexts = input.contexts;
@@ -319,7 +343,9 @@ async function attemptRequest(options: ResolvedOptions, body: string): Promise<A
       headers: {
         'content-type': 'application/json',
         accept: 'application/json',
-        ...(options.basicCredentials !== undefined ? { authorization: `Basic ${Buffer.from(options.basicCredentials, 'utf8').toString('base64')}` } : {}),
+        ...(options.basicCredentials !== undefined
+          ? { authorization: `Basic ${Buffer.from(options.basicCredentials, 'utf8').toString('base64')}` }
+          : {}),
         ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
         ...options.headers,
       },
@@ -330,10 +356,17 @@ async function attemptRequest(options: ResolvedOptions, body: string): Promise<A
     try {
       text = await readBodyWithin(response, options.maxResponseBytes);
     } catch (error) {
-      if (error instanceof BodyTooLarge) return { type: 'too-large', status: response.status, limit: options.maxResponseBytes };
+      if (error instanceof BodyTooLarge)
+        return { type: 'too-large', status: response.status, limit: options.maxResponseBytes };
       throw error;
     }
-    return { type: 'response', status: response.status, statusText: response.statusText, body: text, retryAfter: retryAfterMs(response.headers.get('retry-after')) };
+    return {
+      type: 'response',
+      status: response.status,
+      statusText: response.statusText,
+      body: text,
+      retryAfter: retryAfterMs(response.headers.get('retry-after')),
+    };
   } catch (cause) {
     return { type: 'failure', kind: controller.signal.aborted ? 'timeout' : 'network', cause };
   } finally {
@@ -350,8 +383,10 @@ function httpHint(status: number, body: string, options: ResolvedOptions): strin
   if (status === 404) {
     return ` Check options.baseUrl (it usually ends in /v1, e.g. http://localhost:11434/v1 for Ollama) and that model ${JSON.stringify(options.model)} exists on the server.`;
   }
-  if (status === 400 && /response_format|json_object/i.test(body)) return ' The server may not support JSON mode: set jsonMode: false.';
-  if (status === 429) return ' The server kept rate-limiting; raise maxRetries or retryBaseDelayMs, or run fewer judgements at once.';
+  if (status === 400 && /response_format|json_object/i.test(body))
+    return ' The server may not support JSON mode: set jsonMode: false.';
+  if (status === 429)
+    return ' The server kept rate-limiting; raise maxRetries or retryBaseDelayMs, or run fewer judgements at once.';
   return '';
 }
 
@@ -359,16 +394,26 @@ function attemptsText(attempts: number): string {
   return `${attempts} attempt${attempts === 1 ? '' : 's'}`;
 }
 
-function httpError(outcome: Extract<AttemptOutcome, { type: 'response' }>, attempts: number, options: ResolvedOptions): JudgeError {
+function httpError(
+  outcome: Extract<AttemptOutcome, { type: 'response' }>,
+  attempts: number,
+  options: ResolvedOptions,
+): JudgeError {
   const status = `${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}`;
   const body = options.redact(outcome.body);
   return new JudgeError(
-    options.redact(`judge ${JSON.stringify(options.name)}: POST ${options.displayUrl} answered HTTP ${status} after ${attemptsText(attempts)}: ${truncateForMessage(body)}.${httpHint(outcome.status, body, options)}`),
+    options.redact(
+      `judge ${JSON.stringify(options.name)}: POST ${options.displayUrl} answered HTTP ${status} after ${attemptsText(attempts)}: ${truncateForMessage(body)}.${httpHint(outcome.status, body, options)}`,
+    ),
     { kind: 'http', judgeName: options.name, attempts, status: outcome.status, reply: body },
   );
 }
 
-function tooLargeError(outcome: Extract<AttemptOutcome, { type: 'too-large' }>, attempts: number, options: ResolvedOptions): JudgeError {
+function tooLargeError(
+  outcome: Extract<AttemptOutcome, { type: 'too-large' }>,
+  attempts: number,
+  options: ResolvedOptions,
+): JudgeError {
   return new JudgeError(
     options.redact(
       `judge ${JSON.stringify(options.name)}: POST ${options.displayUrl} answered HTTP ${outcome.status} with a body larger than ${outcome.limit} bytes; stopped reading it. A chat completion is far smaller: check options.baseUrl, or raise options.maxResponseBytes.`,
@@ -377,19 +422,44 @@ function tooLargeError(outcome: Extract<AttemptOutcome, { type: 'too-large' }>, 
   );
 }
 
-function failureError(outcome: Extract<AttemptOutcome, { type: 'failure' }>, attempts: number, options: ResolvedOptions): JudgeError {
+function failureError(
+  outcome: Extract<AttemptOutcome, { type: 'failure' }>,
+  attempts: number,
+  options: ResolvedOptions,
+): JudgeError {
   const message =
     outcome.kind === 'timeout'
       ? `judge ${JSON.stringify(options.name)}: POST ${options.displayUrl} gave no complete response within ${options.timeoutMs} ms, ${attemptsText(attempts)}; raise timeoutMs (local models can be slow) or check the server.`
       : `judge ${JSON.stringify(options.name)}: could not reach ${options.displayUrl} (${outcome.cause instanceof Error ? (outcome.cause.cause instanceof Error ? outcome.cause.cause.message : outcome.cause.message) : String(outcome.cause)}), ${attemptsText(attempts)}; is the server running at that address?`;
-  return new JudgeError(options.redact(message), { kind: outcome.kind, judgeName: options.name, attempts, cause: redactedCause(outcome.cause, options.redact) });
+  return new JudgeError(options.redact(message), {
+    kind: outcome.kind,
+    judgeName: options.name,
+    attempts,
+    cause: redactedCause(outcome.cause, options.redact),
+  });
 }
 
-function parseError(problem: string, reply: string, status: number, attempts: number, options: ResolvedOptions, cause?: unknown): JudgeError {
+function parseError(
+  problem: string,
+  reply: string,
+  status: number,
+  attempts: number,
+  options: ResolvedOptions,
+  cause?: unknown,
+): JudgeError {
   const shownReply = options.redact(reply);
   return new JudgeError(
-    options.redact(`judge ${JSON.stringify(options.name)}: ${problem}; the reply was: ${JSON.stringify(truncateForMessage(shownReply))}`),
-    { kind: 'parse', judgeName: options.name, attempts, status, reply: shownReply, cause: redactedCause(cause, options.redact) },
+    options.redact(
+      `judge ${JSON.stringify(options.name)}: ${problem}; the reply was: ${JSON.stringify(truncateForMessage(shownReply))}`,
+    ),
+    {
+      kind: 'parse',
+      judgeName: options.name,
+      attempts,
+      status,
+      reply: shownReply,
+      cause: redactedCause(cause, options.redact),
+    },
   );
 }
 
@@ -401,14 +471,27 @@ function replyContent(body: string, status: number, attempts: number, options: R
   const message = isRecord(first) ? first.message : undefined;
   const content = isRecord(message) ? message.content : undefined;
   if (typeof content !== 'string') {
-    throw parseError('expected a chat-completions body {"choices": [{"message": {"content": "..."}}]} with text content', body, status, attempts, options);
+    throw parseError(
+      'expected a chat-completions body {"choices": [{"message": {"content": "..."}}]} with text content',
+      body,
+      status,
+      attempts,
+      options,
+    );
   }
   return content;
 }
 
 function judgementFrom(content: string, status: number, attempts: number, options: ResolvedOptions): JudgeResult {
   const object = extractJsonObject(content);
-  if (!object) throw parseError(`expected the model to reply with ${EXPECTED_REPLY}, found no JSON object`, content, status, attempts, options);
+  if (!object)
+    throw parseError(
+      `expected the model to reply with ${EXPECTED_REPLY}, found no JSON object`,
+      content,
+      status,
+      attempts,
+      options,
+    );
   try {
     const result = validateJudgeResult(normalizeReplyObject(object), options.name);
     return { ...result, reason: options.redact(result.reason) };
@@ -437,7 +520,9 @@ export function openAiCompatibleJudge(options: OpenAiCompatibleJudgeOptions): Ra
       const checkedInput = requireJudgeInput(input, resolved.name);
       const messages = resolved.buildMessages(checkedInput);
       if (!Array.isArray(messages) || messages.length === 0) {
-        throw new TypeError(`judge ${JSON.stringify(resolved.name)}: options.prompt returned ${describeValue(messages)}; it must return a non-empty array of { role, content } messages.`);
+        throw new TypeError(
+          `judge ${JSON.stringify(resolved.name)}: options.prompt returned ${describeValue(messages)}; it must return a non-empty array of { role, content } messages.`,
+        );
       }
       const body = JSON.stringify({
         model: resolved.model,
@@ -450,11 +535,18 @@ export function openAiCompatibleJudge(options: OpenAiCompatibleJudgeOptions): Ra
         const outcome = await attemptRequest(resolved, body);
         if (outcome.type === 'too-large') throw tooLargeError(outcome, attempt, resolved);
         if (outcome.type === 'response' && outcome.status >= 200 && outcome.status < 300) {
-          return judgementFrom(replyContent(outcome.body, outcome.status, attempt, resolved), outcome.status, attempt, resolved);
+          return judgementFrom(
+            replyContent(outcome.body, outcome.status, attempt, resolved),
+            outcome.status,
+            attempt,
+            resolved,
+          );
         }
         const retryable = outcome.type === 'failure' || isRetryableStatus(outcome.status);
         if (!retryable || attempt >= maxAttempts) {
-          throw outcome.type === 'failure' ? failureError(outcome, attempt, resolved) : httpError(outcome, attempt, resolved);
+          throw outcome.type === 'failure'
+            ? failureError(outcome, attempt, resolved)
+            : httpError(outcome, attempt, resolved);
         }
         await sleep(backoffMs(attempt, outcome.type === 'response' ? outcome.retryAfter : undefined, resolved));
       }

@@ -70,7 +70,11 @@ function parseRecord(line: string): SidecarRecord | undefined {
   const sample = cleanSample((raw as Record<string, unknown>).sample);
   if (typeof testPath !== 'string' || typeof testName !== 'string' || sample === undefined) return undefined;
   const record: SidecarRecord = { testPath, testName, sample };
-  if (Array.isArray(describePath) && describePath.every((title) => typeof title === 'string') && typeof test === 'string') {
+  if (
+    Array.isArray(describePath) &&
+    describePath.every((title) => typeof title === 'string') &&
+    typeof test === 'string'
+  ) {
     record.describePath = describePath as string[];
     record.test = test;
   }
@@ -106,31 +110,48 @@ export function readSidecars(directory: string): SidecarContents {
  * Jest never reported, or two tests whose titles join to the same full name) the whole name as the
  * test's title at the file's top level.
  */
-function locate(record: SidecarRecord, outcomes: readonly JestTestOutcome[] | undefined): { describePath: string[]; test: string } {
-  if (record.describePath !== undefined && record.test !== undefined) return { describePath: record.describePath, test: record.test };
+function locate(
+  record: SidecarRecord,
+  outcomes: readonly JestTestOutcome[] | undefined,
+): { describePath: string[]; test: string } {
+  if (record.describePath !== undefined && record.test !== undefined)
+    return { describePath: record.describePath, test: record.test };
   const matches = (outcomes ?? []).filter((outcome) => outcome.fullName === record.testName);
   const first = matches[0];
-  if (first !== undefined && matches.every((match) => sameTest(match, first))) return { describePath: [...first.ancestorTitles], test: first.title };
+  if (first !== undefined && matches.every((match) => sameTest(match, first)))
+    return { describePath: [...first.ancestorTitles], test: first.title };
   return { describePath: [], test: record.testName };
 }
 
 function sameTest(a: JestTestOutcome, b: JestTestOutcome): boolean {
-  return a.title === b.title && a.ancestorTitles.length === b.ancestorTitles.length && a.ancestorTitles.every((title, index) => title === b.ancestorTitles[index]);
+  return (
+    a.title === b.title &&
+    a.ancestorTitles.length === b.ancestorTitles.length &&
+    a.ancestorTitles.every((title, index) => title === b.ancestorTitles[index])
+  );
 }
 
 function testKeyOf(record: SidecarRecord): string {
-  return JSON.stringify(record.describePath === undefined ? [record.testPath, null, record.testName] : [record.testPath, record.describePath, record.test]);
+  return JSON.stringify(
+    record.describePath === undefined
+      ? [record.testPath, null, record.testName]
+      : [record.testPath, record.describePath, record.test],
+  );
 }
 
 /**
  * A test retried by `jest.retryTimes` recorded once per attempt: only its last attempt counted (it
  * passed, or it was the last try), so only that attempt's samples are kept.
  */
-export function lastAttempts(records: readonly SidecarRecord[], files: readonly JestFileOutcome[] = []): SidecarRecord[] {
+export function lastAttempts(
+  records: readonly SidecarRecord[],
+  files: readonly JestFileOutcome[] = [],
+): SidecarRecord[] {
   const last = new Map<string, number>();
   for (const file of files) {
     for (const outcome of file.testResults) {
-      if (outcome.invocations !== undefined) last.set(JSON.stringify([file.testFilePath, outcome.ancestorTitles, outcome.title]), outcome.invocations);
+      if (outcome.invocations !== undefined)
+        last.set(JSON.stringify([file.testFilePath, outcome.ancestorTitles, outcome.title]), outcome.invocations);
     }
   }
   const reported = new Set(last.keys());
@@ -148,11 +169,19 @@ export function lastAttempts(records: readonly SidecarRecord[], files: readonly 
  * The run's samples, files in path order, each file's samples in the order its tests recorded them.
  * `rootDir` makes file paths relative ('/'-separated).
  */
-export function collectJestRun(records: readonly SidecarRecord[], files: readonly JestFileOutcome[], rootDir: string): CollectedRun {
+export function collectJestRun(
+  records: readonly SidecarRecord[],
+  files: readonly JestFileOutcome[],
+  rootDir: string,
+): CollectedRun {
   const outcomesByPath = new Map(files.map((file) => [file.testFilePath, file.testResults]));
   const located = lastAttempts(records, files).map((record, order) => ({
     order,
-    sample: { ...record.sample, file: toPosixPath(relative(rootDir, record.testPath)), ...locate(record, outcomesByPath.get(record.testPath)) } satisfies CollectedSample,
+    sample: {
+      ...record.sample,
+      file: toPosixPath(relative(rootDir, record.testPath)),
+      ...locate(record, outcomesByPath.get(record.testPath)),
+    } satisfies CollectedSample,
   }));
   // Stable: one file's samples come from one worker's file, in write order.
   located.sort((a, b) => (a.sample.file < b.sample.file ? -1 : a.sample.file > b.sample.file ? 1 : a.order - b.order));

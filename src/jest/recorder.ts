@@ -50,14 +50,17 @@ interface CircusBlock {
 function runningTestPath(expectedName: string): { describePath: string[]; test: string } | undefined {
   try {
     const global = globalThis as Record<symbol, unknown>;
-    const symbol = Object.getOwnPropertySymbols(global).find((candidate) => candidate.description === 'JEST_STATE_SYMBOL');
+    const symbol = Object.getOwnPropertySymbols(global).find(
+      (candidate) => candidate.description === 'JEST_STATE_SYMBOL',
+    );
     if (symbol === undefined) return undefined;
     const running = (global[symbol] as { currentlyRunningTest?: CircusBlock | null } | undefined)?.currentlyRunningTest;
     if (running === undefined || running === null || typeof running.name !== 'string') return undefined;
     if (running.concurrent === true) throw new ConcurrentTestError(expectedName);
     const describePath: string[] = [];
     // The root block (no parent) is jest-circus's own ROOT_DESCRIBE_BLOCK.
-    for (let block = running.parent; block?.parent !== undefined; block = block.parent) describePath.unshift(block.name);
+    for (let block = running.parent; block?.parent !== undefined; block = block.parent)
+      describePath.unshift(block.name);
     // Concurrent tests share one "currently running" slot: trust it only when it is the asserting test.
     if ([...describePath, running.name].join(' ') !== expectedName) return undefined;
     return { describePath, test: running.name };
@@ -94,20 +97,32 @@ export function recordToSidecar(sample: MetricSample, context: RecordingContext)
     // Jest 30's expect state names the asserting test exactly, inside test.concurrent too.
     const describePath = circusDescribePath(test);
     const testName = [...describePath, test.name].join(' ');
-    record = { testPath: context.testPath ?? '', testName, describePath, test: test.name, ...(test.invocations === undefined ? {} : { attempt: test.invocations }), sample };
+    record = {
+      testPath: context.testPath ?? '',
+      testName,
+      describePath,
+      test: test.name,
+      ...(test.invocations === undefined ? {} : { attempt: test.invocations }),
+      sample,
+    };
   } else {
     const testName = context.currentTestName ?? '';
     record = { testPath: context.testPath ?? '', testName, ...runningTestPath(testName), sample };
   }
   try {
-    appendFileSync(join(directory, `${SIDECAR_PREFIX}${process.pid}-${threadId}${SIDECAR_SUFFIX}`), `${JSON.stringify(record)}\n`);
+    appendFileSync(
+      join(directory, `${SIDECAR_PREFIX}${process.pid}-${threadId}${SIDECAR_SUFFIX}`),
+      `${JSON.stringify(record)}\n`,
+    );
   } catch (error) {
     // The directory of a run that already ended (a variable inherited by a nested Jest, say): the
     // assertion itself must not fail because a report cannot be fed.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     if (!warnedMissingDirectory) {
       warnedMissingDirectory = true;
-      process.stderr.write(`rag-matchers: samples are not recorded: the run directory ${directory} (${RUN_DIRECTORY_ENV}) does not exist.\n`);
+      process.stderr.write(
+        `rag-matchers: samples are not recorded: the run directory ${directory} (${RUN_DIRECTORY_ENV}) does not exist.\n`,
+      );
     }
   }
 }

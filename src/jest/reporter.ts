@@ -16,8 +16,19 @@ import { finishRun, PREFIX } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { JEST_REPORTER_STARTED } from '../gate/reporter-options.js';
 import { shouldUseColor } from '../report/console.js';
-import { resolveReporterOptions, validateReporterOptions, type RagReporterOptions, type ResolvedReporterOptions } from '../report/options.js';
-import { collectJestRun, createRunDirectory, readSidecars, removeRunDirectory, type JestFileOutcome } from './collect.js';
+import {
+  resolveReporterOptions,
+  validateReporterOptions,
+  type RagReporterOptions,
+  type ResolvedReporterOptions,
+} from '../report/options.js';
+import {
+  collectJestRun,
+  createRunDirectory,
+  readSidecars,
+  removeRunDirectory,
+  type JestFileOutcome,
+} from './collect.js';
 import { RUN_DIRECTORY_ENV } from './recorder.js';
 import { createShardReport, shardReportName, writeShardReport } from '../gate/shard-report.js';
 
@@ -76,11 +87,19 @@ export default class RagMatchersJestReporter {
 
   constructor(globalConfig: JestGlobalConfigLike, options?: RagReporterOptions) {
     this.rootDir = globalConfig.rootDir;
-    this.shard = globalConfig.shard === undefined ? undefined : { index: globalConfig.shard.shardIndex, count: globalConfig.shard.shardCount };
+    this.shard =
+      globalConfig.shard === undefined
+        ? undefined
+        : { index: globalConfig.shard.shardIndex, count: globalConfig.shard.shardCount };
     this.watching = globalConfig.watch === true || globalConfig.watchAll === true;
     // Wrong options or an unknown RAG_BASELINE value stop Jest before any test runs.
     this.options = validateReporterOptions(options, SOURCE);
-    this.resolved = resolveReporterOptions(this.options, { rootDir: this.rootDir, runner: 'jest', env: process.env, source: SOURCE });
+    this.resolved = resolveReporterOptions(this.options, {
+      rootDir: this.rootDir,
+      runner: 'jest',
+      env: process.env,
+      source: SOURCE,
+    });
     // Jest starts its workers after the reporters: they inherit the declared measures and record them.
     publishDeclaration(this.resolved.declaration);
     (globalThis as Record<symbol, unknown>)[JEST_REPORTER_STARTED] = true;
@@ -115,7 +134,10 @@ export default class RagMatchersJestReporter {
       print(`\n${PREFIX} the run was interrupted: no retrieval summary, and the baseline was not touched.`);
       return;
     }
-    if (skippedLines > 0) print(`${PREFIX} ${skippedLines} unreadable sample line${skippedLines === 1 ? '' : 's'} skipped (a worker ended while writing?).`);
+    if (skippedLines > 0)
+      print(
+        `${PREFIX} ${skippedLines} unreadable sample line${skippedLines === 1 ? '' : 's'} skipped (a worker ended while writing?).`,
+      );
     const run = collectJestRun(records, results.testResults, this.rootDir);
     const overrideProblem = checkSuiteOverrides(this.resolved.declaration, run);
     if (overrideProblem !== undefined) {

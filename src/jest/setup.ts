@@ -12,7 +12,9 @@ interface JestExpect {
 
 const jestExpect = (globalThis as { expect?: JestExpect }).expect;
 if (jestExpect === undefined) {
-  throw new Error("rag-matchers/jest must be loaded by Jest (setupFilesAfterEnv: ['rag-matchers/jest']); no global expect was found.");
+  throw new Error(
+    "rag-matchers/jest must be loaded by Jest (setupFilesAfterEnv: ['rag-matchers/jest']); no global expect was found.",
+  );
 }
 jestExpect.extend(matchers);
 setSampleRecorder(recordToSidecar);

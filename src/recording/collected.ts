@@ -44,7 +44,9 @@ export interface SuiteIdentity {
 
 /** The identity of the suite a sample belongs to. */
 export function suiteIdentityOf(sample: Pick<CollectedSample, 'file' | 'describePath' | 'project'>): SuiteIdentity {
-  return sample.project === undefined ? { file: sample.file, describe: sample.describePath } : { file: sample.file, describe: sample.describePath, project: sample.project };
+  return sample.project === undefined
+    ? { file: sample.file, describe: sample.describePath }
+    : { file: sample.file, describe: sample.describePath, project: sample.project };
 }
 
 /**
@@ -52,7 +54,9 @@ export function suiteIdentityOf(sample: Pick<CollectedSample, 'file' | 'describe
  * have the same key only when file, describe path and project are all equal.
  */
 export function suiteKeyOf(identity: SuiteIdentity): string {
-  return identity.project === undefined ? JSON.stringify([identity.file, identity.describe]) : JSON.stringify([identity.file, identity.describe, identity.project]);
+  return identity.project === undefined
+    ? JSON.stringify([identity.file, identity.describe])
+    : JSON.stringify([identity.file, identity.describe, identity.project]);
 }
 
 /** The identity behind a suiteKeyOf key. */

@@ -59,16 +59,21 @@ export class DeclarationError extends TypeError {
 
 function canonicalMeasures(value: unknown, where: string, source: string): string[] {
   if (!Array.isArray(value)) {
-    throw new DeclarationError(`${source}: ${where} must be an array of measure names such as ['hit@3', 'recall@5', 'ndcg@10'], got ${describeValue(value)}.`);
+    throw new DeclarationError(
+      `${source}: ${where} must be an array of measure names such as ['hit@3', 'recall@5', 'ndcg@10'], got ${describeValue(value)}.`,
+    );
   }
   const names: string[] = [];
   for (const [index, entry] of value.entries()) {
     let measure: Measure;
     try {
-      if (typeof entry !== 'string') throw new RangeError(`a measure name must be a string, got ${describeValue(entry)}`);
+      if (typeof entry !== 'string')
+        throw new RangeError(`a measure name must be a string, got ${describeValue(entry)}`);
       measure = parseMeasure(entry);
     } catch (error) {
-      throw new DeclarationError(`${source}: ${where}[${index}] (${describeValue(entry)}) does not name a measure: ${(error as Error).message}`);
+      throw new DeclarationError(
+        `${source}: ${where}[${index}] (${describeValue(entry)}) does not name a measure: ${(error as Error).message}`,
+      );
     }
     const name = formatMeasure(measure);
     if (!names.includes(name)) names.push(name);
@@ -87,23 +92,46 @@ export function suiteKeyPath(key: string): string[] {
  * Checks the declaration fields of the reporter options and returns them in the workers' form.
  * Throws a DeclarationError naming the first entry that is wrong.
  */
-export function resolveDeclaration(options: MeasureDeclaration, root: string, source = 'rag-matchers reporter options'): WorkerDeclaration {
+export function resolveDeclaration(
+  options: MeasureDeclaration,
+  root: string,
+  source = 'rag-matchers reporter options',
+): WorkerDeclaration {
   const measures = options.measures === undefined ? [] : canonicalMeasures(options.measures, 'measures', source);
   const suites: WorkerDeclaration['suites'] = [];
   if (options.suites !== undefined) {
     const raw = options.suites as unknown;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      throw new DeclarationError(`${source}: suites must be an object such as { 'test/faq.test.ts > refunds': { measures: ['recall@10'] } }, got ${describeValue(raw)}.`);
+      throw new DeclarationError(
+        `${source}: suites must be an object such as { 'test/faq.test.ts > refunds': { measures: ['recall@10'] } }, got ${describeValue(raw)}.`,
+      );
     }
     for (const key of Object.keys(raw)) {
       const entry = (raw as Record<string, unknown>)[key];
       if (key.trim() === '' || suiteKeyPath(key).some((part) => part === '')) {
-        throw new DeclarationError(`${source}: suites key ${JSON.stringify(key)} must name a suite: 'test file > describe > …' (a test file alone covers the file).`);
+        throw new DeclarationError(
+          `${source}: suites key ${JSON.stringify(key)} must name a suite: 'test file > describe > …' (a test file alone covers the file).`,
+        );
       }
-      if (entry === null || typeof entry !== 'object' || Array.isArray(entry) || Object.keys(entry).some((name) => name !== 'measures')) {
-        throw new DeclarationError(`${source}: suites[${JSON.stringify(key)}] must be { measures: [...] }, got ${describeValue(entry)}.`);
+      if (
+        entry === null ||
+        typeof entry !== 'object' ||
+        Array.isArray(entry) ||
+        Object.keys(entry).some((name) => name !== 'measures')
+      ) {
+        throw new DeclarationError(
+          `${source}: suites[${JSON.stringify(key)}] must be { measures: [...] }, got ${describeValue(entry)}.`,
+        );
       }
-      suites.push({ key, path: suiteKeyPath(key), measures: canonicalMeasures((entry as { measures?: unknown }).measures, `suites[${JSON.stringify(key)}].measures`, source) });
+      suites.push({
+        key,
+        path: suiteKeyPath(key),
+        measures: canonicalMeasures(
+          (entry as { measures?: unknown }).measures,
+          `suites[${JSON.stringify(key)}].measures`,
+          source,
+        ),
+      });
     }
   }
   return { root, measures, suites };
@@ -115,7 +143,10 @@ export function declaresAnything(declaration: WorkerDeclaration): boolean {
 }
 
 /** What the reporter puts in the environment: the declaration, or nothing (a variable inherited from an outer run is removed). */
-export function publishDeclaration(declaration: WorkerDeclaration | undefined, env: Record<string, string | undefined> = process.env): void {
+export function publishDeclaration(
+  declaration: WorkerDeclaration | undefined,
+  env: Record<string, string | undefined> = process.env,
+): void {
   if (declaration === undefined || !declaresAnything(declaration)) delete env[DECLARATION_ENV];
   else env[DECLARATION_ENV] = JSON.stringify(declaration);
 }
@@ -125,7 +156,11 @@ function samePrefix(prefix: readonly string[], path: readonly string[]): boolean
 }
 
 /** The suite override that applies to a test in `file` under `describePath`: the longest matching key. */
-export function overrideFor(declaration: WorkerDeclaration, file: string, describePath: readonly string[]): WorkerDeclaration['suites'][number] | undefined {
+export function overrideFor(
+  declaration: WorkerDeclaration,
+  file: string,
+  describePath: readonly string[],
+): WorkerDeclaration['suites'][number] | undefined {
   const path = [file, ...describePath];
   let best: WorkerDeclaration['suites'][number] | undefined;
   for (const suite of declaration.suites) {
@@ -146,7 +181,9 @@ let cachedDeclaration: WorkerDeclaration | undefined;
 const plans = new Map<string, MeasurePlan>();
 
 /** The declaration the reporter published, or undefined (no reporter, or nothing declared). */
-export function publishedDeclaration(env: Record<string, string | undefined> = process.env): WorkerDeclaration | undefined {
+export function publishedDeclaration(
+  env: Record<string, string | undefined> = process.env,
+): WorkerDeclaration | undefined {
   const text = env[DECLARATION_ENV];
   if (text === undefined || text === '') return undefined;
   if (text !== cachedText) {
@@ -154,7 +191,9 @@ export function publishedDeclaration(env: Record<string, string | undefined> = p
     try {
       cachedDeclaration = JSON.parse(text) as WorkerDeclaration;
     } catch {
-      throw new Error(`rag-matchers: ${DECLARATION_ENV} does not hold a declaration written by the rag-matchers reporter; remove it from the environment.`);
+      throw new Error(
+        `rag-matchers: ${DECLARATION_ENV} does not hold a declaration written by the rag-matchers reporter; remove it from the environment.`,
+      );
     }
   }
   return cachedDeclaration;
@@ -193,10 +232,18 @@ export function unmatchedSuiteOverrides(
     const file = suite.path[0] as string;
     if ([...suitePaths.values()].some((path) => samePrefix(suite.path, path))) continue;
     if (!fileExists(file)) {
-      problems.push(`suites[${JSON.stringify(suite.key)}]: no test file ${file} (the key is 'test file > describe > …', the file relative to the project root).`);
+      problems.push(
+        `suites[${JSON.stringify(suite.key)}]: no test file ${file} (the key is 'test file > describe > …', the file relative to the project root).`,
+      );
     } else if (ranFiles.has(file)) {
-      const known = [...new Set([...suitePaths.values()].filter((path) => path[0] === file).map((path) => path.join(SUITE_SEPARATOR)))];
-      problems.push(`suites[${JSON.stringify(suite.key)}] names no suite that ran${known.length === 0 ? '' : `; suites of ${file}: ${known.map((name) => JSON.stringify(name)).join(', ')}`}.`);
+      const known = [
+        ...new Set(
+          [...suitePaths.values()].filter((path) => path[0] === file).map((path) => path.join(SUITE_SEPARATOR)),
+        ),
+      ];
+      problems.push(
+        `suites[${JSON.stringify(suite.key)}] names no suite that ran${known.length === 0 ? '' : `; suites of ${file}: ${known.map((name) => JSON.stringify(name)).join(', ')}`}.`,
+      );
     }
   }
   return problems;
@@ -211,7 +258,10 @@ export function formatUnmatchedOverrides(problems: readonly string[]): string {
  * What both reporters call at the end of a run: the message naming the overrides that matched no
  * suite, or undefined when all is well. The reporters print it and fail the run.
  */
-export function checkSuiteOverrides(declaration: WorkerDeclaration, run: Pick<CollectedRun, 'samples' | 'files'>): string | undefined {
+export function checkSuiteOverrides(
+  declaration: WorkerDeclaration,
+  run: Pick<CollectedRun, 'samples' | 'files'>,
+): string | undefined {
   const problems = unmatchedSuiteOverrides(declaration, run, (file) => existsSync(join(declaration.root, file)));
   return problems.length === 0 ? undefined : formatUnmatchedOverrides(problems);
 }

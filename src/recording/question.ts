@@ -40,7 +40,12 @@ export interface CircusTestLike {
 /** The describe titles of a jest-circus test, outermost first (the root block is jest-circus's own). */
 export function circusDescribePath(test: CircusTestLike): string[] {
   const path: string[] = [];
-  for (let block = test.parent as CircusTestLike['parent']; block?.parent !== undefined; block = block.parent as CircusTestLike['parent']) path.unshift(block.name);
+  for (
+    let block = test.parent as CircusTestLike['parent'];
+    block?.parent !== undefined;
+    block = block.parent as CircusTestLike['parent']
+  )
+    path.unshift(block.name);
   return path;
 }
 
@@ -60,14 +65,31 @@ function placeOf(context: RecordingContext): TestPlace | undefined {
   const task = context.task as VitestTaskLike | undefined;
   if (task !== undefined && task.meta !== undefined) {
     const describePath: string[] = [];
-    for (let suite = task.suite; suite !== undefined && suite.filepath === undefined; suite = suite.suite) describePath.unshift(suite.name ?? '');
+    for (let suite = task.suite; suite !== undefined && suite.filepath === undefined; suite = suite.suite)
+      describePath.unshift(suite.name ?? '');
     const result = task.result;
-    return { key: task, attempt: `${result?.repeatCount ?? 0}:${result?.retryCount ?? 0}`, filePath: task.file?.filepath, describePath };
+    return {
+      key: task,
+      attempt: `${result?.repeatCount ?? 0}:${result?.retryCount ?? 0}`,
+      filePath: task.file?.filepath,
+      describePath,
+    };
   }
   const test = jestTestOf(context);
-  if (test !== undefined) return { key: test, attempt: String(test.invocations ?? 0), filePath: context.testPath, describePath: circusDescribePath(test) };
+  if (test !== undefined)
+    return {
+      key: test,
+      attempt: String(test.invocations ?? 0),
+      filePath: context.testPath,
+      describePath: circusDescribePath(test),
+    };
   if (context.currentTestName === undefined) return undefined;
-  return { key: `${context.testPath ?? ''}\n${context.currentTestName}`, attempt: '0', filePath: context.testPath, describePath: undefined };
+  return {
+    key: `${context.testPath ?? ''}\n${context.currentTestName}`,
+    attempt: '0',
+    filePath: context.testPath,
+    describePath: undefined,
+  };
 }
 
 interface TestRecording {
@@ -128,7 +150,14 @@ export function recordQuestion(context: RecordingContext, measurement: QuestionM
     recording.questions.set(question, recorded);
     const values = measurement.declared(planFor(declared));
     for (const measure of declared) {
-      recordSample({ measure, value: values[measure] as number, ...(measurement.queryId === undefined ? {} : { queryId: measurement.queryId }) }, context);
+      recordSample(
+        {
+          measure,
+          value: values[measure] as number,
+          ...(measurement.queryId === undefined ? {} : { queryId: measurement.queryId }),
+        },
+        context,
+      );
       recorded.add(measure);
     }
   }

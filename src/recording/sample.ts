@@ -66,7 +66,11 @@ export function recordSample(sample: MetricSample, context: RecordingContext): v
  * A retried attempt replaces the failed attempt's samples (they would count twice otherwise);
  * each repeat (`repeats`) keeps its own, as the user asked for them.
  */
-function startAttempt(meta: Record<string, unknown>, samples: MetricSample[], result: { retryCount?: number; repeatCount?: number } | undefined): void {
+function startAttempt(
+  meta: Record<string, unknown>,
+  samples: MetricSample[],
+  result: { retryCount?: number; repeatCount?: number } | undefined,
+): void {
   const repeat = result?.repeatCount ?? 0;
   const retry = result?.retryCount ?? 0;
   const previous = meta[ATTEMPT_META_KEY] as Attempt | undefined;

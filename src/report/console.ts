@@ -44,11 +44,21 @@ function painter(color: boolean): Record<'red' | 'green' | 'cyan' | 'dim' | 'bol
     (open: number, close: number): Paint =>
     (text) =>
       color ? `\u001b[${open}m${text}\u001b[${close}m` : text;
-  return { red: wrap(31, 39), green: wrap(32, 39), cyan: wrap(36, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
+  return {
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    cyan: wrap(36, 39),
+    yellow: wrap(33, 39),
+    dim: wrap(2, 22),
+    bold: wrap(1, 22),
+  };
 }
 
 /** True when colours suit `stream`: NO_COLOR unset and a TTY, or FORCE_COLOR set to anything but 0/false. */
-export function shouldUseColor(stream: { isTTY?: boolean } | undefined, env: Record<string, string | undefined> = process.env): boolean {
+export function shouldUseColor(
+  stream: { isTTY?: boolean } | undefined,
+  env: Record<string, string | undefined> = process.env,
+): boolean {
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
@@ -82,7 +92,17 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
 
   // The table.
   const withP = summary.settings.significance !== undefined;
-  const header = ['suite', 'measure', 'n', 'mean', `${Math.round(summary.settings.confidence * 100)}% CI`, 'baseline', 'Δ', ...(withP ? ['p (Holm)'] : []), 'status'];
+  const header = [
+    'suite',
+    'measure',
+    'n',
+    'mean',
+    `${Math.round(summary.settings.confidence * 100)}% CI`,
+    'baseline',
+    'Δ',
+    ...(withP ? ['p (Holm)'] : []),
+    'status',
+  ];
   const rightAligned = new Set([2, 3, 5, 6, ...(withP ? [7] : [])]);
   const table: { cells: string[]; status?: RowStatus }[] = [{ cells: header }];
   let partial = false;
@@ -117,7 +137,8 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     });
     lines.push(cells.join('  ').trimEnd());
   }
-  if (partial) lines.push(paint.dim('* Δ and the test use only the questions that both this run and the baseline have.'));
+  if (partial)
+    lines.push(paint.dim('* Δ and the test use only the questions that both this run and the baseline have.'));
 
   // The questions that got worse, per regressed row.
   for (const row of summary.rows) {
@@ -136,9 +157,16 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   const listed = summary.findings.filter((finding) => finding.kind !== 'regression');
   if (listed.length > 0) {
     const failing = listed.some((finding) => finding.fails);
-    lines.push('', (failing ? paint.yellow : paint.bold)(failing ? 'The baseline is out of date:' : 'Not in the baseline yet, or no longer produced:'));
+    lines.push(
+      '',
+      (failing ? paint.yellow : paint.bold)(
+        failing ? 'The baseline is out of date:' : 'Not in the baseline yet, or no longer produced:',
+      ),
+    );
     for (const finding of listed.slice(0, maxMissing)) {
-      lines.push(`  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — run ${commandFor(finding.accept)} and commit`);
+      lines.push(
+        `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — run ${commandFor(finding.accept)} and commit`,
+      );
     }
     if (listed.length > maxMissing) lines.push(`  … and ${listed.length - maxMissing} more (see the JSON report)`);
   }
@@ -152,19 +180,25 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
       notes.push('These do not fail this run; in CI (strict) they do.');
     }
     if (summary.notRun.suites > 0) {
-      notes.push(`${plural(summary.notRun.suites, 'baseline suite')} (${plural(summary.notRun.rows, 'row')}) ${summary.notRun.suites === 1 ? 'was' : 'were'} not run this time and not compared.`);
+      notes.push(
+        `${plural(summary.notRun.suites, 'baseline suite')} (${plural(summary.notRun.rows, 'row')}) ${summary.notRun.suites === 1 ? 'was' : 'were'} not run this time and not compared.`,
+      );
     }
-    if (summary.legacy !== undefined) notes.push(`${baselineName} uses baseline schema version 1; the next ${acceptCommand} writes version 2.`);
+    if (summary.legacy !== undefined)
+      notes.push(`${baselineName} uses baseline schema version 1; the next ${acceptCommand} writes version 2.`);
   }
   for (const warning of summary.warnings) notes.push(paint.yellow(`Warning: ${warning}`));
-  if (summary.regressions > 0 && summary.settings.updatingBaseline) notes.push('The baseline is being updated: these changes are recorded, not judged.');
-  else if (summary.regressions > 0 && !summary.settings.failOnRegression) notes.push('failOnRegression is false: the regressions are reported but do not fail the run.');
+  if (summary.regressions > 0 && summary.settings.updatingBaseline)
+    notes.push('The baseline is being updated: these changes are recorded, not judged.');
+  else if (summary.regressions > 0 && !summary.settings.failOnRegression)
+    notes.push('failOnRegression is false: the regressions are reported but do not fail the run.');
   if (notes.length > 0) lines.push('', ...notes);
 
   // The last line.
   lines.push('');
   const failingFindings = summary.findings.filter((finding) => finding.fails && finding.kind !== 'regression');
-  const regressionsFail = summary.regressions > 0 && summary.settings.failOnRegression && !summary.settings.updatingBaseline;
+  const regressionsFail =
+    summary.regressions > 0 && summary.settings.failOnRegression && !summary.settings.updatingBaseline;
   if (summary.regressions > 0 && (regressionsFail || failingFindings.length === 0)) {
     lines.push(
       paint.red(`Retrieval quality regressed in ${plural(summary.regressions, 'suite × measure row')}.`) +
@@ -176,9 +210,16 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
         ` Accept with: ${commandFor(acceptModeOf(summary.findings))} and commit the baseline.`,
     );
   } else if (summary.settings.failOnNew && summary.newSamples > 0) {
-    lines.push(paint.yellow(`${plural(summary.newSamples, 'question')} not in the baseline (failOnNew).`) + ` Record them with: ${acceptCommand}`);
+    lines.push(
+      paint.yellow(`${plural(summary.newSamples, 'question')} not in the baseline (failOnNew).`) +
+        ` Record them with: ${acceptCommand}`,
+    );
   } else if (summary.baselineFound) {
-    lines.push(paint.green(`No retrieval regressions (${summary.improvements} improved, ${summary.unchanged} unchanged${summary.newRows > 0 ? `, ${summary.newRows} new` : ''}).`));
+    lines.push(
+      paint.green(
+        `No retrieval regressions (${summary.improvements} improved, ${summary.unchanged} unchanged${summary.newRows > 0 ? `, ${summary.newRows} new` : ''}).`,
+      ),
+    );
   }
   return lines.join('\n').replace(/\n+$/, '');
 }
@@ -188,7 +229,8 @@ function worseLines(row: SummaryRow, maxWorse: number, paint: ReturnType<typeof 
   const labels = shown.map((change) => escapeConsole(questionLabel(change)));
   const width = Math.max(0, ...labels.map(displayWidth));
   const lines = shown.map(
-    (change, index) => `    ${labels[index]!}${' '.repeat(width - displayWidth(labels[index]!))}  ${formatValue(change.before)} → ${paint.red(formatValue(change.after))}`,
+    (change, index) =>
+      `    ${labels[index]!}${' '.repeat(width - displayWidth(labels[index]!))}  ${formatValue(change.before)} → ${paint.red(formatValue(change.after))}`,
   );
   if (row.worse.length > maxWorse) lines.push(`    … and ${row.worse.length - maxWorse} more`);
   return lines;

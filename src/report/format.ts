@@ -37,15 +37,21 @@ export function isPartialComparison(row: SummaryRow): boolean {
 
 /** A question as listed: its id, with the test's name when that adds something (`q17 (refund window)`). */
 export function questionLabel(change: { sampleId: string; test: string }): string {
-  return change.test === '' || change.test.includes(change.sampleId) ? change.sampleId : `${change.sampleId} (${change.test})`;
+  return change.test === '' || change.test.includes(change.sampleId)
+    ? change.sampleId
+    : `${change.sampleId} (${change.test})`;
 }
 
 /** `sign test p = 0.031, Holm 0.062` for a row with a test result, else ''. */
 export function describeTest(row: SummaryRow): string {
   const comparison = row.comparison;
   if (comparison?.p === undefined) return '';
-  const name = comparison.test === 'sign' ? 'sign test' : comparison.test === 't' ? 'paired t-test' : 'randomization test';
-  const adjusted = comparison.adjustedP !== undefined && comparison.adjustedP !== comparison.p ? `, Holm ${formatP(comparison.adjustedP)}` : '';
+  const name =
+    comparison.test === 'sign' ? 'sign test' : comparison.test === 't' ? 'paired t-test' : 'randomization test';
+  const adjusted =
+    comparison.adjustedP !== undefined && comparison.adjustedP !== comparison.p
+      ? `, Holm ${formatP(comparison.adjustedP)}`
+      : '';
   return `${name} p = ${formatP(comparison.p)}${adjusted}`;
 }
 
@@ -53,14 +59,26 @@ export function describeTest(row: SummaryRow): string {
 export function describeChange(row: SummaryRow): string {
   const comparison = row.comparison;
   if (comparison === undefined) return `${row.measure} is new`;
-  const verb = comparison.meanAfter < comparison.meanBefore ? 'fell' : comparison.meanAfter > comparison.meanBefore ? 'rose' : 'stayed';
-  const to = verb === 'stayed' ? `at ${formatValue(comparison.meanAfter)}` : `from ${formatValue(comparison.meanBefore)} to ${formatValue(comparison.meanAfter)}`;
+  const verb =
+    comparison.meanAfter < comparison.meanBefore
+      ? 'fell'
+      : comparison.meanAfter > comparison.meanBefore
+        ? 'rose'
+        : 'stayed';
+  const to =
+    verb === 'stayed'
+      ? `at ${formatValue(comparison.meanAfter)}`
+      : `from ${formatValue(comparison.meanBefore)} to ${formatValue(comparison.meanAfter)}`;
   return `${row.measure} ${verb} ${to} on ${plural(comparison.shared, 'question')}`;
 }
 
 /** Counts for a one-line verdict: `1 regressed, 2 improved, 5 unchanged, 1 new`. */
 export function describeCounts(summary: RunSummary): string {
-  const parts = [`${summary.regressions} regressed`, `${summary.improvements} improved`, `${summary.unchanged} unchanged`];
+  const parts = [
+    `${summary.regressions} regressed`,
+    `${summary.improvements} improved`,
+    `${summary.unchanged} unchanged`,
+  ];
   if (summary.newRows > 0) parts.push(`${summary.newRows} new`);
   return parts.join(', ');
 }
@@ -70,7 +88,8 @@ export function displayWidth(text: string): number {
   let width = 0;
   for (const character of text) {
     const code = character.codePointAt(0)!;
-    if (code < 0x20 || (code >= 0x300 && code <= 0x36f) || code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f)) continue;
+    if (code < 0x20 || (code >= 0x300 && code <= 0x36f) || code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f))
+      continue;
     width += isWide(code) ? 2 : 1;
   }
   return width;

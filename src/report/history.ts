@@ -86,31 +86,49 @@ export async function readBaselineHistory(file: string, options: ReadHistoryOpti
   const directory = existingDirectory(path.dirname(absolute));
   if (directory === undefined) throw new HistoryError(`cannot read '${file}': its directory does not exist`);
 
-  const inside = await runGit(git, ['rev-parse', '--show-toplevel', '--is-shallow-repository'], directory).catch((error: unknown) => {
-    if (error instanceof HistoryError) throw error;
-    const reason = describeGitFailure(error);
-    if (/not a git repository/i.test(reason)) throw new HistoryError(`'${path.dirname(file) || '.'}' is not inside a git repository; history reads the baseline's commits from git`);
-    throw new HistoryError(`git cannot read the repository at '${directory}': ${reason}`);
-  });
+  const inside = await runGit(git, ['rev-parse', '--show-toplevel', '--is-shallow-repository'], directory).catch(
+    (error: unknown) => {
+      if (error instanceof HistoryError) throw error;
+      const reason = describeGitFailure(error);
+      if (/not a git repository/i.test(reason))
+        throw new HistoryError(
+          `'${path.dirname(file) || '.'}' is not inside a git repository; history reads the baseline's commits from git`,
+        );
+      throw new HistoryError(`git cannot read the repository at '${directory}': ${reason}`);
+    },
+  );
   const [topLine, shallowLine] = inside.toString('utf8').split('\n');
   const repoRoot = topLine!.trim();
   const shallow = shallowLine?.trim() === 'true';
-  const relative = path.relative(fs.realpathSync(repoRoot), path.join(fs.realpathSync(directory), path.basename(absolute))).split(path.sep).join('/');
-  if (relative.startsWith('../') || relative === '..') throw new HistoryError(`'${file}' is outside the repository at '${repoRoot}'`);
+  const relative = path
+    .relative(fs.realpathSync(repoRoot), path.join(fs.realpathSync(directory), path.basename(absolute)))
+    .split(path.sep)
+    .join('/');
+  if (relative.startsWith('../') || relative === '..')
+    throw new HistoryError(`'${file}' is outside the repository at '${repoRoot}'`);
 
-  const logArgs = ['log', '--follow', '--name-status', '-z', `--format=${RECORD}%H${FIELD}%h${FIELD}%aI${FIELD}%an${FIELD}%s`];
+  const logArgs = [
+    'log',
+    '--follow',
+    '--name-status',
+    '-z',
+    `--format=${RECORD}%H${FIELD}%h${FIELD}%aI${FIELD}%an${FIELD}%s`,
+  ];
   if (options.firstParent) logArgs.push('--first-parent');
   if (options.limit !== undefined) logArgs.push(`-n${options.limit}`);
   logArgs.push('--', relative);
   const log = await runGit(git, logArgs, repoRoot).catch((error: unknown) => {
     if (error instanceof HistoryError) throw error;
     const text = describeGitFailure(error);
-    if (/does not have any commits|bad default revision/.test(text)) throw new HistoryError(`no commit in this repository touches '${file}' (the repository has no commits yet)`);
+    if (/does not have any commits|bad default revision/.test(text))
+      throw new HistoryError(`no commit in this repository touches '${file}' (the repository has no commits yet)`);
     throw new HistoryError(`git log failed: ${text}`);
   });
   const entries = parseLog(log.toString('utf8'), relative);
   if (entries.length === 0) {
-    throw new HistoryError(`no commit in this repository touches '${relative}'; commit the baseline first (or pass its path with --baseline)`);
+    throw new HistoryError(
+      `no commit in this repository touches '${relative}'; commit the baseline first (or pass its path with --baseline)`,
+    );
   }
 
   const newestFirst: BaselineVersion[] = entries.map((entry) => ({
@@ -122,16 +140,21 @@ export async function readBaselineHistory(file: string, options: ReadHistoryOpti
   }));
   const wanted = newestFirst.filter((version) => version.state === 'ok');
   let newestText: Buffer | undefined;
-  await catFiles(git, repoRoot, wanted.map((version) => `${version.commit!.sha}:${version.path}`), (index, blob) => {
-    const version = wanted[index]!;
-    if (blob === undefined) {
-      version.state = 'invalid';
-      version.problem = 'the file is missing from this commit';
-      return;
-    }
-    if (version === newestFirst[0]) newestText = blob;
-    reduceVersion(version, blob.toString('utf8'));
-  });
+  await catFiles(
+    git,
+    repoRoot,
+    wanted.map((version) => `${version.commit!.sha}:${version.path}`),
+    (index, blob) => {
+      const version = wanted[index]!;
+      if (blob === undefined) {
+        version.state = 'invalid';
+        version.problem = 'the file is missing from this commit';
+        return;
+      }
+      if (version === newestFirst[0]) newestText = blob;
+      reduceVersion(version, blob.toString('utf8'));
+    },
+  );
 
   const versions = newestFirst.reverse();
   if ((options.workingTree ?? true) && fs.existsSync(absolute)) {
@@ -139,7 +162,13 @@ export async function readBaselineHistory(file: string, options: ReadHistoryOpti
     const newest = versions[versions.length - 1]!;
     const differs = newest.state === 'deleted' || newestText === undefined || !current.equals(newestText);
     if (differs) {
-      const version: BaselineVersion = { commit: null, label: 'working tree', path: relative, state: 'ok', suites: new Map() };
+      const version: BaselineVersion = {
+        commit: null,
+        label: 'working tree',
+        path: relative,
+        state: 'ok',
+        suites: new Map(),
+      };
       reduceVersion(version, current.toString('utf8'));
       versions.push(version);
     }
@@ -153,7 +182,10 @@ function reduceVersion(version: BaselineVersion, text: string): void {
     // Version-1 files name suites by their joined names; version 2 by structured identity, shown by name.
     const named: [string, BaselineSuite][] = [
       ...Object.entries(baseline.legacy ?? {}),
-      ...Object.entries(baseline.suites).map(([key, suite]): [string, BaselineSuite] => [suiteNameOf(parseSuiteKey(key)), suite]),
+      ...Object.entries(baseline.suites).map(([key, suite]): [string, BaselineSuite] => [
+        suiteNameOf(parseSuiteKey(key)),
+        suite,
+      ]),
     ];
     for (const [suite, measures] of named) {
       const points = new Map<string, MeasurePoint>();
@@ -190,7 +222,14 @@ export function parseLog(text: string, currentPath: string): LogEntry[] {
     const header = headerEnd === -1 ? record.replace(/\n+$/, '') : record.slice(0, headerEnd);
     const [sha, shortSha, date, author, ...subject] = header.split(FIELD);
     if (sha === undefined || shortSha === undefined || date === undefined || author === undefined) continue;
-    const fields = headerEnd === -1 ? [] : record.slice(headerEnd + 1).replace(/^\n/, '').split('\0').filter((field) => field !== '');
+    const fields =
+      headerEnd === -1
+        ? []
+        : record
+            .slice(headerEnd + 1)
+            .replace(/^\n/, '')
+            .split('\0')
+            .filter((field) => field !== '');
     let deleted = false;
     let pathHere = knownPath;
     let olderPath = knownPath;
@@ -212,7 +251,12 @@ export function parseLog(text: string, currentPath: string): LogEntry[] {
 }
 
 /** Streams `git cat-file --batch` for the specs; onBlob(index, contents or undefined when missing). */
-async function catFiles(git: string, cwd: string, specs: string[], onBlob: (index: number, blob: Buffer | undefined) => void): Promise<void> {
+async function catFiles(
+  git: string,
+  cwd: string,
+  specs: string[],
+  onBlob: (index: number, blob: Buffer | undefined) => void,
+): Promise<void> {
   if (specs.length === 0) return;
   const child = spawn(git, ['cat-file', '--batch'], { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: gitEnv() });
   const exited = new Promise<number>((resolve, reject) => {
@@ -248,13 +292,16 @@ async function catFiles(git: string, cwd: string, specs: string[], onBlob: (inde
         chunks.push(joined);
         const newline = joined.indexOf(10);
         if (newline === -1) break;
-        const header = take(newline + 1).toString('utf8').trimEnd();
+        const header = take(newline + 1)
+          .toString('utf8')
+          .trimEnd();
         if (/ missing$| ambiguous$/.test(header)) {
           onBlob(index++, undefined);
           continue;
         }
         const size = Number(/ (\d+)$/.exec(header)?.[1]);
-        if (!Number.isSafeInteger(size)) throw new HistoryError(`unexpected output from git cat-file: ${header.slice(0, 80)}`);
+        if (!Number.isSafeInteger(size))
+          throw new HistoryError(`unexpected output from git cat-file: ${header.slice(0, 80)}`);
         pendingSize = size;
       }
       if (buffered < pendingSize + 1) break;
@@ -265,7 +312,8 @@ async function catFiles(git: string, cwd: string, specs: string[], onBlob: (inde
     }
   }
   const code = await exited;
-  if (code !== 0 || index !== specs.length) throw new HistoryError(`git cat-file failed${stderr.trim() === '' ? '' : `: ${stderr.trim()}`}`);
+  if (code !== 0 || index !== specs.length)
+    throw new HistoryError(`git cat-file failed${stderr.trim() === '' ? '' : `: ${stderr.trim()}`}`);
 }
 
 function runGit(git: string, args: string[], cwd: string): Promise<Buffer> {
@@ -279,7 +327,8 @@ function runGit(git: string, args: string[], cwd: string): Promise<Buffer> {
     child.once('error', (error) => reject(gitStartFailure(error)));
     child.once('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out));
-      else reject(Object.assign(new Error(err.trim() || `git ${args[0]} exited with code ${code}`), { gitStderr: err }));
+      else
+        reject(Object.assign(new Error(err.trim() || `git ${args[0]} exited with code ${code}`), { gitStderr: err }));
     });
   });
 }
@@ -290,7 +339,8 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 function gitStartFailure(error: Error): Error {
-  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new HistoryError('git is not installed or not on PATH; history reads the baseline from git');
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+    return new HistoryError('git is not installed or not on PATH; history reads the baseline from git');
   return error;
 }
 
@@ -319,7 +369,14 @@ export interface HistoryFilter {
 export type HistoryCell =
   | { kind: 'absent' }
   | { kind: 'removed' }
-  | { kind: 'value'; mean: number; count: number; /** Change from the previous listed value; undefined at the first appearance. */ delta?: number; /** The count changed (or first appearance). */ countChanged: boolean; first: boolean };
+  | {
+      kind: 'value';
+      mean: number;
+      count: number;
+      /** Change from the previous listed value; undefined at the first appearance. */ delta?: number;
+      /** The count changed (or first appearance). */ countChanged: boolean;
+      first: boolean;
+    };
 
 export interface SuiteHistoryRow {
   /** Index into history.versions. */
@@ -339,14 +396,16 @@ export interface SuiteHistory {
 /** Per suite (natural order), the versions where any of its measures' mean or count changed. Invalid versions are skipped. */
 export function historyBySuite(history: BaselineHistory, filter: HistoryFilter = {}): SuiteHistory[] {
   const suiteFilter = (filter.suites ?? []).map((text) => text.toLowerCase());
-  const measureFilter = filter.measures === undefined || filter.measures.length === 0 ? undefined : new Set(filter.measures);
+  const measureFilter =
+    filter.measures === undefined || filter.measures.length === 0 ? undefined : new Set(filter.measures);
   const measuresBySuite = new Map<string, Set<string>>();
   for (const version of history.versions) {
     for (const [suite, measures] of version.suites) {
       if (suiteFilter.length > 0 && !suiteFilter.some((text) => suite.toLowerCase().includes(text))) continue;
       let set = measuresBySuite.get(suite);
       if (set === undefined) measuresBySuite.set(suite, (set = new Set()));
-      for (const measure of measures.keys()) if (measureFilter === undefined || measureFilter.has(measure)) set.add(measure);
+      for (const measure of measures.keys())
+        if (measureFilter === undefined || measureFilter.has(measure)) set.add(measure);
     }
   }
   const result: SuiteHistory[] = [];
@@ -370,8 +429,16 @@ export function historyBySuite(history: BaselineHistory, filter: HistoryFilter =
         const cells: HistoryCell[] = current.map((point, m) => {
           const before = lastShown[m];
           if (point === undefined) return before === undefined ? { kind: 'absent' } : { kind: 'removed' };
-          if (before === undefined) return { kind: 'value', mean: point.mean, count: point.count, countChanged: true, first: true };
-          return { kind: 'value', mean: point.mean, count: point.count, delta: point.mean - before.mean, countChanged: point.count !== before.count, first: false };
+          if (before === undefined)
+            return { kind: 'value', mean: point.mean, count: point.count, countChanged: true, first: true };
+          return {
+            kind: 'value',
+            mean: point.mean,
+            count: point.count,
+            delta: point.mean - before.mean,
+            countChanged: point.count !== before.count,
+            first: false,
+          };
         });
         rows.push({ version: versionIndex, cells });
         lastShown = current;
@@ -412,10 +479,16 @@ export function formatHistory(history: BaselineHistory, suites: SuiteHistory[]):
   const last = commits[commits.length - 1];
   const span = first === undefined || last === undefined ? '' : `, ${versionDate(first)} → ${versionDate(last)}`;
   const working = history.versions.some((version) => version.commit === null) ? ' and uncommitted changes' : '';
-  const out = [`Baseline history of ${history.file}: ${commits.length} commit${commits.length === 1 ? '' : 's'}${working}${span}`];
-  if (history.shallow) out.push('Note: this clone is shallow, so older commits are missing (git fetch --unshallow, or fetch-depth: 0 in actions/checkout).');
+  const out = [
+    `Baseline history of ${history.file}: ${commits.length} commit${commits.length === 1 ? '' : 's'}${working}${span}`,
+  ];
+  if (history.shallow)
+    out.push(
+      'Note: this clone is shallow, so older commits are missing (git fetch --unshallow, or fetch-depth: 0 in actions/checkout).',
+    );
   for (const version of history.versions) {
-    if (version.state === 'invalid') out.push(`Note: ${version.label} left out: ${escapeConsole(version.problem ?? 'not a readable baseline')}`);
+    if (version.state === 'invalid')
+      out.push(`Note: ${version.label} left out: ${escapeConsole(version.problem ?? 'not a readable baseline')}`);
     if (version.state === 'deleted') out.push(`Note: ${version.label} deleted the file.`);
   }
   if (suites.length === 0) {
@@ -427,12 +500,21 @@ export function formatHistory(history: BaselineHistory, suites: SuiteHistory[]):
     const header = ['commit', 'date', ...suite.measures.map(escapeConsole), 'subject'];
     const lines = suite.rows.map((row) => {
       const version = history.versions[row.version]!;
-      return [version.label, versionDate(version), ...row.cells.map(formatCell), escapeConsole(truncateText(version.commit?.subject ?? '(not committed)', 60))];
+      return [
+        version.label,
+        versionDate(version),
+        ...row.cells.map(formatCell),
+        escapeConsole(truncateText(version.commit?.subject ?? '(not committed)', 60)),
+      ];
     });
-    const widths = header.map((title, column) => Math.max(displayWidth(title), ...lines.map((line) => displayWidth(line[column]!))));
+    const widths = header.map((title, column) =>
+      Math.max(displayWidth(title), ...lines.map((line) => displayWidth(line[column]!))),
+    );
     const render = (cells: string[]): string =>
       `  ${cells
-        .map((cell, column) => (column === cells.length - 1 ? cell : cell + ' '.repeat(widths[column]! - displayWidth(cell))))
+        .map((cell, column) =>
+          column === cells.length - 1 ? cell : cell + ' '.repeat(widths[column]! - displayWidth(cell)),
+        )
         .join('  ')}`.trimEnd();
     out.push(render(header));
     for (const line of lines) out.push(render(line));

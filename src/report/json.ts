@@ -75,7 +75,14 @@ export interface JsonReportRow {
   max: number;
   /** Samples whose assertion failed. */
   failures: number;
-  interval: { lower: number; upper: number; method: 'wilson' | 'bootstrap-percentile'; confidence: number; resamples: number | null; seed: number | null };
+  interval: {
+    lower: number;
+    upper: number;
+    method: 'wilson' | 'bootstrap-percentile';
+    confidence: number;
+    resamples: number | null;
+    seed: number | null;
+  };
   baseline: { mean: number; count: number } | null;
   /** mean(after − before) on the shared questions. */
   delta: number | null;
@@ -113,7 +120,11 @@ export interface JsonReportSample {
 }
 
 /** The report object (see JsonReport). `run` supplies the list of files that ran; `acceptCommand` the update command (default for the runner). */
-export function renderJson(summary: RunSummary, run?: Pick<CollectedRun, 'files'>, acceptCommand = acceptCommandFor(summary.runner)): JsonReport {
+export function renderJson(
+  summary: RunSummary,
+  run?: Pick<CollectedRun, 'files'>,
+  acceptCommand = acceptCommandFor(summary.runner),
+): JsonReport {
   const settings = summary.settings;
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -155,7 +166,8 @@ export function renderJson(summary: RunSummary, run?: Pick<CollectedRun, 'files'
     findings: summary.findings.map((finding) => ({
       ...finding,
       ...(finding.questions !== undefined ? { questions: [...finding.questions] } : {}),
-      command: finding.accept === 'prune' ? acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune') : acceptCommand,
+      command:
+        finding.accept === 'prune' ? acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune') : acceptCommand,
     })),
   };
 }
@@ -242,7 +254,10 @@ function stringifyCompactLeaves(value: unknown, indent: string): string {
   if (entries.length === 0) return `${open}${close}`;
   if (isLeaf) return JSON.stringify(value);
   const inner = `${indent}  `;
-  const parts = entries.map(([key, item]) => `${inner}${key === undefined ? '' : `${JSON.stringify(key)}: `}${stringifyCompactLeaves(item, inner)}`);
+  const parts = entries.map(
+    ([key, item]) =>
+      `${inner}${key === undefined ? '' : `${JSON.stringify(key)}: `}${stringifyCompactLeaves(item, inner)}`,
+  );
   return `${open}\n${parts.join(',\n')}\n${indent}${close}`;
 }
 
@@ -276,7 +291,11 @@ export interface WrittenReports {
  * appends the Markdown report to $GITHUB_STEP_SUMMARY when set. The step summary is appended to, not
  * replaced: GitHub gives each step that file to add to, and other tools may have written to it already.
  */
-export async function writeReports(summary: RunSummary, run: Pick<CollectedRun, 'files'> | undefined, options: WriteReportsOptions = {}): Promise<WrittenReports> {
+export async function writeReports(
+  summary: RunSummary,
+  run: Pick<CollectedRun, 'files'> | undefined,
+  options: WriteReportsOptions = {},
+): Promise<WrittenReports> {
   const rootDir = options.rootDir ?? process.cwd();
   const env = options.env ?? process.env;
   const written: WrittenReports = {};
@@ -286,7 +305,10 @@ export async function writeReports(summary: RunSummary, run: Pick<CollectedRun, 
   if (options.json !== undefined && options.json !== false) {
     const target = resolveReportPath(options.json, rootDir, 'json');
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    await writeFileAtomic(target, formatJsonReport(renderJson(summary, run ?? options.run, options.markdownOptions?.acceptCommand)));
+    await writeFileAtomic(
+      target,
+      formatJsonReport(renderJson(summary, run ?? options.run, options.markdownOptions?.acceptCommand)),
+    );
     written.json = target;
   }
   if (options.markdown !== undefined && options.markdown !== false) {
@@ -305,7 +327,9 @@ export async function writeReports(summary: RunSummary, run: Pick<CollectedRun, 
 
 function resolveReportPath(value: unknown, rootDir: string, option: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new TypeError(`${option} must be a file path such as "rag-report.${option === 'json' ? 'json' : 'md'}" (or false for none), got ${JSON.stringify(value)}.`);
+    throw new TypeError(
+      `${option} must be a file path such as "rag-report.${option === 'json' ? 'json' : 'md'}" (or false for none), got ${JSON.stringify(value)}.`,
+    );
   }
   return path.resolve(rootDir, value);
 }

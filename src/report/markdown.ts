@@ -37,7 +37,8 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   const maxWorse = options.maxWorse ?? 10;
   const maxRows = options.maxRows ?? 50;
   const acceptCommand = options.acceptCommand ?? acceptCommandFor(summary.runner);
-  const commandFor = (mode: 'update' | 'prune'): string => (mode === 'prune' ? acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune') : acceptCommand);
+  const commandFor = (mode: 'update' | 'prune'): string =>
+    mode === 'prune' ? acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune') : acceptCommand;
   const failing = summary.findings.filter((finding) => finding.fails);
   const out: string[] = [`### ${escapeText(options.title ?? 'RAG retrieval quality')}`, ''];
 
@@ -48,10 +49,10 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
       : !summary.passed && failing.length > 0 && summary.settings.strict
         ? `**Baseline out of date: ${plural(failing.length, 'difference')}**`
         : !summary.passed
-        ? `**${plural(summary.newSamples, 'question')} not in the baseline**`
-        : summary.baselineFound
-          ? '**No regressions**'
-          : '**No baseline yet**';
+          ? `**${plural(summary.newSamples, 'question')} not in the baseline**`
+          : summary.baselineFound
+            ? '**No regressions**'
+            : '**No baseline yet**';
   const counts = summary.baselineFound
     ? ` · ${summary.improvements} improved · ${summary.unchanged} unchanged${summary.newRows > 0 ? ` · ${summary.newRows} new` : ''}`
     : '';
@@ -66,15 +67,26 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   }
 
   const withP = summary.settings.significance !== undefined;
-  const changed = summary.rows.filter((row) => row.status !== 'unchanged').sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]);
+  const changed = summary.rows
+    .filter((row) => row.status !== 'unchanged')
+    .sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]);
   const unchanged = summary.rows.filter((row) => row.status === 'unchanged');
   if (changed.length > 0) out.push(...table(changed, maxRows, withP, true), '');
   if (unchanged.length > 0) {
     const rows = table(unchanged, maxRows, withP, false);
-    if (changed.length > 0) out.push(`<details><summary>${plural(unchanged.length, 'unchanged row')}</summary>`, '', ...rows, '', '</details>', '');
+    if (changed.length > 0)
+      out.push(
+        `<details><summary>${plural(unchanged.length, 'unchanged row')}</summary>`,
+        '',
+        ...rows,
+        '',
+        '</details>',
+        '',
+      );
     else out.push(...rows, '');
   }
-  if (summary.rows.some(isPartialComparison)) out.push('<sub>* Δ and the test use only the questions both this run and the baseline have.</sub>', '');
+  if (summary.rows.some(isPartialComparison))
+    out.push('<sub>* Δ and the test use only the questions both this run and the baseline have.</sub>', '');
 
   const regressed = summary.rows.filter((row) => row.status === 'regressed');
   if (regressed.length > 0) {
@@ -96,20 +108,35 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
     const strict = failing.length > 0 && summary.settings.strict;
     out.push(strict ? '**The baseline is out of date:**' : '**Not in the baseline yet, or no longer produced:**', '');
     for (const finding of summary.findings.slice(0, maxRows)) {
-      out.push(`- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — run ${markdownCode(commandFor(finding.accept))} and commit`);
+      out.push(
+        `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — run ${markdownCode(commandFor(finding.accept))} and commit`,
+      );
     }
-    if (summary.findings.length > maxRows) out.push(`- … and ${summary.findings.length - maxRows} more (see the JSON report)`);
+    if (summary.findings.length > maxRows)
+      out.push(`- … and ${summary.findings.length - maxRows} more (see the JSON report)`);
     out.push('');
   }
   for (const warning of summary.warnings) out.push(`> [!WARNING]\n> ${escapeText(warning)}`, '');
   if (summary.regressions > 0 || !summary.passed || !summary.baselineFound) {
-    out.push(`If this change is intended, accept it with ${code(commandFor(acceptModeOf(summary.findings)))} and commit the baseline.`, '');
+    out.push(
+      `If this change is intended, accept it with ${code(commandFor(acceptModeOf(summary.findings)))} and commit the baseline.`,
+      '',
+    );
   }
   return out.join('\n');
 }
 
 function table(rows: SummaryRow[], maxRows: number, withP: boolean, withMarker: boolean): string[] {
-  const header = [...(withMarker ? [''] : []), 'suite', 'measure', 'n', 'mean (95% CI)', 'baseline', 'Δ', ...(withP ? ['p (Holm)'] : [])];
+  const header = [
+    ...(withMarker ? [''] : []),
+    'suite',
+    'measure',
+    'n',
+    'mean (95% CI)',
+    'baseline',
+    'Δ',
+    ...(withP ? ['p (Holm)'] : []),
+  ];
   const align = [...(withMarker ? [':-:'] : []), '---', '---', '--:', '---', '--:', '--:', ...(withP ? ['--:'] : [])];
   const lines = [`| ${header.join(' | ')} |`, `|${align.join('|')}|`];
   for (const row of rows.slice(0, maxRows)) {
@@ -126,7 +153,8 @@ function table(rows: SummaryRow[], maxRows: number, withP: boolean, withMarker: 
     lines.push(`| ${cells.join(' | ')} |`);
   }
   // A blank line first: GitHub would read a line right under a table as one more row.
-  if (rows.length > maxRows) lines.push('', `… and ${plural(rows.length - maxRows, 'more row')} (see the JSON report).`);
+  if (rows.length > maxRows)
+    lines.push('', `… and ${plural(rows.length - maxRows, 'more row')} (see the JSON report).`);
   return lines;
 }
 

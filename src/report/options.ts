@@ -81,21 +81,29 @@ const OPTION_NAMES = [
  * Checks reporter options; throws a TypeError/RangeError that names the option (prefixed with `source`,
  * e.g. "rag-matchers/vitest-reporter options") and what it accepts. Returns the options unchanged.
  */
-export function validateReporterOptions(options: unknown, source = 'rag-matchers reporter options'): RagReporterOptions {
+export function validateReporterOptions(
+  options: unknown,
+  source = 'rag-matchers reporter options',
+): RagReporterOptions {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${source} must be an object such as { baseline: 'rag-baseline.json' }, got ${Array.isArray(options) ? 'an array' : typeof options}.`);
+    throw new TypeError(
+      `${source} must be an object such as { baseline: 'rag-baseline.json' }, got ${Array.isArray(options) ? 'an array' : typeof options}.`,
+    );
   }
   const record = options as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (!(OPTION_NAMES as readonly string[]).includes(key)) {
-      throw new TypeError(`${source}: unknown option ${JSON.stringify(key)}; the options are ${OPTION_NAMES.join(', ')}.`);
+      throw new TypeError(
+        `${source}: unknown option ${JSON.stringify(key)}; the options are ${OPTION_NAMES.join(', ')}.`,
+      );
     }
   }
   const fail = (name: string, expected: string): never => {
     throw new TypeError(`${source}: ${name} must be ${expected}, got ${describe(record[name])}.`);
   };
-  if (record.baseline !== undefined && (typeof record.baseline !== 'string' || record.baseline.trim() === '')) fail('baseline', 'a file path such as "rag-baseline.json"');
+  if (record.baseline !== undefined && (typeof record.baseline !== 'string' || record.baseline.trim() === ''))
+    fail('baseline', 'a file path such as "rag-baseline.json"');
   if (record.tolerance !== undefined) {
     try {
       resolveTolerance(record.tolerance as ToleranceOption, 'tolerance');
@@ -103,24 +111,37 @@ export function validateReporterOptions(options: unknown, source = 'rag-matchers
       throw new TypeError(`${source}: ${(error as Error).message}`);
     }
   }
-  if (record.significance !== undefined && !(typeof record.significance === 'number' && record.significance > 0 && record.significance < 1)) {
-    fail('significance', 'a number strictly between 0 and 1, e.g. 0.05 (leave it unset to judge by the tolerance alone)');
+  if (
+    record.significance !== undefined &&
+    !(typeof record.significance === 'number' && record.significance > 0 && record.significance < 1)
+  ) {
+    fail(
+      'significance',
+      'a number strictly between 0 and 1, e.g. 0.05 (leave it unset to judge by the tolerance alone)',
+    );
   }
-  if (record.test !== undefined && record.test !== 'sign' && record.test !== 'randomization' && record.test !== 't') fail('test', "'sign', 'randomization' or 't'");
+  if (record.test !== undefined && record.test !== 'sign' && record.test !== 'randomization' && record.test !== 't')
+    fail('test', "'sign', 'randomization' or 't'");
   for (const name of ['failOnRegression', 'failOnNew', 'strict', 'githubStepSummary'] as const) {
     if (record[name] !== undefined && typeof record[name] !== 'boolean') fail(name, 'true or false');
   }
   for (const name of ['json', 'markdown', 'html'] as const) {
     const value = record[name];
-    if (value !== undefined && value !== false && (typeof value !== 'string' || value.trim() === '')) fail(name, `a file path such as "rag-report.${name === 'markdown' ? 'md' : name}", or false`);
+    if (value !== undefined && value !== false && (typeof value !== 'string' || value.trim() === ''))
+      fail(name, `a file path such as "rag-report.${name === 'markdown' ? 'md' : name}", or false`);
   }
-  if (record.maxWorse !== undefined && !(Number.isInteger(record.maxWorse) && (record.maxWorse as number) >= 0)) fail('maxWorse', 'a whole number ≥ 0');
-  if (record.seed !== undefined && !(Number.isInteger(record.seed) && (record.seed as number) >= 0 && (record.seed as number) <= 0xffffffff)) {
+  if (record.maxWorse !== undefined && !(Number.isInteger(record.maxWorse) && (record.maxWorse as number) >= 0))
+    fail('maxWorse', 'a whole number ≥ 0');
+  if (
+    record.seed !== undefined &&
+    !(Number.isInteger(record.seed) && (record.seed as number) >= 0 && (record.seed as number) <= 0xffffffff)
+  ) {
     fail('seed', 'a whole number from 0 to 4294967295');
   }
   for (const name of ['resamples', 'intervalResamples'] as const) {
     const value = record[name];
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 10_000_000)) fail(name, 'a whole number from 1 to 10000000');
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 10_000_000))
+      fail(name, 'a whole number from 1 to 10000000');
   }
   // A declared measure that does not parse, or a malformed override, stops the run here (a DeclarationError is a TypeError).
   resolveDeclaration(record as MeasureDeclaration, '', source);
@@ -141,12 +162,22 @@ export interface BaselineModeResolution {
  * Whether this run writes the baseline. `updateSnapshots`: Vitest's `-u`. Throws for an unknown
  * RAG_BASELINE value (a typo must not silently compare instead of update).
  */
-export function resolveBaselineMode(env: Record<string, string | undefined> = process.env, flags: { updateSnapshots?: boolean } = {}): BaselineModeResolution {
+export function resolveBaselineMode(
+  env: Record<string, string | undefined> = process.env,
+  flags: { updateSnapshots?: boolean } = {},
+): BaselineModeResolution {
   const raw = env.RAG_BASELINE?.trim().toLowerCase() ?? '';
   if (raw !== '' && raw !== 'update' && raw !== 'prune' && raw !== 'compare') {
-    throw new RangeError(`RAG_BASELINE must be "update" (record this run into the baseline) or "prune" (also remove obsolete entries), got ${JSON.stringify(env.RAG_BASELINE)}.`);
+    throw new RangeError(
+      `RAG_BASELINE must be "update" (record this run into the baseline) or "prune" (also remove obsolete entries), got ${JSON.stringify(env.RAG_BASELINE)}.`,
+    );
   }
-  const asked: BaselineMode = raw === 'prune' ? 'prune' : raw === 'update' || (raw === '' && flags.updateSnapshots === true) ? 'update' : 'compare';
+  const asked: BaselineMode =
+    raw === 'prune'
+      ? 'prune'
+      : raw === 'update' || (raw === '' && flags.updateSnapshots === true)
+        ? 'update'
+        : 'compare';
   const ciValue = env.CI?.trim().toLowerCase();
   const ci = ciValue !== undefined && ciValue !== '' && ciValue !== 'false' && ciValue !== '0';
   if (ci && asked !== 'compare') {
@@ -195,12 +226,19 @@ export interface ResolvedReporterOptions {
 /** Validates the options and resolves paths (against `rootDir`) and the baseline mode (from `env`). */
 export function resolveReporterOptions(
   options: unknown,
-  context: { rootDir: string; runner: CollectedRun['runner']; env?: Record<string, string | undefined>; updateSnapshots?: boolean; source?: string },
+  context: {
+    rootDir: string;
+    runner: CollectedRun['runner'];
+    env?: Record<string, string | undefined>;
+    updateSnapshots?: boolean;
+    source?: string;
+  },
 ): ResolvedReporterOptions {
   const checked = validateReporterOptions(options, context.source);
   const mode = resolveBaselineMode(context.env ?? process.env, { updateSnapshots: context.updateSnapshots });
   const baseline = checked.baseline ?? DEFAULT_BASELINE_PATH;
-  const resolve = (file: string | false | undefined): string | undefined => (file === undefined || file === false ? undefined : path.resolve(context.rootDir, file));
+  const resolve = (file: string | false | undefined): string | undefined =>
+    file === undefined || file === false ? undefined : path.resolve(context.rootDir, file);
   return {
     rootDir: context.rootDir,
     baselinePath: path.resolve(context.rootDir, baseline),
@@ -214,10 +252,18 @@ export function resolveReporterOptions(
     failOnRegression: checked.failOnRegression ?? true,
     failOnNew: checked.failOnNew ?? false,
     strict: checked.strict ?? mode.ci,
-    ...definedEntries({ json: resolve(checked.json), markdown: resolve(checked.markdown), html: resolve(checked.html) }),
+    ...definedEntries({
+      json: resolve(checked.json),
+      markdown: resolve(checked.markdown),
+      html: resolve(checked.html),
+    }),
     githubStepSummary: checked.githubStepSummary ?? true,
     maxWorse: checked.maxWorse ?? 10,
-    ...definedEntries({ seed: checked.seed, resamples: checked.resamples, intervalResamples: checked.intervalResamples }),
+    ...definedEntries({
+      seed: checked.seed,
+      resamples: checked.resamples,
+      intervalResamples: checked.intervalResamples,
+    }),
     acceptCommand: acceptCommandFor(context.runner),
     pruneCommand: acceptCommandFor(context.runner, 'prune'),
     declaration: resolveDeclaration(checked, context.rootDir, context.source),
@@ -240,12 +286,18 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
     baselinePath: resolved.baselineDisplayPath,
     fileExists: (file) => existsSync(path.join(resolved.rootDir, file)),
     ...(resolved.significance !== undefined ? { significance: resolved.significance } : {}),
-    ...definedEntries({ seed: resolved.seed, resamples: resolved.resamples, intervalResamples: resolved.intervalResamples }),
+    ...definedEntries({
+      seed: resolved.seed,
+      resamples: resolved.resamples,
+      intervalResamples: resolved.intervalResamples,
+    }),
   };
 }
 
 function definedEntries<T extends Record<string, unknown>>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }
 
 function describe(value: unknown): string {

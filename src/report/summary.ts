@@ -7,8 +7,20 @@ import { compareIds, pairRow, type RowComparison, type SampleChange } from '../b
 import { groupRun, type GroupedRow } from '../baseline/group.js';
 import { findRenamedSuites, isCovered, resolveLegacySuites, type FileCoverage } from '../baseline/identity.js';
 import { own, type BaselineFile } from '../baseline/schema.js';
-import { judgeMoves, resolveRegressionRule, toleranceFor, type ResolvedTolerance, type ToleranceOption } from '../core/regression-rule.js';
-import { parseSuiteKey, suiteNameOf, type CollectedRun, type CollectedSample, type SuiteIdentity } from '../recording/collected.js';
+import {
+  judgeMoves,
+  resolveRegressionRule,
+  toleranceFor,
+  type ResolvedTolerance,
+  type ToleranceOption,
+} from '../core/regression-rule.js';
+import {
+  parseSuiteKey,
+  suiteNameOf,
+  type CollectedRun,
+  type CollectedSample,
+  type SuiteIdentity,
+} from '../recording/collected.js';
 
 export type { RowComparison, SampleChange } from '../baseline/compare.js';
 export { DEFAULT_TEST } from '../core/regression-rule.js';
@@ -65,7 +77,15 @@ export interface SummaryOptions {
 
 export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'new';
 
-export type FindingKind = 'regression' | 'improvement' | 'new-suite' | 'new-questions' | 'missing-suite' | 'missing-questions' | 'renamed-suite' | 'ambiguous-suite';
+export type FindingKind =
+  | 'regression'
+  | 'improvement'
+  | 'new-suite'
+  | 'new-questions'
+  | 'missing-suite'
+  | 'missing-questions'
+  | 'renamed-suite'
+  | 'ambiguous-suite';
 
 /**
  * One way in which an update would change the baseline beyond tolerance (or a legacy suite that cannot
@@ -198,11 +218,18 @@ export interface RunSummary {
  * Summarises a run and compares it with the baseline (undefined: no baseline yet, every row is new).
  * Deterministic: the same run, baseline and options give the same summary.
  */
-export function summarize(run: CollectedRun, baseline: BaselineFile | undefined, options: SummaryOptions = {}): RunSummary {
+export function summarize(
+  run: CollectedRun,
+  baseline: BaselineFile | undefined,
+  options: SummaryOptions = {},
+): RunSummary {
   const settings = resolveSummaryOptions(options);
   const grouped = groupRun(run);
   const ranFiles = new Set(run.files ?? grouped.files);
-  const coverage: FileCoverage = { ranFiles, ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}) };
+  const coverage: FileCoverage = {
+    ranFiles,
+    ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}),
+  };
 
   let legacy: RunSummary['legacy'];
   if (baseline?.legacy !== undefined) {
@@ -212,11 +239,14 @@ export function summarize(run: CollectedRun, baseline: BaselineFile | undefined,
     baseline = resolution.file;
     legacy = { matched: resolution.matched, guessed: resolution.guessed, ambiguous: resolution.ambiguous };
   }
-  const renames = baseline === undefined ? new Map<string, string>() : findRenamedSuites(baseline, grouped.suites, coverage);
+  const renames =
+    baseline === undefined ? new Map<string, string>() : findRenamedSuites(baseline, grouped.suites, coverage);
 
   const groupedRows: GroupedRow[] = [];
   for (const measures of grouped.suites.values()) for (const row of measures.values()) groupedRows.push(row);
-  groupedRows.sort((a, b) => compareIds(a.suite, b.suite) || compareIds(a.key, b.key) || compareIds(a.measure, b.measure));
+  groupedRows.sort(
+    (a, b) => compareIds(a.suite, b.suite) || compareIds(a.key, b.key) || compareIds(a.measure, b.measure),
+  );
 
   const rows = groupedRows.map((row) => summarizeRow(row, baseline, renames.get(row.key), settings));
   const compared = rows.filter((row) => row.comparison !== undefined);
@@ -227,7 +257,9 @@ export function summarize(run: CollectedRun, baseline: BaselineFile | undefined,
   compared.forEach((row, index) => {
     row.status = verdicts[index]!;
   });
-  const holmFamily = compared.filter((row) => row.comparison!.p !== undefined && row.comparison!.wins + row.comparison!.losses > 0).length;
+  const holmFamily = compared.filter(
+    (row) => row.comparison!.p !== undefined && row.comparison!.wins + row.comparison!.losses > 0,
+  ).length;
 
   const missing: MissingRow[] = [];
   let notRunSuites = 0;
@@ -250,17 +282,31 @@ export function summarize(run: CollectedRun, baseline: BaselineFile | undefined,
         if (seen?.has(measure)) continue;
         const values = Object.values(measures[measure]!);
         if (values.length === 0) continue;
-        missing.push({ suite: suiteNameOf(identity), suiteKey: key, measure, count: values.length, mean: values.reduce((sum, value) => sum + value, 0) / values.length });
+        missing.push({
+          suite: suiteNameOf(identity),
+          suiteKey: key,
+          measure,
+          count: values.length,
+          mean: values.reduce((sum, value) => sum + value, 0) / values.length,
+        });
       }
     }
   }
-  missing.sort((a, b) => compareIds(a.suite, b.suite) || compareIds(a.suiteKey, b.suiteKey) || compareIds(a.measure, b.measure));
+  missing.sort(
+    (a, b) => compareIds(a.suite, b.suite) || compareIds(a.suiteKey, b.suiteKey) || compareIds(a.measure, b.measure),
+  );
 
   const count = (status: RowStatus): number => rows.reduce((total, row) => total + (row.status === status ? 1 : 0), 0);
   const regressions = count('regressed');
   const newSamples = rows.reduce((total, row) => total + row.newSamples.length, 0);
-  const findings = baseline === undefined && !settings.strict ? [] : collectFindings(rows, missing, baseline, grouped.suites, legacy, settings);
-  const passed = !(settings.failOnRegression && regressions > 0) && !(settings.failOnNew && newSamples > 0) && !findings.some((finding) => finding.fails);
+  const findings =
+    baseline === undefined && !settings.strict
+      ? []
+      : collectFindings(rows, missing, baseline, grouped.suites, legacy, settings);
+  const passed =
+    !(settings.failOnRegression && regressions > 0) &&
+    !(settings.failOnNew && newSamples > 0) &&
+    !findings.some((finding) => finding.fails);
 
   const warnings: string[] = [];
   if (settings.significance !== undefined && settings.test === 'randomization') {
@@ -312,15 +358,30 @@ function collectFindings(
   const failsNew = judged && (settings.strict || settings.failOnNew);
   const suitesSeen = new Set<string>();
   for (const row of rows) {
-    const inBaseline = baseline !== undefined && (own(baseline.suites, row.suiteKey) !== undefined || row.renamedFrom !== undefined);
+    const inBaseline =
+      baseline !== undefined && (own(baseline.suites, row.suiteKey) !== undefined || row.renamedFrom !== undefined);
     if (!suitesSeen.has(row.suiteKey)) {
       suitesSeen.add(row.suiteKey);
       if (row.renamedFrom !== undefined) {
-        findings.push({ kind: 'renamed-suite', suite: row.suite, suiteKey: row.suiteKey, from: row.renamedFrom, accept: 'update', fails: strict });
+        findings.push({
+          kind: 'renamed-suite',
+          suite: row.suite,
+          suiteKey: row.suiteKey,
+          from: row.renamedFrom,
+          accept: 'update',
+          fails: strict,
+        });
       } else if (!inBaseline) {
         const questions = new Set<string>();
         for (const suiteRow of current.get(row.suiteKey)!.values()) for (const id of suiteRow.ids) questions.add(id);
-        findings.push({ kind: 'new-suite', suite: row.suite, suiteKey: row.suiteKey, questions: [...questions], accept: 'update', fails: failsNew });
+        findings.push({
+          kind: 'new-suite',
+          suite: row.suite,
+          suiteKey: row.suiteKey,
+          questions: [...questions],
+          accept: 'update',
+          fails: failsNew,
+        });
       }
     }
     if (!inBaseline) continue;
@@ -339,10 +400,26 @@ function collectFindings(
       });
     }
     if (row.newSamples.length > 0) {
-      findings.push({ kind: 'new-questions', suite: row.suite, suiteKey: row.suiteKey, measure: row.measure, questions: [...row.newSamples], accept: 'update', fails: failsNew });
+      findings.push({
+        kind: 'new-questions',
+        suite: row.suite,
+        suiteKey: row.suiteKey,
+        measure: row.measure,
+        questions: [...row.newSamples],
+        accept: 'update',
+        fails: failsNew,
+      });
     }
     if (row.missingSamples.length > 0) {
-      findings.push({ kind: 'missing-questions', suite: row.suite, suiteKey: row.suiteKey, measure: row.measure, questions: [...row.missingSamples], accept: 'prune', fails: strict });
+      findings.push({
+        kind: 'missing-questions',
+        suite: row.suite,
+        suiteKey: row.suiteKey,
+        measure: row.measure,
+        questions: [...row.missingSamples],
+        accept: 'prune',
+        fails: strict,
+      });
     }
   }
   // Baseline rows this run did not produce although their file ran: whole suites, or measures of a suite.
@@ -357,23 +434,50 @@ function collectFindings(
       const suite = baseline!.suites[key]!;
       const questions = new Set<string>();
       for (const measure of Object.keys(suite)) for (const id of Object.keys(suite[measure]!)) questions.add(id);
-      findings.push({ kind: 'missing-suite', suite: entries[0]!.suite, suiteKey: key, questions: [...questions].sort(compareIds), accept: 'prune', fails: strict });
+      findings.push({
+        kind: 'missing-suite',
+        suite: entries[0]!.suite,
+        suiteKey: key,
+        questions: [...questions].sort(compareIds),
+        accept: 'prune',
+        fails: strict,
+      });
       continue;
     }
     for (const entry of entries) {
       const ids = Object.keys(baseline!.suites[key]![entry.measure]!).sort(compareIds);
-      findings.push({ kind: 'missing-questions', suite: entry.suite, suiteKey: key, measure: entry.measure, questions: ids, accept: 'prune', fails: strict });
+      findings.push({
+        kind: 'missing-questions',
+        suite: entry.suite,
+        suiteKey: key,
+        measure: entry.measure,
+        questions: ids,
+        accept: 'prune',
+        fails: strict,
+      });
     }
   }
   for (const ambiguous of legacy?.ambiguous ?? []) {
-    findings.push({ kind: 'ambiguous-suite', suite: ambiguous.name, suiteKey: '', questions: ambiguous.suites, accept: 'update', fails: strict });
+    findings.push({
+      kind: 'ambiguous-suite',
+      suite: ambiguous.name,
+      suiteKey: '',
+      questions: ambiguous.suites,
+      accept: 'update',
+      fails: strict,
+    });
   }
   return findings;
 }
 
 type ResolvedSummaryOptions = Omit<RunSummary['settings'], 'holmFamily'>;
 
-function summarizeRow(row: GroupedRow, baseline: BaselineFile | undefined, renamedFrom: string | undefined, settings: ResolvedSummaryOptions): SummaryRow {
+function summarizeRow(
+  row: GroupedRow,
+  baseline: BaselineFile | undefined,
+  renamedFrom: string | undefined,
+  settings: ResolvedSummaryOptions,
+): SummaryRow {
   const values = row.values;
   let min = Infinity;
   let max = -Infinity;
@@ -416,7 +520,10 @@ function summarizeRow(row: GroupedRow, baseline: BaselineFile | undefined, renam
   if (baselineSamples !== undefined) {
     const baselineValues = Object.values(baselineSamples);
     if (baselineValues.length > 0) {
-      summary.baseline = { mean: baselineValues.reduce((sum, value) => sum + value, 0) / baselineValues.length, count: baselineValues.length };
+      summary.baseline = {
+        mean: baselineValues.reduce((sum, value) => sum + value, 0) / baselineValues.length,
+        count: baselineValues.length,
+      };
     }
     const pairing = pairRow(row, baselineSamples, settings);
     summary.worse = pairing.worse;
@@ -433,32 +540,75 @@ function summarizeRow(row: GroupedRow, baseline: BaselineFile | undefined, renam
 }
 
 /** meanInterval (Wilson when every value is 0/1, else the seeded bootstrap); all-equal values give [v, v] under either, without resampling. */
-function intervalOf(values: number[], min: number, max: number, settings: ResolvedSummaryOptions): RowInterval & { mean: number } {
+function intervalOf(
+  values: number[],
+  min: number,
+  max: number,
+  settings: ResolvedSummaryOptions,
+): RowInterval & { mean: number } {
   const binary = values.every((value) => value === 0 || value === 1);
   if (min === max && !binary) {
-    return { mean: min, lower: min, upper: min, method: 'bootstrap-percentile', confidence: settings.confidence, resamples: settings.intervalResamples, seed: settings.seed };
+    return {
+      mean: min,
+      lower: min,
+      upper: min,
+      method: 'bootstrap-percentile',
+      confidence: settings.confidence,
+      resamples: settings.intervalResamples,
+      seed: settings.seed,
+    };
   }
-  const interval = meanInterval(values, { confidence: settings.confidence, seed: settings.seed, resamples: settings.intervalResamples, binary });
+  const interval = meanInterval(values, {
+    confidence: settings.confidence,
+    seed: settings.seed,
+    resamples: settings.intervalResamples,
+    binary,
+  });
   return interval.method === 'wilson'
-    ? { mean: interval.mean, lower: interval.lower, upper: interval.upper, method: 'wilson', confidence: interval.confidence }
-    : { mean: interval.mean, lower: interval.lower, upper: interval.upper, method: interval.method, confidence: interval.confidence, resamples: interval.resamples, seed: interval.seed };
+    ? {
+        mean: interval.mean,
+        lower: interval.lower,
+        upper: interval.upper,
+        method: 'wilson',
+        confidence: interval.confidence,
+      }
+    : {
+        mean: interval.mean,
+        lower: interval.lower,
+        upper: interval.upper,
+        method: interval.method,
+        confidence: interval.confidence,
+        resamples: interval.resamples,
+        seed: interval.seed,
+      };
 }
 
 function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`summarize: options must be an object, got ${options === null ? 'null' : typeof options}.`);
-  if (options.fileExists !== undefined && typeof options.fileExists !== 'function') throw new TypeError('fileExists must be a function (file) => boolean when given.');
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`summarize: options must be an object, got ${options === null ? 'null' : typeof options}.`);
+  if (options.fileExists !== undefined && typeof options.fileExists !== 'function')
+    throw new TypeError('fileExists must be a function (file) => boolean when given.');
   const rule = resolveRegressionRule(
-    { tolerance: options.tolerance, significance: options.significance, test: options.test, resamples: options.resamples ?? DEFAULT_TEST_RESAMPLES, seed: options.seed ?? DEFAULT_SEED },
+    {
+      tolerance: options.tolerance,
+      significance: options.significance,
+      test: options.test,
+      resamples: options.resamples ?? DEFAULT_TEST_RESAMPLES,
+      seed: options.seed ?? DEFAULT_SEED,
+    },
     'summarize: options',
   );
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   if (typeof confidence !== 'number' || !(confidence > 0 && confidence < 1)) {
-    throw new RangeError(`confidence must be a number strictly between 0 and 1 (e.g. 0.95), got ${String(confidence)}.`);
+    throw new RangeError(
+      `confidence must be a number strictly between 0 and 1 (e.g. 0.95), got ${String(confidence)}.`,
+    );
   }
   const failOnRegression = options.failOnRegression ?? true;
   const failOnNew = options.failOnNew ?? false;
   const strict = options.strict ?? false;
-  if (typeof failOnRegression !== 'boolean') throw new TypeError(`failOnRegression must be true or false, got ${String(failOnRegression)}.`);
+  if (typeof failOnRegression !== 'boolean')
+    throw new TypeError(`failOnRegression must be true or false, got ${String(failOnRegression)}.`);
   if (typeof failOnNew !== 'boolean') throw new TypeError(`failOnNew must be true or false, got ${String(failOnNew)}.`);
   if (typeof strict !== 'boolean') throw new TypeError(`strict must be true or false, got ${String(strict)}.`);
   const intervalResamples = options.intervalResamples ?? DEFAULT_INTERVAL_RESAMPLES;

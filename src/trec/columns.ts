@@ -3,7 +3,16 @@
 // what parseRunColumns returns. Lines are read by grammar.ts's scanners.
 
 import { compareUtf8Spans } from '../core/ranking.js';
-import { firstLineStart, RunLine, scanQrelsLines, scanRunLines, type QrelsLine, type QrelsSink, type RunSink, type TrecGrammar } from './grammar.js';
+import {
+  firstLineStart,
+  RunLine,
+  scanQrelsLines,
+  scanRunLines,
+  type QrelsLine,
+  type QrelsSink,
+  type RunSink,
+  type TrecGrammar,
+} from './grammar.js';
 import { parseIntegerSpan } from './number.js';
 
 /** A docno that appears twice in one query's run or qrels: trec_eval's fatal error (exit 4). */
@@ -87,7 +96,10 @@ export class RunColumnsBuilder implements RunSink {
     if (this.texts.length === 0) {
       // Size the columns once (a little above the estimate) rather than doubling them while reading.
       const lines = countNewlines(text) + 1;
-      const estimate = this.totalLength === undefined ? 1 << 16 : Math.ceil((this.totalLength / Math.max(1, text.length)) * lines * 1.05) + 16;
+      const estimate =
+        this.totalLength === undefined
+          ? 1 << 16
+          : Math.ceil((this.totalLength / Math.max(1, text.length)) * lines * 1.05) + 16;
       this.resize(Math.max(estimate, lines + 16));
     }
     this.texts.push(text);
@@ -113,7 +125,11 @@ export class RunColumnsBuilder implements RunSink {
 
   entry(text: string, line: RunLine): void {
     const { queryStart, queryEnd } = line;
-    if (this.currentQuery === -1 || queryEnd - queryStart !== this.currentQueryId.length || !text.startsWith(this.currentQueryId, queryStart)) {
+    if (
+      this.currentQuery === -1 ||
+      queryEnd - queryStart !== this.currentQueryId.length ||
+      !text.startsWith(this.currentQueryId, queryStart)
+    ) {
       const queryId = text.slice(queryStart, queryEnd);
       let index = this.queryIndex.get(queryId);
       if (index === undefined) {
@@ -170,7 +186,8 @@ function groupByQuery(entryQuery: Int32Array, count: number, queryCount: number)
     const slot = (entryQuery[index] as number) + 1;
     starts[slot] = (starts[slot] as number) + 1;
   }
-  for (let query = 0; query < queryCount; query++) starts[query + 1] = (starts[query + 1] as number) + (starts[query] as number);
+  for (let query = 0; query < queryCount; query++)
+    starts[query + 1] = (starts[query + 1] as number) + (starts[query] as number);
   const next = starts.slice(0, queryCount);
   const order = new Int32Array(count);
   for (let index = 0; index < count; index++) {
@@ -233,7 +250,10 @@ export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): S
   let offset = 0;
   for (let position = 0; position < count; position++) {
     const entry = groups.order[from + position] as number;
-    const docId = (run.texts[run.entryText[entry] as number] as string).slice(run.docStart[entry] as number, run.docEnd[entry] as number);
+    const docId = (run.texts[run.entryText[entry] as number] as string).slice(
+      run.docStart[entry] as number,
+      run.docEnd[entry] as number,
+    );
     parts[position] = docId;
     docStart[position] = offset;
     docEnd[position] = offset + docId.length;
@@ -241,7 +261,16 @@ export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): S
     score[position] = run.score[entry] as number;
     lineNumber[position] = run.lineNumber[entry] as number;
   }
-  return { queryId: run.queryIds[query] as string, text: parts.join('\n'), count, indices: undefined, docStart, docEnd, score, lineNumber };
+  return {
+    queryId: run.queryIds[query] as string,
+    text: parts.join('\n'),
+    count,
+    indices: undefined,
+    docStart,
+    docEnd,
+    score,
+    lineNumber,
+  };
 }
 
 /** The doc id of entry `entry` (an array position) of a span query. */
@@ -301,10 +330,14 @@ export function rankEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
 
 function sortEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
   const { count, indices, score, text, docStart, docEnd } = query;
-  const order = Array.from({ length: count }, (_, index) => (indices === undefined ? index : (indices[index] as number)));
+  const order = Array.from({ length: count }, (_, index) =>
+    indices === undefined ? index : (indices[index] as number),
+  );
   return order.sort((a, b) => {
     const difference = (score[b] as number) - (score[a] as number);
-    return difference !== 0 ? difference : compareSpans(text, docStart[b] as number, docEnd[b] as number, docStart[a] as number, docEnd[a] as number);
+    return difference !== 0
+      ? difference
+      : compareSpans(text, docStart[b] as number, docEnd[b] as number, docStart[a] as number, docEnd[a] as number);
   });
 }
 
@@ -358,7 +391,11 @@ class QrelsColumnsSink implements QrelsSink {
 
   judgment(text: string, line: QrelsLine): void {
     const { queryStart, queryEnd, docStart, docEnd, grade } = line;
-    if (this.segmentQuery.length === 0 || queryEnd - queryStart !== this.currentQueryId.length || !text.startsWith(this.currentQueryId, queryStart)) {
+    if (
+      this.segmentQuery.length === 0 ||
+      queryEnd - queryStart !== this.currentQueryId.length ||
+      !text.startsWith(this.currentQueryId, queryStart)
+    ) {
       const queryId = text.slice(queryStart, queryEnd);
       let index = this.queryIndex.get(queryId);
       if (index === undefined) {
@@ -383,19 +420,22 @@ class QrelsColumnsSink implements QrelsSink {
     const queryCount = this.queryIds.length;
     const segmentCount = this.segmentQuery.length;
     const starts = new Int32Array(queryCount + 1);
-    const segmentEnd = (segment: number) => (segment + 1 < segmentCount ? (this.segmentStart[segment + 1] as number) : this.count);
+    const segmentEnd = (segment: number) =>
+      segment + 1 < segmentCount ? (this.segmentStart[segment + 1] as number) : this.count;
     for (let segment = 0; segment < segmentCount; segment++) {
       const slot = (this.segmentQuery[segment] as number) + 1;
       starts[slot] = (starts[slot] as number) + segmentEnd(segment) - (this.segmentStart[segment] as number);
     }
-    for (let query = 0; query < queryCount; query++) starts[query + 1] = (starts[query + 1] as number) + (starts[query] as number);
+    for (let query = 0; query < queryCount; query++)
+      starts[query + 1] = (starts[query + 1] as number) + (starts[query] as number);
     if (this.grouped) return { starts, order: undefined };
     const next = starts.slice(0, queryCount);
     const order = new Int32Array(this.count);
     for (let segment = 0; segment < segmentCount; segment++) {
       const query = this.segmentQuery[segment] as number;
       let position = next[query] as number;
-      for (let entry = this.segmentStart[segment] as number; entry < segmentEnd(segment); entry++) order[position++] = entry;
+      for (let entry = this.segmentStart[segment] as number; entry < segmentEnd(segment); entry++)
+        order[position++] = entry;
       next[query] = position;
     }
     return { starts, order };
@@ -414,7 +454,12 @@ export function parseQrelsColumns(text: string, file: string, grammar: TrecGramm
 export function qrelsLineOf(qrels: QrelsColumns, entry: number): number {
   const end = qrels.docStart[entry] as number;
   let line = 1;
-  for (let position = qrels.text.indexOf('\n'); position !== -1 && position < end; position = qrels.text.indexOf('\n', position + 1)) line++;
+  for (
+    let position = qrels.text.indexOf('\n');
+    position !== -1 && position < end;
+    position = qrels.text.indexOf('\n', position + 1)
+  )
+    line++;
   return line;
 }
 
@@ -424,4 +469,3 @@ export function countPositiveJudgments(qrels: QrelsColumns): number {
   for (let entry = 0; entry < qrels.count; entry++) if ((qrels.grade[entry] as number) > 0) count++;
   return count;
 }
-

@@ -35,7 +35,9 @@ export const BYTE_ORDER_MARK = 0xfeff;
 
 /** C's isspace minus the newline: space, \t, \v, \f, \r. One comparison for an ordinary character. */
 export function isSeparator(code: number): boolean {
-  return code <= CHAR_SPACE && (code === CHAR_SPACE || (code >= CHAR_TAB && code <= CHAR_CARRIAGE_RETURN && code !== 10));
+  return (
+    code <= CHAR_SPACE && (code === CHAR_SPACE || (code >= CHAR_TAB && code <= CHAR_CARRIAGE_RETURN && code !== 10))
+  );
 }
 
 /** Offset where the first line of a text starts: after a byte order mark, if any. */
@@ -43,7 +45,14 @@ export function firstLineStart(text: string): number {
   return text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
 }
 
-export function formatError(file: string, text: string, lineStart: number, lineEnd: number, lineNumber: number, problem: string): TrecFormatError {
+export function formatError(
+  file: string,
+  text: string,
+  lineStart: number,
+  lineEnd: number,
+  lineNumber: number,
+  problem: string,
+): TrecFormatError {
   const lineText = text.slice(lineStart, lineEnd).replace(/\r$/, '');
   return new TrecFormatError({ file, lineNumber, lineText, problem });
 }
@@ -181,7 +190,16 @@ function generalRunLine(text: string, lineStart: number, lineEnd: number, line: 
  * the sink. Returns the number of lines seen (blank and comment lines included), so that the caller
  * can keep counting across chunks. Throws TrecFormatError naming file, line and problem.
  */
-export function scanRunLines(text: string, from: number, to: number, firstLineNumber: number, file: string, grammar: TrecGrammar, sink: RunSink, line = new RunLine()): number {
+export function scanRunLines(
+  text: string,
+  from: number,
+  to: number,
+  firstLineNumber: number,
+  file: string,
+  grammar: TrecGrammar,
+  sink: RunSink,
+  line = new RunLine(),
+): number {
   const loose = grammar === 'trec_eval';
   const spacesOnly = !hasOtherSeparators(text, from, to);
   let lineNumber = firstLineNumber - 1;
@@ -195,7 +213,10 @@ export function scanRunLines(text: string, from: number, to: number, firstLineNu
       lineStart = lineEnd + 1;
       continue;
     }
-    if (!(spacesOnly && spaceSeparatedRunLine(text, lineStart, lineEnd, line)) && !generalRunLine(text, lineStart, lineEnd, line)) {
+    if (
+      !(spacesOnly && spaceSeparatedRunLine(text, lineStart, lineEnd, line)) &&
+      !generalRunLine(text, lineStart, lineEnd, line)
+    ) {
       const problem = columnCountProblem(RUN_LAYOUT, 6, countColumns(text, lineStart, lineEnd), loose);
       throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
     }
@@ -216,7 +237,14 @@ export function scanRunLines(text: string, from: number, to: number, firstLineNu
 }
 
 /** The strict grammar's extra rules: nothing after the tag, an integer rank. */
-function checkStrictRunLine(text: string, lineStart: number, lineEnd: number, lineNumber: number, file: string, line: RunLine): void {
+function checkStrictRunLine(
+  text: string,
+  lineStart: number,
+  lineEnd: number,
+  lineNumber: number,
+  file: string,
+  line: RunLine,
+): void {
   let tagEnd = line.tagStart;
   while (tagEnd < lineEnd && !isSeparator(text.charCodeAt(tagEnd))) tagEnd++;
   if (firstNonSeparator(text, tagEnd, lineEnd) < lineEnd) {
@@ -297,7 +325,15 @@ const BLANK_QRELS_LINE_PROBLEM =
   'blank line: trec_eval stops on a blank qrels line ("Malformed line", exit 2), and so does trec-eval; delete it';
 
 /** Parses the qrels lines in text[from, to) and hands each to the sink; returns the number of lines seen. */
-export function scanQrelsLines(text: string, from: number, to: number, firstLineNumber: number, file: string, grammar: TrecGrammar, sink: QrelsSink): number {
+export function scanQrelsLines(
+  text: string,
+  from: number,
+  to: number,
+  firstLineNumber: number,
+  file: string,
+  grammar: TrecGrammar,
+  sink: QrelsSink,
+): number {
   const loose = grammar === 'trec_eval';
   const line = new QrelsLine();
   const spacesOnly = !hasOtherSeparators(text, from, to);
@@ -317,7 +353,10 @@ export function scanQrelsLines(text: string, from: number, to: number, firstLine
       lineStart = lineEnd + 1;
       continue;
     }
-    if (!(spacesOnly && first === lineStart && spaceSeparatedQrelsLine(text, lineStart, lineEnd, line)) && !generalQrelsLine(text, lineStart, lineEnd, line)) {
+    if (
+      !(spacesOnly && first === lineStart && spaceSeparatedQrelsLine(text, lineStart, lineEnd, line)) &&
+      !generalQrelsLine(text, lineStart, lineEnd, line)
+    ) {
       const problem = columnCountProblem(QRELS_LAYOUT, 4, countColumns(text, lineStart, lineEnd));
       throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
     }

@@ -7,7 +7,16 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { TrecFormatError } from '../dataset/errors.js';
 import { compareUtf8 } from '../core/ranking.js';
 import { DuplicateDocnoError, type QueryQrels, type SpanQuery } from './columns.js';
-import { formatError, RunLine, scanQrelsLines, scanRunLines, type QrelsLine, type QrelsSink, type RunSink, type TrecGrammar } from './grammar.js';
+import {
+  formatError,
+  RunLine,
+  scanQrelsLines,
+  scanRunLines,
+  type QrelsLine,
+  type QrelsSink,
+  type RunSink,
+  type TrecGrammar,
+} from './grammar.js';
 import { parseIntegerSpan } from './number.js';
 import { LineChunker, textLimits, TrecTextTooLargeError } from './text.js';
 
@@ -17,7 +26,8 @@ export class RunNotGroupedError extends TrecFormatError {
 }
 
 function sortedOrderProblem(kind: 'run' | 'qrels', queryId: string, previousQueryId: string): string {
-  const sortCommand = kind === 'run' ? 'LC_ALL=C sort -s -k1,1 run > run.sorted' : 'LC_ALL=C sort -s -k1,1 qrels > qrels.sorted';
+  const sortCommand =
+    kind === 'run' ? 'LC_ALL=C sort -s -k1,1 run > run.sorted' : 'LC_ALL=C sort -s -k1,1 qrels > qrels.sorted';
   return (
     `--streaming needs the ${kind} grouped by query, in byte order of query id, but query '${queryId}' comes after '${previousQueryId}'. ` +
     `Sort it (keeping line order within a query): \`${sortCommand}\`, or drop --streaming to read the whole file`
@@ -107,7 +117,8 @@ export class RunGrouper implements RunSink {
       return;
     }
     const start = this.groupTextStart;
-    if (text.length - start > this.maxCarry) throw new QueryTooLargeError(`query '${this.queryId}' spans more than ${this.maxCarry} characters`);
+    if (text.length - start > this.maxCarry)
+      throw new QueryTooLargeError(`query '${this.queryId}' spans more than ${this.maxCarry} characters`);
     this.carry = start === 0 ? text : text.slice(start);
     this.text = this.carry; // the open query's spans now index the carried text
     if (start > 0) {
@@ -133,7 +144,12 @@ export class RunGrouper implements RunSink {
       const queryId = text.slice(queryStart, queryEnd);
       if (this.order === 'sorted') {
         if (current !== undefined && compareUtf8(queryId, current) < 0) {
-          throw new RunNotGroupedError({ file: this.file, lineNumber, lineText: text.slice(line.lineStart, line.lineEnd), problem: sortedOrderProblem('run', queryId, current) });
+          throw new RunNotGroupedError({
+            file: this.file,
+            lineNumber,
+            lineText: text.slice(line.lineStart, line.lineEnd),
+            problem: sortedOrderProblem('run', queryId, current),
+          });
         }
       } else {
         const earlierLastLine = this.finished.get(queryId);
@@ -205,11 +221,22 @@ class StreamingQrelsSink implements QrelsSink {
   judgment(text: string, line: QrelsLine): void {
     let current = this.current;
     const { queryStart, queryEnd } = line;
-    if (current === undefined || queryEnd - queryStart !== current.queryId.length || !text.startsWith(current.queryId, queryStart)) {
+    if (
+      current === undefined ||
+      queryEnd - queryStart !== current.queryId.length ||
+      !text.startsWith(current.queryId, queryStart)
+    ) {
       const queryId = text.slice(queryStart, queryEnd);
       if (current !== undefined) {
         if (compareUtf8(queryId, current.queryId) < 0) {
-          throw formatError(this.file, text, line.lineStart, line.lineEnd, line.lineNumber, sortedOrderProblem('qrels', queryId, current.queryId));
+          throw formatError(
+            this.file,
+            text,
+            line.lineStart,
+            line.lineEnd,
+            line.lineNumber,
+            sortedOrderProblem('qrels', queryId, current.queryId),
+          );
         }
         this.completed.push(current);
       }
@@ -217,7 +244,8 @@ class StreamingQrelsSink implements QrelsSink {
       this.current = current;
     }
     const docId = text.slice(line.docStart, line.docEnd);
-    if (current.grades.has(docId)) throw new DuplicateDocnoError(this.file, current.queryId, docId, line.lineNumber, Number.NaN, 'qrels');
+    if (current.grades.has(docId))
+      throw new DuplicateDocnoError(this.file, current.queryId, docId, line.lineNumber, Number.NaN, 'qrels');
     current.grades.set(docId, line.grade);
   }
 }

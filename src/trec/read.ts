@@ -8,7 +8,15 @@ import { readFile } from 'node:fs/promises';
 
 import { STRING_SOURCE_NAME, TrecFormatError } from '../dataset/errors.js';
 import { RunColumnsBuilder, type SpanQuery } from './columns.js';
-import { firstLineStart, formatError, scanQrelsLines, scanRunLines, type QrelsLine, type RunLine, type TrecGrammar } from './grammar.js';
+import {
+  firstLineStart,
+  formatError,
+  scanQrelsLines,
+  scanRunLines,
+  type QrelsLine,
+  type RunLine,
+  type TrecGrammar,
+} from './grammar.js';
 import { RunGrouper } from './grouper.js';
 import { parseIntegerSpan } from './number.js';
 import { decodeText, LineChunker } from './text.js';
@@ -62,7 +70,11 @@ export function parseRun(text: string, options: TrecParseOptions = {}): TrecRun 
   const sink = {
     entry(lineText: string, line: RunLine): void {
       const { queryStart, queryEnd } = line;
-      if (currentEntries === undefined || queryEnd - queryStart !== currentQueryId.length || !lineText.startsWith(currentQueryId, queryStart)) {
+      if (
+        currentEntries === undefined ||
+        queryEnd - queryStart !== currentQueryId.length ||
+        !lineText.startsWith(currentQueryId, queryStart)
+      ) {
         currentQueryId = lineText.slice(queryStart, queryEnd);
         currentEntries = entriesOf(run, currentQueryId);
       }
@@ -70,7 +82,15 @@ export function parseRun(text: string, options: TrecParseOptions = {}): TrecRun 
       currentEntries.push({ docId: lineText.slice(line.docStart, line.docEnd), score: line.score, rank });
     },
   };
-  scanRunLines(text, firstLineStart(text), text.length, 1, options.file ?? STRING_SOURCE_NAME, options.grammar ?? 'strict', sink);
+  scanRunLines(
+    text,
+    firstLineStart(text),
+    text.length,
+    1,
+    options.file ?? STRING_SOURCE_NAME,
+    options.grammar ?? 'strict',
+    sink,
+  );
   return run;
 }
 
@@ -116,7 +136,12 @@ export interface TrecRunColumns {
  * object per line costs most of the time and several times the memory. Same rules and errors as parseRun.
  */
 export function parseRunColumns(text: string, options: TrecParseOptions = {}): TrecRunColumns {
-  const builder = new RunColumnsBuilder(options.file ?? STRING_SOURCE_NAME, text.length, options.grammar ?? 'strict', true);
+  const builder = new RunColumnsBuilder(
+    options.file ?? STRING_SOURCE_NAME,
+    text.length,
+    options.grammar ?? 'strict',
+    true,
+  );
   builder.accept(text);
   const columns = builder.finish();
   return {
@@ -132,7 +157,10 @@ export function parseRunColumns(text: string, options: TrecParseOptions = {}): T
 }
 
 /** Reads and parses a whole run file into columns (see parseRunColumns). */
-export async function readRunColumnsFile(path: string, options: Omit<TrecParseOptions, 'file'> = {}): Promise<TrecRunColumns> {
+export async function readRunColumnsFile(
+  path: string,
+  options: Omit<TrecParseOptions, 'file'> = {},
+): Promise<TrecRunColumns> {
   return parseRunColumns(await readWholeFile(path), { ...options, file: path });
 }
 
@@ -146,7 +174,11 @@ export function runFromColumns(columns: TrecRunColumns): TrecRun {
   const entriesByQuery = columns.queryIds.map((): RunEntry[] => []);
   for (let entry = 0; entry < columns.count; entry++) {
     const docId = runColumnDocId(columns, entry);
-    (entriesByQuery[columns.queryIndex[entry] as number] as RunEntry[]).push({ docId, score: columns.score[entry] as number, rank: columns.rank[entry] as number });
+    (entriesByQuery[columns.queryIndex[entry] as number] as RunEntry[]).push({
+      docId,
+      score: columns.score[entry] as number,
+      rank: columns.rank[entry] as number,
+    });
   }
   return new Map(columns.queryIds.map((queryId, index) => [queryId, entriesByQuery[index] as RunEntry[]]));
 }
@@ -188,7 +220,10 @@ function groupOf(query: SpanQuery): RunQueryGroup {
  * Throws TrecFormatError for a malformed line, or when a query id comes back after another query's
  * lines (the run is not grouped by query).
  */
-export async function* streamRunByQuery(source: RunStreamSource, options: TrecParseOptions = {}): AsyncGenerator<RunQueryGroup, void, undefined> {
+export async function* streamRunByQuery(
+  source: RunStreamSource,
+  options: TrecParseOptions = {},
+): AsyncGenerator<RunQueryGroup, void, undefined> {
   const file = options.file ?? (typeof source === 'string' ? source : STRING_SOURCE_NAME);
   const ready: RunQueryGroup[] = [];
   const grouper = new RunGrouper(file, (query) => ready.push(groupOf(query)), {
@@ -196,7 +231,11 @@ export async function* streamRunByQuery(source: RunStreamSource, options: TrecPa
     keepRanks: true,
     notGroupedProblem,
   });
-  const chunker = new LineChunker((text) => grouper.accept(text), file, () => grouper.linesRead + 1);
+  const chunker = new LineChunker(
+    (text) => grouper.accept(text),
+    file,
+    () => grouper.linesRead + 1,
+  );
   // The queries completed before a bad line are yielded before its error is thrown.
   let failure: { error: unknown } | undefined;
   const consume = (chunk: string | Uint8Array | undefined): void => {
@@ -237,7 +276,11 @@ export function parseQrels(text: string, options: TrecParseOptions = {}): Qrels 
   const sink = {
     judgment(lineText: string, line: QrelsLine): void {
       const { queryStart, queryEnd } = line;
-      if (currentJudgments === undefined || queryEnd - queryStart !== currentQueryId.length || !lineText.startsWith(currentQueryId, queryStart)) {
+      if (
+        currentJudgments === undefined ||
+        queryEnd - queryStart !== currentQueryId.length ||
+        !lineText.startsWith(currentQueryId, queryStart)
+      ) {
         currentQueryId = lineText.slice(queryStart, queryEnd);
         currentJudgments = judgmentsOf(qrels, currentQueryId);
       }
@@ -273,7 +316,10 @@ class FoundLine extends Error {
 function findQrelsLine(text: string, grammar: TrecGrammar, queryId: string, docId: string): number {
   const sink = {
     judgment(lineText: string, line: QrelsLine): void {
-      if (lineText.slice(line.queryStart, line.queryEnd) === queryId && lineText.slice(line.docStart, line.docEnd) === docId) {
+      if (
+        lineText.slice(line.queryStart, line.queryEnd) === queryId &&
+        lineText.slice(line.docStart, line.docEnd) === docId
+      ) {
         throw new FoundLine(line.lineNumber);
       }
     },

@@ -42,7 +42,11 @@ export function tooLargeToReadWhole(file: string, length: number, hint: string):
 const CHUNK_BYTES = 1 << 16;
 
 /** Reads a whole file (or `-`: standard input) as UTF-8. `file` names it in errors. */
-export async function readText(source: TextSource, stdin: AsyncIterable<string | Uint8Array> = process.stdin, file = source): Promise<string> {
+export async function readText(
+  source: TextSource,
+  stdin: AsyncIterable<string | Uint8Array> = process.stdin,
+  file = source,
+): Promise<string> {
   // One synchronous read (the async one goes through the thread pool 512 kB at a time), decoded at
   // once: readFile(path, 'utf8') decodes chunk by chunk through a StringDecoder, several times slower.
   if (source !== '-') return decodeText(readFileSync(source), file);
@@ -55,7 +59,11 @@ export async function readText(source: TextSource, stdin: AsyncIterable<string |
 export function decodeText(bytes: Buffer, file: string): string {
   // UTF-8 never gives more characters than bytes, so this only refuses texts that cannot fit.
   if (bytes.length > textLimits.maxTextLength && utf8Length(bytes) > textLimits.maxTextLength) {
-    throw tooLargeToReadWhole(file, bytes.length, 'split it, or stream it (a run: streamRunByQuery(), or trec-eval, which reads runs in chunks)');
+    throw tooLargeToReadWhole(
+      file,
+      bytes.length,
+      'split it, or stream it (a run: streamRunByQuery(), or trec-eval, which reads runs in chunks)',
+    );
   }
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
@@ -109,7 +117,8 @@ export class LineChunker {
       this.carry(decoded);
       return;
     }
-    const complete = this.pending.length === 0 ? decoded.slice(0, lastNewline + 1) : this.pending + decoded.slice(0, lastNewline + 1);
+    const complete =
+      this.pending.length === 0 ? decoded.slice(0, lastNewline + 1) : this.pending + decoded.slice(0, lastNewline + 1);
     this.pending = '';
     this.onText(complete);
     if (lastNewline + 1 < decoded.length) this.carry(decoded.slice(lastNewline + 1));
@@ -155,7 +164,7 @@ export function readFileChunks(path: string, onText: (text: string) => void, rea
   const end = reading.end ?? Infinity;
   const descriptor = openSync(path, 'r');
   try {
-    for (let position = reading.start ?? 0; position < end; ) {
+    for (let position = reading.start ?? 0; position < end;) {
       const bytesRead = readSync(descriptor, buffer, 0, Math.min(CHUNK_BYTES, end - position), position);
       if (bytesRead === 0) break;
       position += bytesRead;

@@ -11,7 +11,6 @@ export interface FormatRunOptions {
 const DEFAULT_RUN_TAG = 'rag-matchers';
 const CHAR_SPACE = 32;
 
-
 /** Formats qrels as `qid 0 docno rel` lines. Throws TypeError/RangeError for ids or grades TREC cannot hold. */
 export function formatQrels(qrels: Qrels): string {
   let output = '';

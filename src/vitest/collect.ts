@@ -43,10 +43,14 @@ export interface ReportedTestLike {
  */
 export function moduleFileOf(module: ReportedModuleLike, root: string): string {
   const direct = relative(root, module.moduleId);
-  if (isAbsolute(module.moduleId) && direct !== '' && !direct.startsWith('..') && !isAbsolute(direct)) return toPosixPath(direct);
+  if (isAbsolute(module.moduleId) && direct !== '' && !direct.startsWith('..') && !isAbsolute(direct))
+    return toPosixPath(direct);
   const projectRoot = module.project?.config.root;
   const projectDir = projectRoot === undefined ? '' : relative(root, projectRoot);
-  const viaProject = projectDir === '' || projectDir.startsWith('..') || isAbsolute(projectDir) ? module.relativeModuleId : join(projectDir, module.relativeModuleId);
+  const viaProject =
+    projectDir === '' || projectDir.startsWith('..') || isAbsolute(projectDir)
+      ? module.relativeModuleId
+      : join(projectDir, module.relativeModuleId);
   return toPosixPath(viaProject);
 }
 

@@ -9,7 +9,12 @@ import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node
 import { finishRun, PREFIX } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { shouldUseColor } from '../report/console.js';
-import { resolveReporterOptions, validateReporterOptions, type RagReporterOptions, type ResolvedReporterOptions } from '../report/options.js';
+import {
+  resolveReporterOptions,
+  validateReporterOptions,
+  type RagReporterOptions,
+  type ResolvedReporterOptions,
+} from '../report/options.js';
 import { collectVitestRun } from './collect.js';
 
 export type { RagReporterOptions } from '../report/options.js';
@@ -41,7 +46,11 @@ export default class RagMatchersVitestReporter implements Reporter {
     publishDeclaration(this.resolved.declaration);
   }
 
-  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, _unhandledErrors: unknown, reason: TestRunEndReason): Promise<void> {
+  async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    _unhandledErrors: unknown,
+    reason: TestRunEndReason,
+  ): Promise<void> {
     const vitest = this.vitest;
     const options = this.resolved;
     if (vitest === undefined || options === undefined) return;
@@ -62,7 +71,9 @@ export default class RagMatchersVitestReporter implements Reporter {
     const notes =
       shard === undefined || shard === null
         ? []
-        : [`Shard ${shard.index}/${shard.count}: only this shard's test files were compared. To judge the whole run, run the shards with --reporter=blob, then vitest --merge-reports.`];
+        : [
+            `Shard ${shard.index}/${shard.count}: only this shard's test files were compared. To judge the whole run, run the shards with --reporter=blob, then vitest --merge-reports.`,
+          ];
     const result = await finishRun(run, {
       rootDir: vitest.config.root,
       options,

@@ -46,7 +46,16 @@ export function realisticFixture(questions = 40): Fixture {
           after = binary ? 0 : 0.1;
         }
         if (q <= questions - 3) baselineSamples[id] = before;
-        samples.push({ file, describePath, measure, value: after, pass: after >= 0.2, threshold: 0.2, queryId: id, test: q === 3 ? HOSTILE_TEST : `answers ${id}` });
+        samples.push({
+          file,
+          describePath,
+          measure,
+          value: after,
+          pass: after >= 0.2,
+          threshold: 0.2,
+          queryId: id,
+          test: q === 3 ? HOSTILE_TEST : `answers ${id}`,
+        });
       }
       baselineSamples['retired question'] = 0.5;
       suites[suite]![measure] = baselineSamples;

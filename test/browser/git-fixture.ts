@@ -32,7 +32,8 @@ export function createGitRepo(prefix = 'rag-history-'): GitRepo {
     GIT_COMMITTER_NAME: 'Ada Tester',
     GIT_COMMITTER_EMAIL: 'ada@example.invalid',
   };
-  const git = (...args: string[]): string => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   git('init', '-q', '-b', 'main');
   const repo: GitRepo = {
     dir,
@@ -47,7 +48,11 @@ export function createGitRepo(prefix = 'rag-history-'): GitRepo {
     commit(subject, day) {
       const date = `2025-01-${String(day).padStart(2, '0')}T12:00:00+00:00`;
       git('add', '-A');
-      execFileSync('git', ['commit', '-q', '--allow-empty', '-m', subject], { cwd: dir, env: { ...env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }, stdio: 'ignore' });
+      execFileSync('git', ['commit', '-q', '--allow-empty', '-m', subject], {
+        cwd: dir,
+        env: { ...env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+        stdio: 'ignore',
+      });
       return git('rev-parse', 'HEAD').trim();
     },
     short(revision) {
@@ -74,9 +79,13 @@ export function baselineHistoryRepo(): GitRepo & { shas: string[]; path: string 
   const orders = 'test/orders.test.ts > orders API';
   const search = 'test/search.test.ts > search';
   const shas: string[] = [];
-  repo.writeBaseline('rag-baseline.json', { [orders]: { 'recall@5': { q1: 1, q2: 0 }, 'ndcg@10': { q1: 0.7, q2: 0.5 } } });
+  repo.writeBaseline('rag-baseline.json', {
+    [orders]: { 'recall@5': { q1: 1, q2: 0 }, 'ndcg@10': { q1: 0.7, q2: 0.5 } },
+  });
   shas.push(repo.commit('Record the first baseline', 1));
-  repo.writeBaseline('rag-baseline.json', { [orders]: { 'recall@5': { q1: 1, q2: 1 }, 'ndcg@10': { q1: 0.7, q2: 0.5 } } });
+  repo.writeBaseline('rag-baseline.json', {
+    [orders]: { 'recall@5': { q1: 1, q2: 1 }, 'ndcg@10': { q1: 0.7, q2: 0.5 } },
+  });
   shas.push(repo.commit('Better chunking', 2));
   repo.write('README.md', '# demo\n');
   repo.commit('Docs only', 3);

@@ -16,7 +16,16 @@ import { baselineHistoryRepo } from './git-fixture.js';
 // Debian's package by default; CHROMIUM_PATH points at any other Chromium or Chrome binary.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = resolve('test-output/browser');
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let browser: Browser | undefined;
 
@@ -77,7 +86,8 @@ async function open(file: string): Promise<Opened> {
   const url = pathToFileURL(file).href;
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`console ${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('request', (request) => {
@@ -102,7 +112,9 @@ describe('HTML report in Chromium', { timeout: 90_000 }, () => {
     );
     const { page, problems } = await open(file);
     expect(await page.evaluate(() => (globalThis as unknown as DomWindow).ran)).toBeUndefined();
-    expect(problems.some((problem) => problem.startsWith('console error') && problem.includes('Content Security Policy'))).toBe(true);
+    expect(
+      problems.some((problem) => problem.startsWith('console error') && problem.includes('Content Security Policy')),
+    ).toBe(true);
     await page.close();
   });
 
@@ -123,11 +135,18 @@ describe('HTML report in Chromium', { timeout: 90_000 }, () => {
             value: Number(mark.getAttribute('data-value')),
             width: b.width,
             height: b.height,
-            inside: b.left >= box.left - 1 && b.right <= box.right + 1 && b.top >= box.top - 1 && b.bottom <= box.bottom + 1,
+            inside:
+              b.left >= box.left - 1 && b.right <= box.right + 1 && b.top >= box.top - 1 && b.bottom <= box.bottom + 1,
             fill: getComputedStyle(mark).fill,
           };
         });
-        return { kind: svg.classList[1] ?? '', width: box.width, height: box.height, marks, label: svg.getAttribute('aria-label') ?? '' };
+        return {
+          kind: svg.classList[1] ?? '',
+          width: box.width,
+          height: box.height,
+          marks,
+          label: svg.getAttribute('aria-label') ?? '',
+        };
       });
       return {
         charts,
@@ -166,8 +185,11 @@ describe('HTML report in Chromium', { timeout: 90_000 }, () => {
     const changes = drawn.charts.filter((chart) => chart.kind === 'changes');
     expect(changes).toHaveLength(changed.length);
     const bars = changes.flatMap((chart) => chart.marks);
-    expect(bars.length).toBe(changed.reduce((sum, row) => sum + Math.min(15, row.worse.length) + Math.min(15, row.better.length), 0));
-    for (const bar of bars) expect(bar.fill).toBe(bar.className.includes('worse') ? 'rgb(198, 40, 40)' : 'rgb(46, 125, 50)');
+    expect(bars.length).toBe(
+      changed.reduce((sum, row) => sum + Math.min(15, row.worse.length) + Math.min(15, row.better.length), 0),
+    );
+    for (const bar of bars)
+      expect(bar.fill).toBe(bar.className.includes('worse') ? 'rgb(198, 40, 40)' : 'rgb(46, 125, 50)');
     // A distribution per row whose bars count every question.
     const distributions = drawn.charts.filter((chart) => chart.kind === 'distribution');
     expect(distributions).toHaveLength(report.rows.length);
@@ -185,7 +207,9 @@ describe('HTML report in Chromium', { timeout: 90_000 }, () => {
         expect(mark.inside, `${chart.label}: ${mark.className} outside its chart`).toBe(true);
       }
     }
-    expect(drawn.tooltip).toMatch(/^mrr: mean \d\.\d{3} \(95% interval \d\.\d{3}–\d\.\d{3}, 40 questions\) · baseline \d\.\d{3}/);
+    expect(drawn.tooltip).toMatch(
+      /^mrr: mean \d\.\d{3} \(95% interval \d\.\d{3}–\d\.\d{3}, 40 questions\) · baseline \d\.\d{3}/,
+    );
     expect(drawn.overflow).toBeLessThanOrEqual(0);
 
     const screenshot = join(OUTPUT, 'report.png');
@@ -205,14 +229,18 @@ describe('HTML report in Chromium', { timeout: 90_000 }, () => {
         const { document } = globalThis as unknown as DomWindow;
         return Array.from(document.querySelectorAll('svg.chart.history')).map((svg) => ({
           lines: Array.from(svg.querySelectorAll('path.series')).map((path) => path.getTotalLength()),
-          points: Array.from(svg.querySelectorAll('circle.mark')).map((circle) => Number(circle.getAttribute('data-value'))),
+          points: Array.from(svg.querySelectorAll('circle.mark')).map((circle) =>
+            Number(circle.getAttribute('data-value')),
+          ),
           width: svg.getBoundingClientRect().width,
         }));
       });
       expect(problems).toEqual([]);
       expect(drawn).toHaveLength(2);
       // orders: ndcg@10 0.6 0.6 0.7 0.7 0.7 and recall@5 0.5 1 1 1 0.75.
-      expect(drawn[0]!.points.map((value) => Number(value.toFixed(9)))).toEqual([0.6, 0.6, 0.7, 0.7, 0.7, 0.5, 1, 1, 1, 0.75]);
+      expect(drawn[0]!.points.map((value) => Number(value.toFixed(9)))).toEqual([
+        0.6, 0.6, 0.7, 0.7, 0.7, 0.5, 1, 1, 1, 0.75,
+      ]);
       for (const chart of drawn) {
         expect(chart.width).toBeGreaterThan(200);
         for (const length of chart.lines) expect(length).toBeGreaterThan(50);

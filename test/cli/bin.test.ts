@@ -7,7 +7,8 @@ import { ensureBuilt, REPO_ROOT } from '../integration/support/build.js';
 import { runCommand } from '../integration/support/run.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url));
-const cli = (...args: string[]) => runCommand(process.execPath, [join(REPO_ROOT, 'dist', 'cli.js'), ...args], { cwd: REPO_ROOT, timeoutMs: 60_000 });
+const cli = (...args: string[]) =>
+  runCommand(process.execPath, [join(REPO_ROOT, 'dist', 'cli.js'), ...args], { cwd: REPO_ROOT, timeoutMs: 60_000 });
 
 describe('the rag-matchers bin', () => {
   beforeAll(async () => {
@@ -16,11 +17,36 @@ describe('the rag-matchers bin', () => {
 
   it('trec-eval prints the same bytes as trec_eval on the graded set at -l2', async () => {
     const result = await cli(
-      'trec-eval', '-q', '-c', '-l2',
-      '-m', 'P.1,3,5,10', '-m', 'recall.1,3,5,10,100', '-m', 'map', '-m', 'map_cut.5,10', '-m', 'ndcg',
-      '-m', 'ndcg_cut.5,10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'success.1,5,10',
-      '-m', 'num_rel_ret', '-m', 'num_ret', '-m', 'num_rel',
-      fixtures + 'graded.qrels', fixtures + 'graded.run',
+      'trec-eval',
+      '-q',
+      '-c',
+      '-l2',
+      '-m',
+      'P.1,3,5,10',
+      '-m',
+      'recall.1,3,5,10,100',
+      '-m',
+      'map',
+      '-m',
+      'map_cut.5,10',
+      '-m',
+      'ndcg',
+      '-m',
+      'ndcg_cut.5,10',
+      '-m',
+      'recip_rank',
+      '-m',
+      'Rprec',
+      '-m',
+      'success.1,5,10',
+      '-m',
+      'num_rel_ret',
+      '-m',
+      'num_ret',
+      '-m',
+      'num_rel',
+      fixtures + 'graded.qrels',
+      fixtures + 'graded.run',
     );
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
@@ -35,7 +61,9 @@ describe('the rag-matchers bin', () => {
     expect(help.stdout).toMatch(/^ {2}compare +paired comparison/m);
     const bad = await cli('eval', '--qrels', fixtures + 'small.qrels', '--run', fixtures + 'small.run', '--per-querry');
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toBe("rag-matchers eval: unknown option '--per-querry'\nRun 'rag-matchers eval --help' for usage.\n");
+    expect(bad.stderr).toBe(
+      "rag-matchers eval: unknown option '--per-querry'\nRun 'rag-matchers eval --help' for usage.\n",
+    );
     const malformed = await cli('trec-eval', fixtures + 'small.qrels', join(REPO_ROOT, 'test', 'cli', 'bin.test.ts'));
     expect(malformed.exitCode).toBe(2);
   });

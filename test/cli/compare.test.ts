@@ -67,7 +67,12 @@ describe('rag-matchers compare', () => {
     expect((await runCommand(compare, [...base, '--tolerance', '0.3,hit@3=0'])).code).toBe(0);
     const strict = await runCommand(compare, [...base, '--tolerance', '0.3,nDCG@10=0', '--format', 'json']);
     expect(strict.code).toBe(1);
-    expect((JSON.parse(strict.stdout) as { measures: { measure: string; tolerance: number }[] }).measures.map((entry) => [entry.measure, entry.tolerance])).toEqual([
+    expect(
+      (JSON.parse(strict.stdout) as { measures: { measure: string; tolerance: number }[] }).measures.map((entry) => [
+        entry.measure,
+        entry.tolerance,
+      ]),
+    ).toEqual([
       ['ndcg@10', 0],
       ['hit@3', 0.3],
     ]);
@@ -77,8 +82,31 @@ describe('rag-matchers compare', () => {
   });
 
   it('--format json carries means, intervals, p-values, the verdict and the worst questions', async () => {
-    const result = await runCommand(compare, ['--qrels', qrels, bm25, reranked, '-m', 'nDCG@10', '--format', 'json', '--test', 'sign']);
-    const document = JSON.parse(result.stdout) as { pairedQueries: number; regressions: string[]; measures: { measure: string; a: { mean: number; interval: { lower: number } }; b: { mean: number }; p: number; pHolm: number; losses: number; worse: { queryId: string }[] }[] };
+    const result = await runCommand(compare, [
+      '--qrels',
+      qrels,
+      bm25,
+      reranked,
+      '-m',
+      'nDCG@10',
+      '--format',
+      'json',
+      '--test',
+      'sign',
+    ]);
+    const document = JSON.parse(result.stdout) as {
+      pairedQueries: number;
+      regressions: string[];
+      measures: {
+        measure: string;
+        a: { mean: number; interval: { lower: number } };
+        b: { mean: number };
+        p: number;
+        pHolm: number;
+        losses: number;
+        worse: { queryId: string }[];
+      }[];
+    };
     expect(document.pairedQueries).toBe(12);
     expect(document.regressions).toEqual(['ndcg@10']);
     const [ndcg] = document.measures;
@@ -88,20 +116,49 @@ describe('rag-matchers compare', () => {
   });
 
   it('the same seed gives the same figures', async () => {
-    const args = ['--qrels', qrels, bm25, reranked, '-m', 'ndcg@10', '-m', 'mrr', '--format', 'json', '--resamples', '500', '--seed', '7'];
+    const args = [
+      '--qrels',
+      qrels,
+      bm25,
+      reranked,
+      '-m',
+      'ndcg@10',
+      '-m',
+      'mrr',
+      '--format',
+      'json',
+      '--resamples',
+      '500',
+      '--seed',
+      '7',
+    ];
     expect((await runCommand(compare, args)).stdout).toBe((await runCommand(compare, args)).stdout);
   });
 
   it('markdown for a pull-request comment', async () => {
-    const result = await runCommand(compare, ['--qrels', qrels, bm25, reranked, '-m', 'ndcg@10', '--format', 'markdown']);
-    expect(result.stdout).toContain('| measure | A (95% interval) | B (95% interval) | B - A | wins/losses/ties | p | p (Holm) | verdict |');
+    const result = await runCommand(compare, [
+      '--qrels',
+      qrels,
+      bm25,
+      reranked,
+      '-m',
+      'ndcg@10',
+      '--format',
+      'markdown',
+    ]);
+    expect(result.stdout).toContain(
+      '| measure | A (95% interval) | B (95% interval) | B - A | wins/losses/ties | p | p (Holm) | verdict |',
+    );
     expect(result.stdout).toContain('**Questions that got worse on ndcg@10** (5, worst first):');
   });
 
   it.each([
     [['--qrels', qrels, bm25], /expected two runs, RUN_A \(baseline\) and RUN_B \(candidate\), got '.*bm25\.run'/],
     [[bm25, reranked], /--qrels FILE is required/],
-    [['--qrels', qrels, bm25, reranked, '--test', 'wilcoxon'], /--test must be one of randomization, sign, t, got 'wilcoxon'/],
+    [
+      ['--qrels', qrels, bm25, reranked, '--test', 'wilcoxon'],
+      /--test must be one of randomization, sign, t, got 'wilcoxon'/,
+    ],
     [['--qrels', qrels, bm25, reranked, '--significance', '5'], /--significance must be a number > 0 and < 1, got '5'/],
     [['--qrels', qrels, bm25, join(directory, 'none.run')], /cannot read run file '.*none\.run': no such file/],
   ])('%j is a usage error (exit 2)', async (args, message) => {

@@ -19,7 +19,9 @@ function file(name: string, text: string): string {
 /** trec_eval -q -c output: qid → trec measure → value. */
 function trecEvalValues(name: string): Map<string, Map<string, number>> {
   const values = new Map<string, Map<string, number>>();
-  for (const line of readFileSync(fixtures + name, 'utf8').trim().split('\n')) {
+  for (const line of readFileSync(fixtures + name, 'utf8')
+    .trim()
+    .split('\n')) {
     const [measure, queryId, value] = line.split('\t').map((field) => field.trim()) as [string, string, string];
     if (!values.has(queryId)) values.set(queryId, new Map());
     values.get(queryId)?.set(measure, Number(value));
@@ -46,7 +48,26 @@ describe('rag-matchers eval', () => {
   });
 
   it('--format json: canonical names, per-query values equal to trec_eval -q -c, and the query lists', async () => {
-    const result = await runCommand(evalCommand, ['--qrels', qrels, '--run', run, '-m', 'P_5', '-m', 'recall.100', '-m', 'map', '-m', 'ndcg', '-m', 'Rprec', '-m', 'success_1', '--format', 'json']);
+    const result = await runCommand(evalCommand, [
+      '--qrels',
+      qrels,
+      '--run',
+      run,
+      '-m',
+      'P_5',
+      '-m',
+      'recall.100',
+      '-m',
+      'map',
+      '-m',
+      'ndcg',
+      '-m',
+      'Rprec',
+      '-m',
+      'success_1',
+      '--format',
+      'json',
+    ]);
     const document = JSON.parse(result.stdout) as {
       measures: string[];
       mean: Record<string, number>;
@@ -54,20 +75,58 @@ describe('rag-matchers eval', () => {
       queries: { evaluated: number; unjudged: string[]; missing: string[]; runOnly: string[] };
     };
     expect(document.measures).toEqual(['precision@5', 'recall@100', 'map', 'ndcg', 'rprec', 'hit@1']);
-    expect(document.queries).toEqual({ evaluated: 33, unjudged: [], missing: ['q31', 'q32', 'q33'], runOnly: ['q34', 'q35', 'q36'] });
+    expect(document.queries).toEqual({
+      evaluated: 33,
+      unjudged: [],
+      missing: ['q31', 'q32', 'q33'],
+      runOnly: ['q34', 'q35', 'q36'],
+    });
     const trec = trecEvalValues('small.trec_eval.c.full.txt');
-    const names: Record<string, string> = { 'precision@5': 'P_5', 'recall@100': 'recall_100', map: 'map', ndcg: 'ndcg', rprec: 'Rprec', 'hit@1': 'success_1' };
+    const names: Record<string, string> = {
+      'precision@5': 'P_5',
+      'recall@100': 'recall_100',
+      map: 'map',
+      ndcg: 'ndcg',
+      rprec: 'Rprec',
+      'hit@1': 'success_1',
+    };
     expect(Object.keys(document.perQuery).sort()).toEqual([...trec.keys()].filter((id) => id !== 'all').sort());
     for (const [queryId, values] of Object.entries(document.perQuery)) {
-      for (const [measure, value] of Object.entries(values)) expect(value).toBeCloseTo(trec.get(queryId)?.get(names[measure] as string) as number, 12);
+      for (const [measure, value] of Object.entries(values))
+        expect(value).toBeCloseTo(trec.get(queryId)?.get(names[measure] as string) as number, 12);
     }
-    for (const [measure, value] of Object.entries(document.mean)) expect(value).toBeCloseTo(trec.get('all')?.get(names[measure] as string) as number, 12);
+    for (const [measure, value] of Object.entries(document.mean))
+      expect(value).toBeCloseTo(trec.get('all')?.get(names[measure] as string) as number, 12);
   });
 
   it('reads a JSONL eval set and a JSONL run; lists unjudged queries; --per-query and markdown', async () => {
-    const set = file('set.jsonl', ['{"id":"q1","query":"refunds?","relevant":["a"]}', '{"id":"q2","query":"graphql?","relevant":[]}', '{"id":"q3","query":"limits?","relevant":{"b":2,"c":1}}'].join('\n'));
-    const hits = file('run.jsonl', ['{"id":"q1","hits":["x","a"]}', '{"id":"q2","hits":["a"]}', '{"id":"q3","hits":[{"id":"c"},{"id":"b"}]}'].join('\n'));
-    const result = await runCommand(evalCommand, ['--qrels', set, '--run', hits, '-m', 'mrr', '-m', 'ndcg@2', '--per-query', '--format', 'markdown']);
+    const set = file(
+      'set.jsonl',
+      [
+        '{"id":"q1","query":"refunds?","relevant":["a"]}',
+        '{"id":"q2","query":"graphql?","relevant":[]}',
+        '{"id":"q3","query":"limits?","relevant":{"b":2,"c":1}}',
+      ].join('\n'),
+    );
+    const hits = file(
+      'run.jsonl',
+      ['{"id":"q1","hits":["x","a"]}', '{"id":"q2","hits":["a"]}', '{"id":"q3","hits":[{"id":"c"},{"id":"b"}]}'].join(
+        '\n',
+      ),
+    );
+    const result = await runCommand(evalCommand, [
+      '--qrels',
+      set,
+      '--run',
+      hits,
+      '-m',
+      'mrr',
+      '-m',
+      'ndcg@2',
+      '--per-query',
+      '--format',
+      'markdown',
+    ]);
     expect(result.stdout).toBe(
       [
         '| measure | mean |',
@@ -87,8 +146,25 @@ describe('rag-matchers eval', () => {
   });
 
   it('--missing skip leaves missing queries out; --confidence adds intervals', async () => {
-    const skipped = await runCommand(evalCommand, ['--qrels', qrels, '--run', run, '-m', 'hit@10', '--missing', 'skip', '--format', 'json', '--confidence', '0.95']);
-    const document = JSON.parse(skipped.stdout) as { mean: Record<string, number>; queries: { evaluated: number }; intervals: Record<string, { method: string; lower: number; upper: number }> };
+    const skipped = await runCommand(evalCommand, [
+      '--qrels',
+      qrels,
+      '--run',
+      run,
+      '-m',
+      'hit@10',
+      '--missing',
+      'skip',
+      '--format',
+      'json',
+      '--confidence',
+      '0.95',
+    ]);
+    const document = JSON.parse(skipped.stdout) as {
+      mean: Record<string, number>;
+      queries: { evaluated: number };
+      intervals: Record<string, { method: string; lower: number; upper: number }>;
+    };
     expect(document.queries.evaluated).toBe(30);
     expect(document.mean['hit@10']).toBeCloseTo(17 / 30, 12);
     expect(document.intervals['hit@10']).toMatchObject({ method: 'wilson', successes: 17, trials: 30 });
@@ -100,7 +176,10 @@ describe('rag-matchers eval', () => {
     [['--qrels', qrels, '--run', run, '-m', 'recall'], /measure "recall" is not valid: recall needs a cutoff/],
     [['--qrels', qrels, '--run', run, '--bogus'], /unknown option '--bogus'/],
     [['--qrels', qrels, '--run', join(directory, 'none.run')], /cannot read run file '.*none\.run': no such file/],
-    [['--qrels', qrels, '--run', run, '--missing', 'error'], /3 judged queries are missing from the run \(q31, q32, q33\) and options\.missing is 'error'/],
+    [
+      ['--qrels', qrels, '--run', run, '--missing', 'error'],
+      /3 judged queries are missing from the run \(q31, q32, q33\) and options\.missing is 'error'/,
+    ],
     [['--qrels', qrels, '--run', run, '--min-grade', '0'], /--min-grade must be a number > 0, got '0'/],
     [['--qrels', qrels, run], /unexpected argument '.*small\.run'/],
   ])('%j is a usage error (exit 2)', async (args, message) => {

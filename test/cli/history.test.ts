@@ -31,13 +31,24 @@ describe('rag-matchers history', { timeout: 30_000 }, () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const last = repo.short(repo.shas[4]!);
     expect(result.stdout).toContain(`Baseline history of ${baseline}: 5 commits, 2025-01-01 → 2025-01-06\n`);
-    expect(result.stdout).toContain(`\n  ${last}  2025-01-06  0.700             0.750 -0.250 n=4  Harder questions; drop mrr\n`);
+    expect(result.stdout).toContain(
+      `\n  ${last}  2025-01-06  0.700             0.750 -0.250 n=4  Harder questions; drop mrr\n`,
+    );
     expect(result.stdout).toContain(`\n  ${last}  2025-01-06  removed    1.000      Harder questions; drop mrr\n`);
   });
 
   it('filters by suite and measure (measure names in any accepted spelling) and limits the commits', async () => {
     const baseline = join(repo.dir, repo.path);
-    const result = await runCommand(history, ['--baseline', baseline, '--suite', 'orders', '--measure', 'R@5', '--limit', '3']);
+    const result = await runCommand(history, [
+      '--baseline',
+      baseline,
+      '--suite',
+      'orders',
+      '--measure',
+      'R@5',
+      '--limit',
+      '3',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(': 3 commits, 2025-01-04 → 2025-01-06\n');
     expect(result.stdout).toContain('  commit   date        recall@5          subject\n');

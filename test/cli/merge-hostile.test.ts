@@ -24,16 +24,51 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCommand(process.execPath, [join(REPO_ROOT, 'dist', 'cli.js'), 'merge', ...args], { cwd: root, timeoutMs: 60_000, env: { CI: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, RAG_BASELINE: undefined, ...env } });
+  runCommand(process.execPath, [join(REPO_ROOT, 'dist', 'cli.js'), 'merge', ...args], {
+    cwd: root,
+    timeoutMs: 60_000,
+    env: { CI: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, RAG_BASELINE: undefined, ...env },
+  });
 
-function shard(name: string, index: number, count: number, options: Record<string, unknown>, files: string[], values: number[] = []): string {
-  const samples = values.map((value, position) => ({ measure: 'recall@5', value, pass: true, queryId: `q${position + 1}`, file: files[0], describePath: [], test: `t${position + 1}` }));
+function shard(
+  name: string,
+  index: number,
+  count: number,
+  options: Record<string, unknown>,
+  files: string[],
+  values: number[] = [],
+): string {
+  const samples = values.map((value, position) => ({
+    measure: 'recall@5',
+    value,
+    pass: true,
+    queryId: `q${position + 1}`,
+    file: files[0],
+    describePath: [],
+    test: `t${position + 1}`,
+  }));
   const path = join(root, name);
-  writeFileSync(path, JSON.stringify({ generatedBy: 'rag-matchers', kind: 'shard-samples', schemaVersion: 1, runner: 'jest', shard: { index, count }, options, files, samples }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      generatedBy: 'rag-matchers',
+      kind: 'shard-samples',
+      schemaVersion: 1,
+      runner: 'jest',
+      shard: { index, count },
+      options,
+      files,
+      samples,
+    }),
+  );
   return path;
 }
 
-const BASELINE = JSON.stringify({ generatedBy: 'rag-matchers', schemaVersion: 1, suites: { 'a.test.ts': { 'recall@5': { q1: 1, q2: 1 } } } });
+const BASELINE = JSON.stringify({
+  generatedBy: 'rag-matchers',
+  schemaVersion: 1,
+  suites: { 'a.test.ts': { 'recall@5': { q1: 1, q2: 1 } } },
+});
 
 describe('rag-matchers merge: paths from shard reports', () => {
   it.each([
@@ -45,7 +80,9 @@ describe('rag-matchers merge: paths from shard reports', () => {
     const first = shard('rag-shard-1-of-1.json', 1, 1, { [name]: value }, ['a.test.ts'], [1]);
     const result = await cli([first], { RAG_BASELINE: 'update' });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain(`the shard reports' reporter option \`${name}\` is ${JSON.stringify(value)}, outside the project root`);
+    expect(result.stderr).toContain(
+      `the shard reports' reporter option \`${name}\` is ${JSON.stringify(value)}, outside the project root`,
+    );
     expect(result.stderr).toContain(`Pass --${name} <file>`);
     expect(existsSync(join(root, '..', 'escaped-report.json'))).toBe(false);
     expect(existsSync('/tmp/rag-merge-escape.md')).toBe(false);
@@ -55,11 +92,20 @@ describe('rag-matchers merge: paths from shard reports', () => {
   it('writes where the command line says, even outside the root, and inside the root where the shard says', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'rag-merge-out-'));
     try {
-      const first = shard('rag-shard-1-of-1.json', 1, 1, { json: '../nope.json', markdown: 'reports/summary.md' }, ['a.test.ts'], [1]);
+      const first = shard(
+        'rag-shard-1-of-1.json',
+        1,
+        1,
+        { json: '../nope.json', markdown: 'reports/summary.md' },
+        ['a.test.ts'],
+        [1],
+      );
       const result = await cli([first, '--json', join(outside, 'report.json')]);
       expect(result.stderr).toBe('');
       expect(result.exitCode).toBe(0);
-      expect(JSON.parse(readFileSync(join(outside, 'report.json'), 'utf8'))).toMatchObject({ generatedBy: 'rag-matchers' });
+      expect(JSON.parse(readFileSync(join(outside, 'report.json'), 'utf8'))).toMatchObject({
+        generatedBy: 'rag-matchers',
+      });
       expect(readFileSync(join(root, 'reports', 'summary.md'), 'utf8')).toContain('recall@5');
     } finally {
       rmSync(outside, { recursive: true, force: true });
@@ -93,7 +139,9 @@ describe('rag-matchers merge: a report that cannot be written', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain('a.test.ts  recall@5');
     expect(result.stdout).toContain('accept it with');
-    expect(result.stderr.trim().split('\n')).toEqual([`rag-matchers: could not write the JSON report ${join(root, 'out')}: it is a folder; name a file such as rag-report.json (EISDIR).`]);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `rag-matchers: could not write the JSON report ${join(root, 'out')}: it is a folder; name a file such as rag-report.json (EISDIR).`,
+    ]);
   });
 
   it('run as another user on a read-only baseline folder: prints the summary, says the baseline could not be written, keeps exit 0', () => {
@@ -106,12 +154,20 @@ describe('rag-matchers merge: a report that cannot be written', () => {
       uid: 65534,
       gid: 65534,
       encoding: 'utf8',
-      env: cleanEnv({ RAG_BASELINE: 'update', CI: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, HOME: root }),
+      env: cleanEnv({
+        RAG_BASELINE: 'update',
+        CI: undefined,
+        GITHUB_ACTIONS: undefined,
+        GITHUB_STEP_SUMMARY: undefined,
+        HOME: root,
+      }),
       timeout: 60_000,
     });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('a.test.ts  recall@5');
-    expect(result.stderr.trim().split('\n')).toEqual(['rag-matchers: could not write the baseline rag-baseline.json: permission denied (EACCES).']);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'rag-matchers: could not write the baseline rag-baseline.json: permission denied (EACCES).',
+    ]);
     expect(readFileSync(join(root, 'rag-baseline.json'), 'utf8')).toBe(BASELINE);
   });
 });

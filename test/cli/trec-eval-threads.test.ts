@@ -12,20 +12,50 @@ import { runCommand } from '../integration/support/run.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url));
 const read = (name: string) => readFileSync(fixtures + name, 'utf8');
-const cli = (...args: string[]) => runCommand(process.execPath, [join(REPO_ROOT, 'dist', 'cli.js'), 'trec-eval', ...args], { cwd: REPO_ROOT, timeoutMs: 60_000 });
-const threadsOf = (stderr: string) => (JSON.parse(stderr.trim().split('\n').pop() ?? '{}') as { threads?: number }).threads;
+const cli = (...args: string[]) =>
+  runCommand(process.execPath, [join(REPO_ROOT, 'dist', 'cli.js'), 'trec-eval', ...args], {
+    cwd: REPO_ROOT,
+    timeoutMs: 60_000,
+  });
+const threadsOf = (stderr: string) =>
+  (JSON.parse(stderr.trim().split('\n').pop() ?? '{}') as { threads?: number }).threads;
 
 const MEASURES = [
-  '-m', 'P.1,3,5,10', '-m', 'recall.1,3,5,10,100', '-m', 'map', '-m', 'map_cut.5,10', '-m', 'ndcg',
-  '-m', 'ndcg_cut.5,10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'success.1,5,10',
-  '-m', 'num_rel_ret', '-m', 'num_ret', '-m', 'num_rel',
+  '-m',
+  'P.1,3,5,10',
+  '-m',
+  'recall.1,3,5,10,100',
+  '-m',
+  'map',
+  '-m',
+  'map_cut.5,10',
+  '-m',
+  'ndcg',
+  '-m',
+  'ndcg_cut.5,10',
+  '-m',
+  'recip_rank',
+  '-m',
+  'Rprec',
+  '-m',
+  'success.1,5,10',
+  '-m',
+  'num_rel_ret',
+  '-m',
+  'num_ret',
+  '-m',
+  'num_rel',
 ];
 
 /** Lines stably grouped by query id (byte order), as retrieval systems write runs. */
 function groupByQuery(text: string): string {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   const key = (line: string) => line.trim().split(/\s+/)[0] as string;
-  return `${lines.map((line, index) => ({ line, index })).sort((a, b) => compareUtf8(key(a.line), key(b.line)) || a.index - b.index).map(({ line }) => line).join('\n')}\n`;
+  return `${lines
+    .map((line, index) => ({ line, index }))
+    .sort((a, b) => compareUtf8(key(a.line), key(b.line)) || a.index - b.index)
+    .map(({ line }) => line)
+    .join('\n')}\n`;
 }
 
 const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-threads-'));
@@ -45,19 +75,41 @@ describe('trec-eval --threads', () => {
     { set: 'small', level: [] as string[], expected: 'small.trec_eval.c.txt' },
   ];
 
-  it.each(cases)('prints trec_eval\'s bytes for $set $level with 2 and 3 threads on a grouped run', async ({ set, level, expected }) => {
-    const run = write(`${set}.grouped.run`, groupByQuery(read(`${set}.run`)));
-    for (const threads of ['2', '3']) {
-      const result = await cli('--threads', threads, '--timings', '-q', '-c', ...level, ...MEASURES, fixtures + `${set}.qrels`, run);
-      expect(result.exitCode).toBe(0);
-      expect(result.stdout).toBe(read(expected));
-      expect(threadsOf(result.stderr)).toBe(Number(threads));
-    }
-  });
+  it.each(cases)(
+    "prints trec_eval's bytes for $set $level with 2 and 3 threads on a grouped run",
+    async ({ set, level, expected }) => {
+      const run = write(`${set}.grouped.run`, groupByQuery(read(`${set}.run`)));
+      for (const threads of ['2', '3']) {
+        const result = await cli(
+          '--threads',
+          threads,
+          '--timings',
+          '-q',
+          '-c',
+          ...level,
+          ...MEASURES,
+          fixtures + `${set}.qrels`,
+          run,
+        );
+        expect(result.exitCode).toBe(0);
+        expect(result.stdout).toBe(read(expected));
+        expect(threadsOf(result.stderr)).toBe(Number(threads));
+      }
+    },
+  );
 
   it('falls back to one thread, same bytes, when a query id comes back in another part', async () => {
     // small.run is not grouped: q1's lines come back after other queries'.
-    const result = await cli('--threads', '2', '--timings', '-q', '-c', ...MEASURES, fixtures + 'small.qrels', fixtures + 'small.run');
+    const result = await cli(
+      '--threads',
+      '2',
+      '--timings',
+      '-q',
+      '-c',
+      ...MEASURES,
+      fixtures + 'small.qrels',
+      fixtures + 'small.run',
+    );
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(read('small.trec_eval.c.txt'));
     expect(threadsOf(result.stderr)).toBe(1);
@@ -76,7 +128,9 @@ describe('trec-eval --threads', () => {
   });
 
   it('stops on a docno repeated in a later part exactly as one thread does (exit 4, same lines)', async () => {
-    const lines = groupByQuery(read('graded.run')).split('\n').filter((line) => line !== '');
+    const lines = groupByQuery(read('graded.run'))
+      .split('\n')
+      .filter((line) => line !== '');
     const last = lines[lines.length - 1] as string;
     const [queryId, , docId] = last.split(/\s+/);
     lines.splice(lines.length - 1, 0, `${queryId} Q0 ${docId} 999 -5 run`);
@@ -92,10 +146,19 @@ describe('trec-eval --threads', () => {
 
   it('stops on a docno repeated in the judgments of a query in a later part exactly as one thread does', async () => {
     const queryOf = (line: string) => line.trim().split(/\s+/)[0] as string;
-    const qrelsLines = read('graded.qrels').split('\n').filter((line) => line !== '');
+    const qrelsLines = read('graded.qrels')
+      .split('\n')
+      .filter((line) => line !== '');
     const runText = groupByQuery(read('graded.run'));
     // The last query of the grouped run (in the worker's part) that has judgments: repeat its first judgment after its last.
-    const runQueries = [...new Set(runText.split('\n').filter((line) => line !== '').map(queryOf))];
+    const runQueries = [
+      ...new Set(
+        runText
+          .split('\n')
+          .filter((line) => line !== '')
+          .map(queryOf),
+      ),
+    ];
     const query = runQueries.reverse().find((id) => qrelsLines.some((line) => queryOf(line) === id)) as string;
     const first = qrelsLines.findIndex((line) => queryOf(line) === query);
     const last = qrelsLines.length - 1 - [...qrelsLines].reverse().findIndex((line) => queryOf(line) === query);
@@ -114,7 +177,9 @@ describe('trec-eval --threads', () => {
   it('waits for a worker that finishes long after the main thread', async () => {
     // Many judgments for queries the run does not have: each worker reads them all, the main thread's
     // part is tiny, so the main thread is left waiting for the worker's reply.
-    const extraJudgments = Array.from({ length: 300_000 }, (_, index) => `zz${index % 3000} 0 doc${index} 1`).join('\n');
+    const extraJudgments = Array.from({ length: 300_000 }, (_, index) => `zz${index % 3000} 0 doc${index} 1`).join(
+      '\n',
+    );
     const qrels = write('big.qrels', `${read('graded.qrels')}${extraJudgments}\n`);
     // Six one-line queries: the cut falls before the last one, so the worker measures query 6.
     const run = write('six-queries.run', [1, 2, 3, 4, 5, 6].map((query) => `${query} Q0 GX877284 1 2 t\n`).join(''));

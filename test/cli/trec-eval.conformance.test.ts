@@ -16,7 +16,11 @@ const read = (name: string) => readFileSync(fixtures + name, 'utf8');
 function sortByQuery(text: string): string {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   const key = (line: string) => line.trim().split(/\s+/)[0] as string;
-  return `${lines.map((line, index) => ({ line, index })).sort((a, b) => compareUtf8(key(a.line), key(b.line)) || a.index - b.index).map(({ line }) => line).join('\n')}\n`;
+  return `${lines
+    .map((line, index) => ({ line, index }))
+    .sort((a, b) => compareUtf8(key(a.line), key(b.line)) || a.index - b.index)
+    .map(({ line }) => line)
+    .join('\n')}\n`;
 }
 
 const sortedDirectory = mkdtempSync(join(tmpdir(), 'rag-matchers-conformance-'));
@@ -27,9 +31,30 @@ for (const set of ['small', 'graded']) {
 
 /** The measure flags of the README's command, exactly. */
 const MEASURES = [
-  '-m', 'P.1,3,5,10', '-m', 'recall.1,3,5,10,100', '-m', 'map', '-m', 'map_cut.5,10', '-m', 'ndcg',
-  '-m', 'ndcg_cut.5,10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'success.1,5,10',
-  '-m', 'num_rel_ret', '-m', 'num_ret', '-m', 'num_rel',
+  '-m',
+  'P.1,3,5,10',
+  '-m',
+  'recall.1,3,5,10,100',
+  '-m',
+  'map',
+  '-m',
+  'map_cut.5,10',
+  '-m',
+  'ndcg',
+  '-m',
+  'ndcg_cut.5,10',
+  '-m',
+  'recip_rank',
+  '-m',
+  'Rprec',
+  '-m',
+  'success.1,5,10',
+  '-m',
+  'num_rel_ret',
+  '-m',
+  'num_ret',
+  '-m',
+  'num_rel',
 ];
 
 const cases = [
@@ -63,8 +88,16 @@ describe.each(cases)('trec_eval -q -c $level on $set', ({ set, level, expected }
   });
 
   it('prints only the summary lines without -q', async () => {
-    const summary = await runCommand(trecEval, args.filter((arg) => arg !== '-q'));
-    expect(summary.stdout).toBe(read(`${expected}.txt`).split('\n').filter((line) => line.includes('\tall\t')).join('\n') + '\n');
+    const summary = await runCommand(
+      trecEval,
+      args.filter((arg) => arg !== '-q'),
+    );
+    expect(summary.stdout).toBe(
+      read(`${expected}.txt`)
+        .split('\n')
+        .filter((line) => line.includes('\tall\t'))
+        .join('\n') + '\n',
+    );
   });
 
   it('prints the same bytes from sorted files read whole, streamed, or the run from standard input', async () => {
@@ -72,7 +105,9 @@ describe.each(cases)('trec_eval -q -c $level on $set', ({ set, level, expected }
     const runPath = join(sortedDirectory, `${set}.run`);
     const whole = await runCommand(trecEval, [...sortedArgs, runPath]);
     const streamed = await runCommand(trecEval, ['--streaming', ...sortedArgs, runPath]);
-    const piped = await runCommand(trecEval, ['--streaming', ...sortedArgs, '-'], { stdin: readFileSync(runPath, 'utf8') });
+    const piped = await runCommand(trecEval, ['--streaming', ...sortedArgs, '-'], {
+      stdin: readFileSync(runPath, 'utf8'),
+    });
     const pipedWhole = await runCommand(trecEval, [...sortedArgs, '-'], { stdin: readFileSync(runPath, 'utf8') });
     for (const result of [whole, streamed, piped, pipedWhole]) {
       expect(result.stderr).toBe('');

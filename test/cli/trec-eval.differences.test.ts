@@ -17,25 +17,47 @@ function file(name: string, text: string): string {
 }
 
 const qrels = file('basic.qrels', 'q1 0 a 1\nq1 0 b 2\nq1 0 c 0\nq2 0 d 1\nq3 0 e 1\n');
-const run = file('basic.run', ['q1 Q0 x 1 9 t', 'q1 Q0 b 2 8 t', 'q1 Q0 a 3 7 t', 'q2 Q0 d 1 5 t', 'q9 Q0 a 1 1 t'].join('\n') + '\n');
+const run = file(
+  'basic.run',
+  ['q1 Q0 x 1 9 t', 'q1 Q0 b 2 8 t', 'q1 Q0 a 3 7 t', 'q2 Q0 d 1 5 t', 'q9 Q0 a 1 1 t'].join('\n') + '\n',
+);
 const row = (measure: string, queryId: string, value: string) => `${measure.padEnd(22)}\t${queryId}\t${value}\n`;
 
 describe('trec-eval: -m cutoffs follow trec_eval 10 (the first -m with parameters wins)', () => {
   it('-q -c -m P -m P.5 prints P_5 alone, without a note', async () => {
     const result = await runCommand(trecEval, ['-q', '-c', '-m', 'P', '-m', 'P.5', qrels, run]);
     // trec_eval 10: P_5 q1 0.4000, q2 0.2000, q3 0.0000, all 0.2000.
-    expect(result.stdout).toBe(row('P_5', 'q1', '0.4000') + row('P_5', 'q2', '0.2000') + row('P_5', 'q3', '0.0000') + row('P_5', 'all', '0.2000'));
+    expect(result.stdout).toBe(
+      row('P_5', 'q1', '0.4000') +
+        row('P_5', 'q2', '0.2000') +
+        row('P_5', 'q3', '0.0000') +
+        row('P_5', 'all', '0.2000'),
+    );
     expect(result.stderr).toBe('');
   });
 
   it('-m P.10 -m P -m P.1,2 prints P_10 alone and says the later cutoffs are ignored', async () => {
     const result = await runCommand(trecEval, ['-c', '-m', 'P.10', '-m', 'P', '-m', 'P.1,2', qrels, run]);
     expect(result.stdout).toBe(row('P_10', 'all', '0.1000'));
-    expect(result.stderr).toContain("'-m P.1,2' ignored: 'P' was already requested as 'P.10' (trec_eval uses the first parameters given)");
+    expect(result.stderr).toContain(
+      "'-m P.1,2' ignored: 'P' was already requested as 'P.10' (trec_eval uses the first parameters given)",
+    );
   });
 
   it('each measure keeps its own first parameters: -m recall -m P.2 -m P.1 -m recall.3', async () => {
-    const result = await runCommand(trecEval, ['-c', '-m', 'recall', '-m', 'P.2', '-m', 'P.1', '-m', 'recall.3', qrels, run]);
+    const result = await runCommand(trecEval, [
+      '-c',
+      '-m',
+      'recall',
+      '-m',
+      'P.2',
+      '-m',
+      'P.1',
+      '-m',
+      'recall.3',
+      qrels,
+      run,
+    ]);
     expect(result.stdout).toBe(row('P_2', 'all', '0.3333') + row('recall_3', 'all', '0.6667'));
   });
 });
@@ -61,10 +83,26 @@ describe('trec-eval: input trec_eval 10 refuses is refused (exit 2)', () => {
   });
 
   it.each([
-    ['an empty qrels file', () => [file('empty.qrels', ''), run], /cannot read qrels file '.*empty\.qrels': it holds no judgment line/],
-    ['a qrels file of comments', () => [file('comments.qrels', '# nothing judged yet\n'), run], /cannot read qrels file '.*comments\.qrels': it holds no judgment line/],
-    ['an empty run file', () => [qrels, file('empty.run', '')], /cannot read run file '.*empty\.run': it holds no result line/],
-    ['a run of blank and comment lines', () => [qrels, file('nothing.run', '\n# none\n\n')], /cannot read run file '.*nothing\.run': it holds no result line/],
+    [
+      'an empty qrels file',
+      () => [file('empty.qrels', ''), run],
+      /cannot read qrels file '.*empty\.qrels': it holds no judgment line/,
+    ],
+    [
+      'a qrels file of comments',
+      () => [file('comments.qrels', '# nothing judged yet\n'), run],
+      /cannot read qrels file '.*comments\.qrels': it holds no judgment line/,
+    ],
+    [
+      'an empty run file',
+      () => [qrels, file('empty.run', '')],
+      /cannot read run file '.*empty\.run': it holds no result line/,
+    ],
+    [
+      'a run of blank and comment lines',
+      () => [qrels, file('nothing.run', '\n# none\n\n')],
+      /cannot read run file '.*nothing\.run': it holds no result line/,
+    ],
   ])('%s, with or without -c or --streaming', async (_label, files, message) => {
     for (const flags of [[], ['-c'], ['-c', '--streaming']]) {
       const result = await runCommand(trecEval, [...flags, '-m', 'map', ...files()]);
@@ -129,6 +167,8 @@ describe('trec-eval: a file that does not fit in memory as text', () => {
     const big = file('big.qrels', 'q1 0 a 1\n'.repeat(200));
     const result = await runCommand(trecEval, ['-m', 'map', big, run]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/cannot read qrels file '.*big\.qrels': .*big\.qrels: 1800 bytes is more than one JavaScript string holds \(1000 characters\)/);
+    expect(result.stderr).toMatch(
+      /cannot read qrels file '.*big\.qrels': .*big\.qrels: 1800 bytes is more than one JavaScript string holds \(1000 characters\)/,
+    );
   });
 });

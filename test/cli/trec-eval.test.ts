@@ -15,7 +15,10 @@ function file(name: string, text: string): string {
 }
 
 const qrels = file('basic.qrels', 'q1 0 a 1\nq1 0 b 2\nq1 0 c 0\nq2 0 d 1\nq3 0 e 1\n');
-const run = file('basic.run', ['q1 Q0 x 1 9 t', 'q1 Q0 b 2 8 t', 'q1 Q0 a 3 7 t', 'q2 Q0 d 1 5 t', 'q9 Q0 a 1 1 t'].join('\n') + '\n');
+const run = file(
+  'basic.run',
+  ['q1 Q0 x 1 9 t', 'q1 Q0 b 2 8 t', 'q1 Q0 a 3 7 t', 'q2 Q0 d 1 5 t', 'q9 Q0 a 1 1 t'].join('\n') + '\n',
+);
 
 /** value of `measure` for `queryId` in trec_eval output. */
 function valueOf(output: string, measure: string, queryId: string): string | undefined {
@@ -28,7 +31,15 @@ describe('trec-eval: query rules', () => {
     const plain = await runCommand(trecEval, ['-q', '-m', 'P.1', '-m', 'num_ret', qrels, run]);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toBe(
-      ['num_ret               \tq1\t3', 'P_1                   \tq1\t0.0000', 'num_ret               \tq2\t1', 'P_1                   \tq2\t1.0000', 'num_ret               \tall\t4', 'P_1                   \tall\t0.5000', ''].join('\n'),
+      [
+        'num_ret               \tq1\t3',
+        'P_1                   \tq1\t0.0000',
+        'num_ret               \tq2\t1',
+        'P_1                   \tq2\t1.0000',
+        'num_ret               \tall\t4',
+        'P_1                   \tall\t0.5000',
+        '',
+      ].join('\n'),
     );
     const complete = await runCommand(trecEval, ['-q', '-c', '-m', 'P.1', qrels, run]);
     expect(valueOf(complete.stdout, 'P_1', 'q3')).toBe('0.0000');
@@ -44,7 +55,18 @@ describe('trec-eval: query rules', () => {
   });
 
   it('-M keeps the top N after ranking; -n drops the summary', async () => {
-    const result = await runCommand(trecEval, ['-q', '-n', '-M', '2', '-m', 'num_ret', '-m', 'num_rel_ret', qrels, run]);
+    const result = await runCommand(trecEval, [
+      '-q',
+      '-n',
+      '-M',
+      '2',
+      '-m',
+      'num_ret',
+      '-m',
+      'num_rel_ret',
+      qrels,
+      run,
+    ]);
     expect(valueOf(result.stdout, 'num_ret', 'q1')).toBe('2');
     expect(valueOf(result.stdout, 'num_rel_ret', 'q1')).toBe('1');
     expect(result.stdout).not.toContain('\tall\t');
@@ -66,14 +88,47 @@ describe('trec-eval: query rules', () => {
   });
 
   it('prints measures in trec_eval order and cutoffs ascending, whatever the -m order', async () => {
-    const result = await runCommand(trecEval, ['-m', 'success.10,1', '-m', 'ndcg_cut.5', '-m', 'map', '-m', 'num_ret', qrels, run]);
-    expect(result.stdout.split('\n').map((line) => line.split('\t')[0]?.trim())).toEqual(['num_ret', 'map', 'ndcg_cut_5', 'success_1', 'success_10', '']);
+    const result = await runCommand(trecEval, [
+      '-m',
+      'success.10,1',
+      '-m',
+      'ndcg_cut.5',
+      '-m',
+      'map',
+      '-m',
+      'num_ret',
+      qrels,
+      run,
+    ]);
+    expect(result.stdout.split('\n').map((line) => line.split('\t')[0]?.trim())).toEqual([
+      'num_ret',
+      'map',
+      'ndcg_cut_5',
+      'success_1',
+      'success_10',
+      '',
+    ]);
   });
 
   it("without -m, prints trec_eval's official set: summary-only runid, num_q and gm_map, then per-query lines", async () => {
     const result = await runCommand(trecEval, [qrels, run]);
-    const names = result.stdout.trim().split('\n').map((line) => line.split('\t')[0]?.trim());
-    expect(names.slice(0, 11)).toEqual(['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall_0.00']);
+    const names = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t')[0]?.trim());
+    expect(names.slice(0, 11)).toEqual([
+      'runid',
+      'num_q',
+      'num_ret',
+      'num_rel',
+      'num_rel_ret',
+      'map',
+      'gm_map',
+      'Rprec',
+      'bpref',
+      'recip_rank',
+      'iprec_at_recall_0.00',
+    ]);
     expect(names.slice(-2)).toEqual(['P_500', 'P_1000']);
     expect(names).toHaveLength(10 + 11 + 9);
   });
@@ -104,19 +159,40 @@ describe('trec-eval: query rules', () => {
     // Rank 2 is the emoji (byte order), rank 3 the replacement character.
     expect(valueOf(result.stdout, 'P_2', 'q1')).toBe('0.5000');
     expect(valueOf(result.stdout, 'P_3', 'q1')).toBe('0.6667');
-    const piped = await runCommand(trecEval, ['-q', '-m', 'num_rel_ret', '-m', 'P.1,2,3', utf8Qrels, '-'], { stdin: text });
+    const piped = await runCommand(trecEval, ['-q', '-m', 'num_rel_ret', '-m', 'P.1,2,3', utf8Qrels, '-'], {
+      stdin: text,
+    });
     expect(piped.stdout).toBe(result.stdout);
   });
 
   it('evaluates a query whose lines span several read chunks like one read at once', async () => {
     // 4,000 documents for q1 (about 120 kB: three 64 kB chunks), scores with many ties.
-    const lines = Array.from({ length: 4000 }, (_, index) => `q1 Q0 d${(index * 7919) % 10007} ${index + 1} ${Math.floor((4000 - index) / 3)} t`);
+    const lines = Array.from(
+      { length: 4000 },
+      (_, index) => `q1 Q0 d${(index * 7919) % 10007} ${index + 1} ${Math.floor((4000 - index) / 3)} t`,
+    );
     lines.push('q2 Q0 d5 1 1 t');
     const text = `${lines.join('\n')}\n`;
     const longRun = file('long.run', text);
     const docAt = (index: number) => `d${(index * 7919) % 10007}`;
-    const longQrels = file('long.qrels', [`q1 0 ${docAt(0)} 1`, `q1 0 ${docAt(1500)} 2`, `q1 0 ${docAt(3999)} 1`, 'q1 0 d99999 3', 'q2 0 d5 1'].join('\n'));
-    const args = ['-q', '-m', 'P.5,100,1000', '-m', 'ndcg', '-m', 'map', '-m', 'recip_rank', '-m', 'num_rel_ret', longQrels];
+    const longQrels = file(
+      'long.qrels',
+      [`q1 0 ${docAt(0)} 1`, `q1 0 ${docAt(1500)} 2`, `q1 0 ${docAt(3999)} 1`, 'q1 0 d99999 3', 'q2 0 d5 1'].join('\n'),
+    );
+    const args = [
+      '-q',
+      '-m',
+      'P.5,100,1000',
+      '-m',
+      'ndcg',
+      '-m',
+      'map',
+      '-m',
+      'recip_rank',
+      '-m',
+      'num_rel_ret',
+      longQrels,
+    ];
     const fromFile = await runCommand(trecEval, [...args, longRun]);
     const fromOneChunk = await runCommand(trecEval, [...args, '-'], { stdin: text });
     expect(fromFile.stderr).toBe('');
@@ -125,10 +201,15 @@ describe('trec-eval: query rules', () => {
     // And the same as the library's ranking of the run (evaluateRun over rankTrecRun).
     const { evaluateRun, rankTrecRun } = await import('../../src/dataset/evaluate-run.js');
     const { parseQrels, parseRun } = await import('../../src/trec/index.js');
-    const library = evaluateRun(parseQrels(readFileSync(longQrels, 'utf8')), rankTrecRun(parseRun(text)), { measures: ['ndcg', 'map', 'mrr'] });
+    const library = evaluateRun(parseQrels(readFileSync(longQrels, 'utf8')), rankTrecRun(parseRun(text)), {
+      measures: ['ndcg', 'map', 'mrr'],
+    });
     expect(Number(valueOf(fromFile.stdout, 'ndcg', 'q1'))).toBeCloseTo(library.perQuery['q1']?.['ndcg'] as number, 4);
     expect(Number(valueOf(fromFile.stdout, 'map', 'q1'))).toBeCloseTo(library.perQuery['q1']?.['map'] as number, 4);
-    expect(Number(valueOf(fromFile.stdout, 'recip_rank', 'q1'))).toBeCloseTo(library.perQuery['q1']?.['mrr'] as number, 4);
+    expect(Number(valueOf(fromFile.stdout, 'recip_rank', 'q1'))).toBeCloseTo(
+      library.perQuery['q1']?.['mrr'] as number,
+      4,
+    );
   });
 
   it('--precision prints more decimals; counts stay integers', async () => {
@@ -160,7 +241,9 @@ describe('trec-eval: fatal duplicates (exit 4, as trec_eval)', () => {
     const result = await runCommand(trecEval, ['-q', '-m', 'num_ret', qrels, duplicated]);
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('num_ret               \tq1\t1\n');
-    expect(result.stderr).toMatch(/dup\.run:3: duplicate docno 'd' in query 'q2' \(first on line 2\)\. trec_eval treats a repeated document as a fatal error/);
+    expect(result.stderr).toMatch(
+      /dup\.run:3: duplicate docno 'd' in query 'q2' \(first on line 2\)\. trec_eval treats a repeated document as a fatal error/,
+    );
   });
 
   it('a docno repeated in the qrels of an evaluated query', async () => {
@@ -188,11 +271,17 @@ describe('trec-eval: usage and input errors (exit 2)', () => {
   it.each([
     [['--frobnicate', qrels, run], /unknown option '--frobnicate'/],
     [[qrels], /expected two files, QRELS and RUN, got '.*basic\.qrels'/],
-    [['-m', 'infAP', qrels, run], /trec_eval measure 'infAP' is not supported by rag-matchers trec-eval\. Supported: runid, num_q, num_ret/],
+    [
+      ['-m', 'infAP', qrels, run],
+      /trec_eval measure 'infAP' is not supported by rag-matchers trec-eval\. Supported: runid, num_q, num_ret/,
+    ],
     [['-m', 'set', qrels, run], /'set' is not supported/],
     [['-m', 'constructor', qrels, run], /unknown measure 'constructor'/],
     [['-m', '__proto__', qrels, run], /unknown measure '__proto__'/],
-    [['-m', 'p.5', qrels, run], /unknown measure 'p'\. Measure names are case-sensitive, as in trec_eval: did you mean 'P'\?/],
+    [
+      ['-m', 'p.5', qrels, run],
+      /unknown measure 'p'\. Measure names are case-sensitive, as in trec_eval: did you mean 'P'\?/,
+    ],
     [['-m', 'P.5,5', qrels, run], /repeats the cutoff 5/],
     [['-m', 'P.0', qrels, run], /cutoffs of 'P\.0' must be positive/],
     [['-m', 'P.', qrels, run], /empty parameter list/],
@@ -215,9 +304,13 @@ describe('trec-eval: usage and input errors (exit 2)', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/bad\.run:2: score 'high' is not a number\n {2}line 2: "q1 Q0 b 2 high t"/);
     const short = file('short.run', 'q1 Q0 a 1 9\n');
-    expect((await runCommand(trecEval, [qrels, short])).stderr).toMatch(/short\.run:1: expected 6 or more columns \(qid Q0 docno rank score tag\), found 5/);
+    expect((await runCommand(trecEval, [qrels, short])).stderr).toMatch(
+      /short\.run:1: expected 6 or more columns \(qid Q0 docno rank score tag\), found 5/,
+    );
     const badGrade = file('grade.qrels', 'q1 0 a 1.5\n');
-    expect((await runCommand(trecEval, [badGrade, run])).stderr).toMatch(/grade\.qrels:1: relevance grade '1\.5' is not an integer/);
+    expect((await runCommand(trecEval, [badGrade, run])).stderr).toMatch(
+      /grade\.qrels:1: relevance grade '1\.5' is not an integer/,
+    );
   });
 
   it('no query with both results and judgments: exit 7, as trec_eval', async () => {
@@ -230,7 +323,9 @@ describe('trec-eval: usage and input errors (exit 2)', () => {
   it('warns about parameters trec_eval ignores', async () => {
     const result = await runCommand(trecEval, ['-m', 'map.5', qrels, run]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/'map' takes no parameters: '\.5' ignored, as trec_eval does\. Did you mean -m map_cut\.5\?/);
+    expect(result.stderr).toMatch(
+      /'map' takes no parameters: '\.5' ignored, as trec_eval does\. Did you mean -m map_cut\.5\?/,
+    );
     expect(result.stdout).toMatch(/^map {19}\tall\t/);
   });
 
@@ -246,7 +341,9 @@ describe('trec-eval --streaming', () => {
     const unsorted = file('unsorted.run', 'q2 Q0 d 1 5 t\nq1 Q0 a 1 5 t\n');
     const result = await runCommand(trecEval, ['--streaming', qrels, unsorted]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/unsorted\.run:2: --streaming needs the run grouped by query, in byte order of query id, but query 'q1' comes after 'q2'\. Sort it .*LC_ALL=C sort -s -k1,1 run > run\.sorted/);
+    expect(result.stderr).toMatch(
+      /unsorted\.run:2: --streaming needs the run grouped by query, in byte order of query id, but query 'q1' comes after 'q2'\. Sort it .*LC_ALL=C sort -s -k1,1 run > run\.sorted/,
+    );
     const unsortedQrels = file('unsorted.qrels', 'q2 0 d 1\nq10 0 a 1\n');
     const qrelsResult = await runCommand(trecEval, ['--streaming', unsortedQrels, run]);
     expect(qrelsResult.code).toBe(2);
@@ -262,6 +359,14 @@ describe('trec-eval --streaming', () => {
 
   it('reports timings as one JSON line on stderr', async () => {
     const result = await runCommand(trecEval, ['--timings', '-m', 'P.1', qrels, run]);
-    expect(JSON.parse(result.stderr)).toEqual({ read: expect.any(Number), sort: expect.any(Number), measure: expect.any(Number), write: expect.any(Number), total: expect.any(Number), maxRssMB: expect.any(Number), threads: 1 });
+    expect(JSON.parse(result.stderr)).toEqual({
+      read: expect.any(Number),
+      sort: expect.any(Number),
+      measure: expect.any(Number),
+      write: expect.any(Number),
+      total: expect.any(Number),
+      maxRssMB: expect.any(Number),
+      threads: 1,
+    });
   });
 });

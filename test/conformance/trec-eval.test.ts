@@ -24,7 +24,12 @@ function parseTrecEvalOutput(text: string): Expected {
 const COUNTS = new Set(['num_ret', 'num_rel', 'num_rel_ret']);
 
 /** Evaluates one query the way `trec_eval -q -c [-l N]` does, for every measure trec_eval printed. */
-function ourValues(hits: { id: string; score: number }[], grades: Map<string, number>, trecNames: string[], minGrade: number) {
+function ourValues(
+  hits: { id: string; score: number }[],
+  grades: Map<string, number>,
+  trecNames: string[],
+  minGrade: number,
+) {
   const options = { sortBy: 'score' as const, minGrade, duplicates: 'error' as const };
   const measures = trecNames.filter((name) => !COUNTS.has(name));
   const values: Record<string, number> = {};
@@ -75,10 +80,14 @@ describe.each(cases)('$set qrels/run, trec_eval -q -c -l$minGrade', ({ set, minG
   });
 
   it('agrees on the means (sums for the counts)', () => {
-    const perQuery = queryIds.map((queryId) => ourValues(runToHits(run, queryId), qrels.get(queryId)!, trecNames, minGrade));
+    const perQuery = queryIds.map((queryId) =>
+      ourValues(runToHits(run, queryId), qrels.get(queryId)!, trecNames, minGrade),
+    );
     // trec_eval quirk: its summary num_rel counts relevant documents at the default level 1 even
     // under -l2 (the per-query lines do honour -l2). Our means are checked against that figure.
-    const defaultLevel = queryIds.map((queryId) => ourValues(runToHits(run, queryId), qrels.get(queryId)!, ['num_rel'], 1));
+    const defaultLevel = queryIds.map((queryId) =>
+      ourValues(runToHits(run, queryId), qrels.get(queryId)!, ['num_rel'], 1),
+    );
     for (const [name, value] of expected.get('all')!) {
       const source = name === 'num_rel' ? defaultLevel : perQuery;
       const total = source.reduce((sum, values) => sum + (values[name] as number), 0);

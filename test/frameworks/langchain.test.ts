@@ -46,15 +46,26 @@ describe('LangChain.js MemoryVectorStore and a text splitter', () => {
     expect(pairs).toHaveHitAtK(['shipping.md'], 1, { granularity: 'document' });
     expect(pairs).toRankFirst('shipping.md', { granularity: 'document' });
     // Reversed, sortBy: 'score' reads each pair's score and restores the order.
-    expect([...pairs].reverse()).toHaveReciprocalRankAbove(['shipping.md'], 1, { granularity: 'document', sortBy: 'score' });
+    expect([...pairs].reverse()).toHaveReciprocalRankAbove(['shipping.md'], 1, {
+      granularity: 'document',
+      sortBy: 'score',
+    });
     expect(pairs).toHaveRecallAtK(['shipping.md'], 4, 1, { key: 'metadata.source' });
   });
 
   it('a Document.id (as vector stores assign) wins, and the message names metadata.source as the field that matches', async () => {
     const store = new MemoryVectorStore(new BagOfWordsEmbeddings());
     await store.addDocuments([
-      new Document({ id: '3f1c0a52-0000-4000-8000-000000000001', pageContent: refunds, metadata: { source: 'refunds.md' } }),
-      new Document({ id: '3f1c0a52-0000-4000-8000-000000000002', pageContent: shipping, metadata: { source: 'shipping.md' } }),
+      new Document({
+        id: '3f1c0a52-0000-4000-8000-000000000001',
+        pageContent: refunds,
+        metadata: { source: 'refunds.md' },
+      }),
+      new Document({
+        id: '3f1c0a52-0000-4000-8000-000000000002',
+        pageContent: shipping,
+        metadata: { source: 'shipping.md' },
+      }),
     ]);
     const hits = await store.similaritySearch('refunds issued return', 2);
     expect(hits[0]?.id).toBe('3f1c0a52-0000-4000-8000-000000000001');

@@ -41,6 +41,8 @@ describe('LlamaIndex.TS VectorStoreIndex retriever', () => {
   it('a node without a source document keys on its own id', () => {
     expect(stableKey({ node: { id_: 'node-7', text: 't' }, score: 0.4 }, 0)).toBe('node-7');
     // Serialised nodes keep the source under relationships.SOURCE.
-    expect(stableKey({ node: { id_: 'n-1', relationships: { SOURCE: { nodeId: 'doc-1' } } } }, 0)).toBe('doc-1#chunk-n-1');
+    expect(stableKey({ node: { id_: 'n-1', relationships: { SOURCE: { nodeId: 'doc-1' } } } }, 0)).toBe(
+      'doc-1#chunk-n-1',
+    );
   });
 });

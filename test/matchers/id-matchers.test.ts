@@ -86,7 +86,8 @@ describe('toMeetRetrievalTargets', () => {
   });
 
   it('lists every target, met and unmet', () => {
-    expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, { 'recall@5': 0.8, 'nDCG@3': 0.5, mrr: 1 }))).toMatchInlineSnapshot(`
+    expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, { 'recall@5': 0.8, 'nDCG@3': 0.5, mrr: 1 })))
+      .toMatchInlineSnapshot(`
       "expect(hits).toMeetRetrievalTargets(relevant, targets)
 
       2 of 3 targets met:
@@ -106,8 +107,14 @@ describe('toMeetRetrievalTargets', () => {
   });
 
   it('rejects unknown measures and bad targets', () => {
-    expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, { bleu: 0.5 }))).toMatch(/measure "bleu" is not valid/);
-    expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, {}))).toMatch(/targets must be a non-empty object/);
-    expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, { 'recall@5': 2 }))).toMatch(/min.*must be a number from 0 to 1/);
+    expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, { bleu: 0.5 }))).toMatch(
+      /measure "bleu" is not valid/,
+    );
+    expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, {}))).toMatch(
+      /targets must be a non-empty object/,
+    );
+    expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, { 'recall@5': 2 }))).toMatch(
+      /min.*must be a number from 0 to 1/,
+    );
   });
 });

@@ -44,7 +44,10 @@ describe('threshold matchers pass and fail on hand-computed values', () => {
   });
 
   it('take the core options (granularity, key, minGrade)', () => {
-    const chunks = [{ documentId: 'doc-2', chunkIndex: 0 }, { documentId: 'doc-1', chunkIndex: 4 }];
+    const chunks = [
+      { documentId: 'doc-2', chunkIndex: 0 },
+      { documentId: 'doc-1', chunkIndex: 4 },
+    ];
     expect(chunks).toHaveRecallAtK(['doc-1'], 2, 1, { granularity: 'document' });
     expect([{ uid: 'u1' }]).toHaveHitAtK(['u1'], 1, { key: 'uid' });
     expect(['a', 'b']).not.toHaveHitAtK({ a: 1, b: 2 }, 1, { minGrade: 2 });
@@ -141,13 +144,29 @@ describe('failure messages', () => {
 describe('usage errors fail with and without .not, naming the argument', () => {
   it.each([
     ['min above 1', () => expect(hits).toHaveRecallAtK(relevant, 5, 80), /min.*must be a number from 0 to 1/],
-    ['min negative under .not', () => expect(hits).not.toHaveRecallAtK(relevant, 5, -0.1), /min.*must be a number from 0 to 1/],
+    [
+      'min negative under .not',
+      () => expect(hits).not.toHaveRecallAtK(relevant, 5, -0.1),
+      /min.*must be a number from 0 to 1/,
+    ],
     ['k fractional', () => expect(hits).toHaveRecallAtK(relevant, 2.5, 0.5), /k.*must be a positive whole number/],
     ['k zero under .not', () => expect(hits).not.toHaveHitAtK(relevant, 0), /k.*must be a positive whole number/],
-    ['options.k not whole', () => expect(hits).toHaveNdcgAbove(relevant, 0.5, { k: 1.5 }), /options\.k.*must be a positive whole number/],
+    [
+      'options.k not whole',
+      () => expect(hits).toHaveNdcgAbove(relevant, 0.5, { k: 1.5 }),
+      /options\.k.*must be a positive whole number/,
+    ],
     ['empty annotation', () => expect(hits).toHaveRecallAtK([], 5, 0.5), /the annotation is empty/],
-    ['empty annotation under .not', () => expect(hits).not.toHaveRecallAtK({ a: 0 }, 5, 0.5), /the annotation is empty/],
-    ['received not an array', () => expect('doc-1').toHaveHitAtK(relevant, 3), /received value must be an array of hits/],
+    [
+      'empty annotation under .not',
+      () => expect(hits).not.toHaveRecallAtK({ a: 0 }, 5, 0.5),
+      /the annotation is empty/,
+    ],
+    [
+      'received not an array',
+      () => expect('doc-1').toHaveHitAtK(relevant, 3),
+      /received value must be an array of hits/,
+    ],
     ['bad grade', () => expect(hits).toHaveHitAtK({ a: Number.NaN }, 3), /relevant\["a"\] must be a finite grade/],
   ])('%s', (_name, assertion, pattern) => {
     const message = failureOf(assertion);

@@ -23,7 +23,13 @@ interface FakeTask {
 
 function fakeTest(describeTitle = 'orders'): FakeTask {
   const file = { name: 'test/q.test.ts', filepath: '/repo/test/q.test.ts' };
-  return { name: 't', meta: {}, suite: { name: describeTitle, suite: file }, file, result: { retryCount: 0, repeatCount: 0 } };
+  return {
+    name: 't',
+    meta: {},
+    suite: { name: describeTitle, suite: file },
+    file,
+    result: { retryCount: 0, repeatCount: 0 },
+  };
 }
 
 function recorded(task: FakeTask): MetricSample[] {
@@ -104,7 +110,10 @@ describe('with declared measures', () => {
   });
 
   it('a per-suite override replaces the project list; [] falls back to each matcher’s own measure', () => {
-    declare({ measures: ['recall@5'], suites: { 'test/q.test.ts > faq': { measures: ['mrr'] }, 'test/q.test.ts > plain': { measures: [] } } });
+    declare({
+      measures: ['recall@5'],
+      suites: { 'test/q.test.ts > faq': { measures: ['mrr'] }, 'test/q.test.ts > plain': { measures: [] } },
+    });
     const faq = fakeTest('faq');
     matchers.toHaveRecallAtK.call({ task: faq }, HITS, RELEVANT, 5, 0.1);
     expect(recorded(faq).map((sample) => [sample.measure, sample.value])).toEqual([
@@ -147,7 +156,9 @@ describe('with declared measures', () => {
       ['q2', 'ndcg@10', 1],
     ]);
     const partial = evaluateRun(set, run, { measures: ['ndcg@10'] });
-    expect(() => matchers.toHaveMeanNdcgAbove.call({ task: fakeTest() }, partial, 0.5, { k: 10 })).toThrow(/declared measures recall@5, mrr were not evaluated/);
+    expect(() => matchers.toHaveMeanNdcgAbove.call({ task: fakeTest() }, partial, 0.5, { k: 10 })).toThrow(
+      /declared measures recall@5, mrr were not evaluated/,
+    );
   });
 
   it('toNotRegressFrom records each question’s declared measures, then the compared ones, once each', () => {
@@ -185,8 +196,12 @@ describe('toMeetRetrievalTargets: prototype member names are usage errors', () =
   for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
     it(`${key}, with and without .not`, () => {
       const targets = JSON.parse(`{ ${JSON.stringify(key)}: 1 }`) as Record<string, number>;
-      expect(() => matchers.toMeetRetrievalTargets.call({}, HITS, RELEVANT, targets)).toThrow(new RegExp(`targets key "${key}": measure "${key}" is not valid: unknown measure`));
-      expect(() => matchers.toMeetRetrievalTargets.call({ isNot: true }, HITS, RELEVANT, targets)).toThrow(/is not valid: unknown measure/);
+      expect(() => matchers.toMeetRetrievalTargets.call({}, HITS, RELEVANT, targets)).toThrow(
+        new RegExp(`targets key "${key}": measure "${key}" is not valid: unknown measure`),
+      );
+      expect(() => matchers.toMeetRetrievalTargets.call({ isNot: true }, HITS, RELEVANT, targets)).toThrow(
+        /is not valid: unknown measure/,
+      );
     });
   }
 });

@@ -176,7 +176,9 @@ describe('package entries', () => {
   });
 
   it('every library entry is in package.json exports, with types for import and require', () => {
-    const manifest = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const manifest = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
     for (const [name, { dist }] of Object.entries(LIBRARY_ENTRIES)) {
       const subpath = name === 'rag-matchers' ? '.' : `./${name.slice('rag-matchers/'.length)}`;
       expect(manifest.exports[subpath], subpath).toEqual({
@@ -212,7 +214,9 @@ describe('package entries', () => {
 
   it('rag-matchers/vitest and rag-matchers/jest export nothing: they register the matchers', () => {
     // Loading them needs the runner (jest's throws outside Jest), so their built files are read instead.
-    for (const file of ['vitest.js', 'jest.js']) expect(readFileSync(built(file), 'utf8'), file).not.toMatch(/^export\s/m);
-    for (const file of ['vitest.cjs', 'jest.cjs']) expect(readFileSync(built(file), 'utf8'), file).not.toMatch(/\bmodule\.exports\s*=|\bexports\.\w+\s*=/);
+    for (const file of ['vitest.js', 'jest.js'])
+      expect(readFileSync(built(file), 'utf8'), file).not.toMatch(/^export\s/m);
+    for (const file of ['vitest.cjs', 'jest.cjs'])
+      expect(readFileSync(built(file), 'utf8'), file).not.toMatch(/\bmodule\.exports\s*=|\bexports\.\w+\s*=/);
   });
 });

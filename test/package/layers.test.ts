@@ -22,7 +22,11 @@ const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.[^'"]+)['"]/g;
 
 /** The project files a source file imports (relative specifiers only; `.js` names the `.ts` source). */
 export function importsOf(file: string, text: string): string[] {
-  return [...text.matchAll(SPECIFIER)].map((match) => relative(root, resolve(root, dirname(file), match[1]!.replace(/\.js$/, '.ts'))).split('\\').join('/'));
+  return [...text.matchAll(SPECIFIER)].map((match) =>
+    relative(root, resolve(root, dirname(file), match[1]!.replace(/\.js$/, '.ts')))
+      .split('\\')
+      .join('/'),
+  );
 }
 
 /** The strongly connected components with more than one file (or a file importing itself), each sorted. */
@@ -70,10 +74,12 @@ describe('import graph of src/ and matchers/', () => {
       ['d.ts', ['a.ts', 'd.ts']],
     ]);
     expect(cyclesOf(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['d.ts']]);
-    expect(importsOf('src/report/json.ts', "import type { X } from '../recording/collected.js';\nexport { y } from './markdown.js';")).toEqual([
-      'src/recording/collected.ts',
-      'src/report/markdown.ts',
-    ]);
+    expect(
+      importsOf(
+        'src/report/json.ts',
+        "import type { X } from '../recording/collected.js';\nexport { y } from './markdown.js';",
+      ),
+    ).toEqual(['src/recording/collected.ts', 'src/report/markdown.ts']);
   });
 
   it('has no cycle, type imports included', () => {

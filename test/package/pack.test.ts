@@ -12,11 +12,23 @@ interface PackResult {
 const MAX_UNPACKED_BYTES = 1_500_000;
 
 describe('npm pack', () => {
-  const [result] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' })) as PackResult[];
+  const [result] = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' }),
+  ) as PackResult[];
   const paths = result!.files.map((file) => file.path).sort();
 
   it('ships every entry point in package.json exports, ESM and CommonJS, with declarations', () => {
-    for (const entry of ['index', 'vitest', 'jest', 'vitest-reporter', 'jest-reporter', 'trec', 'stats', 'generation', 'report']) {
+    for (const entry of [
+      'index',
+      'vitest',
+      'jest',
+      'vitest-reporter',
+      'jest-reporter',
+      'trec',
+      'stats',
+      'generation',
+      'report',
+    ]) {
       for (const extension of ['js', 'cjs', 'd.ts', 'd.cts']) expect(paths).toContain(`dist/${entry}.${extension}`);
     }
     expect(paths).toContain('dist/cli.js');
@@ -25,7 +37,9 @@ describe('npm pack', () => {
   });
 
   it('ships no tests, fixtures, sources, examples or benchmarks', () => {
-    const unexpected = paths.filter((path) => !path.startsWith('dist/') && !['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'].includes(path));
+    const unexpected = paths.filter(
+      (path) => !path.startsWith('dist/') && !['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'].includes(path),
+    );
     expect(unexpected).toEqual([]);
   });
 
@@ -36,13 +50,17 @@ describe('npm pack', () => {
 
   it('every file that exports and bin point to is in the package', () => {
     expect(existsSync('dist/index.js')).toBe(true);
-    const manifest = JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./package.json"))'], { encoding: 'utf8' })) as {
+    const manifest = JSON.parse(
+      execFileSync('node', ['-p', 'JSON.stringify(require("./package.json"))'], { encoding: 'utf8' }),
+    ) as {
       exports: Record<string, string | Record<string, Record<string, string>>>;
       bin: Record<string, string>;
     };
     const targets = [
       ...Object.values(manifest.bin),
-      ...Object.values(manifest.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target).flatMap((condition) => Object.values(condition)))),
+      ...Object.values(manifest.exports).flatMap((target) =>
+        typeof target === 'string' ? [target] : Object.values(target).flatMap((condition) => Object.values(condition)),
+      ),
     ].map((target) => target.replace(/^\.\//, ''));
     for (const target of targets) expect(paths, `${target} is missing from the package`).toContain(target);
   });

@@ -45,7 +45,6 @@ const SURFACES: Surface[] = [
   { name: 'jest-cjs-node10', packages: ['@jest/globals', '@types/jest', 'typescript'] },
 ];
 
-
 /** What each kind of `@ts-expect-error` line must fail with once the comment is removed. */
 const EXPECTED_CODES: [RegExp, string][] = [
   [/typo in the (asymmetric )?matcher name/, 'TS2551'], // Property '…' does not exist … Did you mean '…'?
@@ -58,11 +57,19 @@ const EXPECTED_CODES: [RegExp, string][] = [
 let snapshot: PackageSnapshot | undefined;
 const projects: FixtureProject[] = [];
 const results = new Map<string, TscResult>();
-const controls = new Map<string, { result: TscResult; expected: { file: string; line: number; code: string; why: string }[] }>();
+const controls = new Map<
+  string,
+  { result: TscResult; expected: { file: string; line: number; code: string; why: string }[] }
+>();
 
 /** A surface's project; `withoutExpectations` removes every `// @ts-expect-error` line and says where they were. */
 function project(surface: Surface, withoutExpectations = false) {
-  const created = createFixtureProject({ fixture: join(FIXTURES, surface.name), links: { 'rag-matchers': snapshot!.dir }, packages: surface.packages, name: `types-${surface.name}` });
+  const created = createFixtureProject({
+    fixture: join(FIXTURES, surface.name),
+    links: { 'rag-matchers': snapshot!.dir },
+    packages: surface.packages,
+    name: `types-${surface.name}`,
+  });
   projects.push(created);
   const expected: { file: string; line: number; code: string; why: string }[] = [];
   if (withoutExpectations) {
@@ -73,7 +80,8 @@ function project(surface: Surface, withoutExpectations = false) {
         if (comment) {
           const why = comment[1]!;
           const code = EXPECTED_CODES.find(([pattern]) => pattern.test(why))?.[1];
-          if (code === undefined) throw new Error(`no expected error code for "@ts-expect-error ${why}" in ${surface.name}/${file}`);
+          if (code === undefined)
+            throw new Error(`no expected error code for "@ts-expect-error ${why}" in ${surface.name}/${file}`);
           expected.push({ file, line: kept.length + 1, code, why });
         } else {
           kept.push(line);
@@ -134,10 +142,15 @@ describe.each(SURFACES)('typing surface $name', ({ name }) => {
     expect(expected.filter(({ why }) => /typo in the matcher name/.test(why)).length).toBeGreaterThan(0);
     expect(expected.filter(({ why }) => /k as a string/.test(why)).length).toBeGreaterThan(0);
     expect(result.run.exitCode, describeRun(result.run)).toBe(2);
-    const byPlace = (a: { file: string; line: number }, b: { file: string; line: number }) => a.file.localeCompare(b.file) || a.line - b.line;
-    expect(brief(result.diagnostics).sort(byPlace)).toEqual(expected.map(({ file, line, code }) => ({ file, line, code })).sort(byPlace));
+    const byPlace = (a: { file: string; line: number }, b: { file: string; line: number }) =>
+      a.file.localeCompare(b.file) || a.line - b.line;
+    expect(brief(result.diagnostics).sort(byPlace)).toEqual(
+      expected.map(({ file, line, code }) => ({ file, line, code })).sort(byPlace),
+    );
     for (const diagnostic of result.diagnostics.filter(({ code }) => code === 'TS2551')) {
-      expect(diagnostic.message).toMatch(/Property 'toHaveRecalAtK' does not exist on type .*\. Did you mean 'toHaveRecallAtK'\?/);
+      expect(diagnostic.message).toMatch(
+        /Property 'toHaveRecalAtK' does not exist on type .*\. Did you mean 'toHaveRecallAtK'\?/,
+      );
     }
     for (const diagnostic of result.diagnostics.filter(({ code }) => code === 'TS2345')) {
       expect(diagnostic.message).toMatch(/Argument of type '(string|number)' is not assignable to parameter of type/);

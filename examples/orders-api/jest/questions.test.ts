@@ -60,7 +60,9 @@ describe('near miss', () => {
     testFor(question)(question.query, async () => {
       const hits = await retrieve(question.query, 10);
       const lookAlikes = answering(question).flatMap((target) =>
-        (LOOK_ALIKES[target] ?? []).map((lookAlike) => () => expect(hits).toRankBefore(target, lookAlike, { granularity: 'document' })),
+        (LOOK_ALIKES[target] ?? []).map(
+          (lookAlike) => () => expect(hits).toRankBefore(target, lookAlike, { granularity: 'document' }),
+        ),
       );
       softly([...clearsTheBar(hits, question), ...lookAlikes]);
     });

@@ -28,7 +28,11 @@ function recallAt(gains: number[], relevant: Record<string, number>, k: number):
 
 function ndcgAt(gains: number[], relevant: Record<string, number>, k: number): number {
   const dcg = (gs: number[]) => gs.slice(0, k).reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0);
-  const ideal = dcg(Object.values(relevant).filter((g) => g > 0).sort((a, b) => b - a));
+  const ideal = dcg(
+    Object.values(relevant)
+      .filter((g) => g > 0)
+      .sort((a, b) => b - a),
+  );
   return ideal === 0 ? 0 : dcg(gains) / ideal;
 }
 
@@ -46,29 +50,46 @@ for (const q of questions) {
 const answerable = questions.filter((q) => Object.keys(q.relevant).length > 0);
 const kinds = [...new Set(questions.map((q) => q.kind))];
 
-const countByKind = (qs: Question[]) => kinds.map((kind) => `${qs.filter((q) => q.kind === kind).length} ${kind}`).join(', ');
-console.log(`${sections.length} sections in ${new Set(sections.map((s) => s.file)).size} files, ${chunks.length} chunks`);
-console.log(`${questions.length} questions (${countByKind(questions)}); scoring the ${answerable.length} answerable ones\n`);
+const countByKind = (qs: Question[]) =>
+  kinds.map((kind) => `${qs.filter((q) => q.kind === kind).length} ${kind}`).join(', ');
+console.log(
+  `${sections.length} sections in ${new Set(sections.map((s) => s.file)).size} files, ${chunks.length} chunks`,
+);
+console.log(
+  `${questions.length} questions (${countByKind(questions)}); scoring the ${answerable.length} answerable ones\n`,
+);
 
 async function score(name: string, config: RetrieverConfig) {
   const retriever = createRetriever(chunks, config);
   const rows: { q: Question; recall5: number; ndcg10: number; top: string[] }[] = [];
   for (const q of answerable) {
     const hits = await retriever.retrieve(q.query, 10);
-    const gains = gainsByRank(hits.map((h) => h.documentId), q.relevant);
-    rows.push({ q, recall5: recallAt(gains, q.relevant, 5), ndcg10: ndcgAt(gains, q.relevant, 10), top: hits.slice(0, 5).map((h) => h.id) });
+    const gains = gainsByRank(
+      hits.map((h) => h.documentId),
+      q.relevant,
+    );
+    rows.push({
+      q,
+      recall5: recallAt(gains, q.relevant, 5),
+      ndcg10: ndcgAt(gains, q.relevant, 10),
+      top: hits.slice(0, 5).map((h) => h.id),
+    });
   }
-  const byKind = kinds.filter((kind) => kind !== 'no-answer').map((kind) => {
-    const rs = rows.filter((r) => r.q.kind === kind);
-    return `${kind} ${mean(rs.map((r) => r.recall5)).toFixed(3)}`;
-  });
+  const byKind = kinds
+    .filter((kind) => kind !== 'no-answer')
+    .map((kind) => {
+      const rs = rows.filter((r) => r.q.kind === kind);
+      return `${kind} ${mean(rs.map((r) => r.recall5)).toFixed(3)}`;
+    });
   console.log(
     `${name.padEnd(9)} recall@5 ${mean(rows.map((r) => r.recall5)).toFixed(3)}  ` +
       `nDCG@10 ${mean(rows.map((r) => r.ndcg10)).toFixed(3)}   (recall@5 by kind: ${byKind.join(', ')})`,
   );
   if (verbose) {
     for (const r of rows.filter((row) => row.recall5 < 1)) {
-      console.log(`  ${r.q.id} r@5=${r.recall5.toFixed(2)} "${r.q.query}" wants ${JSON.stringify(r.q.relevant)}\n      got ${r.top.join(', ')}`);
+      console.log(
+        `  ${r.q.id} r@5=${r.recall5.toFixed(2)} "${r.q.query}" wants ${JSON.stringify(r.q.relevant)}\n      got ${r.top.join(', ')}`,
+      );
     }
   }
   return rows;

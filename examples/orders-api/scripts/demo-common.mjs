@@ -48,7 +48,9 @@ export function buildState() {
   if (!existsSync(join(packageRoot, 'src'))) return { fresh: true, reason: 'built package' };
   const oldestOutput = Math.min(...targets.map((target) => statSync(target).mtimeMs));
   const newestInput = Math.max(...BUILD_INPUTS.map((input) => newestMtime(join(packageRoot, input))));
-  return newestInput > oldestOutput ? { fresh: false, reason: 'the sources changed since the last build' } : { fresh: true, reason: 'up to date' };
+  return newestInput > oldestOutput
+    ? { fresh: false, reason: 'the sources changed since the last build' }
+    : { fresh: true, reason: 'up to date' };
 }
 
 /**
@@ -63,10 +65,18 @@ export function buildIfNeeded() {
     console.log(`rag-matchers: using the built package in ${shown(join(packageRoot, 'dist'))} (${state.reason}).`);
     return true;
   }
-  console.log(`rag-matchers: building the package first, ${state.reason}: npm run build:js (ESM JavaScript only, a few seconds)`);
-  const result = spawnSync('npm', ['run', 'build:js'], { cwd: packageRoot, stdio: 'inherit', shell: process.platform === 'win32' });
+  console.log(
+    `rag-matchers: building the package first, ${state.reason}: npm run build:js (ESM JavaScript only, a few seconds)`,
+  );
+  const result = spawnSync('npm', ['run', 'build:js'], {
+    cwd: packageRoot,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
   if (result.status !== 0) {
-    console.error(`rag-matchers: npm run build:js failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}); the demo cannot run without dist/.`);
+    console.error(
+      `rag-matchers: npm run build:js failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}); the demo cannot run without dist/.`,
+    );
     return false;
   }
   return true;
@@ -81,11 +91,15 @@ export function runExampleTests(args = [], env = process.env) {
   const vitestBin = join(dirname(vitestPackage), JSON.parse(readFileSync(vitestPackage, 'utf8')).bin.vitest);
   console.log(`\n$ npx vitest run   (in ${shown(exampleDir)}, config vitest.config.ts)\n`);
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [vitestBin, 'run', '--config', join(exampleDir, 'vitest.config.ts'), ...args], {
-      cwd: exampleDir,
-      env,
-      stdio: 'inherit',
-    });
+    const child = spawn(
+      process.execPath,
+      [vitestBin, 'run', '--config', join(exampleDir, 'vitest.config.ts'), ...args],
+      {
+        cwd: exampleDir,
+        env,
+        stdio: 'inherit',
+      },
+    );
     child.on('error', reject);
     child.on('close', (code) => resolvePromise(code ?? 1));
   });

@@ -36,7 +36,9 @@ if (existsSync(jsonReport)) {
   }
 }
 const regressedRows = report?.counts?.regressed ?? 0;
-const worseQuestions = new Set((report?.rows ?? []).flatMap((row) => (row.status === 'regressed' ? row.worse.map((change) => change.sampleId) : [])));
+const worseQuestions = new Set(
+  (report?.rows ?? []).flatMap((row) => (row.status === 'regressed' ? row.worse.map((change) => change.sampleId) : [])),
+);
 
 if (code !== 0 && report?.passed === false && regressedRows > 0) {
   console.log(

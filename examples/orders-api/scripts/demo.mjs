@@ -10,7 +10,9 @@
 import { existsSync, rmSync } from 'node:fs';
 import { buildIfNeeded, exampleDir, reportPaths, runExampleTests, shown } from './demo-common.mjs';
 
-console.log(`rag-matchers demo: the Orders API example (${shown(exampleDir)}): 88 labelled questions against a BM25 retriever.`);
+console.log(
+  `rag-matchers demo: the Orders API example (${shown(exampleDir)}): 88 labelled questions against a BM25 retriever.`,
+);
 if (!buildIfNeeded()) process.exit(1);
 
 const env = { ...process.env };

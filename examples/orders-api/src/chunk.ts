@@ -55,7 +55,12 @@ export function chunkSections(sections: Section[], { maxWords = 120, overlapWord
     }
     if (current.length > 0) bodies.push(current.join('\n\n'));
     bodies.forEach((body, i) => {
-      const overlap = i > 0 && overlapWords > 0 ? words(bodies[i - 1] ?? '').slice(-overlapWords).join(' ') + ' ' : '';
+      const overlap =
+        i > 0 && overlapWords > 0
+          ? words(bodies[i - 1] ?? '')
+              .slice(-overlapWords)
+              .join(' ') + ' '
+          : '';
       chunks.push({
         id: `${section.id}#chunk-${i}`,
         documentId: section.id,

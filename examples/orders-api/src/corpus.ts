@@ -22,26 +22,30 @@ const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export function loadCorpus(dir: string = defaultCorpusDir): Section[] {
   const sections: Section[] = [];
   const seen = new Set<string>();
-  const files = readdirSync(dir).filter((f) => f.endsWith('.md')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   for (const file of files) {
     let current: { id: string; title: string; lines: string[] } | undefined;
     const flush = () => {
       if (current) sections.push({ id: current.id, file, title: current.title, text: current.lines.join('\n').trim() });
     };
-    readFileSync(join(dir, file), 'utf8').split(/\r?\n/).forEach((line, i) => {
-      if (!line.startsWith('## ')) {
-        current?.lines.push(line);
-        return;
-      }
-      const match = HEADING.exec(line);
-      if (!match) throw new Error(`${file}:${i + 1}: section heading without an id comment: ${line}`);
-      const [, title = '', id = ''] = match;
-      if (!KEBAB.test(id)) throw new Error(`${file}:${i + 1}: section id "${id}" is not kebab-case`);
-      if (seen.has(id)) throw new Error(`${file}:${i + 1}: duplicate section id "${id}"`);
-      seen.add(id);
-      flush();
-      current = { id, title, lines: [] };
-    });
+    readFileSync(join(dir, file), 'utf8')
+      .split(/\r?\n/)
+      .forEach((line, i) => {
+        if (!line.startsWith('## ')) {
+          current?.lines.push(line);
+          return;
+        }
+        const match = HEADING.exec(line);
+        if (!match) throw new Error(`${file}:${i + 1}: section heading without an id comment: ${line}`);
+        const [, title = '', id = ''] = match;
+        if (!KEBAB.test(id)) throw new Error(`${file}:${i + 1}: section id "${id}" is not kebab-case`);
+        if (seen.has(id)) throw new Error(`${file}:${i + 1}: duplicate section id "${id}"`);
+        seen.add(id);
+        flush();
+        current = { id, title, lines: [] };
+      });
     flush();
   }
   return sections;

@@ -53,9 +53,11 @@ export const degradedConfig: RetrieverConfig = {
 // half the vocabulary ("do" → "documentation", "does", "dotted"); likewise single letters left over
 // from "don't" or "year's".
 const STOP_WORDS = new Set(
-  ('a an and are as at be by can could do does did for from has have how i if in is it its me my ' +
+  (
+    'a an and are as at be by can could do does did for from has have how i if in is it its me my ' +
     'of on or our should so that the their them then there this to us was we what when where which ' +
-    'who why will with would you your').split(' '),
+    'who why will with would you your'
+  ).split(' '),
 );
 
 export interface Retriever {
@@ -105,7 +107,9 @@ export type ConfigName = keyof typeof configs;
 export function configFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): RetrieverConfig {
   const name = env.ORDERS_RETRIEVER ?? 'baseline';
   if (!Object.hasOwn(configs, name)) {
-    throw new Error(`ORDERS_RETRIEVER must be ${Object.keys(configs).join(' or ')} (or unset for baseline), found ${JSON.stringify(name)}`);
+    throw new Error(
+      `ORDERS_RETRIEVER must be ${Object.keys(configs).join(' or ')} (or unset for baseline), found ${JSON.stringify(name)}`,
+    );
   }
   return configs[name as ConfigName];
 }

@@ -4,7 +4,15 @@
 // message has a table per measure and lists the questions that got worse.
 import { evaluateRun, runRetriever, type RunEvaluation } from 'rag-matchers';
 import { describe, expect, test } from 'vitest';
-import { chunkSections, configFromEnv, createRetriever, loadCorpus, loadQuestions, type ChunkOptions, type RetrieverConfig } from '../src/index.js';
+import {
+  chunkSections,
+  configFromEnv,
+  createRetriever,
+  loadCorpus,
+  loadQuestions,
+  type ChunkOptions,
+  type RetrieverConfig,
+} from '../src/index.js';
 
 const questions = loadQuestions();
 const sections = loadCorpus();

@@ -5,7 +5,14 @@ import { resolveTolerance, type ToleranceOption } from '../../core/regression-ru
 import { evaluateRun, type RunEvaluation } from '../../dataset/evaluate-run.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED, type MeanInterval } from '../../core/stats.js';
 import { choiceOption, flag, numberOption, parseCommandArgs, stringOption } from '../args.js';
-import { EVALUATION_HELP, EVALUATION_OPTIONS, loadQuerySet, loadRun, readEvaluationSettings, type OutputFormat } from '../inputs.js';
+import {
+  EVALUATION_HELP,
+  EVALUATION_OPTIONS,
+  loadQuerySet,
+  loadRun,
+  readEvaluationSettings,
+  type OutputFormat,
+} from '../inputs.js';
 import { CommandError, EXIT_REGRESSION, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { alignmentWarning, assertSomethingToEvaluate, measureAlignment } from '../alignment.js';
 import { fixed, formatP, listSome, markdownTable, signed, textTable, type Column } from '../render.js';
@@ -119,32 +126,56 @@ function renderText(comparison: RunComparison, format: Exclude<OutputFormat, 'js
       const order = label === 'got worse' ? 'worst first' : 'best first';
       output += `\n${bold(`Questions that ${label} on ${entry.measure}`)} (${changes.length}, ${order}):\n`;
       if (format === 'markdown') {
-        output += table([{ header: 'query' }, { header: 'A', numeric: true }, { header: 'B', numeric: true }], shown.map((change) => [change.queryId, fixed(change.before), fixed(change.after)]));
+        output += table(
+          [{ header: 'query' }, { header: 'A', numeric: true }, { header: 'B', numeric: true }],
+          shown.map((change) => [change.queryId, fixed(change.before), fixed(change.after)]),
+        );
       } else {
         const width = Math.max(...shown.map((change) => change.queryId.length));
-        output += shown.map((change) => `  ${change.queryId.padEnd(width)}  ${fixed(change.before)} -> ${fixed(change.after)}\n`).join('');
+        output += shown
+          .map((change) => `  ${change.queryId.padEnd(width)}  ${fixed(change.before)} -> ${fixed(change.after)}\n`)
+          .join('');
       }
-      if (shown.length < changes.length) output += `  ... and ${changes.length - shown.length} more (--per-query lists all)\n`;
+      if (shown.length < changes.length)
+        output += `  ... and ${changes.length - shown.length} more (--per-query lists all)\n`;
     }
   }
 
   const notes: string[] = [];
-  if (comparison.onlyBefore.length > 0) notes.push(`${comparison.onlyBefore.length} queries evaluated only in A, left out (${listSome(comparison.onlyBefore)})`);
-  if (comparison.onlyAfter.length > 0) notes.push(`${comparison.onlyAfter.length} queries evaluated only in B, left out (${listSome(comparison.onlyAfter)})`);
+  if (comparison.onlyBefore.length > 0)
+    notes.push(
+      `${comparison.onlyBefore.length} queries evaluated only in A, left out (${listSome(comparison.onlyBefore)})`,
+    );
+  if (comparison.onlyAfter.length > 0)
+    notes.push(
+      `${comparison.onlyAfter.length} queries evaluated only in B, left out (${listSome(comparison.onlyAfter)})`,
+    );
   const first = comparison.measures[0];
   const method = first === undefined ? comparison.test : testName(first.method);
-  const randomised = first?.method === 'randomization-monte-carlo' ? ` (${context.resamples} resamples, seed ${context.seed})` : '';
+  const randomised =
+    first?.method === 'randomization-monte-carlo' ? ` (${context.resamples} resamples, seed ${context.seed})` : '';
   const family = comparison.measures.filter((entry) => entry.wins + entry.losses > 0).length;
   const holm = family > 1 ? `, Holm-corrected across the ${family} measures with a changed query` : '';
-  notes.push(`p: ${method}${randomised}${holm}. Intervals: Wilson for hit@k, percentile bootstrap (${context.resamples} resamples, seed ${context.seed}) otherwise.`);
+  notes.push(
+    `p: ${method}${randomised}${holm}. Intervals: Wilson for hit@k, percentile bootstrap (${context.resamples} resamples, seed ${context.seed}) otherwise.`,
+  );
   const tolerances = [...new Set(comparison.measures.map((entry) => entry.tolerance))];
   const rule = `Regression: B's mean below A's by more than ${tolerances.length === 1 ? tolerances[0] : 'the tolerance'}${comparison.significance === undefined ? '' : ` with p (Holm) <= ${comparison.significance}`}.`;
   notes.push(rule);
-  notes.push(comparison.regressions.length === 0 ? 'Verdict: no regression.' : `Verdict: ${comparison.regressions.length} regressed (${comparison.regressions.join(', ')}).`);
+  notes.push(
+    comparison.regressions.length === 0
+      ? 'Verdict: no regression.'
+      : `Verdict: ${comparison.regressions.length} regressed (${comparison.regressions.join(', ')}).`,
+  );
   return `${output}\n${notes.join('\n')}\n`;
 }
 
-function comparisonJson(comparison: RunComparison, a: RunEvaluation, b: RunEvaluation, context: CompareContext): string {
+function comparisonJson(
+  comparison: RunComparison,
+  a: RunEvaluation,
+  b: RunEvaluation,
+  context: CompareContext,
+): string {
   const measures = comparison.measures.map((entry) => ({
     measure: entry.measure,
     a: { mean: entry.meanBefore, interval: entry.intervalBefore },
@@ -190,8 +221,15 @@ export function parseToleranceOption(text: string | undefined): ToleranceOption 
   for (const part of parts) {
     const at = part.lastIndexOf('=');
     const key = at < 0 ? 'default' : part.slice(0, at).trim();
-    const value = numberOption(at < 0 ? '--tolerance' : `--tolerance ${key}`, at < 0 ? part : part.slice(at + 1).trim(), { min: 0, example: '0.01' });
-    if (key === '' || value === undefined) throw usageError(`--tolerance: expected a number or MEASURE=NUMBER, got '${part}' (e.g. --tolerance 0.02,recall@5=0)`);
+    const value = numberOption(
+      at < 0 ? '--tolerance' : `--tolerance ${key}`,
+      at < 0 ? part : part.slice(at + 1).trim(),
+      { min: 0, example: '0.01' },
+    );
+    if (key === '' || value === undefined)
+      throw usageError(
+        `--tolerance: expected a number or MEASURE=NUMBER, got '${part}' (e.g. --tolerance 0.02,recall@5=0)`,
+      );
     if (Object.prototype.hasOwnProperty.call(option, key)) throw usageError(`--tolerance: ${key} is given twice`);
     option[key] = value;
   }
@@ -213,20 +251,50 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
     const qrelsPath = stringOption(parsed, 'qrels');
     if (qrelsPath === undefined) throw usageError('--qrels FILE is required');
     if (parsed.positionals.length !== 2) {
-      throw usageError(`expected two runs, RUN_A (baseline) and RUN_B (candidate), got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((file) => `'${file}'`).join(' ')}`);
+      throw usageError(
+        `expected two runs, RUN_A (baseline) and RUN_B (candidate), got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((file) => `'${file}'`).join(' ')}`,
+      );
     }
     const [runA, runB] = parsed.positionals as [string, string];
     const settings = readEvaluationSettings(parsed);
     const tolerance = parseToleranceOption(stringOption(parsed, 'tolerance'));
-    const significance = numberOption('--significance', stringOption(parsed, 'significance'), { min: 0, minExclusive: true, max: 1, maxExclusive: true, example: '0.05' });
+    const significance = numberOption('--significance', stringOption(parsed, 'significance'), {
+      min: 0,
+      minExclusive: true,
+      max: 1,
+      maxExclusive: true,
+      example: '0.05',
+    });
     const test = choiceOption('--test', stringOption(parsed, 'test'), ['randomization', 'sign', 't'] as const);
-    const confidence = numberOption('--confidence', stringOption(parsed, 'confidence'), { min: 0, minExclusive: true, max: 1, maxExclusive: true, example: '0.95' }) ?? 0.95;
-    const resamples = numberOption('--resamples', stringOption(parsed, 'resamples'), { integer: true, min: 1, max: 10_000_000, example: '10000' }) ?? DEFAULT_RESAMPLES;
-    const seed = numberOption('--seed', stringOption(parsed, 'seed'), { integer: true, min: 0, max: 2 ** 32 - 1, example: '42' }) ?? DEFAULT_SEED;
+    const confidence =
+      numberOption('--confidence', stringOption(parsed, 'confidence'), {
+        min: 0,
+        minExclusive: true,
+        max: 1,
+        maxExclusive: true,
+        example: '0.95',
+      }) ?? 0.95;
+    const resamples =
+      numberOption('--resamples', stringOption(parsed, 'resamples'), {
+        integer: true,
+        min: 1,
+        max: 10_000_000,
+        example: '10000',
+      }) ?? DEFAULT_RESAMPLES;
+    const seed =
+      numberOption('--seed', stringOption(parsed, 'seed'), {
+        integer: true,
+        min: 0,
+        max: 2 ** 32 - 1,
+        example: '42',
+      }) ?? DEFAULT_SEED;
 
     const set = await loadQuerySet(qrelsPath, io);
     const [runDataA, runDataB] = [await loadRun(runA, io), await loadRun(runB, io)];
-    for (const [name, data] of [[runA, runDataA], [runB, runDataB]] as const) {
+    for (const [name, data] of [
+      [runA, runDataA],
+      [runB, runDataB],
+    ] as const) {
       assertSomethingToEvaluate(set, data, qrelsPath, name);
       io.stderr.write(alignmentWarning(measureAlignment(set, data, settings.options), name));
     }
@@ -236,11 +304,26 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
     try {
       evaluationA = evaluateRun(set, runDataA, { ...settings.options, measures: settings.measures });
       evaluationB = evaluateRun(set, runDataB, { ...settings.options, measures: settings.measures });
-      comparison = compareEvaluations(evaluationA, evaluationB, { tolerance, significance, test, confidence, resamples, seed });
+      comparison = compareEvaluations(evaluationA, evaluationB, {
+        tolerance,
+        significance,
+        test,
+        confidence,
+        resamples,
+        seed,
+      });
     } catch (error) {
       throw new CommandError((error as Error).message.replace(/^(evaluateRun|compareEvaluations): /, ''));
     }
-    const context: CompareContext = { qrelsPath, runA, runB, confidence, resamples, seed, perQuery: flag(parsed, 'per-query') };
+    const context: CompareContext = {
+      qrelsPath,
+      runA,
+      runB,
+      confidence,
+      resamples,
+      seed,
+      perQuery: flag(parsed, 'per-query'),
+    };
     if (settings.format === 'json') io.stdout.write(comparisonJson(comparison, evaluationA, evaluationB, context));
     else io.stdout.write(renderText(comparison, settings.format, context));
     return flag(parsed, 'fail-on-regression') && comparison.regressions.length > 0 ? EXIT_REGRESSION : 0;

@@ -3,7 +3,14 @@ import { isBinaryMeasure, parseMeasure } from '../../core/measures.js';
 import { meanInterval, type MeanInterval } from '../../core/stats.js';
 import { evaluateRun, measureValues, type RunEvaluation } from '../../dataset/evaluate-run.js';
 import { flag, numberOption, parseCommandArgs, stringOption } from '../args.js';
-import { EVALUATION_HELP, EVALUATION_OPTIONS, loadQuerySet, loadRun, readEvaluationSettings, type OutputFormat } from '../inputs.js';
+import {
+  EVALUATION_HELP,
+  EVALUATION_OPTIONS,
+  loadQuerySet,
+  loadRun,
+  readEvaluationSettings,
+  type OutputFormat,
+} from '../inputs.js';
 import { CommandError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { alignmentWarning, assertSomethingToEvaluate, measureAlignment } from '../alignment.js';
 import { createProgress } from '../progress.js';
@@ -76,10 +83,17 @@ function intervalCell(interval: MeanInterval | undefined): string {
   return interval === undefined ? '–' : `[${fixed(interval.lower)}, ${fixed(interval.upper)}]`;
 }
 
-function renderTables(result: RunEvaluation, format: Exclude<OutputFormat, 'json'>, perQuery: boolean, intervals: Record<string, MeanInterval> | undefined, confidence: number | undefined): string {
+function renderTables(
+  result: RunEvaluation,
+  format: Exclude<OutputFormat, 'json'>,
+  perQuery: boolean,
+  intervals: Record<string, MeanInterval> | undefined,
+  confidence: number | undefined,
+): string {
   const table = format === 'markdown' ? markdownTable : textTable;
   const columns: Column[] = [{ header: 'measure' }, { header: 'mean', numeric: true }];
-  if (intervals !== undefined) columns.push({ header: `${+((confidence ?? 0) * 100).toFixed(2)}% interval`, numeric: true });
+  if (intervals !== undefined)
+    columns.push({ header: `${+((confidence ?? 0) * 100).toFixed(2)}% interval`, numeric: true });
   const rows = result.measures.map((name) => {
     const row = [name, fixed(result.mean[name])];
     if (intervals !== undefined) row.push(intervalCell(intervals[name]));
@@ -87,8 +101,14 @@ function renderTables(result: RunEvaluation, format: Exclude<OutputFormat, 'json
   });
   let output = table(columns, rows);
   if (perQuery && result.queryIds.length > 0) {
-    const queryColumns: Column[] = [{ header: 'query' }, ...result.measures.map((name) => ({ header: name, numeric: true }))];
-    const queryRows = result.queryIds.map((queryId) => [queryId, ...result.measures.map((name) => fixed((result.perQuery[queryId] as Record<string, number>)[name]))]);
+    const queryColumns: Column[] = [
+      { header: 'query' },
+      ...result.measures.map((name) => ({ header: name, numeric: true })),
+    ];
+    const queryRows = result.queryIds.map((queryId) => [
+      queryId,
+      ...result.measures.map((name) => fixed((result.perQuery[queryId] as Record<string, number>)[name])),
+    ]);
     output += `\n${table(queryColumns, queryRows)}`;
   }
   const coverage = coverageLine(result);
@@ -113,7 +133,9 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       return 0;
     }
     if (parsed.positionals.length > 0) {
-      throw usageError(`unexpected argument${parsed.positionals.length === 1 ? '' : 's'} ${parsed.positionals.map((arg) => `'${arg}'`).join(' ')} (give files with --qrels and --run)`);
+      throw usageError(
+        `unexpected argument${parsed.positionals.length === 1 ? '' : 's'} ${parsed.positionals.map((arg) => `'${arg}'`).join(' ')} (give files with --qrels and --run)`,
+      );
     }
     const qrelsPath = stringOption(parsed, 'qrels');
     const runPath = stringOption(parsed, 'run');
@@ -121,7 +143,13 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       throw usageError(`${qrelsPath === undefined ? '--qrels' : '--run'} FILE is required`);
     }
     const settings = readEvaluationSettings(parsed);
-    const confidence = numberOption('--confidence', stringOption(parsed, 'confidence'), { min: 0, minExclusive: true, max: 1, maxExclusive: true, example: '0.95' });
+    const confidence = numberOption('--confidence', stringOption(parsed, 'confidence'), {
+      min: 0,
+      minExclusive: true,
+      max: 1,
+      maxExclusive: true,
+      example: '0.95',
+    });
     const set = await loadQuerySet(qrelsPath, io);
     const runData = await loadRun(runPath, io);
     assertSomethingToEvaluate(set, runData, qrelsPath, runPath);
@@ -129,7 +157,11 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
     const progress = createProgress(io.stderr, 'eval', { unit: 'queries' });
     let result: RunEvaluation;
     try {
-      result = evaluateRun(set, runData, { ...settings.options, measures: settings.measures, onProgress: (done) => progress.update(done) });
+      result = evaluateRun(set, runData, {
+        ...settings.options,
+        measures: settings.measures,
+        onProgress: (done) => progress.update(done),
+      });
     } catch (error) {
       throw new CommandError((error as Error).message.replace(/^evaluateRun: /, ''));
     } finally {

@@ -92,13 +92,20 @@ export async function run(args: readonly string[]): Promise<number> {
   let resolved;
   try {
     // The accept command names the runner the shards came from.
-    resolved = resolveReporterOptions(options, { rootDir, runner: 'jest', env: process.env, source: 'the shard reports’ reporter options' });
+    resolved = resolveReporterOptions(options, {
+      rootDir,
+      runner: 'jest',
+      env: process.env,
+      source: 'the shard reports’ reporter options',
+    });
   } catch (error) {
     process.stderr.write(`rag-matchers merge: ${(error as Error).message}\n`);
     return 2;
   }
 
-  process.stdout.write(`Merged ${merged.count} shard${merged.count === 1 ? '' : 's'}: ${merged.run.samples.length} samples from ${merged.run.files?.length ?? 0} test files.\n\n`);
+  process.stdout.write(
+    `Merged ${merged.count} shard${merged.count === 1 ? '' : 's'}: ${merged.run.samples.length} samples from ${merged.run.files?.length ?? 0} test files.\n\n`,
+  );
   const result = await finishRun(merged.run, {
     rootDir,
     options: resolved,
@@ -113,7 +120,10 @@ export async function run(args: readonly string[]): Promise<number> {
 const PATH_OPTIONS = ['baseline', 'json', 'markdown', 'html'] as const;
 
 /** The path options (from a shard report) that resolve outside `rootDir`. */
-export function pathsOutsideRoot(options: RagReporterOptions, rootDir: string): { name: (typeof PATH_OPTIONS)[number]; value: string }[] {
+export function pathsOutsideRoot(
+  options: RagReporterOptions,
+  rootDir: string,
+): { name: (typeof PATH_OPTIONS)[number]; value: string }[] {
   const outside: { name: (typeof PATH_OPTIONS)[number]; value: string }[] = [];
   for (const name of PATH_OPTIONS) {
     const value = options[name];

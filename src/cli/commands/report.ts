@@ -3,7 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { parseJsonReport, ReportFormatError, renderHtml, writeHtmlReport, type HtmlRenderOptions } from '../../report/html.js';
+import {
+  parseJsonReport,
+  ReportFormatError,
+  renderHtml,
+  writeHtmlReport,
+  type HtmlRenderOptions,
+} from '../../report/html.js';
 import { flag, parseCommandArgs, stringOption } from '../args.js';
 import { CommandError, EXIT_OK, fileError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 
@@ -37,8 +43,12 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       io.stdout.write(USAGE);
       return EXIT_OK;
     }
-    if (parsed.positionals.length === 0) throw usageError('missing the JSON report to draw (e.g. rag-matchers report rag-report.json)');
-    if (parsed.positionals.length > 1) throw usageError(`expected one JSON report, got ${parsed.positionals.length}: ${parsed.positionals.map((item) => `'${item}'`).join(', ')}`);
+    if (parsed.positionals.length === 0)
+      throw usageError('missing the JSON report to draw (e.g. rag-matchers report rag-report.json)');
+    if (parsed.positionals.length > 1)
+      throw usageError(
+        `expected one JSON report, got ${parsed.positionals.length}: ${parsed.positionals.map((item) => `'${item}'`).join(', ')}`,
+      );
     const input = parsed.positionals[0]!;
     const out = stringOption(parsed, 'out') ?? defaultOutput(input);
     const title = stringOption(parsed, 'title');
@@ -63,7 +73,9 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       if (typeof code === 'string') throw new CommandError(`cannot write '${out}': ${(error as Error).message}`);
       throw error;
     }
-    io.stdout.write(`Wrote ${out} (${report.rows.length} row${report.rows.length === 1 ? '' : 's'}, ${report.counts.suites} suite${report.counts.suites === 1 ? '' : 's'})\n`);
+    io.stdout.write(
+      `Wrote ${out} (${report.rows.length} row${report.rows.length === 1 ? '' : 's'}, ${report.counts.suites} suite${report.counts.suites === 1 ? '' : 's'})\n`,
+    );
     return EXIT_OK;
   } catch (error) {
     return reportFailure('report', io, error);
@@ -71,7 +83,7 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
 }
 
 function defaultOutput(input: string): string {
-  if (input === '-') throw usageError("reading standard input needs --out <file> (or --out - for standard output)");
+  if (input === '-') throw usageError('reading standard input needs --out <file> (or --out - for standard output)');
   const extension = path.extname(input);
   return extension.toLowerCase() === '.json' ? `${input.slice(0, -extension.length)}.html` : `${input}.html`;
 }

@@ -3,7 +3,12 @@
 // src/cli/trec-eval/ evaluates.
 import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
 import { EXIT_USAGE, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
-import { MeasureSpecError, SUPPORTED_TREC_MEASURES, planTrecMeasures, type TrecMeasurePlan } from '../trec-eval/measures.js';
+import {
+  MeasureSpecError,
+  SUPPORTED_TREC_MEASURES,
+  planTrecMeasures,
+  type TrecMeasurePlan,
+} from '../trec-eval/measures.js';
 import { DuplicateDocnoError } from '../../trec/columns.js';
 import { EXIT_DUPLICATE, EXIT_NO_QUERIES, evaluateTrec, type TrecEvalInvocation } from '../trec-eval/evaluate.js';
 
@@ -83,14 +88,19 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
   if (flag(parsed, 'help')) return 'help';
   for (const [name, shown] of Object.entries(UNSUPPORTED_FLAGS)) {
     if (parsed.values[name] !== undefined) {
-      throw usageError(`trec_eval's ${shown} is not supported by rag-matchers trec-eval (supported: -q -c -n -l -M -m)`);
+      throw usageError(
+        `trec_eval's ${shown} is not supported by rag-matchers trec-eval (supported: -q -c -n -l -M -m)`,
+      );
     }
   }
   if (parsed.positionals.length !== 2) {
-    throw usageError(`expected two files, QRELS and RUN, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((file) => `'${file}'`).join(' ')}`);
+    throw usageError(
+      `expected two files, QRELS and RUN, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((file) => `'${file}'`).join(' ')}`,
+    );
   }
   const [qrelsPath, runPath] = parsed.positionals as [string, string];
-  if (qrelsPath === '-') throw usageError("QRELS cannot be '-' (only the run can come from standard input, as in trec_eval)");
+  if (qrelsPath === '-')
+    throw usageError("QRELS cannot be '-' (only the run can come from standard input, as in trec_eval)");
 
   let plan: TrecMeasurePlan;
   const measureRequests = stringList(parsed, 'measure');
@@ -100,14 +110,24 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
     if (error instanceof MeasureSpecError) throw usageError(error.message);
     throw error;
   }
-  const relevanceLevel = numberOption('-l', stringOption(parsed, 'level_for_rel'), { integer: true, min: 1, example: '2' }) ?? 1;
-  const maxDocuments = numberOption('-M', stringOption(parsed, 'Max_retrieved_per_topic'), { integer: true, min: 0, example: '1000' }) ?? Infinity;
-  const digits = numberOption('--precision', stringOption(parsed, 'precision'), { integer: true, min: 0, max: 20, example: '6' }) ?? 4;
+  const relevanceLevel =
+    numberOption('-l', stringOption(parsed, 'level_for_rel'), { integer: true, min: 1, example: '2' }) ?? 1;
+  const maxDocuments =
+    numberOption('-M', stringOption(parsed, 'Max_retrieved_per_topic'), { integer: true, min: 0, example: '1000' }) ??
+    Infinity;
+  const digits =
+    numberOption('--precision', stringOption(parsed, 'precision'), { integer: true, min: 0, max: 20, example: '6' }) ??
+    4;
   return {
     qrelsPath,
     runPath,
     plan,
-    threads: numberOption('--threads', stringOption(parsed, 'threads'), { integer: true, min: 1, max: 64, example: '2' }),
+    threads: numberOption('--threads', stringOption(parsed, 'threads'), {
+      integer: true,
+      min: 1,
+      max: 64,
+      example: '2',
+    }),
     streaming: flag(parsed, 'streaming'),
     timings: flag(parsed, 'timings'),
     settings: {
@@ -139,6 +159,5 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
     return reportFailure('trec-eval', io, error);
   }
 }
-
 
 export { EXIT_DUPLICATE, EXIT_NO_QUERIES, EXIT_USAGE };

@@ -13,7 +13,16 @@ import {
   type MeasureScratch,
 } from '../../core/measure-ranking.js';
 import type { JudgmentSettings } from '../../core/relevance.js';
-import { DuplicateDocnoError, compareSpans, docIdOf, qrelsLineOf, rankEntries, spanHash, type QrelsColumns, type SpanQuery } from '../../trec/columns.js';
+import {
+  DuplicateDocnoError,
+  compareSpans,
+  docIdOf,
+  qrelsLineOf,
+  rankEntries,
+  spanHash,
+  type QrelsColumns,
+  type SpanQuery,
+} from '../../trec/columns.js';
 import type { Output } from '../io.js';
 import { formatFixed, measureColumn } from './format.js';
 import type { TrecMeasurePlan } from './measures.js';
@@ -46,7 +55,8 @@ export interface StageTimes {
 function spansEqual(a: string, aStart: number, aEnd: number, b: string, bStart: number, bEnd: number): boolean {
   const length = aEnd - aStart;
   if (length !== bEnd - bStart) return false;
-  for (let index = 0; index < length; index++) if (a.charCodeAt(aStart + index) !== b.charCodeAt(bStart + index)) return false;
+  for (let index = 0; index < length; index++)
+    if (a.charCodeAt(aStart + index) !== b.charCodeAt(bStart + index)) return false;
   return true;
 }
 
@@ -87,7 +97,10 @@ export function lastRunTag(text: string, end = text.length): string | undefined 
     let first = start;
     while (first < end && isBlank(text.charCodeAt(first))) first++;
     if (first < end && text.charCodeAt(first) !== 0x23 /* # */) {
-      const fields = text.slice(first, end).trim().split(/[ \t\r\v\f]+/);
+      const fields = text
+        .slice(first, end)
+        .trim()
+        .split(/[ \t\r\v\f]+/);
       return fields[5] ?? '';
     }
     end = start - 1;
@@ -148,7 +161,9 @@ export class TrecEvaluator {
     this.prefixes = plan.rows.map((row) => `${measureColumn(row.label)}\t`);
     this.measurePlan = planMeasures(plan.measures);
     const measureNames = this.measurePlan.names;
-    this.rowMeasure = Int32Array.from(plan.rows, (row) => (row.measure === undefined ? -1 : measureNames.indexOf(formatMeasure(row.measure))));
+    this.rowMeasure = Int32Array.from(plan.rows, (row) =>
+      row.measure === undefined ? -1 : measureNames.indexOf(formatMeasure(row.measure)),
+    );
     this.judgmentSettings = { minGrade: settings.relevanceLevel, gain: 'linear', applyMinGradeToNdcg: false };
     this.rowBuffer = new Float64Array(plan.rows.length);
     this.digits = settings.digits;
@@ -215,7 +230,13 @@ export class TrecEvaluator {
    * Writes the row values of qrels query `query` into target[offset…]. Throws DuplicateDocnoError
    * for a docno repeated in its judgments, then for one repeated within the kept top documents.
    */
-  measureQrelsQuery(qrels: QrelsColumns, query: number, run: Omit<SpanQuery, 'queryId'>, target: Float64Array, offset: number): void {
+  measureQrelsQuery(
+    qrels: QrelsColumns,
+    query: number,
+    run: Omit<SpanQuery, 'queryId'>,
+    target: Float64Array,
+    offset: number,
+  ): void {
     this.judgeFromQrels(qrels, query);
     this.measureJudged(qrels.queryIds[query] as string, run, target, offset);
   }
@@ -239,7 +260,18 @@ export class TrecEvaluator {
     let slot = hash & table.mask;
     for (let found = table.slots[slot] as number; found !== 0; found = table.slots[slot] as number) {
       const other = found - 1;
-      if (table.hashes[slot] === hash && spansEqual(text, start, end, this.judgedTexts[other] as string, this.judgedStarts[other] as number, this.judgedEnds[other] as number)) return other;
+      if (
+        table.hashes[slot] === hash &&
+        spansEqual(
+          text,
+          start,
+          end,
+          this.judgedTexts[other] as string,
+          this.judgedStarts[other] as number,
+          this.judgedEnds[other] as number,
+        )
+      )
+        return other;
       slot = (slot + 1) & table.mask;
     }
     table.slots[slot] = index + 1;
@@ -279,7 +311,14 @@ export class TrecEvaluator {
       if (repeated !== -1) {
         const docId = text.slice(qrels.docStart[entry] as number, qrels.docEnd[entry] as number);
         const firstEntry = order === undefined ? first + repeated : (order[first + repeated] as number);
-        throw new DuplicateDocnoError(qrels.file, qrels.queryIds[query] as string, docId, qrelsLineOf(qrels, entry), qrelsLineOf(qrels, firstEntry), 'qrels');
+        throw new DuplicateDocnoError(
+          qrels.file,
+          qrels.queryIds[query] as string,
+          docId,
+          qrelsLineOf(qrels, entry),
+          qrelsLineOf(qrels, firstEntry),
+          'qrels',
+        );
       }
     }
     this.judgedCount = count;
@@ -320,16 +359,33 @@ export class TrecEvaluator {
       let slot = hash & seen.mask;
       for (let other = seen.slots[slot] as number; other !== 0; other = seen.slots[slot] as number) {
         const otherEntry = order[other - 1] as number;
-        if (seen.hashes[slot] === hash && compareSpans(text, start, end, docStart[otherEntry] as number, docEnd[otherEntry] as number) === 0) {
+        if (
+          seen.hashes[slot] === hash &&
+          compareSpans(text, start, end, docStart[otherEntry] as number, docEnd[otherEntry] as number) === 0
+        ) {
           throw this.duplicateError(queryId, run, entry, otherEntry);
         }
         slot = (slot + 1) & seen.mask;
       }
       seen.slots[slot] = rank + 1;
       seen.hashes[slot] = hash;
-      for (let probe = hash & judged.mask, found = judged.slots[probe] as number; found !== 0; probe = (probe + 1) & judged.mask, found = judged.slots[probe] as number) {
+      for (
+        let probe = hash & judged.mask, found = judged.slots[probe] as number;
+        found !== 0;
+        probe = (probe + 1) & judged.mask, found = judged.slots[probe] as number
+      ) {
         const index = found - 1;
-        if (judged.hashes[probe] === hash && spansEqual(text, start, end, judgedTexts[index] as string, judgedStarts[index] as number, judgedEnds[index] as number)) {
+        if (
+          judged.hashes[probe] === hash &&
+          spansEqual(
+            text,
+            start,
+            end,
+            judgedTexts[index] as string,
+            judgedStarts[index] as number,
+            judgedEnds[index] as number,
+          )
+        ) {
           const grade = judgedGrades[index] as number;
           if (grade >= level) relevantRetrieved++;
           foundRanks[foundCount] = rank;
@@ -340,10 +396,24 @@ export class TrecEvaluator {
     }
     scratch.foundCount = foundCount;
 
-    const overflowing = measureGradedRanking(scratch, kept, this.judgedCount, this.judgmentSettings, this.measurePlan, false);
+    const overflowing = measureGradedRanking(
+      scratch,
+      kept,
+      this.judgedCount,
+      this.judgmentSettings,
+      this.measurePlan,
+      false,
+    );
     if (overflowing !== -1) {
-      const docId = (judgedTexts[overflowing] as string).slice(judgedStarts[overflowing] as number, judgedEnds[overflowing] as number);
-      throw gradeTooLargeError(`the judgment of ${docId} in query ${queryId}`, judgedGrades[overflowing] as number, 'linear');
+      const docId = (judgedTexts[overflowing] as string).slice(
+        judgedStarts[overflowing] as number,
+        judgedEnds[overflowing] as number,
+      );
+      throw gradeTooLargeError(
+        `the judgment of ${docId} in query ${queryId}`,
+        judgedGrades[overflowing] as number,
+        'linear',
+      );
     }
     const rows = this.plan.rows;
     for (let index = 0; index < rows.length; index++) {
@@ -351,7 +421,14 @@ export class TrecEvaluator {
       let value: number;
       switch (row.kind) {
         case 'count':
-          value = row.count === 'num_ret' ? kept : row.count === 'num_rel' ? scratch.relevantCount : row.count === 'num_q' ? 1 : relevantRetrieved;
+          value =
+            row.count === 'num_ret'
+              ? kept
+              : row.count === 'num_rel'
+                ? scratch.relevantCount
+                : row.count === 'num_q'
+                  ? 1
+                  : relevantRetrieved;
           break;
         case 'value':
           value = scratch.values[this.rowMeasure[index] as number] as number;
@@ -388,7 +465,8 @@ export class TrecEvaluator {
   recordQuery(queryId: string, rowValues: ArrayLike<number>, offset = 0): void {
     const started = performance.now();
     const rows = this.plan.rows;
-    for (let index = 0; index < rows.length; index++) this.sums[index] = (this.sums[index] as number) + (rowValues[offset + index] as number);
+    for (let index = 0; index < rows.length; index++)
+      this.sums[index] = (this.sums[index] as number) + (rowValues[offset + index] as number);
     if (this.settings.perQuery) this.output.push(this.formatQuery(queryId, rowValues, offset));
     this.evaluatedCount++;
     this.times.write += performance.now() - started;
@@ -421,8 +499,19 @@ export class TrecEvaluator {
     return text.length >= 6 ? text : text.padStart(6);
   }
 
-  private duplicateError(queryId: string, run: Omit<SpanQuery, 'queryId'>, entry: number, otherEntry: number): DuplicateDocnoError {
+  private duplicateError(
+    queryId: string,
+    run: Omit<SpanQuery, 'queryId'>,
+    entry: number,
+    otherEntry: number,
+  ): DuplicateDocnoError {
     const lines = [run.lineNumber[entry] as number, run.lineNumber[otherEntry] as number].sort((a, b) => a - b);
-    return new DuplicateDocnoError(this.settings.runFile, queryId, docIdOf(run, entry), lines[1] as number, lines[0] as number);
+    return new DuplicateDocnoError(
+      this.settings.runFile,
+      queryId,
+      docIdOf(run, entry),
+      lines[1] as number,
+      lines[0] as number,
+    );
   }
 }

@@ -24,7 +24,15 @@ import {
 } from '../../trec/columns.js';
 import { QueryTooLargeError, RunGrouper, RunNotGroupedError, streamQrelsQueries } from '../../trec/grouper.js';
 import { forEachLineChunk, readText } from '../../trec/text.js';
-import { PARALLEL_MIN_BYTES, findRunCuts, formatErrorOf, startPart, unpackOutcome, workerScript, type PartReply } from './parallel.js';
+import {
+  PARALLEL_MIN_BYTES,
+  findRunCuts,
+  formatErrorOf,
+  startPart,
+  unpackOutcome,
+  workerScript,
+  type PartReply,
+} from './parallel.js';
 import { emptyOutcome, measureRunRange, type PartOutcome } from './part.js';
 
 /** trec_eval's exit status for a duplicate docno ("Can't calculate measure"). */
@@ -44,7 +52,6 @@ export interface TrecEvalInvocation {
   threads: number | undefined;
 }
 
-
 /** Evaluates the run against the qrels and prints trec_eval's lines; returns the exit status. */
 export async function evaluateTrec(invocation: TrecEvalInvocation, io: CommandIO): Promise<number> {
   return invocation.streaming ? await evaluateStreaming(invocation, io) : await evaluateWholeRun(invocation, io);
@@ -60,19 +67,33 @@ async function readSource(role: string, path: string, io: CommandIO): Promise<st
 
 /** A qrels file without a judgment line: trec_eval stops too ("Cannot read qrels file", exit 2). */
 function emptyQrels(path: string): CommandError {
-  return new CommandError(`cannot read qrels file '${path}': it holds no judgment line (trec_eval stops on it too: "Cannot read qrels file")`, EXIT_USAGE);
+  return new CommandError(
+    `cannot read qrels file '${path}': it holds no judgment line (trec_eval stops on it too: "Cannot read qrels file")`,
+    EXIT_USAGE,
+  );
 }
 
 /** A run without a result line: trec_eval stops too ("Cannot read results file", exit 2). */
 function emptyRun(file: string): CommandError {
-  return new CommandError(`cannot read run file '${file}': it holds no result line (trec_eval stops on it too: "Cannot read results file")`, EXIT_USAGE);
+  return new CommandError(
+    `cannot read run file '${file}': it holds no result line (trec_eval stops on it too: "Cannot read results file")`,
+    EXIT_USAGE,
+  );
 }
 
 function noQueries(): CommandError {
-  return new CommandError('no queries with both results and relevance info (use -c to score qrels queries missing from the run as 0)', EXIT_NO_QUERIES);
+  return new CommandError(
+    'no queries with both results and relevance info (use -c to score qrels queries missing from the run as 0)',
+    EXIT_NO_QUERIES,
+  );
 }
 
-function finishTimings(invocation: TrecEvalInvocation, evaluator: TrecEvaluator, io: CommandIO, startedAt: number): void {
+function finishTimings(
+  invocation: TrecEvalInvocation,
+  evaluator: TrecEvaluator,
+  io: CommandIO,
+  startedAt: number,
+): void {
   if (!invocation.timings) return;
   const { read, sort, measure, write } = evaluator.times;
   const round = (value: number) => Math.round(value * 10) / 10;
@@ -126,7 +147,12 @@ interface Measured {
  * complete, so a run grouped by query (the usual case) never sits in memory whole. A run whose query
  * ids come back (lines not grouped) is then read again as a whole, into columns.
  */
-async function measureSerially(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator): Promise<Measured> {
+async function measureSerially(
+  invocation: TrecEvalInvocation,
+  io: CommandIO,
+  qrels: QrelsColumns,
+  evaluator: TrecEvaluator,
+): Promise<Measured> {
   const rowCount = evaluator.rowCount;
   let result: Measured | undefined;
   let retained: string[] | undefined;
@@ -140,10 +166,18 @@ async function measureSerially(invocation: TrecEvalInvocation, io: CommandIO, qr
 
   // Not grouped: read again (or, from standard input, take the chunks kept) into columns: text and typed arrays.
   const columnsResult = measuredOf(emptyOutcome(qrels, rowCount), qrels);
-  const builder = new RunColumnsBuilder(invocation.settings.runFile, retained === undefined ? await fileSize(invocation.runPath) : retained.reduce((total, text) => total + text.length, 0));
+  const builder = new RunColumnsBuilder(
+    invocation.settings.runFile,
+    retained === undefined
+      ? await fileSize(invocation.runPath)
+      : retained.reduce((total, text) => total + text.length, 0),
+  );
   if (retained === undefined) {
     try {
-      await forEachLineChunk(invocation.runPath, io.stdin, (text) => builder.accept(text), { file: invocation.settings.runFile, lineNumber: () => builder.linesRead + 1 });
+      await forEachLineChunk(invocation.runPath, io.stdin, (text) => builder.accept(text), {
+        file: invocation.settings.runFile,
+        lineNumber: () => builder.linesRead + 1,
+      });
     } catch (error) {
       throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
     }
@@ -162,7 +196,13 @@ async function measureSerially(invocation: TrecEvalInvocation, io: CommandIO, qr
 }
 
 /** Measures one query into `result`; a repeated docno is kept as the query's failure. */
-function measureInto(result: Measured, qrels: QrelsColumns, evaluator: TrecEvaluator, query: number, run: Omit<SpanQuery, 'queryId'>): void {
+function measureInto(
+  result: Measured,
+  qrels: QrelsColumns,
+  evaluator: TrecEvaluator,
+  query: number,
+  run: Omit<SpanQuery, 'queryId'>,
+): void {
   try {
     evaluator.measureQrelsQuery(qrels, query, run, result.values, query * evaluator.rowCount);
     result.measured[query] = 1;
@@ -176,17 +216,26 @@ function measureInto(result: Measured, qrels: QrelsColumns, evaluator: TrecEvalu
  * The run from standard input, measured as it comes while it is grouped by query; every chunk is
  * kept, so that an ungrouped run can be read again. `result` is undefined when it was not grouped.
  */
-async function measureGroupedStdin(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator): Promise<{ result: Measured | undefined; retained: string[] }> {
+async function measureGroupedStdin(
+  invocation: TrecEvalInvocation,
+  io: CommandIO,
+  qrels: QrelsColumns,
+  evaluator: TrecEvaluator,
+): Promise<{ result: Measured | undefined; retained: string[] }> {
   const result = measuredOf(emptyOutcome(qrels, evaluator.rowCount), qrels);
   const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total: undefined });
   let bytesRead = 0;
   const retained: string[] = [];
   let grouped = true;
-  const grouper = new RunGrouper(invocation.settings.runFile, (query) => {
-    result.runQueryCount++;
-    const index = qrels.queryIndex.get(query.queryId);
-    if (index !== undefined) measureInto(result, qrels, evaluator, index, query);
-  }, { maxCarry: MAX_CARRY });
+  const grouper = new RunGrouper(
+    invocation.settings.runFile,
+    (query) => {
+      result.runQueryCount++;
+      const index = qrels.queryIndex.get(query.queryId);
+      if (index !== undefined) measureInto(result, qrels, evaluator, index, query);
+    },
+    { maxCarry: MAX_CARRY },
+  );
   try {
     await forEachLineChunk(
       '-',
@@ -202,7 +251,11 @@ async function measureGroupedStdin(invocation: TrecEvalInvocation, io: CommandIO
           grouped = false;
         }
       },
-      { file: invocation.settings.runFile, lineNumber: () => grouper.linesRead + 1, onBytes: (bytes) => progress.update((bytesRead += bytes)) },
+      {
+        file: invocation.settings.runFile,
+        lineNumber: () => grouper.linesRead + 1,
+        onBytes: (bytes) => progress.update((bytesRead += bytes)),
+      },
     );
   } catch (error) {
     throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
@@ -214,11 +267,20 @@ async function measureGroupedStdin(invocation: TrecEvalInvocation, io: CommandIO
 }
 
 /** The run file's bytes [0, end), measured as they come (with a progress bar over `total` bytes). */
-function measureFilePart(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator, end: number, total: number | undefined): PartOutcome {
+function measureFilePart(
+  invocation: TrecEvalInvocation,
+  io: CommandIO,
+  qrels: QrelsColumns,
+  evaluator: TrecEvaluator,
+  end: number,
+  total: number | undefined,
+): PartOutcome {
   const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total });
   let bytesRead = 0;
   try {
-    return measureRunRange(invocation.runPath, 0, end, qrels, evaluator, MAX_CARRY, (bytes) => progress.update((bytesRead += bytes)));
+    return measureRunRange(invocation.runPath, 0, end, qrels, evaluator, MAX_CARRY, (bytes) =>
+      progress.update((bytesRead += bytes)),
+    );
   } catch (error) {
     throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
   } finally {
@@ -249,7 +311,8 @@ async function startParallelParts(invocation: TrecEvalInvocation): Promise<Paral
   if (invocation.runPath === '-') return undefined;
   const threads = invocation.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
   const size = await fileSize(invocation.runPath);
-  if (threads < 2 || size === undefined || (invocation.threads === undefined && size < PARALLEL_MIN_BYTES)) return undefined;
+  if (threads < 2 || size === undefined || (invocation.threads === undefined && size < PARALLEL_MIN_BYTES))
+    return undefined;
   const script = workerScript();
   if (script === undefined) return undefined; // running from source: no worker script to start
   const cuts = findRunCuts(invocation.runPath, size, threads);
@@ -275,7 +338,13 @@ async function startParallelParts(invocation: TrecEvalInvocation): Promise<Paral
  * out not to be grouped by query (or a worker failed): the caller then reads it the one-thread way.
  * A format error is the first in file order, with its line number in the whole file.
  */
-async function measureInParallel(invocation: TrecEvalInvocation, io: CommandIO, qrels: QrelsColumns, evaluator: TrecEvaluator, parts: ParallelParts): Promise<Measured | undefined> {
+async function measureInParallel(
+  invocation: TrecEvalInvocation,
+  io: CommandIO,
+  qrels: QrelsColumns,
+  evaluator: TrecEvaluator,
+  parts: ParallelParts,
+): Promise<Measured | undefined> {
   const mine = measureFilePart(invocation, io, qrels, evaluator, parts.cuts[0] as number, parts.cuts[0]);
   if (!mine.grouped) return undefined;
   const outcomes = [mine];
@@ -329,18 +398,27 @@ async function evaluateWholeRun(invocation: TrecEvalInvocation, io: CommandIO): 
   }
 }
 
-async function evaluateWholeRunWith(invocation: TrecEvalInvocation, io: CommandIO, parts: ParallelParts | undefined, startedAt: number): Promise<number> {
+async function evaluateWholeRunWith(
+  invocation: TrecEvalInvocation,
+  io: CommandIO,
+  parts: ParallelParts | undefined,
+  startedAt: number,
+): Promise<number> {
   const { settings } = invocation;
   const qrels = parseQrelsColumns(await readSource('qrels file', invocation.qrelsPath, io), invocation.qrelsPath);
   if (qrels.count === 0) throw emptyQrels(invocation.qrelsPath);
   const output = new Output(io.stdout);
   const evaluator = new TrecEvaluator(invocation.plan, settings, output);
   if (invocation.runPath !== '-') evaluator.noteRunFile(invocation.runPath);
-  const measured = (parts && (await measureInParallel(invocation, io, qrels, evaluator, parts))) ?? (await measureSerially(invocation, io, qrels, evaluator));
+  const measured =
+    (parts && (await measureInParallel(invocation, io, qrels, evaluator, parts))) ??
+    (await measureSerially(invocation, io, qrels, evaluator));
   if (measured.runQueryCount === 0) throw emptyRun(settings.runFile);
 
   const queryCount = qrels.queryIds.length;
-  const order = Array.from({ length: queryCount }, (_, index) => index).sort((a, b) => compareUtf8(qrels.queryIds[a] as string, qrels.queryIds[b] as string));
+  const order = Array.from({ length: queryCount }, (_, index) => index).sort((a, b) =>
+    compareUtf8(qrels.queryIds[a] as string, qrels.queryIds[b] as string),
+  );
   for (const query of order) {
     const failure = measured.failures[query];
     if (failure !== undefined) {
@@ -364,7 +442,8 @@ async function evaluateWholeRunWith(invocation: TrecEvalInvocation, io: CommandI
   const writeStarted = performance.now();
   await output.end();
   evaluator.times.write += performance.now() - writeStarted;
-  evaluator.times.read = performance.now() - startedAt - evaluator.times.sort - evaluator.times.measure - evaluator.times.write;
+  evaluator.times.read =
+    performance.now() - startedAt - evaluator.times.sort - evaluator.times.measure - evaluator.times.write;
   finishTimings(invocation, evaluator, io, startedAt);
   return 0;
 }
@@ -399,15 +478,19 @@ async function evaluateStreaming(invocation: TrecEvalInvocation, io: CommandIO):
       nextQrels();
     }
   };
-  const grouper = new RunGrouper(settings.runFile, (query) => {
-    runQueryCount++;
-    passQrelsBefore(query.queryId);
-    if (pending !== undefined && pending.queryId === query.queryId) {
-      evaluator.noteQrelsQuery(pending.grades);
-      evaluator.addQuery(query.queryId, pending.grades, query);
-      nextQrels();
-    }
-  }, { order: 'sorted' });
+  const grouper = new RunGrouper(
+    settings.runFile,
+    (query) => {
+      runQueryCount++;
+      passQrelsBefore(query.queryId);
+      if (pending !== undefined && pending.queryId === query.queryId) {
+        evaluator.noteQrelsQuery(pending.grades);
+        evaluator.addQuery(query.queryId, pending.grades, query);
+        nextQrels();
+      }
+    },
+    { order: 'sorted' },
+  );
   try {
     await forEachLineChunk(
       invocation.runPath,
@@ -434,8 +517,8 @@ async function evaluateStreaming(invocation: TrecEvalInvocation, io: CommandIO):
   if (evaluator.evaluatedCount === 0) throw noQueries();
   evaluator.pushSummary();
   await output.end();
-  evaluator.times.read = performance.now() - startedAt - evaluator.times.sort - evaluator.times.measure - evaluator.times.write;
+  evaluator.times.read =
+    performance.now() - startedAt - evaluator.times.sort - evaluator.times.measure - evaluator.times.write;
   finishTimings(invocation, evaluator, io, startedAt);
   return 0;
 }
-

@@ -34,7 +34,10 @@ interface TrecMeasureSpec {
 function library(base: MeasureName, cut?: readonly number[]): TrecMeasureSpec {
   const definition: MeasureDefinition = MEASURE_TABLE[base];
   const name = cut === undefined ? definition.trecName : definition.trecCutName;
-  if (name === undefined) throw new Error(`rag-matchers: measure ${base} has no trec_eval name${cut === undefined ? '' : ' for cutoffs'} (a bug)`);
+  if (name === undefined)
+    throw new Error(
+      `rag-matchers: measure ${base} has no trec_eval name${cut === undefined ? '' : ' for cutoffs'} (a bug)`,
+    );
   return cut === undefined ? { name, kind: 'single', base } : { name, kind: 'cutoffs', base, defaults: cut };
 }
 
@@ -64,13 +67,62 @@ export const SUPPORTED_TREC_MEASURES = SUPPORTED.map((spec) => spec.name);
 
 /** trec_eval's measure sets (nicknames): what `-m official` and `-m all_trec` stand for, in its order. */
 const NICKNAMES: ReadonlyMap<string, readonly string[]> = new Map([
-  ['official', ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P']],
+  [
+    'official',
+    [
+      'runid',
+      'num_q',
+      'num_ret',
+      'num_rel',
+      'num_rel_ret',
+      'map',
+      'gm_map',
+      'Rprec',
+      'bpref',
+      'recip_rank',
+      'iprec_at_recall',
+      'P',
+    ],
+  ],
   [
     'all_trec',
     [
-      'runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P',
-      'relstring', 'recall', 'unj', 'rbp', 'rbp_resid', 'infAP', 'gm_bpref', 'utility', '11pt_avg', 'ndcg', 'relative_P', 'Rprec_mult',
-      'success', 'map_cut', 'ndcg_cut', 'ndcg_rel', 'Rndcg', 'binG', 'G', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F',
+      'runid',
+      'num_q',
+      'num_ret',
+      'num_rel',
+      'num_rel_ret',
+      'map',
+      'gm_map',
+      'Rprec',
+      'bpref',
+      'recip_rank',
+      'iprec_at_recall',
+      'P',
+      'relstring',
+      'recall',
+      'unj',
+      'rbp',
+      'rbp_resid',
+      'infAP',
+      'gm_bpref',
+      'utility',
+      '11pt_avg',
+      'ndcg',
+      'relative_P',
+      'Rprec_mult',
+      'success',
+      'map_cut',
+      'ndcg_cut',
+      'ndcg_rel',
+      'Rndcg',
+      'binG',
+      'G',
+      'set_P',
+      'set_recall',
+      'set_relative_P',
+      'set_map',
+      'set_F',
       'num_nonrel_judged_ret',
     ],
   ],
@@ -81,9 +133,33 @@ const DEFAULT_SET = 'official';
 
 /** trec_eval measures (and nicknames) this command does not compute, to name them in errors. */
 const KNOWN_UNSUPPORTED = new Set([
-  'relstring', 'infAP', 'gm_bpref', 'Rprec_mult', 'utility', 'unj', 'rbp', 'rbp_resid', 'yaap',
-  '11pt_avg', 'binG', 'G', 'dcg', 'ideal_dcg', 'ndcg_rel', 'Rndcg', 'relative_P', 'set_P', 'set_relative_P',
-  'set_recall', 'set_map', 'set_F', 'num_nonrel_judged_ret', 'set', 'prefs', 'all_prefs', 'qrels_jg',
+  'relstring',
+  'infAP',
+  'gm_bpref',
+  'Rprec_mult',
+  'utility',
+  'unj',
+  'rbp',
+  'rbp_resid',
+  'yaap',
+  '11pt_avg',
+  'binG',
+  'G',
+  'dcg',
+  'ideal_dcg',
+  'ndcg_rel',
+  'Rndcg',
+  'relative_P',
+  'set_P',
+  'set_relative_P',
+  'set_recall',
+  'set_map',
+  'set_F',
+  'num_nonrel_judged_ret',
+  'set',
+  'prefs',
+  'all_prefs',
+  'qrels_jg',
 ]);
 
 /** One printed line per query: `P_5`, `map`, `num_ret`. */
@@ -121,19 +197,25 @@ function splitRequest(text: string): MeasureRequest {
   const dot = text.indexOf('.');
   if (dot === -1) return { name: text, parameters: undefined };
   const parameters = text.slice(dot + 1);
-  if (parameters === '') throw new MeasureSpecError(`measure '${text}' has an empty parameter list after '.'; write e.g. P.5,10 or just P`);
+  if (parameters === '')
+    throw new MeasureSpecError(`measure '${text}' has an empty parameter list after '.'; write e.g. P.5,10 or just P`);
   return { name: text.slice(0, dot), parameters };
 }
 
 function parseCutoffs(name: string, parameters: string): number[] {
   const cutoffs = parameters.split(',').map((part) => {
     if (!/^\+?\d+$/.test(part.trim())) {
-      throw new MeasureSpecError(`cutoff '${part}' in '${name}.${parameters}' is not a whole number; write e.g. ${name}.5,10`);
+      throw new MeasureSpecError(
+        `cutoff '${part}' in '${name}.${parameters}' is not a whole number; write e.g. ${name}.5,10`,
+      );
     }
     return Number(part.trim());
   });
   cutoffs.sort((a, b) => a - b);
-  if ((cutoffs[0] as number) <= 0) throw new MeasureSpecError(`cutoffs of '${name}.${parameters}' must be positive (trec_eval: "Negative cutoff detected")`);
+  if ((cutoffs[0] as number) <= 0)
+    throw new MeasureSpecError(
+      `cutoffs of '${name}.${parameters}' must be positive (trec_eval: "Negative cutoff detected")`,
+    );
   rejectRepeats(name, parameters, cutoffs);
   return cutoffs;
 }
@@ -142,7 +224,9 @@ function parseCutoffs(name: string, parameters: string): number[] {
 function parseRecallLevels(name: string, parameters: string): number[] {
   const levels = parameters.split(',').map((part) => {
     if (!/^\+?(\d+\.?\d*|\.\d+)$/.test(part.trim()) || Number(part.trim()) > 1) {
-      throw new MeasureSpecError(`recall level '${part}' in '${name}.${parameters}' is not a number from 0 to 1; write e.g. ${name}.0.25,0.5`);
+      throw new MeasureSpecError(
+        `recall level '${part}' in '${name}.${parameters}' is not a number from 0 to 1; write e.g. ${name}.0.25,0.5`,
+      );
     }
     return Number(part.trim());
   });
@@ -154,7 +238,9 @@ function parseRecallLevels(name: string, parameters: string): number[] {
 function rejectRepeats(name: string, parameters: string, sorted: readonly number[]): void {
   for (let index = 1; index < sorted.length; index++) {
     if (sorted[index] === sorted[index - 1]) {
-      throw new MeasureSpecError(`'${name}.${parameters}' repeats the cutoff ${sorted[index]} (trec_eval: "duplicate cutoffs detected")`);
+      throw new MeasureSpecError(
+        `'${name}.${parameters}' repeats the cutoff ${sorted[index]} (trec_eval: "duplicate cutoffs detected")`,
+      );
     }
   }
 }
@@ -169,9 +255,14 @@ function unknownMeasure(name: string): MeasureSpecError {
       `trec_eval measure '${name}' is not supported by rag-matchers trec-eval. Supported: ${supported}. Use trec_eval itself for the others.`,
     );
   }
-  const caseMatch = [...SUPPORTED_TREC_MEASURES, ...NICKNAMES.keys()].find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-  const hint = caseMatch === undefined ? '' : ` Measure names are case-sensitive, as in trec_eval: did you mean '${caseMatch}'?`;
-  return new MeasureSpecError(`unknown measure '${name}'.${hint} Supported: ${supported}, or the sets official and all_trec (with cutoffs as in trec_eval: -m P.5,10).`);
+  const caseMatch = [...SUPPORTED_TREC_MEASURES, ...NICKNAMES.keys()].find(
+    (candidate) => candidate.toLowerCase() === name.toLowerCase(),
+  );
+  const hint =
+    caseMatch === undefined ? '' : ` Measure names are case-sensitive, as in trec_eval: did you mean '${caseMatch}'?`;
+  return new MeasureSpecError(
+    `unknown measure '${name}'.${hint} Supported: ${supported}, or the sets official and all_trec (with cutoffs as in trec_eval: -m P.5,10).`,
+  );
 }
 
 /** The -m requests with trec_eval's nicknames (official, all_trec) replaced by the measures they stand for. */
@@ -184,7 +275,10 @@ function expandNicknames(requests: readonly string[], warnings: string[]): strin
       continue;
     }
     const missing = members.filter((member) => !SPECS.has(member));
-    if (missing.length > 0) warnings.push(`'${text}' includes measures rag-matchers trec-eval does not compute, left out: ${missing.join(', ')}.`);
+    if (missing.length > 0)
+      warnings.push(
+        `'${text}' includes measures rag-matchers trec-eval does not compute, left out: ${missing.join(', ')}.`,
+      );
     expanded.push(...members.filter((member) => SPECS.has(member)));
   }
   return expanded;
@@ -202,7 +296,12 @@ export function planTrecMeasures(requests: readonly string[]): TrecMeasurePlan {
     const { name, parameters } = splitRequest(text);
     const spec = SPECS.get(name);
     if (spec === undefined) throw unknownMeasure(name);
-    if (parameters !== undefined && spec.kind !== 'cutoffs' && spec.kind !== 'recall-levels' && chosen.get(name) === undefined) {
+    if (
+      parameters !== undefined &&
+      spec.kind !== 'cutoffs' &&
+      spec.kind !== 'recall-levels' &&
+      chosen.get(name) === undefined
+    ) {
       const cutName = `${name}_cut`;
       const hint = SPECS.has(cutName) ? ` Did you mean -m ${cutName}.${parameters}?` : '';
       warnings.push(`'${name}' takes no parameters: '.${parameters}' ignored, as trec_eval does.${hint}`);
@@ -212,7 +311,9 @@ export function planTrecMeasures(requests: readonly string[]): TrecMeasurePlan {
       const earlier = chosen.get(name);
       if (earlier === undefined) chosen.set(name, parameters);
       else if (parameters !== undefined && parameters !== earlier) {
-        warnings.push(`'-m ${text}' ignored: '${name}' was already requested as '${name}.${earlier}' (trec_eval uses the first parameters given).`);
+        warnings.push(
+          `'-m ${text}' ignored: '${name}' was already requested as '${name}.${earlier}' (trec_eval uses the first parameters given).`,
+        );
       }
       continue;
     }
@@ -242,12 +343,15 @@ export function planTrecMeasures(requests: readonly string[]): TrecMeasurePlan {
       rows.push({ label: spec.name, kind: spec.kind === 'gm' ? 'gm' : 'value', measure, ...summaryOnly });
     } else if (spec.kind === 'recall-levels') {
       const parameters = chosen.get(spec.name);
-      const levels = parameters === undefined ? [...(spec.defaults as readonly number[])] : parseRecallLevels(spec.name, parameters);
+      const levels =
+        parameters === undefined ? [...(spec.defaults as readonly number[])] : parseRecallLevels(spec.name, parameters);
       // trec_eval names them with "%3.2f".
-      for (const level of levels) rows.push({ label: `${spec.name}_${formatFixed(level, 2)}`, kind: 'iprec', recallLevel: level });
+      for (const level of levels)
+        rows.push({ label: `${spec.name}_${formatFixed(level, 2)}`, kind: 'iprec', recallLevel: level });
     } else {
       const parameters = chosen.get(spec.name);
-      const cutoffs = parameters === undefined ? [...(spec.defaults as readonly number[])] : parseCutoffs(spec.name, parameters);
+      const cutoffs =
+        parameters === undefined ? [...(spec.defaults as readonly number[])] : parseCutoffs(spec.name, parameters);
       for (const k of cutoffs) {
         const measure: Measure = { name: spec.base as MeasureName, k };
         addMeasure(measure);

@@ -153,22 +153,46 @@ export function packOutcome(outcome: PartOutcome, times: StageTimes): Extract<Pa
 
 /** A worker's part as the main thread's own, its run line numbers moved by `lineOffset`. */
 export function unpackOutcome(reply: Extract<PartReply, { kind: 'done' }>, lineOffset: number): PartOutcome {
-  const failures: PartFailure[] = reply.failures.map(({ query, inRun, file, queryId, docId, lineNumber, firstLineNumber }) => {
-    const shift = inRun ? lineOffset : 0;
-    return { query, inRun, error: new DuplicateDocnoError(file, queryId, docId, lineNumber + shift, firstLineNumber + shift, inRun ? 'run' : 'qrels') };
-  });
+  const failures: PartFailure[] = reply.failures.map(
+    ({ query, inRun, file, queryId, docId, lineNumber, firstLineNumber }) => {
+      const shift = inRun ? lineOffset : 0;
+      return {
+        query,
+        inRun,
+        error: new DuplicateDocnoError(
+          file,
+          queryId,
+          docId,
+          lineNumber + shift,
+          firstLineNumber + shift,
+          inRun ? 'run' : 'qrels',
+        ),
+      };
+    },
+  );
   const { grouped, measured, values, runQueryIds, linesRead } = reply;
   return { grouped, measured, values, failures, runQueryIds, linesRead };
 }
 
 /** A run format error found by a worker, with the line number it has in the whole file. */
-export function formatErrorOf(reply: Extract<PartReply, { kind: 'format-error' }>, lineOffset: number): TrecFormatError {
-  return new TrecFormatError({ file: reply.file, lineNumber: reply.lineNumber + lineOffset, lineText: reply.lineText, problem: reply.problem });
+export function formatErrorOf(
+  reply: Extract<PartReply, { kind: 'format-error' }>,
+  lineOffset: number,
+): TrecFormatError {
+  return new TrecFormatError({
+    file: reply.file,
+    lineNumber: reply.lineNumber + lineOffset,
+    lineText: reply.lineText,
+    problem: reply.problem,
+  });
 }
 
 /** Starts a worker on one part; the promise never rejects (a crash is a 'failed' reply). */
 export function startPart(script: URL, request: PartRequest): { reply: Promise<PartReply>; cancel: () => void } {
-  const worker = new Worker(script, { workerData: request, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+  const worker = new Worker(script, {
+    workerData: request,
+    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+  });
   const reply = new Promise<PartReply>((resolve) => {
     worker.once('message', (message: PartReply) => resolve(message));
     worker.once('error', (error) => resolve({ kind: 'failed', message: error.message }));

@@ -31,7 +31,14 @@ export interface PartOutcome {
 /** Room for every qrels query's row values. */
 export function emptyOutcome(qrels: QrelsColumns, rowCount: number): PartOutcome {
   const queryCount = qrels.queryIds.length;
-  return { grouped: true, measured: new Uint8Array(queryCount), values: new Float64Array(queryCount * rowCount), failures: [], runQueryIds: [], linesRead: 0 };
+  return {
+    grouped: true,
+    measured: new Uint8Array(queryCount),
+    values: new Float64Array(queryCount * rowCount),
+    failures: [],
+    runQueryIds: [],
+    linesRead: 0,
+  };
 }
 
 class StopReading extends Error {}
@@ -53,27 +60,35 @@ export function measureRunRange(
 ): PartOutcome {
   const rowCount = evaluator.rowCount;
   const outcome = emptyOutcome(qrels, rowCount);
-  const grouper = new RunGrouper(evaluator.runFile, (query) => {
-    outcome.runQueryIds.push(query.queryId);
-    const index = qrels.queryIndex.get(query.queryId);
-    if (index === undefined) return;
-    try {
-      evaluator.measureQrelsQuery(qrels, index, query, outcome.values, index * rowCount);
-      outcome.measured[index] = 1;
-    } catch (error) {
-      if (!(error instanceof DuplicateDocnoError)) throw error;
-      outcome.failures.push({ query: index, inRun: error.source === 'run', error });
-    }
-  }, { maxCarry });
-  try {
-    readFileChunks(path, (text) => {
+  const grouper = new RunGrouper(
+    evaluator.runFile,
+    (query) => {
+      outcome.runQueryIds.push(query.queryId);
+      const index = qrels.queryIndex.get(query.queryId);
+      if (index === undefined) return;
       try {
-        grouper.accept(text);
+        evaluator.measureQrelsQuery(qrels, index, query, outcome.values, index * rowCount);
+        outcome.measured[index] = 1;
       } catch (error) {
-        if (error instanceof RunNotGroupedError || error instanceof QueryTooLargeError) throw new StopReading();
-        throw error;
+        if (!(error instanceof DuplicateDocnoError)) throw error;
+        outcome.failures.push({ query: index, inRun: error.source === 'run', error });
       }
-    }, { file: evaluator.runFile, lineNumber: () => grouper.linesRead + 1, onBytes, start, end });
+    },
+    { maxCarry },
+  );
+  try {
+    readFileChunks(
+      path,
+      (text) => {
+        try {
+          grouper.accept(text);
+        } catch (error) {
+          if (error instanceof RunNotGroupedError || error instanceof QueryTooLargeError) throw new StopReading();
+          throw error;
+        }
+      },
+      { file: evaluator.runFile, lineNumber: () => grouper.linesRead + 1, onBytes, start, end },
+    );
     grouper.finish();
   } catch (error) {
     if (!(error instanceof StopReading)) throw error;

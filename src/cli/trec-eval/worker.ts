@@ -17,12 +17,21 @@ async function measurePart(request: PartRequest): Promise<PartReply> {
     return packOutcome(outcome, evaluator.times);
   } catch (error) {
     if (error instanceof TrecFormatError) {
-      return { kind: 'format-error', file: error.file, lineNumber: error.lineNumber, lineText: error.lineText, problem: error.problem };
+      return {
+        kind: 'format-error',
+        file: error.file,
+        lineNumber: error.lineNumber,
+        lineText: error.lineText,
+        problem: error.problem,
+      };
     }
     return { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
   }
 }
 
 void measurePart(workerData as PartRequest).then((reply) => {
-  parentPort?.postMessage(reply, reply.kind === 'done' ? [reply.values.buffer as ArrayBuffer, reply.measured.buffer as ArrayBuffer] : []);
+  parentPort?.postMessage(
+    reply,
+    reply.kind === 'done' ? [reply.values.buffer as ArrayBuffer, reply.measured.buffer as ArrayBuffer] : [],
+  );
 });

@@ -55,7 +55,14 @@ export function meansChart(suite: string, rows: readonly JsonReportRow[]): strin
   const x = linearScale(lo, hi, plotLeft + 8, plotRight - 8, 10);
   const level = percent(rows[0]?.interval.confidence ?? 0.95);
 
-  const parts = [svgOpen({ width, height, kind: 'means', label: `${suite}: mean of each measure with its ${level} interval, and the baseline mean` })];
+  const parts = [
+    svgOpen({
+      width,
+      height,
+      kind: 'means',
+      label: `${suite}: mean of each measure with its ${level} interval, and the baseline mean`,
+    }),
+  ];
   parts.push(xAxis(x, top, axisY));
   rows.forEach((row, index) => {
     const y = top + index * rowHeight + rowHeight / 2;
@@ -69,24 +76,34 @@ export function meansChart(suite: string, rows: readonly JsonReportRow[]): strin
       .join(' · ');
     const x1 = px(x(row.interval.lower));
     const x2 = px(x(row.interval.upper));
-    parts.push(`<g class="row status-${row.status}" data-measure="${escapeHtml(row.measure)}"><title>${escapeHtml(title)}</title>`);
-    parts.push(`<text class="label" x="${px(labelWidth - 8)}" y="${px(y + 4)}" text-anchor="end">${escapeHtml(truncate(row.measure, 32))}</text>`);
+    parts.push(
+      `<g class="row status-${row.status}" data-measure="${escapeHtml(row.measure)}"><title>${escapeHtml(title)}</title>`,
+    );
+    parts.push(
+      `<text class="label" x="${px(labelWidth - 8)}" y="${px(y + 4)}" text-anchor="end">${escapeHtml(truncate(row.measure, 32))}</text>`,
+    );
     parts.push(`<line class="ci" x1="${x1}" y1="${px(y)}" x2="${x2}" y2="${px(y)}"/>`);
-    parts.push(`<line class="ci" x1="${x1}" y1="${px(y - 5)}" x2="${x1}" y2="${px(y + 5)}"/><line class="ci" x1="${x2}" y1="${px(y - 5)}" x2="${x2}" y2="${px(y + 5)}"/>`);
+    parts.push(
+      `<line class="ci" x1="${x1}" y1="${px(y - 5)}" x2="${x1}" y2="${px(y + 5)}"/><line class="ci" x1="${x2}" y1="${px(y - 5)}" x2="${x2}" y2="${px(y + 5)}"/>`,
+    );
     if (row.baseline !== null) {
       const bx = x(row.baseline.mean);
-      parts.push(`<path class="mark baseline" d="M${px(bx)} ${px(y - 7)}l7 7l-7 7l-7-7z" data-value="${row.baseline.mean}"/>`);
+      parts.push(
+        `<path class="mark baseline" d="M${px(bx)} ${px(y - 7)}l7 7l-7 7l-7-7z" data-value="${row.baseline.mean}"/>`,
+      );
     }
     parts.push(`<circle class="mark mean" cx="${px(x(row.mean))}" cy="${px(y)}" r="5" data-value="${row.mean}"/>`);
     const note = row.delta === null ? (row.status === 'new' ? 'new' : '') : `Δ ${fmtDelta(row.delta)}`;
     parts.push(`<text class="delta" x="${px(plotRight + 8)}" y="${px(y + 4)}">${escapeHtml(note)}</text>`);
     parts.push('</g>');
   });
-  parts.push(legend(plotLeft + 8, legendY, [
-    ['<circle class="mean" cx="0" cy="-4" r="5"/>', 'this run’s mean'],
-    ['<line class="ci" x1="-8" y1="-4" x2="8" y2="-4"/>', `${level} interval`],
-    ['<path class="baseline" d="M0 -11l7 7l-7 7l-7-7z"/>', 'baseline mean'],
-  ]));
+  parts.push(
+    legend(plotLeft + 8, legendY, [
+      ['<circle class="mean" cx="0" cy="-4" r="5"/>', 'this run’s mean'],
+      ['<line class="ci" x1="-8" y1="-4" x2="8" y2="-4"/>', `${level} interval`],
+      ['<path class="baseline" d="M0 -11l7 7l-7 7l-7-7z"/>', 'baseline mean'],
+    ]),
+  );
   parts.push('</svg>');
   return parts.join('');
 }
@@ -122,7 +139,14 @@ export function changesChart(suite: string, row: JsonReportRow, options: Changes
   }
   const x = linearScale(lo, hi, labelWidth + 4, width - valueWidth, 8);
   const zero = x(0);
-  const parts = [svgOpen({ width, height, kind: 'changes', label: `${suite} · ${row.measure}: questions that got worse and better than the baseline` })];
+  const parts = [
+    svgOpen({
+      width,
+      height,
+      kind: 'changes',
+      label: `${suite} · ${row.measure}: questions that got worse and better than the baseline`,
+    }),
+  ];
   parts.push(xAxis(x, top, axisY));
   parts.push(`<line class="zero" x1="${px(zero)}" y1="${px(top)}" x2="${px(zero)}" y2="${px(axisY)}"/>`);
   items.forEach((change, index) => {
@@ -132,11 +156,15 @@ export function changesChart(suite: string, row: JsonReportRow, options: Changes
     const who = change.test !== change.sampleId ? `${change.sampleId} (${change.test})` : change.sampleId;
     const title = `${who}: ${fmt(change.before)} → ${fmt(change.after)} (${fmtDelta(change.delta)})`;
     parts.push(`<g class="question ${kind}"><title>${escapeHtml(title)}</title>`);
-    parts.push(`<text class="label" x="${px(labelWidth - 4)}" y="${px(y + 13)}" text-anchor="end">${escapeHtml(labels[index]!)}</text>`);
+    parts.push(
+      `<text class="label" x="${px(labelWidth - 4)}" y="${px(y + 13)}" text-anchor="end">${escapeHtml(labels[index]!)}</text>`,
+    );
     parts.push(
       `<rect class="mark bar ${kind}" x="${px(Math.min(zero, end))}" y="${px(y + 3)}" width="${px(Math.max(1, Math.abs(end - zero)))}" height="${barHeight - 6}" data-value="${change.delta}"/>`,
     );
-    parts.push(`<text class="value" x="${px(width - valueWidth + 8)}" y="${px(y + 13)}">${escapeHtml(`${fmt(change.before)} → ${fmt(change.after)}`)}</text>`);
+    parts.push(
+      `<text class="value" x="${px(width - valueWidth + 8)}" y="${px(y + 13)}">${escapeHtml(`${fmt(change.before)} → ${fmt(change.after)}`)}</text>`,
+    );
     parts.push('</g>');
   });
   parts.push('</svg>');
@@ -164,8 +192,10 @@ export function histogram(values: readonly number[], before: readonly number[], 
   }
   const width = (hi - lo) / binCount;
   const bins: HistogramBin[] = [];
-  for (let i = 0; i < binCount; i++) bins.push({ lo: lo + i * width, hi: i === binCount - 1 ? hi : lo + (i + 1) * width, now: 0, before: 0 });
-  const binOf = (value: number): HistogramBin => bins[Math.min(binCount - 1, Math.max(0, Math.floor((value - lo) / width + 1e-9)))]!;
+  for (let i = 0; i < binCount; i++)
+    bins.push({ lo: lo + i * width, hi: i === binCount - 1 ? hi : lo + (i + 1) * width, now: 0, before: 0 });
+  const binOf = (value: number): HistogramBin =>
+    bins[Math.min(binCount - 1, Math.max(0, Math.floor((value - lo) / width + 1e-9)))]!;
   for (const value of values) binOf(value).now++;
   for (const value of before) binOf(value).before++;
   return bins;
@@ -186,8 +216,17 @@ export function distributionChart(suite: string, row: JsonReportRow): string {
   const maxCount = Math.max(1, ...bins.map((bin) => Math.max(bin.now, bin.before)));
   const y = linearScale(0, maxCount, bottom, top, 4);
   const x = linearScale(bins[0]!.lo, bins[bins.length - 1]!.hi, left, right, 5);
-  const parts = [svgOpen({ width, height, kind: 'distribution', label: `${suite} · ${row.measure}: distribution of per-question values` })];
-  parts.push(`<text class="chart-title" x="${left}" y="14">${escapeHtml(truncate(row.measure, 40))} · ${row.count} questions</text>`);
+  const parts = [
+    svgOpen({
+      width,
+      height,
+      kind: 'distribution',
+      label: `${suite} · ${row.measure}: distribution of per-question values`,
+    }),
+  ];
+  parts.push(
+    `<text class="chart-title" x="${left}" y="14">${escapeHtml(truncate(row.measure, 40))} · ${row.count} questions</text>`,
+  );
   parts.push(yAxis(y, left, right));
   parts.push(xAxis(x, bottom, bottom));
   for (const bin of bins) {
@@ -195,15 +234,24 @@ export function distributionChart(suite: string, row: JsonReportRow): string {
     const x2 = x(bin.hi) - 1;
     const title = `${fmt(bin.lo)}–${fmt(bin.hi)}: ${bin.now} question${bin.now === 1 ? '' : 's'} in this run${before.length > 0 ? `, ${bin.before} in the baseline` : ''}`;
     parts.push(`<g class="bin"><title>${escapeHtml(title)}</title>`);
-    if (bin.now > 0) parts.push(`<rect class="mark hist-now" x="${px(x1)}" y="${px(y(bin.now))}" width="${px(x2 - x1)}" height="${px(bottom - y(bin.now))}" data-value="${bin.now}"/>`);
-    if (bin.before > 0) parts.push(`<rect class="mark hist-before" x="${px(x1 + 0.5)}" y="${px(y(bin.before))}" width="${px(x2 - x1 - 1)}" height="${px(bottom - y(bin.before))}" data-value="${bin.before}"/>`);
+    if (bin.now > 0)
+      parts.push(
+        `<rect class="mark hist-now" x="${px(x1)}" y="${px(y(bin.now))}" width="${px(x2 - x1)}" height="${px(bottom - y(bin.now))}" data-value="${bin.now}"/>`,
+      );
+    if (bin.before > 0)
+      parts.push(
+        `<rect class="mark hist-before" x="${px(x1 + 0.5)}" y="${px(y(bin.before))}" width="${px(x2 - x1 - 1)}" height="${px(bottom - y(bin.before))}" data-value="${bin.before}"/>`,
+      );
     // An invisible full-height target so the tooltip shows over empty bins too.
     parts.push(`<rect class="hit" x="${px(x1)}" y="${px(top)}" width="${px(x2 - x1)}" height="${px(bottom - top)}"/>`);
     parts.push('</g>');
   }
-  parts.push(`<line class="mean-line" x1="${px(x(row.mean))}" y1="${px(top)}" x2="${px(x(row.mean))}" y2="${px(bottom)}"><title>${escapeHtml(`mean ${fmt(row.mean)}`)}</title></line>`);
+  parts.push(
+    `<line class="mean-line" x1="${px(x(row.mean))}" y1="${px(top)}" x2="${px(x(row.mean))}" y2="${px(bottom)}"><title>${escapeHtml(`mean ${fmt(row.mean)}`)}</title></line>`,
+  );
   const entries: [string, string][] = [['<rect class="hist-now" x="-6" y="-10" width="12" height="10"/>', 'this run']];
-  if (before.length > 0) entries.push(['<rect class="hist-before" x="-6" y="-10" width="12" height="10"/>', 'baseline, same questions']);
+  if (before.length > 0)
+    entries.push(['<rect class="hist-before" x="-6" y="-10" width="12" height="10"/>', 'baseline, same questions']);
   entries.push(['<line class="mean-line" x1="0" y1="-12" x2="0" y2="2"/>', 'mean']);
   parts.push(legend(left + 6, height - 6, entries));
   parts.push('</svg>');

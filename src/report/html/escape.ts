@@ -11,8 +11,11 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 export function escapeHtml(text: string): string {
   return String(text)
     .replace(/[&<>"']/g, (character) => ENTITIES[character]!)
-    // eslint-disable-next-line no-control-regex -- these control characters are what is being replaced
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+    .replace(
+      // eslint-disable-next-line no-control-regex -- these control characters are what is being replaced
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      '\ufffd',
+    );
 }
 
 /** At most `max` code points, with an ellipsis when cut (the full text belongs in a <title>). */

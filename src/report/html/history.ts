@@ -21,19 +21,31 @@ export interface HistoryHtmlOptions {
 }
 
 /** The history page. `suites` is historyBySuite(history, filter). */
-export function renderHistoryHtml(history: BaselineHistory, suites: SuiteHistory[], options: HistoryHtmlOptions = {}): string {
+export function renderHistoryHtml(
+  history: BaselineHistory,
+  suites: SuiteHistory[],
+  options: HistoryHtmlOptions = {},
+): string {
   const title = options.title ?? `Baseline history of ${history.file}`;
   const commits = history.versions.filter((version) => version.commit !== null);
   const body: string[] = ['<header>', `<h1>${escapeHtml(title)}</h1>`];
   const first = commits[0];
   const last = commits[commits.length - 1];
   const span = first === undefined || last === undefined ? '' : `, ${versionDate(first)} → ${versionDate(last)}`;
-  const working = history.versions.some((version) => version.commit === null) ? ' and uncommitted changes in the working tree' : '';
-  body.push(`<p class="meta">${escapeHtml(`${commits.length} commit${commits.length === 1 ? '' : 's'} of ${history.file}${working}${span}; ${suites.length} suite${suites.length === 1 ? '' : 's'}.`)}</p>`);
+  const working = history.versions.some((version) => version.commit === null)
+    ? ' and uncommitted changes in the working tree'
+    : '';
+  body.push(
+    `<p class="meta">${escapeHtml(`${commits.length} commit${commits.length === 1 ? '' : 's'} of ${history.file}${working}${span}; ${suites.length} suite${suites.length === 1 ? '' : 's'}.`)}</p>`,
+  );
   const notes: string[] = [];
-  if (history.shallow) notes.push('This clone is shallow, so older commits are missing (git fetch --unshallow, or fetch-depth: 0 in actions/checkout).');
+  if (history.shallow)
+    notes.push(
+      'This clone is shallow, so older commits are missing (git fetch --unshallow, or fetch-depth: 0 in actions/checkout).',
+    );
   for (const version of history.versions) {
-    if (version.state === 'invalid') notes.push(`${version.label} left out: ${version.problem ?? 'not a readable baseline'}`);
+    if (version.state === 'invalid')
+      notes.push(`${version.label} left out: ${version.problem ?? 'not a readable baseline'}`);
     if (version.state === 'deleted') notes.push(`${version.label} deleted the file.`);
   }
   for (const note of notes) body.push(`<p class="note">${escapeHtml(note)}</p>`);
@@ -42,14 +54,21 @@ export function renderHistoryHtml(history: BaselineHistory, suites: SuiteHistory
 
   suites.forEach((suite, index) => {
     body.push(`<section class="suite" id="suite-${index + 1}"><h2>${escapeHtml(suite.suite)}</h2>`);
-    body.push(`<figure><figcaption>Mean of each measure at each version of the baseline</figcaption>${historyChart(history, suite)}</figure>`);
+    body.push(
+      `<figure><figcaption>Mean of each measure at each version of the baseline</figcaption>${historyChart(history, suite)}</figure>`,
+    );
     body.push('<table class="history"><thead><tr><th>commit</th><th>date</th>');
     for (const measure of suite.measures) body.push(`<th class="num">${escapeHtml(measure)}</th>`);
     body.push('<th>subject</th></tr></thead><tbody>');
     for (const row of suite.rows) {
       const version = history.versions[row.version]!;
       const cells = row.cells.map((cell) => {
-        const direction = cell.kind === 'value' && cell.delta !== undefined && fmt(Math.abs(cell.delta)) !== '0.000' ? (cell.delta < 0 ? 'down' : 'up') : '';
+        const direction =
+          cell.kind === 'value' && cell.delta !== undefined && fmt(Math.abs(cell.delta)) !== '0.000'
+            ? cell.delta < 0
+              ? 'down'
+              : 'up'
+            : '';
         return `<td class="num ${direction}">${escapeHtml(formatCell(cell))}</td>`;
       });
       body.push(
@@ -64,7 +83,12 @@ export function renderHistoryHtml(history: BaselineHistory, suites: SuiteHistory
 }
 
 /** Writes the history page atomically, creating the parent directory. */
-export async function writeHistoryHtml(filePath: string, history: BaselineHistory, suites: SuiteHistory[], options: HistoryHtmlOptions = {}): Promise<void> {
+export async function writeHistoryHtml(
+  filePath: string,
+  history: BaselineHistory,
+  suites: SuiteHistory[],
+  options: HistoryHtmlOptions = {},
+): Promise<void> {
   const html = renderHistoryHtml(history, suites, options);
   await fs.promises.mkdir(path.dirname(path.resolve(filePath)), { recursive: true });
   await writeFileAtomic(filePath, html);
@@ -96,14 +120,23 @@ export function historyChart(history: BaselineHistory, suite: SuiteHistory): str
   const step = versions.length > 1 ? (right - left - 20) / (versions.length - 1) : 0;
   const xOf = (index: number): number => (versions.length > 1 ? left + 10 + index * step : (left + right) / 2);
 
-  const parts = [svgOpen({ width, height, kind: 'history', label: `${suite.suite}: mean of each measure at each version of the baseline` })];
+  const parts = [
+    svgOpen({
+      width,
+      height,
+      kind: 'history',
+      label: `${suite.suite}: mean of each measure at each version of the baseline`,
+    }),
+  ];
   parts.push(yAxis(y, left, right));
   parts.push('<g class="axis">');
   versions.forEach((version, index) => {
     if (index % labelStep !== 0 && index !== versions.length - 1) return;
     const x = xOf(index);
     parts.push(`<line class="grid" x1="${px(x)}" y1="${px(top)}" x2="${px(x)}" y2="${px(plotBottom)}"/>`);
-    parts.push(`<text transform="translate(${px(x + 4)} ${px(plotBottom + 12)}) rotate(35)">${escapeHtml(version.label)}</text>`);
+    parts.push(
+      `<text transform="translate(${px(x + 4)} ${px(plotBottom + 12)}) rotate(35)">${escapeHtml(version.label)}</text>`,
+    );
   });
   parts.push('</g>');
 
@@ -122,11 +155,17 @@ export function historyChart(history: BaselineHistory, suite: SuiteHistory): str
       open = true;
     });
     parts.push(`<g class="measure" data-measure="${escapeHtml(measure)}">`);
-    if (d !== '') parts.push(`<path class="series" d="${d}" stroke="${colour}"${dash === '' ? '' : ` stroke-dasharray="${dash}"`}/>`);
+    if (d !== '')
+      parts.push(
+        `<path class="series" d="${d}" stroke="${colour}"${dash === '' ? '' : ` stroke-dasharray="${dash}"`}/>`,
+      );
     series.forEach((point, index) => {
       if (point === null) return;
       const version = versions[index]!;
-      const when = version.commit === null ? 'working tree' : `${version.label}, ${versionDate(version)}: ${version.commit.subject}`;
+      const when =
+        version.commit === null
+          ? 'working tree'
+          : `${version.label}, ${versionDate(version)}: ${version.commit.subject}`;
       parts.push(
         `<circle class="mark point" cx="${px(xOf(index))}" cy="${px(y(point.mean))}" r="3.5" fill="${colour}" data-value="${point.mean}">` +
           `<title>${escapeHtml(`${measure} ${fmt(point.mean)} (${point.count} questions) at ${when}`)}</title></circle>`,
@@ -141,14 +180,20 @@ export function historyChart(history: BaselineHistory, suite: SuiteHistory): str
     const dash = DASHES[Math.floor(m / SERIES_COLOURS.length) % DASHES.length]!;
     const place = legendRows.places[m]!;
     const ly = legendTop + place.row * 18;
-    parts.push(`<line x1="${px(place.x)}" y1="${px(ly - 4)}" x2="${px(place.x + 18)}" y2="${px(ly - 4)}" stroke="${colour}" stroke-width="2"${dash === '' ? '' : ` stroke-dasharray="${dash}"`}/>`);
+    parts.push(
+      `<line x1="${px(place.x)}" y1="${px(ly - 4)}" x2="${px(place.x + 18)}" y2="${px(ly - 4)}" stroke="${colour}" stroke-width="2"${dash === '' ? '' : ` stroke-dasharray="${dash}"`}/>`,
+    );
     parts.push(`<text x="${px(place.x + 24)}" y="${px(ly)}">${escapeHtml(truncate(measure, 40))}</text>`);
   });
   parts.push('</g></svg>');
   return parts.join('');
 }
 
-function layoutLegend(measures: string[], left: number, right: number): { rows: number; places: { x: number; row: number }[] } {
+function layoutLegend(
+  measures: string[],
+  left: number,
+  right: number,
+): { rows: number; places: { x: number; row: number }[] } {
   const places: { x: number; row: number }[] = [];
   let x = left;
   let row = 0;

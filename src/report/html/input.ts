@@ -16,7 +16,9 @@ export function parseJsonReport(text: string, source: string): JsonReport {
   try {
     data = JSON.parse(body);
   } catch (error) {
-    throw new ReportFormatError(`${source}: not valid JSON (${error instanceof Error ? error.message : String(error)}); pass the file written by the reporters' \`json\` option.`);
+    throw new ReportFormatError(
+      `${source}: not valid JSON (${error instanceof Error ? error.message : String(error)}); pass the file written by the reporters' \`json\` option.`,
+    );
   }
   return validateJsonReport(data, source);
 }
@@ -32,9 +34,12 @@ export function validateJsonReport(data: unknown, source = 'report'): JsonReport
     );
   }
   const version = data.schemaVersion;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) fail('"schemaVersion"', 'a whole number ≥ 1', version);
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    fail('"schemaVersion"', 'a whole number ≥ 1', version);
   if ((version as number) > REPORT_SCHEMA_VERSION) {
-    throw new ReportFormatError(`${source}: written by a newer rag-matchers (report schema version ${String(version)}; this version reads up to ${REPORT_SCHEMA_VERSION}); upgrade rag-matchers.`);
+    throw new ReportFormatError(
+      `${source}: written by a newer rag-matchers (report schema version ${String(version)}; this version reads up to ${REPORT_SCHEMA_VERSION}); upgrade rag-matchers.`,
+    );
   }
   if (typeof data.passed !== 'boolean') fail('"passed"', 'true or false', data.passed);
   if (typeof data.runner !== 'string') fail('"runner"', 'a string', data.runner);
@@ -44,17 +49,28 @@ export function validateJsonReport(data: unknown, source = 'report'): JsonReport
     if (!isCount(counts[key])) fail(`counts.${key}`, 'a whole number ≥ 0', counts[key]);
   }
   const baseline = data.baseline;
-  if (!isObject(baseline) || typeof baseline.found !== 'boolean' || !(baseline.path === null || typeof baseline.path === 'string')) {
+  if (
+    !isObject(baseline) ||
+    typeof baseline.found !== 'boolean' ||
+    !(baseline.path === null || typeof baseline.path === 'string')
+  ) {
     fail('"baseline"', 'an object { path: string | null, found: boolean }', baseline);
   }
   const settings = data.settings;
   if (!isObject(settings)) return fail('"settings"', 'an object', settings);
   if (!isFinite(settings.confidence)) fail('settings.confidence', 'a number', settings.confidence);
   if (typeof settings.test !== 'string') fail('settings.test', 'a string', settings.test);
-  if (!isObject(settings.tolerance) || !isFinite(settings.tolerance.default) || !isObject(settings.tolerance.byMeasure)) {
+  if (
+    !isObject(settings.tolerance) ||
+    !isFinite(settings.tolerance.default) ||
+    !isObject(settings.tolerance.byMeasure)
+  ) {
     fail('settings.tolerance', 'an object { default: number, byMeasure: {…} }', settings.tolerance);
   }
-  if (data.warnings !== undefined && (!Array.isArray(data.warnings) || !data.warnings.every((warning) => typeof warning === 'string'))) {
+  if (
+    data.warnings !== undefined &&
+    (!Array.isArray(data.warnings) || !data.warnings.every((warning) => typeof warning === 'string'))
+  ) {
     fail('"warnings"', 'an array of strings', data.warnings);
   }
   if (!Array.isArray(data.rows)) return fail('"rows"', 'an array', data.rows);
@@ -75,10 +91,13 @@ const STATUSES = new Set(['regressed', 'improved', 'unchanged', 'new']);
 
 function checkRow(row: unknown, where: string, fail: (where: string, expected: string, found: unknown) => never): void {
   if (!isObject(row)) return fail(where, 'an object', row);
-  for (const key of ['suite', 'measure'] as const) if (typeof row[key] !== 'string') fail(`${where}.${key}`, 'a string', row[key]);
-  if (typeof row.status !== 'string' || !STATUSES.has(row.status)) fail(`${where}.status`, 'one of regressed, improved, unchanged, new', row.status);
+  for (const key of ['suite', 'measure'] as const)
+    if (typeof row[key] !== 'string') fail(`${where}.${key}`, 'a string', row[key]);
+  if (typeof row.status !== 'string' || !STATUSES.has(row.status))
+    fail(`${where}.status`, 'one of regressed, improved, unchanged, new', row.status);
   if (!isCount(row.count)) fail(`${where}.count`, 'a whole number ≥ 0', row.count);
-  for (const key of ['mean', 'min', 'max', 'tolerance'] as const) if (!isFinite(row[key])) fail(`${where}.${key}`, 'a finite number', row[key]);
+  for (const key of ['mean', 'min', 'max', 'tolerance'] as const)
+    if (!isFinite(row[key])) fail(`${where}.${key}`, 'a finite number', row[key]);
   if (!isCount(row.failures)) fail(`${where}.failures`, 'a whole number ≥ 0', row.failures);
   const interval = row.interval;
   if (!isObject(interval) || !isFinite(interval.lower) || !isFinite(interval.upper) || !isFinite(interval.confidence)) {
@@ -92,9 +111,13 @@ function checkRow(row: unknown, where: string, fail: (where: string, expected: s
   const comparison = row.comparison;
   if (comparison !== null) {
     if (!isObject(comparison)) return fail(`${where}.comparison`, 'null or an object', comparison);
-    for (const key of ['shared', 'wins', 'losses', 'ties'] as const) if (!isCount(comparison[key])) fail(`${where}.comparison.${key}`, 'a whole number ≥ 0', comparison[key]);
-    for (const key of ['meanBefore', 'meanAfter'] as const) if (!isFinite(comparison[key])) fail(`${where}.comparison.${key}`, 'a finite number', comparison[key]);
-    for (const key of ['p', 'adjustedP'] as const) if (comparison[key] !== null && !isFinite(comparison[key])) fail(`${where}.comparison.${key}`, 'null or a number', comparison[key]);
+    for (const key of ['shared', 'wins', 'losses', 'ties'] as const)
+      if (!isCount(comparison[key])) fail(`${where}.comparison.${key}`, 'a whole number ≥ 0', comparison[key]);
+    for (const key of ['meanBefore', 'meanAfter'] as const)
+      if (!isFinite(comparison[key])) fail(`${where}.comparison.${key}`, 'a finite number', comparison[key]);
+    for (const key of ['p', 'adjustedP'] as const)
+      if (comparison[key] !== null && !isFinite(comparison[key]))
+        fail(`${where}.comparison.${key}`, 'null or a number', comparison[key]);
   }
   for (const key of ['worse', 'better'] as const) {
     const changes = row[key];
@@ -104,12 +127,14 @@ function checkRow(row: unknown, where: string, fail: (where: string, expected: s
       if (!isObject(change)) return fail(at, 'an object', change);
       if (typeof change.sampleId !== 'string') fail(`${at}.sampleId`, 'a string', change.sampleId);
       if (typeof change.test !== 'string') fail(`${at}.test`, 'a string', change.test);
-      for (const field of ['before', 'after', 'delta'] as const) if (!isFinite(change[field])) fail(`${at}.${field}`, 'a finite number', change[field]);
+      for (const field of ['before', 'after', 'delta'] as const)
+        if (!isFinite(change[field])) fail(`${at}.${field}`, 'a finite number', change[field]);
     });
   }
   for (const key of ['newSamples', 'missingSamples'] as const) {
     const ids = row[key];
-    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) fail(`${where}.${key}`, 'an array of strings', ids);
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))
+      fail(`${where}.${key}`, 'an array of strings', ids);
   }
   const samples = row.samples;
   if (!Array.isArray(samples)) return fail(`${where}.samples`, 'an array', samples);
@@ -118,7 +143,8 @@ function checkRow(row: unknown, where: string, fail: (where: string, expected: s
     if (!isObject(sample)) return fail(at, 'an object', sample);
     if (typeof sample.id !== 'string') fail(`${at}.id`, 'a string', sample.id);
     if (!isFinite(sample.value)) fail(`${at}.value`, 'a finite number', sample.value);
-    if (sample.before !== null && !isFinite(sample.before)) fail(`${at}.before`, 'null or a finite number', sample.before);
+    if (sample.before !== null && !isFinite(sample.before))
+      fail(`${at}.before`, 'null or a finite number', sample.before);
   });
 }
 

@@ -39,7 +39,8 @@ svg .question:hover .label,svg .row:hover .label{font-weight:600}
  * No script, no remote content: the policy makes that a property of the file (a browser refuses to fetch
  * or run anything even if a bug ever let markup through), not only of how it was written.
  */
-export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 /** Categorical colours for the history chart's lines (Okabe–Ito, readable with colour-vision deficiency). */
 export const SERIES_COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442'];

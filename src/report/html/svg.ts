@@ -11,8 +11,13 @@ export interface Scale {
 }
 
 /** Round tick values covering [lo, hi] (about `count` of them); the domain is widened to the outer ticks. */
-export function niceTicks(lo: number, hi: number, count = 5): { lo: number; hi: number; ticks: number[]; step: number } {
-  if (!Number.isFinite(lo) || !Number.isFinite(hi)) throw new RangeError(`niceTicks: bounds must be finite, got ${lo} and ${hi}`);
+export function niceTicks(
+  lo: number,
+  hi: number,
+  count = 5,
+): { lo: number; hi: number; ticks: number[]; step: number } {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi))
+    throw new RangeError(`niceTicks: bounds must be finite, got ${lo} and ${hi}`);
   if (hi < lo) [lo, hi] = [hi, lo];
   if (hi === lo) {
     const pad = lo === 0 ? 1 : Math.abs(lo) * 0.1;
@@ -49,7 +54,8 @@ export function px(value: number): string {
 /** A tick label: as many decimals as the step has (0.25 → 2), no more. */
 export function tickLabel(value: number, step: number): string {
   let decimals = 0;
-  while (decimals < 6 && Math.abs(Math.round(step * 10 ** decimals) - step * 10 ** decimals) > 1e-9 * 10 ** decimals) decimals++;
+  while (decimals < 6 && Math.abs(Math.round(step * 10 ** decimals) - step * 10 ** decimals) > 1e-9 * 10 ** decimals)
+    decimals++;
   return value.toFixed(decimals).replace(/^-(0(\.0+)?)$/, '$1');
 }
 
@@ -96,7 +102,9 @@ export function yAxis(scale: Scale, x: number, right: number): string {
   for (const tick of scale.ticks) {
     const y = px(scale(tick));
     parts.push(`<line class="grid" x1="${px(x)}" y1="${y}" x2="${px(right)}" y2="${y}"/>`);
-    parts.push(`<text x="${px(x - 4)}" y="${px(scale(tick) + 4)}" text-anchor="end">${escapeHtml(tickLabel(tick, tickStep))}</text>`);
+    parts.push(
+      `<text x="${px(x - 4)}" y="${px(scale(tick) + 4)}" text-anchor="end">${escapeHtml(tickLabel(tick, tickStep))}</text>`,
+    );
   }
   parts.push('</g>');
   return parts.join('');

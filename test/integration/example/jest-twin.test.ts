@@ -4,7 +4,15 @@
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeRun, ensureBuilt, REPO_ROOT, runCommand, snapshotPackage, type PackageSnapshot, type RunResult } from '../support/index.js';
+import {
+  describeRun,
+  ensureBuilt,
+  REPO_ROOT,
+  runCommand,
+  snapshotPackage,
+  type PackageSnapshot,
+  type RunResult,
+} from '../support/index.js';
 
 const EXAMPLE = join(REPO_ROOT, 'examples', 'orders-api');
 const BASELINE = 'rag-baseline.jest.json';
@@ -17,7 +25,14 @@ let committed: Buffer;
 const jest = (env: Record<string, string | undefined> = {}): Promise<RunResult> =>
   runCommand(process.execPath, ['--experimental-vm-modules', JEST, '--ci'], {
     cwd: example,
-    env: { CI: undefined, RAG_BASELINE: undefined, ORDERS_RETRIEVER: undefined, GITHUB_STEP_SUMMARY: undefined, NODE_OPTIONS: undefined, ...env },
+    env: {
+      CI: undefined,
+      RAG_BASELINE: undefined,
+      ORDERS_RETRIEVER: undefined,
+      GITHUB_STEP_SUMMARY: undefined,
+      NODE_OPTIONS: undefined,
+      ...env,
+    },
     timeoutMs: 150_000,
   });
 
@@ -27,7 +42,10 @@ beforeAll(async () => {
   example = join(pkg.dir, 'examples', 'orders-api');
   const skipped = [join(EXAMPLE, 'reports'), join(EXAMPLE, 'node_modules'), join(EXAMPLE, '.jest-cache')];
   mkdirSync(example, { recursive: true });
-  cpSync(EXAMPLE, example, { recursive: true, filter: (source) => !skipped.some((dir) => source === dir || source.startsWith(dir + sep)) });
+  cpSync(EXAMPLE, example, {
+    recursive: true,
+    filter: (source) => !skipped.some((dir) => source === dir || source.startsWith(dir + sep)),
+  });
   cpSync(join(REPO_ROOT, 'tsconfig.json'), join(pkg.dir, 'tsconfig.json'));
   committed = readFileSync(join(EXAMPLE, BASELINE));
 }, 240_000);
@@ -44,7 +62,10 @@ describe('the example under Jest', { timeout: 180_000 }, () => {
     expect(output).toContain('Tests:       80 passed, 80 total');
     expect(output).toContain('No retrieval regressions (0 improved, 9 unchanged).');
     expect(readFileSync(join(example, BASELINE))).toEqual(committed);
-    const report = JSON.parse(readFileSync(join(example, 'reports', 'jest', 'rag-report.json'), 'utf8')) as { passed: boolean; counts: { rows: number } };
+    const report = JSON.parse(readFileSync(join(example, 'reports', 'jest', 'rag-report.json'), 'utf8')) as {
+      passed: boolean;
+      counts: { rows: number };
+    };
     expect(report.passed).toBe(true);
     expect(report.counts.rows).toBe(9);
   });

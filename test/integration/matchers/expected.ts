@@ -19,7 +19,14 @@ export const EVERY_MATCHER = [
 ] as const;
 
 /** hits doc-3 doc-9 doc-1 doc-4 doc-8 doc-2 doc-7; relevant doc-1 doc-2 doc-3 doc-5 doc-6. */
-export const TOP_5 = ['Top 5 of 7 hits:', '  1  ✓ doc-3', '  2    doc-9', '  3  ✓ doc-1', '  4    doc-4', '  5    doc-8'].join('\n');
+export const TOP_5 = [
+  'Top 5 of 7 hits:',
+  '  1  ✓ doc-3',
+  '  2    doc-9',
+  '  3  ✓ doc-1',
+  '  4    doc-4',
+  '  5    doc-8',
+].join('\n');
 
 export const RECALL_FAILURE = [
   'expect(hits).toHaveRecallAtK(relevant, k, min)',

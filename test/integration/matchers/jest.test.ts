@@ -17,7 +17,14 @@ import {
   type TscResult,
 } from '../support/index.js';
 import { documentedMessages } from './docs-samples.js';
-import { CHUNK_DIAGNOSIS, EVERY_MATCHER, minUsageError, RECALL_FAILURE, RECALL_NOT_FAILURE, TOP_5 } from './expected.js';
+import {
+  CHUNK_DIAGNOSIS,
+  EVERY_MATCHER,
+  minUsageError,
+  RECALL_FAILURE,
+  RECALL_NOT_FAILURE,
+  TOP_5,
+} from './expected.js';
 
 const FIXTURES = resolve(import.meta.dirname, 'fixtures');
 
@@ -52,7 +59,9 @@ describe('jest on a project with setupFilesAfterEnv: rag-matchers/jest', () => {
     expect(jest.run.timedOut, describeRun(jest.run)).toBe(false);
     expect(jest.run.exitCode, describeRun(jest.run)).toBe(1);
     expect(jest.summary.success).toBe(false);
-    expect(jest.summary.files.map(({ file, error }) => ({ file, error })).sort((a, b) => a.file.localeCompare(b.file))).toEqual([
+    expect(
+      jest.summary.files.map(({ file, error }) => ({ file, error })).sort((a, b) => a.file.localeCompare(b.file)),
+    ).toEqual([
       { file: 'test/every-matcher.test.ts', error: '' },
       { file: GLOBALS, error: '' },
       { file: IMPORTED, error: '' },
@@ -97,7 +106,9 @@ describe('jest on a project with setupFilesAfterEnv: rag-matchers/jest', () => {
 
   it('explains a failed threshold (global expect and imported expect alike)', () => {
     expect(message('fails on purpose > recall@5 below 0.8', GLOBALS)).toBe(RECALL_FAILURE);
-    expect(message('imported expect fails on purpose > recall@5 below 0.8', IMPORTED)).toBe(RECALL_FAILURE.replace('  (query q7)', ''));
+    expect(message('imported expect fails on purpose > recall@5 below 0.8', IMPORTED)).toBe(
+      RECALL_FAILURE.replace('  (query q7)', ''),
+    );
   });
 
   it('says what .not expected instead', () => {
@@ -115,12 +126,18 @@ describe('jest on a project with setupFilesAfterEnv: rag-matchers/jest', () => {
     expect(text).toContain('recall@2 = 0.00, needs ≥ 1.00');
     expect(text).toContain('Relevant not in the top 2: doc-1');
     expect(text).toContain(CHUNK_DIAGNOSIS);
-    expect(message('imported expect fails on purpose > chunk hits against document annotations', IMPORTED)).toContain(CHUNK_DIAGNOSIS);
+    expect(message('imported expect fails on purpose > chunk hits against document annotations', IMPORTED)).toContain(
+      CHUNK_DIAGNOSIS,
+    );
   });
 
   it('fails a usage error (min = 80) with and without .not, as a Matcher error', () => {
-    expect(message('fails on purpose > min given as a percentage')).toBe(minUsageError('expect(hits).toHaveRecallAtK(relevant, k, min)'));
-    expect(message('fails on purpose > usage error under .not')).toBe(minUsageError('expect(hits).not.toHaveRecallAtK(relevant, k, min)'));
+    expect(message('fails on purpose > min given as a percentage')).toBe(
+      minUsageError('expect(hits).toHaveRecallAtK(relevant, k, min)'),
+    );
+    expect(message('fails on purpose > usage error under .not')).toBe(
+      minUsageError('expect(hits).not.toHaveRecallAtK(relevant, k, min)'),
+    );
   });
 
   it('lists every target, met and missed', () => {

@@ -16,7 +16,14 @@ import {
   type TscResult,
 } from '../support/index.js';
 import { documentedMessages } from './docs-samples.js';
-import { CHUNK_DIAGNOSIS, EVERY_MATCHER, minUsageError, RECALL_FAILURE, RECALL_NOT_FAILURE, TOP_5 } from './expected.js';
+import {
+  CHUNK_DIAGNOSIS,
+  EVERY_MATCHER,
+  minUsageError,
+  RECALL_FAILURE,
+  RECALL_NOT_FAILURE,
+  TOP_5,
+} from './expected.js';
 
 const FIXTURES = resolve(import.meta.dirname, 'fixtures');
 
@@ -49,7 +56,9 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
     expect(vitest.run.timedOut, describeRun(vitest.run)).toBe(false);
     expect(vitest.run.exitCode, describeRun(vitest.run)).toBe(1);
     expect(vitest.summary.success).toBe(false);
-    expect(vitest.summary.files.map(({ file, error }) => ({ file, error })).sort((a, b) => a.file.localeCompare(b.file))).toEqual([
+    expect(
+      vitest.summary.files.map(({ file, error }) => ({ file, error })).sort((a, b) => a.file.localeCompare(b.file)),
+    ).toEqual([
       { file: 'test/every-matcher.test.ts', error: '' },
       { file: 'test/retrieval.test.ts', error: '' },
     ]);
@@ -97,7 +106,9 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
   });
 
   it('fails an asymmetric matcher inside toEqual through the equality', () => {
-    expect(message('fails on purpose > asymmetric matcher inside toEqual')).toMatch(/^expected \{ question: 'q1', …\(1\) \} to deeply equal \{ question: 'q1', …\(1\) \}$/);
+    expect(message('fails on purpose > asymmetric matcher inside toEqual')).toMatch(
+      /^expected \{ question: 'q1', …\(1\) \} to deeply equal \{ question: 'q1', …\(1\) \}$/,
+    );
   });
 
   it('diagnoses document annotations against chunk hits', () => {
@@ -133,9 +144,15 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
 
   it("records one sample per metric assertion on the test's task.meta, .not and queryId included", () => {
     const samples = (name: string) => findTest(vitest.summary, name).meta?.['ragMatchers'];
-    expect(samples('passes > recall@5 meets 0.4')).toEqual([{ measure: 'recall@5', value: 0.4, threshold: 0.4, pass: true, queryId: 'q1' }]);
-    expect(samples('fails on purpose > recall@5 below 0.8')).toEqual([{ measure: 'recall@5', value: 0.4, threshold: 0.8, pass: false, queryId: 'q7' }]);
-    expect(samples('passes > .not passes when recall@5 is below the minimum')).toEqual([{ measure: 'recall@5', value: 0.4, threshold: 0.8, pass: true, negated: true }]);
+    expect(samples('passes > recall@5 meets 0.4')).toEqual([
+      { measure: 'recall@5', value: 0.4, threshold: 0.4, pass: true, queryId: 'q1' },
+    ]);
+    expect(samples('fails on purpose > recall@5 below 0.8')).toEqual([
+      { measure: 'recall@5', value: 0.4, threshold: 0.8, pass: false, queryId: 'q7' },
+    ]);
+    expect(samples('passes > .not passes when recall@5 is below the minimum')).toEqual([
+      { measure: 'recall@5', value: 0.4, threshold: 0.8, pass: true, negated: true },
+    ]);
     expect(samples('passes > every metric matcher on the AI4J example')).toHaveLength(8);
     // A usage error records nothing: there is no value.
     expect(samples('fails on purpose > min given as a percentage')).toBeUndefined();
@@ -143,8 +160,12 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
 
   it("records concurrent tests' samples on their own tests when they use the test context's expect", () => {
     const samples = (name: string) => findTest(vitest.summary, name).meta?.['ragMatchers'];
-    expect(samples('passes > concurrent test A records on its own test')).toEqual([{ measure: 'hit@1', value: 1, pass: true, queryId: 'concurrent-a' }]);
-    expect(samples('passes > concurrent test B records on its own test')).toEqual([{ measure: 'precision@3', value: 2 / 3, threshold: 0.6, pass: true, queryId: 'concurrent-b' }]);
+    expect(samples('passes > concurrent test A records on its own test')).toEqual([
+      { measure: 'hit@1', value: 1, pass: true, queryId: 'concurrent-a' },
+    ]);
+    expect(samples('passes > concurrent test B records on its own test')).toEqual([
+      { measure: 'precision@3', value: 2 / 3, threshold: 0.6, pass: true, queryId: 'concurrent-b' },
+    ]);
   });
 
   it('type-checks the fixture (types from "types": ["rag-matchers/vitest"])', () => {

@@ -9,7 +9,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
-import { createFixtureProject, snapshotPackage, type FixtureProject, type PackageSnapshot } from '../support/project.js';
+import {
+  createFixtureProject,
+  snapshotPackage,
+  type FixtureProject,
+  type PackageSnapshot,
+} from '../support/project.js';
 import { describeRun, runCommand, type RunResult } from '../support/run.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
@@ -18,15 +23,35 @@ const MRR_RANK_3 = 1 / 3;
 type Runner = 'vitest' | 'jest';
 
 function createProject(runner: Runner, pkg: PackageSnapshot): FixtureProject {
-  return createFixtureProject({ fixture: join(FIXTURES, `${runner}-project`), name: `rag-recording-${runner}`, packages: [runner], links: { 'rag-matchers': pkg.dir } });
+  return createFixtureProject({
+    fixture: join(FIXTURES, `${runner}-project`),
+    name: `rag-recording-${runner}`,
+    packages: [runner],
+    links: { 'rag-matchers': pkg.dir },
+  });
 }
 
-function run(project: FixtureProject, runner: Runner, args: readonly string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  const command = runner === 'vitest' ? [project.bin('vitest', 'vitest.mjs'), 'run', ...args] : [project.bin('jest', 'bin', 'jest.js'), ...args];
+function run(
+  project: FixtureProject,
+  runner: Runner,
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+): Promise<RunResult> {
+  const command =
+    runner === 'vitest'
+      ? [project.bin('vitest', 'vitest.mjs'), 'run', ...args]
+      : [project.bin('jest', 'bin', 'jest.js'), ...args];
   return runCommand(process.execPath, command, {
     cwd: project.dir,
     timeoutMs: 90_000,
-    env: { CI: undefined, RAG_BASELINE: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, RETRIEVER: 'baseline', ...env },
+    env: {
+      CI: undefined,
+      RAG_BASELINE: undefined,
+      GITHUB_ACTIONS: undefined,
+      GITHUB_STEP_SUMMARY: undefined,
+      RETRIEVER: 'baseline',
+      ...env,
+    },
   });
 }
 
@@ -44,7 +69,10 @@ function leaves(value: unknown, path: string[] = []): { path: string[]; value: n
 function baselineValues(project: FixtureProject, question: string, measure: string): number[] {
   const baseline = JSON.parse(readFileSync(project.path('rag-baseline.json'), 'utf8')) as unknown;
   return leaves(baseline)
-    .filter((leaf) => leaf.path.includes(measure) && leaf.path.some((key) => key === question || key.startsWith(`${question}#`)))
+    .filter(
+      (leaf) =>
+        leaf.path.includes(measure) && leaf.path.some((key) => key === question || key.startsWith(`${question}#`)),
+    )
     .map((leaf) => leaf.value);
 }
 
@@ -97,7 +125,9 @@ describe('jest runner corners', { timeout: 180_000 }, () => {
   afterAll(() => project?.remove());
 
   it('a retried test keeps only the attempt that counted; test.concurrent files each sample under its own test', async () => {
-    const result = await run(project, 'jest', ['--maxWorkers=2', 'test/retry.test.js', 'test/concurrent.test.js'], { RAG_BASELINE: 'update' });
+    const result = await run(project, 'jest', ['--maxWorkers=2', 'test/retry.test.js', 'test/concurrent.test.js'], {
+      RAG_BASELINE: 'update',
+    });
     expect(result.exitCode, describeRun(result)).toBe(0);
     // The first attempt (x, y, a: hit@1 0, mrr@10 1/3) is gone: one sample per measure, the retry's.
     expectQuestion(project, 'flaky', { 'hit@1': 1, 'recall@3': 1, 'mrr@10': 1 });
@@ -112,18 +142,34 @@ describe('jest runner corners', { timeout: 180_000 }, () => {
     const shards = [1, 2, 3, 4];
     const results = [];
     for (const index of shards) results.push(await run(project, 'jest', [`--shard=${index}/4`]));
-    const reports = shards.map((index) => JSON.parse(readFileSync(project.path(`rag-shard-${index}-of-4.json`), 'utf8')) as { samples: unknown[]; files: string[] });
+    const reports = shards.map(
+      (index) =>
+        JSON.parse(readFileSync(project.path(`rag-shard-${index}-of-4.json`), 'utf8')) as {
+          samples: unknown[];
+          files: string[];
+        },
+    );
     const empty = shards.filter((_, position) => reports[position]!.files.length === 0);
     expect(empty.length, results.map((result) => describeRun(result)).join('\n')).toBeGreaterThan(0);
     for (const index of empty) {
       expect(reports[index - 1]!.samples).toEqual([]);
-      expect(results[index - 1]!.stderr).toContain(`shard ${index}/4 ran no test file; wrote the empty rag-shard-${index}-of-4.json`);
+      expect(results[index - 1]!.stderr).toContain(
+        `shard ${index}/4 ran no test file; wrote the empty rag-shard-${index}-of-4.json`,
+      );
     }
-    const merged = await runCommand(process.execPath, [project.bin('rag-matchers', 'dist', 'cli.js'), 'merge', ...shards.map((index) => `rag-shard-${index}-of-4.json`)], {
-      cwd: project.dir,
-      timeoutMs: 30_000,
-      env: { CI: undefined, RAG_BASELINE: undefined },
-    });
+    const merged = await runCommand(
+      process.execPath,
+      [
+        project.bin('rag-matchers', 'dist', 'cli.js'),
+        'merge',
+        ...shards.map((index) => `rag-shard-${index}-of-4.json`),
+      ],
+      {
+        cwd: project.dir,
+        timeoutMs: 30_000,
+        env: { CI: undefined, RAG_BASELINE: undefined },
+      },
+    );
     expect(merged.exitCode, describeRun(merged)).toBe(0);
   });
 });
@@ -138,9 +184,15 @@ describe('one vitest file in two projects', { timeout: 180_000 }, () => {
   it('each project records its own samples, and its module names the project', async () => {
     const result = await run(project, 'vitest', ['--config', 'vitest.projects.config.ts']);
     expect(result.exitCode, describeRun(result)).toBe(1); // the worse project's q-first-fails fails
-    const rows = JSON.parse(readFileSync(project.path('projects.json'), 'utf8')) as { project: string; test: string; samples: { measure: string; value: number }[] }[];
+    const rows = JSON.parse(readFileSync(project.path('projects.json'), 'utf8')) as {
+      project: string;
+      test: string;
+      samples: { measure: string; value: number }[];
+    }[];
     const recall = (projectName: string, test: string) =>
-      rows.filter((row) => row.project === projectName && row.test === test).flatMap((row) => row.samples.filter((sample) => sample.measure === 'recall@3').map((sample) => sample.value));
+      rows
+        .filter((row) => row.project === projectName && row.test === test)
+        .flatMap((row) => row.samples.filter((sample) => sample.measure === 'recall@3').map((sample) => sample.value));
     expect(recall('baseline', 'q-first-fails')).toEqual([1]);
     expect(recall('worse', 'q-first-fails')).toEqual([0.5]);
     expect(recall('baseline', 'q-ok')).toEqual([1]);

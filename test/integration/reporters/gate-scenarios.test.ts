@@ -6,7 +6,20 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageSnapshot } from '../support/project.js';
-import { bytesOf, createReporterProject, explain, lastLine, preparePackage, readJson, reporterOutput, runCli, runTests, suitesByName, type ReporterProject, type Runner } from './support.js';
+import {
+  bytesOf,
+  createReporterProject,
+  explain,
+  lastLine,
+  preparePackage,
+  readJson,
+  reporterOutput,
+  runCli,
+  runTests,
+  suitesByName,
+  type ReporterProject,
+  type Runner,
+} from './support.js';
 
 let pkg: PackageSnapshot;
 
@@ -71,9 +84,15 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
     const renamed = await ci({ RETRIEVER: 'worse' });
     expect(renamed.exitCode, explain(renamed)).toBe(1);
     const out = output(renamed);
-    expect(out).toContain(`suite renamed: ${orders} > orders API > refunds → ${orders} > orders API > refund policy (same questions; compared with its baseline rows) — run ${update} and commit`);
-    expect(out).toContain(`▼ ${orders} > orders API > refund policy · recall@3 fell from 0.833 to 0.667 on 3 questions`);
-    expect(readFileSync(project.path('rag-report.md'), 'utf8')).toContain(`suite renamed: ${orders} > orders API > refunds → ${orders} > orders API > refund policy`);
+    expect(out).toContain(
+      `suite renamed: ${orders} > orders API > refunds → ${orders} > orders API > refund policy (same questions; compared with its baseline rows) — run ${update} and commit`,
+    );
+    expect(out).toContain(
+      `▼ ${orders} > orders API > refund policy · recall@3 fell from 0.833 to 0.667 on 3 questions`,
+    );
+    expect(readFileSync(project.path('rag-report.md'), 'utf8')).toContain(
+      `suite renamed: ${orders} > orders API > refunds → ${orders} > orders API > refund policy`,
+    );
     expect(findings().findings.map((finding) => finding.kind)).toEqual(['renamed-suite', 'regression', 'regression']);
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
 
@@ -94,9 +113,13 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
     const better = await ci({ RETRIEVER: 'better' });
     expect(better.exitCode, explain(better)).toBe(1);
     const out = output(better);
-    expect(out).toContain(`baseline out of date: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping (better: ship-delay) — run ${update} and commit`);
+    expect(out).toContain(
+      `baseline out of date: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping (better: ship-delay) — run ${update} and commit`,
+    );
     expect(out).toContain(`baseline out of date: recall@3 0.750 → 1.000 in suite ${orders} > orders API > shipping`);
-    expect(lastLine(out)).toBe(`The baseline is out of date: 2 differences beyond tolerance. Accept with: ${update} and commit the baseline.`);
+    expect(lastLine(out)).toBe(
+      `The baseline is out of date: 2 differences beyond tolerance. Accept with: ${update} and commit the baseline.`,
+    );
     const report = findings();
     expect(report.passed).toBe(false);
     expect(report.findings.map((finding) => [finding.kind, finding.measure, finding.command, finding.fails])).toEqual([
@@ -109,7 +132,9 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
     expect((await run({ RETRIEVER: 'better' })).exitCode).toBe(0);
     const lenient = await ci({ RETRIEVER: 'better', RAG_STRICT: 'false' });
     expect(lenient.exitCode, explain(lenient)).toBe(0);
-    expect(output(lenient)).toContain(`baseline out of date: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping`);
+    expect(output(lenient)).toContain(
+      `baseline out of date: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping`,
+    );
     const accepted = await run({ RETRIEVER: 'better', RAG_BASELINE: 'update' });
     expect(accepted.exitCode, explain(accepted)).toBe(0);
     const rerun = await ci({ RETRIEVER: 'better' });
@@ -121,12 +146,22 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
   });
 
   it('a question that no longer runs although its file ran fails; update keeps it, prune removes it, the re-run passes', async () => {
-    writeFileSync(project.path(orders), ordersSource.replace("questions('refunds')", "questions('refunds').filter((question) => question.id !== 'refund-status')"));
+    writeFileSync(
+      project.path(orders),
+      ordersSource.replace(
+        "questions('refunds')",
+        "questions('refunds').filter((question) => question.id !== 'refund-status')",
+      ),
+    );
     const gone = await ci();
     expect(gone.exitCode, explain(gone)).toBe(1);
     const out = output(gone);
-    expect(out).toContain(`1 question of suite ${orders} > orders API > refunds · ndcg@3 in the baseline did not run although the test file ran: refund-status — run ${prune} and commit`);
-    expect(lastLine(out)).toBe(`The baseline is out of date: 2 differences beyond tolerance. Accept with: ${prune} and commit the baseline.`);
+    expect(out).toContain(
+      `1 question of suite ${orders} > orders API > refunds · ndcg@3 in the baseline did not run although the test file ran: refund-status — run ${prune} and commit`,
+    );
+    expect(lastLine(out)).toBe(
+      `The baseline is out of date: 2 differences beyond tolerance. Accept with: ${prune} and commit the baseline.`,
+    );
     expect(findings().findings.map((finding) => [finding.kind, finding.questions])).toEqual([
       ['missing-questions', ['refund-status']],
       ['missing-questions', ['refund-status']],
@@ -136,7 +171,11 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
     expect((await ci()).exitCode, 'an update keeps obsolete entries').toBe(1);
     const pruned = await run({ RAG_BASELINE: 'prune' });
     expect(pruned.exitCode, explain(pruned)).toBe(0);
-    expect(suitesByName(readFileSync(project.path('rag-baseline.json'), 'utf8'))[`${orders} > orders API > refunds`]!['recall@3']).toEqual({ 'refund-partial': 1, 'refund-window': 1 });
+    expect(
+      suitesByName(readFileSync(project.path('rag-baseline.json'), 'utf8'))[`${orders} > orders API > refunds`]![
+        'recall@3'
+      ],
+    ).toEqual({ 'refund-partial': 1, 'refund-window': 1 });
     const rerun = await ci();
     expect(rerun.exitCode, explain(rerun)).toBe(0);
   });
@@ -152,8 +191,12 @@ describe('returns', () => {
     writeFileSync(project.path(orders), ordersSource + extra);
     const added = await ci();
     expect(added.exitCode, explain(added)).toBe(1);
-    expect(output(added)).toContain(`suite not in the baseline: ${orders} > returns (1 question: return-address) — run ${update} and commit`);
-    expect(findings().findings.map((finding) => [finding.kind, finding.suite])).toEqual([['new-suite', `${orders} > returns`]]);
+    expect(output(added)).toContain(
+      `suite not in the baseline: ${orders} > returns (1 question: return-address) — run ${update} and commit`,
+    );
+    expect(findings().findings.map((finding) => [finding.kind, finding.suite])).toEqual([
+      ['new-suite', `${orders} > returns`],
+    ]);
     // A new suite was never a failure outside CI.
     expect((await run()).exitCode).toBe(0);
     expect((await run({ RAG_BASELINE: 'update' })).exitCode).toBe(0);
@@ -182,7 +225,9 @@ describe('returns', () => {
       }
       const merged = await runCli(project, ['merge', 'rag-shard-1-of-2.json', 'rag-shard-2-of-2.json'], { env });
       expect(merged.exitCode, explain(merged)).toBe(1);
-      expect(merged.stdout).toContain(`baseline out of date: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping`);
+      expect(merged.stdout).toContain(
+        `baseline out of date: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping`,
+      );
       expect({ ...readJson<{ runner: string }>(project, 'rag-report.json'), runner: 'jest' }).toEqual(unsharded);
     }
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);

@@ -23,7 +23,8 @@ import {
   type ReporterProject,
 } from './support.js';
 
-const ACCEPT_LINE = 'Retrieval quality regressed in 2 suite × measure rows. If this change is intended, accept it with: RAG_BASELINE=update npx jest';
+const ACCEPT_LINE =
+  'Retrieval quality regressed in 2 suite × measure rows. If this change is intended, accept it with: RAG_BASELINE=update npx jest';
 const REFUNDS = 'test/orders.test.js > orders API > refunds';
 const SHIPPING = 'test/orders.test.js > orders API > shipping';
 const ACCOUNT = 'test/account.test.js';
@@ -87,7 +88,9 @@ describe('the baseline workflow with jest', { timeout: 120_000 }, () => {
   it('an unchanged run passes and leaves the baseline as it is', async () => {
     const result = await runTests(project);
     expect(result.exitCode, explain(result)).toBe(0);
-    expect(result.stderr).toMatch(new RegExp(`${REFUNDS}\\s+ndcg@3\\s+3\\s+0\\.721\\s+\\[[^\\]]+\\]\\s+0\\.721\\s+0\\.000\\s+unchanged`));
+    expect(result.stderr).toMatch(
+      new RegExp(`${REFUNDS}\\s+ndcg@3\\s+3\\s+0\\.721\\s+\\[[^\\]]+\\]\\s+0\\.721\\s+0\\.000\\s+unchanged`),
+    );
     expect(result.stderr).toContain('No retrieval regressions (0 improved, 5 unchanged).');
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
     unchangedReport = readJson<JsonReportLike>(project, 'rag-report.json');
@@ -97,12 +100,19 @@ describe('the baseline workflow with jest', { timeout: 120_000 }, () => {
   it('in CI, a worse retriever fails the run although every test passed, names the questions, writes nothing; the last line says how to accept', async () => {
     writeFileSync(project.path('step-summary.md'), '## Earlier step\n');
     const result = await runTests(project, {
-      env: { RETRIEVER: 'worse', CI: 'true', RAG_BASELINE: 'update', GITHUB_STEP_SUMMARY: project.path('step-summary.md') },
+      env: {
+        RETRIEVER: 'worse',
+        CI: 'true',
+        RAG_BASELINE: 'update',
+        GITHUB_STEP_SUMMARY: project.path('step-summary.md'),
+      },
     });
     expect(result.exitCode, explain(result)).toBe(1);
     expect(testsLine(result.stderr)).toMatch(/^Tests:\s+7 passed, 7 total$/);
     const err = result.stderr;
-    expect(err).toMatch(new RegExp(`${REFUNDS}\\s+ndcg@3\\s+3\\s+0\\.473\\s+\\[[^\\]]+\\]\\s+0\\.721\\s+-0\\.248\\s+▼ regressed`));
+    expect(err).toMatch(
+      new RegExp(`${REFUNDS}\\s+ndcg@3\\s+3\\s+0\\.473\\s+\\[[^\\]]+\\]\\s+0\\.721\\s+-0\\.248\\s+▼ regressed`),
+    );
     expect(err).toContain(`▼ ${REFUNDS} · recall@3 fell from 0.833 to 0.667 on 3 questions`);
     expect(err).toMatch(/refund-window \(how long do I have to ask for a refund\)\s+1\.000 → 0\.500/);
     expect(err).toMatch(/refund-partial \(can I get part of an order refunded\)\s+0\.631 → 0\.500/);
@@ -116,33 +126,51 @@ describe('the baseline workflow with jest', { timeout: 120_000 }, () => {
     worseReport = readJson<JsonReportLike>(project, 'rag-report.json');
     expect(worseReport.passed).toBe(false);
     expect(worseReport.counts).toMatchObject({ regressed: 2, unchanged: 3, samples: 12 });
-    expect(readFileSync(project.path('step-summary.md'), 'utf8')).toBe(`## Earlier step\n${readFileSync(project.path('rag-report.md'), 'utf8')}\n`);
+    expect(readFileSync(project.path('step-summary.md'), 'utf8')).toBe(
+      `## Earlier step\n${readFileSync(project.path('rag-report.md'), 'utf8')}\n`,
+    );
   });
 
   it('a better retriever passes and shows the gain', async () => {
     const result = await runTests(project, { env: { RETRIEVER: 'better' } });
     expect(result.exitCode, explain(result)).toBe(0);
-    expect(result.stderr).toMatch(new RegExp(`${SHIPPING}\\s+ndcg@3\\s+2\\s+0\\.815\\s+\\[[^\\]]+\\]\\s+0\\.622\\s+\\+0\\.193\\s+▲ improved`));
+    expect(result.stderr).toMatch(
+      new RegExp(`${SHIPPING}\\s+ndcg@3\\s+2\\s+0\\.815\\s+\\[[^\\]]+\\]\\s+0\\.622\\s+\\+0\\.193\\s+▲ improved`),
+    );
     expect(result.stderr).toMatch(/\n\s+recall@3\s+2\s+1\.000\s+\[[^\]]+\]\s+0\.750\s+\+0\.250\s+▲ improved/);
     expect(result.stderr).toContain('No retrieval regressions (2 improved, 3 unchanged).');
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
   });
 
   it.each([
-    ['corrupt', '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 1,\n  "suites": {\n', /cannot use the baseline rag-baseline\.json: not valid JSON: .*line 5/],
-    ['newer-schema', '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 99,\n  "suites": {}\n}\n', /cannot use the baseline rag-baseline\.json: written by a newer rag-matchers \(baseline schema version 99/],
-  ])('a %s baseline is a clear error naming the file, fails the run, and is never overwritten (even on update)', async (_kind, text, message) => {
-    writeFileSync(project.path('rag-baseline.json'), text);
-    const result = await runTests(project, { env: { RAG_BASELINE: 'update' } });
-    expect(result.exitCode, explain(result)).toBe(1);
-    expect(result.stderr).toMatch(message);
-    expect(readFileSync(project.path('rag-baseline.json'), 'utf8')).toBe(text);
-    expect(baselineTempFiles(project)).toEqual([]);
-    writeFileSync(project.path('rag-baseline.json'), recorded);
-  });
+    [
+      'corrupt',
+      '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 1,\n  "suites": {\n',
+      /cannot use the baseline rag-baseline\.json: not valid JSON: .*line 5/,
+    ],
+    [
+      'newer-schema',
+      '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 99,\n  "suites": {}\n}\n',
+      /cannot use the baseline rag-baseline\.json: written by a newer rag-matchers \(baseline schema version 99/,
+    ],
+  ])(
+    'a %s baseline is a clear error naming the file, fails the run, and is never overwritten (even on update)',
+    async (_kind, text, message) => {
+      writeFileSync(project.path('rag-baseline.json'), text);
+      const result = await runTests(project, { env: { RAG_BASELINE: 'update' } });
+      expect(result.exitCode, explain(result)).toBe(1);
+      expect(result.stderr).toMatch(message);
+      expect(readFileSync(project.path('rag-baseline.json'), 'utf8')).toBe(text);
+      expect(baselineTempFiles(project)).toEqual([]);
+      writeFileSync(project.path('rag-baseline.json'), recorded);
+    },
+  );
 
   it('a process killed in the middle of a baseline write leaves the previous baseline intact', async () => {
-    const killed = await runTests(project, { args: ['--runInBand'], env: { RETRIEVER: 'worse', RAG_BASELINE: 'update', ...killOnRenameEnv('rag-baseline.json') } });
+    const killed = await runTests(project, {
+      args: ['--runInBand'],
+      env: { RETRIEVER: 'worse', RAG_BASELINE: 'update', ...killOnRenameEnv('rag-baseline.json') },
+    });
     expect(killed.signal, explain(killed)).toBe('SIGKILL');
     const temp = baselineTempFiles(project);
     expect(temp).toHaveLength(1);
@@ -150,7 +178,8 @@ describe('the baseline workflow with jest', { timeout: 120_000 }, () => {
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
     rmSync(project.path(temp[0]!));
     // The run directory of a killed run is left behind in the temp directory (no code runs on SIGKILL).
-    for (const name of leftoverRunDirectories(project)) rmSync(`${project.tmp}/${name}`, { recursive: true, force: true });
+    for (const name of leftoverRunDirectories(project))
+      rmSync(`${project.tmp}/${name}`, { recursive: true, force: true });
   });
 });
 
@@ -172,7 +201,9 @@ describe('--shard and rag-matchers merge', { timeout: 180_000 }, () => {
     expect([...first.files, ...second.files].sort()).toEqual([ACCOUNT, 'test/orders.test.js']);
 
     // Judged as the unsharded run was: in CI (strict).
-    const merged = await runCli(project, ['merge', 'rag-shard-1-of-2.json', 'rag-shard-2-of-2.json'], { env: { CI: 'true' } });
+    const merged = await runCli(project, ['merge', 'rag-shard-1-of-2.json', 'rag-shard-2-of-2.json'], {
+      env: { CI: 'true' },
+    });
     expect(merged.exitCode, explain(merged)).toBe(1);
     expect(merged.stdout).toContain('Merged 2 shards: 12 samples from 2 test files.');
     expect(merged.stdout).toMatch(/refund-window \(how long do I have to ask for a refund\)\s+1\.000 → 0\.500/);
@@ -187,7 +218,12 @@ describe('--shard and rag-matchers merge', { timeout: 180_000 }, () => {
     const missing = await runCli(project, ['merge', 'rag-shard-1-of-2.json']);
     expect(missing.exitCode, explain(missing)).toBe(2);
     expect(missing.stderr).toContain('shard 2/2 missing');
-    const twice = await runCli(project, ['merge', 'rag-shard-1-of-2.json', 'rag-shard-2-of-2.json', 'rag-shard-1-of-2.json']);
+    const twice = await runCli(project, [
+      'merge',
+      'rag-shard-1-of-2.json',
+      'rag-shard-2-of-2.json',
+      'rag-shard-1-of-2.json',
+    ]);
     expect(twice.exitCode, explain(twice)).toBe(2);
     expect(twice.stderr).toContain('are both shard 1/2');
     const notShard = await runCli(project, ['merge', 'rag-report.json']);
@@ -202,7 +238,10 @@ describe('two jest runs at once in one project', { timeout: 120_000 }, () => {
     const [baseline, worse] = await Promise.all([
       runTests(project, { args: ['--maxWorkers=2'], env: { RAG_JSON: 'report-a.json' } }),
       // As the one-at-a-time run of the worse retriever: in CI.
-      runTests(project, { args: ['--maxWorkers=2'], env: { RAG_JSON: 'report-b.json', RETRIEVER: 'worse', CI: 'true' } }),
+      runTests(project, {
+        args: ['--maxWorkers=2'],
+        env: { RAG_JSON: 'report-b.json', RETRIEVER: 'worse', CI: 'true' },
+      }),
     ]);
     expect(baseline.exitCode, explain(baseline)).toBe(0);
     expect(worse.exitCode, explain(worse)).toBe(1);

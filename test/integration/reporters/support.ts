@@ -6,7 +6,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
-import { createFixtureProject, snapshotPackage, type FixtureProject, type PackageSnapshot } from '../support/project.js';
+import {
+  createFixtureProject,
+  snapshotPackage,
+  type FixtureProject,
+  type PackageSnapshot,
+} from '../support/project.js';
 import { describeRun, runCommand, type RunResult } from '../support/run.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -46,7 +51,10 @@ export function createReporterProject(runner: Runner, pkg: PackageSnapshot): Rep
   return { ...project, runner, tmp };
 }
 
-function baseEnv(project: ReporterProject, env: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+function baseEnv(
+  project: ReporterProject,
+  env: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return {
     CI: undefined,
     RAG_BASELINE: undefined,
@@ -66,11 +74,19 @@ export function runTests(project: ReporterProject, options: RunOptions = {}): Pr
       ? [project.bin('vitest', 'vitest.mjs'), 'run', ...(options.args ?? [])]
       : // Workers by default (2 files, 2 workers): the env var must reach them. Scenarios pass --runInBand too.
         [project.bin('jest', 'bin', 'jest.js'), ...(options.args ?? ['--maxWorkers=2'])];
-  return runCommand(process.execPath, args, { cwd: project.dir, timeoutMs: options.timeoutMs ?? 90_000, env: baseEnv(project, options.env) });
+  return runCommand(process.execPath, args, {
+    cwd: project.dir,
+    timeoutMs: options.timeoutMs ?? 90_000,
+    env: baseEnv(project, options.env),
+  });
 }
 
 /** `rag-matchers <args>` as installed in the project. */
-export function runCli(project: ReporterProject, args: readonly string[], options: Omit<RunOptions, 'args'> = {}): Promise<RunResult> {
+export function runCli(
+  project: ReporterProject,
+  args: readonly string[],
+  options: Omit<RunOptions, 'args'> = {},
+): Promise<RunResult> {
   return runCommand(process.execPath, [project.bin('rag-matchers', 'dist', 'cli.js'), ...args], {
     cwd: project.dir,
     timeoutMs: options.timeoutMs ?? 30_000,
@@ -125,13 +141,24 @@ export interface JsonReportLike {
   runner: string;
   passed: boolean;
   counts: Record<string, number>;
-  rows: { suite: string; measure: string; count: number; mean: number; status: string; samples: { id: string; value: number }[] }[];
+  rows: {
+    suite: string;
+    measure: string;
+    count: number;
+    mean: number;
+    status: string;
+    samples: { id: string; value: number }[];
+  }[];
 }
 
 /** A written baseline's suites by display name (`file > describe > …`), for checks. */
 export function suitesByName(text: string): Record<string, Record<string, Record<string, number>>> {
-  const baseline = JSON.parse(text) as { suites: { file: string; describe: string[]; project?: string; measures: Record<string, Record<string, number>> }[] };
-  return Object.fromEntries(baseline.suites.map((suite) => [[suite.file, ...suite.describe].join(' > '), suite.measures]));
+  const baseline = JSON.parse(text) as {
+    suites: { file: string; describe: string[]; project?: string; measures: Record<string, Record<string, number>> }[];
+  };
+  return Object.fromEntries(
+    baseline.suites.map((suite) => [[suite.file, ...suite.describe].join(' > '), suite.measures]),
+  );
 }
 
 /**
@@ -141,7 +168,11 @@ export function suitesByName(text: string): Record<string, Record<string, Record
 export function expectBaselineOfTheBaselineRetriever(text: string, orders: string, account: string): void {
   const refunds = `${orders} > orders API > refunds`;
   const shipping = `${orders} > orders API > shipping`;
-  const baseline = JSON.parse(text) as { generatedBy: string; schemaVersion: number; suites: { file: string; describe: string[] }[] };
+  const baseline = JSON.parse(text) as {
+    generatedBy: string;
+    schemaVersion: number;
+    suites: { file: string; describe: string[] }[];
+  };
   expect(baseline.generatedBy).toBe('rag-matchers');
   expect(baseline.schemaVersion).toBe(2);
   // Structured identities, sorted by file then describe path.
@@ -152,7 +183,9 @@ export function expectBaselineOfTheBaselineRetriever(text: string, orders: strin
   ]);
   const suites = suitesByName(text);
   // Top-level tests without queryId: the test name identifies the question.
-  expect(suites[account]).toEqual({ 'recall@3': { 'changes the e-mail address': 1, 'resets a forgotten password': 1 } });
+  expect(suites[account]).toEqual({
+    'recall@3': { 'changes the e-mail address': 1, 'resets a forgotten password': 1 },
+  });
   expect(suites[refunds]!['recall@3']).toEqual({ 'refund-partial': 1, 'refund-status': 0.5, 'refund-window': 1 });
   expect(suites[shipping]!['recall@3']).toEqual({ 'ship-delay': 0.5, 'ship-international': 1 });
   // nDCG@3 with binary gains: 1/log2(rank + 1) over the ideal ranking's.
@@ -163,6 +196,8 @@ export function expectBaselineOfTheBaselineRetriever(text: string, orders: strin
   expect(refundsNdcg['refund-status']).toBeCloseTo(1 / (1 + 1 / Math.log2(3)), 12);
   expect(suites[shipping]!['ndcg@3']!['ship-delay']).toBeCloseTo(1 / (1 + 1 / Math.log2(3)), 12);
   // One sample per line, keys sorted, a final newline: diffable in review.
-  expect(text).toContain('\n          "refund-partial": 1,\n          "refund-status": 0.5,\n          "refund-window": 1\n');
+  expect(text).toContain(
+    '\n          "refund-partial": 1,\n          "refund-status": 0.5,\n          "refund-window": 1\n',
+  );
   expect(text.endsWith('}\n')).toBe(true);
 }

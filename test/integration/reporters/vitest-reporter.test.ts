@@ -53,7 +53,9 @@ describe('the baseline workflow with vitest run', { timeout: 120_000 }, () => {
     expect(out).toMatch(new RegExp(`${REFUNDS}\\s+ndcg@3\\s+3\\s+0\\.721\\s+\\[`));
     expect(out).toMatch(/\n\s+recall@3\s+3\s+0\.833\s+\[0\.\d{3}, 1\.000\]\s+—\s+—\s+new/);
     expect(out).toMatch(new RegExp(`${ACCOUNT}\\s+recall@3\\s+2\\s+1\\.000`));
-    expect(lastLine(out)).toBe('No baseline yet (rag-baseline.json): record one with RAG_BASELINE=update npx vitest run');
+    expect(lastLine(out)).toBe(
+      'No baseline yet (rag-baseline.json): record one with RAG_BASELINE=update npx vitest run',
+    );
     // The table comes after Vitest's own summary, without colours (not a TTY).
     expect(out.indexOf('RAG retrieval quality')).toBeGreaterThan(out.indexOf('Test Files'));
     expect(out).not.toContain('\u001b[');
@@ -79,7 +81,9 @@ describe('the baseline workflow with vitest run', { timeout: 120_000 }, () => {
     const result = await runTests(project);
     expect(result.exitCode, explain(result)).toBe(0);
     expect(result.stdout).toContain('· compared with rag-baseline.json');
-    expect(result.stdout).toMatch(new RegExp(`${REFUNDS}\\s+ndcg@3\\s+3\\s+0\\.721\\s+\\[[^\\]]+\\]\\s+0\\.721\\s+0\\.000\\s+unchanged`));
+    expect(result.stdout).toMatch(
+      new RegExp(`${REFUNDS}\\s+ndcg@3\\s+3\\s+0\\.721\\s+\\[[^\\]]+\\]\\s+0\\.721\\s+0\\.000\\s+unchanged`),
+    );
     expect(lastLine(result.stdout)).toBe('No retrieval regressions (0 improved, 5 unchanged).');
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
   });
@@ -87,7 +91,12 @@ describe('the baseline workflow with vitest run', { timeout: 120_000 }, () => {
   it('in CI, a worse retriever fails the run although every test passed, names the questions, writes nothing, and says how to accept', async () => {
     writeFileSync(project.path('step-summary.md'), '## Earlier step\n');
     const result = await runTests(project, {
-      env: { RETRIEVER: 'worse', CI: 'true', RAG_BASELINE: 'update', GITHUB_STEP_SUMMARY: project.path('step-summary.md') },
+      env: {
+        RETRIEVER: 'worse',
+        CI: 'true',
+        RAG_BASELINE: 'update',
+        GITHUB_STEP_SUMMARY: project.path('step-summary.md'),
+      },
     });
     expect(result.exitCode, explain(result)).toBe(1);
     const tests = readVitestReport(project.path('.vitest-results.json'), project.dir);
@@ -95,7 +104,9 @@ describe('the baseline workflow with vitest run', { timeout: 120_000 }, () => {
     expect(tests.passed).toHaveLength(7);
 
     const out = result.stdout;
-    expect(out).toMatch(new RegExp(`${REFUNDS}\\s+ndcg@3\\s+3\\s+0\\.473\\s+\\[[^\\]]+\\]\\s+0\\.721\\s+-0\\.248\\s+▼ regressed`));
+    expect(out).toMatch(
+      new RegExp(`${REFUNDS}\\s+ndcg@3\\s+3\\s+0\\.473\\s+\\[[^\\]]+\\]\\s+0\\.721\\s+-0\\.248\\s+▼ regressed`),
+    );
     expect(out).toMatch(/\n\s+recall@3\s+3\s+0\.667\s+\[[^\]]+\]\s+0\.833\s+-0\.167\s+▼ regressed/);
     expect(out).toContain(`▼ ${REFUNDS} · recall@3 fell from 0.833 to 0.667 on 3 questions`);
     expect(out).toMatch(/refund-window \(how long do I have to ask for a refund\)\s+1\.000 → 0\.500/);
@@ -129,27 +140,42 @@ describe('the baseline workflow with vitest run', { timeout: 120_000 }, () => {
     const better = await runTests(project, { env: { RETRIEVER: 'better' } });
     expect(better.exitCode, explain(better)).toBe(0);
     // ship-delay now has both relevant documents in the top 3: nDCG@3 and recall@3 are 1.
-    expect(better.stdout).toMatch(new RegExp(`${SHIPPING}\\s+ndcg@3\\s+2\\s+0\\.815\\s+\\[[^\\]]+\\]\\s+0\\.622\\s+\\+0\\.193\\s+▲ improved`));
+    expect(better.stdout).toMatch(
+      new RegExp(`${SHIPPING}\\s+ndcg@3\\s+2\\s+0\\.815\\s+\\[[^\\]]+\\]\\s+0\\.622\\s+\\+0\\.193\\s+▲ improved`),
+    );
     expect(better.stdout).toMatch(/\n\s+recall@3\s+2\s+1\.000\s+\[[^\]]+\]\s+0\.750\s+\+0\.250\s+▲ improved/);
     expect(lastLine(better.stdout)).toBe('No retrieval regressions (2 improved, 3 unchanged).');
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
   });
 
   it.each([
-    ['corrupt', '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 1,\n  "suites": {\n', /cannot use the baseline rag-baseline\.json: not valid JSON: .*line 5/],
-    ['newer-schema', '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 99,\n  "suites": {}\n}\n', /cannot use the baseline rag-baseline\.json: written by a newer rag-matchers \(baseline schema version 99/],
-  ])('a %s baseline is a clear error naming the file, fails the run, and is never overwritten (even on update)', async (_kind, text, message) => {
-    writeFileSync(project.path('rag-baseline.json'), text);
-    const result = await runTests(project, { env: { RAG_BASELINE: 'update' } });
-    expect(result.exitCode, explain(result)).toBe(1);
-    expect(result.stderr).toMatch(message);
-    expect(readFileSync(project.path('rag-baseline.json'), 'utf8')).toBe(text);
-    expect(baselineTempFiles(project)).toEqual([]);
-    writeFileSync(project.path('rag-baseline.json'), recorded);
-  });
+    [
+      'corrupt',
+      '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 1,\n  "suites": {\n',
+      /cannot use the baseline rag-baseline\.json: not valid JSON: .*line 5/,
+    ],
+    [
+      'newer-schema',
+      '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 99,\n  "suites": {}\n}\n',
+      /cannot use the baseline rag-baseline\.json: written by a newer rag-matchers \(baseline schema version 99/,
+    ],
+  ])(
+    'a %s baseline is a clear error naming the file, fails the run, and is never overwritten (even on update)',
+    async (_kind, text, message) => {
+      writeFileSync(project.path('rag-baseline.json'), text);
+      const result = await runTests(project, { env: { RAG_BASELINE: 'update' } });
+      expect(result.exitCode, explain(result)).toBe(1);
+      expect(result.stderr).toMatch(message);
+      expect(readFileSync(project.path('rag-baseline.json'), 'utf8')).toBe(text);
+      expect(baselineTempFiles(project)).toEqual([]);
+      writeFileSync(project.path('rag-baseline.json'), recorded);
+    },
+  );
 
   it('a process killed in the middle of a baseline write leaves the previous baseline intact', async () => {
-    const killed = await runTests(project, { env: { RETRIEVER: 'worse', RAG_BASELINE: 'update', ...killOnRenameEnv('rag-baseline.json') } });
+    const killed = await runTests(project, {
+      env: { RETRIEVER: 'worse', RAG_BASELINE: 'update', ...killOnRenameEnv('rag-baseline.json') },
+    });
     expect(killed.signal, explain(killed)).toBe('SIGKILL');
     // It was killed with the new baseline written to the temp file, before the rename.
     const temp = baselineTempFiles(project);

@@ -56,10 +56,13 @@ export function buildState(options: EnsureBuiltOptions = {}): BuildState {
   const root = options.root ?? REPO_ROOT;
   const targets = exportTargets(root).filter((target) => !target.endsWith('package.json'));
   const missing = targets.filter((target) => !existsSync(target));
-  if (missing.length > 0) return { fresh: false, reason: `missing ${missing.map((file) => file.slice(root.length + 1)).join(', ')}` };
+  if (missing.length > 0)
+    return { fresh: false, reason: `missing ${missing.map((file) => file.slice(root.length + 1)).join(', ')}` };
   const oldestOutput = Math.min(...targets.map((target) => statSync(target).mtimeMs));
   const newestInput = Math.max(...(options.inputs ?? DEFAULT_INPUTS).map((input) => newestMtime(join(root, input))));
-  return newestInput > oldestOutput ? { fresh: false, reason: 'sources changed since the last build' } : { fresh: true, reason: 'fresh' };
+  return newestInput > oldestOutput
+    ? { fresh: false, reason: 'sources changed since the last build' }
+    : { fresh: true, reason: 'fresh' };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -97,12 +100,15 @@ export async function ensureBuilt(options: EnsureBuiltOptions = {}): Promise<Bui
     if (again.fresh) return { ...again, built: false };
     const result = await runCommand('npm', ['run', 'build'], { cwd: root, timeoutMs: options.timeoutMs ?? 180_000 });
     if (result.exitCode !== 0) {
-      throw new Error(`npm run build failed (${again.reason}), exit ${result.exitCode}:\n${result.stdout}\n${result.stderr}`);
+      throw new Error(
+        `npm run build failed (${again.reason}), exit ${result.exitCode}:\n${result.stdout}\n${result.stderr}`,
+      );
     }
     // Sources edited during the build leave dist a build of slightly older sources: usable. A missing
     // export target is not.
     const after = buildState(options);
-    if (after.reason.startsWith('missing')) throw new Error(`npm run build succeeded but dist/ is incomplete: ${after.reason}`);
+    if (after.reason.startsWith('missing'))
+      throw new Error(`npm run build succeeded but dist/ is incomplete: ${after.reason}`);
     return { ...again, built: true };
   } finally {
     release();

@@ -49,7 +49,8 @@ export interface FixtureProject {
 
 /** Links `packageName` (scoped or not) in `nodeModules` to `target`. */
 export function linkPackage(nodeModules: string, packageName: string, target: string): void {
-  if (!existsSync(join(target, 'package.json'))) throw new Error(`cannot link ${packageName}: ${target} has no package.json (is it installed?)`);
+  if (!existsSync(join(target, 'package.json')))
+    throw new Error(`cannot link ${packageName}: ${target} has no package.json (is it installed?)`);
   const link = join(nodeModules, packageName);
   mkdirSync(dirname(link), { recursive: true });
   symlinkSync(target, link, 'dir');
@@ -83,7 +84,8 @@ export async function snapshotPackage(root: string = REPO_ROOT, attempts = 5): P
     const remove = () => rmSync(dir, { recursive: true, force: true });
     if (missing.length === 0) {
       try {
-        for (const entry of entries) if (existsSync(join(root, entry))) cpSync(join(root, entry), join(dir, entry), { recursive: true });
+        for (const entry of entries)
+          if (existsSync(join(root, entry))) cpSync(join(root, entry), join(dir, entry), { recursive: true });
         const complete = exportTargets(dir).every((target) => existsSync(target));
         if (complete && newestMtimeOf(targets) === before) {
           symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
@@ -96,7 +98,9 @@ export async function snapshotPackage(root: string = REPO_ROOT, attempts = 5): P
     remove();
     await new Promise((resolve) => setTimeout(resolve, 2_000 * attempt));
   }
-  throw new Error(`could not take a consistent snapshot of ${root}/dist: it kept changing (a build running elsewhere?)`);
+  throw new Error(
+    `could not take a consistent snapshot of ${root}/dist: it kept changing (a build running elsewhere?)`,
+  );
 }
 
 export function createFixtureProject(options: FixtureProjectOptions): FixtureProject {

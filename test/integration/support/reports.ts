@@ -86,7 +86,9 @@ export function cleanFailureMessage(raw: string): string {
 }
 
 function normaliseStatus(status: string): TestStatus {
-  return (['passed', 'failed', 'skipped', 'pending', 'todo', 'disabled', 'focused'].includes(status) ? status : 'skipped') as TestStatus;
+  return (
+    ['passed', 'failed', 'skipped', 'pending', 'todo', 'disabled', 'focused'].includes(status) ? status : 'skipped'
+  ) as TestStatus;
 }
 
 export function summarise(report: JsonReport, runner: RunSummary['runner'], projectRoot: string): RunSummary {
@@ -143,7 +145,9 @@ export function readVitestReport(file: string, projectRoot: string): RunSummary 
 export function findTest(summary: RunSummary, name: string, file?: string): TestOutcome {
   const found = summary.tests.filter((test) => test.name === name && (file === undefined || test.file === file));
   if (found.length !== 1) {
-    throw new Error(`expected one test named ${JSON.stringify(name)}${file ? ` in ${file}` : ''}, found ${found.length}; the run has:\n${summary.tests.map((test) => `  ${test.file}: ${test.name} (${test.status})`).join('\n')}`);
+    throw new Error(
+      `expected one test named ${JSON.stringify(name)}${file ? ` in ${file}` : ''}, found ${found.length}; the run has:\n${summary.tests.map((test) => `  ${test.file}: ${test.name} (${test.status})`).join('\n')}`,
+    );
   }
   return found[0]!;
 }

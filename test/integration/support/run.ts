@@ -28,7 +28,20 @@ export interface RunResult {
  * workers (a nested vitest would think it is a worker), Jest marks its workers, and a reporter's
  * sidecar directory would receive the nested run's samples.
  */
-const INHERITED_PREFIXES = ['VITEST', 'JEST_', 'RAG_MATCHERS_', 'npm_', 'NODE_OPTIONS', 'NODE_ENV', 'TEST', 'FORCE_COLOR', 'NO_COLOR', 'COLORTERM', 'TS_NODE_', 'TSX_'];
+const INHERITED_PREFIXES = [
+  'VITEST',
+  'JEST_',
+  'RAG_MATCHERS_',
+  'npm_',
+  'NODE_OPTIONS',
+  'NODE_ENV',
+  'TEST',
+  'FORCE_COLOR',
+  'NO_COLOR',
+  'COLORTERM',
+  'TS_NODE_',
+  'TSX_',
+];
 
 /** process.env without the test-runner and colour variables, colours off, plus `overrides`. */
 export function cleanEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
@@ -51,7 +64,12 @@ export function runCommand(command: string, args: readonly string[], options: Ru
   const shown = [command, ...args].join(' ');
   return new Promise((resolve, reject) => {
     // detached: the child leads its own process group, so a timeout ends its workers too.
-    const child = spawn(command, args, { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: cleanEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -86,6 +104,8 @@ export function runCommand(command: string, args: readonly string[], options: Ru
 
 /** Everything about a run, for an assertion message when it did not end as expected. */
 export function describeRun(result: RunResult): string {
-  const status = result.timedOut ? `timed out after ${result.durationMs} ms` : `exit ${result.exitCode ?? result.signal} in ${result.durationMs} ms`;
+  const status = result.timedOut
+    ? `timed out after ${result.durationMs} ms`
+    : `exit ${result.exitCode ?? result.signal} in ${result.durationMs} ms`;
   return `$ ${result.command}\n(${status})\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`;
 }

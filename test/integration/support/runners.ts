@@ -20,7 +20,11 @@ export interface RunnerResult {
 
 const REPORT_FILE = '.runner-report.json';
 
-function withSummary(run: RunResult, project: FixtureProject, read: (file: string, root: string) => RunSummary): RunnerResult {
+function withSummary(
+  run: RunResult,
+  project: FixtureProject,
+  read: (file: string, root: string) => RunSummary,
+): RunnerResult {
   const file = project.path(REPORT_FILE);
   if (run.timedOut || !existsSync(file)) {
     throw new Error(`the runner wrote no report${run.timedOut ? ' (timed out)' : ''}:\n${describeRun(run)}`);
@@ -34,15 +38,36 @@ function withSummary(run: RunResult, project: FixtureProject, read: (file: strin
  * interactive output, snapshots are not written.
  */
 export async function runVitest(project: FixtureProject, options: RunnerOptions = {}): Promise<RunnerResult> {
-  const args = [project.bin('vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT_FILE}`, ...(options.args ?? [])];
-  const run = await runCommand(process.execPath, args, { cwd: project.dir, timeoutMs: options.timeoutMs ?? 60_000, env: { CI: '1', ...options.env } });
+  const args = [
+    project.bin('vitest', 'vitest.mjs'),
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${REPORT_FILE}`,
+    ...(options.args ?? []),
+  ];
+  const run = await runCommand(process.execPath, args, {
+    cwd: project.dir,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    env: { CI: '1', ...options.env },
+  });
   return withSummary(run, project, readVitestReport);
 }
 
 /** `jest --ci --json` in the project (CI: snapshots are not written). */
 export async function runJest(project: FixtureProject, options: RunnerOptions = {}): Promise<RunnerResult> {
-  const args = [project.bin('jest', 'bin', 'jest.js'), '--ci', '--json', `--outputFile=${REPORT_FILE}`, ...(options.args ?? [])];
-  const run = await runCommand(process.execPath, args, { cwd: project.dir, timeoutMs: options.timeoutMs ?? 60_000, env: { CI: '1', ...options.env } });
+  const args = [
+    project.bin('jest', 'bin', 'jest.js'),
+    '--ci',
+    '--json',
+    `--outputFile=${REPORT_FILE}`,
+    ...(options.args ?? []),
+  ];
+  const run = await runCommand(process.execPath, args, {
+    cwd: project.dir,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    env: { CI: '1', ...options.env },
+  });
   return withSummary(run, project, readJestReport);
 }
 
@@ -66,15 +91,38 @@ export function parseTscOutput(output: string): TscDiagnostic[] {
   const diagnostics: TscDiagnostic[] = [];
   for (const line of output.split('\n')) {
     const match = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line);
-    if (match) diagnostics.push({ file: match[1]!.split('\\').join('/'), line: Number(match[2]), column: Number(match[3]), code: match[4]!, message: match[5]! });
+    if (match)
+      diagnostics.push({
+        file: match[1]!.split('\\').join('/'),
+        line: Number(match[2]),
+        column: Number(match[3]),
+        code: match[4]!,
+        message: match[5]!,
+      });
   }
   return diagnostics;
 }
 
 /** `tsc -p <dir relative to the project> --noEmit --pretty false`, with the project's own TypeScript. */
-export async function runTsc(project: FixtureProject, tsconfigDir = '.', options: RunnerOptions = {}): Promise<TscResult> {
-  const args = [project.bin('typescript', 'bin', 'tsc'), '-p', tsconfigDir, '--noEmit', '--pretty', 'false', ...(options.args ?? [])];
-  const run = await runCommand(process.execPath, args, { cwd: project.dir, timeoutMs: options.timeoutMs ?? 60_000, env: options.env ?? {} });
+export async function runTsc(
+  project: FixtureProject,
+  tsconfigDir = '.',
+  options: RunnerOptions = {},
+): Promise<TscResult> {
+  const args = [
+    project.bin('typescript', 'bin', 'tsc'),
+    '-p',
+    tsconfigDir,
+    '--noEmit',
+    '--pretty',
+    'false',
+    ...(options.args ?? []),
+  ];
+  const run = await runCommand(process.execPath, args, {
+    cwd: project.dir,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    env: options.env ?? {},
+  });
   if (run.timedOut) throw new Error(`tsc timed out:\n${describeRun(run)}`);
   return { run, diagnostics: parseTscOutput(run.stdout) };
 }

@@ -38,7 +38,12 @@ describe('toAbstain / .not.toAbstain', () => {
   });
 
   it('names the phrases of the test when it gave its own', () => {
-    const message = failureOf(() => expect('The guide is silent on this.').toAbstain({ phrases: ['NO_ANSWER'], extendPhrases: ['outside my sources'] }));
+    const message = failureOf(() =>
+      expect('The guide is silent on this.').toAbstain({
+        phrases: ['NO_ANSWER'],
+        extendPhrases: ['outside my sources'],
+      }),
+    );
     expect(message).toContain('Phrases tried: 1 phrase of yours: "NO_ANSWER", plus "outside my sources"');
   });
 
@@ -59,7 +64,9 @@ describe('toAbstain / .not.toAbstain', () => {
     const message = failureOf(() => expect(answer).not.toAbstain());
     expect(message).toContain('it says "not covered in the"');
     // 4 × 53 characters, then "Refunds are " (12): the phrase starts at 224 of 279; 60 characters before it, cut at a space.
-    expect(message).toContain('Answer: "…ship from our warehouse in two to three days. Refunds are not covered in the provided documents, so I cannot say." (279 characters; the phrase is at character 224)');
+    expect(message).toContain(
+      'Answer: "…ship from our warehouse in two to three days. Refunds are not covered in the provided documents, so I cannot say." (279 characters; the phrase is at character 224)',
+    );
   });
 
   it('records no sample', () => {
@@ -74,8 +81,16 @@ describe('toAbstain usage errors fail with and without .not, naming the argument
     ['answer not a string', () => expect(undefined).toAbstain(), /received value must be the answer text/],
     ['answer not a string under .not', () => expect(null).not.toAbstain(), /received value must be the answer text/],
     ['blank answer under .not', () => expect('').not.toAbstain(), /received answer is empty/],
-    ['empty phrase list', () => expect('x').toAbstain({ phrases: [] }), /options\.phrases must hold at least one phrase/],
-    ['phrases not an array', () => expect('x').not.toAbstain({ phrases: 'NO_ANSWER' as never }), /options\.phrases must be an array of phrases/],
+    [
+      'empty phrase list',
+      () => expect('x').toAbstain({ phrases: [] }),
+      /options\.phrases must hold at least one phrase/,
+    ],
+    [
+      'phrases not an array',
+      () => expect('x').not.toAbstain({ phrases: 'NO_ANSWER' as never }),
+      /options\.phrases must be an array of phrases/,
+    ],
     ['options not an object', () => expect('x').toAbstain('NO_ANSWER' as never), /options.*must be an object/],
   ])('%s', (_name, assertion, pattern) => {
     const message = failureOf(assertion);

@@ -20,7 +20,8 @@ describe('toCiteOnlyRetrieved: every citation must refer to a retrieved hit', ()
   });
 
   it('names each bad citation with its reason and lists the retrieved keys by position', () => {
-    const answer = 'Limits are per key [1]. Extra requests get 429 [4]. Retries wait [2-4]. See [rate-limits] and [Webhooks].';
+    const answer =
+      'Limits are per key [1]. Extra requests get 429 [4]. Retries wait [2-4]. See [rate-limits] and [Webhooks].';
     expect(failureOf(() => expect(answer).toCiteOnlyRetrieved(hits, { queryId: 'q-429' }))).toMatchInlineSnapshot(`
       "expect(answer).toCiteOnlyRetrieved(hits, options)
 
@@ -40,7 +41,8 @@ describe('toCiteOnlyRetrieved: every citation must refer to a retrieved hit', ()
   });
 
   it('with .not, lists the citations that were all valid', () => {
-    expect(failureOf(() => expect('Per key [1]; see [errors#chunk-2] and [1].').not.toCiteOnlyRetrieved(hits))).toMatchInlineSnapshot(`
+    expect(failureOf(() => expect('Per key [1]; see [errors#chunk-2] and [1].').not.toCiteOnlyRetrieved(hits)))
+      .toMatchInlineSnapshot(`
       "expect(answer).not.toCiteOnlyRetrieved(hits, options)
 
       Expected some citation to refer to no retrieved hit, but all 3 citations do:
@@ -63,7 +65,11 @@ describe('toCiteOnlyRetrieved: answers without citations', () => {
   });
 
   it('say that nothing was cited and which styles are read', () => {
-    expect(failureOf(() => expect('Each key may send 100 requests per minute.').toCiteOnlyRetrieved(hits, { requireCitation: true }))).toMatchInlineSnapshot(`
+    expect(
+      failureOf(() =>
+        expect('Each key may send 100 requests per minute.').toCiteOnlyRetrieved(hits, { requireCitation: true }),
+      ),
+    ).toMatchInlineSnapshot(`
       "expect(answer).toCiteOnlyRetrieved(hits, options)
 
       The answer cites nothing, and requireCitation is on.
@@ -100,8 +106,12 @@ describe('toCiteOnlyRetrieved options', () => {
 
   it('citations: a custom extractor', () => {
     expect('Limits are per key (source: webhooks).').toCiteOnlyRetrieved(hits, { citations: /\(source: ([^)]+)\)/g });
-    const message = failureOf(() => expect('Limits are per key (source: billing).').toCiteOnlyRetrieved(hits, { citations: /\(source: ([^)]+)\)/g }));
-    expect(message).toContain('✗ billing in (source: billing): "billing" was never retrieved: it is not one of the 3 retrieved keys');
+    const message = failureOf(() =>
+      expect('Limits are per key (source: billing).').toCiteOnlyRetrieved(hits, { citations: /\(source: ([^)]+)\)/g }),
+    );
+    expect(message).toContain(
+      '✗ billing in (source: billing): "billing" was never retrieved: it is not one of the 3 retrieved keys',
+    );
   });
 
   it('records no sample: it is a yes/no check, not a measure', () => {
@@ -114,12 +124,36 @@ describe('toCiteOnlyRetrieved options', () => {
 describe('toCiteOnlyRetrieved usage errors fail with and without .not, naming the argument', () => {
   it.each([
     ['answer not a string', () => expect(['[1]']).toCiteOnlyRetrieved(hits), /received value must be the answer text/],
-    ['hits not an array', () => expect('See [1].').toCiteOnlyRetrieved('rate-limits' as never), /hits.*must be the retrieved hits in rank order/],
-    ['hits not an array under .not', () => expect('See [1].').not.toCiteOnlyRetrieved({ id: 'a' } as never), /hits.*must be the retrieved hits in rank order/],
-    ['a hit without a key', () => expect('See [1].').toCiteOnlyRetrieved([{ score: 0.9 }]), /hits\[0\] has no usable key/],
-    ['bad extractor', () => expect('See [1].').not.toCiteOnlyRetrieved(hits, { citations: /source: \w+/g }), /exactly one capture group/],
-    ['requireCitation not boolean', () => expect('See [1].').toCiteOnlyRetrieved(hits, { requireCitation: 'yes' as never }), /options\.requireCitation must be true or false/],
-    ['bad granularity', () => expect('See [1].').toCiteOnlyRetrieved(hits, { granularity: 'page' as never }), /options\.granularity.*must be 'chunk' or 'document'/],
+    [
+      'hits not an array',
+      () => expect('See [1].').toCiteOnlyRetrieved('rate-limits' as never),
+      /hits.*must be the retrieved hits in rank order/,
+    ],
+    [
+      'hits not an array under .not',
+      () => expect('See [1].').not.toCiteOnlyRetrieved({ id: 'a' } as never),
+      /hits.*must be the retrieved hits in rank order/,
+    ],
+    [
+      'a hit without a key',
+      () => expect('See [1].').toCiteOnlyRetrieved([{ score: 0.9 }]),
+      /hits\[0\] has no usable key/,
+    ],
+    [
+      'bad extractor',
+      () => expect('See [1].').not.toCiteOnlyRetrieved(hits, { citations: /source: \w+/g }),
+      /exactly one capture group/,
+    ],
+    [
+      'requireCitation not boolean',
+      () => expect('See [1].').toCiteOnlyRetrieved(hits, { requireCitation: 'yes' as never }),
+      /options\.requireCitation must be true or false/,
+    ],
+    [
+      'bad granularity',
+      () => expect('See [1].').toCiteOnlyRetrieved(hits, { granularity: 'page' as never }),
+      /options\.granularity.*must be 'chunk' or 'document'/,
+    ],
   ])('%s', (_name, assertion, pattern) => {
     const message = failureOf(assertion);
     expect(message).toMatch(/Matcher error/);

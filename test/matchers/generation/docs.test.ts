@@ -10,7 +10,8 @@ const DOC = new URL('../../../docs/generation.md', import.meta.url);
 function documentedMessages(): Map<string, string> {
   const text = readFileSync(DOC, 'utf8');
   const messages = new Map<string, string>();
-  for (const match of text.matchAll(/<!-- message: (\S+) -->\n```text\n([\s\S]*?)\n```/g)) messages.set(match[1] ?? '', match[2] ?? '');
+  for (const match of text.matchAll(/<!-- message: (\S+) -->\n```text\n([\s\S]*?)\n```/g))
+    messages.set(match[1] ?? '', match[2] ?? '');
   return messages;
 }
 
@@ -24,9 +25,14 @@ const runs: Record<string, () => string | Promise<string>> = {
   'faithful-nothing': () => failureOf(() => expect('OK, thanks!').toBeFaithfulTo(SEED_PASSAGE)),
   'cite-bad': () =>
     failureOf(() =>
-      expect('Limits are per key [1]. Extra requests get 429 [4]. Retries wait [2-4]. See [rate-limits] and [Webhooks].').toCiteOnlyRetrieved(hits, { queryId: 'q-429' }),
+      expect(
+        'Limits are per key [1]. Extra requests get 429 [4]. Retries wait [2-4]. See [rate-limits] and [Webhooks].',
+      ).toCiteOnlyRetrieved(hits, { queryId: 'q-429' }),
     ),
-  'cite-none': () => failureOf(() => expect('Each key may send 100 requests per minute.').toCiteOnlyRetrieved(hits, { requireCitation: true })),
+  'cite-none': () =>
+    failureOf(() =>
+      expect('Each key may send 100 requests per minute.').toCiteOnlyRetrieved(hits, { requireCitation: true }),
+    ),
   'abstain-miss': () => failureOf(() => expect(SEED_ANSWER).toAbstain()),
   'abstain-not': () => failureOf(() => expect('抱歉，资料中没有关于运费的信息。').not.toAbstain()),
   'judge-low': () =>
@@ -37,7 +43,12 @@ const runs: Record<string, () => string | Promise<string>> = {
           reason: 'The per-key limit is in the passage; the hourly reset is not.',
           dimensions: { faithfulness: 0.5, relevance: 1, completeness: 1 },
         })),
-        { question: 'How many requests may one API key send?', contexts: [SEED_PASSAGE], min: 0.7, queryId: 'rate-limits' },
+        {
+          question: 'How many requests may one API key send?',
+          contexts: [SEED_PASSAGE],
+          min: 0.7,
+          queryId: 'rate-limits',
+        },
       ),
     ),
   'judge-error': () => {
@@ -46,7 +57,12 @@ const runs: Record<string, () => string | Promise<string>> = {
       `judge "${name}": POST http://localhost:11434/v1/chat/completions gave no complete response within 30000 ms, 4 attempts; raise timeoutMs (local models can be slow) or check the server.`,
       { kind: 'timeout', judgeName: name, attempts: 4 },
     );
-    return asyncFailureOf(() => expect(SEED_ANSWER).toPassJudge(judgeOf(async () => Promise.reject(error), name), { question: 'q', min: 0.7 }));
+    return asyncFailureOf(() =>
+      expect(SEED_ANSWER).toPassJudge(
+        judgeOf(async () => Promise.reject(error), name),
+        { question: 'q', min: 0.7 },
+      ),
+    );
   },
 };
 

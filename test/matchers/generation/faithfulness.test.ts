@@ -23,14 +23,24 @@ describe('toBeFaithfulTo on the seed 001 example (shares 1, 1, 0: 2 of 3 sentenc
     expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { min: 0.66, stopWords: [] });
     expect(SEED_ANSWER).not.toBeFaithfulTo(SEED_PASSAGE, { min: 0.34, stopWords: [], minOverlap: 0.8 });
     expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { min: 0.33, stopWords: [], minOverlap: 0.8 });
-    const message = failureOf(() => expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { stopWords: [], minOverlap: 0.8 }));
-    expect(message).toContain('1 of 3 sentences supported (a sentence is supported when ≥ 0.80 of its content terms are in the contexts)');
+    const message = failureOf(() =>
+      expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { stopWords: [], minOverlap: 0.8 }),
+    );
+    expect(message).toContain(
+      '1 of 3 sentences supported (a sentence is supported when ≥ 0.80 of its content terms are in the contexts)',
+    );
     expect(message).toContain('share 0.7778 (7 of 9 terms), not in the contexts: you, can');
     // minOverlap 0 counts every sentence as supported.
     expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { minOverlap: 0 });
     // Dropping the three invented words leaves sentence 3 with nothing to check: 2 of 2.
     expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { extendStopWords: ['limits', 'reset', 'hour'] });
-    expect(SEED_ANSWER).toBeFaithfulTo([{ pageContent: 'Each API key may send 100 requests per minute.' }, { content: 'Extra requests return status 429.' }], { min: 0.66 });
+    expect(SEED_ANSWER).toBeFaithfulTo(
+      [
+        { pageContent: 'Each API key may send 100 requests per minute.' },
+        { content: 'Extra requests return status 429.' },
+      ],
+      { min: 0.66 },
+    );
   });
 
   it('names every unsupported sentence with its share and missing terms, and dims the supported ones', () => {
@@ -75,15 +85,20 @@ describe('toBeFaithfulTo on the seed 001 example (shares 1, 1, 0: 2 of 3 sentenc
     const answer = 'OK. Limits reset every hour. Each API key expires after 90 days. Extra requests return status 429.';
     const message = failureOf(() => expect(answer).toBeFaithfulTo(SEED_PASSAGE));
     expect(message).toContain('1 of 3 sentences supported');
-    expect(message).toContain('"Limits reset every hour."\n      share 0.00 (0 of 3 terms), not in the contexts: limits, reset, hour');
+    expect(message).toContain(
+      '"Limits reset every hour."\n      share 0.00 (0 of 3 terms), not in the contexts: limits, reset, hour',
+    );
     // api and key are in the passage; expires, 90, days are not: 2 of 5.
-    expect(message).toContain('"Each API key expires after 90 days."\n      share 0.40 (2 of 5 terms), not in the contexts: expires, 90, days');
+    expect(message).toContain(
+      '"Each API key expires after 90 days."\n      share 0.40 (2 of 5 terms), not in the contexts: expires, 90, days',
+    );
     expect(message).toContain('Not checked (no content words): "OK."');
   });
 });
 
 describe('citation markers are not words of the claim', () => {
-  const cited = 'You can send 100 requests per minute per API key [1]. Extra requests return status 429 [doc-1#chunk-0].';
+  const cited =
+    'You can send 100 requests per minute per API key [1]. Extra requests return status 429 [doc-1#chunk-0].';
 
   it('faithfulness leaves [1] and [doc-1#chunk-0] out of the terms, so a cited answer scores like an uncited one', () => {
     const result = faithfulness(cited, SEED_PASSAGE);
@@ -101,13 +116,17 @@ describe('citation markers are not words of the claim', () => {
   it('a marker after the full stop is not a sentence of its own to fail', () => {
     const result = faithfulness('Extra requests return status 429. [1]', SEED_PASSAGE);
     expect([result.supportedCount, result.sentenceCount]).toEqual([1, 1]);
-    expect(result.skipped).toEqual([{ text: '[1]', position: 1, reason: 'no content terms: only stop words and citation markers' }]);
+    expect(result.skipped).toEqual([
+      { text: '[1]', position: 1, reason: 'no content terms: only stop words and citation markers' },
+    ]);
   });
 
   it('the matcher takes the same citations option as toCiteOnlyRetrieved', () => {
     expect(cited).toBeFaithfulTo(SEED_PASSAGE);
     expect(cited).not.toBeFaithfulTo(SEED_PASSAGE, { citations: false });
-    expect('Extra requests return status 429 (source: rate-limits).').toBeFaithfulTo(SEED_PASSAGE, { citations: /\(source: ([^)]+)\)/g });
+    expect('Extra requests return status 429 (source: rate-limits).').toBeFaithfulTo(SEED_PASSAGE, {
+      citations: /\(source: ([^)]+)\)/g,
+    });
     expect('Extra requests return status 429 (source: rate-limits).').not.toBeFaithfulTo(SEED_PASSAGE);
   });
 });
@@ -121,7 +140,9 @@ describe('toBeFaithfulTo on Chinese', () => {
     const message = failureOf(() => expect(answer).toBeFaithfulTo(passage, { locale: 'zh-CN' }));
     expect(message).toContain('faithfulness = 0.50, needs ≥ 1.00');
     expect(message).toContain('1 of 2 sentences supported');
-    expect(message).toMatch(/✗ "退款会在三个工作日内到账。"\n {6}share 0\.\d+ \(1 of \d terms\), not in the contexts: .*工作/);
+    expect(message).toMatch(
+      /✗ "退款会在三个工作日内到账。"\n {6}share 0\.\d+ \(1 of \d terms\), not in the contexts: .*工作/,
+    );
     expect(message).toContain('✓ "退款需要在30天内申请。"  share 1.00');
   });
 });
@@ -131,7 +152,9 @@ describe('toBeFaithfulTo records its sample like the metric matchers', () => {
     const { context, samples } = recordingContext();
     const result = toBeFaithfulTo.call(context, SEED_ANSWER, SEED_PASSAGE, { queryId: 'rate-limits' });
     expect(result.pass).toBe(false);
-    expect(samples()).toEqual([{ measure: 'faithfulness', value: 2 / 3, threshold: 1, pass: false, queryId: 'rate-limits' }]);
+    expect(samples()).toEqual([
+      { measure: 'faithfulness', value: 2 / 3, threshold: 1, pass: false, queryId: 'rate-limits' },
+    ]);
   });
 
   it('under .not, pass is the negated assertion’s outcome and negated is set', () => {
@@ -150,18 +173,62 @@ describe('toBeFaithfulTo records its sample like the metric matchers', () => {
 describe('toBeFaithfulTo usage errors fail with and without .not, naming the argument', () => {
   it.each([
     ['answer not a string', () => expect(42).toBeFaithfulTo(SEED_PASSAGE), /received value must be the answer text/],
-    ['answer not a string under .not', () => expect({ text: 'x' }).not.toBeFaithfulTo(SEED_PASSAGE), /received value must be the answer text/],
+    [
+      'answer not a string under .not',
+      () => expect({ text: 'x' }).not.toBeFaithfulTo(SEED_PASSAGE),
+      /received value must be the answer text/,
+    ],
     ['blank answer', () => expect('  ').toBeFaithfulTo(SEED_PASSAGE), /received answer is empty/],
-    ['empty contexts', () => expect(SEED_ANSWER).toBeFaithfulTo([]), /contexts must hold at least one non-blank passage/],
-    ['blank contexts under .not', () => expect(SEED_ANSWER).not.toBeFaithfulTo(['', ' ']), /contexts must hold at least one non-blank passage/],
-    ['min above 1', () => expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { min: 80 }), /options\.min.*must be a number from 0 to 1/],
-    ['min negative under .not', () => expect(SEED_ANSWER).not.toBeFaithfulTo(SEED_PASSAGE, { min: -0.1 }), /options\.min.*must be a number from 0 to 1/],
-    ['minOverlap outside 0..1', () => expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { minOverlap: 2 }), /options\.minOverlap must be a number from 0 to 1/],
-    ['bad locale', () => expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { locale: 'not a tag!' }), /options\.locale must be a BCP 47 language tag/],
-    ['citations of the wrong type', () => expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { citations: 'brackets' as never }), /options\.citations must be a RegExp/],
-    ['queryId not a string', () => expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { queryId: 7 as unknown as string }), /options\.queryId.*must be a string/],
-    ['nothing to check', () => expect('OK. Thanks!').toBeFaithfulTo(SEED_PASSAGE), /nothing to check: the answer has no sentence with content words/],
-    ['nothing to check under .not', () => expect('Sure.').not.toBeFaithfulTo(SEED_PASSAGE), /nothing to check: the answer has no sentence with content words/],
+    [
+      'empty contexts',
+      () => expect(SEED_ANSWER).toBeFaithfulTo([]),
+      /contexts must hold at least one non-blank passage/,
+    ],
+    [
+      'blank contexts under .not',
+      () => expect(SEED_ANSWER).not.toBeFaithfulTo(['', ' ']),
+      /contexts must hold at least one non-blank passage/,
+    ],
+    [
+      'min above 1',
+      () => expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { min: 80 }),
+      /options\.min.*must be a number from 0 to 1/,
+    ],
+    [
+      'min negative under .not',
+      () => expect(SEED_ANSWER).not.toBeFaithfulTo(SEED_PASSAGE, { min: -0.1 }),
+      /options\.min.*must be a number from 0 to 1/,
+    ],
+    [
+      'minOverlap outside 0..1',
+      () => expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { minOverlap: 2 }),
+      /options\.minOverlap must be a number from 0 to 1/,
+    ],
+    [
+      'bad locale',
+      () => expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { locale: 'not a tag!' }),
+      /options\.locale must be a BCP 47 language tag/,
+    ],
+    [
+      'citations of the wrong type',
+      () => expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { citations: 'brackets' as never }),
+      /options\.citations must be a RegExp/,
+    ],
+    [
+      'queryId not a string',
+      () => expect(SEED_ANSWER).toBeFaithfulTo(SEED_PASSAGE, { queryId: 7 as unknown as string }),
+      /options\.queryId.*must be a string/,
+    ],
+    [
+      'nothing to check',
+      () => expect('OK. Thanks!').toBeFaithfulTo(SEED_PASSAGE),
+      /nothing to check: the answer has no sentence with content words/,
+    ],
+    [
+      'nothing to check under .not',
+      () => expect('Sure.').not.toBeFaithfulTo(SEED_PASSAGE),
+      /nothing to check: the answer has no sentence with content words/,
+    ],
   ])('%s', (_name, assertion, pattern) => {
     const message = failureOf(assertion);
     expect(message).toMatch(/Matcher error/);

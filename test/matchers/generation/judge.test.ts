@@ -29,7 +29,11 @@ const high: JudgeResult = { score: 0.9, reason: 'Every claim is in the passage.'
 describe('toPassJudge', () => {
   it('passes when score ≥ min, and sends the question, answer and passages to the judge', async () => {
     const judge = fakeJudge(high);
-    await expect(SEED_ANSWER).toPassJudge(judge, { question: QUESTION, contexts: [{ pageContent: SEED_PASSAGE }], min: 0.9 });
+    await expect(SEED_ANSWER).toPassJudge(judge, {
+      question: QUESTION,
+      contexts: [{ pageContent: SEED_PASSAGE }],
+      min: 0.9,
+    });
     await expect(SEED_ANSWER).not.toPassJudge(judge, { question: QUESTION, contexts: SEED_PASSAGE, min: 0.91 });
     expect(judge.inputs[0]).toEqual({ question: QUESTION, answer: SEED_ANSWER, contexts: [SEED_PASSAGE] });
     expect(judge.inputs[1]?.contexts).toEqual([SEED_PASSAGE]);
@@ -42,12 +46,20 @@ describe('toPassJudge', () => {
   });
 
   it('compares with the same epsilon: 0.1 + 0.7 meets 0.8', async () => {
-    await expect(SEED_ANSWER).toPassJudge(fakeJudge({ score: 0.1 + 0.7, reason: '' }), { question: QUESTION, min: 0.8 });
+    await expect(SEED_ANSWER).toPassJudge(fakeJudge({ score: 0.1 + 0.7, reason: '' }), {
+      question: QUESTION,
+      min: 0.8,
+    });
   });
 
   it('a low score shows the judge, score vs min, reason and dimensions', async () => {
     const message = await asyncFailureOf(() =>
-      expect(SEED_ANSWER).toPassJudge(fakeJudge(low), { question: QUESTION, contexts: [SEED_PASSAGE], min: 0.7, queryId: 'rate-limits' }),
+      expect(SEED_ANSWER).toPassJudge(fakeJudge(low), {
+        question: QUESTION,
+        contexts: [SEED_PASSAGE],
+        min: 0.7,
+        queryId: 'rate-limits',
+      }),
     );
     expect(message).toMatchInlineSnapshot(`
       "expect(answer).toPassJudge(judge, options)
@@ -64,7 +76,9 @@ describe('toPassJudge', () => {
   });
 
   it('with .not, says the score reached min', async () => {
-    const message = await asyncFailureOf(() => expect(SEED_ANSWER).not.toPassJudge(fakeJudge(high), { question: QUESTION, min: 0.7 }));
+    const message = await asyncFailureOf(() =>
+      expect(SEED_ANSWER).not.toPassJudge(fakeJudge(high), { question: QUESTION, min: 0.7 }),
+    );
     expect(message).toContain('expect(answer).not.toPassJudge(judge, options)');
     expect(message).toContain('judge:fake = 0.90, expected < 0.70');
     expect(message).toContain('Reason: Every claim is in the passage.');
@@ -89,13 +103,17 @@ describe('toPassJudge when the judge fails: fails with and without .not', () => 
   });
 
   it('an invalid grade (a 0-10 score) fails, naming the judge', async () => {
-    const message = await asyncFailureOf(() => expect(SEED_ANSWER).not.toPassJudge(fakeJudge({ score: 8, reason: 'good' }), { question: QUESTION, min: 0.7 }));
+    const message = await asyncFailureOf(() =>
+      expect(SEED_ANSWER).not.toPassJudge(fakeJudge({ score: 8, reason: 'good' }), { question: QUESTION, min: 0.7 }),
+    );
     expect(message).toContain('Judge "fake" did not return a usable grade:');
     expect(message).toContain('RangeError: judge "fake" returned score 8; score must be a finite number from 0 to 1');
   });
 
   it('any other error thrown by the judge fails too', async () => {
-    const message = await asyncFailureOf(() => expect(SEED_ANSWER).toPassJudge(fakeJudge(new Error('quota exhausted')), { question: QUESTION, min: 0.7 }));
+    const message = await asyncFailureOf(() =>
+      expect(SEED_ANSWER).toPassJudge(fakeJudge(new Error('quota exhausted')), { question: QUESTION, min: 0.7 }),
+    );
     expect(message).toContain('Judge "fake" did not return a usable grade:\nError: quota exhausted');
   });
 });
@@ -103,9 +121,15 @@ describe('toPassJudge when the judge fails: fails with and without .not', () => 
 describe('toPassJudge records judge:<name> like the metric matchers', () => {
   it('records { measure, value, threshold: min, pass, queryId }', async () => {
     const { context, samples } = recordingContext();
-    const result = await toPassJudge.call(context, SEED_ANSWER, fakeJudge(low, 'rubric-v1'), { question: QUESTION, min: 0.7, queryId: 'rate-limits' });
+    const result = await toPassJudge.call(context, SEED_ANSWER, fakeJudge(low, 'rubric-v1'), {
+      question: QUESTION,
+      min: 0.7,
+      queryId: 'rate-limits',
+    });
     expect(result.pass).toBe(false);
-    expect(samples()).toEqual([{ measure: 'judge:rubric-v1', value: 0.4, threshold: 0.7, pass: false, queryId: 'rate-limits' }]);
+    expect(samples()).toEqual([
+      { measure: 'judge:rubric-v1', value: 0.4, threshold: 0.7, pass: false, queryId: 'rate-limits' },
+    ]);
   });
 
   it('under .not, pass is the negated assertion’s outcome', async () => {
@@ -116,9 +140,14 @@ describe('toPassJudge records judge:<name> like the metric matchers', () => {
 
   it('records nothing when the judge fails', async () => {
     const { context, samples } = recordingContext();
-    await expect(toPassJudge.call(context, SEED_ANSWER, fakeJudge(new JudgeError('down', { kind: 'network', judgeName: 'fake', attempts: 1 })), { question: QUESTION, min: 0.7 })).rejects.toThrow(
-      /failed \(network\) after 1 attempt:/,
-    );
+    await expect(
+      toPassJudge.call(
+        context,
+        SEED_ANSWER,
+        fakeJudge(new JudgeError('down', { kind: 'network', judgeName: 'fake', attempts: 1 })),
+        { question: QUESTION, min: 0.7 },
+      ),
+    ).rejects.toThrow(/failed \(network\) after 1 attempt:/);
     expect(samples()).toBeUndefined();
   });
 });
@@ -126,13 +155,37 @@ describe('toPassJudge records judge:<name> like the metric matchers', () => {
 describe('toPassJudge usage errors throw before anything is awaited, with and without .not', () => {
   const judge = fakeJudge(high);
   it.each([
-    ['answer not a string', () => expect(42).toPassJudge(judge, { question: QUESTION, min: 0.7 }), /received value must be the answer text/],
-    ['not a judge', () => expect('x').toPassJudge({ name: 'j' } as never, { question: QUESTION, min: 0.7 }), /judge.*must be a RagJudge/],
+    [
+      'answer not a string',
+      () => expect(42).toPassJudge(judge, { question: QUESTION, min: 0.7 }),
+      /received value must be the answer text/,
+    ],
+    [
+      'not a judge',
+      () => expect('x').toPassJudge({ name: 'j' } as never, { question: QUESTION, min: 0.7 }),
+      /judge.*must be a RagJudge/,
+    ],
     ['options missing', () => expect('x').toPassJudge(judge, undefined as never), /options.*must be an object/],
-    ['question missing', () => expect('x').not.toPassJudge(judge, { min: 0.7 } as never), /options\.question.*must be the question text/],
-    ['min missing', () => expect('x').toPassJudge(judge, { question: QUESTION } as never), /options\.min.*must be a number from 0 to 1/],
-    ['min above 1 under .not', () => expect('x').not.toPassJudge(judge, { question: QUESTION, min: 7 }), /options\.min.*must be a number from 0 to 1/],
-    ['contexts of the wrong type', () => expect('x').toPassJudge(judge, { question: QUESTION, contexts: [42] as never, min: 0.7 }), /contexts\[0\] must be a string/],
+    [
+      'question missing',
+      () => expect('x').not.toPassJudge(judge, { min: 0.7 } as never),
+      /options\.question.*must be the question text/,
+    ],
+    [
+      'min missing',
+      () => expect('x').toPassJudge(judge, { question: QUESTION } as never),
+      /options\.min.*must be a number from 0 to 1/,
+    ],
+    [
+      'min above 1 under .not',
+      () => expect('x').not.toPassJudge(judge, { question: QUESTION, min: 7 }),
+      /options\.min.*must be a number from 0 to 1/,
+    ],
+    [
+      'contexts of the wrong type',
+      () => expect('x').toPassJudge(judge, { question: QUESTION, contexts: [42] as never, min: 0.7 }),
+      /contexts\[0\] must be a string/,
+    ],
   ])('%s', (_name, assertion, pattern) => {
     const message = failureOf(assertion);
     expect(message).toMatch(/Matcher error/);

@@ -22,7 +22,11 @@ const orders = evaluateRun(ordersSet, ordersRun, { measures: ['hit@1', 'hit@3', 
 
 /** Ten questions, five answered at rank 1: hit@1 = 0.5 (Wilson 95%: [0.237, 0.763]). */
 function halfHits(count = 10, hits = 5): RunEvaluation {
-  const set: EvalSet = Array.from({ length: count }, (_, index) => ({ id: `q${index + 1}`, query: '', relevant: ['a'] }));
+  const set: EvalSet = Array.from({ length: count }, (_, index) => ({
+    id: `q${index + 1}`,
+    query: '',
+    relevant: ['a'],
+  }));
   const run = Object.fromEntries(set.map((query, index) => [query.id, index < hits ? ['a'] : ['b']]));
   return evaluateRun(set, run, { measures: ['hit@1'] });
 }
@@ -75,7 +79,11 @@ describe('set-level mean matchers pass and fail on the example values', () => {
 
 describe('failure messages', () => {
   it('show the mean, the requirement, the lowest queries and the coverage', () => {
-    const set: EvalSet = [...ordersSet, { id: 'no-answer', query: 'Is there a GraphQL API?', relevant: [] }, { id: 'webhooks', query: '', relevant: ['webhooks'] }];
+    const set: EvalSet = [
+      ...ordersSet,
+      { id: 'no-answer', query: 'Is there a GraphQL API?', relevant: [] },
+      { id: 'webhooks', query: '', relevant: ['webhooks'] },
+    ];
     const result = evaluateRun(set, { ...ordersRun, stale: ['x'] }, { measures: ['mrr'] });
     expect(failureOf(() => expect(result).toHaveMrrAbove(0.8))).toMatchInlineSnapshot(`
       "expect(result).toHaveMrrAbove(min, options)
@@ -94,7 +102,8 @@ describe('failure messages', () => {
   });
 
   it('explain a mean that clears min while its lower bound does not', () => {
-    expect(failureOf(() => expect(halfHits(10, 9)).toHaveHitRateAtK(1, 0.8, { confidence: 0.95 }))).toMatchInlineSnapshot(`
+    expect(failureOf(() => expect(halfHits(10, 9)).toHaveHitRateAtK(1, 0.8, { confidence: 0.95 })))
+      .toMatchInlineSnapshot(`
       "expect(result).toHaveHitRateAtK(k, min, options)
 
       mean hit@1 = 0.90 over 10 queries, needs the 95% lower bound ≥ 0.80
@@ -117,12 +126,18 @@ describe('failure messages', () => {
   });
 
   it('name the bootstrap, its resamples and seed for graded measures', () => {
-    const message = failureOf(() => expect(orders).toHaveMeanNdcgAbove(0.9, { confidence: 0.9, resamples: 2000, seed: 7 }));
-    expect(message).toMatch(/^90% interval \[0\.\d+, [01]\.\d+\] \(bootstrap percentile, 2000 resamples, seed 7\): lower bound 0\.\d+$/m);
+    const message = failureOf(() =>
+      expect(orders).toHaveMeanNdcgAbove(0.9, { confidence: 0.9, resamples: 2000, seed: 7 }),
+    );
+    expect(message).toMatch(
+      /^90% interval \[0\.\d+, [01]\.\d+\] \(bootstrap percentile, 2000 resamples, seed 7\): lower bound 0\.\d+$/m,
+    );
   });
 
   it('with .not, say what was expected instead', () => {
-    expect(failureOf(() => expect(orders).not.toHaveMrrAbove(0.6))).toMatch(/^mean mrr = 0\.625 over 4 queries, expected the mean < 0\.60$/m);
+    expect(failureOf(() => expect(orders).not.toHaveMrrAbove(0.6))).toMatch(
+      /^mean mrr = 0\.625 over 4 queries, expected the mean < 0\.60$/m,
+    );
   });
 
   it('list at most ten lowest queries', () => {
@@ -134,14 +149,34 @@ describe('failure messages', () => {
 
 describe('usage errors fail the test with or without .not', () => {
   it.each([
-    ['a measure that was not evaluated', () => expect(orders).toHaveMeanAbove('ndcg@10', 0.5), /ndcg@10 was not evaluated: the result has hit@1, hit@3, mrr, recall@3, ndcg, ndcg@3/],
-    ['a received value that is not an evaluation', () => expect(['a', 'b']).toHaveMrrAbove(0.5), /received value must be the result of evaluateRun/],
+    [
+      'a measure that was not evaluated',
+      () => expect(orders).toHaveMeanAbove('ndcg@10', 0.5),
+      /ndcg@10 was not evaluated: the result has hit@1, hit@3, mrr, recall@3, ndcg, ndcg@3/,
+    ],
+    [
+      'a received value that is not an evaluation',
+      () => expect(['a', 'b']).toHaveMrrAbove(0.5),
+      /received value must be the result of evaluateRun/,
+    ],
     ['a threshold outside 0..1', () => expect(orders).not.toHaveMrrAbove(80), /min.*must be a number from 0 to 1/],
-    ['a bad confidence', () => expect(orders).toHaveMrrAbove(0.5, { confidence: 95 }), /confidence.*between 0 and 1, e\.g\. 0\.95/],
-    ['an unknown option', () => expect(orders).toHaveMrrAbove(0.5, { confidense: 0.95 } as never), /unknown option "confidense"/],
+    [
+      'a bad confidence',
+      () => expect(orders).toHaveMrrAbove(0.5, { confidence: 95 }),
+      /confidence.*between 0 and 1, e\.g\. 0\.95/,
+    ],
+    [
+      'an unknown option',
+      () => expect(orders).toHaveMrrAbove(0.5, { confidense: 0.95 } as never),
+      /unknown option "confidense"/,
+    ],
     ['a bad k', () => expect(orders).toHaveHitRateAtK(0, 0.5), /k.*must be a positive whole number/],
     ['a bad measure name', () => expect(orders).toHaveMeanAbove('recall', 0.5), /recall needs a cutoff/],
-    ['an evaluation with no query', () => expect(evaluateRun([], {}, { measures: ['mrr'] })).toHaveMrrAbove(0.5), /no query was evaluated/],
+    [
+      'an evaluation with no query',
+      () => expect(evaluateRun([], {}, { measures: ['mrr'] })).toHaveMrrAbove(0.5),
+      /no query was evaluated/,
+    ],
   ])('%s', (_, assertion, pattern) => {
     expect(assertion).toThrow(pattern);
   });

@@ -7,9 +7,17 @@ import { failureOf } from '../helpers.js';
 
 // Twelve questions, one relevant chunk each. BM25 finds it at rank 1 for q1–q8 and rank 2 for the
 // rest; the "reranker" moves five of the rank-1 answers down to rank 3.
-const set: EvalSet = Array.from({ length: 12 }, (_, index) => ({ id: `q${index + 1}`, query: `question ${index + 1}`, relevant: ['gold'] }));
-const bm25Run = Object.fromEntries(set.map((query, index) => [query.id, index < 8 ? ['gold', 'x', 'y'] : ['x', 'gold', 'y']]));
-const rerankedRun = Object.fromEntries(set.map((query, index) => [query.id, index < 5 ? ['x', 'y', 'gold'] : bm25Run[query.id]!]));
+const set: EvalSet = Array.from({ length: 12 }, (_, index) => ({
+  id: `q${index + 1}`,
+  query: `question ${index + 1}`,
+  relevant: ['gold'],
+}));
+const bm25Run = Object.fromEntries(
+  set.map((query, index) => [query.id, index < 8 ? ['gold', 'x', 'y'] : ['x', 'gold', 'y']]),
+);
+const rerankedRun = Object.fromEntries(
+  set.map((query, index) => [query.id, index < 5 ? ['x', 'y', 'gold'] : bm25Run[query.id]!]),
+);
 const measures = ['ndcg@10', 'hit@3'];
 const bm25 = evaluateRun(set, bm25Run, { measures });
 const reranked = evaluateRun(set, rerankedRun, { measures });
@@ -54,7 +62,9 @@ describe('toNotRegressFrom', () => {
   });
 
   it('with .not, says no measure fell', () => {
-    expect(failureOf(() => expect(bm25).not.toNotRegressFrom(bm25))).toMatch(/^Expected a regression, but no measure fell beyond its tolerance \(ndcg@10 \+0\.00, hit@3 \+0\.00\)\.$/m);
+    expect(failureOf(() => expect(bm25).not.toNotRegressFrom(bm25))).toMatch(
+      /^Expected a regression, but no measure fell beyond its tolerance \(ndcg@10 \+0\.00, hit@3 \+0\.00\)\.$/m,
+    );
   });
 
   it('pairs on the queries both evaluated and says which were left out', () => {
@@ -63,19 +73,29 @@ describe('toNotRegressFrom', () => {
     expect(message).toMatch(/^Paired on 10 queries; 2 only in the baseline \(q11, q12\)\.$/m);
   });
 
-  it('takes the reporters\' tolerance grammar: a default and per-measure overrides', () => {
+  it("takes the reporters' tolerance grammar: a default and per-measure overrides", () => {
     // nDCG@10 fell by 0.2083.
     expect(() => expect(reranked).toNotRegressFrom(bm25, { tolerance: { default: 0.3 } })).not.toThrow();
     expect(() => expect(reranked).toNotRegressFrom(bm25, { tolerance: { default: 0.3, 'hit@3': 0 } })).not.toThrow();
-    expect(failureOf(() => expect(reranked).toNotRegressFrom(bm25, { tolerance: { default: 0.3, 'nDCG@10': 0 } }))).toMatch(/ndcg@10 regressed: .*tolerance 0\.00\)/);
+    expect(
+      failureOf(() => expect(reranked).toNotRegressFrom(bm25, { tolerance: { default: 0.3, 'nDCG@10': 0 } })),
+    ).toMatch(/ndcg@10 regressed: .*tolerance 0\.00\)/);
     expect(() => expect(reranked).toNotRegressFrom(bm25, { tolerance: { recal: 0 } })).toThrow(/tolerance\["recal"\]/);
   });
 
   it('rejects a baseline that is not an evaluation, unknown options and measures not in both', () => {
-    expect(() => expect(reranked).toNotRegressFrom({ mean: 0.5 } as never)).toThrow(/baseline must be the result of evaluateRun/);
-    expect(() => expect(reranked).toNotRegressFrom(bm25, { tolerence: 0.1 } as never)).toThrow(/unknown option "tolerence"/);
-    expect(() => expect(reranked).toNotRegressFrom(bm25, { measures: ['mrr'] })).toThrow(/mrr is not in both evaluations/);
-    expect(() => expect(reranked).not.toNotRegressFrom(bm25, { significance: 5 })).toThrow(/significance must be a number strictly between 0 and 1/);
+    expect(() => expect(reranked).toNotRegressFrom({ mean: 0.5 } as never)).toThrow(
+      /baseline must be the result of evaluateRun/,
+    );
+    expect(() => expect(reranked).toNotRegressFrom(bm25, { tolerence: 0.1 } as never)).toThrow(
+      /unknown option "tolerence"/,
+    );
+    expect(() => expect(reranked).toNotRegressFrom(bm25, { measures: ['mrr'] })).toThrow(
+      /mrr is not in both evaluations/,
+    );
+    expect(() => expect(reranked).not.toNotRegressFrom(bm25, { significance: 5 })).toThrow(
+      /significance must be a number strictly between 0 and 1/,
+    );
   });
 
   it("records the received result's per-query values of the compared measures", () => {

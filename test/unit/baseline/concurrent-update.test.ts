@@ -48,7 +48,11 @@ function largeBaseline(size: number): BaselineFile {
 }
 
 function oneSuiteRun(file: string): CollectedRun {
-  return { runner: 'vitest', files: [file], samples: [{ file, describePath: [], test: 't', measure: 'mrr', value: 1, pass: true, queryId: 'q1' }] };
+  return {
+    runner: 'vitest',
+    files: [file],
+    samples: [{ file, describePath: [], test: 't', measure: 'mrr', value: 1, pass: true, queryId: 'q1' }],
+  };
 }
 
 let directory: string;
@@ -68,8 +72,12 @@ describe('concurrent baseline updates', () => {
       await writeFile(target, formatBaseline(largeBaseline(400)));
       const exits = await Promise.all([runChild(target, 'left', 8), runChild(target, 'right', 8)]);
       for (const exit of exits) expect(exit, exit.stderr).toMatchObject({ code: 0 });
-      const suites = Object.keys(parseBaseline(await readFile(target, 'utf8'), target).suites).map((suiteKey) => parseSuiteKey(suiteKey).file);
-      const expected = ['left', 'right'].flatMap((tag) => Array.from({ length: 8 }, (_, index) => `${tag}-${index}.test.ts`));
+      const suites = Object.keys(parseBaseline(await readFile(target, 'utf8'), target).suites).map(
+        (suiteKey) => parseSuiteKey(suiteKey).file,
+      );
+      const expected = ['left', 'right'].flatMap((tag) =>
+        Array.from({ length: 8 }, (_, index) => `${tag}-${index}.test.ts`),
+      );
       expect(suites.filter((suite) => !suite.startsWith('seed-')).sort()).toEqual(expected.sort());
       expect(suites.filter((suite) => suite.startsWith('seed-'))).toHaveLength(400);
     }
@@ -81,7 +89,10 @@ describe('concurrent baseline updates', () => {
     const target = path.join(directory, 'rag-baseline.json');
     await writeFile(target, formatBaseline(largeBaseline(10)));
     const before = await readFile(target, 'utf8');
-    const killed = await runChild(target, 'killed', 1, { NODE_OPTIONS: `--import=${killOnRename}`, RAG_TEST_KILL_ON_RENAME: 'rag-baseline.json' });
+    const killed = await runChild(target, 'killed', 1, {
+      NODE_OPTIONS: `--import=${killOnRename}`,
+      RAG_TEST_KILL_ON_RENAME: 'rag-baseline.json',
+    });
     expect(killed.signal).toBe('SIGKILL');
     // What a killed writer leaves: the old file intact, its lock and its temp file.
     expect(await readFile(target, 'utf8')).toBe(before);
@@ -93,7 +104,11 @@ describe('concurrent baseline updates', () => {
     const next = await runChild(target, 'next', 1);
     expect(next, next.stderr).toMatchObject({ code: 0 });
     expect(await readdir(directory)).toEqual(['rag-baseline.json']);
-    expect(Object.keys(parseBaseline(await readFile(target, 'utf8'), target).suites).map((suiteKey) => parseSuiteKey(suiteKey).file)).toContain('next-0.test.ts');
+    expect(
+      Object.keys(parseBaseline(await readFile(target, 'utf8'), target).suites).map(
+        (suiteKey) => parseSuiteKey(suiteKey).file,
+      ),
+    ).toContain('next-0.test.ts');
   }, 60_000);
 });
 
@@ -101,8 +116,13 @@ describe('the baseline lock', () => {
   it('gives up after the wait with a BaselineError naming the holder when a live process holds it', async () => {
     const target = path.join(directory, 'rag-baseline.json');
     // This process is alive, so its lock is never stale; the update waits 150 ms and gives up.
-    await writeFile(path.join(directory, '.rag-baseline.json.lock'), JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-01-01T00:00:00.000Z', token: 'other' }));
-    const error = await updateBaseline(target, oneSuiteRun('a.test.ts'), { lock: { timeoutMs: 150 } }).catch((caught: unknown) => caught);
+    await writeFile(
+      path.join(directory, '.rag-baseline.json.lock'),
+      JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-01-01T00:00:00.000Z', token: 'other' }),
+    );
+    const error = await updateBaseline(target, oneSuiteRun('a.test.ts'), { lock: { timeoutMs: 150 } }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(BaselineError);
     expect((error as BaselineError).kind).toBe('locked');
     expect((error as BaselineError).message).toContain(`is being updated by process ${process.pid} on ${hostname()}`);
@@ -123,18 +143,29 @@ describe('the baseline lock', () => {
 
   it('waits for a fresh lock on another host rather than breaking it', async () => {
     const target = path.join(directory, 'rag-baseline.json');
-    await writeFile(path.join(directory, '.rag-baseline.json.lock'), JSON.stringify({ pid: 1, host: 'some-other-host', since: new Date().toISOString() }));
-    await expect(updateBaseline(target, oneSuiteRun('a.test.ts'), { lock: { timeoutMs: 100 } })).rejects.toThrow(/process 1 on some-other-host/);
+    await writeFile(
+      path.join(directory, '.rag-baseline.json.lock'),
+      JSON.stringify({ pid: 1, host: 'some-other-host', since: new Date().toISOString() }),
+    );
+    await expect(updateBaseline(target, oneSuiteRun('a.test.ts'), { lock: { timeoutMs: 100 } })).rejects.toThrow(
+      /process 1 on some-other-host/,
+    );
   });
 
   it('lets two updates in one process take turns', async () => {
     const target = path.join(directory, 'rag-baseline.json');
     await Promise.all(['a', 'b', 'c', 'd'].map((name) => updateBaseline(target, oneSuiteRun(`${name}.test.ts`))));
-    expect(Object.keys(parseBaseline(await readFile(target, 'utf8'), target).suites).map((suiteKey) => parseSuiteKey(suiteKey).file).sort()).toEqual(['a.test.ts', 'b.test.ts', 'c.test.ts', 'd.test.ts']);
+    expect(
+      Object.keys(parseBaseline(await readFile(target, 'utf8'), target).suites)
+        .map((suiteKey) => parseSuiteKey(suiteKey).file)
+        .sort(),
+    ).toEqual(['a.test.ts', 'b.test.ts', 'c.test.ts', 'd.test.ts']);
     expect(await readdir(directory)).toEqual(['rag-baseline.json']);
   });
 
   it('rejects a negative timeout with an error naming the option', async () => {
-    await expect(updateBaseline(path.join(directory, 'b.json'), oneSuiteRun('a.test.ts'), { lock: { timeoutMs: -1 } })).rejects.toThrow(/options\.timeoutMs must be a finite number/);
+    await expect(
+      updateBaseline(path.join(directory, 'b.json'), oneSuiteRun('a.test.ts'), { lock: { timeoutMs: -1 } }),
+    ).rejects.toThrow(/options\.timeoutMs must be a finite number/);
   });
 });

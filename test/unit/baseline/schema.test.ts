@@ -126,7 +126,9 @@ describe('formatBaseline', () => {
   });
 
   it('writes empty suites and an empty baseline compactly, and round-trips them', () => {
-    expect(formatBaseline(emptyBaseline())).toBe('{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 2,\n  "suites": []\n}\n');
+    expect(formatBaseline(emptyBaseline())).toBe(
+      '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 2,\n  "suites": []\n}\n',
+    );
     const withEmpty = baseline({ s: {}, t: { m: {} } });
     expect(formatBaseline(withEmpty)).toBe(
       '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 2,\n  "suites": [\n    {\n      "file": "s",\n      "describe": [],\n      "measures": {}\n    },\n    {\n      "file": "t",\n      "describe": [],\n      "measures": {\n        "m": {}\n      }\n    }\n  ]\n}\n',
@@ -135,7 +137,9 @@ describe('formatBaseline', () => {
   });
 
   it('refuses a value that JSON cannot hold instead of writing null', () => {
-    expect(() => formatBaseline(baseline({ s: { m: { q: Number.NaN } } }))).toThrow(/s\["m"\]\["q"\] must be a finite number, found NaN/);
+    expect(() => formatBaseline(baseline({ s: { m: { q: Number.NaN } } }))).toThrow(
+      /s\["m"\]\["q"\] must be a finite number, found NaN/,
+    );
   });
 
   it('round-trips through parseBaseline, including ids such as __proto__ and constructor', () => {
@@ -182,10 +186,17 @@ describe('baseline schema version 1', () => {
     const file = parseBaseline(V1, PATH);
     const nested = { file: 'test/orders.test.ts', describe: ['a', 'b'] };
     const joined = { file: 'test/orders.test.ts', describe: ['a > b'] };
-    const resolved = resolveLegacySuites(file, [nested, joined], { ranFiles: new Set(['test/orders.test.ts']), fileExists: (name) => name === 'test/a > b.test.ts' });
-    expect(resolved.ambiguous).toEqual([{ name: 'test/orders.test.ts > a > b', suites: ['test/orders.test.ts > a > b', 'test/orders.test.ts > a > b'] }]);
+    const resolved = resolveLegacySuites(file, [nested, joined], {
+      ranFiles: new Set(['test/orders.test.ts']),
+      fileExists: (name) => name === 'test/a > b.test.ts',
+    });
+    expect(resolved.ambiguous).toEqual([
+      { name: 'test/orders.test.ts > a > b', suites: ['test/orders.test.ts > a > b', 'test/orders.test.ts > a > b'] },
+    ]);
     // The other suite's file exists on disk although it did not run: its name is split at that file.
-    expect(Object.keys(resolved.file.suites)).toEqual([suiteKeyOf({ file: 'test/a > b.test.ts', describe: ['refunds'] })]);
+    expect(Object.keys(resolved.file.suites)).toEqual([
+      suiteKeyOf({ file: 'test/a > b.test.ts', describe: ['refunds'] }),
+    ]);
     expect(resolved).toMatchObject({ matched: 0, guessed: 1 });
   });
 });
@@ -195,14 +206,19 @@ describe('repeated keys and impossible values', () => {
     const text = EXAMPLE_TEXT.replace('"q10": 0.5,', '"q10": 0.5,\n          "q2": 0.25,');
     const error = captureBaselineError(() => parseBaseline(text, PATH));
     expect(error.kind).toBe('malformed');
-    expect(error.message).toMatch(/^project\/rag-baseline\.json: line 27: the key "q2" appears twice in suites\[1\]\.measures\["recall@5"\]/);
+    expect(error.message).toMatch(
+      /^project\/rag-baseline\.json: line 27: the key "q2" appears twice in suites\[1\]\.measures\["recall@5"\]/,
+    );
   });
 
   it('a repeated top-level key or suite is refused too', () => {
-    expect(captureBaselineError(() => parseBaseline('{"generatedBy":"rag-matchers","schemaVersion":2,"schemaVersion":2,"suites":[]}', PATH)).message).toMatch(
-      /the key "schemaVersion" appears twice in the top-level object/,
-    );
-    const twice = '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"f","describe":[],"measures":{}},{"file":"f","describe":[],"measures":{}}]}';
+    expect(
+      captureBaselineError(() =>
+        parseBaseline('{"generatedBy":"rag-matchers","schemaVersion":2,"schemaVersion":2,"suites":[]}', PATH),
+      ).message,
+    ).toMatch(/the key "schemaVersion" appears twice in the top-level object/);
+    const twice =
+      '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"f","describe":[],"measures":{}},{"file":"f","describe":[],"measures":{}}]}';
     expect(captureBaselineError(() => parseBaseline(twice, PATH)).message).toMatch(/suites\[1\] \(f\) appears twice/);
   });
 
@@ -213,11 +229,14 @@ describe('repeated keys and impossible values', () => {
   ])('%s = %s is refused: a proportion lies in [0, 1]', (measure, value) => {
     const text = `{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"t.test.ts","describe":["s"],"measures":{"${measure}":{"q1":${value}}}}]}`;
     const error = captureBaselineError(() => parseBaseline(text, PATH));
-    expect(error.message).toContain(`project/rag-baseline.json: suites[0] (t.test.ts > s)["${measure}"]["q1"] must be between 0 and 1 (${measure} is a proportion), found ${value}`);
+    expect(error.message).toContain(
+      `project/rag-baseline.json: suites[0] (t.test.ts > s)["${measure}"]["q1"] must be between 0 and 1 (${measure} is a proportion), found ${value}`,
+    );
   });
 
   it('a measure that is not a proportion may hold any finite value', () => {
-    const text = '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"f","describe":[],"measures":{"latency-ms":{"q1":120}}}]}';
+    const text =
+      '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"f","describe":[],"measures":{"latency-ms":{"q1":120}}}]}';
     expect(parseBaseline(text, PATH).suites[key('f')]).toEqual({ 'latency-ms': { q1: 120 } });
   });
 });
@@ -263,7 +282,11 @@ describe('parseBaseline', () => {
     ['whitespace only', '  \n', /the file is empty/],
     ['an array', '[1, 2]', /not a rag-matchers baseline: expected a JSON object .* found an array/],
     ['a string', '"rag"', /found string/],
-    ['package.json', '{"name": "app", "version": "1.0.0"}', /not a rag-matchers baseline: expected "generatedBy": "rag-matchers" and a "schemaVersion", found keys "name", "version"/],
+    [
+      'package.json',
+      '{"name": "app", "version": "1.0.0"}',
+      /not a rag-matchers baseline: expected "generatedBy": "rag-matchers" and a "schemaVersion", found keys "name", "version"/,
+    ],
     ['an empty object', '{}', /found an empty object/],
     ['another tool', '{"generatedBy": "other-tool", "schemaVersion": 1, "suites": {}}', /not a rag-matchers baseline/],
   ])('not a baseline (%s): a clear error naming the path', (_name, text, pattern) => {
@@ -274,7 +297,9 @@ describe('parseBaseline', () => {
   });
 
   it('a newer schema: written by a newer rag-matchers; upgrade', () => {
-    const error = captureBaselineError(() => parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 3, "suites": {}, "extra": true}', PATH));
+    const error = captureBaselineError(() =>
+      parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 3, "suites": {}, "extra": true}', PATH),
+    );
     expect(error.kind).toBe('newer-schema');
     expect(error.message).toBe(
       `${PATH}: written by a newer rag-matchers (baseline schema version 3; this version reads up to ${BASELINE_SCHEMA_VERSION}); upgrade rag-matchers. The file was left as it is.`,
@@ -282,15 +307,47 @@ describe('parseBaseline', () => {
   });
 
   it.each([
-    ['a schemaVersion that is not a whole number', '{"generatedBy":"rag-matchers","schemaVersion":"1","suites":{}}', /"schemaVersion" must be a whole number ≥ 1, found "1"/],
-    ['schemaVersion 0', '{"generatedBy":"rag-matchers","schemaVersion":0,"suites":{}}', /"schemaVersion" must be a whole number ≥ 1, found 0/],
+    [
+      'a schemaVersion that is not a whole number',
+      '{"generatedBy":"rag-matchers","schemaVersion":"1","suites":{}}',
+      /"schemaVersion" must be a whole number ≥ 1, found "1"/,
+    ],
+    [
+      'schemaVersion 0',
+      '{"generatedBy":"rag-matchers","schemaVersion":0,"suites":{}}',
+      /"schemaVersion" must be a whole number ≥ 1, found 0/,
+    ],
     ['no suites', '{"generatedBy":"rag-matchers","schemaVersion":1}', /"suites" must be an object .* found nothing/],
-    ['suites as an array', '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":[]}', /"suites" must be an object .* found an array/],
-    ['a suite that is a number', '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":3}}', /suites\["s"\] must be an object of measures, found 3/],
-    ['a measure that is an array', '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":{"recall@5":[0.5]}}}', /suites\["s"\]\["recall@5"\] must be an object of sample values, found an array/],
-    ['a value that is a string', '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":{"m":{"q1":"0.8"}}}}', /suites\["s"\]\["m"\]\["q1"\] must be a finite number, found "0.8"/],
-    ['a value that is null', '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":{"m":{"q1":null}}}}', /suites\["s"\]\["m"\]\["q1"\] must be a finite number, found null/],
-    ['an unknown top-level key', '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{},"means":{}}', /unknown top-level key "means"/],
+    [
+      'suites as an array',
+      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":[]}',
+      /"suites" must be an object .* found an array/,
+    ],
+    [
+      'a suite that is a number',
+      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":3}}',
+      /suites\["s"\] must be an object of measures, found 3/,
+    ],
+    [
+      'a measure that is an array',
+      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":{"recall@5":[0.5]}}}',
+      /suites\["s"\]\["recall@5"\] must be an object of sample values, found an array/,
+    ],
+    [
+      'a value that is a string',
+      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":{"m":{"q1":"0.8"}}}}',
+      /suites\["s"\]\["m"\]\["q1"\] must be a finite number, found "0.8"/,
+    ],
+    [
+      'a value that is null',
+      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":{"m":{"q1":null}}}}',
+      /suites\["s"\]\["m"\]\["q1"\] must be a finite number, found null/,
+    ],
+    [
+      'an unknown top-level key',
+      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{},"means":{}}',
+      /unknown top-level key "means"/,
+    ],
   ])('malformed (%s): names the entry and the path', (_name, text, pattern) => {
     const error = captureBaselineError(() => parseBaseline(text, PATH));
     expect(error.kind).toBe('malformed');

@@ -21,7 +21,14 @@ import { baselineFile, key } from './keyed.js';
 import { suiteKeyOf } from '../../../src/recording/collected.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 
-function sample(file: string, describePath: string[], test: string, measure: string, value: number, queryId?: string): CollectedSample {
+function sample(
+  file: string,
+  describePath: string[],
+  test: string,
+  measure: string,
+  value: number,
+  queryId?: string,
+): CollectedSample {
   return { file, describePath, test, measure, value, pass: true, ...(queryId !== undefined ? { queryId } : {}) };
 }
 
@@ -83,12 +90,18 @@ describe('baselineFromRun and sample ids', () => {
   });
 
   it('names the sample and field of bad input', () => {
-    expect(() => baselineFromRun(run([sample('f', [], 't', 'mrr', 0.5), sample('f', [], 't', 'mrr', Number.NaN)]))).toThrow(
-      'run.samples[1].value must be a finite number (the measured value of mrr), got NaN.',
+    expect(() =>
+      baselineFromRun(run([sample('f', [], 't', 'mrr', 0.5), sample('f', [], 't', 'mrr', Number.NaN)])),
+    ).toThrow('run.samples[1].value must be a finite number (the measured value of mrr), got NaN.');
+    expect(() => baselineFromRun(run([{ ...sample('f', [], 't', '', 0.5) }]))).toThrow(
+      /run\.samples\[0\]\.measure must be a non-empty measure name/,
     );
-    expect(() => baselineFromRun(run([{ ...sample('f', [], 't', '', 0.5) }]))).toThrow(/run\.samples\[0\]\.measure must be a non-empty measure name/);
-    expect(() => baselineFromRun(run([{ ...sample('', [], 't', 'mrr', 0.5) }]))).toThrow(/run\.samples\[0\]\.file must be/);
-    expect(() => baselineFromRun({ runner: 'vitest' } as unknown as CollectedRun)).toThrow(/run must be a CollectedRun/);
+    expect(() => baselineFromRun(run([{ ...sample('', [], 't', 'mrr', 0.5) }]))).toThrow(
+      /run\.samples\[0\]\.file must be/,
+    );
+    expect(() => baselineFromRun({ runner: 'vitest' } as unknown as CollectedRun)).toThrow(
+      /run must be a CollectedRun/,
+    );
   });
 });
 
@@ -109,8 +122,12 @@ describe('mergeBaseline', () => {
         'test/b.test.ts': { ndcg: { x: 0.7 } },
       }),
     );
-    expect(named(result.added)).toEqual([{ suite: 'test/a.test.ts > refunds', measure: 'recall@5', sampleIds: ['q4'] }]);
-    expect(named(result.updated)).toEqual([{ suite: 'test/a.test.ts > refunds', measure: 'recall@5', sampleIds: ['q2'] }]);
+    expect(named(result.added)).toEqual([
+      { suite: 'test/a.test.ts > refunds', measure: 'recall@5', sampleIds: ['q4'] },
+    ]);
+    expect(named(result.updated)).toEqual([
+      { suite: 'test/a.test.ts > refunds', measure: 'recall@5', sampleIds: ['q2'] },
+    ]);
     // test/a.test.ts ran, so what it no longer produced is obsolete; test/b.test.ts did not run: untouched.
     expect(named(result.obsolete)).toEqual([
       { suite: 'test/a.test.ts > deleted describe' },
@@ -138,7 +155,9 @@ describe('mergeBaseline', () => {
     const current = baseline({ 'test/b.test.ts': { ndcg: { x: 0.8 } } });
     const result = mergeBaseline(previous, current, { prune: true });
     expect(named(result.obsolete)).toEqual([]);
-    expect(result.file.suites[key('test/a.test.ts > refunds')]).toEqual(previous.suites[key('test/a.test.ts > refunds')]);
+    expect(result.file.suites[key('test/a.test.ts > refunds')]).toEqual(
+      previous.suites[key('test/a.test.ts > refunds')],
+    );
     expect(result.file.suites[key('test/b.test.ts')]).toEqual({ ndcg: { x: 0.8 } });
   });
 
@@ -146,21 +165,30 @@ describe('mergeBaseline', () => {
     const before = baseline({ 'test/a.test.ts.bak > s': { m: { q: 1 } }, 'test/a.test.ts > s': { m: { q: 1 } } });
     const result = mergeBaseline(before, baseline({ 'test/a.test.ts > other': { m: { q2: 1 } } }), { prune: true });
     expect(named(result.obsolete)).toEqual([{ suite: 'test/a.test.ts > s' }]);
-    expect(Object.keys(result.file.suites).sort()).toEqual([key('test/a.test.ts > other'), key('test/a.test.ts.bak > s')].sort());
+    expect(Object.keys(result.file.suites).sort()).toEqual(
+      [key('test/a.test.ts > other'), key('test/a.test.ts.bak > s')].sort(),
+    );
   });
 
   it('a file whose name contains " > " is another file: prune on one file never touches it', () => {
     const before = baseline({});
     before.suites[suiteKeyOf({ file: 'test/a > b.test.ts', describe: [] })] = { m: { q: 1 } };
     before.suites[suiteKeyOf({ file: 'test', describe: ['a', 'b.test.ts'] })] = { m: { q9: 1 } };
-    const result = mergeBaseline(before, baseline({ 'test > other': { m: { q2: 1 } } }), { prune: true, files: ['test'] });
+    const result = mergeBaseline(before, baseline({ 'test > other': { m: { q2: 1 } } }), {
+      prune: true,
+      files: ['test'],
+    });
     expect(named(result.obsolete)).toEqual([{ suite: 'test > a > b.test.ts' }]);
     expect(result.file.suites[suiteKeyOf({ file: 'test/a > b.test.ts', describe: [] })]).toEqual({ m: { q: 1 } });
   });
 
   it('a renamed suite (same questions) moves its rows; values within tolerance stay as they were', () => {
     const before = baseline({ 'test/a.test.ts > old name': { 'recall@5': { q1: 1, q2: 0.5 } } });
-    const result = mergeBaseline(before, baseline({ 'test/a.test.ts > new name': { 'recall@5': { q1: 1, q2: 0.51 } } }), { prune: true });
+    const result = mergeBaseline(
+      before,
+      baseline({ 'test/a.test.ts > new name': { 'recall@5': { q1: 1, q2: 0.51 } } }),
+      { prune: true },
+    );
     expect(result.renamed).toEqual([{ from: 'test/a.test.ts > old name', to: 'test/a.test.ts > new name' }]);
     expect(result.obsolete).toEqual([]);
     // Mean moved by 0.005, within the default tolerance 0.01: the recorded values are kept.
@@ -181,7 +209,10 @@ describe('mergeBaseline', () => {
     const current = baseline({ 'test/a.test.ts > refunds': { 'recall@5': { q1: 0 } } });
     const result = mergeBaseline(previous, current, { files: [], prune: true });
     expect(named(result.obsolete)).toEqual([]);
-    expect(result.file.suites[key('test/a.test.ts > refunds')]).toEqual({ 'recall@5': { q1: 0, q2: 0.5, q3: 1 }, 'hit@5': { q1: 1 } });
+    expect(result.file.suites[key('test/a.test.ts > refunds')]).toEqual({
+      'recall@5': { q1: 0, q2: 0.5, q3: 1 },
+      'hit@5': { q1: 1 },
+    });
     expect(result.file.suites[key('test/a.test.ts > deleted describe')]).toEqual({ mrr: { q9: 1 } });
   });
 
@@ -221,7 +252,9 @@ describe('reading and writing', () => {
   it('a directory at the path is a clear error', async () => {
     const error = await readBaseline(directory).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BaselineError);
-    expect((error as BaselineError).message).toBe(`${directory}: is a directory, not a baseline file; point the \`baseline\` option at a file such as rag-baseline.json.`);
+    expect((error as BaselineError).message).toBe(
+      `${directory}: is a directory, not a baseline file; point the \`baseline\` option at a file such as rag-baseline.json.`,
+    );
   });
 
   it('a failing write (rename fails) leaves the old file byte-identical and no temp file behind', async () => {
@@ -244,14 +277,19 @@ describe('reading and writing', () => {
   it('a write that fails while writing the temp file leaves the old file intact too', async () => {
     const target = path.join(directory, 'rag-baseline.json');
     await writeFile(target, 'previous\n');
-    vi.spyOn(fs.promises, 'open').mockRejectedValueOnce(Object.assign(new Error('ENOSPC: simulated'), { code: 'ENOSPC' }));
+    vi.spyOn(fs.promises, 'open').mockRejectedValueOnce(
+      Object.assign(new Error('ENOSPC: simulated'), { code: 'ENOSPC' }),
+    );
     await expect(writeBaseline(target, emptyBaseline())).rejects.toThrow('ENOSPC');
     expect(await readFile(target, 'utf8')).toBe('previous\n');
   });
 });
 
 describe('updateBaseline', () => {
-  const samples = [sample('test/a.test.ts', ['refunds'], 'q1 test', 'recall@5', 0.5, 'q1'), sample('test/a.test.ts', ['refunds'], 'q2 test', 'recall@5', 1, 'q2')];
+  const samples = [
+    sample('test/a.test.ts', ['refunds'], 'q1 test', 'recall@5', 0.5, 'q1'),
+    sample('test/a.test.ts', ['refunds'], 'q2 test', 'recall@5', 1, 'q2'),
+  ];
 
   it('creates the file, then reports "up to date" without rewriting it when nothing changed', async () => {
     const target = path.join(directory, 'rag-baseline.json');
@@ -270,7 +308,9 @@ describe('updateBaseline', () => {
     const target = path.join(directory, 'rag-baseline.json');
     await updateBaseline(target, run(samples));
     const kept = await updateBaseline(target, run([samples[0]!]));
-    expect(describeUpdate(kept)).toBe(`${target} is up to date; kept 1 obsolete entry (1 sample): RAG_BASELINE=prune removes them.`);
+    expect(describeUpdate(kept)).toBe(
+      `${target} is up to date; kept 1 obsolete entry (1 sample): RAG_BASELINE=prune removes them.`,
+    );
     const pruned = await updateBaseline(target, run([{ ...samples[0]!, value: 0.75 }]), { prune: true });
     expect(describeUpdate(pruned)).toBe(`Updated ${target}: 1 sample changed; removed 1 obsolete entry (1 sample).`);
     expect(await readBaseline(target)).toEqual(baseline({ 'test/a.test.ts > refunds': { 'recall@5': { q1: 0.75 } } }));

@@ -19,7 +19,14 @@ describe('AI4J RagEvaluator example (seed 000): hits a,b,c,d, relevant b,d, k=4'
   });
 
   it('reports the counts', () => {
-    expect(result).toMatchObject({ k: 4, evaluatedAtK: 4, retrievedCount: 4, relevantCount: 2, truePositiveCount: 2, duplicateCount: 0 });
+    expect(result).toMatchObject({
+      k: 4,
+      evaluatedAtK: 4,
+      retrievedCount: 4,
+      relevantCount: 2,
+      truePositiveCount: 2,
+      duplicateCount: 0,
+    });
     expect(result.unmatchedRelevantIds).toEqual([]);
   });
 });
@@ -59,7 +66,8 @@ describe('four labelled questions of the RAG-metrics article (seed 001)', () => 
 
   it('with one relevant chunk per question, recall@k equals hit rate@k', () => {
     for (const k of [1, 2, 3]) {
-      for (const q of tests) expect(evaluate(q.ranked, q.relevant, k).recallAtK).toBe(evaluate(q.ranked, q.relevant, k).hitAtK);
+      for (const q of tests)
+        expect(evaluate(q.ranked, q.relevant, k).recallAtK).toBe(evaluate(q.ranked, q.relevant, k).hitAtK);
     }
   });
 });
@@ -81,7 +89,8 @@ describe('textbook chapter (seed 003)', () => {
       { hits: ['a', 'b', 'c'], relevant: ['r'] },
       { hits: ['a', 'r', 'b'], relevant: ['r'] },
     ];
-    const mrr = lists.map((q) => reciprocalRank(q.hits, q.relevant)).reduce((sum, value) => sum + value, 0) / lists.length;
+    const mrr =
+      lists.map((q) => reciprocalRank(q.hits, q.relevant)).reduce((sum, value) => sum + value, 0) / lists.length;
     expect(round(mrr, 3)).toBe(0.458);
   });
 });

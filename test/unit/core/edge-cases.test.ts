@@ -1,6 +1,15 @@
 // Edge cases of the metric contract (docs/metrics.md, Edge cases), each worked out by hand.
 import { describe, expect, it } from 'vitest';
-import { evaluate, hitAtK, precisionAtK, recallAtK, averagePrecision, rPrecision, ndcgAtK, reciprocalRank } from '../../../src/index.js';
+import {
+  evaluate,
+  hitAtK,
+  precisionAtK,
+  recallAtK,
+  averagePrecision,
+  rPrecision,
+  ndcgAtK,
+  reciprocalRank,
+} from '../../../src/index.js';
 
 describe('k', () => {
   it('omitted or ≤ 0 means the whole list (AI4J)', () => {
@@ -27,7 +36,19 @@ describe('k', () => {
 describe('degenerate input never throws and gives 0', () => {
   it('empty hits', () => {
     const result = evaluate([], ['a', 'b'], 5);
-    expect(result).toMatchObject({ precisionAtK: 0, recallAtK: 0, f1AtK: 0, hitAtK: 0, mrr: 0, ndcg: 0, averagePrecision: 0, rPrecision: 0, evaluatedAtK: 0, retrievedCount: 0, relevantCount: 2 });
+    expect(result).toMatchObject({
+      precisionAtK: 0,
+      recallAtK: 0,
+      f1AtK: 0,
+      hitAtK: 0,
+      mrr: 0,
+      ndcg: 0,
+      averagePrecision: 0,
+      rPrecision: 0,
+      evaluatedAtK: 0,
+      retrievedCount: 0,
+      relevantCount: 2,
+    });
     expect(result.unmatchedRelevantIds).toEqual(['a', 'b']);
   });
 
@@ -36,7 +57,15 @@ describe('degenerate input never throws and gives 0', () => {
   });
 
   it('no relevant ids: recall, AP, R-precision and nDCG are 0, not NaN', () => {
-    expect(evaluate(['a', 'b'], [], 2)).toMatchObject({ recallAtK: 0, precisionAtK: 0, averagePrecision: 0, rPrecision: 0, ndcg: 0, f1AtK: 0, relevantCount: 0 });
+    expect(evaluate(['a', 'b'], [], 2)).toMatchObject({
+      recallAtK: 0,
+      precisionAtK: 0,
+      averagePrecision: 0,
+      rPrecision: 0,
+      ndcg: 0,
+      f1AtK: 0,
+      relevantCount: 0,
+    });
   });
 
   it('null and blank annotation ids are dropped (AI4J)', () => {
@@ -61,10 +90,13 @@ describe('graded relevance and minGrade', () => {
     expect(evaluate(['b', 'a'], graded, { k: 2, minGrade: 2 }).ndcg).toBeCloseTo(expectedDefault, 14);
     // with minGrade applied b gains 0: DCG = 3/log2(3); ideal unchanged (a 3, d 2).
     const expectedApplied = 3 / Math.log2(3) / (3 + 2 / Math.log2(3));
-    expect(evaluate(['b', 'a'], graded, { k: 2, minGrade: 2, applyMinGradeToNdcg: true }).ndcg).toBeCloseTo(expectedApplied, 14);
+    expect(evaluate(['b', 'a'], graded, { k: 2, minGrade: 2, applyMinGradeToNdcg: true }).ndcg).toBeCloseTo(
+      expectedApplied,
+      14,
+    );
   });
 
-  it("exponential gain is 2^grade − 1", () => {
+  it('exponential gain is 2^grade − 1', () => {
     // ranking b, a at k=2: DCG = 1 + 7/log2(3); ideal a(7), d(3) → 7 + 3/log2(3).
     const expected = (1 + 7 / Math.log2(3)) / (7 + 3 / Math.log2(3));
     expect(ndcgAtK(['b', 'a'], graded, 2, { gain: 'exponential' })).toBeCloseTo(expected, 14);

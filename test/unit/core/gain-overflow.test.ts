@@ -9,13 +9,19 @@ describe('grades too large for nDCG', () => {
     expect(() => evaluate(['a', 'b'], { a: 1100, b: 1 }, { gain: 'exponential' })).toThrow(
       /relevant\["a"\] has the grade 1100, too large for nDCG with gain 'exponential' \(at most 996/,
     );
-    expect(() => ndcgAtK(['a'], new Map([['a', 1100]]), 1, { gain: 'exponential' })).toThrow(/relevant\.get\("a"\) has the grade 1100/);
+    expect(() => ndcgAtK(['a'], new Map([['a', 1100]]), 1, { gain: 'exponential' })).toThrow(
+      /relevant\.get\("a"\) has the grade 1100/,
+    );
   });
 
   it('linear grades near 1e308: the same error, from evaluate and evaluateMeasures', () => {
     const relevant = { a: 1.5e308, b: 1.5e308 };
-    expect(() => evaluate(['a', 'b'], relevant)).toThrow(/relevant\["a"\] has the grade 1\.5e\+308, too large for nDCG with gain 'linear' \(at most 1e\+300/);
-    expect(() => evaluateMeasures(['a', 'b'], relevant, [parseMeasure('ndcg@2')])).toThrow(/relevant\["a"\] has the grade 1\.5e\+308/);
+    expect(() => evaluate(['a', 'b'], relevant)).toThrow(
+      /relevant\["a"\] has the grade 1\.5e\+308, too large for nDCG with gain 'linear' \(at most 1e\+300/,
+    );
+    expect(() => evaluateMeasures(['a', 'b'], relevant, [parseMeasure('ndcg@2')])).toThrow(
+      /relevant\["a"\] has the grade 1\.5e\+308/,
+    );
   });
 
   it('a grade a little under the limit still gives a finite nDCG', () => {

@@ -53,12 +53,16 @@ describe('NFC and NFD spellings of one id', () => {
   it("match with normalize: 'NFC' or 'NFD', on both sides, on every path", () => {
     expect(evaluate([nfd], [nfc], { normalize: 'NFC' }).recallAtK).toBe(1);
     expect(evaluate([nfc], new Map([[nfd, 2]]), { normalize: 'NFD' }).ndcg).toBe(1);
-    expect(evaluateMeasures([nfd], new Map([[nfc, 1]]), [parseMeasure('recall@1')], { normalize: 'NFC' })['recall@1']).toBe(1);
+    expect(
+      evaluateMeasures([nfd], new Map([[nfc, 1]]), [parseMeasure('recall@1')], { normalize: 'NFC' })['recall@1'],
+    ).toBe(1);
     expect([{ id: nfd }]).toHaveRecallAtK([nfc], 1, 1, { normalize: 'NFC' });
   });
 
   it('refuses an unknown form, naming the option', () => {
-    expect(() => evaluate(['a'], ['a'], { normalize: 'nfc' as 'NFC' })).toThrow(/normalize must be one of 'NFC', 'NFD', 'NFKC', 'NFKD'.*received "nfc"/);
+    expect(() => evaluate(['a'], ['a'], { normalize: 'nfc' as 'NFC' })).toThrow(
+      /normalize must be one of 'NFC', 'NFD', 'NFKC', 'NFKD'.*received "nfc"/,
+    );
   });
 });
 

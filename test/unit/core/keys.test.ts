@@ -18,7 +18,9 @@ describe('stableKey priority (docs/metrics.md, Inputs)', () => {
   });
 
   it("sourceName + '/' + sectionTitle + '#chunk-' + chunkIndex, then content", () => {
-    expect(stableKey({ sourceName: 'guide', sectionTitle: 'Limits', chunkIndex: 1, content: 'c' }, 0)).toBe('guide/Limits#chunk-1');
+    expect(stableKey({ sourceName: 'guide', sectionTitle: 'Limits', chunkIndex: 1, content: 'c' }, 0)).toBe(
+      'guide/Limits#chunk-1',
+    );
     expect(stableKey({ content: 'Each key may send 100 requests.' }, 0)).toBe('Each key may send 100 requests.');
   });
 
@@ -50,7 +52,9 @@ describe('stableKey priority (docs/metrics.md, Inputs)', () => {
   });
 
   it('a key function that returns nothing is an error', () => {
-    expect(() => stableKey({ id: 'x' }, 2, { key: () => undefined })).toThrow(/hits\[2\]: the key function returned undefined/);
+    expect(() => stableKey({ id: 'x' }, 2, { key: () => undefined })).toThrow(
+      /hits\[2\]: the key function returned undefined/,
+    );
   });
 });
 
@@ -74,7 +78,11 @@ describe("granularity: 'document' — the seeds' number-one pitfall", () => {
   });
 
   it('chunk-level annotations collapse too, keeping the best grade', () => {
-    const result = evaluate(['doc-1#chunk-9'], { 'doc-1#chunk-0': 1, 'doc-1#chunk-2': 2 }, { granularity: 'document', minGrade: 2 });
+    const result = evaluate(
+      ['doc-1#chunk-9'],
+      { 'doc-1#chunk-0': 1, 'doc-1#chunk-2': 2 },
+      { granularity: 'document', minGrade: 2 },
+    );
     expect(result).toMatchObject({ relevantCount: 1, truePositiveCount: 1 });
   });
 });

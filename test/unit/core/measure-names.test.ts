@@ -3,7 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateMeasures, evaluateRun, isBinaryMeasure, parseMeasure, planMeasures } from '../../../src/index.js';
 
-const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'];
+const PROTOTYPE_NAMES = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+  'isPrototypeOf',
+];
 
 describe('measure names that are Object.prototype keys', () => {
   it.each(PROTOTYPE_NAMES)('parseMeasure(%j) is an unknown measure', (name) => {
@@ -15,11 +23,15 @@ describe('measure names that are Object.prototype keys', () => {
   it.each(PROTOTYPE_NAMES)('evaluateRun with measure %j throws the same clear error', (name) => {
     const set = [{ id: 'q1', query: 'q', relevant: ['a'] }];
     expect(() => evaluateRun(set, { q1: ['a'] }, { measures: [name] })).toThrow(`unknown measure "${name}"`);
-    expect(() => evaluateRun(set, { q1: ['a'] }, { measures: [{ name } as never] })).toThrow(`unknown measure "${name}"`);
+    expect(() => evaluateRun(set, { q1: ['a'] }, { measures: [{ name } as never] })).toThrow(
+      `unknown measure "${name}"`,
+    );
   });
 
   it('evaluateMeasures and planMeasures reject a measure object with such a name', () => {
-    expect(() => evaluateMeasures(['a'], ['a'], [{ name: 'constructor' } as never])).toThrow(/unknown measure "constructor"/);
+    expect(() => evaluateMeasures(['a'], ['a'], [{ name: 'constructor' } as never])).toThrow(
+      /unknown measure "constructor"/,
+    );
     expect(() => planMeasures([{ name: 'toString' } as never])).toThrow(/unknown measure "toString"/);
     expect(isBinaryMeasure({ name: 'constructor' } as never)).toBe(false);
   });

@@ -20,7 +20,11 @@ describe('evaluateMeasures: judged repeats', () => {
 
   it('an unjudged repeat takes a slot too', () => {
     // u, u, a: the relevant id sits at rank 3.
-    expect(evaluateMeasures(['u', 'u', 'a'], ['a'], measuresOf('P@3', 'mrr', 'map'))).toEqual({ 'precision@3': 1 / 3, mrr: 1 / 3, map: 1 / 3 });
+    expect(evaluateMeasures(['u', 'u', 'a'], ['a'], measuresOf('P@3', 'mrr', 'map'))).toEqual({
+      'precision@3': 1 / 3,
+      mrr: 1 / 3,
+      map: 1 / 3,
+    });
   });
 });
 
@@ -44,21 +48,33 @@ describe('evaluateMeasures: hits that are not their own keys', () => {
   });
 
   it('a blank string hit is the same error as in evaluate(), a padded one is a key as it is', () => {
-    expect(errorOf(() => evaluateMeasures(['a', '  '], ['a'], measuresOf('P@2'))).message).toBe(errorOf(() => evaluate(['a', '  '], ['a'], 2)).message);
-    expect(evaluateMeasures([' a', 'a'], [' a'], measuresOf('P@1', 'recall@2'))).toEqual({ 'precision@1': 1, 'recall@2': 1 });
+    expect(errorOf(() => evaluateMeasures(['a', '  '], ['a'], measuresOf('P@2'))).message).toBe(
+      errorOf(() => evaluate(['a', '  '], ['a'], 2)).message,
+    );
+    expect(evaluateMeasures([' a', 'a'], [' a'], measuresOf('P@1', 'recall@2'))).toEqual({
+      'precision@1': 1,
+      'recall@2': 1,
+    });
   });
 
   it('object hits are keyed as evaluate() keys them, mixed with string ids', () => {
     const hits = [{ id: 'x' }, 'y', { documentId: 'doc', chunkIndex: 2 }];
     // Relevant: y (rank 2) and doc#chunk-2 (rank 3).
-    expect(evaluateMeasures(hits, ['y', 'doc#chunk-2', 'z'], measuresOf('P@3', 'mrr'))).toEqual({ 'precision@3': 2 / 3, mrr: 0.5 });
+    expect(evaluateMeasures(hits, ['y', 'doc#chunk-2', 'z'], measuresOf('P@3', 'mrr'))).toEqual({
+      'precision@3': 2 / 3,
+      mrr: 0.5,
+    });
   });
 });
 
 describe('evaluateMeasures: ideal gains that are not small whole numbers', () => {
   it('decimal grades: nDCG from the sorted gains', () => {
     // DCG = 0.5/log2 2 + 2.5/log2 3 + 1.5/log2 4; ideal = 2.5/log2 2 + 1.5/log2 3 + 0.5/log2 4.
-    const grades = new Map([['a', 0.5], ['b', 2.5], ['c', 1.5]]);
+    const grades = new Map([
+      ['a', 0.5],
+      ['b', 2.5],
+      ['c', 1.5],
+    ]);
     const values = evaluateMeasures(['a', 'b', 'c'], grades, measuresOf('ndcg', 'ndcg@1', 'P@3', 'recall@3'));
     expect(values.ndcg).toBeCloseTo(0.7648870498590234, 15);
     expect(values['ndcg@1']).toBeCloseTo(0.2, 15); // 0.5 / 2.5
@@ -75,22 +91,55 @@ describe('evaluateMeasures: ideal gains that are not small whole numbers', () =>
 
 describe('evaluateMeasures: Maps that need reading first', () => {
   it('a NaN grade in a Map is the same clear error as anywhere else', () => {
-    expect(() => evaluateMeasures(['a'], new Map([['a', 1], ['b', Number.NaN]]), measuresOf('P@1'))).toThrow(/relevant\.get\("b"\) must be a finite grade/);
+    expect(() =>
+      evaluateMeasures(
+        ['a'],
+        new Map([
+          ['a', 1],
+          ['b', Number.NaN],
+        ]),
+        measuresOf('P@1'),
+      ),
+    ).toThrow(/relevant\.get\("b"\) must be a finite grade/);
   });
 
   it('a blank id in a Map is dropped, a numeric id becomes its string', () => {
-    const grades = new Map<unknown, number>([['a', 1], ['  ', 1], [5, 1]]);
+    const grades = new Map<unknown, number>([
+      ['a', 1],
+      ['  ', 1],
+      [5, 1],
+    ]);
     // Relevant: a and "5" (2); the blank id is not an annotation.
-    expect(evaluateMeasures(['5', 'x'], grades as Map<string, number>, measuresOf('recall@2', 'P@1'))).toEqual({ 'recall@2': 0.5, 'precision@1': 1 });
+    expect(evaluateMeasures(['5', 'x'], grades as Map<string, number>, measuresOf('recall@2', 'P@1'))).toEqual({
+      'recall@2': 0.5,
+      'precision@1': 1,
+    });
   });
 
   it('a key function that evaluates another query inside gets both answers right', () => {
     const inner: Record<string, number>[] = [];
     const key = (hit: unknown) => {
-      inner.push(evaluateMeasures(['z', 'y'], new Map([['y', 3], ['w', 1]]), measuresOf('ndcg@2', 'recall@1')));
+      inner.push(
+        evaluateMeasures(
+          ['z', 'y'],
+          new Map([
+            ['y', 3],
+            ['w', 1],
+          ]),
+          measuresOf('ndcg@2', 'recall@1'),
+        ),
+      );
       return (hit as { id: string }).id;
     };
-    const outer = evaluateMeasures([{ id: 'a' }, { id: 'b' }], new Map([['b', 2], ['c', 1]]), measuresOf('P@2', 'recall@2', 'mrr'), { key });
+    const outer = evaluateMeasures(
+      [{ id: 'a' }, { id: 'b' }],
+      new Map([
+        ['b', 2],
+        ['c', 1],
+      ]),
+      measuresOf('P@2', 'recall@2', 'mrr'),
+      { key },
+    );
     expect(outer).toEqual({ 'precision@2': 0.5, 'recall@2': 0.5, mrr: 0.5 });
     // ndcg@2 = (3 / log2 3) / (3 + 1 / log2 3).
     expect(inner[0]?.['ndcg@2']).toBeCloseTo(3 / Math.log2(3) / (3 + 1 / Math.log2(3)), 15);
@@ -139,9 +188,18 @@ function reference(hits: readonly string[], relevant: Readonly<Record<string, nu
   });
   const hasGain = (grade: number) => (options.applyMinGradeToNdcg ? grade >= minGrade : grade > 0);
   const gainOf = (grade: number) => (gain === 'exponential' ? 2 ** grade - 1 : grade);
-  const dcg = top.reduce((sum: number, grade, rank) => (grade !== undefined && hasGain(grade) ? sum + gainOf(grade) / Math.log2(rank + 2) : sum), 0);
-  const idealGains = judged.filter(hasGain).map(gainOf).sort((a, b) => b - a);
-  const ideal = idealGains.slice(0, options.k ?? idealGains.length).reduce((sum, value, rank) => sum + value / Math.log2(rank + 2), 0);
+  const dcg = top.reduce(
+    (sum: number, grade, rank) =>
+      grade !== undefined && hasGain(grade) ? sum + gainOf(grade) / Math.log2(rank + 2) : sum,
+    0,
+  );
+  const idealGains = judged
+    .filter(hasGain)
+    .map(gainOf)
+    .sort((a, b) => b - a);
+  const ideal = idealGains
+    .slice(0, options.k ?? idealGains.length)
+    .reduce((sum, value, rank) => sum + value / Math.log2(rank + 2), 0);
   let nonRelevantAbove = 0;
   let bprefSum = 0;
   for (const grade of grades) {
@@ -174,41 +232,77 @@ describe('evaluate() and evaluateMeasures() against a plain reference implementa
     precisionDenominator: fc.constantFrom('k' as const, 'retrieved' as const),
   });
   const names = ['hit', 'precision', 'recall', 'f1', 'mrr', 'ndcg', 'map'] as const;
-  const field = { hit: 'hitAtK', precision: 'precisionAtK', recall: 'recallAtK', f1: 'f1AtK', mrr: 'mrr', ndcg: 'ndcg', map: 'averagePrecision' } as const;
-  const close = (actual: number | undefined, expected: number, what: string) => expect(Math.abs((actual as number) - expected), what).toBeLessThanOrEqual(1e-12);
+  const field = {
+    hit: 'hitAtK',
+    precision: 'precisionAtK',
+    recall: 'recallAtK',
+    f1: 'f1AtK',
+    mrr: 'mrr',
+    ndcg: 'ndcg',
+    map: 'averagePrecision',
+  } as const;
+  const close = (actual: number | undefined, expected: number, what: string) =>
+    expect(Math.abs((actual as number) - expected), what).toBeLessThanOrEqual(1e-12);
 
   it('evaluate(): every measure and count, with repeats, any grades and every option', () => {
     fc.assert(
-      fc.property(fc.array(docId, { maxLength: 30 }), fc.dictionary(docId, grade, { maxKeys: 20 }), settings, fc.option(fc.integer({ min: 1, max: 35 }), { nil: undefined }), fc.boolean(), (hits, relevant, options, k, asMap) => {
-        const expected = reference(hits, relevant, { ...options, k });
-        const actual = evaluate(hits, asMap ? new Map(Object.entries(relevant)) : relevant, { ...options, k });
-        for (const name of names) close(actual[field[name]], expected[name], name);
-        close(actual.rPrecision, expected.rprec, 'rprec');
-        close(actual.bpref, expected.bpref, 'bpref');
-        expect(actual.truePositiveCount).toBe(expected.truePositives);
-        expect(actual.relevantCount).toBe(expected.R);
-        expect(actual.duplicateCount).toBe(hits.length - new Set(hits).size);
-        expect(actual.unmatchedRelevantIds).toEqual(Object.keys(relevant).filter((id) => (relevant[id] as number) >= options.minGrade && !hits.includes(id)));
-      }),
+      fc.property(
+        fc.array(docId, { maxLength: 30 }),
+        fc.dictionary(docId, grade, { maxKeys: 20 }),
+        settings,
+        fc.option(fc.integer({ min: 1, max: 35 }), { nil: undefined }),
+        fc.boolean(),
+        (hits, relevant, options, k, asMap) => {
+          const expected = reference(hits, relevant, { ...options, k });
+          const actual = evaluate(hits, asMap ? new Map(Object.entries(relevant)) : relevant, { ...options, k });
+          for (const name of names) close(actual[field[name]], expected[name], name);
+          close(actual.rPrecision, expected.rprec, 'rprec');
+          close(actual.bpref, expected.bpref, 'bpref');
+          expect(actual.truePositiveCount).toBe(expected.truePositives);
+          expect(actual.relevantCount).toBe(expected.R);
+          expect(actual.duplicateCount).toBe(hits.length - new Set(hits).size);
+          expect(actual.unmatchedRelevantIds).toEqual(
+            Object.keys(relevant).filter((id) => (relevant[id] as number) >= options.minGrade && !hits.includes(id)),
+          );
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('evaluateMeasures(): every measure at every cutoff in one plan', () => {
     fc.assert(
-      fc.property(fc.array(docId, { maxLength: 30 }), fc.dictionary(docId, grade, { maxKeys: 20 }), settings, fc.uniqueArray(fc.integer({ min: 1, max: 35 }), { minLength: 1, maxLength: 4 }), fc.boolean(), (hits, relevant, options, cutoffs, asMap) => {
-        const measures = [...cutoffs.flatMap((k) => names.map((name) => ({ name, k }))), { name: 'rprec' as const }, { name: 'bpref' as const }, { name: 'ndcg' as const }, { name: 'map' as const }];
-        const values = evaluateMeasures(hits, asMap ? new Map(Object.entries(relevant)) : relevant, planMeasures(measures), options);
-        for (const k of cutoffs) {
-          const expected = reference(hits, relevant, { ...options, k });
-          for (const name of names) close(values[`${name}@${k}`], expected[name], `${name}@${k}`);
-        }
-        const uncut = reference(hits, relevant, options);
-        close(values.rprec, uncut.rprec, 'rprec');
-        close(values.bpref, uncut.bpref, 'bpref');
-        close(values.ndcg, uncut.ndcg, 'ndcg');
-        close(values.map, uncut.map, 'map');
-      }),
+      fc.property(
+        fc.array(docId, { maxLength: 30 }),
+        fc.dictionary(docId, grade, { maxKeys: 20 }),
+        settings,
+        fc.uniqueArray(fc.integer({ min: 1, max: 35 }), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (hits, relevant, options, cutoffs, asMap) => {
+          const measures = [
+            ...cutoffs.flatMap((k) => names.map((name) => ({ name, k }))),
+            { name: 'rprec' as const },
+            { name: 'bpref' as const },
+            { name: 'ndcg' as const },
+            { name: 'map' as const },
+          ];
+          const values = evaluateMeasures(
+            hits,
+            asMap ? new Map(Object.entries(relevant)) : relevant,
+            planMeasures(measures),
+            options,
+          );
+          for (const k of cutoffs) {
+            const expected = reference(hits, relevant, { ...options, k });
+            for (const name of names) close(values[`${name}@${k}`], expected[name], `${name}@${k}`);
+          }
+          const uncut = reference(hits, relevant, options);
+          close(values.rprec, uncut.rprec, 'rprec');
+          close(values.bpref, uncut.bpref, 'bpref');
+          close(values.ndcg, uncut.ndcg, 'ndcg');
+          close(values.map, uncut.map, 'map');
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -224,7 +318,12 @@ describe('large queries (the key table grows past its first size)', () => {
     const hits = Array.from({ length: 3000 }, () => `doc-${next(2500)}`);
     const relevant: Record<string, number> = {};
     for (let index = 0; index < 700; index++) relevant[`doc-${next(2500)}`] = next(5) - 1;
-    const options = { minGrade: 1, gain: 'linear' as const, applyMinGradeToNdcg: false, precisionDenominator: 'k' as const };
+    const options = {
+      minGrade: 1,
+      gain: 'linear' as const,
+      applyMinGradeToNdcg: false,
+      precisionDenominator: 'k' as const,
+    };
     for (let round = 0; round < 2; round++) {
       const expected = reference(hits, relevant, { ...options, k: 1000 });
       const actual = evaluate(hits, new Map(Object.entries(relevant)), { k: 1000 });
@@ -233,7 +332,9 @@ describe('large queries (the key table grows past its first size)', () => {
       expect(actual.bpref).toBeCloseTo(expected.bpref, 12);
       expect(actual.truePositiveCount).toBe(expected.truePositives);
       expect(actual.duplicateCount).toBe(hits.length - new Set(hits).size);
-      expect(actual.unmatchedRelevantIds).toEqual(Object.keys(relevant).filter((id) => (relevant[id] as number) >= 1 && !hits.includes(id)));
+      expect(actual.unmatchedRelevantIds).toEqual(
+        Object.keys(relevant).filter((id) => (relevant[id] as number) >= 1 && !hits.includes(id)),
+      );
     }
   });
 });

@@ -3,14 +3,36 @@ import { formatMeasure, parseMeasure } from '../../../src/index.js';
 
 describe('parseMeasure / formatMeasure', () => {
   it.each([
-    ['hit@3', 'hit@3'], ['precision@5', 'precision@5'], ['recall@10', 'recall@10'], ['f1@5', 'f1@5'],
-    ['mrr', 'mrr'], ['mrr@10', 'mrr@10'], ['ndcg', 'ndcg'], ['ndcg@10', 'ndcg@10'], ['map', 'map'], ['map@10', 'map@10'], ['rprec', 'rprec'],
+    ['hit@3', 'hit@3'],
+    ['precision@5', 'precision@5'],
+    ['recall@10', 'recall@10'],
+    ['f1@5', 'f1@5'],
+    ['mrr', 'mrr'],
+    ['mrr@10', 'mrr@10'],
+    ['ndcg', 'ndcg'],
+    ['ndcg@10', 'ndcg@10'],
+    ['map', 'map'],
+    ['map@10', 'map@10'],
+    ['rprec', 'rprec'],
     // ir_measures
-    ['P@5', 'precision@5'], ['R@10', 'recall@10'], ['RR', 'mrr'], ['RR@10', 'mrr@10'], ['nDCG@10', 'ndcg@10'], ['AP', 'map'],
-    ['AP@10', 'map@10'], ['Success@5', 'hit@5'], ['Rprec', 'rprec'],
+    ['P@5', 'precision@5'],
+    ['R@10', 'recall@10'],
+    ['RR', 'mrr'],
+    ['RR@10', 'mrr@10'],
+    ['nDCG@10', 'ndcg@10'],
+    ['AP', 'map'],
+    ['AP@10', 'map@10'],
+    ['Success@5', 'hit@5'],
+    ['Rprec', 'rprec'],
     // trec_eval
-    ['P_5', 'precision@5'], ['P.5', 'precision@5'], ['recall_10', 'recall@10'], ['ndcg_cut_10', 'ndcg@10'], ['ndcg_cut.10', 'ndcg@10'],
-    ['map_cut_10', 'map@10'], ['recip_rank', 'mrr'], ['success_5', 'hit@5'],
+    ['P_5', 'precision@5'],
+    ['P.5', 'precision@5'],
+    ['recall_10', 'recall@10'],
+    ['ndcg_cut_10', 'ndcg@10'],
+    ['ndcg_cut.10', 'ndcg@10'],
+    ['map_cut_10', 'map@10'],
+    ['recip_rank', 'mrr'],
+    ['success_5', 'hit@5'],
   ])('%s → %s', (input, canonical) => {
     expect(formatMeasure(parseMeasure(input))).toBe(canonical);
   });
@@ -20,8 +42,11 @@ describe('parseMeasure / formatMeasure', () => {
     expect(parseMeasure('ndcg')).toEqual({ name: 'ndcg' });
   });
 
-  it.each(['bleu', 'recall', 'P', 'ndcg_cut', 'recall@0', 'recall@x', 'rprec@5', 'P@2.5', ''])('rejects %j listing the valid forms', (input) => {
-    expect(() => parseMeasure(input)).toThrow(RangeError);
-    expect(() => parseMeasure(input)).toThrow(/Valid forms: hit@k, precision@k, recall@k/);
-  });
+  it.each(['bleu', 'recall', 'P', 'ndcg_cut', 'recall@0', 'recall@x', 'rprec@5', 'P@2.5', ''])(
+    'rejects %j listing the valid forms',
+    (input) => {
+      expect(() => parseMeasure(input)).toThrow(RangeError);
+      expect(() => parseMeasure(input)).toThrow(/Valid forms: hit@k, precision@k, recall@k/);
+    },
+  );
 });

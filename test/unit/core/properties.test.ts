@@ -8,18 +8,34 @@ const ranking = fc.array(docId, { maxLength: 25 });
 const uniqueRanking = fc.uniqueArray(docId, { maxLength: 25 });
 const gradedJudgments = fc.dictionary(docId, fc.integer({ min: 0, max: 3 }), { maxKeys: 15 });
 const cutoff = fc.integer({ min: 1, max: 30 });
-const MEASURES = ['precisionAtK', 'recallAtK', 'f1AtK', 'hitAtK', 'mrr', 'ndcg', 'averagePrecision', 'rPrecision', 'bpref'] as const;
+const MEASURES = [
+  'precisionAtK',
+  'recallAtK',
+  'f1AtK',
+  'hitAtK',
+  'mrr',
+  'ndcg',
+  'averagePrecision',
+  'rPrecision',
+  'bpref',
+] as const;
 
 describe('metric invariants', () => {
   it('every measure lies in [0, 1] and is never NaN', () => {
     fc.assert(
-      fc.property(ranking, gradedJudgments, cutoff, fc.constantFrom('linear', 'exponential' as const), (hits, relevant, k, gain) => {
-        const result = evaluate(hits, relevant, { k, gain });
-        for (const measure of MEASURES) {
-          expect(result[measure]).toBeGreaterThanOrEqual(0);
-          expect(result[measure]).toBeLessThanOrEqual(1 + 1e-12);
-        }
-      }),
+      fc.property(
+        ranking,
+        gradedJudgments,
+        cutoff,
+        fc.constantFrom('linear', 'exponential' as const),
+        (hits, relevant, k, gain) => {
+          const result = evaluate(hits, relevant, { k, gain });
+          for (const measure of MEASURES) {
+            expect(result[measure]).toBeGreaterThanOrEqual(0);
+            expect(result[measure]).toBeLessThanOrEqual(1 + 1e-12);
+          }
+        },
+      ),
     );
   });
 
@@ -80,8 +96,15 @@ describe('metric invariants', () => {
   });
 
   it("granularity 'document' equals evaluating the de-duplicated document list", () => {
-    const chunkHit = fc.record({ documentId: fc.integer({ min: 0, max: 12 }).map((n) => `doc-${n}`), chunkIndex: fc.integer({ min: 0, max: 4 }) });
-    const documentJudgments = fc.dictionary(fc.integer({ min: 0, max: 12 }).map((n) => `doc-${n}`), fc.integer({ min: 0, max: 3 }), { maxKeys: 8 });
+    const chunkHit = fc.record({
+      documentId: fc.integer({ min: 0, max: 12 }).map((n) => `doc-${n}`),
+      chunkIndex: fc.integer({ min: 0, max: 4 }),
+    });
+    const documentJudgments = fc.dictionary(
+      fc.integer({ min: 0, max: 12 }).map((n) => `doc-${n}`),
+      fc.integer({ min: 0, max: 3 }),
+      { maxKeys: 8 },
+    );
     fc.assert(
       fc.property(fc.array(chunkHit, { maxLength: 30 }), documentJudgments, cutoff, (hits, relevant, k) => {
         const documents: string[] = [];

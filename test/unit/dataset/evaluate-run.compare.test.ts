@@ -14,7 +14,18 @@ describe('compareEvaluations', () => {
   it('counts wins, losses and ties per query and tests the pairs (5 losses, 0 wins: sign test p = 0.0625)', () => {
     const comparison = compareEvaluations(before, after, { test: 'sign', measures: ['hit@1'] });
     const [hit] = comparison.measures;
-    expect(hit).toMatchObject({ measure: 'hit@1', count: 10, meanBefore: 1, meanAfter: 0.5, meanDifference: -0.5, wins: 0, losses: 5, ties: 5, p: 0.0625, adjustedP: 0.0625 });
+    expect(hit).toMatchObject({
+      measure: 'hit@1',
+      count: 10,
+      meanBefore: 1,
+      meanAfter: 0.5,
+      meanDifference: -0.5,
+      wins: 0,
+      losses: 5,
+      ties: 5,
+      p: 0.0625,
+      adjustedP: 0.0625,
+    });
     expect(hit?.worse.map((change) => change.queryId)).toEqual(['q1', 'q2', 'q3', 'q4', 'q5']);
     expect(hit?.better).toEqual([]);
     expect(comparison.regressions).toEqual(['hit@1']);
@@ -30,18 +41,29 @@ describe('compareEvaluations', () => {
     expect(byName['mrr']?.adjustedP).toBeCloseTo(0.125, 12);
     expect(byName['hit@2']?.adjustedP).toBe(1);
     expect(comparison.regressions).toEqual([]);
-    expect(compareEvaluations(before, after, { test: 'sign', significance: 0.2 }).regressions).toEqual(['hit@1', 'mrr']);
+    expect(compareEvaluations(before, after, { test: 'sign', significance: 0.2 }).regressions).toEqual([
+      'hit@1',
+      'mrr',
+    ]);
   });
 
   it('reads tolerance as one number or per measure, and flags improvements', () => {
     expect(compareEvaluations(before, after, { tolerance: 0.6 }).regressions).toEqual([]);
-    expect(compareEvaluations(before, after, { tolerance: { 'Success@1': 0.6, RR: 0.2 } }).regressions).toEqual(['mrr']);
+    expect(compareEvaluations(before, after, { tolerance: { 'Success@1': 0.6, RR: 0.2 } }).regressions).toEqual([
+      'mrr',
+    ]);
     const reversed = compareEvaluations(after, before, { test: 'sign' });
-    expect(reversed.measures.find((entry) => entry.measure === 'hit@1')).toMatchObject({ improvement: true, regression: false, wins: 5 });
+    expect(reversed.measures.find((entry) => entry.measure === 'hit@1')).toMatchObject({
+      improvement: true,
+      regression: false,
+      wins: 5,
+    });
     expect(() => compareEvaluations(before, after, { tolerance: -1 })).toThrow(/tolerance must be a finite number ≥ 0/);
     // The reporters' grammar: a default and per-measure overrides.
     expect(compareEvaluations(before, after, { tolerance: { default: 0.6, RR: 0.2 } }).regressions).toEqual(['mrr']);
-    expect(() => compareEvaluations(before, after, { tolerance: { recal: 0 } })).toThrow(/options\.tolerance\["recal"\]/);
+    expect(() => compareEvaluations(before, after, { tolerance: { recal: 0 } })).toThrow(
+      /options\.tolerance\["recal"\]/,
+    );
   });
 
   it('computes intervals on request: Wilson for hit@k (5/10 → [0.237, 0.763]), bootstrap otherwise', () => {
@@ -50,7 +72,9 @@ describe('compareEvaluations', () => {
     expect(hit?.intervalAfter).toMatchObject({ method: 'wilson', successes: 5, trials: 10 });
     expect(hit?.intervalAfter?.lower).toBeCloseTo(0.237, 3);
     expect(hit?.intervalAfter?.upper).toBeCloseTo(0.763, 3);
-    expect(comparison.measures.find((entry) => entry.measure === 'mrr')?.intervalAfter?.method).toBe('bootstrap-percentile');
+    expect(comparison.measures.find((entry) => entry.measure === 'mrr')?.intervalAfter?.method).toBe(
+      'bootstrap-percentile',
+    );
   });
 
   it('gives no p-value for a t-test on one pair rather than failing', () => {
@@ -65,7 +89,9 @@ describe('compareEvaluations', () => {
   it('rejects evaluations with nothing in common', () => {
     const other = evaluateRun([{ id: 'z', query: '', relevant: ['a'] }], { z: ['a'] }, { measures: ['mrr'] });
     expect(() => compareEvaluations(before, other)).toThrow(/no query in common/);
-    expect(() => compareEvaluations(before, evaluateRun(set, allFirst, { measures: ['ndcg'] }))).toThrow(/share no measure/);
+    expect(() => compareEvaluations(before, evaluateRun(set, allFirst, { measures: ['ndcg'] }))).toThrow(
+      /share no measure/,
+    );
     expect(() => compareEvaluations(before, [] as never)).toThrow(/must be the result of evaluateRun/);
   });
 });

@@ -47,7 +47,12 @@ describe('evaluateRun', () => {
     expect(result.perQuery['none-relevant']).toEqual({ 'recall@5': 0, 'ndcg@5': 0 });
     expect(result.perQuery['not-retrieved']).toEqual({ 'recall@5': 0, 'ndcg@5': 0 });
     expect(result.mean['recall@5']).toBeCloseTo(1 / 3, 12);
-    expect(result.queries).toEqual({ evaluated: 3, unjudged: ['no-answer'], missing: ['not-retrieved'], runOnly: ['extra'] });
+    expect(result.queries).toEqual({
+      evaluated: 3,
+      unjudged: ['no-answer'],
+      missing: ['not-retrieved'],
+      runOnly: ['extra'],
+    });
   });
 
   it("missing: 'skip' leaves missing queries out of the means; 'error' names them", () => {
@@ -58,13 +63,23 @@ describe('evaluateRun', () => {
     const skipped = evaluateRun(set, { q1: ['a'] }, { measures: ['hit@1'], missing: 'skip' });
     expect(skipped.mean['hit@1']).toBe(1);
     expect(skipped.queries).toMatchObject({ evaluated: 1, missing: ['q2'] });
-    expect(() => evaluateRun(set, { q1: ['a'] }, { measures: ['hit@1'], missing: 'error' })).toThrow(/1 judged query is missing from the run \(q2\)/);
-    expect(() => evaluateRun(set, { q1: ['a'] }, { measures: ['hit@1'], missing: 'never' as 'skip' })).toThrow(/'zero', 'skip' or 'error'/);
+    expect(() => evaluateRun(set, { q1: ['a'] }, { measures: ['hit@1'], missing: 'error' })).toThrow(
+      /1 judged query is missing from the run \(q2\)/,
+    );
+    expect(() => evaluateRun(set, { q1: ['a'] }, { measures: ['hit@1'], missing: 'never' as 'skip' })).toThrow(
+      /'zero', 'skip' or 'error'/,
+    );
   });
 
   it('takes TREC qrels, graded judgments and minGrade, as trec_eval -l does', () => {
     const qrels: Qrels = new Map([
-      ['q1', new Map([['d1', 1], ['d2', 2]])],
+      [
+        'q1',
+        new Map([
+          ['d1', 1],
+          ['d2', 2],
+        ]),
+      ],
       ['q2', new Map([['d3', 1]])],
     ]);
     const run = new Map([
@@ -105,7 +120,15 @@ describe('evaluateRun', () => {
       { id: '10', query: '', relevant: ['a'] },
       { id: '2', query: '', relevant: ['a'] },
     ];
-    const result = evaluateRun(set, new Map([['__proto__', ['a']], ['10', []], ['2', ['a']]]), { measures: ['hit@1'] });
+    const result = evaluateRun(
+      set,
+      new Map([
+        ['__proto__', ['a']],
+        ['10', []],
+        ['2', ['a']],
+      ]),
+      { measures: ['hit@1'] },
+    );
     expect(result.perQuery['__proto__']).toEqual({ 'hit@1': 1 });
     expect(result.queryIds).toEqual(['__proto__', '10', '2']);
   });
@@ -113,9 +136,24 @@ describe('evaluateRun', () => {
   it('rejects bad input with messages that say what to pass', () => {
     expect(() => evaluateRun(ordersSet, ordersRun, { measures: [] })).toThrow(/non-empty array such as \['recall@5'/);
     expect(() => evaluateRun(ordersSet, ordersRun, { measures: ['recall'] })).toThrow(/recall needs a cutoff/);
-    expect(() => evaluateRun(ordersSet, 'run' as never, { measures: ['mrr'] })).toThrow(/run must be a Map or an object/);
-    expect(() => evaluateRun([{ id: 'a', query: '', relevant: ['x'] }, { id: 'a', query: '', relevant: ['y'] }], {}, { measures: ['mrr'] })).toThrow(/repeats the query id 'a'/);
-    expect(() => evaluateRun(ordersSet, { auth: 'authentication' } as never, { measures: ['mrr'] })).toThrow(/query 'auth': hits must be an array/);
-    expect(() => measureValues(evaluateRun(ordersSet, ordersRun, { measures: ['mrr'] }), 'ndcg@10')).toThrow(/'ndcg@10' was not evaluated/);
+    expect(() => evaluateRun(ordersSet, 'run' as never, { measures: ['mrr'] })).toThrow(
+      /run must be a Map or an object/,
+    );
+    expect(() =>
+      evaluateRun(
+        [
+          { id: 'a', query: '', relevant: ['x'] },
+          { id: 'a', query: '', relevant: ['y'] },
+        ],
+        {},
+        { measures: ['mrr'] },
+      ),
+    ).toThrow(/repeats the query id 'a'/);
+    expect(() => evaluateRun(ordersSet, { auth: 'authentication' } as never, { measures: ['mrr'] })).toThrow(
+      /query 'auth': hits must be an array/,
+    );
+    expect(() => measureValues(evaluateRun(ordersSet, ordersRun, { measures: ['mrr'] }), 'ndcg@10')).toThrow(
+      /'ndcg@10' was not evaluated/,
+    );
   });
 });

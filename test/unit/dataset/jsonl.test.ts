@@ -57,7 +57,11 @@ describe('parseEvalSetJsonl', () => {
 
   it('keeps a doc id named __proto__ as an ordinary judgment', () => {
     const [evalQuery] = parseEvalSetJsonl('{"id":"q","query":"x","relevant":{"__proto__":2}}');
-    expect(toQrels(evalQuery ? [evalQuery] : []).get('q')?.get('__proto__')).toBe(2);
+    expect(
+      toQrels(evalQuery ? [evalQuery] : [])
+        .get('q')
+        ?.get('__proto__'),
+    ).toBe(2);
   });
 
   it.each([
@@ -70,9 +74,18 @@ describe('parseEvalSetJsonl', () => {
     ['{"id":"q1","relevant":[]}', /^evals\.jsonl:2: missing "query"/],
     ['{"id":"q1","query":42,"relevant":[]}', /^evals\.jsonl:2: "query" must be a string, found number 42/],
     ['{"id":"q1","query":"x"}', /^evals\.jsonl:2: missing "relevant"/],
-    ['{"id":"q1","query":"x","relevant":"doc-1"}', /^evals\.jsonl:2: "relevant" must be a list of doc ids or an object of doc id → grade, found string "doc-1"/],
-    ['{"id":"q1","query":"x","relevant":["a",3]}', /^evals\.jsonl:2: "relevant"\[1\] must be a doc id string, found number 3/],
-    ['{"id":"q1","query":"x","relevant":{"a":"2"}}', /^evals\.jsonl:2: "relevant"\["a"\] must be a finite number grade, found string "2"/],
+    [
+      '{"id":"q1","query":"x","relevant":"doc-1"}',
+      /^evals\.jsonl:2: "relevant" must be a list of doc ids or an object of doc id → grade, found string "doc-1"/,
+    ],
+    [
+      '{"id":"q1","query":"x","relevant":["a",3]}',
+      /^evals\.jsonl:2: "relevant"\[1\] must be a doc id string, found number 3/,
+    ],
+    [
+      '{"id":"q1","query":"x","relevant":{"a":"2"}}',
+      /^evals\.jsonl:2: "relevant"\["a"\] must be a finite number grade, found string "2"/,
+    ],
     ['{"id":"q0","query":"again","relevant":[]}', /^evals\.jsonl:2: duplicate query id 'q0' \(first on line 1\)/],
   ])('rejects %s with file, line and problem', (badLine, message) => {
     const text = `{"id":"q0","query":"fine","relevant":["d"]}\n${badLine}\n`;
@@ -93,7 +106,9 @@ describe('parseEvalSetJsonl', () => {
   });
 
   it('counts blank and CRLF lines when numbering lines', () => {
-    const error = captureFormatError(() => parseEvalSetJsonl('\r\n\n{"id":"a","query":"","relevant":[]}\r\n{oops}\r\n'));
+    const error = captureFormatError(() =>
+      parseEvalSetJsonl('\r\n\n{"id":"a","query":"","relevant":[]}\r\n{oops}\r\n'),
+    );
     expect(error.lineNumber).toBe(4);
   });
 });
@@ -161,8 +176,20 @@ describe('toQrels and fromQrels', () => {
     ]);
     expect(qrels).toEqual(
       new Map([
-        ['q1', new Map([['d1', 1], ['d2', 1]])],
-        ['q2', new Map([['d3', 2], ['d4', 0]])],
+        [
+          'q1',
+          new Map([
+            ['d1', 1],
+            ['d2', 1],
+          ]),
+        ],
+        [
+          'q2',
+          new Map([
+            ['d3', 2],
+            ['d4', 0],
+          ]),
+        ],
         ['q3', new Map()],
       ]),
     );
@@ -179,7 +206,13 @@ describe('toQrels and fromQrels', () => {
 
   it('turns qrels into an eval set with empty query texts and graded judgments, including grade 0', () => {
     const qrels: Qrels = new Map([
-      ['q1', new Map([['d1', 1], ['d2', 0]])],
+      [
+        'q1',
+        new Map([
+          ['d1', 1],
+          ['d2', 0],
+        ]),
+      ],
       ['q2', new Map([['d3', 3]])],
     ]);
     expect(fromQrels(qrels)).toEqual([

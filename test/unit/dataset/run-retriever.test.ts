@@ -3,7 +3,11 @@ import { evaluateRun } from '../../../src/dataset/evaluate-run.js';
 import type { EvalSet } from '../../../src/dataset/jsonl.js';
 import { nearestRankPercentile, RetrieverError, runRetriever } from '../../../src/dataset/run-retriever.js';
 
-const set: EvalSet = Array.from({ length: 10 }, (_, index) => ({ id: `q${index + 1}`, query: `question ${index + 1}`, relevant: [`d${index + 1}`] }));
+const set: EvalSet = Array.from({ length: 10 }, (_, index) => ({
+  id: `q${index + 1}`,
+  query: `question ${index + 1}`,
+  relevant: [`d${index + 1}`],
+}));
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -54,7 +58,7 @@ describe('runRetriever', () => {
     expect(result.errors.map((failure) => [failure.queryId, failure.error.message])).toEqual([
       ['q4', 'index offline'],
       ['q7', 'timeout'],
-      ['q9', "the retriever returned \"not hits\" for query 'q9'; it must return an array of hits in rank order"],
+      ['q9', 'the retriever returned "not hits" for query \'q9\'; it must return an array of hits in rank order'],
     ]);
     expect(result.run.has('q4')).toBe(false);
     expect(result.run.size).toBe(7);
@@ -101,7 +105,12 @@ describe('runRetriever', () => {
     expect(nearestRankPercentile([15, 20, 35, 40, 50], 50)).toBe(35);
     expect(nearestRankPercentile([15, 20, 35, 40, 50], 95)).toBe(50);
     expect(nearestRankPercentile([15, 20, 35, 40, 50], 30)).toBe(20);
-    expect(nearestRankPercentile(Array.from({ length: 100 }, (_, index) => index + 1), 95)).toBe(95);
+    expect(
+      nearestRankPercentile(
+        Array.from({ length: 100 }, (_, index) => index + 1),
+        95,
+      ),
+    ).toBe(95);
     expect(nearestRankPercentile([], 50)).toBeNaN();
   });
 
@@ -109,7 +118,9 @@ describe('runRetriever', () => {
     const progress: number[] = [];
     await runRetriever(set.slice(0, 3), () => [], { onProgress: (done) => progress.push(done) });
     expect(progress).toEqual([1, 2, 3]);
-    await expect(runRetriever(set, () => [], { concurrency: 0 })).rejects.toThrow(/concurrency must be a whole number ≥ 1/);
+    await expect(runRetriever(set, () => [], { concurrency: 0 })).rejects.toThrow(
+      /concurrency must be a whole number ≥ 1/,
+    );
     await expect(runRetriever(set, () => [], { k: 1.5 })).rejects.toThrow(/k must be a positive whole number/);
     await expect(runRetriever(set, 'search' as never)).rejects.toThrow(/retrieve must be a function/);
     await expect(runRetriever([set[0]!, set[0]!], () => [])).rejects.toThrow(/repeats the query id 'q1'/);

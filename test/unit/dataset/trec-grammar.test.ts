@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compareByTrecRank, rankedKeys } from '../../../src/core/ranking.js';
-import { parseQrels, parseRun, parseRunColumns, readRunFile, runFromColumns, streamRunByQuery, TrecFormatError } from '../../../src/trec/index.js';
+import {
+  parseQrels,
+  parseRun,
+  parseRunColumns,
+  readRunFile,
+  runFromColumns,
+  streamRunByQuery,
+  TrecFormatError,
+} from '../../../src/trec/index.js';
 import { textLimits } from '../../../src/trec/text.js';
 
 async function* chunks(parts: string[]): AsyncGenerator<string> {
@@ -24,7 +32,9 @@ describe('run grammar', () => {
   });
 
   it("'strict' (the default) rejects each of those lines, naming the problem", () => {
-    expect(() => parseRun('# produced by bm25\n')).toThrow(/<string>:1: expected 6 columns \(qid Q0 docno rank score tag\), found 4/);
+    expect(() => parseRun('# produced by bm25\n')).toThrow(
+      /<string>:1: expected 6 columns \(qid Q0 docno rank score tag\), found 4/,
+    );
     expect(() => parseRun('q1 Q0 d2 1 2.5 tag extra\n')).toThrow(/<string>:1: expected 6 columns .*found 7/);
     expect(() => parseRun('q1 Q0 d2 x 2.5 tag\n')).toThrow(/<string>:1: rank 'x' is not an integer/);
   });
@@ -35,7 +45,8 @@ describe('run grammar', () => {
       const objects = parseRun(text, { grammar });
       expect(runFromColumns(parseRunColumns(text, { grammar }))).toEqual(objects);
       const streamed = [];
-      for await (const group of streamRunByQuery(chunks([text.slice(0, 9), text.slice(9)]), { grammar })) streamed.push(group);
+      for await (const group of streamRunByQuery(chunks([text.slice(0, 9), text.slice(9)]), { grammar }))
+        streamed.push(group);
       expect(new Map(streamed.map((group) => [group.queryId, group.entries]))).toEqual(objects);
       expect(objects.get('q1')).toEqual([
         { docId: 'd2', score: 2.5, rank: 1 },
@@ -55,18 +66,29 @@ describe('run grammar', () => {
 describe('qrels grammar', () => {
   it("'strict' skips blank lines and reads decimal grades", () => {
     const qrels = parseQrels('q1 0 a 1.5\n\nq1 0 b -1\n');
-    expect(qrels.get('q1')).toEqual(new Map([['a', 1.5], ['b', -1]]));
+    expect(qrels.get('q1')).toEqual(
+      new Map([
+        ['a', 1.5],
+        ['b', -1],
+      ]),
+    );
   });
 
   it("'trec_eval' skips # lines, stops on a blank line and wants integer grades, as trec_eval 10", () => {
     expect(parseQrels('# judged by hand\nq1 0 a 2\n', { grammar: 'trec_eval' }).get('q1')).toEqual(new Map([['a', 2]]));
-    expect(() => parseQrels('q1 0 a 1\n\nq1 0 b 1\n', { grammar: 'trec_eval', file: 'x.qrels' })).toThrow(/x\.qrels:2: blank line: trec_eval stops on a blank qrels line/);
-    expect(() => parseQrels('q1 0 a 1.5\n', { grammar: 'trec_eval' })).toThrow(/relevance grade '1\.5' is not an integer/);
+    expect(() => parseQrels('q1 0 a 1\n\nq1 0 b 1\n', { grammar: 'trec_eval', file: 'x.qrels' })).toThrow(
+      /x\.qrels:2: blank line: trec_eval stops on a blank qrels line/,
+    );
+    expect(() => parseQrels('q1 0 a 1.5\n', { grammar: 'trec_eval' })).toThrow(
+      /relevance grade '1\.5' is not an integer/,
+    );
   });
 
   it('a docno judged twice for a query is an error in both, naming the first line', () => {
     for (const grammar of ['strict', 'trec_eval'] as const) {
-      expect(() => parseQrels('q1 0 a 1\nq2 0 a 1\nq1 0 a 0\n', { grammar, file: 'd.qrels' })).toThrow(/d\.qrels:3: duplicate docno 'a' for query 'q1' \(first on line 1\)/);
+      expect(() => parseQrels('q1 0 a 1\nq2 0 a 1\nq1 0 a 0\n', { grammar, file: 'd.qrels' })).toThrow(
+        /d\.qrels:3: duplicate docno 'a' for query 'q1' \(first on line 1\)/,
+      );
     }
   });
 });
@@ -94,7 +116,9 @@ describe('files too large to hold as text', () => {
     textLimits.maxTextLength = 100;
     const path = join(directory, 'big.run');
     writeFileSync(path, 'q1 Q0 d1 1 1 t\n'.repeat(20));
-    await expect(readRunFile(path)).rejects.toThrow(`${path}: 300 bytes is more than one JavaScript string holds (100 characters)`);
+    await expect(readRunFile(path)).rejects.toThrow(
+      `${path}: 300 bytes is more than one JavaScript string holds (100 characters)`,
+    );
   });
 
   it('streamRunByQuery names the file and line of a line with no end, instead of "Invalid string length"', async () => {

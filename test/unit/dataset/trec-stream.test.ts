@@ -35,7 +35,9 @@ async function collect(groups: AsyncIterable<RunQueryGroup>): Promise<RunQueryGr
 }
 
 /** Collects groups until the stream throws; returns both. */
-async function collectUntilError(groups: AsyncIterable<RunQueryGroup>): Promise<{ groups: RunQueryGroup[]; error: unknown }> {
+async function collectUntilError(
+  groups: AsyncIterable<RunQueryGroup>,
+): Promise<{ groups: RunQueryGroup[]; error: unknown }> {
   const collected: RunQueryGroup[] = [];
   try {
     for await (const group of groups) collected.push(group);
@@ -144,7 +146,9 @@ describe('streamRunByQuery', () => {
       const formatError = error as TrecFormatError;
       expect(formatError.lineNumber).toBe(4);
       expect(formatError.lineText).toBe('q1 Q0 d 3 1 t');
-      expect(formatError.message).toContain("mixed.run:4: run is not grouped by query: query 'q1' appears again after query 'q2'");
+      expect(formatError.message).toContain(
+        "mixed.run:4: run is not grouped by query: query 'q1' appears again after query 'q2'",
+      );
       expect(formatError.message).toContain('earlier lines end on line 2');
       expect(formatError.message).toContain('sort -s -k1,1');
       expect(formatError.message).toContain('readRunFile()');

@@ -91,7 +91,19 @@ describe('parseRun', () => {
       .map((score, index) => `q1 Q0 d${index} ${index + 1} ${score} t`)
       .join('\n');
     expect(scoresOf(parseRun(text), 'q1')).toEqual([
-      0.0015, -2, 1.1082, -3.929, 100, 0.5, 5, 3.25, -0, 0.1, 12345678901234567168, 5e-324, Number.MAX_VALUE,
+      0.0015,
+      -2,
+      1.1082,
+      -3.929,
+      100,
+      0.5,
+      5,
+      3.25,
+      -0,
+      0.1,
+      12345678901234567168,
+      5e-324,
+      Number.MAX_VALUE,
     ]);
     expect(Object.is(scoresOf(parseRun(text), 'q1')[8], -0)).toBe(true);
   });
@@ -105,8 +117,9 @@ describe('parseRun', () => {
         fc.option(digits, { nil: undefined }),
         fc.option(fc.integer({ min: -340, max: 340 }), { nil: undefined }),
       )
-      .map(([sign, whole, fraction, exponent]) =>
-        `${sign}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : `e${exponent}`}`,
+      .map(
+        ([sign, whole, fraction, exponent]) =>
+          `${sign}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : `e${exponent}`}`,
       );
     fc.assert(
       fc.property(scoreText, (text) => {
@@ -190,7 +203,17 @@ describe('parseRunColumns', () => {
       const file = path.join(directory, 'a.run');
       await writeFile(file, 'q7 Q0 d1 1 3 t\nq7 Q0 d2 2 2 t\n');
       const columns = await readRunColumnsFile(file);
-      expect(runFromColumns(columns)).toEqual(new Map([['q7', [{ docId: 'd1', score: 3, rank: 1 }, { docId: 'd2', score: 2, rank: 2 }]]]));
+      expect(runFromColumns(columns)).toEqual(
+        new Map([
+          [
+            'q7',
+            [
+              { docId: 'd1', score: 3, rank: 1 },
+              { docId: 'd2', score: 2, rank: 2 },
+            ],
+          ],
+        ]),
+      );
       await writeFile(file, 'q7 Q0 d1 1\n');
       await expect(readRunColumnsFile(file)).rejects.toThrow(`${file}:1: expected 6 columns`);
     } finally {
@@ -201,9 +224,7 @@ describe('parseRunColumns', () => {
 
 describe('parseRun errors', () => {
   it('names file, line number, line text and the column count when a line has too few columns', () => {
-    const error = captureFormatError(() =>
-      parseRun('q1 Q0 d1 1 1 t\n\r\nq1 Q0 d2 2\n', { file: 'runs/bm25.run' }),
-    );
+    const error = captureFormatError(() => parseRun('q1 Q0 d1 1 1 t\n\r\nq1 Q0 d2 2\n', { file: 'runs/bm25.run' }));
     expect(error.message).toContain('runs/bm25.run:3:');
     expect(error.message).toContain('expected 6 columns (qid Q0 docno rank score tag), found 4');
     expect(error.message).toContain('"q1 Q0 d2 2"');
@@ -301,7 +322,13 @@ describe('parseQrels', () => {
 describe('formatQrels and formatRun', () => {
   it('writes qrels as "qid 0 docno rel" lines', () => {
     const qrels: Qrels = new Map([
-      ['q1', new Map([['d1', 1], ['d2', 0]])],
+      [
+        'q1',
+        new Map([
+          ['d1', 1],
+          ['d2', 0],
+        ]),
+      ],
       ['q2', new Map([['d3', 2.5]])],
     ]);
     expect(formatQrels(qrels)).toBe('q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2.5\n');
@@ -322,7 +349,11 @@ describe('formatQrels and formatRun', () => {
   });
 
   it('round-trips arbitrary runs exactly through format → parse (property)', () => {
-    const id = fc.string({ unit: fc.constantFrom('a', 'b', 'Z', '9', '-', '_', '#', 'é', '文'), minLength: 1, maxLength: 6 });
+    const id = fc.string({
+      unit: fc.constantFrom('a', 'b', 'Z', '9', '-', '_', '#', 'é', '文'),
+      minLength: 1,
+      maxLength: 6,
+    });
     const entry = fc.record({
       docId: id,
       score: fc.double({ noNaN: true, noDefaultInfinity: true }),
@@ -359,8 +390,16 @@ describe('formatQrels and formatRun', () => {
     ['a query id with a space', new Map([['q 1', [{ docId: 'd', rank: 1, score: 1 }]]]), /query id "q 1".*whitespace/],
     ['an empty doc id', new Map([['q1', [{ docId: '', rank: 1, score: 1 }]]]), /doc id "" in query 'q1' is empty/],
     ['a doc id with a newline', new Map([['q1', [{ docId: 'd\n2', rank: 1, score: 1 }]]]), /doc id "d\\n2"/],
-    ['a NaN score', new Map([['q1', [{ docId: 'd', rank: 1, score: Number.NaN }]]]), /score NaN of doc 'd' in query 'q1' is not a finite number/],
-    ['a fractional rank', new Map([['q1', [{ docId: 'd', rank: 1.5, score: 1 }]]]), /rank 1.5 of doc 'd' in query 'q1' is not an integer/],
+    [
+      'a NaN score',
+      new Map([['q1', [{ docId: 'd', rank: 1, score: Number.NaN }]]]),
+      /score NaN of doc 'd' in query 'q1' is not a finite number/,
+    ],
+    [
+      'a fractional rank',
+      new Map([['q1', [{ docId: 'd', rank: 1.5, score: 1 }]]]),
+      /rank 1.5 of doc 'd' in query 'q1' is not an integer/,
+    ],
   ])('formatRun rejects %s with a RangeError naming the value', (_label, run, message) => {
     expect(() => formatRun(run as TrecRun)).toThrow(RangeError);
     expect(() => formatRun(run as TrecRun)).toThrow(message);

@@ -47,7 +47,7 @@ describe.each([
     expect((await readdir(directory)).sort()).toEqual([live, otherTarget, 'notes.txt', 'rag-baseline.json'].sort());
   });
 
-  it('removes a live pid\'s temp file once it is over an hour old (the pid was reused)', async () => {
+  it("removes a live pid's temp file once it is over an hour old (the pid was reused)", async () => {
     const stale = `.rag-baseline.json.${process.ppid}.abcdefabcdef.tmp`;
     await writeFile(path.join(directory, stale), 'x');
     const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);

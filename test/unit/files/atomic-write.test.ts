@@ -114,7 +114,9 @@ describe.each(variants)('$name', ({ write, spyOnRename, failRename }) => {
     const target = path.join(directory, 'is-a-directory');
     await mkdir(target);
     await writeFile(path.join(target, 'inside.txt'), PREVIOUS_BYTES);
-    await expect(write(target, 'x')).rejects.toMatchObject({ code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST)$/) });
+    await expect(write(target, 'x')).rejects.toMatchObject({
+      code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST)$/),
+    });
     expect((await stat(target)).isDirectory()).toBe(true);
     expect(await readFile(path.join(target, 'inside.txt'))).toEqual(PREVIOUS_BYTES);
     expect(await readdir(directory)).toEqual(['is-a-directory']);

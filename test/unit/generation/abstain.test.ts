@@ -46,13 +46,20 @@ describe('detectAbstention: answers that do answer', () => {
 describe('detectAbstention: options', () => {
   it('replaces the phrases with phrases and adds with extendPhrases', () => {
     expect(detectAbstention("I don't know.", { phrases: ['no idea'] }).abstained).toBe(false);
-    expect(detectAbstention('I have no idea.', { phrases: ['no idea'] })).toMatchObject({ abstained: true, matchedPhrase: 'no idea' });
-    expect(detectAbstention('Beyond my sources.', { extendPhrases: ['beyond my sources'] }).matchedPhrase).toBe('beyond my sources');
+    expect(detectAbstention('I have no idea.', { phrases: ['no idea'] })).toMatchObject({
+      abstained: true,
+      matchedPhrase: 'no idea',
+    });
+    expect(detectAbstention('Beyond my sources.', { extendPhrases: ['beyond my sources'] }).matchedPhrase).toBe(
+      'beyond my sources',
+    );
     expect(detectAbstention("I don't know.", { extendPhrases: ['beyond my sources'] }).abstained).toBe(true);
   });
 
   it('counts an answer that declines one point and answers the rest as abstaining (a documented limit)', () => {
-    expect(detectAbstention('The docs do not mention refunds, but shipping takes 3 days.').matchedPhrase).toBe('do not mention');
+    expect(detectAbstention('The docs do not mention refunds, but shipping takes 3 days.').matchedPhrase).toBe(
+      'do not mention',
+    );
   });
 
   it('does not match a phrase inside a longer word', () => {
@@ -63,8 +70,14 @@ describe('detectAbstention: options', () => {
     expect(() => detectAbstention(null as unknown as string)).toThrow(TypeError);
     expect(() => detectAbstention(null as unknown as string)).toThrow(/answer must be a string, got null/);
     expect(() => detectAbstention('x', { phrases: [] })).toThrow(RangeError);
-    expect(() => detectAbstention('x', { phrases: [] })).toThrow(/options\.phrases must hold at least one phrase, got \[\]/);
-    expect(() => detectAbstention('x', { extendPhrases: [''] })).toThrow(/options\.extendPhrases must hold non-blank strings, got ""/);
-    expect(() => detectAbstention('x', { phrases: 'no idea' as never })).toThrow(/options\.phrases must be an array of phrases, got "no idea"/);
+    expect(() => detectAbstention('x', { phrases: [] })).toThrow(
+      /options\.phrases must hold at least one phrase, got \[\]/,
+    );
+    expect(() => detectAbstention('x', { extendPhrases: [''] })).toThrow(
+      /options\.extendPhrases must hold non-blank strings, got ""/,
+    );
+    expect(() => detectAbstention('x', { phrases: 'no idea' as never })).toThrow(
+      /options\.phrases must be an array of phrases, got "no idea"/,
+    );
   });
 });

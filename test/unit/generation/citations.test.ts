@@ -5,11 +5,15 @@ const HIT_KEYS = ['doc-1#chunk-0', 'doc-2#chunk-0', 'doc-3#chunk-2'];
 
 describe('extractCitations: default patterns', () => {
   it('reads [n] as a 1-based position with its character offset', () => {
-    expect(extractCitations('Limits are 100 per minute [2].')).toEqual([{ raw: '[2]', ref: '2', kind: 'position', index: 26, position: 2 }]);
+    expect(extractCitations('Limits are 100 per minute [2].')).toEqual([
+      { raw: '[2]', ref: '2', kind: 'position', index: 26, position: 2 },
+    ]);
   });
 
   it('reads [doc-1#chunk-0] as a key', () => {
-    expect(extractCitations('See [doc-1#chunk-0].')).toEqual([{ raw: '[doc-1#chunk-0]', ref: 'doc-1#chunk-0', kind: 'key', index: 4 }]);
+    expect(extractCitations('See [doc-1#chunk-0].')).toEqual([
+      { raw: '[doc-1#chunk-0]', ref: 'doc-1#chunk-0', kind: 'key', index: 4 },
+    ]);
   });
 
   it('reads footnotes [^id]: a numeric label is a position, any other label a key', () => {
@@ -84,9 +88,13 @@ describe('extractCitations: custom extractors', () => {
   });
 
   it('rejects a function that does not return strings, and an extractor of the wrong type', () => {
-    expect(() => extractCitations('x', () => 'doc-1' as unknown as string[])).toThrow(/extractor must return an array of refs, got "doc-1"/);
+    expect(() => extractCitations('x', () => 'doc-1' as unknown as string[])).toThrow(
+      /extractor must return an array of refs, got "doc-1"/,
+    );
     expect(() => extractCitations('x', () => [1] as unknown as string[])).toThrow(/non-blank strings, got 1/);
-    expect(() => extractCitations('x', '[1]' as never)).toThrow(/extractor must be a RegExp with one capture group or a function/);
+    expect(() => extractCitations('x', '[1]' as never)).toThrow(
+      /extractor must be a RegExp with one capture group or a function/,
+    );
     expect(() => extractCitations(undefined as unknown as string)).toThrow(/answer must be a string, got undefined/);
   });
 });
@@ -97,7 +105,11 @@ describe('checkCitations', () => {
     expect(result.pass).toBe(true);
     expect(result.hasCitations).toBe(true);
     expect(result.invalid).toEqual([]);
-    expect(result.citations.map((citation) => citation.resolvedKey)).toEqual(['doc-1#chunk-0', 'doc-3#chunk-2', undefined]);
+    expect(result.citations.map((citation) => citation.resolvedKey)).toEqual([
+      'doc-1#chunk-0',
+      'doc-3#chunk-2',
+      undefined,
+    ]);
   });
 
   it('rejects [0], a position past the last hit and a key never retrieved, each with why', () => {
@@ -126,8 +138,16 @@ describe('checkCitations', () => {
   });
 
   it('passes an answer without citations unless requireCitation is on', () => {
-    expect(checkCitations('No sources here.', HIT_KEYS)).toMatchObject({ hasCitations: false, pass: true, requireCitation: false });
-    expect(checkCitations('No sources here.', HIT_KEYS, { requireCitation: true })).toMatchObject({ hasCitations: false, pass: false, requireCitation: true });
+    expect(checkCitations('No sources here.', HIT_KEYS)).toMatchObject({
+      hasCitations: false,
+      pass: true,
+      requireCitation: false,
+    });
+    expect(checkCitations('No sources here.', HIT_KEYS, { requireCitation: true })).toMatchObject({
+      hasCitations: false,
+      pass: false,
+      requireCitation: true,
+    });
   });
 
   it('uses a custom extractor', () => {
@@ -137,8 +157,12 @@ describe('checkCitations', () => {
 
   it('rejects hitKeys that are not an array of strings, naming the argument', () => {
     expect(() => checkCitations('[1]', 'doc-1' as never)).toThrow(TypeError);
-    expect(() => checkCitations('[1]', 'doc-1' as never)).toThrow(/hitKeys must be an array of the retrieved hits' keys/);
+    expect(() => checkCitations('[1]', 'doc-1' as never)).toThrow(
+      /hitKeys must be an array of the retrieved hits' keys/,
+    );
     expect(() => checkCitations('[1]', [{ id: 'doc-1' }] as never)).toThrow(/hitKeys\[0\] must be a string key/);
-    expect(() => checkCitations('[1]', HIT_KEYS, { requireCitation: 'yes' as never })).toThrow(/options\.requireCitation must be true or false, got "yes"/);
+    expect(() => checkCitations('[1]', HIT_KEYS, { requireCitation: 'yes' as never })).toThrow(
+      /options\.requireCitation must be true or false, got "yes"/,
+    );
   });
 });

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { faithfulness } from '../../../src/generation/faithfulness.js';
 
 // Seed 001 (RAG-metrics article), "Example: Retrieval Metrics and Faithfulness in Python".
-const SEED_PASSAGE = 'Each API key may send 100 requests per minute. Extra requests return status 429 with a Retry-After header.';
-const SEED_ANSWER = 'You can send 100 requests per minute per API key. Extra requests return status 429. Limits reset every hour.';
+const SEED_PASSAGE =
+  'Each API key may send 100 requests per minute. Extra requests return status 429 with a Retry-After header.';
+const SEED_ANSWER =
+  'You can send 100 requests per minute per API key. Extra requests return status 429. Limits reset every hour.';
 
 describe('faithfulness: the seed example', () => {
   const result = faithfulness(SEED_ANSWER, SEED_PASSAGE);
@@ -33,26 +35,39 @@ describe('faithfulness: the seed example', () => {
   });
 
   it('pools the terms of several passages, given as strings or hit objects', () => {
-    const split = ['Each API key may send 100 requests per minute.', 'Extra requests return status 429 with a Retry-After header.'];
+    const split = [
+      'Each API key may send 100 requests per minute.',
+      'Extra requests return status 429 with a Retry-After header.',
+    ];
     expect(faithfulness(SEED_ANSWER, split).sentences.map((sentence) => sentence.share)).toEqual([1, 1, 0]);
     const hits = [{ content: split[0] }, { pageContent: split[1] }];
     expect(faithfulness(SEED_ANSWER, hits).score).toBe(2 / 3);
     // Only the first passage: "Extra requests return status 429." keeps just "requests" (1 of 5).
-    expect(faithfulness(SEED_ANSWER, [{ text: split[0] }]).sentences.map((sentence) => sentence.share)).toEqual([1, 1 / 5, 0]);
+    expect(faithfulness(SEED_ANSWER, [{ text: split[0] }]).sentences.map((sentence) => sentence.share)).toEqual([
+      1,
+      1 / 5,
+      0,
+    ]);
   });
 });
 
 describe('faithfulness: threshold and skipped sentences', () => {
   it('supports a sentence at exactly minOverlap and not above it (3 of 4 terms = 0.75)', () => {
     const answer = 'Alpha beta gamma delta.';
-    expect(faithfulness(answer, 'alpha beta gamma').sentences[0]).toMatchObject({ share: 0.75, supported: true, missingTerms: ['delta'] });
+    expect(faithfulness(answer, 'alpha beta gamma').sentences[0]).toMatchObject({
+      share: 0.75,
+      supported: true,
+      missingTerms: ['delta'],
+    });
     expect(faithfulness(answer, 'alpha beta gamma', { minOverlap: 0.8 }).sentences[0]?.supported).toBe(false);
     expect(faithfulness(answer, 'omega', { minOverlap: 0 }).score).toBe(1);
   });
 
   it('skips sentences with no content terms and says so', () => {
     const result = faithfulness('OK. Extra requests return status 429.', SEED_PASSAGE);
-    expect(result.skipped).toEqual([{ text: 'OK.', position: 0, reason: 'no content terms: every word is a stop word' }]);
+    expect(result.skipped).toEqual([
+      { text: 'OK.', position: 0, reason: 'no content terms: every word is a stop word' },
+    ]);
     expect(result.sentenceCount).toBe(1);
     expect(result.sentences[0]?.position).toBe(1);
     expect(result.score).toBe(1);
@@ -109,17 +124,23 @@ describe('faithfulness: usage errors', () => {
 
   it('rejects empty or unreadable contexts, naming them', () => {
     expect(() => faithfulness(SEED_ANSWER, [])).toThrow(RangeError);
-    expect(() => faithfulness(SEED_ANSWER, [])).toThrow(/contexts must hold at least one non-blank passage, got an array of 0/);
+    expect(() => faithfulness(SEED_ANSWER, [])).toThrow(
+      /contexts must hold at least one non-blank passage, got an array of 0/,
+    );
     expect(() => faithfulness(SEED_ANSWER, ['', ' '])).toThrow(RangeError);
     expect(() => faithfulness(SEED_ANSWER, '')).toThrow(/contexts must hold at least one non-blank passage, got ""/);
     expect(() => faithfulness(SEED_ANSWER, [{ body: 'x' }] as never)).toThrow(TypeError);
-    expect(() => faithfulness(SEED_ANSWER, [{ body: 'x' }] as never)).toThrow(/contexts\[0\] must be a string or an object with a string content, pageContent or text field/);
+    expect(() => faithfulness(SEED_ANSWER, [{ body: 'x' }] as never)).toThrow(
+      /contexts\[0\] must be a string or an object with a string content, pageContent or text field/,
+    );
     expect(() => faithfulness(SEED_ANSWER, 7 as never)).toThrow(/contexts must be a string or an array of passages/);
   });
 
   it('rejects a minOverlap outside 0..1', () => {
     expect(() => faithfulness(SEED_ANSWER, SEED_PASSAGE, { minOverlap: 75 })).toThrow(RangeError);
-    expect(() => faithfulness(SEED_ANSWER, SEED_PASSAGE, { minOverlap: 75 })).toThrow(/options\.minOverlap must be a number from 0 to 1, got 75/);
+    expect(() => faithfulness(SEED_ANSWER, SEED_PASSAGE, { minOverlap: 75 })).toThrow(
+      /options\.minOverlap must be a number from 0 to 1, got 75/,
+    );
     expect(() => faithfulness(SEED_ANSWER, SEED_PASSAGE, { minOverlap: Number.NaN })).toThrow(/got NaN/);
   });
 });

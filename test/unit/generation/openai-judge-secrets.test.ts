@@ -25,7 +25,9 @@ afterEach(async () => {
   }
 });
 
-async function startServer(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<{ origin: string; seen: Seen[] }> {
+async function startServer(
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<{ origin: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server = createServer((request, response) => {
     seen.push({ url: request.url, headers: request.headers });
@@ -55,16 +57,27 @@ async function judgeError(promise: Promise<unknown>): Promise<JudgeError> {
 
 /** Everything a failing test would print about the error. */
 function printed(error: JudgeError): string {
-  return [error.message, error.stack ?? '', error.reply ?? '', String((error.cause as Error | undefined)?.message ?? '')].join('\n');
+  return [
+    error.message,
+    error.stack ?? '',
+    error.reply ?? '',
+    String((error.cause as Error | undefined)?.message ?? ''),
+  ].join('\n');
 }
 
 describe('the API key never reaches an error or a result', () => {
   it('redacts the key a 401 body quotes, in the message and in error.reply', async () => {
     const server = await startServer((_request, response) => {
       response.writeHead(401, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${API_KEY}. You can find your API key at …` } }));
+      response.end(
+        JSON.stringify({
+          error: { message: `Incorrect API key provided: ${API_KEY}. You can find your API key at …` },
+        }),
+      );
     });
-    const error = await judgeError(openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm', apiKey: API_KEY }).judge(INPUT));
+    const error = await judgeError(
+      openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm', apiKey: API_KEY }).judge(INPUT),
+    );
     expect(error.kind).toBe('http');
     expect(printed(error)).not.toContain(API_KEY);
     expect(error.message).toContain('Incorrect API key provided: [redacted].');
@@ -73,12 +86,18 @@ describe('the API key never reaches an error or a result', () => {
 
   it('redacts the key when the model repeats it, in a parse error and in the reason of a grade', async () => {
     const parrot = await startServer(chatReply(`I cannot grade this. Your key is ${API_KEY}`));
-    const error = await judgeError(openAiCompatibleJudge({ baseUrl: `http://${parrot.origin}/v1`, model: 'm', apiKey: API_KEY }).judge(INPUT));
+    const error = await judgeError(
+      openAiCompatibleJudge({ baseUrl: `http://${parrot.origin}/v1`, model: 'm', apiKey: API_KEY }).judge(INPUT),
+    );
     expect(error.kind).toBe('parse');
     expect(printed(error)).not.toContain(API_KEY);
 
     const leaky = await startServer(chatReply(JSON.stringify({ score: 0.5, reason: `graded with key ${API_KEY}` })));
-    const result = await openAiCompatibleJudge({ baseUrl: `http://${leaky.origin}/v1`, model: 'm', apiKey: API_KEY }).judge(INPUT);
+    const result = await openAiCompatibleJudge({
+      baseUrl: `http://${leaky.origin}/v1`,
+      model: 'm',
+      apiKey: API_KEY,
+    }).judge(INPUT);
     expect(result).toEqual({ score: 0.5, reason: 'graded with key [redacted]' });
   });
 
@@ -88,7 +107,11 @@ describe('the API key never reaches an error or a result', () => {
       response.end(`bad request, headers were ${JSON.stringify(request.headers)}`);
     });
     const error = await judgeError(
-      openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm', headers: { 'api-key': 'azure-9d8c7b6a5f' } }).judge(INPUT),
+      openAiCompatibleJudge({
+        baseUrl: `http://${server.origin}/v1`,
+        model: 'm',
+        headers: { 'api-key': 'azure-9d8c7b6a5f' },
+      }).judge(INPUT),
     );
     expect(printed(error)).not.toContain('azure-9d8c7b6a5f');
     expect(error.message).toContain('"api-key":"[redacted]"');
@@ -108,13 +131,19 @@ describe('credentials in baseUrl', () => {
     });
     const error = await judgeError(judge.judge(INPUT));
     expect(server.seen[0]!.url).toBe('/openai/v1/chat/completions?api-key=query-secret-77&api-version=2024-06-01');
-    expect(server.seen[0]!.headers.authorization).toBe(`Basic ${Buffer.from('judge-user:pa55-w0rd-x').toString('base64')}`);
-    expect(error.message).toContain(`POST http://${server.origin}/openai/v1/chat/completions?api-key=[redacted]&api-version=2024-06-01 answered HTTP 503`);
+    expect(server.seen[0]!.headers.authorization).toBe(
+      `Basic ${Buffer.from('judge-user:pa55-w0rd-x').toString('base64')}`,
+    );
+    expect(error.message).toContain(
+      `POST http://${server.origin}/openai/v1/chat/completions?api-key=[redacted]&api-version=2024-06-01 answered HTTP 503`,
+    );
     for (const secret of ['pa55-w0rd-x', 'query-secret-77', 'judge-user']) expect(printed(error)).not.toContain(secret);
   });
 
   it('does not echo the credentials of a baseUrl it rejects', () => {
-    expect(() => openAiCompatibleJudge({ baseUrl: 'ftp://me:hunter2-secret@example.com/v1?token=tok-123456', model: 'm' })).toThrow(
+    expect(() =>
+      openAiCompatibleJudge({ baseUrl: 'ftp://me:hunter2-secret@example.com/v1?token=tok-123456', model: 'm' }),
+    ).toThrow(
       /options\.baseUrl must be an http\(s\) URL of the API root, got "ftp:\/\/\[redacted\]@example\.com\/v1\?\[redacted\]"/,
     );
   });
@@ -139,7 +168,9 @@ describe('response size limit', () => {
       response.on('close', () => (written = Number.POSITIVE_INFINITY));
       pump();
     });
-    const error = await judgeError(openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm' }).judge(INPUT));
+    const error = await judgeError(
+      openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm' }).judge(INPUT),
+    );
     expect(error.kind).toBe('too-large');
     expect(error.attempts).toBe(1);
     expect(error.message).toContain('with a body larger than 1048576 bytes; stopped reading it');
@@ -151,12 +182,16 @@ describe('response size limit', () => {
       response.writeHead(500, { 'content-length': '2000' });
       response.end('y'.repeat(2000));
     });
-    const error = await judgeError(openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm', maxResponseBytes: 1000 }).judge(INPUT));
+    const error = await judgeError(
+      openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm', maxResponseBytes: 1000 }).judge(INPUT),
+    );
     expect(error).toMatchObject({ kind: 'too-large', status: 500 });
   });
 
   it('rejects a maxResponseBytes that is not a whole number', () => {
-    expect(() => openAiCompatibleJudge({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', maxResponseBytes: 1.5 })).toThrow(/options\.maxResponseBytes must be a whole number ≥ 0, got 1\.5/);
+    expect(() =>
+      openAiCompatibleJudge({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', maxResponseBytes: 1.5 }),
+    ).toThrow(/options\.maxResponseBytes must be a whole number ≥ 0, got 1\.5/);
   });
 });
 
@@ -168,13 +203,20 @@ describe('score strings', () => {
     ['" 0.25 "', 0.25],
   ])('accepts the plain decimal %s', async (score, expected) => {
     const server = await startServer(chatReply(`{"score": ${score}, "reason": "r"}`));
-    await expect(openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm' }).judge(INPUT)).resolves.toEqual({ score: expected, reason: 'r' });
+    await expect(
+      openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm' }).judge(INPUT),
+    ).resolves.toEqual({ score: expected, reason: 'r' });
   });
 
-  it.each(['"0x1"', '"1e0"', '"+1"', '"Infinity"', '"0b1"', '"-0"', '"0.5 points"'])('rejects %s with a parse error', async (score) => {
-    const server = await startServer(chatReply(`{"score": ${score}, "reason": "r"}`));
-    const error = await judgeError(openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm' }).judge(INPUT));
-    expect(error.kind).toBe('parse');
-    expect(error.message).toContain('score must be a finite number from 0 to 1');
-  });
+  it.each(['"0x1"', '"1e0"', '"+1"', '"Infinity"', '"0b1"', '"-0"', '"0.5 points"'])(
+    'rejects %s with a parse error',
+    async (score) => {
+      const server = await startServer(chatReply(`{"score": ${score}, "reason": "r"}`));
+      const error = await judgeError(
+        openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm' }).judge(INPUT),
+      );
+      expect(error.kind).toBe('parse');
+      expect(error.message).toContain('score must be a finite number from 0 to 1');
+    },
+  );
 });

@@ -34,7 +34,12 @@ async function startServer(...handlers: Handler[]): Promise<FakeServer> {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     request.on('end', () => {
-      requests.push({ method: request.method, url: request.url, headers: request.headers, body: JSON.parse(text) as Record<string, unknown> });
+      requests.push({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: JSON.parse(text) as Record<string, unknown>,
+      });
       const handler = handlers[Math.min(requests.length, handlers.length) - 1];
       handler?.(response);
     });
@@ -48,7 +53,13 @@ async function startServer(...handlers: Handler[]): Promise<FakeServer> {
 function reply(content: string): Handler {
   return (response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+    response.end(
+      JSON.stringify({
+        id: 'x',
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      }),
+    );
   };
 }
 
@@ -78,17 +89,27 @@ async function judgeError(promise: Promise<unknown>): Promise<JudgeError> {
 
 describe('openAiCompatibleJudge: replies', () => {
   it('posts a chat-completions request and returns the JSON grade', async () => {
-    const server = await startServer(reply('{"score": 0.8, "reason": "All claims supported.", "dimensions": {"faithfulness": 1, "relevance": 0.6}}'));
+    const server = await startServer(
+      reply('{"score": 0.8, "reason": "All claims supported.", "dimensions": {"faithfulness": 1, "relevance": 0.6}}'),
+    );
     const judge = openAiCompatibleJudge({ baseUrl: `${server.baseUrl}/`, apiKey: 'sk-test', model: 'tiny-model' });
     expect(judge.name).toBe('openai-compatible:tiny-model');
-    await expect(judge.judge(INPUT)).resolves.toEqual({ score: 0.8, reason: 'All claims supported.', dimensions: { faithfulness: 1, relevance: 0.6 } });
+    await expect(judge.judge(INPUT)).resolves.toEqual({
+      score: 0.8,
+      reason: 'All claims supported.',
+      dimensions: { faithfulness: 1, relevance: 0.6 },
+    });
 
     expect(server.requests).toHaveLength(1);
     const [request] = server.requests;
     expect(request?.method).toBe('POST');
     expect(request?.url).toBe('/v1/chat/completions');
     expect(request?.headers.authorization).toBe('Bearer sk-test');
-    expect(request?.body).toMatchObject({ model: 'tiny-model', temperature: 0, response_format: { type: 'json_object' } });
+    expect(request?.body).toMatchObject({
+      model: 'tiny-model',
+      temperature: 0,
+      response_format: { type: 'json_object' },
+    });
     const messages = request?.body.messages as { role: string; content: string }[];
     expect(messages.map((message) => message.role)).toEqual(['system', 'user']);
     expect(messages[0]?.content).toContain('"score"');
@@ -104,7 +125,9 @@ describe('openAiCompatibleJudge: replies', () => {
   });
 
   it('reads a JSON object surrounded by prose, with braces inside its strings', async () => {
-    const server = await startServer(reply('Here is my grade: {"score": "0.25", "reason": "Claims {x} unsupported."} Hope that helps.'));
+    const server = await startServer(
+      reply('Here is my grade: {"score": "0.25", "reason": "Claims {x} unsupported."} Hope that helps.'),
+    );
     const judge = openAiCompatibleJudge({ baseUrl: server.baseUrl, model: 'm', jsonMode: false });
     await expect(judge.judge(INPUT)).resolves.toEqual({ score: 0.25, reason: 'Claims {x} unsupported.' });
     expect(server.requests[0]?.body).not.toHaveProperty('response_format');
@@ -113,8 +136,16 @@ describe('openAiCompatibleJudge: replies', () => {
 
   it('fails a reply with no JSON object with a parse error that quotes it', async () => {
     const server = await startServer(reply('The answer looks good, I would give it 8/10.'));
-    const error = await judgeError(openAiCompatibleJudge({ baseUrl: server.baseUrl, model: 'm', name: 'local' }).judge(INPUT));
-    expect(error).toMatchObject({ kind: 'parse', attempts: 1, judgeName: 'local', status: 200, reply: 'The answer looks good, I would give it 8/10.' });
+    const error = await judgeError(
+      openAiCompatibleJudge({ baseUrl: server.baseUrl, model: 'm', name: 'local' }).judge(INPUT),
+    );
+    expect(error).toMatchObject({
+      kind: 'parse',
+      attempts: 1,
+      judgeName: 'local',
+      status: 200,
+      reply: 'The answer looks good, I would give it 8/10.',
+    });
     expect(error.message).toContain('judge "local"');
     expect(error.message).toContain('expected the model to reply with a JSON object {"score": 0..1');
     expect(error.message).toContain('The answer looks good, I would give it 8/10.');
@@ -150,7 +181,13 @@ describe('openAiCompatibleJudge: replies', () => {
 describe('openAiCompatibleJudge: timeouts and retries', () => {
   it('aborts a request the server never answers and retries it', async () => {
     const server = await startServer(neverAnswer);
-    const judge = openAiCompatibleJudge({ baseUrl: server.baseUrl, model: 'm', timeoutMs: 100, maxRetries: 1, retryBaseDelayMs: 0 });
+    const judge = openAiCompatibleJudge({
+      baseUrl: server.baseUrl,
+      model: 'm',
+      timeoutMs: 100,
+      maxRetries: 1,
+      retryBaseDelayMs: 0,
+    });
     const error = await judgeError(judge.judge(INPUT));
     expect(error).toMatchObject({ kind: 'timeout', attempts: 2 });
     expect(error.message).toContain('within 100 ms');
@@ -158,7 +195,10 @@ describe('openAiCompatibleJudge: timeouts and retries', () => {
   });
 
   it('retries a 429 at once when Retry-After is 0, whatever the back-off', async () => {
-    const server = await startServer(status(429, '{"error": "slow down"}', { 'retry-after': '0' }), reply('{"score": 1, "reason": "Fine."}'));
+    const server = await startServer(
+      status(429, '{"error": "slow down"}', { 'retry-after': '0' }),
+      reply('{"score": 1, "reason": "Fine."}'),
+    );
     const judge = openAiCompatibleJudge({ baseUrl: server.baseUrl, model: 'm', retryBaseDelayMs: 20_000 });
     const started = Date.now();
     await expect(judge.judge(INPUT)).resolves.toEqual({ score: 1, reason: 'Fine.' });
@@ -167,7 +207,10 @@ describe('openAiCompatibleJudge: timeouts and retries', () => {
   });
 
   it('waits the seconds Retry-After asks for', async () => {
-    const server = await startServer(status(503, 'busy', { 'retry-after': '1' }), reply('{"score": 1, "reason": "Fine."}'));
+    const server = await startServer(
+      status(503, 'busy', { 'retry-after': '1' }),
+      reply('{"score": 1, "reason": "Fine."}'),
+    );
     const judge = openAiCompatibleJudge({ baseUrl: server.baseUrl, model: 'm', retryBaseDelayMs: 0 });
     const started = Date.now();
     await judge.judge(INPUT);
@@ -187,13 +230,17 @@ describe('openAiCompatibleJudge: timeouts and retries', () => {
 
   it('does not retry other 4xx and hints at the fix', async () => {
     const server = await startServer(status(404, '{"error": "model not found"}'));
-    const error = await judgeError(openAiCompatibleJudge({ baseUrl: server.baseUrl, model: 'm', retryBaseDelayMs: 0 }).judge(INPUT));
+    const error = await judgeError(
+      openAiCompatibleJudge({ baseUrl: server.baseUrl, model: 'm', retryBaseDelayMs: 0 }).judge(INPUT),
+    );
     expect(error).toMatchObject({ kind: 'http', status: 404, attempts: 1 });
     expect(error.message).toContain('Check options.baseUrl');
     expect(server.requests).toHaveLength(1);
 
     const unauthorised = await startServer(status(401, '{"error": "bad key"}'));
-    const authError = await judgeError(openAiCompatibleJudge({ baseUrl: unauthorised.baseUrl, model: 'm' }).judge(INPUT));
+    const authError = await judgeError(
+      openAiCompatibleJudge({ baseUrl: unauthorised.baseUrl, model: 'm' }).judge(INPUT),
+    );
     expect(authError).toMatchObject({ kind: 'http', status: 401, attempts: 1 });
     expect(authError.message).toContain('Check options.apiKey');
   });
@@ -225,18 +272,32 @@ describe('openAiCompatibleJudge: prompts', () => {
 describe('openAiCompatibleJudge: usage errors', () => {
   it('rejects bad options, naming them', () => {
     expect(() => openAiCompatibleJudge({ baseUrl: 'localhost:8080', model: 'm' })).toThrow(TypeError);
-    expect(() => openAiCompatibleJudge({ baseUrl: 'localhost:8080', model: 'm' })).toThrow(/options\.baseUrl must be an http\(s\) URL.*"localhost:8080"/);
-    expect(() => openAiCompatibleJudge({ baseUrl: 'http://127.0.0.1:1/v1', model: '' })).toThrow(/options\.model must be the model name/);
-    expect(() => openAiCompatibleJudge({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', maxRetries: -1 })).toThrow(RangeError);
-    expect(() => openAiCompatibleJudge({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', maxRetries: 1.5 })).toThrow(/options\.maxRetries must be a whole number ≥ 0, got 1.5/);
-    expect(() => openAiCompatibleJudge({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeoutMs: 0 })).toThrow(/options\.timeoutMs must be > 0/);
+    expect(() => openAiCompatibleJudge({ baseUrl: 'localhost:8080', model: 'm' })).toThrow(
+      /options\.baseUrl must be an http\(s\) URL.*"localhost:8080"/,
+    );
+    expect(() => openAiCompatibleJudge({ baseUrl: 'http://127.0.0.1:1/v1', model: '' })).toThrow(
+      /options\.model must be the model name/,
+    );
+    expect(() => openAiCompatibleJudge({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', maxRetries: -1 })).toThrow(
+      RangeError,
+    );
+    expect(() => openAiCompatibleJudge({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', maxRetries: 1.5 })).toThrow(
+      /options\.maxRetries must be a whole number ≥ 0, got 1.5/,
+    );
+    expect(() => openAiCompatibleJudge({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeoutMs: 0 })).toThrow(
+      /options\.timeoutMs must be > 0/,
+    );
   });
 
   it('rejects bad judge input before any request', async () => {
     const server = await startServer(reply('{"score": 1, "reason": "ok"}'));
     const judge = openAiCompatibleJudge({ baseUrl: server.baseUrl, model: 'm' });
-    await expect(judge.judge({ ...INPUT, answer: 42 as unknown as string })).rejects.toThrow(/input\.answer must be a string, got 42/);
-    await expect(judge.judge({ ...INPUT, contexts: [{ content: 'x' }] as unknown as string[] })).rejects.toThrow(/input\.contexts must be an array of passage strings/);
+    await expect(judge.judge({ ...INPUT, answer: 42 as unknown as string })).rejects.toThrow(
+      /input\.answer must be a string, got 42/,
+    );
+    await expect(judge.judge({ ...INPUT, contexts: [{ content: 'x' }] as unknown as string[] })).rejects.toThrow(
+      /input\.contexts must be an array of passage strings/,
+    );
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { faithfulness } from '../../../src/generation/faithfulness.js';
-import { SENTENCE_PIECE_LENGTH, segmentationPieces, splitSentences, termsOf, WORD_PIECE_LENGTH } from '../../../src/generation/text.js';
+import {
+  SENTENCE_PIECE_LENGTH,
+  segmentationPieces,
+  splitSentences,
+  termsOf,
+  WORD_PIECE_LENGTH,
+} from '../../../src/generation/text.js';
 
 describe('segmentationPieces', () => {
   it('returns a short text whole', () => {
@@ -18,11 +24,18 @@ describe('segmentationPieces', () => {
 
   it('ignores a line break in the first half and cuts after a sentence end before a capital instead', () => {
     const text = 'ab\nThe refund window is 30 days. Orders ship on weekdays e.g. monday and friday ok';
-    expect(segmentationPieces(text, 60)).toEqual(['ab\nThe refund window is 30 days. ', 'Orders ship on weekdays e.g. monday and friday ok']);
+    expect(segmentationPieces(text, 60)).toEqual([
+      'ab\nThe refund window is 30 days. ',
+      'Orders ship on weekdays e.g. monday and friday ok',
+    ]);
   });
 
   it('cuts after whitespace when there is no line break or sentence end, and at maxLength in a run without spaces', () => {
-    expect(segmentationPieces('alpha beta gamma delta epsilon zeta eta theta', 20)).toEqual(['alpha beta gamma ', 'delta epsilon zeta ', 'eta theta']);
+    expect(segmentationPieces('alpha beta gamma delta epsilon zeta eta theta', 20)).toEqual([
+      'alpha beta gamma ',
+      'delta epsilon zeta ',
+      'eta theta',
+    ]);
     expect(segmentationPieces('x'.repeat(25), 10)).toEqual(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
   });
 
@@ -33,7 +46,10 @@ describe('segmentationPieces', () => {
   });
 
   it('gives back the text when joined, with every piece within maxLength', () => {
-    const text = Array.from({ length: 400 }, (_, index) => `Sentence ${index} says a thing${index % 7 === 0 ? '.\n' : '. '}`).join('');
+    const text = Array.from(
+      { length: 400 },
+      (_, index) => `Sentence ${index} says a thing${index % 7 === 0 ? '.\n' : '. '}`,
+    ).join('');
     const pieces = segmentationPieces(text, 256);
     expect(pieces.join('')).toBe(text);
     expect(pieces.every((piece) => piece.length <= 256 && piece.length > 0)).toBe(true);
@@ -49,12 +65,17 @@ describe('segmenting in pieces changes nothing on ordinary text', () => {
   const paragraph =
     'Dr. Smith approved the refund policy. Refunds are accepted within 30 days (see §4.2) and can’t be split. ' +
     'Each API key may send 100 requests per minute; extra requests return status 429. 退款需要在30天内申请。';
-  const long = Array.from({ length: 40 }, (_, index) => `${paragraph} Item ${index}.${index % 5 === 4 ? '\n\n' : ' '}`).join('');
+  const long = Array.from(
+    { length: 40 },
+    (_, index) => `${paragraph} Item ${index}.${index % 5 === 4 ? '\n\n' : ' '}`,
+  ).join('');
 
   it('finds the same terms as one Intl.Segmenter pass over a text many pieces long', () => {
     expect(long.length).toBeGreaterThan(8 * WORD_PIECE_LENGTH);
     const whole = new Set<string>();
-    for (const { segment, isWordLike } of new Intl.Segmenter('en', { granularity: 'word' }).segment(long.normalize('NFKC').replace(/[\u2018\u2019\u02BC\u2032]/g, "'"))) {
+    for (const { segment, isWordLike } of new Intl.Segmenter('en', { granularity: 'word' }).segment(
+      long.normalize('NFKC').replace(/[\u2018\u2019\u02BC\u2032]/g, "'"),
+    )) {
       if (isWordLike) whole.add(segment.toLocaleLowerCase('en'));
     }
     expect(termsOf(long, new Set(), 'en')).toEqual([...whole]);
@@ -80,11 +101,16 @@ describe('segmenting in pieces changes nothing on ordinary text', () => {
   });
 
   it('scores a 200 kB passage (minutes before) like the same text in small passages', () => {
-    const passage = Array.from({ length: 1000 }, () => `${paragraph} `).join('').slice(0, 200_000);
-    const answer = 'Refunds are accepted within 30 days. Each API key may send 100 requests per minute. The moon is made of cheese.';
+    const passage = Array.from({ length: 1000 }, () => `${paragraph} `)
+      .join('')
+      .slice(0, 200_000);
+    const answer =
+      'Refunds are accepted within 30 days. Each API key may send 100 requests per minute. The moon is made of cheese.';
     const small = Array.from({ length: 200 }, (_, index) => passage.slice(index * 1000, (index + 1) * 1000));
     const result = faithfulness(answer, [passage]);
     expect(result.score).toBeCloseTo(2 / 3, 12);
-    expect(result.sentences.map((sentence) => sentence.missingTerms)).toEqual(faithfulness(answer, small).sentences.map((sentence) => sentence.missingTerms));
+    expect(result.sentences.map((sentence) => sentence.missingTerms)).toEqual(
+      faithfulness(answer, small).sentences.map((sentence) => sentence.missingTerms),
+    );
   });
 });

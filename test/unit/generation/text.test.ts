@@ -3,7 +3,8 @@ import { contentTerms, splitSentences } from '../../../src/generation/text.js';
 
 describe('splitSentences', () => {
   it('splits the seed answer into its three sentences', () => {
-    const answer = 'You can send 100 requests per minute per API key. Extra requests return status 429. Limits reset every hour.';
+    const answer =
+      'You can send 100 requests per minute per API key. Extra requests return status 429. Limits reset every hour.';
     expect(splitSentences(answer)).toEqual([
       'You can send 100 requests per minute per API key.',
       'Extra requests return status 429.',
@@ -39,13 +40,22 @@ describe('splitSentences', () => {
     expect(() => splitSentences(42 as unknown as string)).toThrow(TypeError);
     expect(() => splitSentences(42 as unknown as string)).toThrow(/text must be a string, got 42/);
     expect(() => splitSentences('a', 'not a locale!!')).toThrow(RangeError);
-    expect(() => splitSentences('a', 'not a locale!!')).toThrow(/locale must be a BCP 47 language tag.*"not a locale!!"/);
+    expect(() => splitSentences('a', 'not a locale!!')).toThrow(
+      /locale must be a BCP 47 language tag.*"not a locale!!"/,
+    );
   });
 });
 
 describe('contentTerms', () => {
   it('lower-cases, removes the seed stop words and keeps each term once', () => {
-    expect(contentTerms('You can send 100 requests per minute per API key.')).toEqual(['send', '100', 'requests', 'minute', 'api', 'key']);
+    expect(contentTerms('You can send 100 requests per minute per API key.')).toEqual([
+      'send',
+      '100',
+      'requests',
+      'minute',
+      'api',
+      'key',
+    ]);
     expect(contentTerms('The API key, the API KEY!')).toEqual(['api', 'key']);
   });
 
@@ -81,7 +91,11 @@ describe('contentTerms', () => {
 
   it('rejects a string where a stop-word list belongs, naming the option', () => {
     expect(() => contentTerms('the api', { stopWords: 'the' as unknown as string[] })).toThrow(TypeError);
-    expect(() => contentTerms('the api', { stopWords: 'the' as unknown as string[] })).toThrow(/options\.stopWords must be an array or Set of words, got "the"/);
-    expect(() => contentTerms('the api', { extendStopWords: [3] as unknown as string[] })).toThrow(/options\.extendStopWords must hold only strings, got 3/);
+    expect(() => contentTerms('the api', { stopWords: 'the' as unknown as string[] })).toThrow(
+      /options\.stopWords must be an array or Set of words, got "the"/,
+    );
+    expect(() => contentTerms('the api', { extendStopWords: [3] as unknown as string[] })).toThrow(
+      /options\.extendStopWords must hold only strings, got 3/,
+    );
   });
 });

@@ -10,7 +10,15 @@ import { baselineFile, key } from '../baseline/keyed.js';
 const FILE = 'test/orders.test.ts';
 
 function samples(describe: string[], measure: string, values: Record<string, number>, file = FILE): CollectedSample[] {
-  return Object.entries(values).map(([queryId, value]) => ({ file, describePath: describe, test: `answers ${queryId}`, queryId, measure, value, pass: true }));
+  return Object.entries(values).map(([queryId, value]) => ({
+    file,
+    describePath: describe,
+    test: `answers ${queryId}`,
+    queryId,
+    measure,
+    value,
+    pass: true,
+  }));
 }
 
 function run(...groups: CollectedSample[][]): CollectedRun {
@@ -21,14 +29,22 @@ const BEFORE = { q1: 1, q2: 0.5, q3: 0.5, q4: 1 };
 
 describe('findings', () => {
   it('an unchanged run has none and passes strict', () => {
-    const summary = summarize(run(samples(['refunds'], 'recall@5', BEFORE)), baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } }), { strict: true });
+    const summary = summarize(
+      run(samples(['refunds'], 'recall@5', BEFORE)),
+      baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } }),
+      { strict: true },
+    );
     expect(summary.findings).toEqual([]);
     expect(summary.passed).toBe(true);
   });
 
   it('a move within tolerance is no finding, strict or not', () => {
     const now = { ...BEFORE, q2: 0.52 }; // mean +0.005
-    const summary = summarize(run(samples(['refunds'], 'recall@5', now)), baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } }), { strict: true });
+    const summary = summarize(
+      run(samples(['refunds'], 'recall@5', now)),
+      baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } }),
+      { strict: true },
+    );
     expect(summary.findings).toEqual([]);
     expect(summary.passed).toBe(true);
   });
@@ -39,7 +55,17 @@ describe('findings', () => {
     const local = summarize(run(samples(['refunds'], 'recall@5', now)), baseline);
     expect(local.passed).toBe(true);
     expect(local.findings).toEqual([
-      { kind: 'improvement', suite: `${FILE} > refunds`, suiteKey: key(`${FILE} > refunds`), measure: 'recall@5', questions: ['q2', 'q3'], before: 0.75, after: 1, accept: 'update', fails: false },
+      {
+        kind: 'improvement',
+        suite: `${FILE} > refunds`,
+        suiteKey: key(`${FILE} > refunds`),
+        measure: 'recall@5',
+        questions: ['q2', 'q3'],
+        before: 0.75,
+        after: 1,
+        accept: 'update',
+        fails: false,
+      },
     ]);
     const ci = summarize(run(samples(['refunds'], 'recall@5', now)), baseline, { strict: true });
     expect(ci.passed).toBe(false);
@@ -48,8 +74,17 @@ describe('findings', () => {
 
   it('a mean is compared on the shared questions only; the questions on one side are named', () => {
     const now = { q1: 1, q2: 0.5, q3: 0.5, q5: 0 }; // q4 gone, q5 new; the shared mean is unchanged
-    const summary = summarize(run(samples(['refunds'], 'recall@5', now)), baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } }), { strict: true });
-    expect(summary.rows[0]).toMatchObject({ status: 'unchanged', delta: 0, newSamples: ['q5'], missingSamples: ['q4'] });
+    const summary = summarize(
+      run(samples(['refunds'], 'recall@5', now)),
+      baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } }),
+      { strict: true },
+    );
+    expect(summary.rows[0]).toMatchObject({
+      status: 'unchanged',
+      delta: 0,
+      newSamples: ['q5'],
+      missingSamples: ['q4'],
+    });
     expect(summary.findings.map((finding) => [finding.kind, finding.questions, finding.accept])).toEqual([
       ['new-questions', ['q5'], 'update'],
       ['missing-questions', ['q4'], 'prune'],
@@ -58,16 +93,28 @@ describe('findings', () => {
   });
 
   it('a new suite and a suite that did not run although its file ran: named, update and prune', () => {
-    const baseline = baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE }, [`${FILE} > shipping`]: { mrr: { s1: 1 } } });
-    const summary = summarize(run(samples(['refunds'], 'recall@5', BEFORE), samples(['returns'], 'mrr', { r1: 0.5 })), baseline, { strict: true });
-    expect(summary.findings.map((finding) => [finding.kind, finding.suite, finding.questions, finding.accept])).toEqual([
-      ['new-suite', `${FILE} > returns`, ['r1'], 'update'],
-      ['missing-suite', `${FILE} > shipping`, ['s1'], 'prune'],
-    ]);
+    const baseline = baselineFile({
+      [`${FILE} > refunds`]: { 'recall@5': BEFORE },
+      [`${FILE} > shipping`]: { mrr: { s1: 1 } },
+    });
+    const summary = summarize(
+      run(samples(['refunds'], 'recall@5', BEFORE), samples(['returns'], 'mrr', { r1: 0.5 })),
+      baseline,
+      { strict: true },
+    );
+    expect(summary.findings.map((finding) => [finding.kind, finding.suite, finding.questions, finding.accept])).toEqual(
+      [
+        ['new-suite', `${FILE} > returns`, ['r1'], 'update'],
+        ['missing-suite', `${FILE} > shipping`, ['s1'], 'prune'],
+      ],
+    );
   });
 
   it('a suite of a file that did not run is neither missing nor a finding', () => {
-    const baseline = baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE }, 'test/other.test.ts > x': { mrr: { s1: 1 } } });
+    const baseline = baselineFile({
+      [`${FILE} > refunds`]: { 'recall@5': BEFORE },
+      'test/other.test.ts > x': { mrr: { s1: 1 } },
+    });
     const summary = summarize(run(samples(['refunds'], 'recall@5', BEFORE)), baseline, { strict: true });
     expect(summary.findings).toEqual([]);
     expect(summary.notRun).toEqual({ suites: 1, rows: 1 });
@@ -78,7 +125,12 @@ describe('findings', () => {
     const baseline = baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } });
     const summary = summarize(run(samples(['refund policy'], 'recall@5', now)), baseline, { strict: true });
     const row = summary.rows[0]!;
-    expect(row).toMatchObject({ suite: `${FILE} > refund policy`, renamedFrom: `${FILE} > refunds`, status: 'regressed', delta: -0.375 });
+    expect(row).toMatchObject({
+      suite: `${FILE} > refund policy`,
+      renamedFrom: `${FILE} > refunds`,
+      status: 'regressed',
+      delta: -0.375,
+    });
     expect(summary.missing).toEqual([]);
     expect(summary.findings.map((finding) => [finding.kind, finding.from ?? finding.measure])).toEqual([
       ['renamed-suite', `${FILE} > refunds`],
@@ -95,7 +147,10 @@ describe('findings', () => {
   });
 
   it('update mode records instead of judging: no finding fails', () => {
-    const summary = summarize(run(samples(['returns'], 'mrr', { r1: 0.5 })), baselineFile({}), { strict: true, updatingBaseline: true });
+    const summary = summarize(run(samples(['returns'], 'mrr', { r1: 0.5 })), baselineFile({}), {
+      strict: true,
+      updatingBaseline: true,
+    });
     expect(summary.findings.map((finding) => [finding.kind, finding.fails])).toEqual([['new-suite', false]]);
     expect(summary.passed).toBe(true);
   });
@@ -110,7 +165,11 @@ describe('findings', () => {
     const baseline = baselineFile({});
     baseline.suites[JSON.stringify([FILE, ['a > b']])] = { mrr: { q1: 1 } };
     baseline.suites[JSON.stringify([FILE, ['a', 'b']])] = { mrr: { q1: 0 } };
-    const summary = summarize(run(samples(['a > b'], 'mrr', { q1: 1 }), samples(['a', 'b'], 'mrr', { q1: 0 })), baseline, { strict: true });
+    const summary = summarize(
+      run(samples(['a > b'], 'mrr', { q1: 1 }), samples(['a', 'b'], 'mrr', { q1: 0 })),
+      baseline,
+      { strict: true },
+    );
     expect(summary.rows.map((row) => [row.suite, row.status])).toEqual([
       [`${FILE} > a > b`, 'unchanged'],
       [`${FILE} > a > b`, 'unchanged'],
@@ -120,10 +179,22 @@ describe('findings', () => {
 
   it('a version-1 baseline is matched by name; a name two suites share is reported, not compared', () => {
     const v1 = parseBaseline(
-      JSON.stringify({ generatedBy: 'rag-matchers', schemaVersion: 1, suites: { [`${FILE} > refunds`]: { 'recall@5': BEFORE }, [`${FILE} > a > b`]: { mrr: { q1: 0.5 } } } }),
+      JSON.stringify({
+        generatedBy: 'rag-matchers',
+        schemaVersion: 1,
+        suites: { [`${FILE} > refunds`]: { 'recall@5': BEFORE }, [`${FILE} > a > b`]: { mrr: { q1: 0.5 } } },
+      }),
       'rag-baseline.json',
     );
-    const summary = summarize(run(samples(['refunds'], 'recall@5', BEFORE), samples(['a > b'], 'mrr', { q1: 1 }), samples(['a', 'b'], 'mrr', { q1: 1 })), v1, { strict: true });
+    const summary = summarize(
+      run(
+        samples(['refunds'], 'recall@5', BEFORE),
+        samples(['a > b'], 'mrr', { q1: 1 }),
+        samples(['a', 'b'], 'mrr', { q1: 1 }),
+      ),
+      v1,
+      { strict: true },
+    );
     expect(summary.legacy).toMatchObject({ matched: 1, ambiguous: [{ name: `${FILE} > a > b` }] });
     expect(summary.rows.find((row) => row.measure === 'recall@5')).toMatchObject({ status: 'unchanged' });
     expect(summary.rows.filter((row) => row.measure === 'mrr').map((row) => row.status)).toEqual(['new', 'new']);

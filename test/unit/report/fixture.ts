@@ -4,8 +4,22 @@ import type { BaselineFile } from '../../../src/baseline/schema.js';
 import { baselineFile } from '../baseline/keyed.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 
-function sample(describePath: string[], measure: string, queryId: string, value: number, file = 'test/orders.test.ts'): CollectedSample {
-  return { file, describePath, test: queryId === 'q5' ? 'partial refund' : `answers ${queryId}`, queryId, measure, value, pass: value >= 0.5 };
+function sample(
+  describePath: string[],
+  measure: string,
+  queryId: string,
+  value: number,
+  file = 'test/orders.test.ts',
+): CollectedSample {
+  return {
+    file,
+    describePath,
+    test: queryId === 'q5' ? 'partial refund' : `answers ${queryId}`,
+    queryId,
+    measure,
+    value,
+    pass: value >= 0.5,
+  };
 }
 
 const REFUNDS = ['refunds'];
@@ -32,11 +46,11 @@ export const RUN: CollectedRun = {
 };
 
 export const BASELINE: BaselineFile = baselineFile({
-    'test/orders.test.ts > refunds': {
-      'recall@5': { 'q1: refunds after 30 days': 1, q2: 1, q3: 1, q4: 1, q5: 1, q6: 1, q7: 1 },
-      'hit@5': { 'q1: refunds after 30 days': 1, q2: 0, q3: 0, q4: 0, q5: 1, q6: 1, q7: 1 },
-      'precision@5': { q1: 0.2 },
-    },
-    'test/orders.test.ts > shipping': { mrr: { eu: 1, us: 0.5, gone: 0.5 } },
-    'test/other.test.ts': { ndcg: { x: 0.5 } },
+  'test/orders.test.ts > refunds': {
+    'recall@5': { 'q1: refunds after 30 days': 1, q2: 1, q3: 1, q4: 1, q5: 1, q6: 1, q7: 1 },
+    'hit@5': { 'q1: refunds after 30 days': 1, q2: 0, q3: 0, q4: 0, q5: 1, q6: 1, q7: 1 },
+    'precision@5': { q1: 0.2 },
+  },
+  'test/orders.test.ts > shipping': { mrr: { eu: 1, us: 0.5, gone: 0.5 } },
+  'test/other.test.ts': { ndcg: { x: 0.5 } },
 });

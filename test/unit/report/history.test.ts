@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { formatHistory, historyBySuite, HistoryError, parseLog, readBaselineHistory } from '../../../src/report/history.js';
+import {
+  formatHistory,
+  historyBySuite,
+  HistoryError,
+  parseLog,
+  readBaselineHistory,
+} from '../../../src/report/history.js';
 import { renderHistoryHtml } from '../../../src/report/html.js';
 import { baselineHistoryRepo, createGitRepo, type GitRepo } from '../../browser/git-fixture.js';
 
@@ -34,7 +40,13 @@ describe('baseline history from git', { timeout: 30_000 }, () => {
     const history = await readBaselineHistory(repo.path, { cwd: repo.dir });
     const [first, second, third, moved, last] = repo.shas.map((sha) => repo.short(sha));
     expect(history.versions.map((version) => version.label)).toEqual([first, second, third, moved, last]);
-    expect(history.versions.map((version) => version.path)).toEqual(['rag-baseline.json', 'rag-baseline.json', 'rag-baseline.json', 'eval/rag-baseline.json', 'eval/rag-baseline.json']);
+    expect(history.versions.map((version) => version.path)).toEqual([
+      'rag-baseline.json',
+      'rag-baseline.json',
+      'rag-baseline.json',
+      'eval/rag-baseline.json',
+      'eval/rag-baseline.json',
+    ]);
     const pad = (sha: string | undefined): string => sha!.padEnd(7);
     expect(formatHistory(history, historyBySuite(history))).toBe(
       [
@@ -69,12 +81,16 @@ describe('baseline history from git', { timeout: 30_000 }, () => {
     const repo = shared;
     const clean = await readBaselineHistory(repo.path, { cwd: repo.dir });
     expect(clean.versions.at(-1)!.label).not.toBe('working tree');
-    repo.writeBaseline(repo.path, { [ORDERS]: { 'recall@5': { q1: 0, q2: 0, q3: 0, q4: 0 }, 'ndcg@10': { q1: 0.7, q2: 0.5, q3: 0.9 } } });
+    repo.writeBaseline(repo.path, {
+      [ORDERS]: { 'recall@5': { q1: 0, q2: 0, q3: 0, q4: 0 }, 'ndcg@10': { q1: 0.7, q2: 0.5, q3: 0.9 } },
+    });
     const history = await readBaselineHistory(repo.path, { cwd: repo.dir });
     expect(history.versions.at(-1)).toMatchObject({ label: 'working tree', commit: null, state: 'ok' });
     const text = formatHistory(history, historyBySuite(history, { suites: ['ORDERS'] }));
     expect(text).toContain('5 commits and uncommitted changes');
-    expect(text.split('\n').at(-2)).toBe('  working tree              0.700             0.000 -0.750      (not committed)');
+    expect(text.split('\n').at(-2)).toBe(
+      '  working tree              0.700             0.000 -0.750      (not committed)',
+    );
     expect(text).not.toContain('test/search.test.ts');
     const committedOnly = await readBaselineHistory(repo.path, { cwd: repo.dir, workingTree: false });
     expect(committedOnly.versions).toHaveLength(5);
@@ -97,7 +113,10 @@ describe('baseline history from git', { timeout: 30_000 }, () => {
     expect(historyBySuite(history, { suites: ['nothing like it'] })).toEqual([]);
     expect(formatHistory(history, [])).toContain('\nNo suite matched.\n');
     const lastTwo = await readBaselineHistory(repo.path, { cwd: repo.dir, limit: 2 });
-    expect(lastTwo.versions.map((version) => version.commit!.subject)).toEqual(['Move the baseline under eval/', 'Harder questions; drop mrr']);
+    expect(lastTwo.versions.map((version) => version.commit!.subject)).toEqual([
+      'Move the baseline under eval/',
+      'Harder questions; drop mrr',
+    ]);
   });
 
   it('notes a committed version that is not a readable baseline and compares across it', async () => {
@@ -111,7 +130,9 @@ describe('baseline history from git', { timeout: 30_000 }, () => {
     const history = await readBaselineHistory('rag-baseline.json', { cwd: repo.dir });
     expect(history.versions[1]).toMatchObject({ state: 'invalid', label: broken });
     const text = formatHistory(history, historyBySuite(history));
-    expect(text).toContain(`Note: ${broken} left out: ${broken}:rag-baseline.json: line 1 holds a Git merge-conflict marker (<<<<<<<)`);
+    expect(text).toContain(
+      `Note: ${broken} left out: ${broken}:rag-baseline.json: line 1 holds a Git merge-conflict marker (<<<<<<<)`,
+    );
     expect(text).toMatch(/0\.750 \+0\.250 +three\n$/);
     expect(renderHistoryHtml(history, historyBySuite(history))).toContain(`${broken} left out`);
   });
@@ -155,7 +176,10 @@ describe('baseline history from git', { timeout: 30_000 }, () => {
     const source = shared;
     const target = realpathSync(mkdtempSync(join(tmpdir(), 'rag-shallow-')));
     try {
-      execFileSync('git', ['clone', '-q', '--depth', '1', `file://${source.dir}`, join(target, 'clone')], { stdio: 'ignore', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+      execFileSync('git', ['clone', '-q', '--depth', '1', `file://${source.dir}`, join(target, 'clone')], {
+        stdio: 'ignore',
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      });
       const history = await readBaselineHistory('eval/rag-baseline.json', { cwd: join(target, 'clone') });
       expect(history.shallow).toBe(true);
       expect(history.versions).toHaveLength(1);
@@ -171,18 +195,24 @@ describe('baseline history from git', { timeout: 30_000 }, () => {
       await expect(readBaselineHistory('rag-baseline.json', { cwd: outside })).rejects.toThrow(
         new HistoryError(`'.' is not inside a git repository; history reads the baseline's commits from git`),
       );
-      await expect(readBaselineHistory('missing-dir/rag-baseline.json', { cwd: outside })).rejects.toThrow("cannot read 'missing-dir/rag-baseline.json': its directory does not exist");
+      await expect(readBaselineHistory('missing-dir/rag-baseline.json', { cwd: outside })).rejects.toThrow(
+        "cannot read 'missing-dir/rag-baseline.json': its directory does not exist",
+      );
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
     const empty = track(createGitRepo());
-    await expect(readBaselineHistory('rag-baseline.json', { cwd: empty.dir })).rejects.toThrow("no commit in this repository touches 'rag-baseline.json'");
+    await expect(readBaselineHistory('rag-baseline.json', { cwd: empty.dir })).rejects.toThrow(
+      "no commit in this repository touches 'rag-baseline.json'",
+    );
     const repo = shared;
     repo.write('other.json', '{}');
     await expect(readBaselineHistory('other.json', { cwd: repo.dir })).rejects.toThrow(
       "no commit in this repository touches 'other.json'; commit the baseline first (or pass its path with --baseline)",
     );
-    await expect(readBaselineHistory(repo.path, { cwd: repo.dir, git: 'git-that-does-not-exist' })).rejects.toThrow('git is not installed or not on PATH');
+    await expect(readBaselineHistory(repo.path, { cwd: repo.dir, git: 'git-that-does-not-exist' })).rejects.toThrow(
+      'git is not installed or not on PATH',
+    );
     unlinkSync(join(repo.dir, repo.path));
     // A deleted working file still has its history.
     expect((await readBaselineHistory(repo.path, { cwd: repo.dir })).versions).toHaveLength(5);
@@ -190,7 +220,8 @@ describe('baseline history from git', { timeout: 30_000 }, () => {
 });
 
 describe('parseLog', () => {
-  const header = (sha: string, subject: string): string => `\x1e${sha}\x1f${sha.slice(0, 7)}\x1f2025-01-01T00:00:00+00:00\x1fAda\x1f${subject}`;
+  const header = (sha: string, subject: string): string =>
+    `\x1e${sha}\x1f${sha.slice(0, 7)}\x1f2025-01-01T00:00:00+00:00\x1fAda\x1f${subject}`;
 
   it('reads status lines, renames and merges without a status line', () => {
     const text =

@@ -7,7 +7,13 @@ import { renderJson, type JsonReport } from '../../../src/report/json.js';
 import { changesChart, distributionChart, histogram, meansChart } from '../../../src/report/html/charts.js';
 import { escapeHtml, truncate } from '../../../src/report/html/escape.js';
 import { niceTicks, tickLabel } from '../../../src/report/html/svg.js';
-import { parseJsonReport, renderHtml, ReportFormatError, validateJsonReport, writeHtmlReport } from '../../../src/report/html.js';
+import {
+  parseJsonReport,
+  renderHtml,
+  ReportFormatError,
+  validateJsonReport,
+  writeHtmlReport,
+} from '../../../src/report/html.js';
 import { summarize } from '../../../src/report/summary.js';
 import { HOSTILE_QUESTION, HOSTILE_SUITE, HOSTILE_TEST, realisticFixture } from '../../browser/fixture.js';
 import { BASELINE, RUN } from './fixture.js';
@@ -29,13 +35,16 @@ function charts(html: string, kind: string): string[] {
   return [...html.matchAll(new RegExp(`<svg class="chart ${kind}"[\\s\\S]*?</svg>`, 'g'))].map((match) => match[0]);
 }
 
-const fixtureReport = (): JsonReport => renderJson(summarize(RUN, BASELINE, { baselinePath: 'rag-baseline.json' }), RUN);
+const fixtureReport = (): JsonReport =>
+  renderJson(summarize(RUN, BASELINE, { baselinePath: 'rag-baseline.json' }), RUN);
 
 describe('renderHtml', () => {
   it('writes one self-contained page: no script, no remote reference, a policy that forbids both', () => {
     const html = renderHtml(realisticFixture().report);
     expect(html.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;;`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;;`,
+    );
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/\s(?:src|href|xlink:href|action|poster|data)\s*=\s*["']?\s*(?:https?:)?\/\//i);
     expect(html).not.toMatch(/https?:\/\//i);
@@ -52,7 +61,9 @@ describe('renderHtml', () => {
     expect(html).not.toContain('<img');
     expect(html).not.toContain('</title><script');
     expect(html).toContain(escapeHtml(HOSTILE_SUITE));
-    expect(escapeHtml(HOSTILE_SUITE)).toBe('&lt;script&gt;window.__pwned = &quot;suite&quot;&lt;/script&gt; &amp; &quot;quotes&quot;');
+    expect(escapeHtml(HOSTILE_SUITE)).toBe(
+      '&lt;script&gt;window.__pwned = &quot;suite&quot;&lt;/script&gt; &amp; &quot;quotes&quot;',
+    );
     expect(html).toContain(escapeHtml(HOSTILE_QUESTION));
     expect(html).toContain(escapeHtml(HOSTILE_TEST));
     expect(html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
@@ -83,7 +94,10 @@ describe('renderHtml', () => {
     const html = renderHtml(report);
     const means = charts(html, 'means');
     expect(means).toHaveLength(2);
-    for (const [index, suite] of ['test/orders.test.ts > orders API', `test/search.test.ts > ${HOSTILE_SUITE}`].entries()) {
+    for (const [index, suite] of [
+      'test/orders.test.ts > orders API',
+      `test/search.test.ts > ${HOSTILE_SUITE}`,
+    ].entries()) {
       const rows = report.rows.filter((row) => row.suite === suite);
       const chart = means[index]!;
       const dots = elements(chart, 'circle', 'mark', 'mean');
@@ -93,7 +107,9 @@ describe('renderHtml', () => {
       // Positions are one linear map of the values: means and baselines share the axis.
       const points = [
         ...dots.map((dot) => [Number(dot['data-value']), Number(dot.cx)] as const),
-        ...diamonds.map((diamond) => [Number(diamond['data-value']), Number(/^M([\d.]+)/.exec(diamond.d!)![1])] as const),
+        ...diamonds.map(
+          (diamond) => [Number(diamond['data-value']), Number(/^M([\d.]+)/.exec(diamond.d!)![1])] as const,
+        ),
       ];
       const [a, b] = [points[0]!, points.find((point) => Math.abs(point[0] - points[0]![0]) > 0.05)!];
       const slope = (b[1] - a[1]) / (b[0] - a[0]);
@@ -111,7 +127,9 @@ describe('renderHtml', () => {
     expect(bars.map((bar) => Number(bar['data-value']))).toEqual(expected);
     expect(bars.filter((bar) => bar.class!.includes('worse'))).toHaveLength(Math.min(15, row.worse.length));
     const perUnit = Number(bars[0]!.width) / Math.abs(expected[0]!);
-    bars.forEach((bar, index) => expect(Math.abs(Number(bar.width) - Math.max(1, perUnit * Math.abs(expected[index]!)))).toBeLessThan(0.3));
+    bars.forEach((bar, index) =>
+      expect(Math.abs(Number(bar.width) - Math.max(1, perUnit * Math.abs(expected[index]!)))).toBeLessThan(0.3),
+    );
     // Worse bars end at zero where better bars start.
     const worse = bars[0]!;
     const better = bars[bars.length - 1]!;
@@ -130,7 +148,9 @@ describe('renderHtml', () => {
 
   it('has no change chart for a row where no question changed, and says why', () => {
     const report = fixtureReport();
-    const unchanged = report.rows.find((row) => row.status === 'unchanged' && row.worse.length === 0 && row.better.length === 0)!;
+    const unchanged = report.rows.find(
+      (row) => row.status === 'unchanged' && row.worse.length === 0 && row.better.length === 0,
+    )!;
     expect(changesChart(unchanged.suite, unchanged)).toBeUndefined();
     const html = renderHtml(report);
     expect(html).toContain(`<strong>${unchanged.measure}</strong>: no question changed`);
@@ -163,10 +183,14 @@ describe('renderHtml', () => {
 
   it('shows the summary’s warnings, escaped, and draws a report written before warnings existed', () => {
     const report = { ...fixtureReport(), warnings: ['Holm makes p <0.05 unreachable for "recall@5"'] };
-    expect(renderHtml(report)).toContain('<p class="warning">⚠ Holm makes p &lt;0.05 unreachable for &quot;recall@5&quot;</p>');
+    expect(renderHtml(report)).toContain(
+      '<p class="warning">⚠ Holm makes p &lt;0.05 unreachable for &quot;recall@5&quot;</p>',
+    );
     const { warnings: _dropped, ...older } = report;
     expect(renderHtml(older as JsonReport)).not.toContain('class="warning"');
-    expect(() => renderHtml({ ...report, warnings: [1] } as unknown as JsonReport)).toThrow('"warnings" must be an array of strings, found [1].');
+    expect(() => renderHtml({ ...report, warnings: [1] } as unknown as JsonReport)).toThrow(
+      '"warnings" must be an array of strings, found [1].',
+    );
   });
 
   it('takes a title and escapes it', () => {
@@ -186,15 +210,21 @@ describe('reading a JSON report', () => {
     const report = fixtureReport();
     const broken = structuredClone(report) as unknown as { rows: { mean: unknown; samples: { value: unknown }[] }[] };
     broken.rows[1]!.mean = 'high';
-    expect(() => validateJsonReport(broken, 'r.json')).toThrow(new ReportFormatError('r.json: rows[1].mean must be a finite number, found "high".'));
+    expect(() => validateJsonReport(broken, 'r.json')).toThrow(
+      new ReportFormatError('r.json: rows[1].mean must be a finite number, found "high".'),
+    );
     const brokenSample = structuredClone(report) as unknown as typeof broken;
     brokenSample.rows[0]!.samples[2]!.value = null;
-    expect(() => renderHtml(brokenSample as unknown as JsonReport)).toThrow('rows[0].samples[2].value must be a finite number, found null');
-    expect(() => parseJsonReport('{"rows": [', 'r.json')).toThrow(/^r\.json: not valid JSON/);
-    expect(() => parseJsonReport('{"generatedBy": "rag-matchers", "schemaVersion": 1, "suites": {}}', 'rag-baseline.json')).toThrow(
-      'rag-baseline.json: not a rag-matchers JSON report',
+    expect(() => renderHtml(brokenSample as unknown as JsonReport)).toThrow(
+      'rows[0].samples[2].value must be a finite number, found null',
     );
-    expect(() => parseJsonReport(JSON.stringify({ ...report, schemaVersion: 2 }), 'r.json')).toThrow('newer rag-matchers (report schema version 2');
+    expect(() => parseJsonReport('{"rows": [', 'r.json')).toThrow(/^r\.json: not valid JSON/);
+    expect(() =>
+      parseJsonReport('{"generatedBy": "rag-matchers", "schemaVersion": 1, "suites": {}}', 'rag-baseline.json'),
+    ).toThrow('rag-baseline.json: not a rag-matchers JSON report');
+    expect(() => parseJsonReport(JSON.stringify({ ...report, schemaVersion: 2 }), 'r.json')).toThrow(
+      'newer rag-matchers (report schema version 2',
+    );
   });
 });
 
@@ -220,14 +250,18 @@ describe('writeHtmlReport', () => {
     const target = join(directory, 'report.html');
     await writeHtmlReport(target, fixtureReport());
     const before = readFileSync(target, 'utf8');
-    await expect(writeHtmlReport(target, { ...fixtureReport(), rows: 'none' } as unknown as JsonReport)).rejects.toThrow(ReportFormatError);
+    await expect(
+      writeHtmlReport(target, { ...fixtureReport(), rows: 'none' } as unknown as JsonReport),
+    ).rejects.toThrow(ReportFormatError);
     expect(readFileSync(target, 'utf8')).toBe(before);
   });
 });
 
 describe('chart helpers', () => {
   it('escapes markup, quotes, control characters and lone surrogates', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
     expect(escapeHtml('a\u0000b\u001bc\td\ne')).toBe('a\ufffdb\ufffdc\td\ne');
     expect(escapeHtml('x\ud800y\udc00z 😀')).toBe('x\ufffdy\ufffdz 😀');
     expect(truncate('abcdef', 4)).toBe('abc…');

@@ -28,9 +28,14 @@ describe('resolveBaselineMode', () => {
     expect(resolveBaselineMode({ CI: 'true', RAG_BASELINE: 'update' })).toEqual({
       mode: 'compare',
       ci: true,
-      notice: 'The baseline was not written: CI is set, and CI never writes it (RAG_BASELINE=update ignored). Update it locally and commit it.',
+      notice:
+        'The baseline was not written: CI is set, and CI never writes it (RAG_BASELINE=update ignored). Update it locally and commit it.',
     });
-    expect(resolveBaselineMode({ CI: '1' }, { updateSnapshots: true })).toMatchObject({ mode: 'compare', ci: true, notice: expect.stringContaining('(-u ignored)') });
+    expect(resolveBaselineMode({ CI: '1' }, { updateSnapshots: true })).toMatchObject({
+      mode: 'compare',
+      ci: true,
+      notice: expect.stringContaining('(-u ignored)'),
+    });
     expect(resolveBaselineMode({ CI: 'true', RAG_BASELINE: 'prune' }).mode).toBe('compare');
     expect(resolveBaselineMode({ CI: 'true' })).toEqual({ mode: 'compare', ci: true });
   });
@@ -65,7 +70,10 @@ describe('validateReporterOptions', () => {
   });
 
   it.each([
-    [{ tolerence: 0.01 }, 'rag-matchers reporter options: unknown option "tolerence"; the options are baseline, tolerance,'],
+    [
+      { tolerence: 0.01 },
+      'rag-matchers reporter options: unknown option "tolerence"; the options are baseline, tolerance,',
+    ],
     [{ baseline: '' }, 'baseline must be a file path such as "rag-baseline.json", got "".'],
     [{ tolerance: { 'recal@5': 0 } }, 'tolerance["recal@5"]: measure "recal@5" is not valid'],
     [{ tolerance: 'high' }, 'tolerance must be a number (e.g. 0.01) or an object'],
@@ -82,7 +90,7 @@ describe('validateReporterOptions', () => {
 
   it('names its source in messages', () => {
     expect(() => validateReporterOptions([], 'rag-matchers/jest-reporter options')).toThrow(
-      'rag-matchers/jest-reporter options must be an object such as { baseline: \'rag-baseline.json\' }, got an array.',
+      "rag-matchers/jest-reporter options must be an object such as { baseline: 'rag-baseline.json' }, got an array.",
     );
   });
 });
@@ -112,9 +120,15 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
     });
     // Under CI the baseline must be up to date unless strict: false says otherwise.
     expect(resolveReporterOptions({}, { rootDir, runner: 'vitest', env: { CI: 'true' } }).strict).toBe(true);
-    expect(resolveReporterOptions({ strict: false }, { rootDir, runner: 'vitest', env: { CI: 'true' } }).strict).toBe(false);
-    expect(() => resolveReporterOptions({ strict: 'yes' }, { rootDir, runner: 'vitest', env: {} })).toThrow('strict must be true or false, got "yes"');
-    expect(resolveReporterOptions({}, { rootDir, runner: 'jest', env: {} }).acceptCommand).toBe('RAG_BASELINE=update npx jest');
+    expect(resolveReporterOptions({ strict: false }, { rootDir, runner: 'vitest', env: { CI: 'true' } }).strict).toBe(
+      false,
+    );
+    expect(() => resolveReporterOptions({ strict: 'yes' }, { rootDir, runner: 'vitest', env: {} })).toThrow(
+      'strict must be true or false, got "yes"',
+    );
+    expect(resolveReporterOptions({}, { rootDir, runner: 'jest', env: {} }).acceptCommand).toBe(
+      'RAG_BASELINE=update npx jest',
+    );
   });
 
   it('compare mode keeps the gate; update mode records instead of failing', () => {
@@ -135,7 +149,9 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
     const here = summaryOptionsFrom(resolveReporterOptions({}, { rootDir: process.cwd(), runner: 'vitest', env: {} }));
     expect(here.fileExists!('test/unit/report/options.test.ts')).toBe(true);
     expect(here.fileExists!('test/unit/report/no-such.test.ts')).toBe(false);
-    const update = summaryOptionsFrom(resolveReporterOptions(options, { rootDir, runner: 'vitest', env: { RAG_BASELINE: 'update' } }));
+    const update = summaryOptionsFrom(
+      resolveReporterOptions(options, { rootDir, runner: 'vitest', env: { RAG_BASELINE: 'update' } }),
+    );
     expect(update).toMatchObject({ failOnRegression: false, failOnNew: false, updatingBaseline: true });
   });
 });

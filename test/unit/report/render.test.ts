@@ -100,11 +100,17 @@ describe('renderConsole', () => {
     expect(text.split('\n').at(-1)).toBe(
       'Retrieval quality regressed in 1 suite × measure row. If this change is intended, accept it with: RAG_BASELINE=update npx jest',
     );
-    expect(renderConsole({ ...SUMMARY, runner: 'jest' }, { color: false }).split('\n').at(-1)).toMatch(/accept it with: RAG_BASELINE=update npx jest$/);
+    expect(
+      renderConsole({ ...SUMMARY, runner: 'jest' }, { color: false })
+        .split('\n')
+        .at(-1),
+    ).toMatch(/accept it with: RAG_BASELINE=update npx jest$/);
   });
 
   it('while the baseline is updated, says the changes are recorded, not that failOnRegression is false', () => {
-    const updating = renderConsole(summarize(RUN, BASELINE, { failOnRegression: false, updatingBaseline: true }), { color: false });
+    const updating = renderConsole(summarize(RUN, BASELINE, { failOnRegression: false, updatingBaseline: true }), {
+      color: false,
+    });
     expect(updating).toContain('The baseline is being updated: these changes are recorded, not judged.');
     expect(updating).not.toContain('failOnRegression is false');
     const reportOnly = renderConsole(summarize(RUN, BASELINE, { failOnRegression: false }), { color: false });
@@ -134,9 +140,13 @@ describe('renderConsole', () => {
 
   it('failOnNew: the last line says how to record the new questions', () => {
     const text = renderConsole(summarize(RUN, BASELINE, { failOnNew: true, significance: 0.05 }), { color: false });
-    expect(text).toContain('  ✗ suite not in the baseline: test/orders.test.ts > returns | policy (1 question: r1) — run RAG_BASELINE=update npx vitest run and commit');
+    expect(text).toContain(
+      '  ✗ suite not in the baseline: test/orders.test.ts > returns | policy (1 question: r1) — run RAG_BASELINE=update npx vitest run and commit',
+    );
     expect(text).toContain('  ✗ 1 question of suite test/orders.test.ts > shipping · mrr not in the baseline: uk');
-    expect(text.split('\n').at(-1)).toBe('2 questions not in the baseline (failOnNew). Record them with: RAG_BASELINE=update npx vitest run');
+    expect(text.split('\n').at(-1)).toBe(
+      '2 questions not in the baseline (failOnNew). Record them with: RAG_BASELINE=update npx vitest run',
+    );
   });
 
   it('an empty run says so', () => {
@@ -146,7 +156,9 @@ describe('renderConsole', () => {
   });
 
   it('rejects a bad maxWorse', () => {
-    expect(() => renderConsole(SUMMARY, { color: false, maxWorse: -1 })).toThrow('maxWorse must be a whole number ≥ 0, got -1.');
+    expect(() => renderConsole(SUMMARY, { color: false, maxWorse: -1 })).toThrow(
+      'maxWorse must be a whole number ≥ 0, got -1.',
+    );
   });
 });
 
@@ -170,7 +182,9 @@ describe('renderMarkdown', () => {
   it('all unchanged: a plain table and a ✅ headline, no accept line', () => {
     const summary = summarize(RUN, summaryAsBaseline(), { baselinePath: 'rag-baseline.json' });
     const text = renderMarkdown(summary);
-    expect(text.split('\n')[2]).toBe('✅ **No regressions** · 0 improved · 4 unchanged — 18 samples in 3 suites (vitest), baseline `rag-baseline.json`');
+    expect(text.split('\n')[2]).toBe(
+      '✅ **No regressions** · 0 improved · 4 unchanged — 18 samples in 3 suites (vitest), baseline `rag-baseline.json`',
+    );
     expect(text).not.toContain('<details>');
     expect(text).not.toContain('accept it');
   });
@@ -183,13 +197,28 @@ describe('renderMarkdown', () => {
   });
 
   it('escapes what Markdown or HTML would otherwise interpret', () => {
-    expect(escapeText('a|b *c* _d_ `e` <script> [x](y) &amp; 5 > 3')).toBe('a\\|b \\*c\\* \\_d\\_ \\`e\\` &lt;script> \\[x\\](y) &amp;amp; 5 > 3');
+    expect(escapeText('a|b *c* _d_ `e` <script> [x](y) &amp; 5 > 3')).toBe(
+      'a\\|b \\*c\\* \\_d\\_ \\`e\\` &lt;script> \\[x\\](y) &amp;amp; 5 > 3',
+    );
     expect(escapeText('line\nbreak')).toBe('line\\\\nbreak');
   });
 
   it('a CR or LF in a name never starts a line: no fake headings in the Markdown or the step summary', () => {
     const hostile = 'q1\r### ✅ No regressions\r\n# fake\u2028## also';
-    const run = { runner: 'vitest' as const, samples: [{ file: 'test/a.test.ts', describePath: [`refunds\r## injected`], test: hostile, queryId: hostile, measure: 'recall@5', value: 1, pass: true }] };
+    const run = {
+      runner: 'vitest' as const,
+      samples: [
+        {
+          file: 'test/a.test.ts',
+          describePath: [`refunds\r## injected`],
+          test: hostile,
+          queryId: hostile,
+          measure: 'recall@5',
+          value: 1,
+          pass: true,
+        },
+      ],
+    };
     const text = renderMarkdown(summarize(run, undefined, { strict: true }));
     const headings = text.split(/\r\n|\r|\n|\u2028/).filter((line) => /^\s*#/.test(line));
     expect(headings).toEqual(['### RAG retrieval quality']);
@@ -207,7 +236,20 @@ describe('renderMarkdown', () => {
 describe('console escaping', () => {
   it('terminal escapes and line breaks from names are shown, not obeyed: no fake verdict line', () => {
     const fake = '\u001b[2K\r\u001b[32mNo retrieval regressions (5 improved).\u001b[0m\nq';
-    const run = { runner: 'vitest' as const, samples: [{ file: 'test/a.test.ts', describePath: [fake], test: fake, queryId: fake, measure: 'recall@5', value: 0, pass: false }] };
+    const run = {
+      runner: 'vitest' as const,
+      samples: [
+        {
+          file: 'test/a.test.ts',
+          describePath: [fake],
+          test: fake,
+          queryId: fake,
+          measure: 'recall@5',
+          value: 0,
+          pass: false,
+        },
+      ],
+    };
     const baseline = baselineFile({});
     baseline.suites[suiteKeyOf({ file: 'test/a.test.ts', describe: [fake] })] = { 'recall@5': { [fake]: 1 } };
     const text = renderConsole(summarize(run, baseline), { color: false });
@@ -238,19 +280,67 @@ describe('renderJson', () => {
       kind: 'retrieval-report',
       runner: 'vitest',
       passed: false,
-      counts: { samples: 18, suites: 3, rows: 4, regressed: 1, improved: 1, unchanged: 1, new: 1, newSamples: 2, missingRows: 1, notRunSuites: 1, notRunRows: 1 },
+      counts: {
+        samples: 18,
+        suites: 3,
+        rows: 4,
+        regressed: 1,
+        improved: 1,
+        unchanged: 1,
+        new: 1,
+        newSamples: 2,
+        missingRows: 1,
+        notRunSuites: 1,
+        notRunRows: 1,
+      },
       baseline: { path: 'rag-baseline.json', found: true },
-      settings: { significance: null, test: 'sign', seed: 42, resamples: 10000, intervalResamples: 1000, holmFamily: 2, tolerance: { default: 0.01, byMeasure: {} } },
+      settings: {
+        significance: null,
+        test: 'sign',
+        seed: 42,
+        resamples: 10000,
+        intervalResamples: 1000,
+        holmFamily: 2,
+        tolerance: { default: 0.01, byMeasure: {} },
+      },
       files: ['test/orders.test.ts'],
     });
     const recall = report.rows.find((row) => row.measure === 'recall@5')!;
-    expect(recall.comparison).toMatchObject({ shared: 7, wins: 0, losses: 6, ties: 1, p: 0.03125, adjustedP: 0.0625, seed: null });
-    expect(recall.samples[0]).toEqual({ id: 'q1: refunds after 30 days', test: 'answers q1: refunds after 30 days', value: 0.5, before: 1, pass: true, threshold: null, negated: false });
+    expect(recall.comparison).toMatchObject({
+      shared: 7,
+      wins: 0,
+      losses: 6,
+      ties: 1,
+      p: 0.03125,
+      adjustedP: 0.0625,
+      seed: null,
+    });
+    expect(recall.samples[0]).toEqual({
+      id: 'q1: refunds after 30 days',
+      test: 'answers q1: refunds after 30 days',
+      value: 0.5,
+      before: 1,
+      pass: true,
+      threshold: null,
+      negated: false,
+    });
     const ndcg = report.rows.find((row) => row.measure === 'ndcg@10')!;
     expect(ndcg).toMatchObject({ status: 'new', baseline: null, delta: null, comparison: null });
-    expect(ndcg.samples).toEqual([{ id: 'r1', test: 'answers r1', value: 0.8, before: null, pass: true, threshold: null, negated: false }]);
-    expect(report.missing).toEqual([{ suite: 'test/orders.test.ts > refunds', suiteKey: '["test/orders.test.ts",["refunds"]]', measure: 'precision@5', count: 1, mean: 0.2 }]);
-    expect(report.findings.find((finding) => finding.kind === 'missing-questions' && finding.measure === 'precision@5')).toMatchObject({
+    expect(ndcg.samples).toEqual([
+      { id: 'r1', test: 'answers r1', value: 0.8, before: null, pass: true, threshold: null, negated: false },
+    ]);
+    expect(report.missing).toEqual([
+      {
+        suite: 'test/orders.test.ts > refunds',
+        suiteKey: '["test/orders.test.ts",["refunds"]]',
+        measure: 'precision@5',
+        count: 1,
+        mean: 0.2,
+      },
+    ]);
+    expect(
+      report.findings.find((finding) => finding.kind === 'missing-questions' && finding.measure === 'precision@5'),
+    ).toMatchObject({
       questions: ['q1'],
       accept: 'prune',
       command: 'RAG_BASELINE=prune npx vitest run',
@@ -262,7 +352,9 @@ describe('renderJson', () => {
   it('formats one sample per line and ends with a newline', () => {
     const text = formatJsonReport(renderJson(SUMMARY));
     expect(text.endsWith('}\n')).toBe(true);
-    expect(text).toContain('\n        {"id":"q2","test":"answers q2","value":0,"before":1,"pass":false,"threshold":null,"negated":false},\n');
+    expect(text).toContain(
+      '\n        {"id":"q2","test":"answers q2","value":0,"before":1,"pass":false,"threshold":null,"negated":false},\n',
+    );
   });
 });
 
@@ -298,11 +390,19 @@ describe('writeReports', () => {
   it('writes nothing without options or GITHUB_STEP_SUMMARY, and skips the step summary when told', async () => {
     expect(await writeReports(SUMMARY, RUN, { rootDir: directory, env: {} })).toEqual({});
     const stepSummary = path.join(directory, 'step-summary.md');
-    expect(await writeReports(SUMMARY, RUN, { rootDir: directory, env: { GITHUB_STEP_SUMMARY: stepSummary }, githubStepSummary: false })).toEqual({});
+    expect(
+      await writeReports(SUMMARY, RUN, {
+        rootDir: directory,
+        env: { GITHUB_STEP_SUMMARY: stepSummary },
+        githubStepSummary: false,
+      }),
+    ).toEqual({});
     expect(await readdir(directory)).toEqual([]);
   });
 
   it('rejects an empty path, naming the option', async () => {
-    await expect(writeReports(SUMMARY, RUN, { json: '  ', rootDir: directory, env: {} })).rejects.toThrow(/json must be a file path such as "rag-report.json"/);
+    await expect(writeReports(SUMMARY, RUN, { json: '  ', rootDir: directory, env: {} })).rejects.toThrow(
+      /json must be a file path such as "rag-report.json"/,
+    );
   });
 });

@@ -9,7 +9,11 @@ import { baselineFile, key } from '../baseline/keyed.js';
 const FILE = 'test/orders.test.ts';
 
 /** Samples q1…qn of one measure in one suite. */
-function samples(measure: string, values: number[], options: { file?: string; describe?: string[]; ids?: string[] } = {}): CollectedSample[] {
+function samples(
+  measure: string,
+  values: number[],
+  options: { file?: string; describe?: string[]; ids?: string[] } = {},
+): CollectedSample[] {
   return values.map((value, index) => ({
     file: options.file ?? FILE,
     describePath: options.describe ?? ['refunds'],
@@ -51,7 +55,10 @@ describe('per suite × measure statistics', () => {
 
   it('binary measures get the Wilson interval: 5/10 → [0.237, 0.763], 10/10 → [0.722, 1]', () => {
     const summary = summarize(
-      run(samples('hit@5', [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]), samples('hit@10', Array(10).fill(1), { describe: ['all found'] })),
+      run(
+        samples('hit@5', [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]),
+        samples('hit@10', Array(10).fill(1), { describe: ['all found'] }),
+      ),
       undefined,
     );
     const half = row(summary.rows, 'hit@5').interval;
@@ -64,7 +71,10 @@ describe('per suite × measure statistics', () => {
   });
 
   it('any measure whose values are all 0/1 is binary (faithfulness, judge:<name>, recall with one relevant id)', () => {
-    const summary = summarize(run(samples('judge:grounded', [1, 0, 1, 1]), samples('faithfulness', [1, 0.5, 1, 1])), undefined);
+    const summary = summarize(
+      run(samples('judge:grounded', [1, 0, 1, 1]), samples('faithfulness', [1, 0.5, 1, 1])),
+      undefined,
+    );
     expect(row(summary.rows, 'judge:grounded').interval.method).toBe('wilson');
     expect(row(summary.rows, 'faithfulness').interval.method).toBe('bootstrap-percentile');
   });
@@ -75,7 +85,13 @@ describe('per suite × measure statistics', () => {
     const second = row(summarize(run(samples('ndcg@10', values)), undefined).rows, 'ndcg@10').interval;
     expect(second).toEqual(first);
     const expected = meanInterval(values, { seed: 42, resamples: 1000 });
-    expect(first).toMatchObject({ method: 'bootstrap-percentile', lower: expected.lower, upper: expected.upper, seed: 42, resamples: 1000 });
+    expect(first).toMatchObject({
+      method: 'bootstrap-percentile',
+      lower: expected.lower,
+      upper: expected.upper,
+      seed: 42,
+      resamples: 1000,
+    });
     expect(first.lower).toBeLessThan(0.575);
     expect(first.upper).toBeGreaterThan(0.575);
     const otherSeed = row(summarize(run(samples('ndcg@10', values)), undefined, { seed: 7 }).rows, 'ndcg@10').interval;
@@ -89,7 +105,12 @@ describe('per suite × measure statistics', () => {
 
   it('rows are ordered by suite, then measure, in natural order', () => {
     const summary = summarize(
-      run(samples('recall@10', [1]), samples('recall@5', [1]), samples('hit@5', [1], { describe: ['b'] }), samples('mrr', [1], { describe: ['a'] })),
+      run(
+        samples('recall@10', [1]),
+        samples('recall@5', [1]),
+        samples('hit@5', [1], { describe: ['b'] }),
+        samples('mrr', [1], { describe: ['a'] }),
+      ),
       undefined,
     );
     expect(summary.rows.map((r) => `${r.suite} · ${r.measure}`)).toEqual([
@@ -155,8 +176,12 @@ describe('comparison with the baseline', () => {
       ['ndcg@10', 'unchanged'],
       ['recall@5', 'regressed'],
     ]);
-    expect(() => summarize(run(after), baselineOf(before), { tolerance: { 'recal@5': 0 } })).toThrow(/tolerance\["recal@5"\]: measure "recal@5" is not valid/);
-    expect(() => summarize(run(after), baselineOf(before), { tolerance: -0.1 })).toThrow(/tolerance must be a finite number ≥ 0/);
+    expect(() => summarize(run(after), baselineOf(before), { tolerance: { 'recal@5': 0 } })).toThrow(
+      /tolerance\["recal@5"\]: measure "recal@5" is not valid/,
+    );
+    expect(() => summarize(run(after), baselineOf(before), { tolerance: -0.1 })).toThrow(
+      /tolerance must be a finite number ≥ 0/,
+    );
   });
 
   it('improvements are the mirror image, and unchanged rows are reported too', () => {
@@ -193,8 +218,16 @@ describe('comparison with the baseline', () => {
   });
 
   it('no shared question: the row is new (with the baseline shown), nothing is compared', () => {
-    const r = row(summarize(run(samples('mrr', [0], { ids: ['renamed'] })), baselineOf(samples('mrr', [1], { ids: ['old'] }))).rows, 'mrr');
-    expect(r).toMatchObject({ status: 'new', baseline: { mean: 1, count: 1 }, newSamples: ['renamed'], missingSamples: ['old'] });
+    const r = row(
+      summarize(run(samples('mrr', [0], { ids: ['renamed'] })), baselineOf(samples('mrr', [1], { ids: ['old'] }))).rows,
+      'mrr',
+    );
+    expect(r).toMatchObject({
+      status: 'new',
+      baseline: { mean: 1, count: 1 },
+      newSamples: ['renamed'],
+      missingSamples: ['old'],
+    });
     expect(r.comparison).toBeUndefined();
     expect(r.delta).toBeUndefined();
   });
@@ -213,14 +246,26 @@ describe('significance', () => {
   });
 
   it('6 losses, 0 wins: p = 2/64 = 0.03125 ≤ 0.05, a regression', () => {
-    const summary = summarize(run(samples('recall@5', Array(6).fill(0))), baselineOf(samples('recall@5', Array(6).fill(1))), { significance: 0.05 });
+    const summary = summarize(
+      run(samples('recall@5', Array(6).fill(0))),
+      baselineOf(samples('recall@5', Array(6).fill(1))),
+      { significance: 0.05 },
+    );
     expect(row(summary.rows, 'recall@5').comparison).toMatchObject({ p: 0.03125, adjustedP: 0.03125 });
     expect(row(summary.rows, 'recall@5').status).toBe('regressed');
   });
 
   it('Holm across the compared rows: p = 0.03125 and 0.0625 become 0.0625 and 0.0625, so neither regresses at 0.05', () => {
-    const before = [...samples('recall@5', Array(6).fill(1)), ...samples('ndcg@10', Array(5).fill(1)), ...samples('mrr', [1, 1])];
-    const after = [...samples('recall@5', Array(6).fill(0)), ...samples('ndcg@10', Array(5).fill(0.5)), ...samples('mrr', [1, 1])];
+    const before = [
+      ...samples('recall@5', Array(6).fill(1)),
+      ...samples('ndcg@10', Array(5).fill(1)),
+      ...samples('mrr', [1, 1]),
+    ];
+    const after = [
+      ...samples('recall@5', Array(6).fill(0)),
+      ...samples('ndcg@10', Array(5).fill(0.5)),
+      ...samples('mrr', [1, 1]),
+    ];
     const summary = summarize(run(after), baselineOf(before), { significance: 0.05 });
     // Sorted: 0.03125 · 2 = 0.0625; then max(0.0625, 0.0625 · 1) = 0.0625. The unchanged mrr row (no question
     // changed, p = 1 whatever the test) is not in the family, so m = 2.
@@ -246,8 +291,16 @@ describe('significance', () => {
   it("test: 'randomization' (exact for few pairs: 5 equal drops → 2/32) and 't'", () => {
     const before = samples('ndcg@10', [1, 1, 0.75, 0.75, 0.5]); // binary fractions: every difference is exactly −0.5
     const after = samples('ndcg@10', [0.5, 0.5, 0.25, 0.25, 0]);
-    const randomization = row(summarize(run(after), baselineOf(before), { test: 'randomization' }).rows, 'ndcg@10').comparison!;
-    expect(randomization).toMatchObject({ test: 'randomization', method: 'randomization-exact', seed: null, resamples: 32 });
+    const randomization = row(
+      summarize(run(after), baselineOf(before), { test: 'randomization' }).rows,
+      'ndcg@10',
+    ).comparison!;
+    expect(randomization).toMatchObject({
+      test: 'randomization',
+      method: 'randomization-exact',
+      seed: null,
+      resamples: 32,
+    });
     expect(randomization.p).toBeCloseTo(0.0625, 12);
     const t = row(summarize(run(after), baselineOf(before), { test: 't' }).rows, 'ndcg@10').comparison!;
     expect(t).toMatchObject({ test: 't', method: 'paired-t', p: 0 }); // identical differences: sd 0, t = −∞
@@ -262,15 +315,22 @@ describe('significance', () => {
     expect(row(few.rows, 'ndcg@10').comparison).toMatchObject({ method: 'randomization-monte-carlo', p: 0.01 });
     expect(few.warnings).toEqual([]);
     expect(few.regressions).toBe(1);
-    const tooFew = summarize(run(after), baselineOf(before), { test: 'randomization', significance: 0.005, resamples: 99 });
+    const tooFew = summarize(run(after), baselineOf(before), {
+      test: 'randomization',
+      significance: 0.005,
+      resamples: 99,
+    });
     expect(tooFew.warnings).toEqual([
       "With 1 compared row and 99 randomization resamples, no Monte Carlo p-value can pass Holm at 0.005 (the smallest is 1/100, times 1): such rows can never regress. Set resamples to at least 200, or use test: 'sign'.",
     ]);
     expect(tooFew.regressions).toBe(0);
   });
 
-  it("a t-test on one pair has no p: the row is compared but cannot be significant", () => {
-    const summary = summarize(run(samples('mrr', [0])), baselineOf(samples('mrr', [1])), { test: 't', significance: 0.05 });
+  it('a t-test on one pair has no p: the row is compared but cannot be significant', () => {
+    const summary = summarize(run(samples('mrr', [0])), baselineOf(samples('mrr', [1])), {
+      test: 't',
+      significance: 0.05,
+    });
     const r = row(summary.rows, 'mrr');
     expect(r.comparison).toMatchObject({ shared: 1, losses: 1, test: 't' });
     expect(r.comparison!.p).toBeUndefined();
@@ -280,9 +340,15 @@ describe('significance', () => {
 
   it('rejects bad options, naming them', () => {
     const r = run(samples('mrr', [1]));
-    expect(() => summarize(r, undefined, { significance: 5 })).toThrow(/significance must be a number strictly between 0 and 1/);
-    expect(() => summarize(r, undefined, { test: 'wilcoxon' as 'sign' })).toThrow(/test must be 'sign', 'randomization' or 't', got "wilcoxon"/);
-    expect(() => summarize(r, undefined, { intervalResamples: 0 })).toThrow(/intervalResamples must be a whole number ≥ 1/);
+    expect(() => summarize(r, undefined, { significance: 5 })).toThrow(
+      /significance must be a number strictly between 0 and 1/,
+    );
+    expect(() => summarize(r, undefined, { test: 'wilcoxon' as 'sign' })).toThrow(
+      /test must be 'sign', 'randomization' or 't', got "wilcoxon"/,
+    );
+    expect(() => summarize(r, undefined, { intervalResamples: 0 })).toThrow(
+      /intervalResamples must be a whole number ≥ 1/,
+    );
   });
 });
 
@@ -301,13 +367,20 @@ describe('new, missing and not-run entries, and the gate', () => {
 
   it('missing: baseline rows of files that ran; notRun: suites of files that did not', () => {
     const summary = summarize(run(samples('recall@5', [1, 1])), baseline);
-    expect(summary.missing).toEqual([{ suite: `${FILE} > refunds`, suiteKey: key(`${FILE} > refunds`), measure: 'mrr', count: 1, mean: 1 }]);
+    expect(summary.missing).toEqual([
+      { suite: `${FILE} > refunds`, suiteKey: key(`${FILE} > refunds`), measure: 'mrr', count: 1, mean: 1 },
+    ]);
     expect(summary.notRun).toEqual({ suites: 1, rows: 1 });
   });
 
   it('fileExists: the rows of a deleted test file are missing (obsolete), not "not run"', () => {
-    const summary = summarize(run(samples('recall@5', [1, 1])), baseline, { fileExists: (file) => file !== 'test/other.test.ts' });
-    expect(summary.missing.map((m) => `${m.suite} · ${m.measure}`)).toEqual([`${FILE} > refunds · mrr`, 'test/other.test.ts · ndcg@10']);
+    const summary = summarize(run(samples('recall@5', [1, 1])), baseline, {
+      fileExists: (file) => file !== 'test/other.test.ts',
+    });
+    expect(summary.missing.map((m) => `${m.suite} · ${m.measure}`)).toEqual([
+      `${FILE} > refunds · mrr`,
+      'test/other.test.ts · ndcg@10',
+    ]);
     expect(summary.notRun).toEqual({ suites: 0, rows: 0 });
     const present = summarize(run(samples('recall@5', [1, 1])), baseline, { fileExists: () => true });
     expect(present.notRun).toEqual({ suites: 1, rows: 1 });

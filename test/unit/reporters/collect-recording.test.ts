@@ -15,12 +15,20 @@ const record = (test: string, attempt: number | undefined, value: number): Sidec
   sample: { measure: 'hit@1', value },
 });
 
-const outcome = (title: string, invocations: number): JestFileOutcome['testResults'][number] => ({ ancestorTitles: ['suite'], title, fullName: `suite ${title}`, status: 'passed', invocations });
+const outcome = (title: string, invocations: number): JestFileOutcome['testResults'][number] => ({
+  ancestorTitles: ['suite'],
+  title,
+  fullName: `suite ${title}`,
+  status: 'passed',
+  invocations,
+});
 
 describe('lastAttempts', () => {
   it('keeps the attempt Jest counted last, per test', () => {
     const records = [record('flaky', 1, 0), record('flaky', 2, 1), record('steady', 1, 0.5)];
-    const files: JestFileOutcome[] = [{ testFilePath: '/repo/test/a.test.js', testResults: [outcome('flaky', 2), outcome('steady', 1)] }];
+    const files: JestFileOutcome[] = [
+      { testFilePath: '/repo/test/a.test.js', testResults: [outcome('flaky', 2), outcome('steady', 1)] },
+    ];
     expect(lastAttempts(records, files).map((entry) => [entry.test, entry.sample.value])).toEqual([
       ['flaky', 1],
       ['steady', 0.5],
@@ -33,12 +41,18 @@ describe('lastAttempts', () => {
   });
 
   it('without Jest’s count, the highest recorded attempt; records without an attempt are kept', () => {
-    expect(lastAttempts([record('flaky', 1, 0), record('flaky', 2, 1), record('old', undefined, 0.25)]).map((entry) => entry.sample.value)).toEqual([1, 0.25]);
+    expect(
+      lastAttempts([record('flaky', 1, 0), record('flaky', 2, 1), record('old', undefined, 0.25)]).map(
+        (entry) => entry.sample.value,
+      ),
+    ).toEqual([1, 0.25]);
   });
 
   it('collectJestRun applies it', () => {
     const files: JestFileOutcome[] = [{ testFilePath: '/repo/test/a.test.js', testResults: [outcome('flaky', 2)] }];
-    expect(collectJestRun([record('flaky', 1, 0), record('flaky', 2, 1)], files, '/repo').samples).toEqual([{ measure: 'hit@1', value: 1, file: 'test/a.test.js', describePath: ['suite'], test: 'flaky' }]);
+    expect(collectJestRun([record('flaky', 1, 0), record('flaky', 2, 1)], files, '/repo').samples).toEqual([
+      { measure: 'hit@1', value: 1, file: 'test/a.test.js', describePath: ['suite'], test: 'flaky' },
+    ]);
   });
 });
 
@@ -52,7 +66,12 @@ describe('collectVitestRun: projects', () => {
       project: { ...(project === undefined ? {} : { name: project }), config: { root: '/repo' } },
       children: { allTests: () => tests },
     };
-    tests.push({ type: 'test', name: 'q1', parent: module, meta: () => ({ [TASK_META_KEY]: [{ measure: 'recall@3', value }] }) });
+    tests.push({
+      type: 'test',
+      name: 'q1',
+      parent: module,
+      meta: () => ({ [TASK_META_KEY]: [{ measure: 'recall@3', value }] }),
+    });
     return module;
   }
 

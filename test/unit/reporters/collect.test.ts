@@ -16,41 +16,90 @@ import {
 } from '../../../src/vitest/collect.js';
 
 // Plain objects shaped like Vitest's reported tasks.
-function vitestModule(moduleId: string, relativeModuleId: string, build: (parent: ReportedModuleLike) => ReportedTestLike[], projectRoot = '/repo'): ReportedModuleLike {
+function vitestModule(
+  moduleId: string,
+  relativeModuleId: string,
+  build: (parent: ReportedModuleLike) => ReportedTestLike[],
+  projectRoot = '/repo',
+): ReportedModuleLike {
   const tests: ReportedTestLike[] = [];
-  const module: ReportedModuleLike = { type: 'module', moduleId, relativeModuleId, project: { config: { root: projectRoot } }, children: { allTests: () => tests } };
+  const module: ReportedModuleLike = {
+    type: 'module',
+    moduleId,
+    relativeModuleId,
+    project: { config: { root: projectRoot } },
+    children: { allTests: () => tests },
+  };
   tests.push(...build(module));
   return module;
 }
-const suite = (name: string, parent: ReportedSuiteLike | ReportedModuleLike): ReportedSuiteLike => ({ type: 'suite', name, parent });
-const test = (name: string, parent: ReportedSuiteLike | ReportedModuleLike, meta: object = {}): ReportedTestLike => ({ type: 'test', name, parent, meta: () => meta });
+const suite = (name: string, parent: ReportedSuiteLike | ReportedModuleLike): ReportedSuiteLike => ({
+  type: 'suite',
+  name,
+  parent,
+});
+const test = (name: string, parent: ReportedSuiteLike | ReportedModuleLike, meta: object = {}): ReportedTestLike => ({
+  type: 'test',
+  name,
+  parent,
+  meta: () => meta,
+});
 
 describe('Vitest collection', () => {
   it('gives each sample its file relative to the root, describe path and test name, files in path order', () => {
     const orders = vitestModule('/repo/test/orders.test.ts', 'test/orders.test.ts', (module) => {
       const refunds = suite('refunds', suite('orders API', module));
       return [
-        test('q1', refunds, { [TASK_META_KEY]: [{ measure: 'recall@5', value: 1, threshold: 0.5, pass: true, queryId: 'Q1' }] }),
+        test('q1', refunds, {
+          [TASK_META_KEY]: [{ measure: 'recall@5', value: 1, threshold: 0.5, pass: true, queryId: 'Q1' }],
+        }),
         test('no samples', refunds, { other: 1 }),
       ];
     });
     const account = vitestModule('/repo/test/account.test.ts', 'test/account.test.ts', (module) => [
-      test('top', module, { [TASK_META_KEY]: [{ measure: 'ndcg@3', value: 0.5, pass: false, negated: true }, { measure: 'mrr', value: 1, pass: true }] }),
+      test('top', module, {
+        [TASK_META_KEY]: [
+          { measure: 'ndcg@3', value: 0.5, pass: false, negated: true },
+          { measure: 'mrr', value: 1, pass: true },
+        ],
+      }),
     ]);
     const run = collectVitestRun([orders, account], '/repo');
     expect(run).toEqual({
       runner: 'vitest',
       files: ['test/account.test.ts', 'test/orders.test.ts'],
       samples: [
-        { measure: 'ndcg@3', value: 0.5, pass: false, negated: true, file: 'test/account.test.ts', describePath: [], test: 'top' },
+        {
+          measure: 'ndcg@3',
+          value: 0.5,
+          pass: false,
+          negated: true,
+          file: 'test/account.test.ts',
+          describePath: [],
+          test: 'top',
+        },
         { measure: 'mrr', value: 1, pass: true, file: 'test/account.test.ts', describePath: [], test: 'top' },
-        { measure: 'recall@5', value: 1, threshold: 0.5, pass: true, queryId: 'Q1', file: 'test/orders.test.ts', describePath: ['orders API', 'refunds'], test: 'q1' },
+        {
+          measure: 'recall@5',
+          value: 1,
+          threshold: 0.5,
+          pass: true,
+          queryId: 'Q1',
+          file: 'test/orders.test.ts',
+          describePath: ['orders API', 'refunds'],
+          test: 'q1',
+        },
       ],
     });
   });
 
   it('places a module whose absolute id is outside the root (a blob from another machine) by its project-relative id', () => {
-    const module = vitestModule('/ci/runner/work/test/a.test.ts', 'test/a.test.ts', () => [], '/ci/runner/work/packages/api');
+    const module = vitestModule(
+      '/ci/runner/work/test/a.test.ts',
+      'test/a.test.ts',
+      () => [],
+      '/ci/runner/work/packages/api',
+    );
     expect(moduleFileOf(module, '/repo')).toBe('test/a.test.ts');
     const nested = vitestModule('/elsewhere/test/a.test.ts', 'test/a.test.ts', () => [], '/repo/packages/api');
     expect(moduleFileOf(nested, '/repo')).toBe('packages/api/test/a.test.ts');
@@ -59,8 +108,15 @@ describe('Vitest collection', () => {
   });
 
   it('lists as run in full only the modules that loaded and whose every test passed (a failed test may not have recorded everything)', () => {
-    const withState = (name: string, state: string, testStates: string[], errors: unknown[] = []): ReportedModuleLike => {
-      const module = vitestModule(`/repo/${name}`, name, (parent) => testStates.map((testState, index) => ({ ...test(`t${index}`, parent), result: () => ({ state: testState }) })));
+    const withState = (
+      name: string,
+      state: string,
+      testStates: string[],
+      errors: unknown[] = [],
+    ): ReportedModuleLike => {
+      const module = vitestModule(`/repo/${name}`, name, (parent) =>
+        testStates.map((testState, index) => ({ ...test(`t${index}`, parent), result: () => ({ state: testState }) })),
+      );
       return { ...module, state: () => state, errors: () => errors };
     };
     const run = collectVitestRun(
@@ -79,12 +135,24 @@ describe('Vitest collection', () => {
 
   it('reads the describe path outermost first', () => {
     let leaf: ReportedTestLike | undefined;
-    vitestModule('/repo/a.test.ts', 'a.test.ts', (module) => [(leaf = test('t', suite('c', suite('b', suite('a', module)))))]);
+    vitestModule('/repo/a.test.ts', 'a.test.ts', (module) => [
+      (leaf = test('t', suite('c', suite('b', suite('a', module))))),
+    ]);
     expect(describePathOf(leaf!)).toEqual(['a', 'b', 'c']);
   });
 
   it('keeps only well-formed samples, reduced to the sample fields', () => {
-    expect(cleanSample({ measure: 'recall@5', value: 0.5, pass: true, extra: 1, threshold: 0.4, queryId: 'q', negated: false })).toEqual({
+    expect(
+      cleanSample({
+        measure: 'recall@5',
+        value: 0.5,
+        pass: true,
+        extra: 1,
+        threshold: 0.4,
+        queryId: 'q',
+        negated: false,
+      }),
+    ).toEqual({
       measure: 'recall@5',
       value: 0.5,
       pass: true,
@@ -95,7 +163,9 @@ describe('Vitest collection', () => {
     expect(cleanSample({ measure: 'recall@5', value: Number.NaN, pass: true })).toBeUndefined();
     expect(cleanSample('recall')).toBeUndefined();
     expect(cleanSample(null)).toBeUndefined();
-    const module = vitestModule('/repo/a.test.ts', 'a.test.ts', (parent) => [test('t', parent, { [TASK_META_KEY]: [{ measure: 'x' }, { measure: 'mrr', value: 1, pass: true }] })]);
+    const module = vitestModule('/repo/a.test.ts', 'a.test.ts', (parent) => [
+      test('t', parent, { [TASK_META_KEY]: [{ measure: 'x' }, { measure: 'mrr', value: 1, pass: true }] }),
+    ]);
     expect(collectVitestRun([module], '/repo').samples.map((sample) => sample.measure)).toEqual(['mrr']);
   });
 });
@@ -116,15 +186,28 @@ describe('Jest sidecar protocol', () => {
 
   it('appends one JSON line per sample to this process’s file in the run directory', () => {
     process.env[RUN_DIRECTORY_ENV] = directory;
-    recordToSidecar({ measure: 'recall@5', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 'orders q1' });
-    recordToSidecar({ measure: 'mrr', value: 0.5, pass: false, queryId: 'Q' }, { testPath: '/p/a.test.js', currentTestName: 'orders q2' });
+    recordToSidecar(
+      { measure: 'recall@5', value: 1, pass: true },
+      { testPath: '/p/a.test.js', currentTestName: 'orders q1' },
+    );
+    recordToSidecar(
+      { measure: 'mrr', value: 0.5, pass: false, queryId: 'Q' },
+      { testPath: '/p/a.test.js', currentTestName: 'orders q2' },
+    );
     const files = readdirSync(directory);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(new RegExp(`^samples-${process.pid}-\\d+\\.jsonl$`));
-    const lines = readFileSync(join(directory, files[0]!), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as SidecarRecord);
+    const lines = readFileSync(join(directory, files[0]!), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as SidecarRecord);
     expect(lines).toEqual([
       { testPath: '/p/a.test.js', testName: 'orders q1', sample: { measure: 'recall@5', value: 1, pass: true } },
-      { testPath: '/p/a.test.js', testName: 'orders q2', sample: { measure: 'mrr', value: 0.5, pass: false, queryId: 'Q' } },
+      {
+        testPath: '/p/a.test.js',
+        testName: 'orders q2',
+        sample: { measure: 'mrr', value: 0.5, pass: false, queryId: 'Q' },
+      },
     ]);
   });
 
@@ -134,8 +217,12 @@ describe('Jest sidecar protocol', () => {
     expect(readdirSync(directory)).toEqual([]);
     const stderr = vi.spyOn(process.stderr, 'write').mockReturnValue(true);
     process.env[RUN_DIRECTORY_ENV] = join(directory, 'gone');
-    expect(() => recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 't' })).not.toThrow();
-    expect(() => recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 't' })).not.toThrow();
+    expect(() =>
+      recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 't' }),
+    ).not.toThrow();
+    expect(() =>
+      recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 't' }),
+    ).not.toThrow();
     expect(stderr).toHaveBeenCalledTimes(1);
     expect(String(stderr.mock.calls[0]![0])).toContain(join(directory, 'gone'));
   });
@@ -149,9 +236,15 @@ describe('Jest sidecar protocol', () => {
     const global = globalThis as Record<symbol, unknown>;
     global[symbol] = { currentlyRunningTest: { name: 'a b', parent: inner } };
     try {
-      recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 'orders API refunds a b' });
+      recordToSidecar(
+        { measure: 'mrr', value: 1, pass: true },
+        { testPath: '/p/a.test.js', currentTestName: 'orders API refunds a b' },
+      );
       // A concurrent test's assertion while another test is "the running one": not trusted.
-      recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 'orders API refunds other' });
+      recordToSidecar(
+        { measure: 'mrr', value: 1, pass: true },
+        { testPath: '/p/a.test.js', currentTestName: 'orders API refunds other' },
+      );
     } finally {
       delete global[symbol];
     }
@@ -164,11 +257,15 @@ describe('Jest sidecar protocol', () => {
   });
 
   it('reads every sidecar file, skipping lines that are not records (a worker killed mid-append)', () => {
-    const record = (testName: string, value: number): string => JSON.stringify({ testPath: '/p/a.test.js', testName, sample: { measure: 'mrr', value, pass: true } });
+    const record = (testName: string, value: number): string =>
+      JSON.stringify({ testPath: '/p/a.test.js', testName, sample: { measure: 'mrr', value, pass: true } });
     writeFileSync(join(directory, 'samples-20-0.jsonl'), `${record('b', 2)}\n`);
     writeFileSync(join(directory, 'samples-10-0.jsonl'), `${record('a', 1)}\n{"testPath":"/p/a.te`);
     writeFileSync(join(directory, 'other.txt'), 'ignored');
-    writeFileSync(join(directory, 'samples-30-0.jsonl'), `${JSON.stringify({ testPath: '/p/a.test.js', testName: 'c', sample: { measure: 'mrr' } })}\n\n`);
+    writeFileSync(
+      join(directory, 'samples-30-0.jsonl'),
+      `${JSON.stringify({ testPath: '/p/a.test.js', testName: 'c', sample: { measure: 'mrr' } })}\n\n`,
+    );
     const { records, skippedLines } = readSidecars(directory);
     expect(records.map((entry) => entry.testName)).toEqual(['a', 'b']);
     expect(skippedLines).toBe(2);
@@ -178,7 +275,12 @@ describe('Jest sidecar protocol', () => {
   it('lists as run in full only the files that loaded and whose every test passed', () => {
     const file = (name: string, statuses: string[], extra: Partial<JestFileOutcome> = {}): JestFileOutcome => ({
       testFilePath: `/p/${name}`,
-      testResults: statuses.map((status, index) => ({ ancestorTitles: [], title: `t${index}`, fullName: `t${index}`, status })),
+      testResults: statuses.map((status, index) => ({
+        ancestorTitles: [],
+        title: `t${index}`,
+        fullName: `t${index}`,
+        status,
+      })),
       ...extra,
     });
     const run = collectJestRun(

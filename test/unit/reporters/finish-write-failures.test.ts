@@ -25,19 +25,42 @@ function run(values: number[]): CollectedRun {
   return {
     runner: 'vitest',
     files: ['a.test.ts'],
-    samples: values.map((value, index) => ({ measure: 'recall@5', value, pass: true, queryId: `q${index + 1}`, file: 'a.test.ts', describePath: ['refunds'], test: `asks q${index + 1}` })),
+    samples: values.map((value, index) => ({
+      measure: 'recall@5',
+      value,
+      pass: true,
+      queryId: `q${index + 1}`,
+      file: 'a.test.ts',
+      describePath: ['refunds'],
+      test: `asks q${index + 1}`,
+    })),
   };
 }
 
-async function finish(collected: CollectedRun, options: RagReporterOptions, env: Record<string, string | undefined> = {}): Promise<{ result: FinishResult; out: string; err: string[] }> {
+async function finish(
+  collected: CollectedRun,
+  options: RagReporterOptions,
+  env: Record<string, string | undefined> = {},
+): Promise<{ result: FinishResult; out: string; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
   const resolved = resolveReporterOptions(options, { rootDir: root, runner: 'vitest', env });
-  const result = await finishRun(collected, { rootDir: root, options: resolved, print: (text) => out.push(text), printError: (text) => err.push(text), color: false, env });
+  const result = await finishRun(collected, {
+    rootDir: root,
+    options: resolved,
+    print: (text) => out.push(text),
+    printError: (text) => err.push(text),
+    color: false,
+    env,
+  });
   return { result, out: out.join('\n'), err };
 }
 
-const BASELINE = JSON.stringify({ generatedBy: 'rag-matchers', schemaVersion: 1, suites: { 'a.test.ts > refunds': { 'recall@5': { q1: 1, q2: 1 } } } });
+const BASELINE = JSON.stringify({
+  generatedBy: 'rag-matchers',
+  schemaVersion: 1,
+  suites: { 'a.test.ts > refunds': { 'recall@5': { q1: 1, q2: 1 } } },
+});
 
 describe('finishRun when a file cannot be written', () => {
   it('a json option naming a folder: the regression is still printed and fails the run, with one line about the report', async () => {
@@ -48,7 +71,9 @@ describe('finishRun when a file cannot be written', () => {
     expect(result.reason).toContain('retrieval quality regressed in 1 suite × measure row');
     expect(out).toContain('a.test.ts > refunds  recall@5');
     expect(out.split('\n').at(-1)).toContain('accept it with: RAG_BASELINE=update npx vitest run');
-    expect(err).toEqual([`rag-matchers: could not write the JSON report ${join(root, 'reports')}: it is a folder; name a file such as rag-report.json (EISDIR).`]);
+    expect(err).toEqual([
+      `rag-matchers: could not write the JSON report ${join(root, 'reports')}: it is a folder; name a file such as rag-report.json (EISDIR).`,
+    ]);
     // The other report was still written.
     expect(readFileSync(join(root, 'reports', 'summary.md'), 'utf8')).toContain('recall@5');
   });
@@ -56,11 +81,17 @@ describe('finishRun when a file cannot be written', () => {
   it('an unwritable $GITHUB_STEP_SUMMARY and html path: a passing run still passes', async () => {
     mkdirSync(join(root, 'summary-dir'));
     writeFileSync(join(root, 'blocker'), 'a file where a folder should be');
-    const { result, out, err } = await finish(run([1, 1]), { html: 'blocker/report.html' }, { GITHUB_STEP_SUMMARY: join(root, 'summary-dir') });
+    const { result, out, err } = await finish(
+      run([1, 1]),
+      { html: 'blocker/report.html' },
+      { GITHUB_STEP_SUMMARY: join(root, 'summary-dir') },
+    );
     expect(result.failed).toBe(false);
     expect(out).toContain('a.test.ts > refunds  recall@5');
     expect(err).toHaveLength(2);
-    expect(err[0]).toBe(`rag-matchers: could not write $GITHUB_STEP_SUMMARY (${join(root, 'summary-dir')}): it is a folder; name a file such as rag-report.json (EISDIR).`);
+    expect(err[0]).toBe(
+      `rag-matchers: could not write $GITHUB_STEP_SUMMARY (${join(root, 'summary-dir')}): it is a folder; name a file such as rag-report.json (EISDIR).`,
+    );
     expect(err[1]).toMatch(/^rag-matchers: could not write the HTML report .*blocker\/report\.html: /);
   });
 
@@ -69,13 +100,16 @@ describe('finishRun when a file cannot be written', () => {
     // to every file created next to the baseline. test/cli/merge-hostile.test.ts does it for real as another user.
     const open = fs.promises.open.bind(fs.promises);
     vi.spyOn(fs.promises, 'open').mockImplementation(async (file, flags, mode) => {
-      if (String(file).startsWith(join(root, '.rag-baseline.json'))) throw Object.assign(new Error(`EROFS: read-only file system, open '${String(file)}'`), { code: 'EROFS' });
+      if (String(file).startsWith(join(root, '.rag-baseline.json')))
+        throw Object.assign(new Error(`EROFS: read-only file system, open '${String(file)}'`), { code: 'EROFS' });
       return open(file, flags, mode);
     });
     const { result, out, err } = await finish(run([1, 0.5]), {}, { RAG_BASELINE: 'update' });
     expect(result).toMatchObject({ failed: false, baselineWritten: false });
     expect(out).toContain('a.test.ts > refunds  recall@5');
     expect(out).not.toContain('Updated');
-    expect(err).toEqual(['rag-matchers: could not write the baseline rag-baseline.json: the file system is read-only (EROFS).']);
+    expect(err).toEqual([
+      'rag-matchers: could not write the baseline rag-baseline.json: the file system is read-only (EROFS).',
+    ]);
   });
 });

@@ -15,11 +15,24 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function sample(queryId: string, value: number): CollectedSample {
-  return { measure: 'recall@5', value, pass: true, threshold: 0.1, queryId, file: 'a.test.ts', describePath: ['refunds'], test: `asks ${queryId}` };
+  return {
+    measure: 'recall@5',
+    value,
+    pass: true,
+    threshold: 0.1,
+    queryId,
+    file: 'a.test.ts',
+    describePath: ['refunds'],
+    test: `asks ${queryId}`,
+  };
 }
 
 function run(values: number[]): CollectedRun {
-  return { runner: 'vitest', files: ['a.test.ts'], samples: values.map((value, index) => sample(`q${index + 1}`, value)) };
+  return {
+    runner: 'vitest',
+    files: ['a.test.ts'],
+    samples: values.map((value, index) => sample(`q${index + 1}`, value)),
+  };
 }
 
 async function finish(
@@ -31,19 +44,30 @@ async function finish(
   const out: string[] = [];
   const err: string[] = [];
   const resolved = resolveReporterOptions(options, { rootDir: root, runner: 'vitest', env });
-  const result = await finishRun(collected, { rootDir: root, options: resolved, print: (text) => out.push(text), printError: (text) => err.push(text), color: false, env, holdLastLine });
+  const result = await finishRun(collected, {
+    rootDir: root,
+    options: resolved,
+    print: (text) => out.push(text),
+    printError: (text) => err.push(text),
+    color: false,
+    env,
+    holdLastLine,
+  });
   return { result, out, err };
 }
 
 const lines = (out: string[]): string[] => out.join('\n').split('\n');
-const ACCEPT = 'Retrieval quality regressed in 1 suite × measure row. If this change is intended, accept it with: RAG_BASELINE=update npx vitest run';
+const ACCEPT =
+  'Retrieval quality regressed in 1 suite × measure row. If this change is intended, accept it with: RAG_BASELINE=update npx vitest run';
 
 describe('finishRun', () => {
   it('without a baseline: prints the table, ends with how to record one, passes, writes nothing', async () => {
     const { result, out } = await finish(run([1, 0.5]));
     expect(result).toMatchObject({ failed: false, baselineWritten: false });
     expect(out.join('\n')).toContain('a.test.ts > refunds  recall@5');
-    expect(lines(out).at(-1)).toBe('No baseline yet (rag-baseline.json): record one with RAG_BASELINE=update npx vitest run');
+    expect(lines(out).at(-1)).toBe(
+      'No baseline yet (rag-baseline.json): record one with RAG_BASELINE=update npx vitest run',
+    );
     expect(existsSync(join(root, 'rag-baseline.json'))).toBe(false);
   });
 
@@ -52,14 +76,18 @@ describe('finishRun', () => {
     expect(result).toMatchObject({ failed: false, baselineWritten: true });
     expect(lines(out).at(-1)).toBe('Updated rag-baseline.json: 2 samples added.');
     expect(out.join('\n')).not.toContain('record one with');
-    expect(JSON.parse(readFileSync(join(root, 'rag-baseline.json'), 'utf8')).suites).toEqual([{ file: 'a.test.ts', describe: ['refunds'], measures: { 'recall@5': { q1: 1, q2: 0.5 } } }]);
+    expect(JSON.parse(readFileSync(join(root, 'rag-baseline.json'), 'utf8')).suites).toEqual([
+      { file: 'a.test.ts', describe: ['refunds'], measures: { 'recall@5': { q1: 1, q2: 0.5 } } },
+    ]);
   });
 
   it('a regression fails with a reason and the accept line last; holdLastLine hands that line back instead', async () => {
     await finish(run([1, 1]), {}, { RAG_BASELINE: 'update' });
     const { result, out } = await finish(run([0, 1]));
     expect(result.failed).toBe(true);
-    expect(result.reason).toBe('retrieval quality regressed in 1 suite × measure row (compared with rag-baseline.json)');
+    expect(result.reason).toBe(
+      'retrieval quality regressed in 1 suite × measure row (compared with rag-baseline.json)',
+    );
     expect(result.lastLine).toBeUndefined();
     expect(lines(out).at(-1)).toBe(ACCEPT);
 
@@ -101,14 +129,19 @@ describe('finishRun', () => {
     const { result, out, err } = await finish(run([1]), {}, { RAG_BASELINE: 'update' });
     expect(result.failed).toBe(true);
     expect(out).toEqual([]);
-    expect(err.join('\n')).toMatch(/^rag-matchers: cannot use the baseline rag-baseline\.json: not a rag-matchers baseline/);
+    expect(err.join('\n')).toMatch(
+      /^rag-matchers: cannot use the baseline rag-baseline\.json: not a rag-matchers baseline/,
+    );
     expect(result.reason).toBe(err[0]);
     expect(readFileSync(join(root, 'rag-baseline.json'), 'utf8')).toBe('[1, 2]');
   });
 
   it('writes the JSON, Markdown and HTML reports where the options say', async () => {
     await finish(run([1, 0.5]), { json: 'out/report.json', markdown: 'out/report.md', html: 'out/report.html' });
-    expect(JSON.parse(readFileSync(join(root, 'out/report.json'), 'utf8'))).toMatchObject({ kind: 'retrieval-report', counts: { samples: 2 } });
+    expect(JSON.parse(readFileSync(join(root, 'out/report.json'), 'utf8'))).toMatchObject({
+      kind: 'retrieval-report',
+      counts: { samples: 2 },
+    });
     expect(readFileSync(join(root, 'out/report.md'), 'utf8')).toContain('a.test.ts > refunds');
     expect(readFileSync(join(root, 'out/report.html'), 'utf8')).toContain('<html');
   });

@@ -25,7 +25,13 @@ const sample = (file: string, test: string, value: number, extra: Partial<Collec
   ...extra,
 });
 
-function shard(index: number, count: number, samples: CollectedSample[], files?: string[], options: ShardReport['options'] = { baseline: 'rag-baseline.json' }): ShardReport {
+function shard(
+  index: number,
+  count: number,
+  samples: CollectedSample[],
+  files?: string[],
+  options: ShardReport['options'] = { baseline: 'rag-baseline.json' },
+): ShardReport {
   return createShardReport({ runner: 'jest', samples, ...(files ? { files } : {}) }, { index, count }, options);
 }
 
@@ -37,7 +43,15 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('shard reports', () => {
   it('round-trip through the file: one sample per line, keys sorted', async () => {
-    const report = shard(1, 2, [sample('b.test.js', 't1', 1, { queryId: 'q1', threshold: 0.5 }), sample('b.test.js', 't2', 0.5, { negated: true, pass: false })], ['b.test.js']);
+    const report = shard(
+      1,
+      2,
+      [
+        sample('b.test.js', 't1', 1, { queryId: 'q1', threshold: 0.5 }),
+        sample('b.test.js', 't2', 0.5, { negated: true, pass: false }),
+      ],
+      ['b.test.js'],
+    );
     const path = join(dir, shardReportName(1, 2));
     expect(shardReportName(1, 2)).toBe('rag-shard-1-of-2.json');
     await writeShardReport(path, report);
@@ -52,19 +66,35 @@ describe('shard reports', () => {
   it('reject what is not a shard report, naming the file', async () => {
     const path = join(dir, 'x.json');
     writeFileSync(path, '{"generatedBy":"rag-matchers","kind":"retrieval-report","schemaVersion":1}');
-    await expect(readShardReport(path)).rejects.toThrow(`${path}: not a rag-matchers shard report (expected "kind": "shard-samples"). It is a JSON report`);
+    await expect(readShardReport(path)).rejects.toThrow(
+      `${path}: not a rag-matchers shard report (expected "kind": "shard-samples"). It is a JSON report`,
+    );
     writeFileSync(path, '{ nope');
     await expect(readShardReport(path)).rejects.toThrow(`${path}: not valid JSON`);
     await expect(readShardReport(join(dir, 'missing.json'))).rejects.toThrow(ShardReportError);
     const good = JSON.parse(formatShardReport(shard(1, 1, [sample('a', 't', 1)]))) as Record<string, unknown>;
-    expect(() => validateShardReport({ ...good, schemaVersion: 2 }, 'f.json')).toThrow('f.json: written by a newer rag-matchers (shard report schema 2');
+    expect(() => validateShardReport({ ...good, schemaVersion: 2 }, 'f.json')).toThrow(
+      'f.json: written by a newer rag-matchers (shard report schema 2',
+    );
     expect(() => validateShardReport({ ...good, shard: { index: 3, count: 2 } }, 'f.json')).toThrow('"shard" must be');
-    expect(() => validateShardReport({ ...good, samples: [{ measure: 'recall@5', value: 1, pass: true, file: 'a' }] }, 'f.json')).toThrow('samples[0] is not a sample');
+    expect(() =>
+      validateShardReport({ ...good, samples: [{ measure: 'recall@5', value: 1, pass: true, file: 'a' }] }, 'f.json'),
+    ).toThrow('samples[0] is not a sample');
   });
 
   it('merge into one run: files in order, each file’s samples in recording order, files of every shard', () => {
-    const first = shard(1, 2, [sample('b.test.js', 'b1', 1), sample('b.test.js', 'b2', 0)], ['b.test.js', 'empty.test.js']);
-    const second = shard(2, 2, [sample('a.test.js', 'a1', 0.5), sample('c.test.js', 'c1', 1)], ['a.test.js', 'c.test.js']);
+    const first = shard(
+      1,
+      2,
+      [sample('b.test.js', 'b1', 1), sample('b.test.js', 'b2', 0)],
+      ['b.test.js', 'empty.test.js'],
+    );
+    const second = shard(
+      2,
+      2,
+      [sample('a.test.js', 'a1', 0.5), sample('c.test.js', 'c1', 1)],
+      ['a.test.js', 'c.test.js'],
+    );
     const { run, options, count } = mergeShardReports([
       { path: 's2', report: second },
       { path: 's1', report: first },
@@ -81,18 +111,54 @@ describe('shard reports', () => {
     const two = shard(2, 3, [sample('b', 't', 1)], ['b']);
     const three = shard(3, 3, [sample('c', 't', 1)], ['c']);
     expect(() => mergeShardReports([])).toThrow('no shard reports given');
-    expect(() => mergeShardReports([{ path: 'p1', report: one }, { path: 'p3', report: three }])).toThrow('shard 2/3 missing');
+    expect(() =>
+      mergeShardReports([
+        { path: 'p1', report: one },
+        { path: 'p3', report: three },
+      ]),
+    ).toThrow('shard 2/3 missing');
     expect(() => mergeShardReports([{ path: 'p1', report: one }])).toThrow('shards 2/3, 3/3 missing');
-    expect(() => mergeShardReports([{ path: 'p1', report: one }, { path: 'again', report: one }, { path: 'p2', report: two }, { path: 'p3', report: three }])).toThrow(
-      'again and p1 are both shard 1/3',
-    );
-    expect(() => mergeShardReports([{ path: 'p1', report: one }, { path: 'other', report: shard(2, 2, [], []) }])).toThrow('other is shard 2/2, but p1 is one of 3 shards');
+    expect(() =>
+      mergeShardReports([
+        { path: 'p1', report: one },
+        { path: 'again', report: one },
+        { path: 'p2', report: two },
+        { path: 'p3', report: three },
+      ]),
+    ).toThrow('again and p1 are both shard 1/3');
+    expect(() =>
+      mergeShardReports([
+        { path: 'p1', report: one },
+        { path: 'other', report: shard(2, 2, [], []) },
+      ]),
+    ).toThrow('other is shard 2/2, but p1 is one of 3 shards');
     const overlap = shard(2, 3, [sample('a', 't2', 1)], ['a']);
-    expect(() => mergeShardReports([{ path: 'p1', report: one }, { path: 'p2', report: overlap }, { path: 'p3', report: three }])).toThrow('a appears in both p1 and p2');
+    expect(() =>
+      mergeShardReports([
+        { path: 'p1', report: one },
+        { path: 'p2', report: overlap },
+        { path: 'p3', report: three },
+      ]),
+    ).toThrow('a appears in both p1 and p2');
     const tighter = shard(2, 3, [sample('b', 't', 1)], ['b'], { baseline: 'rag-baseline.json', tolerance: 0 });
-    expect(() => mergeShardReports([{ path: 'p1', report: one }, { path: 'p2', report: tighter }, { path: 'p3', report: three }])).toThrow('p2 was written with other reporter options than p1 (tolerance)');
+    expect(() =>
+      mergeShardReports([
+        { path: 'p1', report: one },
+        { path: 'p2', report: tighter },
+        { path: 'p3', report: three },
+      ]),
+    ).toThrow('p2 was written with other reporter options than p1 (tolerance)');
     // Report paths may differ between shards.
-    const elsewhere = shard(2, 3, [sample('b', 't', 1)], ['b'], { baseline: 'rag-baseline.json', json: 'shard-2.json' });
-    expect(mergeShardReports([{ path: 'p1', report: one }, { path: 'p2', report: elsewhere }, { path: 'p3', report: three }]).run.samples).toHaveLength(3);
+    const elsewhere = shard(2, 3, [sample('b', 't', 1)], ['b'], {
+      baseline: 'rag-baseline.json',
+      json: 'shard-2.json',
+    });
+    expect(
+      mergeShardReports([
+        { path: 'p1', report: one },
+        { path: 'p2', report: elsewhere },
+        { path: 'p3', report: three },
+      ]).run.samples,
+    ).toHaveLength(3);
   });
 });

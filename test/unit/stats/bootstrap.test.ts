@@ -100,13 +100,29 @@ describe('bootstrapMeanInterval: reproducibility', () => {
 describe('bootstrapMeanInterval: bad input', () => {
   it.each([
     [() => bootstrapMeanInterval([]), RangeError, /values is empty; a mean and its interval need at least one value/],
-    [() => bootstrapMeanInterval([0.1, Number.NaN]), RangeError, /values\[1\] is NaN; every value must be a finite number/],
+    [
+      () => bootstrapMeanInterval([0.1, Number.NaN]),
+      RangeError,
+      /values\[1\] is NaN; every value must be a finite number/,
+    ],
     [() => bootstrapMeanInterval([Infinity]), RangeError, /values\[0\] is Infinity/],
     [() => bootstrapMeanInterval('0.5' as unknown as number[]), TypeError, /values must be an array of numbers/],
-    [() => bootstrapMeanInterval([1], { resamples: 0 }), RangeError, /options\.resamples must be an integer from 1 to 10000000, got 0/],
+    [
+      () => bootstrapMeanInterval([1], { resamples: 0 }),
+      RangeError,
+      /options\.resamples must be an integer from 1 to 10000000, got 0/,
+    ],
     [() => bootstrapMeanInterval([1], { resamples: 10.5 }), RangeError, /options\.resamples .* got 10\.5/],
-    [() => bootstrapMeanInterval([1], { seed: -1 }), RangeError, /options\.seed must be an integer from 0 to 4294967295, got -1/],
-    [() => bootstrapMeanInterval([1], { confidence: 1.5 }), RangeError, /options\.confidence must be a number strictly between 0 and 1, got 1\.5/],
+    [
+      () => bootstrapMeanInterval([1], { seed: -1 }),
+      RangeError,
+      /options\.seed must be an integer from 0 to 4294967295, got -1/,
+    ],
+    [
+      () => bootstrapMeanInterval([1], { confidence: 1.5 }),
+      RangeError,
+      /options\.confidence must be a number strictly between 0 and 1, got 1\.5/,
+    ],
   ])('%#', (call, errorType, message) => {
     expect(call).toThrow(errorType);
     expect(call).toThrow(message);

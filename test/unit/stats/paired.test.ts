@@ -123,7 +123,13 @@ describe('pairedRandomizationTest: Monte Carlo', () => {
   it('p = (extreme + 1)/(resamples + 1): never 0, and 1/(resamples + 1) when nothing else is as extreme', () => {
     // 40 differences of +1: only the all-plus and all-minus of 2^40 assignments reach |40|.
     const result = pairedRandomizationTest(new Array(40).fill(0), new Array(40).fill(1), { resamples: 999 });
-    expect(result).toEqual({ p: 1 / 1000, observedDifference: 1, resamples: 999, seed: 42, method: 'randomization-monte-carlo' });
+    expect(result).toEqual({
+      p: 1 / 1000,
+      observedDifference: 1,
+      resamples: 999,
+      seed: 42,
+      method: 'randomization-monte-carlo',
+    });
   });
 
   it("'auto' switches to Monte Carlo above 16 non-zero differences", () => {
@@ -156,7 +162,10 @@ describe('pairedRandomizationTest: Monte Carlo', () => {
   it('property: swapping before and after keeps p and negates the observed difference', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), {
+          minLength: 1,
+          maxLength: 30,
+        }),
         (pairs) => {
           const before = pairs.map(([value]) => value);
           const after = pairs.map(([, value]) => value);
@@ -175,7 +184,11 @@ describe('pairedRandomizationTest: Monte Carlo', () => {
     [() => pairedRandomizationTest([1], [Number.NaN]), RangeError, /after\[0\] is NaN/],
     [() => pairedRandomizationTest([1], [2], { resamples: -5 }), RangeError, /options\.resamples .* got -5/],
     [() => pairedRandomizationTest([1], [2], { seed: 0.5 }), RangeError, /options\.seed .* got 0\.5/],
-    [() => pairedRandomizationTest([1], [2], { exact: 'yes' as unknown as boolean }), TypeError, /options\.exact must be true, false or 'auto', got yes/],
+    [
+      () => pairedRandomizationTest([1], [2], { exact: 'yes' as unknown as boolean }),
+      TypeError,
+      /options\.exact must be true, false or 'auto', got yes/,
+    ],
     [
       () => pairedRandomizationTest(new Array(21).fill(0), new Array(21).fill(1), { exact: true }),
       RangeError,
@@ -234,7 +247,13 @@ describe('pairedTTest', () => {
   });
 
   it('all differences zero → t = 0, p = 1', () => {
-    expect(pairedTTest([0.2, 0.5, 0.9], [0.2, 0.5, 0.9])).toEqual({ t: 0, degreesOfFreedom: 2, p: 1, meanDifference: 0, method: 'paired-t' });
+    expect(pairedTTest([0.2, 0.5, 0.9], [0.2, 0.5, 0.9])).toEqual({
+      t: 0,
+      degreesOfFreedom: 2,
+      p: 1,
+      meanDifference: 0,
+      method: 'paired-t',
+    });
   });
 
   it('identical non-zero differences → t = ±Infinity, p = 0', () => {
@@ -278,7 +297,13 @@ describe('pairedComparison', () => {
     const result = pairedComparison(before, after);
     const direct = pairedRandomizationTest(before, after);
     // One difference is zero, so 2^5 sign assignments are enumerated.
-    expect(result).toMatchObject({ test: 'randomization', method: 'randomization-exact', p: direct.p, seed: null, resamples: 32 });
+    expect(result).toMatchObject({
+      test: 'randomization',
+      method: 'randomization-exact',
+      p: direct.p,
+      seed: null,
+      resamples: 32,
+    });
   });
 
   it('passes seed and resamples to a Monte Carlo randomization test', () => {
@@ -298,7 +323,10 @@ describe('pairedComparison', () => {
   it('property: wins + losses + ties = count, and swapping the runs swaps wins and losses', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), {
+          minLength: 1,
+          maxLength: 30,
+        }),
         fc.double({ min: 0, max: 0.5, noNaN: true }),
         (pairs, tolerance) => {
           const first = pairs.map(([value]) => value);
@@ -319,8 +347,16 @@ describe('pairedComparison', () => {
   it.each([
     [() => pairedComparison([1, 2, 3], [1, 2]), RangeError, /before has 3 values but after has 2/],
     [() => pairedComparison([], []), RangeError, /before and after are empty/],
-    [() => pairedComparison([1], [2], { tolerance: -0.1 }), RangeError, /options\.tolerance must be a finite number ≥ 0, got -0\.1/],
-    [() => pairedComparison([1], [2], { test: 'wilcoxon' as 'sign' }), TypeError, /options\.test must be 'sign', 'randomization' or 't', got wilcoxon/],
+    [
+      () => pairedComparison([1], [2], { tolerance: -0.1 }),
+      RangeError,
+      /options\.tolerance must be a finite number ≥ 0, got -0\.1/,
+    ],
+    [
+      () => pairedComparison([1], [2], { test: 'wilcoxon' as 'sign' }),
+      TypeError,
+      /options\.test must be 'sign', 'randomization' or 't', got wilcoxon/,
+    ],
     [() => pairedComparison([1], [2], { test: 't' }), RangeError, /a t-test needs at least 2 pairs/],
   ])('bad input %#', (call, errorType, message) => {
     expect(call).toThrow(errorType);

@@ -93,7 +93,10 @@ describe('wilsonInterval properties', () => {
       fc.property(trialsAndSuccesses, ([successes, trials]) => {
         const interval = wilsonInterval(successes, trials);
         const mirrored = wilsonInterval(trials - successes, trials);
-        return Math.abs(interval.lower - (1 - mirrored.upper)) < 1e-12 && Math.abs(interval.upper - (1 - mirrored.lower)) < 1e-12;
+        return (
+          Math.abs(interval.lower - (1 - mirrored.upper)) < 1e-12 &&
+          Math.abs(interval.upper - (1 - mirrored.lower)) < 1e-12
+        );
       }),
     );
   });
@@ -137,7 +140,9 @@ describe('meanInterval chooses the method from the values', () => {
   });
 
   it('binary: true with a graded value is an error naming the value', () => {
-    expect(() => meanInterval([1, 0, 0.5], { binary: true })).toThrow(/values\[2\] is 0\.5, but options\.binary is true/);
+    expect(() => meanInterval([1, 0, 0.5], { binary: true })).toThrow(
+      /values\[2\] is 0\.5, but options\.binary is true/,
+    );
   });
 
   it('empty values is an error, not a silent 0', () => {
