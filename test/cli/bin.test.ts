@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CONFORMANCE_MEASURES } from './conformance-measures.js';
 import { ensureBuilt, REPO_ROOT } from '../integration/support/build.js';
 import { runCommand } from '../integration/support/run.js';
 
@@ -21,30 +22,7 @@ describe('the rag-matchers bin', () => {
       '-q',
       '-c',
       '-l2',
-      '-m',
-      'P.1,3,5,10',
-      '-m',
-      'recall.1,3,5,10,100',
-      '-m',
-      'map',
-      '-m',
-      'map_cut.5,10',
-      '-m',
-      'ndcg',
-      '-m',
-      'ndcg_cut.5,10',
-      '-m',
-      'recip_rank',
-      '-m',
-      'Rprec',
-      '-m',
-      'success.1,5,10',
-      '-m',
-      'num_rel_ret',
-      '-m',
-      'num_ret',
-      '-m',
-      'num_rel',
+      ...CONFORMANCE_MEASURES,
       fixtures + 'graded.qrels',
       fixtures + 'graded.run',
     );

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CONFORMANCE_MEASURES } from './conformance-measures.js';
 import { compareUtf8 } from '../../src/core/ranking.js';
 import * as trecEval from '../../src/cli/commands/trec-eval.js';
 import { runCommand } from './helpers.js';
@@ -29,33 +30,7 @@ for (const set of ['small', 'graded']) {
   writeFileSync(join(sortedDirectory, `${set}.run`), sortByQuery(read(`${set}.run`)));
 }
 
-/** The measure flags of the README's command, exactly. */
-const MEASURES = [
-  '-m',
-  'P.1,3,5,10',
-  '-m',
-  'recall.1,3,5,10,100',
-  '-m',
-  'map',
-  '-m',
-  'map_cut.5,10',
-  '-m',
-  'ndcg',
-  '-m',
-  'ndcg_cut.5,10',
-  '-m',
-  'recip_rank',
-  '-m',
-  'Rprec',
-  '-m',
-  'success.1,5,10',
-  '-m',
-  'num_rel_ret',
-  '-m',
-  'num_ret',
-  '-m',
-  'num_rel',
-];
+const MEASURES = CONFORMANCE_MEASURES;
 
 const cases = [
   { set: 'small', level: [] as string[], expected: 'small.trec_eval.c' },
