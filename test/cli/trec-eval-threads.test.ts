@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CONFORMANCE_MEASURES } from './conformance-measures.js';
 import { compareUtf8 } from '../../src/core/ranking.js';
 import { ensureBuilt, REPO_ROOT } from '../integration/support/build.js';
 import { runCommand } from '../integration/support/run.js';
@@ -20,32 +21,7 @@ const cli = (...args: string[]) =>
 const threadsOf = (stderr: string) =>
   (JSON.parse(stderr.trim().split('\n').pop() ?? '{}') as { threads?: number }).threads;
 
-const MEASURES = [
-  '-m',
-  'P.1,3,5,10',
-  '-m',
-  'recall.1,3,5,10,100',
-  '-m',
-  'map',
-  '-m',
-  'map_cut.5,10',
-  '-m',
-  'ndcg',
-  '-m',
-  'ndcg_cut.5,10',
-  '-m',
-  'recip_rank',
-  '-m',
-  'Rprec',
-  '-m',
-  'success.1,5,10',
-  '-m',
-  'num_rel_ret',
-  '-m',
-  'num_ret',
-  '-m',
-  'num_rel',
-];
+const MEASURES = CONFORMANCE_MEASURES;
 
 /** Lines stably grouped by query id (byte order), as retrieval systems write runs. */
 function groupByQuery(text: string): string {
@@ -64,7 +40,9 @@ const write = (name: string, text: string) => {
   return join(directory, name);
 };
 
-describe('trec-eval --threads', () => {
+// Each test spawns the built command on runs of thousands of lines, some with worker threads: a busy
+// two-core machine can take several seconds, which the default 5 s limit mistook for a failure.
+describe('trec-eval --threads', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     await ensureBuilt();
   }, 240_000);
