@@ -33,12 +33,12 @@ describe('npm pack', () => {
     }
     expect(paths).toContain('dist/cli.js');
     expect(paths).toContain('dist/trec-eval-worker.js'); // started by trec-eval on large runs
-    expect(paths).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']));
+    expect(paths).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
   });
 
   it('ships no tests, fixtures, sources, examples or benchmarks', () => {
     const unexpected = paths.filter(
-      (path) => !path.startsWith('dist/') && !['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'].includes(path),
+      (path) => !path.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(path),
     );
     expect(unexpected).toEqual([]);
   });
