@@ -65,40 +65,29 @@ const SUPPORTED: readonly TrecMeasureSpec[] = [
 
 export const SUPPORTED_TREC_MEASURES = SUPPORTED.map((spec) => spec.name);
 
+/** trec_eval's `official` set: what it prints with no -m. */
+const OFFICIAL: readonly string[] = [
+  'runid',
+  'num_q',
+  'num_ret',
+  'num_rel',
+  'num_rel_ret',
+  'map',
+  'gm_map',
+  'Rprec',
+  'bpref',
+  'recip_rank',
+  'iprec_at_recall',
+  'P',
+];
+
 /** trec_eval's measure sets (nicknames): what `-m official` and `-m all_trec` stand for, in its order. */
 const NICKNAMES: ReadonlyMap<string, readonly string[]> = new Map([
-  [
-    'official',
-    [
-      'runid',
-      'num_q',
-      'num_ret',
-      'num_rel',
-      'num_rel_ret',
-      'map',
-      'gm_map',
-      'Rprec',
-      'bpref',
-      'recip_rank',
-      'iprec_at_recall',
-      'P',
-    ],
-  ],
+  ['official', OFFICIAL],
   [
     'all_trec',
     [
-      'runid',
-      'num_q',
-      'num_ret',
-      'num_rel',
-      'num_rel_ret',
-      'map',
-      'gm_map',
-      'Rprec',
-      'bpref',
-      'recip_rank',
-      'iprec_at_recall',
-      'P',
+      ...OFFICIAL,
       'relstring',
       'recall',
       'unj',
