@@ -50,6 +50,7 @@ function run(
       GITHUB_ACTIONS: undefined,
       GITHUB_STEP_SUMMARY: undefined,
       RETRIEVER: 'baseline',
+      SUITES: undefined,
       ...env,
     },
   });
@@ -114,6 +115,41 @@ describe.each(['vitest', 'jest'] as const)('declared measures with %s', { timeou
     expect(worse.stdout + worse.stderr).toMatch(/toHaveHitAtK/);
     expectQuestion(project, 'q-first-fails', { 'hit@1': 0, 'recall@3': 0.5, 'mrr@10': MRR_RANK_3 });
     expectQuestion(project, 'q-ok', { 'hit@1': 1, 'recall@3': 1, 'mrr@10': 1 });
+  });
+});
+
+describe.each(['vitest', 'jest'] as const)('per-suite overrides with %s', { timeout: 180_000 }, (runner) => {
+  let project: FixtureProject;
+  beforeAll(() => {
+    project = createProject(runner, pkg);
+  });
+  afterAll(() => project?.remove());
+
+  const file = runner === 'jest' ? 'test/questions.test.js' : 'test/questions.test.ts';
+
+  it('an override replaces the declared measures of its suite', async () => {
+    const suites = JSON.stringify({ [`${file} > faq`]: { measures: ['ndcg@3'] } });
+    const result = await run(project, runner, [file], { RAG_BASELINE: 'update', SUITES: suites });
+    expect(result.exitCode, describeRun(result)).toBe(0);
+    // q-ok gets a at rank 1 of one relevant id: nDCG@3 = 1; the project's measures are not recorded for this suite.
+    expectQuestion(project, 'q-ok', { 'ndcg@3': 1 });
+    expect(baselineValues(project, 'q-ok', 'hit@1')).toEqual([]);
+  });
+
+  it('an override naming no suite fails the run naming the key and the suites the file has, and leaves the baseline as it was', async () => {
+    const before = readFileSync(project.path('rag-baseline.json'));
+    const suites = JSON.stringify({
+      [`${file} > faq`]: { measures: ['ndcg@3'] },
+      [`${file} > fqa`]: { measures: ['recall@10'] },
+      'test/missing.test.ts': { measures: ['recall@10'] },
+    });
+    const result = await run(project, runner, [file], { SUITES: suites });
+    expect(result.exitCode, describeRun(result)).toBe(1);
+    const output = result.stdout + result.stderr;
+    expect(output).toContain('a per-suite measures override names no suite');
+    expect(output).toContain(`suites["${file} > fqa"] names no suite that ran; suites of ${file}: "${file} > faq".`);
+    expect(output).toContain('suites["test/missing.test.ts"]: no test file test/missing.test.ts');
+    expect(readFileSync(project.path('rag-baseline.json'))).toEqual(before);
   });
 });
 
