@@ -64,7 +64,7 @@ export default {
 `;
 }
 
-function createProject(): string {
+export function createProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'rag-bench-recording-'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-recording', private: true, type: 'module' }));
   mkdirSync(join(dir, 'node_modules'));

@@ -149,6 +149,7 @@ export function publishDeclaration(
 ): void {
   if (declaration === undefined || !declaresAnything(declaration)) delete env[DECLARATION_ENV];
   else env[DECLARATION_ENV] = JSON.stringify(declaration);
+  if (env === process.env) processText = UNREAD;
 }
 
 function samePrefix(prefix: readonly string[], path: readonly string[]): boolean {
@@ -175,16 +176,26 @@ export function measuresFor(declaration: WorkerDeclaration, file: string, descri
 }
 
 // Worker side: the declaration is read once per value of the variable, and a plan is made once per
-// list of measures, so recording costs one evaluation per question.
+// list of measures, so recording costs one evaluation per question. A worker's environment is fixed when
+// it starts, so process.env is read once (each read copies the whole value out of the environment, which
+// cost more than the recording itself); publishDeclaration, the one writer, makes the next call read it again.
+const UNREAD = Symbol('unread');
+let processText: string | undefined | typeof UNREAD = UNREAD;
 let cachedText: string | undefined;
 let cachedDeclaration: WorkerDeclaration | undefined;
 const plans = new Map<string, MeasurePlan>();
+const plansByList = new WeakMap<readonly string[], MeasurePlan>();
 
 /** The declaration the reporter published, or undefined (no reporter, or nothing declared). */
 export function publishedDeclaration(
   env: Record<string, string | undefined> = process.env,
 ): WorkerDeclaration | undefined {
-  const text = env[DECLARATION_ENV];
+  let text: string | undefined;
+  if (env !== process.env) text = env[DECLARATION_ENV];
+  else {
+    if (processText === UNREAD) processText = env[DECLARATION_ENV];
+    text = processText;
+  }
   if (text === undefined || text === '') return undefined;
   if (text !== cachedText) {
     cachedText = text;
@@ -201,12 +212,16 @@ export function publishedDeclaration(
 
 /** The plan that measures `names` (canonical) in one pass. */
 export function planFor(names: readonly string[]): MeasurePlan {
+  // The declared lists are the declaration's own arrays, the same object on every call.
+  const known = plansByList.get(names);
+  if (known !== undefined) return known;
   const key = names.join('\n');
   let plan = plans.get(key);
   if (plan === undefined) {
     plan = planMeasures(names.map(parseMeasure));
     plans.set(key, plan);
   }
+  plansByList.set(names, plan);
   return plan;
 }
 

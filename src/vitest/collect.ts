@@ -96,10 +96,16 @@ export function collectVitestRun(modules: Iterable<ReportedModuleLike>, root: st
     if (ranInFull(module)) files.push(file);
     // One file run in several projects (a workspace) is a suite per project: the name keeps them apart.
     const project = module.project?.name;
-    const where = project === undefined || project === '' ? {} : { project };
     for (const test of module.children.allTests()) {
       const describePath = describePathOf(test);
-      for (const sample of samplesOf(test)) samples.push({ ...sample, ...where, file, describePath, test: test.name });
+      // samplesOf gives fresh objects: completing them in place (same key order as before) saves a copy per sample.
+      for (const sample of samplesOf(test) as CollectedSample[]) {
+        if (project !== undefined && project !== '') sample.project = project;
+        sample.file = file;
+        sample.describePath = describePath;
+        sample.test = test.name;
+        samples.push(sample);
+      }
     }
   }
   return { samples, runner: 'vitest', files };

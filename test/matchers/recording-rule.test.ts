@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { matchers } from '../../matchers/index.js';
 import { evaluateRun } from '../../src/index.js';
-import { DECLARATION_ENV, publishDeclaration, resolveDeclaration } from '../../src/recording/declaration.js';
+import { publishDeclaration, resolveDeclaration } from '../../src/recording/declaration.js';
 import { TASK_META_KEY, type MetricSample } from '../../src/recording/sample.js';
 
 const HITS = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6'];
@@ -41,7 +41,7 @@ function declare(options: Parameters<typeof resolveDeclaration>[0]): void {
 }
 
 afterEach(() => {
-  delete process.env[DECLARATION_ENV];
+  publishDeclaration(undefined);
 });
 
 describe('with declared measures', () => {
