@@ -139,6 +139,8 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
       return `${plural(questions.length, 'question')} of suite ${suite} · ${measure} in the baseline did not run although the test file ran${named}`;
     case 'renamed-suite':
       return `suite renamed: ${escape(finding.from!)} → ${suite} (same questions; compared with its baseline rows)`;
+    case 'unconfirmed-move':
+      return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite} (beyond the tolerance but not significant, so not a regression${questions.length > 0 ? `; ${finding.after! < finding.before! ? 'worse' : 'better'}${named}` : ''})`;
     case 'ambiguous-suite':
       return `suite ${suite} of the version-1 baseline matches several suites of this run (${listNames(questions, escape)}): not compared`;
   }

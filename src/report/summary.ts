@@ -9,6 +9,7 @@ import { findRenamedSuites, isCovered, resolveLegacySuites, type FileCoverage } 
 import { own, type BaselineFile } from '../baseline/schema.js';
 import {
   judgeMoves,
+  movementOf,
   resolveRegressionRule,
   toleranceFor,
   type ResolvedTolerance,
@@ -85,7 +86,8 @@ export type FindingKind =
   | 'missing-suite'
   | 'missing-questions'
   | 'renamed-suite'
-  | 'ambiguous-suite';
+  | 'ambiguous-suite'
+  | 'unconfirmed-move';
 
 /**
  * One way in which an update would change the baseline beyond tolerance (or a legacy suite that cannot
@@ -343,6 +345,13 @@ export function summarize(
   };
 }
 
+function movedBeyondTolerance(row: SummaryRow): boolean {
+  const move = row.comparison!;
+  return (
+    movementOf(move.delta, row.tolerance, Math.max(Math.abs(move.meanBefore), Math.abs(move.meanAfter))) !== 'within'
+  );
+}
+
 /** Every difference an update would write (beyond tolerance), in the order of the rows, each with what accepts it. */
 function collectFindings(
   rows: readonly SummaryRow[],
@@ -397,6 +406,20 @@ function collectFindings(
         after: row.comparison!.meanAfter,
         accept: 'update',
         fails: regressed ? judged && settings.failOnRegression : strict,
+      });
+    } else if (row.comparison !== undefined && movedBeyondTolerance(row)) {
+      // Beyond the tolerance but not significant: not a regression, yet an update would write it (it
+      // writes by tolerance alone), so under CI the file is out of date as with an improvement.
+      findings.push({
+        kind: 'unconfirmed-move',
+        suite: row.suite,
+        suiteKey: row.suiteKey,
+        measure: row.measure,
+        questions: (row.comparison.delta < 0 ? row.worse : row.better).map((change) => change.sampleId),
+        before: row.comparison.meanBefore,
+        after: row.comparison.meanAfter,
+        accept: 'update',
+        fails: strict,
       });
     }
     if (row.newSamples.length > 0) {

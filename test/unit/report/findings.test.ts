@@ -72,6 +72,30 @@ describe('findings', () => {
     expect(ci.findings[0]).toMatchObject({ kind: 'improvement', fails: true });
   });
 
+  it('a drop beyond the tolerance that is not significant is no regression, but under CI the baseline is out of date', () => {
+    const now = { ...BEFORE, q2: 0 }; // mean 0.75 → 0.625: one question worse, a sign-test p of 1
+    const baseline = baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } });
+    const local = summarize(run(samples(['refunds'], 'recall@5', now)), baseline, { significance: 0.05 });
+    expect(local.rows[0]!.status).toBe('unchanged');
+    expect(local.passed).toBe(true);
+    expect(local.findings).toEqual([
+      {
+        kind: 'unconfirmed-move',
+        suite: `${FILE} > refunds`,
+        suiteKey: key(`${FILE} > refunds`),
+        measure: 'recall@5',
+        questions: ['q2'],
+        before: 0.75,
+        after: 0.625,
+        accept: 'update',
+        fails: false,
+      },
+    ]);
+    const ci = summarize(run(samples(['refunds'], 'recall@5', now)), baseline, { significance: 0.05, strict: true });
+    expect(ci.passed).toBe(false);
+    expect(ci.findings[0]).toMatchObject({ kind: 'unconfirmed-move', fails: true });
+  });
+
   it('a mean is compared on the shared questions only; the questions on one side are named', () => {
     const now = { q1: 1, q2: 0.5, q3: 0.5, q5: 0 }; // q4 gone, q5 new; the shared mean is unchanged
     const summary = summarize(
