@@ -145,6 +145,26 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
     expect(output(back)).toContain(`▼ ${orders} > orders API > shipping · ndcg@3 fell from 0.815 to 0.622`);
   });
 
+  it('with significance, a drop beyond the tolerance that is not significant passes locally but fails in CI as an out-of-date baseline; after an update the re-run passes', async () => {
+    const significance = { RETRIEVER: 'worse', RAG_SIGNIFICANCE: '0.05' };
+    const local = await run(significance);
+    expect(local.exitCode, explain(local)).toBe(0);
+    const stale = await ci(significance);
+    expect(stale.exitCode, explain(stale)).toBe(1);
+    expect(output(stale)).toContain(
+      `baseline out of date: recall@3 0.833 → 0.667 in suite ${orders} > orders API > refunds (beyond the tolerance but not significant, so not a regression; worse: refund-window) — run ${update} and commit`,
+    );
+    expect(findings().findings.map((finding) => [finding.kind, finding.fails])).toEqual([
+      ['unconfirmed-move', true],
+      ['unconfirmed-move', true],
+    ]);
+    expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
+    const accepted = await run({ ...significance, RAG_BASELINE: 'update' });
+    expect(accepted.exitCode, explain(accepted)).toBe(0);
+    const rerun = await ci(significance);
+    expect(rerun.exitCode, explain(rerun)).toBe(0);
+  });
+
   it('a question that no longer runs although its file ran fails; update keeps it, prune removes it, the re-run passes', async () => {
     writeFileSync(
       project.path(orders),
