@@ -16,8 +16,8 @@ interface TestPlace {
   attempt: string;
   /** Absolute test file path, when known. */
   filePath: string | undefined;
-  /** Describe titles, outermost first, when known. */
-  describePath: readonly string[] | undefined;
+  /** Describe titles, outermost first, when known (read only when suite overrides need them). */
+  describePath: () => readonly string[] | undefined;
 }
 
 interface VitestTaskLike {
@@ -64,15 +64,12 @@ export function jestTestOf(context: RecordingContext): CircusTestLike | undefine
 function placeOf(context: RecordingContext): TestPlace | undefined {
   const task = context.task as VitestTaskLike | undefined;
   if (task !== undefined && task.meta !== undefined) {
-    const describePath: string[] = [];
-    for (let suite = task.suite; suite !== undefined && suite.filepath === undefined; suite = suite.suite)
-      describePath.unshift(suite.name ?? '');
     const result = task.result;
     return {
       key: task,
       attempt: `${result?.repeatCount ?? 0}:${result?.retryCount ?? 0}`,
       filePath: task.file?.filepath,
-      describePath,
+      describePath: () => vitestDescribePath(task),
     };
   }
   const test = jestTestOf(context);
@@ -81,15 +78,22 @@ function placeOf(context: RecordingContext): TestPlace | undefined {
       key: test,
       attempt: String(test.invocations ?? 0),
       filePath: context.testPath,
-      describePath: circusDescribePath(test),
+      describePath: () => circusDescribePath(test),
     };
   if (context.currentTestName === undefined) return undefined;
   return {
     key: `${context.testPath ?? ''}\n${context.currentTestName}`,
     attempt: '0',
     filePath: context.testPath,
-    describePath: undefined,
+    describePath: () => undefined,
   };
+}
+
+function vitestDescribePath(task: VitestTaskLike): string[] {
+  const describePath: string[] = [];
+  for (let suite = task.suite; suite !== undefined && suite.filepath === undefined; suite = suite.suite)
+    describePath.unshift(suite.name ?? '');
+  return describePath;
 }
 
 interface TestRecording {
@@ -117,7 +121,7 @@ function toPosix(path: string): string {
 /** The declared measures (canonical) for the test running in `context`; [] when none. */
 function declaredFor(declaration: WorkerDeclaration, place: TestPlace | undefined): string[] {
   if (declaration.suites.length === 0 || place?.filePath === undefined) return declaration.measures;
-  return measuresFor(declaration, toPosix(relative(declaration.root, place.filePath)), place.describePath ?? []);
+  return measuresFor(declaration, toPosix(relative(declaration.root, place.filePath)), place.describePath() ?? []);
 }
 
 /** What a matcher measured for one question. */
