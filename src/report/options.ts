@@ -201,6 +201,7 @@ export function resolveBaselineMode(
   return { mode: asked, ci };
 }
 
+/** The options resolved; the report files (json, markdown, html: REPORT_FILE_OPTIONS) as absolute paths. */
 export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption, string>> {
   /** The project root (test files and report paths are relative to it). */
   rootDir: string;
@@ -218,7 +219,6 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   failOnNew: boolean;
   /** The baseline must be up to date (default: CI). */
   strict: boolean;
-  /** Absolute paths of the report files (json, markdown, html): see REPORT_FILE_OPTIONS. */
   githubStepSummary: boolean;
   maxWorse: number;
   seed?: number;
