@@ -19,14 +19,12 @@ export { renderMarkdown, type MarkdownRenderOptions } from '../report/markdown.j
 export {
   renderJson,
   formatJsonReport,
-  writeReports,
   REPORT_SCHEMA_VERSION,
   type JsonReport,
   type JsonReportRow,
   type JsonReportSample,
-  type WriteReportsOptions,
-  type WrittenReports,
 } from '../report/json.js';
+export { writeReports, type WriteReportsOptions, type WrittenReports } from '../report/write.js';
 export {
   renderHtml,
   writeHtmlReport,

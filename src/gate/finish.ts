@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { BaselineError, describeUpdate, readBaseline, updateBaseline } from '../baseline/index.js';
 import type { CollectedRun } from '../recording/collected.js';
 import { renderConsole } from '../report/console.js';
-import { writeHtmlReport } from '../report/html.js';
-import { renderJson, writeReports } from '../report/json.js';
-import { summaryOptionsFrom, type ResolvedReporterOptions } from '../report/options.js';
+import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
+import { DEFAULT_BASELINE_PATH, summaryOptionsFrom, type ResolvedReporterOptions } from '../report/options.js';
 import { summarize, type RunSummary } from '../report/summary.js';
+import { plannedReports, writeReport } from '../report/write.js';
 
 export interface FinishContext {
   /** The project root: report paths and test files are relative to it. */
@@ -30,6 +30,8 @@ export interface FinishContext {
   holdLastLine?: boolean;
   /** Lines the caller adds to the report, printed with the baseline and CI notices before the last line. */
   notes?: readonly string[];
+  /** The report formats to write, each when its option turns it on. Default: all of them (REPORT_FORMATS). */
+  formats?: readonly ReportFormat[];
 }
 
 export interface FinishResult {
@@ -82,41 +84,23 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   // A report that cannot be written (read-only folder, a path naming a folder, a full disk) costs one
   // line on stderr; the summary is still printed and the verdict still decides the exit code.
   const writeProblems: string[] = [];
-  const attempt = async (what: string, write: () => Promise<unknown>): Promise<boolean> => {
+  const attempt = async (what: string, exampleFile: string, write: () => Promise<unknown>): Promise<boolean> => {
     try {
       await write();
       return true;
     } catch (error) {
-      writeProblems.push(`${PREFIX} could not write ${what}: ${describeWriteError(error)}`);
+      writeProblems.push(`${PREFIX} could not write ${what}: ${describeWriteError(error, exampleFile)}`);
       return false;
     }
   };
-  const reportOptions = {
-    rootDir: context.rootDir,
-    env,
-    githubStepSummary: false,
+  const input: ReportInput = {
+    summary,
+    run,
     markdownOptions: { maxWorse: options.maxWorse, acceptCommand: options.acceptCommand },
   };
-  if (options.json !== undefined)
-    await attempt(`the JSON report ${options.json}`, () =>
-      writeReports(summary, run, { ...reportOptions, json: options.json }),
-    );
-  if (options.markdown !== undefined)
-    await attempt(`the Markdown report ${options.markdown}`, () =>
-      writeReports(summary, run, { ...reportOptions, markdown: options.markdown }),
-    );
-  const stepSummary = env.GITHUB_STEP_SUMMARY;
-  if (options.githubStepSummary && stepSummary !== undefined && stepSummary !== '') {
-    await attempt(`$GITHUB_STEP_SUMMARY (${stepSummary})`, () =>
-      writeReports(summary, run, { ...reportOptions, githubStepSummary: true }),
-    );
-  }
-  if (options.html !== undefined) {
-    const html = options.html;
-    await attempt(`the HTML report ${html}`, () =>
-      writeHtmlReport(html, renderJson(summary, run, options.acceptCommand)),
-    );
-  }
+  const reports = plannedReports(context.formats ?? REPORT_FORMATS, { options, rootDir: context.rootDir, env });
+  for (const report of reports)
+    await attempt(report.format.describe(report.target), report.format.exampleFile, () => writeReport(report, input));
 
   let baselineWritten = false;
   if (options.mode !== 'compare') {
@@ -135,7 +119,9 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     } catch (error) {
       const problem = baselineProblem(error, options);
       if (problem === undefined) {
-        await attempt(`the baseline ${options.baselineDisplayPath}`, () => Promise.reject(error));
+        await attempt(`the baseline ${options.baselineDisplayPath}`, DEFAULT_BASELINE_PATH, () =>
+          Promise.reject(error),
+        );
       } else {
         printError(problem);
         return { failed: true, reason: problem, summary, baselineWritten: false };
@@ -164,7 +150,6 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
 }
 
 const WRITE_ERROR_HINTS: Record<string, string> = {
-  EISDIR: 'it is a folder; name a file such as rag-report.json',
   EACCES: 'permission denied',
   EPERM: 'operation not permitted',
   EROFS: 'the file system is read-only',
@@ -173,9 +158,13 @@ const WRITE_ERROR_HINTS: Record<string, string> = {
   EEXIST: 'a file is in the way of a folder it needs',
 };
 
-/** "permission denied (EACCES)" for file-system errors, else the error's message. */
-function describeWriteError(error: unknown): string {
+/**
+ * "permission denied (EACCES)" for file-system errors, else the error's message. A path that names a
+ * folder gets a file of the same kind to name instead (`exampleFile`, e.g. rag-report.md).
+ */
+export function describeWriteError(error: unknown, exampleFile: string): string {
   const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'EISDIR') return `it is a folder; name a file such as ${exampleFile} (EISDIR).`;
   if (typeof code === 'string' && Object.hasOwn(WRITE_ERROR_HINTS, code))
     return `${WRITE_ERROR_HINTS[code]} (${code}).`;
   const message = error instanceof Error ? error.message : String(error);

@@ -2,13 +2,8 @@
 // CI artifacts, dashboards and the HTML renderer. Schema: JsonReport below, documented in
 // docs/baselines-and-ci.md. Absent values are null, never missing keys, so consumers can rely on the shape.
 
-import fs from 'node:fs';
-import path from 'node:path';
-
-import { writeFileAtomic } from '../files/atomic-write.js';
 import type { CollectedRun } from '../recording/collected.js';
 import { acceptCommandFor } from './format.js';
-import { renderMarkdown, type MarkdownRenderOptions } from './markdown.js';
 import type { GateFinding, MissingRow, RowStatus, RunSummary, SampleChange, SummaryRow } from './summary.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -259,77 +254,4 @@ function stringifyCompactLeaves(value: unknown, indent: string): string {
       `${inner}${key === undefined ? '' : `${JSON.stringify(key)}: `}${stringifyCompactLeaves(item, inner)}`,
   );
   return `${open}\n${parts.join(',\n')}\n${indent}${close}`;
-}
-
-export interface WriteReportsOptions {
-  /** JSON report path (relative to rootDir); false or absent: none. */
-  json?: string | false;
-  /** Markdown report path (relative to rootDir); false or absent: none. */
-  markdown?: string | false;
-  /** Base of relative paths. Default process.cwd(). */
-  rootDir?: string;
-  /** Append the Markdown report to $GITHUB_STEP_SUMMARY when that is set. Default true. */
-  githubStepSummary?: boolean;
-  /** Environment to read GITHUB_STEP_SUMMARY from. Default process.env. */
-  env?: Record<string, string | undefined>;
-  /** Passed to renderMarkdown. */
-  markdownOptions?: MarkdownRenderOptions;
-  /** The collected run (for the list of files in the JSON report). */
-  run?: Pick<CollectedRun, 'files'>;
-}
-
-export interface WrittenReports {
-  /** Absolute paths written. */
-  json?: string;
-  markdown?: string;
-  /** The step-summary file appended to. */
-  githubStepSummary?: string;
-}
-
-/**
- * Writes the JSON and Markdown reports atomically (temp file + rename; parent directories created) and
- * appends the Markdown report to $GITHUB_STEP_SUMMARY when set. The step summary is appended to, not
- * replaced: GitHub gives each step that file to add to, and other tools may have written to it already.
- */
-export async function writeReports(
-  summary: RunSummary,
-  run: Pick<CollectedRun, 'files'> | undefined,
-  options: WriteReportsOptions = {},
-): Promise<WrittenReports> {
-  const rootDir = options.rootDir ?? process.cwd();
-  const env = options.env ?? process.env;
-  const written: WrittenReports = {};
-  let markdownText: string | undefined;
-  const markdown = (): string => (markdownText ??= renderMarkdown(summary, options.markdownOptions));
-
-  if (options.json !== undefined && options.json !== false) {
-    const target = resolveReportPath(options.json, rootDir, 'json');
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    await writeFileAtomic(
-      target,
-      formatJsonReport(renderJson(summary, run ?? options.run, options.markdownOptions?.acceptCommand)),
-    );
-    written.json = target;
-  }
-  if (options.markdown !== undefined && options.markdown !== false) {
-    const target = resolveReportPath(options.markdown, rootDir, 'markdown');
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    await writeFileAtomic(target, markdown());
-    written.markdown = target;
-  }
-  const stepSummary = env.GITHUB_STEP_SUMMARY;
-  if ((options.githubStepSummary ?? true) && stepSummary !== undefined && stepSummary !== '') {
-    await fs.promises.appendFile(stepSummary, `${markdown()}\n`, 'utf8');
-    written.githubStepSummary = stepSummary;
-  }
-  return written;
-}
-
-function resolveReportPath(value: unknown, rootDir: string, option: string): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new TypeError(
-      `${option} must be a file path such as "rag-report.${option === 'json' ? 'json' : 'md'}" (or false for none), got ${JSON.stringify(value)}.`,
-    );
-  }
-  return path.resolve(rootDir, value);
 }

@@ -57,6 +57,19 @@ export interface RagReporterOptions extends MeasureDeclaration {
   intervalResamples?: number;
 }
 
+/**
+ * The options that name a report file, with a file name to suggest: one per format of
+ * src/report/formats/ written to a path (test/unit/report/formats.test.ts checks they agree). Not read
+ * from that list, so that loading the options does not load every renderer.
+ */
+export const REPORT_FILE_OPTIONS = {
+  json: 'rag-report.json',
+  markdown: 'rag-report.md',
+  html: 'rag-report.html',
+} as const satisfies Partial<Record<keyof RagReporterOptions, string>>;
+
+export type ReportFileOption = keyof typeof REPORT_FILE_OPTIONS;
+
 const OPTION_NAMES = [
   'baseline',
   'tolerance',
@@ -65,9 +78,7 @@ const OPTION_NAMES = [
   'failOnRegression',
   'failOnNew',
   'strict',
-  'json',
-  'markdown',
-  'html',
+  ...(Object.keys(REPORT_FILE_OPTIONS) as ReportFileOption[]),
   'githubStepSummary',
   'maxWorse',
   'seed',
@@ -125,10 +136,10 @@ export function validateReporterOptions(
   for (const name of ['failOnRegression', 'failOnNew', 'strict', 'githubStepSummary'] as const) {
     if (record[name] !== undefined && typeof record[name] !== 'boolean') fail(name, 'true or false');
   }
-  for (const name of ['json', 'markdown', 'html'] as const) {
+  for (const [name, exampleFile] of Object.entries(REPORT_FILE_OPTIONS)) {
     const value = record[name];
     if (value !== undefined && value !== false && (typeof value !== 'string' || value.trim() === ''))
-      fail(name, `a file path such as "rag-report.${name === 'markdown' ? 'md' : name}", or false`);
+      fail(name, `a file path such as "${exampleFile}", or false`);
   }
   if (record.maxWorse !== undefined && !(Number.isInteger(record.maxWorse) && (record.maxWorse as number) >= 0))
     fail('maxWorse', 'a whole number ≥ 0');
@@ -190,7 +201,8 @@ export function resolveBaselineMode(
   return { mode: asked, ci };
 }
 
-export interface ResolvedReporterOptions {
+/** The options resolved; the report files (json, markdown, html: REPORT_FILE_OPTIONS) as absolute paths. */
+export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption, string>> {
   /** The project root (test files and report paths are relative to it). */
   rootDir: string;
   /** Absolute path of the baseline file. */
@@ -207,9 +219,6 @@ export interface ResolvedReporterOptions {
   failOnNew: boolean;
   /** The baseline must be up to date (default: CI). */
   strict: boolean;
-  json?: string;
-  markdown?: string;
-  html?: string;
   githubStepSummary: boolean;
   maxWorse: number;
   seed?: number;
@@ -237,8 +246,6 @@ export function resolveReporterOptions(
   const checked = validateReporterOptions(options, context.source);
   const mode = resolveBaselineMode(context.env ?? process.env, { updateSnapshots: context.updateSnapshots });
   const baseline = checked.baseline ?? DEFAULT_BASELINE_PATH;
-  const resolve = (file: string | false | undefined): string | undefined =>
-    file === undefined || file === false ? undefined : path.resolve(context.rootDir, file);
   return {
     rootDir: context.rootDir,
     baselinePath: path.resolve(context.rootDir, baseline),
@@ -252,11 +259,7 @@ export function resolveReporterOptions(
     failOnRegression: checked.failOnRegression ?? true,
     failOnNew: checked.failOnNew ?? false,
     strict: checked.strict ?? mode.ci,
-    ...definedEntries({
-      json: resolve(checked.json),
-      markdown: resolve(checked.markdown),
-      html: resolve(checked.html),
-    }),
+    ...resolvedReportFiles(checked, context.rootDir),
     githubStepSummary: checked.githubStepSummary ?? true,
     maxWorse: checked.maxWorse ?? 10,
     ...definedEntries({
@@ -292,6 +295,16 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
       intervalResamples: resolved.intervalResamples,
     }),
   };
+}
+
+/** The report files the options name, as absolute paths (none for an absent or false option). */
+function resolvedReportFiles(options: RagReporterOptions, rootDir: string): Partial<Record<ReportFileOption, string>> {
+  const files: Partial<Record<ReportFileOption, string>> = {};
+  for (const name of Object.keys(REPORT_FILE_OPTIONS) as ReportFileOption[]) {
+    const file = options[name];
+    if (typeof file === 'string') files[name] = path.resolve(rootDir, file);
+  }
+  return files;
 }
 
 function definedEntries<T extends Record<string, unknown>>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } {

@@ -7,7 +7,15 @@ import { parseArgs } from 'node:util';
 import { finishRun } from '../../gate/finish.js';
 import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../gate/shard-report.js';
 import { shouldUseColor } from '../../report/console.js';
+import { REPORT_FORMATS } from '../../report/formats/index.js';
 import { resolveReporterOptions, type RagReporterOptions } from '../../report/options.js';
+
+// The report formats written to a file the user names (JSON, Markdown, HTML, …): a flag each.
+const FILE_FORMATS = REPORT_FORMATS.filter((format) => format.path);
+const REPORT_FLAGS = FILE_FORMATS.map(
+  (format) =>
+    `  ${`--${format.name} <file>`.padEnd(21)}write ${format.title} (default: the reporter's \`${format.name}\` option)\n`,
+).join('');
 
 const USAGE = `Usage: rag-matchers merge <shard report>... [options]
 
@@ -17,12 +25,11 @@ reporter options the shards were run with.
 
 Options:
   --baseline <file>    baseline file (default: the reporter's \`baseline\` option, else rag-baseline.json)
-  --json <file>        write the JSON report (default: the reporter's \`json\` option)
-  --markdown <file>    write the Markdown report (default: the reporter's \`markdown\` option);
-                       also appended to $GITHUB_STEP_SUMMARY when that is set
-  --html <file>        write the HTML report (default: the reporter's \`html\` option)
-  --root <dir>         project root that test files and the baseline are relative to (default: .)
+${REPORT_FLAGS}  --root <dir>         project root that test files and the baseline are relative to (default: .)
   -h, --help           show this help
+
+The Markdown report is also appended to $GITHUB_STEP_SUMMARY when that is set, unless the reporter
+option \`githubStepSummary\` is false.
 
 Paths taken from the shard reports must lie inside the project root; the flags above may point anywhere.
 
@@ -39,9 +46,7 @@ export async function run(args: readonly string[]): Promise<number> {
       strict: true,
       options: {
         baseline: { type: 'string' },
-        json: { type: 'string' },
-        markdown: { type: 'string' },
-        html: { type: 'string' },
+        ...Object.fromEntries(PATH_OPTIONS.map((name) => [name, { type: 'string' } as const])),
         root: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -75,7 +80,8 @@ export async function run(args: readonly string[]): Promise<number> {
   // A shard report is a file anyone could have written (a CI artifact): the paths in it are not trusted
   // to point outside the project. Paths given on the command line are.
   const escaping = pathsOutsideRoot(options, rootDir);
-  const overridden = new Set(PATH_OPTIONS.filter((name) => parsed.values[name] !== undefined));
+  const flags = parsed.values as Record<string, string | boolean | undefined>;
+  const overridden = new Set(PATH_OPTIONS.filter((name) => flags[name] !== undefined));
   const refused = escaping.filter(({ name }) => !overridden.has(name));
   if (refused.length > 0) {
     const [first] = refused;
@@ -85,10 +91,10 @@ export async function run(args: readonly string[]): Promise<number> {
     );
     return 2;
   }
-  if (parsed.values.baseline !== undefined) options.baseline = parsed.values.baseline;
-  if (parsed.values.json !== undefined) options.json = parsed.values.json;
-  if (parsed.values.markdown !== undefined) options.markdown = parsed.values.markdown;
-  if (parsed.values.html !== undefined) options.html = parsed.values.html;
+  for (const name of PATH_OPTIONS) {
+    const value = flags[name];
+    if (typeof value === 'string') (options as Record<string, unknown>)[name] = value;
+  }
   let resolved;
   try {
     // The accept command names the runner the shards came from.
@@ -116,17 +122,14 @@ export async function run(args: readonly string[]): Promise<number> {
   return result.failed ? 1 : 0;
 }
 
-/** The reporter options that name files merge reads or writes. */
-const PATH_OPTIONS = ['baseline', 'json', 'markdown', 'html'] as const;
+/** The reporter options that name files merge reads or writes: the baseline and every report file. */
+const PATH_OPTIONS = ['baseline', ...FILE_FORMATS.map((format) => format.name)];
 
 /** The path options (from a shard report) that resolve outside `rootDir`. */
-export function pathsOutsideRoot(
-  options: RagReporterOptions,
-  rootDir: string,
-): { name: (typeof PATH_OPTIONS)[number]; value: string }[] {
-  const outside: { name: (typeof PATH_OPTIONS)[number]; value: string }[] = [];
+export function pathsOutsideRoot(options: RagReporterOptions, rootDir: string): { name: string; value: string }[] {
+  const outside: { name: string; value: string }[] = [];
   for (const name of PATH_OPTIONS) {
-    const value = options[name];
+    const value = (options as Record<string, unknown>)[name];
     if (typeof value !== 'string') continue;
     const fromRoot = relative(rootDir, resolve(rootDir, value));
     if (fromRoot === '..' || fromRoot.startsWith(`..${sep}`) || isAbsolute(fromRoot)) outside.push({ name, value });

@@ -52,7 +52,7 @@ describe.each(['vitest', 'jest'] as const)('%s: a report that cannot be written'
         `rag-matchers: could not write the JSON report ${project.path('rag-report.json')}: it is a folder; name a file such as rag-report.json (EISDIR).`,
       );
       expect(combined).toContain(
-        `rag-matchers: could not write $GITHUB_STEP_SUMMARY (${project.path('step-summary')}): it is a folder; name a file such as rag-report.json (EISDIR).`,
+        `rag-matchers: could not write $GITHUB_STEP_SUMMARY (${project.path('step-summary')}): it is a folder; name a file such as step-summary.md (EISDIR).`,
       );
       expect(combined).not.toMatch(/Unhandled Error|at writeFileAtomic|at async/);
     },

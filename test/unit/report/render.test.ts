@@ -5,7 +5,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { renderConsole, shouldUseColor } from '../../../src/report/console.js';
-import { formatJsonReport, renderJson, writeReports, REPORT_SCHEMA_VERSION } from '../../../src/report/json.js';
+import { formatJsonReport, renderJson, REPORT_SCHEMA_VERSION } from '../../../src/report/json.js';
+import { writeReports } from '../../../src/report/write.js';
+import { renderHtml } from '../../../src/report/html.js';
 import { escapeText, renderMarkdown } from '../../../src/report/markdown.js';
 import { summarize } from '../../../src/report/summary.js';
 import { BASELINE, RUN } from './fixture.js';
@@ -367,24 +369,31 @@ describe('writeReports', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('writes the JSON and Markdown reports (creating directories) and appends the Markdown to $GITHUB_STEP_SUMMARY', async () => {
+  it('writes the JSON, Markdown and HTML reports (creating directories) and appends the Markdown to $GITHUB_STEP_SUMMARY', async () => {
     const stepSummary = path.join(directory, 'step-summary.md');
     await writeFile(stepSummary, 'earlier step output\n');
     const written = await writeReports(SUMMARY, RUN, {
       json: 'reports/rag-report.json',
       markdown: 'reports/rag-report.md',
+      html: 'reports/html/rag-report.html',
       rootDir: directory,
       env: { GITHUB_STEP_SUMMARY: stepSummary },
     });
     expect(written).toEqual({
       json: path.join(directory, 'reports/rag-report.json'),
       markdown: path.join(directory, 'reports/rag-report.md'),
+      html: path.join(directory, 'reports/html/rag-report.html'),
       githubStepSummary: stepSummary,
     });
     expect(JSON.parse(await readFile(written.json!, 'utf8'))).toEqual(renderJson(SUMMARY, RUN));
     expect(await readFile(written.markdown!, 'utf8')).toBe(MARKDOWN);
+    expect(await readFile(written.html!, 'utf8')).toBe(renderHtml(renderJson(SUMMARY, RUN)));
     expect(await readFile(stepSummary, 'utf8')).toBe(`earlier step output\n${MARKDOWN}\n`);
-    expect((await readdir(path.join(directory, 'reports'))).sort()).toEqual(['rag-report.json', 'rag-report.md']);
+    expect((await readdir(path.join(directory, 'reports'))).sort()).toEqual([
+      'html',
+      'rag-report.json',
+      'rag-report.md',
+    ]);
   });
 
   it('writes nothing without options or GITHUB_STEP_SUMMARY, and skips the step summary when told', async () => {
@@ -400,9 +409,13 @@ describe('writeReports', () => {
     expect(await readdir(directory)).toEqual([]);
   });
 
-  it('rejects an empty path, naming the option', async () => {
+  it('rejects an empty path, naming the option, before writing anything', async () => {
     await expect(writeReports(SUMMARY, RUN, { json: '  ', rootDir: directory, env: {} })).rejects.toThrow(
       /json must be a file path such as "rag-report.json"/,
     );
+    await expect(
+      writeReports(SUMMARY, RUN, { json: 'rag-report.json', html: '', rootDir: directory, env: {} }),
+    ).rejects.toThrow('html must be a file path such as "rag-report.html" (or false for none), got "".');
+    expect(await readdir(directory)).toEqual([]);
   });
 });

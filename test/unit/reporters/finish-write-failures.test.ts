@@ -90,9 +90,37 @@ describe('finishRun when a file cannot be written', () => {
     expect(out).toContain('a.test.ts > refunds  recall@5');
     expect(err).toHaveLength(2);
     expect(err[0]).toBe(
-      `rag-matchers: could not write $GITHUB_STEP_SUMMARY (${join(root, 'summary-dir')}): it is a folder; name a file such as rag-report.json (EISDIR).`,
+      `rag-matchers: could not write $GITHUB_STEP_SUMMARY (${join(root, 'summary-dir')}): it is a folder; name a file such as step-summary.md (EISDIR).`,
     );
     expect(err[1]).toMatch(/^rag-matchers: could not write the HTML report .*blocker\/report\.html: /);
+  });
+
+  it('markdown and html options naming folders: each line suggests a file of its own kind', async () => {
+    mkdirSync(join(root, 'md'));
+    mkdirSync(join(root, 'page'));
+    const { result, err } = await finish(run([1, 1]), { markdown: 'md', html: 'page', json: 'out/rag.json' });
+    expect(result.failed).toBe(false);
+    expect(err).toEqual([
+      `rag-matchers: could not write the Markdown report ${join(root, 'md')}: it is a folder; name a file such as rag-report.md (EISDIR).`,
+      `rag-matchers: could not write the HTML report ${join(root, 'page')}: it is a folder; name a file such as rag-report.html (EISDIR).`,
+    ]);
+    expect(JSON.parse(readFileSync(join(root, 'out', 'rag.json'), 'utf8'))).toMatchObject({ passed: true });
+  });
+
+  it('a baseline write that meets a folder: the line suggests a baseline file, not a report', async () => {
+    const open = fs.promises.open.bind(fs.promises);
+    vi.spyOn(fs.promises, 'open').mockImplementation(async (file, flags, mode) => {
+      if (String(file).startsWith(join(root, '.rag-baseline.json')))
+        throw Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${String(file)}'`), {
+          code: 'EISDIR',
+        });
+      return open(file, flags, mode);
+    });
+    const { result, err } = await finish(run([1, 1]), {}, { RAG_BASELINE: 'update' });
+    expect(result).toMatchObject({ failed: false, baselineWritten: false });
+    expect(err).toEqual([
+      'rag-matchers: could not write the baseline rag-baseline.json: it is a folder; name a file such as rag-baseline.json (EISDIR).',
+    ]);
   });
 
   it('a read-only baseline folder: the update fails with one line, the summary and verdict stay', async () => {
