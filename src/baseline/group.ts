@@ -54,7 +54,7 @@ export function groupRun(run: CollectedRun): GroupedRun {
     if (
       previous === undefined ||
       previous.file !== sample.file ||
-      previous.describePath !== sample.describePath ||
+      !samePath(previous.describePath, sample.describePath) ||
       previous.project !== sample.project
     ) {
       key = suiteKeyOf(identityOf(sample));
@@ -89,6 +89,14 @@ export function groupRun(run: CollectedRun): GroupedRun {
   }
   for (const row of rows) assignOrdinals(row.ids);
   return { suites, files, sampleCount: samples.length };
+}
+
+/** Each test's samples carry their own describe path array, so equal paths are compared by content. */
+function samePath(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 function identityOf(sample: CollectedSample): SuiteIdentity {

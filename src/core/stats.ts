@@ -124,11 +124,14 @@ function bootstrapMeans(data: Float64Array, resamples: number, seed: number): Fl
   const count = data.length;
   const draws = new Uint32Array(count);
   const means = new Float64Array(resamples);
+  // floor(draw · count / 2^32) is floor(random() · count): a uniform index in [0, count). count / 2^32 is
+  // exact (a power-of-two divisor) and draw · count < 2^53, so draw · scale is the same double, and its
+  // floor, below 2^31, is `| 0`.
+  const scale = count / TWO_POW_32;
   for (let resample = 0; resample < resamples; resample++) {
     generator.fillUint32(draws);
     let total = 0;
-    // floor(draw · count / 2^32) is floor(random() · count): a uniform index in [0, count).
-    for (let i = 0; i < count; i++) total += data[Math.floor((draws[i]! * count) / TWO_POW_32)]!;
+    for (let i = 0; i < count; i++) total += data[(draws[i]! * scale) | 0]!;
     means[resample] = total / count;
   }
   return means;
