@@ -1,7 +1,16 @@
 // `rag-matchers merge` (the built bin) with shard reports that point outside the project, an empty
 // shard, and reports or a baseline that cannot be written.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -110,6 +119,64 @@ describe('rag-matchers merge: paths from shard reports', () => {
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
+  });
+});
+
+describe('rag-matchers merge: paths from shard reports through symlinks', () => {
+  let outside: string;
+  beforeEach(() => {
+    outside = mkdtempSync(join(tmpdir(), 'rag-merge-link-target-'));
+    writeFileSync(join(outside, 'kept.json'), 'kept\n');
+  });
+  afterEach(() => rmSync(outside, { recursive: true, force: true }));
+
+  it.each([
+    [
+      'a folder inside the root that links outside',
+      'reports/report.json',
+      () => symlinkSync(outside, join(root, 'reports')),
+    ],
+    [
+      'a file inside the root that links outside',
+      'rag-report.json',
+      () => symlinkSync(join(outside, 'kept.json'), join(root, 'rag-report.json')),
+    ],
+    [
+      'a dangling link that points outside',
+      'rag-report.json',
+      () => symlinkSync(join(outside, 'new.json'), join(root, 'rag-report.json')),
+    ],
+    [
+      'links that loop',
+      'loop/report.json',
+      () => {
+        symlinkSync(join(root, 'loop2'), join(root, 'loop'));
+        symlinkSync(join(root, 'loop'), join(root, 'loop2'));
+      },
+    ],
+  ])('refuses %s (exit 2), writing nothing there', async (_what, json, link) => {
+    link();
+    const result = await cli([shard('rag-shard-1-of-1.json', 1, 1, { json }, ['a.test.ts'], [1])]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      `the shard reports' reporter option \`json\` is ${JSON.stringify(json)}, outside the project root`,
+    );
+    expect(readFileSync(join(outside, 'kept.json'), 'utf8')).toBe('kept\n');
+    expect(existsSync(join(outside, 'report.json'))).toBe(false);
+    expect(existsSync(join(outside, 'new.json'))).toBe(false);
+  });
+
+  it('accepts a link that stays inside the root', async () => {
+    mkdirSync(join(root, 'out'));
+    symlinkSync(join(root, 'out'), join(root, 'reports'));
+    const result = await cli([
+      shard('rag-shard-1-of-1.json', 1, 1, { json: 'reports/report.json' }, ['a.test.ts'], [1]),
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(root, 'out', 'report.json'), 'utf8'))).toMatchObject({
+      generatedBy: 'rag-matchers',
+    });
   });
 });
 

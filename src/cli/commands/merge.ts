@@ -2,7 +2,8 @@
 // (`jest --shard=i/n` with the rag-matchers reporter) and judges the whole run once: the same summary,
 // baseline comparison, reports, baseline update (RAG_BASELINE=update, never under CI) and gate as an
 // unsharded run. Vitest needs no such step: `vitest --merge-reports` runs the reporter on the merge.
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { realpathSync, readlinkSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { finishRun } from '../../gate/finish.js';
 import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../gate/shard-report.js';
@@ -125,14 +126,51 @@ export async function run(args: readonly string[]): Promise<number> {
 /** The reporter options that name files merge reads or writes: the baseline and every report file. */
 const PATH_OPTIONS = ['baseline', ...FILE_FORMATS.map((format) => format.name)];
 
-/** The path options (from a shard report) that resolve outside `rootDir`. */
+/**
+ * The path options (from a shard report) that resolve outside `rootDir`, symlinks followed: the atomic
+ * write replaces the file a symlink points to, and a symlinked folder leads wherever it points.
+ */
 export function pathsOutsideRoot(options: RagReporterOptions, rootDir: string): { name: string; value: string }[] {
   const outside: { name: string; value: string }[] = [];
+  const realRoot = realPathOf(resolve(rootDir)) ?? resolve(rootDir);
   for (const name of PATH_OPTIONS) {
     const value = (options as Record<string, unknown>)[name];
     if (typeof value !== 'string') continue;
-    const fromRoot = relative(rootDir, resolve(rootDir, value));
-    if (fromRoot === '..' || fromRoot.startsWith(`..${sep}`) || isAbsolute(fromRoot)) outside.push({ name, value });
+    const target = resolve(rootDir, value);
+    const realTarget = realPathOf(target);
+    if (!isInside(resolve(rootDir), target) || realTarget === undefined || !isInside(realRoot, realTarget))
+      outside.push({ name, value });
   }
   return outside;
+}
+
+function isInside(root: string, path: string): boolean {
+  const fromRoot = relative(root, path);
+  return !(fromRoot === '..' || fromRoot.startsWith(`..${sep}`) || isAbsolute(fromRoot));
+}
+
+/**
+ * Where `path` really is: its deepest existing ancestor with symlinks resolved, plus the rest. A dangling
+ * symlink counts as where it points; undefined when links loop.
+ */
+function realPathOf(path: string, linksFollowed = 0): string | undefined {
+  if (linksFollowed > 40) return undefined;
+  const rest: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...rest);
+    } catch {
+      try {
+        const link = readlinkSync(current);
+        return realPathOf(join(resolve(dirname(current), link), ...rest), linksFollowed + 1);
+      } catch {
+        // Not there (nor a link): look at its parent.
+      }
+    }
+    const parent = dirname(current);
+    if (parent === current) return path;
+    rest.unshift(basename(current));
+    current = parent;
+  }
 }
