@@ -1,7 +1,8 @@
 import type { Relevance } from '../src/core/index.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
-import { checkCutoff, type MatcherOptions } from './support/usage.js';
+import { checkCutoff } from './support/cutoff.js';
+import type { MatcherOptions } from './support/hits.js';
+import { metricCall, runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
 
 const spec: MetricMatcherSpec = {
   matcherName: 'toHaveHitAtK',
@@ -18,6 +19,6 @@ export function toHaveHitAtK(
   k: number,
   options?: MatcherOptions,
 ): MatcherResult {
-  const cutoff = checkCutoff(this, spec.matcherName, spec.expectedArguments, k);
+  const cutoff = checkCutoff(metricCall(this, spec), k);
   return runMetricMatcher(this, spec, { received, relevant, k: cutoff, min: undefined, options });
 }

@@ -1,5 +1,12 @@
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { checkCutoff, readMeanOptions, runMeanMatcher, type CutoffMeanMatcherOptions } from './support/set-matcher.js';
+import { checkOptionalCutoff } from './support/cutoff.js';
+import {
+  readMeanOptions,
+  runMeanMatcher,
+  setCall,
+  SET_CUTOFF_EXAMPLE,
+  type CutoffMeanMatcherOptions,
+} from './support/set-matcher.js';
 
 const NAME = 'toHaveMeanNdcgAbove';
 const ARGS = 'min, options';
@@ -11,10 +18,9 @@ export function toHaveMeanNdcgAbove(
   min: number,
   options?: CutoffMeanMatcherOptions,
 ): MatcherResult {
-  const { k, ...checked } = readMeanOptions<CutoffMeanMatcherOptions>(this, NAME, ARGS, options, ['k']);
-  const measure =
-    k === undefined
-      ? { name: 'ndcg' as const }
-      : { name: 'ndcg' as const, k: checkCutoff(this, NAME, ARGS, k, 'options.k') };
-  return runMeanMatcher(this, { matcherName: NAME, expectedArguments: ARGS, received, measure, min, options: checked });
+  const call = setCall(this, NAME, ARGS);
+  const { k, ...checked } = readMeanOptions<CutoffMeanMatcherOptions>(call, options, ['k']);
+  const cutoff = checkOptionalCutoff(call, k, { example: SET_CUTOFF_EXAMPLE });
+  const measure = cutoff === undefined ? { name: 'ndcg' as const } : { name: 'ndcg' as const, k: cutoff };
+  return runMeanMatcher(call, { received, measure, min, options: checked });
 }

@@ -1,5 +1,12 @@
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { checkCutoff, readMeanOptions, runMeanMatcher, type MeanMatcherOptions } from './support/set-matcher.js';
+import { checkCutoff } from './support/cutoff.js';
+import {
+  readMeanOptions,
+  runMeanMatcher,
+  setCall,
+  SET_CUTOFF_EXAMPLE,
+  type MeanMatcherOptions,
+} from './support/set-matcher.js';
 
 const NAME = 'toHaveMeanRecallAtK';
 const ARGS = 'k, min, options';
@@ -12,14 +19,8 @@ export function toHaveMeanRecallAtK(
   min: number,
   options?: MeanMatcherOptions,
 ): MatcherResult {
-  const cutoff = checkCutoff(this, NAME, ARGS, k);
-  const checked = readMeanOptions(this, NAME, ARGS, options);
-  return runMeanMatcher(this, {
-    matcherName: NAME,
-    expectedArguments: ARGS,
-    received,
-    measure: { name: 'recall', k: cutoff },
-    min,
-    options: checked,
-  });
+  const call = setCall(this, NAME, ARGS);
+  const cutoff = checkCutoff(call, k, { example: SET_CUTOFF_EXAMPLE });
+  const checked = readMeanOptions(call, options);
+  return runMeanMatcher(call, { received, measure: { name: 'recall', k: cutoff }, min, options: checked });
 }

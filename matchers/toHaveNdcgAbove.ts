@@ -1,7 +1,9 @@
 import type { Relevance } from '../src/core/index.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
-import { checkCutoff, checkOptions, type CutoffMatcherOptions } from './support/usage.js';
+import { checkOptionalCutoff } from './support/cutoff.js';
+import type { CutoffMatcherOptions } from './support/hits.js';
+import { metricCall, runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
+import { checkOptions } from './support/options.js';
 
 const spec: MetricMatcherSpec = {
   matcherName: 'toHaveNdcgAbove',
@@ -18,10 +20,8 @@ export function toHaveNdcgAbove(
   min: number,
   options?: CutoffMatcherOptions,
 ): MatcherResult {
-  const checked = checkOptions<CutoffMatcherOptions>(this, spec.matcherName, spec.expectedArguments, options);
-  const k =
-    checked.k === undefined
-      ? undefined
-      : checkCutoff(this, spec.matcherName, spec.expectedArguments, checked.k, 'options.k');
+  const call = metricCall(this, spec);
+  const checked = checkOptions<CutoffMatcherOptions>(call, options);
+  const k = checkOptionalCutoff(call, checked.k);
   return runMetricMatcher(this, spec, { received, relevant, k, min, options: checked });
 }
