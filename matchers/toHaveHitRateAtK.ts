@@ -1,12 +1,5 @@
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { checkCutoff } from './support/cutoff.js';
-import {
-  readMeanOptions,
-  runMeanMatcher,
-  setCall,
-  SET_CUTOFF_EXAMPLE,
-  type MeanMatcherOptions,
-} from './support/set-matcher.js';
+import { runMeanMatcherAtK, setCall, type MeanMatcherOptions } from './support/set-matcher.js';
 
 const NAME = 'toHaveHitRateAtK';
 const ARGS = 'k, min, options';
@@ -19,8 +12,5 @@ export function toHaveHitRateAtK(
   min: number,
   options?: MeanMatcherOptions,
 ): MatcherResult {
-  const call = setCall(this, NAME, ARGS);
-  const cutoff = checkCutoff(call, k, { example: SET_CUTOFF_EXAMPLE });
-  const checked = readMeanOptions(call, options);
-  return runMeanMatcher(call, { received, measure: { name: 'hit', k: cutoff }, min, options: checked });
+  return runMeanMatcherAtK(setCall(this, NAME, ARGS), 'hit', { received, k, min, options });
 }

@@ -1,12 +1,5 @@
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { checkOptionalCutoff } from './support/cutoff.js';
-import {
-  readMeanOptions,
-  runMeanMatcher,
-  setCall,
-  SET_CUTOFF_EXAMPLE,
-  type CutoffMeanMatcherOptions,
-} from './support/set-matcher.js';
+import { runMeanMatcherWithOptionalCutoff, setCall, type CutoffMeanMatcherOptions } from './support/set-matcher.js';
 
 const NAME = 'toHaveMrrAbove';
 const ARGS = 'min, options';
@@ -18,9 +11,5 @@ export function toHaveMrrAbove(
   min: number,
   options?: CutoffMeanMatcherOptions,
 ): MatcherResult {
-  const call = setCall(this, NAME, ARGS);
-  const { k, ...checked } = readMeanOptions<CutoffMeanMatcherOptions>(call, options, ['k']);
-  const cutoff = checkOptionalCutoff(call, k, { example: SET_CUTOFF_EXAMPLE });
-  const measure = cutoff === undefined ? { name: 'mrr' as const } : { name: 'mrr' as const, k: cutoff };
-  return runMeanMatcher(call, { received, measure, min, options: checked });
+  return runMeanMatcherWithOptionalCutoff(setCall(this, NAME, ARGS), 'mrr', { received, min, options });
 }

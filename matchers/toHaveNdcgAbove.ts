@@ -1,9 +1,7 @@
 import type { Relevance } from '../src/core/index.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { checkOptionalCutoff } from './support/cutoff.js';
 import type { CutoffMatcherOptions } from './support/hits.js';
-import { metricCall, runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
-import { checkOptions } from './support/options.js';
+import { runMetricMatcherWithOptionalCutoff, type MetricMatcherSpec } from './support/metric-matcher.js';
 
 const spec: MetricMatcherSpec = {
   matcherName: 'toHaveNdcgAbove',
@@ -20,8 +18,5 @@ export function toHaveNdcgAbove(
   min: number,
   options?: CutoffMatcherOptions,
 ): MatcherResult {
-  const call = metricCall(this, spec);
-  const checked = checkOptions<CutoffMatcherOptions>(call, options);
-  const k = checkOptionalCutoff(call, checked.k);
-  return runMetricMatcher(this, spec, { received, relevant, k, min, options: checked });
+  return runMetricMatcherWithOptionalCutoff(this, spec, { received, relevant, min, options });
 }

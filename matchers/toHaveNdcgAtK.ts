@@ -1,8 +1,7 @@
 import type { Relevance } from '../src/core/index.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { checkCutoff } from './support/cutoff.js';
 import type { MatcherOptions } from './support/hits.js';
-import { metricCall, runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
+import { runMetricMatcherAtK, type MetricMatcherSpec } from './support/metric-matcher.js';
 
 const spec: MetricMatcherSpec = {
   matcherName: 'toHaveNdcgAtK',
@@ -20,6 +19,5 @@ export function toHaveNdcgAtK(
   min: number,
   options?: MatcherOptions,
 ): MatcherResult {
-  const cutoff = checkCutoff(metricCall(this, spec), k);
-  return runMetricMatcher(this, spec, { received, relevant, k: cutoff, min, options });
+  return runMetricMatcherAtK(this, spec, { received, relevant, k, min, options });
 }

@@ -6,6 +6,7 @@ import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './format.js';
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
 import { checkHits, evaluateDeclared, evaluateForMatcher, type CutoffMatcherOptions } from './hits.js';
+import { checkCutoff, checkOptionalCutoff } from './cutoff.js';
 import { checkOptions } from './options.js';
 import { checkThreshold, describeRequirement, meetsThreshold } from './threshold.js';
 
@@ -94,4 +95,24 @@ export function runMetricMatcher(
     return sections.filter((section) => section !== '').join('\n\n');
   };
   return { pass, message };
+}
+
+/** A metric matcher whose cutoff is an argument: `toHaveRecallAtK(relevant, k, min)`. */
+export function runMetricMatcherAtK(
+  context: MatcherContext,
+  spec: MetricMatcherSpec,
+  args: Omit<MetricArguments, 'k'> & { k: unknown },
+): MatcherResult {
+  return runMetricMatcher(context, spec, { ...args, k: checkCutoff(metricCall(context, spec), args.k) });
+}
+
+/** A metric matcher whose cutoff is `options.k`, the whole list when left out: `toHaveNdcgAbove(relevant, min)`. */
+export function runMetricMatcherWithOptionalCutoff(
+  context: MatcherContext,
+  spec: MetricMatcherSpec,
+  args: Omit<MetricArguments, 'k'>,
+): MatcherResult {
+  const call = metricCall(context, spec);
+  const options = checkOptions<CutoffMatcherOptions>(call, args.options);
+  return runMetricMatcher(context, spec, { ...args, k: checkOptionalCutoff(call, options.k), options });
 }

@@ -3,13 +3,20 @@
 // two results. Messages follow the per-query matchers' style; every per-query value is recorded.
 import { printWithType } from 'jest-matcher-utils';
 import { describeValue } from '../../src/core/describe.js';
-import { formatMeasure, isBinaryMeasure, parseMeasure, type Measure } from '../../src/core/measures.js';
+import {
+  formatMeasure,
+  isBinaryMeasure,
+  parseMeasure,
+  type Measure,
+  type MeasureName,
+} from '../../src/core/measures.js';
 import { plural } from '../../src/core/plural.js';
 import { meanInterval, type MeanInterval } from '../../src/core/stats.js';
 import { isRunEvaluation, measureValues, type RunEvaluation } from '../../src/dataset/evaluate-run.js';
 import { declaredMeasuresFor, recordQuestion } from '../../src/recording/question.js';
 import type { MetricSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
+import { checkCutoff, checkOptionalCutoff } from './cutoff.js';
 import { formatNumber, listIds, shortKey } from './format.js';
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
 import { checkKnownOptions, checkOptions } from './options.js';
@@ -39,7 +46,7 @@ const MEAN_OPTIONS = ['confidence', 'resamples', 'seed'];
 /** Lowest-scoring queries listed in a failure message. */
 const SHOWN_QUERIES = 10;
 /** The cutoff a set matcher's usage error suggests: means are usually taken at 10. */
-export const SET_CUTOFF_EXAMPLE = 10;
+const SET_CUTOFF_EXAMPLE = 10;
 
 /** The call of a set-level matcher: `expect(result).toHaveMeanAbove(measure, min, options)`. */
 export function setCall(context: MatcherContext, matcherName: string, expectedArguments: string): MatcherCall {
@@ -200,6 +207,29 @@ export function runMeanMatcher(call: MatcherCall, args: MeanMatcherArguments): M
     return sections.join('\n\n');
   };
   return { pass, message };
+}
+
+/** A mean matcher whose cutoff is an argument: `toHaveHitRateAtK(k, min)` checks hit@k. */
+export function runMeanMatcherAtK(
+  call: MatcherCall,
+  name: MeasureName,
+  args: { received: unknown; k: unknown; min: unknown; options: unknown },
+): MatcherResult {
+  const k = checkCutoff(call, args.k, { example: SET_CUTOFF_EXAMPLE });
+  const options = readMeanOptions(call, args.options);
+  return runMeanMatcher(call, { received: args.received, measure: { name, k }, min: args.min, options });
+}
+
+/** A mean matcher whose cutoff is `options.k`, uncut when left out: `toHaveMrrAbove(min)` checks mrr or mrr@k. */
+export function runMeanMatcherWithOptionalCutoff(
+  call: MatcherCall,
+  name: MeasureName,
+  args: { received: unknown; min: unknown; options: unknown },
+): MatcherResult {
+  const { k, ...options } = readMeanOptions<CutoffMeanMatcherOptions>(call, args.options, ['k']);
+  const cutoff = checkOptionalCutoff(call, k, { example: SET_CUTOFF_EXAMPLE });
+  const measure = cutoff === undefined ? { name } : { name, k: cutoff };
+  return runMeanMatcher(call, { received: args.received, measure, min: args.min, options });
 }
 
 /**
