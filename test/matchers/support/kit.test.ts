@@ -8,19 +8,10 @@ import { hintOf, matcherCall, type MatcherSubject } from '../../../matchers/supp
 import { checkKnownOptions, checkOptions, checkQueryId } from '../../../matchers/support/options.js';
 import { checkThreshold, describeRequirement, meetsThreshold } from '../../../matchers/support/threshold.js';
 import { argumentError, usageError, withUsageErrors } from '../../../matchers/support/usage-error.js';
+import { failureOf } from '../helpers.js';
 
 function callOf(subject: MatcherSubject = 'hits', isNot = false) {
   return matcherCall({ isNot }, 'toDoThing', 'a, b', subject);
-}
-
-/** The message of what `run` throws, without colours. */
-function thrownBy(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return stripVTControlCharacters((error as Error).message);
-  }
-  throw new Error('expected a usage error, but nothing was thrown');
 }
 
 describe('hintOf', () => {
@@ -41,7 +32,7 @@ describe('hintOf', () => {
 describe('usageError and argumentError', () => {
   it('put the hint, "Matcher error:" and the detail in that order', () => {
     expect(
-      thrownBy(() => {
+      failureOf(() => {
         throw usageError(callOf('result'), 'something is off', 'Do this instead.');
       }),
     ).toBe('expect(result).toDoThing(a, b)\n\nMatcher error: something is off\n\nDo this instead.');
@@ -49,7 +40,7 @@ describe('usageError and argumentError', () => {
 
   it('quote the argument and show the value under its label', () => {
     expect(
-      thrownBy(() => {
+      failureOf(() => {
         throw argumentError(callOf(), 'options.queryId', 'must be a string', 7, 'queryId');
       }),
     ).toBe(
@@ -65,7 +56,7 @@ describe('withUsageErrors', () => {
   });
 
   it("turns the core's error into a usage error, worded by the matcher", () => {
-    const message = thrownBy(() =>
+    const message = failureOf(() =>
       withUsageErrors(
         callOf(),
         () => {
@@ -79,7 +70,7 @@ describe('withUsageErrors', () => {
 
   it('keeps a thrown non-Error readable', () => {
     expect(
-      thrownBy(() =>
+      failureOf(() =>
         withUsageErrors(callOf(), () => {
           throw 'plain text';
         }),
@@ -95,13 +86,13 @@ describe('checkCutoff', () => {
   });
 
   it.each([0, -3, 2.5, Number.NaN, Number.POSITIVE_INFINITY, '5', undefined])('rejects %s', (k) => {
-    expect(thrownBy(() => checkCutoff(callOf(), k))).toMatch(
+    expect(failureOf(() => checkCutoff(callOf(), k))).toMatch(
       /^expect\(hits\)\.toDoThing\(a, b\)\n\nMatcher error: "k" must be a positive whole number \(e\.g\. 5\)\n\nk has /,
     );
   });
 
   it('names the argument as the call spells it and suggests the given example', () => {
-    expect(thrownBy(() => checkCutoff(callOf('result'), 0, { argument: 'options.k', example: 10 }))).toBe(
+    expect(failureOf(() => checkCutoff(callOf('result'), 0, { argument: 'options.k', example: 10 }))).toBe(
       'expect(result).toDoThing(a, b)\n\nMatcher error: "options.k" must be a positive whole number (e.g. 10)\n\n' +
         'options.k has type:  number\noptions.k has value: 0',
     );
@@ -112,10 +103,10 @@ describe('checkOptionalCutoff', () => {
   it('is undefined when left out and checks the cutoff otherwise, as options.k by default', () => {
     expect(checkOptionalCutoff(callOf(), undefined)).toBeUndefined();
     expect(checkOptionalCutoff(callOf(), 3)).toBe(3);
-    expect(thrownBy(() => checkOptionalCutoff(callOf(), 1.5))).toContain(
+    expect(failureOf(() => checkOptionalCutoff(callOf(), 1.5))).toContain(
       '"options.k" must be a positive whole number (e.g. 5)',
     );
-    expect(thrownBy(() => checkOptionalCutoff(callOf(), 0, { argument: 'options.within' }))).toContain(
+    expect(failureOf(() => checkOptionalCutoff(callOf(), 0, { argument: 'options.within' }))).toContain(
       'options.within has value: 0',
     );
   });
@@ -125,11 +116,11 @@ describe('thresholds', () => {
   it('accept 0 to 1 and reject the rest, naming the argument as spelt', () => {
     expect(checkThreshold(callOf(), 0)).toBe(0);
     expect(checkThreshold(callOf(), 1)).toBe(1);
-    expect(thrownBy(() => checkThreshold(callOf(), 80))).toBe(
+    expect(failureOf(() => checkThreshold(callOf(), 80))).toBe(
       'expect(hits).toDoThing(a, b)\n\nMatcher error: "min" must be a number from 0 to 1 (e.g. 0.8)\n\n' +
         'min has type:  number\nmin has value: 80',
     );
-    expect(thrownBy(() => checkThreshold(callOf('answer'), 1.5, 'options.min'))).toBe(
+    expect(failureOf(() => checkThreshold(callOf('answer'), 1.5, 'options.min'))).toBe(
       'expect(answer).toDoThing(a, b)\n\nMatcher error: "options.min" must be a number from 0 to 1 (e.g. 0.8)\n\n' +
         'min has type:  number\nmin has value: 1.5',
     );
@@ -155,18 +146,18 @@ describe('options', () => {
     expect(checkOptions(callOf(), undefined)).toEqual({});
     const options = { k: 3 };
     expect(checkOptions(callOf(), options)).toBe(options);
-    expect(thrownBy(() => checkOptions(callOf(), []))).toBe(
+    expect(failureOf(() => checkOptions(callOf(), []))).toBe(
       'expect(hits).toDoThing(a, b)\n\nMatcher error: "options" must be an object\n\n' +
         'options has type:  array\noptions has value: []',
     );
-    expect(thrownBy(() => checkOptions(callOf('result'), null, '{ confidence: 0.95 }'))).toContain(
+    expect(failureOf(() => checkOptions(callOf('result'), null, '{ confidence: 0.95 }'))).toContain(
       'Matcher error: "options" must be an object such as { confidence: 0.95 }\n\noptions has value: null',
     );
   });
 
   it('name an unknown option and list the known ones', () => {
     expect(() => checkKnownOptions(callOf(), { seed: 1 }, ['confidence', 'seed'])).not.toThrow();
-    expect(thrownBy(() => checkKnownOptions(callOf(), { seed: 1, k: 3 }, ['confidence', 'seed']))).toContain(
+    expect(failureOf(() => checkKnownOptions(callOf(), { seed: 1, k: 3 }, ['confidence', 'seed']))).toContain(
       'Matcher error: unknown option "k"; known: confidence, seed',
     );
   });
@@ -174,7 +165,7 @@ describe('options', () => {
   it('take queryId as a string or not at all', () => {
     expect(checkQueryId(callOf(), undefined)).toBeUndefined();
     expect(checkQueryId(callOf(), 'q1')).toBe('q1');
-    expect(thrownBy(() => checkQueryId(callOf(), 3))).toContain(
+    expect(failureOf(() => checkQueryId(callOf(), 3))).toContain(
       'Matcher error: "options.queryId" must be a string\n\nqueryId has type:  number\nqueryId has value: 3',
     );
   });
