@@ -121,7 +121,7 @@ function codePoints(id: string): string {
 }
 
 /** Relevant ids that a hit key spells in another Unicode normalisation form: they look alike and never meet. */
-export function formatNormalizationDiagnosis(explanation: RankingExplanation, judgedIds: readonly string[]): string {
+function formatNormalizationDiagnosis(explanation: RankingExplanation, judgedIds: readonly string[]): string {
   const keysByNfc = new Map<string, string>();
   for (const row of explanation.rows) {
     const nfc = row.key.normalize('NFC');

@@ -36,7 +36,7 @@ export function metricCall(context: MatcherContext, spec: MetricMatcherSpec): Ma
   return matcherCall(context, spec.matcherName, spec.expectedArguments, 'hits');
 }
 
-export function measureName(spec: Pick<MetricMatcherSpec, 'measure'>, k: number | undefined): string {
+function measureName(spec: Pick<MetricMatcherSpec, 'measure'>, k: number | undefined): string {
   return k === undefined ? spec.measure : `${spec.measure}@${k}`;
 }
 

@@ -85,7 +85,7 @@ export function readMeanOptions<T extends MeanMatcherOptions>(
 }
 
 /** The canonical name of `measure`, which the result must have been evaluated with. */
-export function checkMeasure(call: MatcherCall, result: RunEvaluation, measure: string | Measure): string {
+function checkMeasure(call: MatcherCall, result: RunEvaluation, measure: string | Measure): string {
   const name = withUsageErrors(call, () =>
     formatMeasure(typeof measure === 'string' ? parseMeasure(measure) : parseMeasure(formatMeasure(measure))),
   );

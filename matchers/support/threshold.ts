@@ -3,7 +3,7 @@ import type { MatcherCall } from './hint.js';
 import { argumentError } from './usage-error.js';
 
 /** "≥ min" tolerates float noise, so 4/5 meets 0.8. */
-export const THRESHOLD_EPSILON = 1e-9;
+const THRESHOLD_EPSILON = 1e-9;
 
 export function meetsThreshold(value: number, min: number): boolean {
   return value >= min - THRESHOLD_EPSILON;
