@@ -50,7 +50,7 @@ export const matchers = {
 };
 
 export type { RagMatchers, RagAsymmetricMatchers } from './types.js';
-export type { MatcherOptions, CutoffMatcherOptions } from './support/usage.js';
+export type { MatcherOptions, CutoffMatcherOptions } from './support/hits.js';
 export type { RetrieveOptions } from './toRetrieve.js';
 export type { RankingOptions } from './support/id-matcher.js';
 export type { RetrievalTargets } from './toMeetRetrievalTargets.js';

@@ -5,8 +5,13 @@ import {
   type AbstentionOptions,
 } from '../src/generation/index.js';
 import { normalizeText } from '../src/generation/text.js';
-import { answerHint, callCore, checkAnswer, checkAnswerOptions, MAX_QUOTE_LENGTH, quote } from './support/answer.js';
+import { plural } from '../src/core/plural.js';
+import { answerCall, checkAnswer, MAX_QUOTE_LENGTH, quote } from './support/answer.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
+import { listUpTo } from './support/format.js';
+import { hintOf } from './support/hint.js';
+import { checkOptions } from './support/options.js';
+import { withUsageErrors } from './support/usage-error.js';
 
 const NAME = 'toAbstain';
 const ARGS = '';
@@ -14,10 +19,7 @@ const ARGS = '';
 const MAX_PHRASES_SHOWN = 10;
 
 function phraseList(phrases: readonly string[]): string {
-  const shown = phrases.slice(0, MAX_PHRASES_SHOWN).map((phrase) => JSON.stringify(phrase));
-  return phrases.length > MAX_PHRASES_SHOWN
-    ? `${shown.join(', ')}, … and ${phrases.length - MAX_PHRASES_SHOWN} more`
-    : shown.join(', ');
+  return listUpTo(phrases, MAX_PHRASES_SHOWN, (phrase) => JSON.stringify(phrase));
 }
 
 /** Which phrases were looked for, named by set rather than listed when they are the defaults. */
@@ -25,7 +27,7 @@ function phrasesTried(options: AbstentionOptions): string {
   const base =
     options.phrases === undefined
       ? `the default English (${ENGLISH_ABSTENTION_PHRASES.length}) and Chinese (${CHINESE_ABSTENTION_PHRASES.length}) phrases, e.g. "I don't know", "not in the provided context", "无法回答"`
-      : `${options.phrases.length} phrase${options.phrases.length === 1 ? '' : 's'} of yours: ${phraseList(options.phrases)}`;
+      : `${plural(options.phrases.length, 'phrase')} of yours: ${phraseList(options.phrases)}`;
   const added =
     options.extendPhrases === undefined || options.extendPhrases.length === 0
       ? ''
@@ -63,23 +65,24 @@ function quoteAround(answer: string, phrase: string, locale: string | undefined)
  * for those that have one.
  */
 export function toAbstain(this: MatcherContext, received: unknown, options?: AbstentionOptions): MatcherResult {
-  const answer = checkAnswer(this, NAME, ARGS, received);
-  const checked = checkAnswerOptions<AbstentionOptions>(this, NAME, ARGS, options);
-  const result = callCore(this, NAME, ARGS, () => detectAbstention(answer, checked));
+  const call = answerCall(this, NAME, ARGS);
+  const answer = checkAnswer(call, received);
+  const checked = checkOptions<AbstentionOptions>(call, options);
+  const result = withUsageErrors(call, () => detectAbstention(answer, checked));
   const pass = result.abstained;
 
   const message = () => {
     const utils = utilsOf(this);
     if (this.isNot === true) {
       return [
-        answerHint(this, NAME, ARGS),
+        hintOf(call),
         `Expected an answer, but it abstains: it says ${utils.RECEIVED_COLOR(JSON.stringify(result.matchedPhrase ?? ''))}`,
         `Answer: ${quoteAround(answer, result.matchedPhrase ?? '', checked.locale)}`,
         utils.DIM_COLOR('A phrase anywhere counts, even in an answer that declines one point and answers the rest.'),
       ].join('\n\n');
     }
     return [
-      answerHint(this, NAME, ARGS),
+      hintOf(call),
       `Expected the answer to say it has no answer, but ${utils.RECEIVED_COLOR('no abstention phrase')} was found.`,
       `Answer: ${quote(answer)}`,
       `${phrasesTried(checked)}\n` +

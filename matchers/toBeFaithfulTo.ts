@@ -4,27 +4,22 @@ import {
   type FaithfulnessOptions,
   type SentenceSupport,
 } from '../src/generation/index.js';
-import {
-  answerHint,
-  answerUsageError,
-  callCore,
-  checkAnswer,
-  checkAnswerOptions,
-  checkMin,
-  checkQueryId,
-  listTerms,
-  plural,
-  quote,
-  recordScore,
-} from './support/answer.js';
+import { plural } from '../src/core/plural.js';
+import { answerCall, checkAnswer, quote, recordScore } from './support/answer.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
-import { formatNumber, MAX_ROWS } from './support/format.js';
+import { formatNumber, listUpTo, MAX_ROWS } from './support/format.js';
+import { hintOf } from './support/hint.js';
+import { checkOptions, checkQueryId } from './support/options.js';
+import { checkThreshold, describeRequirement } from './support/threshold.js';
+import { usageError, withUsageErrors } from './support/usage-error.js';
 
 const NAME = 'toBeFaithfulTo';
 const ARGS = 'contexts, options';
 
 /** Every checked sentence must be supported unless the test asks for less. */
 export const DEFAULT_FAITHFULNESS_MIN = 1;
+/** Missing terms listed per unsupported sentence. */
+const MAX_TERMS_SHOWN = 15;
 
 export interface FaithfulnessMatcherOptions extends FaithfulnessOptions {
   /** Least share of checked sentences that must be supported; default 1 (every one). */
@@ -38,7 +33,7 @@ function termCount(sentence: SentenceSupport): string {
 }
 
 function unsupportedLine(sentence: SentenceSupport): string {
-  return `  ✗ ${quote(sentence.text)}\n      share ${formatNumber(sentence.share)} (${termCount(sentence)}), not in the contexts: ${listTerms(sentence.missingTerms)}`;
+  return `  ✗ ${quote(sentence.text)}\n      share ${formatNumber(sentence.share)} (${termCount(sentence)}), not in the contexts: ${listUpTo(sentence.missingTerms, MAX_TERMS_SHOWN)}`;
 }
 
 function supportedLine(sentence: SentenceSupport): string {
@@ -55,20 +50,15 @@ export function toBeFaithfulTo(
   contexts: FaithfulnessContexts,
   options?: FaithfulnessMatcherOptions,
 ): MatcherResult {
-  const answer = checkAnswer(this, NAME, ARGS, received);
-  const {
-    min: rawMin,
-    queryId: rawQueryId,
-    ...coreOptions
-  } = checkAnswerOptions<FaithfulnessMatcherOptions>(this, NAME, ARGS, options);
-  const min = checkMin(this, NAME, ARGS, rawMin, DEFAULT_FAITHFULNESS_MIN);
-  const queryId = checkQueryId(this, NAME, ARGS, rawQueryId);
-  const result = callCore(this, NAME, ARGS, () => faithfulness(answer, contexts, coreOptions));
+  const call = answerCall(this, NAME, ARGS);
+  const answer = checkAnswer(call, received);
+  const { min: rawMin, queryId: rawQueryId, ...coreOptions } = checkOptions<FaithfulnessMatcherOptions>(call, options);
+  const min = rawMin === undefined ? DEFAULT_FAITHFULNESS_MIN : checkThreshold(call, rawMin, 'options.min');
+  const queryId = checkQueryId(call, rawQueryId);
+  const result = withUsageErrors(call, () => faithfulness(answer, contexts, coreOptions));
   if (result.sentenceCount === 0) {
-    throw answerUsageError(
-      this,
-      NAME,
-      ARGS,
+    throw usageError(
+      call,
       'nothing to check: the answer has no sentence with content words',
       `Answer: ${quote(answer)}\nEvery sentence is made of stop words${result.skipped.some((sentence) => sentence.reason.includes('citation')) ? ' and citation markers' : ''} (${result.skipped.map((sentence) => quote(sentence.text, 40)).join(', ')}), so faithfulness is undefined.\n` +
         'Check that the received value is the full answer, or test a reply like this with toAbstain().',
@@ -80,7 +70,7 @@ export function toBeFaithfulTo(
   const message = () => {
     const utils = utilsOf(this);
     const negated = this.isNot === true;
-    const requirement = negated ? `expected < ${formatNumber(min)}` : `needs ≥ ${formatNumber(min)}`;
+    const requirement = describeRequirement(min, negated);
     const unsupported = result.sentences.filter((sentence) => !sentence.supported);
     const supported = result.sentences.filter((sentence) => sentence.supported);
     const summary =
@@ -116,7 +106,7 @@ export function toBeFaithfulTo(
         : utils.DIM_COLOR(
             `Not checked (no content words): ${result.skipped.map((sentence) => quote(sentence.text, 40)).join(', ')}`,
           );
-    return [answerHint(this, NAME, ARGS), summary, verdict, unsupportedSection, supportedSection, skippedSection]
+    return [hintOf(call), summary, verdict, unsupportedSection, supportedSection, skippedSection]
       .filter((section) => section !== '')
       .join('\n\n');
   };

@@ -8,18 +8,13 @@ import {
   type CitationCheckOptions,
   type CitationCheckResult,
 } from '../src/generation/index.js';
-import {
-  answerHint,
-  answerUsageError,
-  callCore,
-  checkAnswer,
-  checkAnswerOptions,
-  checkQueryId,
-  plural,
-  quote,
-} from './support/answer.js';
+import { plural } from '../src/core/plural.js';
+import { answerCall, checkAnswer, quote } from './support/answer.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
 import { MAX_ROWS, shortKey } from './support/format.js';
+import { hintOf, type MatcherCall } from './support/hint.js';
+import { checkOptions, checkQueryId } from './support/options.js';
+import { argumentError, usageError, withUsageErrors } from './support/usage-error.js';
 
 const NAME = 'toCiteOnlyRetrieved';
 const ARGS = 'hits, options';
@@ -29,38 +24,25 @@ export interface CiteOnlyRetrievedOptions extends CitationCheckOptions, KeyOptio
   queryId?: string;
 }
 
-function readHitKeys(context: MatcherContext, hits: unknown, options: KeyOptions): string[] {
+function readHitKeys(call: MatcherCall, hits: unknown, options: KeyOptions): string[] {
   if (!Array.isArray(hits)) {
-    throw answerUsageError(
-      context,
-      NAME,
-      ARGS,
+    throw usageError(
+      call,
       `${printExpected('hits')} must be the retrieved hits in rank order (an array of ids or hit objects)`,
       printWithType('hits', hits, (value) => describeValue(value)),
     );
   }
-  return callCore(context, NAME, ARGS, () => hits.map((hit: unknown, index) => stableKey(hit as Hit, index, options)));
+  return withUsageErrors(call, () => hits.map((hit: unknown, index) => stableKey(hit as Hit, index, options)));
 }
 
-function checkGranularity(context: MatcherContext, options: KeyOptions): ((key: string) => string) | undefined {
+function checkGranularity(call: MatcherCall, options: KeyOptions): ((key: string) => string) | undefined {
   const { granularity, documentKey } = options;
   if (granularity !== undefined && granularity !== 'chunk' && granularity !== 'document') {
-    throw answerUsageError(
-      context,
-      NAME,
-      ARGS,
-      `${printExpected('options.granularity')} must be 'chunk' or 'document'`,
-      printWithType('granularity', granularity, printExpected),
-    );
+    throw argumentError(call, 'options.granularity', "must be 'chunk' or 'document'", granularity, 'granularity');
   }
   if (documentKey !== undefined && typeof documentKey !== 'function') {
-    throw answerUsageError(
-      context,
-      NAME,
-      ARGS,
-      `${printExpected('options.documentKey')} must be a function (key) => document key`,
-      printWithType('documentKey', documentKey, printExpected),
-    );
+    const requirement = 'must be a function (key) => document key';
+    throw argumentError(call, 'options.documentKey', requirement, documentKey, 'documentKey');
   }
   return granularity === 'document' ? (documentKey ?? documentKeyOf) : undefined;
 }
@@ -135,13 +117,14 @@ export function toCiteOnlyRetrieved(
   hits: readonly Hit[],
   options?: CiteOnlyRetrievedOptions,
 ): MatcherResult {
-  const answer = checkAnswer(this, NAME, ARGS, received);
-  const checked = checkAnswerOptions<CiteOnlyRetrievedOptions>(this, NAME, ARGS, options);
+  const call = answerCall(this, NAME, ARGS);
+  const answer = checkAnswer(call, received);
+  const checked = checkOptions<CiteOnlyRetrievedOptions>(call, options);
   const { queryId: rawQueryId, citations: extractor, requireCitation, key, granularity, documentKey } = checked;
-  const queryId = checkQueryId(this, NAME, ARGS, rawQueryId);
-  const documentOf = checkGranularity(this, { granularity, documentKey });
-  const hitKeys = readHitKeys(this, hits, key === undefined ? {} : { key });
-  const chunkLevel = callCore(this, NAME, ARGS, () =>
+  const queryId = checkQueryId(call, rawQueryId);
+  const documentOf = checkGranularity(call, { granularity, documentKey });
+  const hitKeys = readHitKeys(call, hits, key === undefined ? {} : { key });
+  const chunkLevel = withUsageErrors(call, () =>
     checkCitations(answer, hitKeys, {
       ...(extractor === undefined ? {} : { citations: extractor }),
       ...(requireCitation === undefined ? {} : { requireCitation }),
@@ -159,7 +142,7 @@ export function toCiteOnlyRetrieved(
       cited.add(citation.resolvedKey ?? citation.ref);
     }
     const where = queryId === undefined ? '' : `  (query ${queryId})`;
-    const sections = [answerHint(this, NAME, ARGS)];
+    const sections = [hintOf(call)];
     if (!result.hasCitations) {
       sections.push(
         (negated

@@ -1,7 +1,7 @@
 import type { Relevance } from '../src/core/index.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
-import { checkCutoff, checkOptions, type CutoffMatcherOptions } from './support/usage.js';
+import type { CutoffMatcherOptions } from './support/hits.js';
+import { runMetricMatcherWithOptionalCutoff, type MetricMatcherSpec } from './support/metric-matcher.js';
 
 const spec: MetricMatcherSpec = {
   matcherName: 'toHaveAveragePrecisionAbove',
@@ -18,10 +18,5 @@ export function toHaveAveragePrecisionAbove(
   min: number,
   options?: CutoffMatcherOptions,
 ): MatcherResult {
-  const checked = checkOptions<CutoffMatcherOptions>(this, spec.matcherName, spec.expectedArguments, options);
-  const k =
-    checked.k === undefined
-      ? undefined
-      : checkCutoff(this, spec.matcherName, spec.expectedArguments, checked.k, 'options.k');
-  return runMetricMatcher(this, spec, { received, relevant, k, min, options: checked });
+  return runMetricMatcherWithOptionalCutoff(this, spec, { received, relevant, min, options });
 }

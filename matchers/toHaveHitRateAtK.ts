@@ -1,5 +1,5 @@
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { checkCutoff, readMeanOptions, runMeanMatcher, type MeanMatcherOptions } from './support/set-matcher.js';
+import { runMeanMatcherAtK, setCall, type MeanMatcherOptions } from './support/set-matcher.js';
 
 const NAME = 'toHaveHitRateAtK';
 const ARGS = 'k, min, options';
@@ -12,14 +12,5 @@ export function toHaveHitRateAtK(
   min: number,
   options?: MeanMatcherOptions,
 ): MatcherResult {
-  const cutoff = checkCutoff(this, NAME, ARGS, k);
-  const checked = readMeanOptions(this, NAME, ARGS, options);
-  return runMeanMatcher(this, {
-    matcherName: NAME,
-    expectedArguments: ARGS,
-    received,
-    measure: { name: 'hit', k: cutoff },
-    min,
-    options: checked,
-  });
+  return runMeanMatcherAtK(setCall(this, NAME, ARGS), 'hit', { received, k, min, options });
 }

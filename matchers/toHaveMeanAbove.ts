@@ -1,6 +1,6 @@
 import type { Measure } from '../src/core/measures.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { readMeanOptions, runMeanMatcher, type MeanMatcherOptions } from './support/set-matcher.js';
+import { readMeanOptions, runMeanMatcher, setCall, type MeanMatcherOptions } from './support/set-matcher.js';
 
 const NAME = 'toHaveMeanAbove';
 const ARGS = 'measure, min, options';
@@ -17,6 +17,6 @@ export function toHaveMeanAbove(
   min: number,
   options?: MeanMatcherOptions,
 ): MatcherResult {
-  const checked = readMeanOptions(this, NAME, ARGS, options);
-  return runMeanMatcher(this, { matcherName: NAME, expectedArguments: ARGS, received, measure, min, options: checked });
+  const call = setCall(this, NAME, ARGS);
+  return runMeanMatcher(call, { received, measure, min, options: readMeanOptions(call, options) });
 }

@@ -1,5 +1,5 @@
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { checkCutoff, readMeanOptions, runMeanMatcher, type CutoffMeanMatcherOptions } from './support/set-matcher.js';
+import { runMeanMatcherWithOptionalCutoff, setCall, type CutoffMeanMatcherOptions } from './support/set-matcher.js';
 
 const NAME = 'toHaveMrrAbove';
 const ARGS = 'min, options';
@@ -11,10 +11,5 @@ export function toHaveMrrAbove(
   min: number,
   options?: CutoffMeanMatcherOptions,
 ): MatcherResult {
-  const { k, ...checked } = readMeanOptions<CutoffMeanMatcherOptions>(this, NAME, ARGS, options, ['k']);
-  const measure =
-    k === undefined
-      ? { name: 'mrr' as const }
-      : { name: 'mrr' as const, k: checkCutoff(this, NAME, ARGS, k, 'options.k') };
-  return runMeanMatcher(this, { matcherName: NAME, expectedArguments: ARGS, received, measure, min, options: checked });
+  return runMeanMatcherWithOptionalCutoff(setCall(this, NAME, ARGS), 'mrr', { received, min, options });
 }

@@ -1,7 +1,8 @@
 import type { Relevance } from '../src/core/index.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
-import { usageError, type MatcherOptions } from './support/usage.js';
+import type { MatcherOptions } from './support/hits.js';
+import { metricCall, runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
+import { usageError } from './support/usage-error.js';
 
 const spec: MetricMatcherSpec = {
   matcherName: 'toHaveRPrecisionAbove',
@@ -20,9 +21,7 @@ export function toHaveRPrecisionAbove(
 ): MatcherResult {
   if (options !== undefined && options !== null && typeof options === 'object' && 'k' in options) {
     throw usageError(
-      this,
-      spec.matcherName,
-      spec.expectedArguments,
+      metricCall(this, spec),
       'R-precision takes no cutoff: its cutoff is the number of relevant ids',
       'Remove options.k.',
     );

@@ -1,7 +1,7 @@
 import type { Relevance } from '../src/core/index.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { runMetricMatcher, type MetricMatcherSpec } from './support/metric-matcher.js';
-import { checkCutoff, type MatcherOptions } from './support/usage.js';
+import type { MatcherOptions } from './support/hits.js';
+import { runMetricMatcherAtK, type MetricMatcherSpec } from './support/metric-matcher.js';
 
 const spec: MetricMatcherSpec = {
   matcherName: 'toHaveRecallAtK',
@@ -19,6 +19,5 @@ export function toHaveRecallAtK(
   min: number,
   options?: MatcherOptions,
 ): MatcherResult {
-  const cutoff = checkCutoff(this, spec.matcherName, spec.expectedArguments, k);
-  return runMetricMatcher(this, spec, { received, relevant, k: cutoff, min, options });
+  return runMetricMatcherAtK(this, spec, { received, relevant, k, min, options });
 }

@@ -2,18 +2,13 @@ import { explainRanking } from '../src/core/explain.js';
 import { evaluateMeasures, formatMeasure, parseMeasure, type Measure, type Relevance } from '../src/core/index.js';
 import { recordQuestion } from '../src/recording/question.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { hintOf, utilsOf } from './support/context.js';
+import { utilsOf } from './support/context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './support/format.js';
-import { meetsThreshold } from './support/metric-matcher.js';
-import {
-  checkHits,
-  checkOptions,
-  checkThreshold,
-  evaluateDeclared,
-  evaluateForMatcher,
-  usageError,
-  type MatcherOptions,
-} from './support/usage.js';
+import { hintOf, matcherCall, type MatcherCall } from './support/hint.js';
+import { checkHits, evaluateDeclared, evaluateForMatcher, type MatcherOptions } from './support/hits.js';
+import { checkOptions } from './support/options.js';
+import { checkThreshold, meetsThreshold } from './support/threshold.js';
+import { usageError, withUsageErrors } from './support/usage-error.js';
 
 const NAME = 'toMeetRetrievalTargets';
 const ARGS = 'relevant, targets';
@@ -29,35 +24,24 @@ interface TargetResult {
 }
 
 /** Targets keyed by canonical measure name (a Map: a key such as `constructor` is only a key). */
-function readTargets(context: MatcherContext, targets: unknown): Map<string, { measure: Measure; min: number }> {
+function readTargets(call: MatcherCall, targets: unknown): Map<string, { measure: Measure; min: number }> {
   if (targets === null || typeof targets !== 'object' || Array.isArray(targets) || Object.keys(targets).length === 0) {
-    throw usageError(
-      context,
-      NAME,
-      ARGS,
-      "targets must be a non-empty object such as { 'recall@5': 0.8, 'ndcg@10': 0.7 }",
-    );
+    throw usageError(call, "targets must be a non-empty object such as { 'recall@5': 0.8, 'ndcg@10': 0.7 }");
   }
   const parsed = new Map<string, { measure: Measure; min: number }>();
   for (const name of Object.keys(targets)) {
-    let measure: Measure;
-    try {
-      measure = parseMeasure(name);
-    } catch (error) {
-      throw usageError(context, NAME, ARGS, `targets key ${JSON.stringify(name)}: ${(error as Error).message}`);
-    }
+    const key = JSON.stringify(name);
+    const measure = withUsageErrors(
+      call,
+      () => parseMeasure(name),
+      (message) => `targets key ${key}: ${message}`,
+    );
     const canonical = formatMeasure(measure);
     if (parsed.has(canonical))
-      throw usageError(
-        context,
-        NAME,
-        ARGS,
-        `targets name ${canonical} twice (${JSON.stringify(name)} is another spelling of it)`,
-      );
-    parsed.set(canonical, {
-      measure,
-      min: checkThreshold(context, NAME, ARGS, (targets as Record<string, unknown>)[name]),
-    });
+      throw usageError(call, `targets name ${canonical} twice (${key} is another spelling of it)`);
+    const argument = `targets['${name}']`;
+    const min = checkThreshold(call, (targets as Record<string, unknown>)[name], argument, argument);
+    parsed.set(canonical, { measure, min });
   }
   return parsed;
 }
@@ -70,11 +54,12 @@ export function toMeetRetrievalTargets(
   targets: RetrievalTargets,
   options?: MatcherOptions,
 ): MatcherResult {
-  const hits = checkHits(this, NAME, ARGS, received);
-  const checked = checkOptions<MatcherOptions>(this, NAME, ARGS, options);
-  const parsed = readTargets(this, targets);
+  const call = matcherCall(this, NAME, ARGS, 'hits');
+  const hits = checkHits(call, received);
+  const checked = checkOptions<MatcherOptions>(call, options);
+  const parsed = readTargets(call, targets);
   // Validates options and annotations exactly as the single-measure matchers do.
-  const { queryId } = evaluateForMatcher(this, NAME, ARGS, hits, relevant, undefined, checked);
+  const { queryId } = evaluateForMatcher(call, hits, relevant, undefined, checked);
   const { queryId: _queryId, ...coreOptions } = checked;
   const targetList = [...parsed.values()];
   const values = evaluateMeasures(
@@ -93,7 +78,7 @@ export function toMeetRetrievalTargets(
   // Each target records its value and whether that target was met, not the verdict on all of them.
   recordQuestion(this, {
     queryId,
-    declared: (plan) => evaluateDeclared(this, NAME, ARGS, hits, relevant, checked, plan),
+    declared: (plan) => evaluateDeclared(call, hits, relevant, checked, plan),
     own: results.map((result) => ({
       measure: result.measure,
       value: result.value,
@@ -119,7 +104,7 @@ export function toMeetRetrievalTargets(
     const shownK = largestCutoff === 0 ? undefined : largestCutoff;
     const explanation = explainRanking(hits, relevant, coreOptions);
     return [
-      hintOf(this, NAME, ARGS),
+      hintOf(call),
       [title, ...lines].join('\n') + (queryId === undefined ? '' : `\n(query ${queryId})`),
       formatRanking(explanation, shownK, utils),
       formatMissing(explanation, shownK),

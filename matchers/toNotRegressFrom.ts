@@ -4,20 +4,17 @@ import {
   type MeasureComparison,
   type RunComparison,
 } from '../src/dataset/compare-runs.js';
+import { plural } from '../src/core/plural.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
 import { formatNumber, listIds } from './support/format.js';
-import {
-  checkEvaluation,
-  coverageNotes,
-  queryLines,
-  recordSetQuestions,
-  setHint,
-  setUsageError,
-} from './support/set-matcher.js';
+import { hintOf } from './support/hint.js';
+import { checkKnownOptions, checkOptions } from './support/options.js';
+import { checkEvaluation, coverageNotes, queryLines, recordSetQuestions, setCall } from './support/set-matcher.js';
+import { withUsageErrors } from './support/usage-error.js';
 
 const NAME = 'toNotRegressFrom';
 const ARGS = 'baseline, options';
-const KNOWN = new Set(['measures', 'tolerance', 'significance', 'test', 'resamples', 'seed']);
+const KNOWN = ['measures', 'tolerance', 'significance', 'test', 'resamples', 'seed'];
 /** Questions listed per regressed measure. */
 const SHOWN_QUESTIONS = 10;
 
@@ -101,31 +98,21 @@ export function toNotRegressFrom(
   baseline: unknown,
   options?: NotRegressOptions,
 ): MatcherResult {
-  const after = checkEvaluation(this, NAME, ARGS, received);
-  const before = checkEvaluation(this, NAME, ARGS, baseline, 'baseline');
-  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
-    throw setUsageError(
-      this,
-      NAME,
-      ARGS,
-      'options must be an object such as { measures: ["ndcg@10"], tolerance: 0.01 }',
-    );
-  }
-  for (const name of Object.keys(options ?? {})) {
-    if (!KNOWN.has(name))
-      throw setUsageError(this, NAME, ARGS, `unknown option ${JSON.stringify(name)}; known: ${[...KNOWN].join(', ')}`);
-  }
-  let comparison: RunComparison;
-  try {
-    comparison = compareEvaluations(before, after, options ?? {});
-  } catch (error) {
-    throw setUsageError(this, NAME, ARGS, (error as Error).message.replace(/^compareEvaluations: /, ''));
-  }
+  const call = setCall(this, NAME, ARGS);
+  const after = checkEvaluation(call, received);
+  const before = checkEvaluation(call, baseline, 'baseline');
+  const checked = checkOptions<NotRegressOptions>(call, options, '{ measures: ["ndcg@10"], tolerance: 0.01 }');
+  checkKnownOptions(call, checked, KNOWN);
+  const comparison: RunComparison = withUsageErrors(
+    call,
+    () => compareEvaluations(before, after, checked),
+    (message) => message.replace(/^compareEvaluations: /, ''),
+  );
   const pass = comparison.regressions.length === 0;
   const negated = this.isNot === true;
   // Each paired question records the declared measures once, then the compared ones (as the set matchers do).
   const paired = new Set(comparison.queryIds);
-  recordSetQuestions(this, NAME, ARGS, after, (queryId) =>
+  recordSetQuestions(call, after, (queryId) =>
     paired.has(queryId)
       ? comparison.measures.map((entry) => ({
           measure: entry.measure,
@@ -148,7 +135,7 @@ export function toNotRegressFrom(
               `${entry.measure} regressed: ${formatNumber(entry.meanBefore)} → ${utils.RECEIVED_COLOR(formatNumber(entry.meanAfter))} (${signed(entry.meanDifference)}; tolerance ${formatNumber(entry.tolerance)})`,
           )
           .join('\n');
-    const sections = [setHint(this, NAME, ARGS), headline, comparisonTable(comparison, utils)];
+    const sections = [hintOf(call), headline, comparisonTable(comparison, utils)];
     if (!negated) {
       for (const entry of regressed) {
         if (entry.worse.length === 0) continue;
@@ -165,9 +152,7 @@ export function toNotRegressFrom(
         sections.push([title, ...lines].join('\n'));
       }
     }
-    const pairing = [
-      `Paired on ${comparison.queryIds.length} ${comparison.queryIds.length === 1 ? 'query' : 'queries'}`,
-    ];
+    const pairing = [`Paired on ${plural(comparison.queryIds.length, 'query', 'queries')}`];
     if (comparison.onlyBefore.length > 0)
       pairing.push(`${comparison.onlyBefore.length} only in the baseline (${listIds(comparison.onlyBefore)})`);
     if (comparison.onlyAfter.length > 0)

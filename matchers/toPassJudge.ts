@@ -2,19 +2,14 @@ import { printExpected, printWithType } from 'jest-matcher-utils';
 import { describeValue } from '../src/core/describe.js';
 import { contextTexts, type FaithfulnessContexts } from '../src/generation/faithfulness.js';
 import { JudgeError, validateJudgeResult, type JudgeResult, type RagJudge } from '../src/generation/index.js';
-import {
-  answerHint,
-  answerUsageError,
-  callCore,
-  checkAnswer,
-  checkAnswerOptions,
-  checkMin,
-  checkQueryId,
-  quote,
-  recordScore,
-} from './support/answer.js';
+import { plural } from '../src/core/plural.js';
+import { answerCall, checkAnswer, quote, recordScore } from './support/answer.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
 import { formatNumber } from './support/format.js';
+import { hintOf, type MatcherCall } from './support/hint.js';
+import { checkOptions, checkQueryId } from './support/options.js';
+import { checkThreshold, describeRequirement } from './support/threshold.js';
+import { argumentError, usageError, withUsageErrors } from './support/usage-error.js';
 
 const NAME = 'toPassJudge';
 const ARGS = 'judge, options';
@@ -30,7 +25,7 @@ export interface PassJudgeOptions {
   queryId?: string;
 }
 
-function checkJudge(context: MatcherContext, judge: unknown): RagJudge {
+function checkJudge(call: MatcherCall, judge: unknown): RagJudge {
   const candidate = judge as Partial<RagJudge> | null;
   if (
     candidate === null ||
@@ -39,10 +34,8 @@ function checkJudge(context: MatcherContext, judge: unknown): RagJudge {
     typeof candidate.name !== 'string' ||
     candidate.name.trim() === ''
   ) {
-    throw answerUsageError(
-      context,
-      NAME,
-      ARGS,
+    throw usageError(
+      call,
       `${printExpected('judge')} must be a RagJudge: { name: string, judge(input) => Promise<{ score, reason }> }, e.g. openAiCompatibleJudge({ … })`,
       printWithType('judge', judge, (value) => describeValue(value)),
     );
@@ -50,30 +43,25 @@ function checkJudge(context: MatcherContext, judge: unknown): RagJudge {
   return candidate as RagJudge;
 }
 
-function checkQuestion(context: MatcherContext, question: unknown): string {
+function checkQuestion(call: MatcherCall, question: unknown): string {
   if (typeof question !== 'string' || question.trim() === '') {
-    throw answerUsageError(
-      context,
-      NAME,
-      ARGS,
-      `${printExpected('options.question')} must be the question text the answer replies to`,
-      printWithType('question', question, printExpected),
-    );
+    const requirement = 'must be the question text the answer replies to';
+    throw argumentError(call, 'options.question', requirement, question, 'question');
   }
   return question;
 }
 
 /** The passages as strings; left out or [] means none were retrieved (the judge is told so). */
-function readContexts(context: MatcherContext, contexts: unknown): string[] {
+function readContexts(call: MatcherCall, contexts: unknown): string[] {
   if (contexts === undefined || (Array.isArray(contexts) && contexts.length === 0)) return [];
-  return callCore(context, NAME, ARGS, () => contextTexts(contexts));
+  return withUsageErrors(call, () => contextTexts(contexts));
 }
 
-function judgeFailure(context: MatcherContext, judgeName: string, error: unknown): Error {
-  const hint = answerHint(context, NAME, ARGS);
+function judgeFailure(call: MatcherCall, judgeName: string, error: unknown): Error {
+  const hint = hintOf(call);
   if (error instanceof JudgeError) {
     return new Error(
-      `${hint}\n\nJudge ${JSON.stringify(error.judgeName)} failed (${error.kind}) after ${error.attempts} attempt${error.attempts === 1 ? '' : 's'}:\n${error.message}`,
+      `${hint}\n\nJudge ${JSON.stringify(error.judgeName)} failed (${error.kind}) after ${plural(error.attempts, 'attempt')}:\n${error.message}`,
       { cause: error },
     );
   }
@@ -91,14 +79,12 @@ function dimensionsLine(dimensions: JudgeResult['dimensions']): string {
 }
 
 /** What the promise exposes when read as a synchronous result, i.e. in asymmetric form. */
-function refuseAsymmetricUse(context: MatcherContext, promise: Promise<MatcherResult>): void {
+function refuseAsymmetricUse(call: MatcherCall, promise: Promise<MatcherResult>): void {
   Object.defineProperty(promise, 'pass', {
     get() {
       promise.catch(() => undefined);
-      throw answerUsageError(
-        context,
-        NAME,
-        ARGS,
+      throw usageError(
+        call,
         'toPassJudge is asynchronous and cannot be used in asymmetric form (expect.toPassJudge(…) inside toEqual)',
         'Assert on the answer itself: await expect(answer).toPassJudge(judge, { question, contexts, min }).',
       );
@@ -118,13 +104,14 @@ export function toPassJudge(
   options: PassJudgeOptions,
 ): Promise<MatcherResult> {
   // Arguments are checked before anything is awaited, so a misuse throws even without `await`.
-  const answer = checkAnswer(this, NAME, ARGS, received);
-  const checkedJudge = checkJudge(this, judge);
-  const checked = checkAnswerOptions<Partial<PassJudgeOptions>>(this, NAME, ARGS, options ?? null);
-  const question = checkQuestion(this, checked.question);
-  const min = checkMin(this, NAME, ARGS, checked.min, undefined);
-  const queryId = checkQueryId(this, NAME, ARGS, checked.queryId);
-  const contexts = readContexts(this, checked.contexts);
+  const call = answerCall(this, NAME, ARGS);
+  const answer = checkAnswer(call, received);
+  const checkedJudge = checkJudge(call, judge);
+  const checked = checkOptions<Partial<PassJudgeOptions>>(call, options ?? null);
+  const question = checkQuestion(call, checked.question);
+  const min = checkThreshold(call, checked.min, 'options.min');
+  const queryId = checkQueryId(call, checked.queryId);
+  const contexts = readContexts(call, checked.contexts);
   const judgeName = checkedJudge.name;
 
   const run = async (): Promise<MatcherResult> => {
@@ -132,16 +119,16 @@ export function toPassJudge(
     try {
       grade = validateJudgeResult(await checkedJudge.judge({ question, answer, contexts }), judgeName);
     } catch (error) {
-      throw judgeFailure(this, judgeName, error);
+      throw judgeFailure(call, judgeName, error);
     }
     const measure = `judge:${judgeName}`;
     const pass = recordScore(this, measure, grade.score, min, queryId);
     const message = () => {
       const utils = utilsOf(this);
       const negated = this.isNot === true;
-      const requirement = negated ? `expected < ${formatNumber(min)}` : `needs ≥ ${formatNumber(min)}`;
+      const requirement = describeRequirement(min, negated);
       return [
-        answerHint(this, NAME, ARGS),
+        hintOf(call),
         `${measure} = ${utils.RECEIVED_COLOR(formatNumber(grade.score))}, ${utils.EXPECTED_COLOR(requirement)}` +
           (queryId === undefined ? '' : `  (query ${queryId})`),
         [`Reason: ${grade.reason.trim() === '' ? '(none given)' : grade.reason}`, dimensionsLine(grade.dimensions)]
@@ -153,6 +140,6 @@ export function toPassJudge(
     return { pass, message };
   };
   const promise = run();
-  refuseAsymmetricUse(this, promise);
+  refuseAsymmetricUse(call, promise);
   return promise;
 }

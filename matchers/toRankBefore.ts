@@ -1,6 +1,7 @@
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { hintOf, utilsOf } from './support/context.js';
+import { utilsOf } from './support/context.js';
 import { formatRanking } from './support/format.js';
+import { hintOf, matcherCall } from './support/hint.js';
 import { checkId, rankForIds, type RankingOptions } from './support/id-matcher.js';
 
 const NAME = 'toRankBefore';
@@ -14,9 +15,10 @@ export function toRankBefore(
   idB: string,
   options?: RankingOptions,
 ): MatcherResult {
-  const first = checkId(this, NAME, ARGS, idA, 'idA');
-  const second = checkId(this, NAME, ARGS, idB, 'idB');
-  const { explanation, firstRank } = rankForIds(this, NAME, ARGS, received, [first, second], options);
+  const call = matcherCall(this, NAME, ARGS, 'hits');
+  const first = checkId(call, idA, 'idA');
+  const second = checkId(call, idB, 'idB');
+  const { explanation, firstRank } = rankForIds(call, received, [first, second], options);
   const rankA = firstRank.get(first);
   const rankB = firstRank.get(second);
   const pass = rankA !== undefined && (rankB === undefined || rankA < rankB);
@@ -30,7 +32,7 @@ export function toRankBefore(
       : `Expected ${first} to rank before ${second}`;
     const summary = `${utils.EXPECTED_COLOR(expectation)}\n${utils.RECEIVED_COLOR(where(first, rankA))}\n${utils.RECEIVED_COLOR(where(second, rankB))}`;
     const shown = Math.max(rankA ?? 0, rankB ?? 0, 5);
-    return [hintOf(this, NAME, ARGS), summary, formatRanking(explanation, shown, utils)].join('\n\n');
+    return [hintOf(call), summary, formatRanking(explanation, shown, utils)].join('\n\n');
   };
   return { pass, message };
 }

@@ -1,6 +1,7 @@
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { hintOf, utilsOf } from './support/context.js';
+import { utilsOf } from './support/context.js';
 import { formatRanking } from './support/format.js';
+import { hintOf, matcherCall } from './support/hint.js';
 import { checkId, rankForIds, type RankingOptions } from './support/id-matcher.js';
 
 const NAME = 'toRankFirst';
@@ -13,8 +14,9 @@ export function toRankFirst(
   id: string,
   options?: RankingOptions,
 ): MatcherResult {
-  const wanted = checkId(this, NAME, ARGS, id, 'id');
-  const { explanation, firstRank } = rankForIds(this, NAME, ARGS, received, [wanted], options);
+  const call = matcherCall(this, NAME, ARGS, 'hits');
+  const wanted = checkId(call, id, 'id');
+  const { explanation, firstRank } = rankForIds(call, received, [wanted], options);
   const first = explanation.rows[0]?.key;
   const pass = first === wanted;
 
@@ -25,7 +27,7 @@ export function toRankFirst(
       ? `Expected ${utils.EXPECTED_COLOR(wanted)} not to rank first, but it does`
       : `Expected first: ${utils.EXPECTED_COLOR(wanted)}\nReceived first: ${utils.RECEIVED_COLOR(first ?? '(no hits)')}` +
         (rank === undefined ? `\n${wanted} was not retrieved` : `\n${wanted} is at rank ${rank}`);
-    return [hintOf(this, NAME, ARGS), summary, formatRanking(explanation, Math.max(rank ?? 0, 5), utils)].join('\n\n');
+    return [hintOf(call), summary, formatRanking(explanation, Math.max(rank ?? 0, 5), utils)].join('\n\n');
   };
   return { pass, message };
 }

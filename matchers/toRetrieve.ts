@@ -1,8 +1,11 @@
 import type { MatcherContext, MatcherResult } from './support/context.js';
-import { hintOf, utilsOf } from './support/context.js';
+import { utilsOf } from './support/context.js';
+import { checkOptionalCutoff } from './support/cutoff.js';
 import { formatRanking, listIds } from './support/format.js';
+import { hintOf, matcherCall } from './support/hint.js';
 import { checkId, rankForIds, type RankingOptions } from './support/id-matcher.js';
-import { checkCutoff, checkOptions, usageError } from './support/usage.js';
+import { checkOptions } from './support/options.js';
+import { usageError } from './support/usage-error.js';
 
 const NAME = 'toRetrieve';
 const ARGS = 'idOrIds';
@@ -19,15 +22,13 @@ export function toRetrieve(
   idOrIds: string | readonly string[],
   options?: RetrieveOptions,
 ): MatcherResult {
+  const call = matcherCall(this, NAME, ARGS, 'hits');
   const rawIds = Array.isArray(idOrIds) ? idOrIds : [idOrIds];
-  if (rawIds.length === 0) throw usageError(this, NAME, ARGS, 'idOrIds is an empty list: name at least one id');
-  const ids = rawIds.map((id, index) =>
-    checkId(this, NAME, ARGS, id, Array.isArray(idOrIds) ? `idOrIds[${index}]` : 'idOrIds'),
-  );
-  const checked = checkOptions<RetrieveOptions>(this, NAME, ARGS, options);
-  const within =
-    checked.within === undefined ? undefined : checkCutoff(this, NAME, ARGS, checked.within, 'options.within');
-  const { explanation, firstRank } = rankForIds(this, NAME, ARGS, received, ids, checked);
+  if (rawIds.length === 0) throw usageError(call, 'idOrIds is an empty list: name at least one id');
+  const ids = rawIds.map((id, index) => checkId(call, id, Array.isArray(idOrIds) ? `idOrIds[${index}]` : 'idOrIds'));
+  const checked = checkOptions<RetrieveOptions>(call, options);
+  const within = checkOptionalCutoff(call, checked.within, { argument: 'options.within' });
+  const { explanation, firstRank } = rankForIds(call, received, ids, checked);
   const missing = ids.filter((id) => {
     const rank = firstRank.get(id);
     return rank === undefined || (within !== undefined && rank > within);
@@ -41,7 +42,7 @@ export function toRetrieve(
     const summary = this.isNot
       ? `Expected ${utils.EXPECTED_COLOR(listIds(ids))} not all to be ${where}, but they are: ${utils.RECEIVED_COLOR(listIds(ids.map(describe)))}`
       : `Expected ${where}: ${utils.EXPECTED_COLOR(listIds(ids))}\nMissing: ${utils.RECEIVED_COLOR(listIds(missing.map(describe)))}`;
-    return [hintOf(this, NAME, ARGS), summary, formatRanking(explanation, within, utils)].join('\n\n');
+    return [hintOf(call), summary, formatRanking(explanation, within, utils)].join('\n\n');
   };
   return { pass, message };
 }

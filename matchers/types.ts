@@ -1,6 +1,6 @@
 import type { Relevance } from '../src/core/index.js';
 import type { RankingOptions } from './support/id-matcher.js';
-import type { CutoffMatcherOptions, MatcherOptions } from './support/usage.js';
+import type { CutoffMatcherOptions, MatcherOptions } from './support/hits.js';
 import type { RetrieveOptions } from './toRetrieve.js';
 import type { RetrievalTargets } from './toMeetRetrievalTargets.js';
 import type { AbstentionOptions, FaithfulnessContexts, RagJudge } from '../src/generation/index.js';

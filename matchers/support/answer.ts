@@ -1,121 +1,38 @@
-import { matcherErrorMessage, printExpected, printWithType } from 'jest-matcher-utils';
+// The received answer of the answer-side matchers (faithfulness, citations, abstention, judge):
+// checked, quoted in messages, and its score recorded as the retrieval matchers record theirs.
+import { printWithType } from 'jest-matcher-utils';
 import { describeValue } from '../../src/core/describe.js';
 import { recordSample } from '../../src/recording/sample.js';
-import { utilsOf, type MatcherContext } from './context.js';
-import { meetsThreshold } from './metric-matcher.js';
+import type { MatcherContext } from './context.js';
+import { matcherCall, type MatcherCall } from './hint.js';
+import { meetsThreshold } from './threshold.js';
+import { usageError } from './usage-error.js';
 
 /** Answers are quoted up to this many characters in messages. */
 export const MAX_QUOTE_LENGTH = 160;
 
-/** The first line of every answer-side message: `expect(answer).toBeFaithfulTo(contexts, options)`. */
-export function answerHint(
-  context: MatcherContext | undefined,
-  matcherName: string,
-  expectedArguments: string,
-): string {
-  const options = { isNot: context?.isNot ?? false, promise: context?.promise ?? '' };
-  return utilsOf(context).matcherHint(matcherName, 'answer', expectedArguments, options);
-}
-
-/** A misuse of an answer-side matcher; thrown, so it fails with and without `.not`. */
-export function answerUsageError(
-  context: MatcherContext,
-  matcherName: string,
-  expectedArguments: string,
-  problem: string,
-  detail = '',
-): Error {
-  return new Error(matcherErrorMessage(answerHint(context, matcherName, expectedArguments), problem, detail));
+/** The call of an answer-side matcher: `expect(answer).toBeFaithfulTo(contexts, options)`. */
+export function answerCall(context: MatcherContext, matcherName: string, expectedArguments: string): MatcherCall {
+  return matcherCall(context, matcherName, expectedArguments, 'answer');
 }
 
 /** The received value must be the answer text; a blank answer is a test bug (wrong field, missing await), not an answer. */
-export function checkAnswer(context: MatcherContext, matcherName: string, args: string, received: unknown): string {
+export function checkAnswer(call: MatcherCall, received: unknown): string {
   if (typeof received !== 'string') {
-    throw answerUsageError(
-      context,
-      matcherName,
-      args,
+    throw usageError(
+      call,
       'received value must be the answer text (a string)',
       printWithType('Received', received, (value) => describeValue(value)),
     );
   }
   if (received.trim() === '') {
-    throw answerUsageError(
-      context,
-      matcherName,
-      args,
+    throw usageError(
+      call,
       'received answer is empty: pass the generated answer text',
       `Received: ${JSON.stringify(received)}`,
     );
   }
   return received;
-}
-
-export function checkAnswerOptions<T extends object>(
-  context: MatcherContext,
-  matcherName: string,
-  args: string,
-  options: unknown,
-): T {
-  if (options === undefined) return {} as T;
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw answerUsageError(
-      context,
-      matcherName,
-      args,
-      `${printExpected('options')} must be an object`,
-      printWithType('options', options, printExpected),
-    );
-  }
-  return options as T;
-}
-
-/** `options.min` as a number in [0, 1]; `fallback` when left out (undefined: required). */
-export function checkMin(
-  context: MatcherContext,
-  matcherName: string,
-  args: string,
-  min: unknown,
-  fallback: number | undefined,
-): number {
-  if (min === undefined && fallback !== undefined) return fallback;
-  if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 1) {
-    throw answerUsageError(
-      context,
-      matcherName,
-      args,
-      `${printExpected('options.min')} must be a number from 0 to 1 (e.g. 0.8)`,
-      printWithType('min', min, printExpected),
-    );
-  }
-  return min;
-}
-
-export function checkQueryId(
-  context: MatcherContext,
-  matcherName: string,
-  args: string,
-  queryId: unknown,
-): string | undefined {
-  if (queryId !== undefined && typeof queryId !== 'string') {
-    throw answerUsageError(
-      context,
-      matcherName,
-      args,
-      `${printExpected('options.queryId')} must be a string`,
-      printWithType('queryId', queryId, printExpected),
-    );
-  }
-  return queryId;
-}
-
-/** Runs a generation-side function; its TypeError/RangeError about an argument becomes a usage error. */
-export function callCore<T>(context: MatcherContext, matcherName: string, args: string, run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    throw answerUsageError(context, matcherName, args, error instanceof Error ? error.message : String(error));
-  }
 }
 
 /**
@@ -150,14 +67,4 @@ export function quote(text: string, max = MAX_QUOTE_LENGTH): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return JSON.stringify(flat);
   return `${JSON.stringify(`${flat.slice(0, max - 1)}…`)} (${flat.length} characters)`;
-}
-
-/** `a, b, c, … and 4 more`. */
-export function listTerms(terms: readonly string[], max = 15): string {
-  const shown = terms.slice(0, max).join(', ');
-  return terms.length > max ? `${shown}, … and ${terms.length - max} more` : shown;
-}
-
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
 }

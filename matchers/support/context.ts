@@ -42,9 +42,3 @@ export function utilsOf(context: MatcherContext | undefined): MatcherUtils {
     DIM_COLOR: own.DIM_COLOR ?? jestMatcherUtils.DIM_COLOR,
   };
 }
-
-/** The first line of every message: `expect(hits).toHaveRecallAtK(relevant, k, min)`. */
-export function hintOf(context: MatcherContext | undefined, matcherName: string, expectedArguments: string): string {
-  const options = { isNot: context?.isNot ?? false, promise: context?.promise ?? '' };
-  return utilsOf(context).matcherHint(matcherName, 'hits', expectedArguments, options);
-}

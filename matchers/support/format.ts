@@ -18,9 +18,18 @@ export function shortKey(key: string): string {
   return key.length > MAX_KEY_LENGTH ? `${key.slice(0, MAX_KEY_LENGTH - 1)}…` : key;
 }
 
+/** `a, b, c, … and 4 more`: the first `max` items, each as `show` writes it, and a count of the rest. */
+export function listUpTo(
+  items: readonly string[],
+  max: number,
+  show: (item: string) => string = (item) => item,
+): string {
+  const shown = items.slice(0, max).map(show).join(', ');
+  return items.length > max ? `${shown}, … and ${items.length - max} more` : shown;
+}
+
 export function listIds(ids: readonly string[], max = MAX_IDS): string {
-  const shown = ids.slice(0, max).map(shortKey).join(', ');
-  return ids.length > max ? `${shown}, … and ${ids.length - max} more` : shown;
+  return listUpTo(ids, max, shortKey);
 }
 
 function rowLine(row: RankedRow, rankWidth: number, showGrades: boolean, utils: MatcherUtils): string {
@@ -50,10 +59,16 @@ export function formatRanking(explanation: RankingExplanation, k: number | undef
   return lines.join('\n');
 }
 
-/** Relevant ids outside the top k, saying where (or whether) each was retrieved. */
-export function formatMissing(explanation: RankingExplanation, k: number | undefined): string {
+/** Each key's first rank: where a key that comes back twice counts. */
+export function firstRanks(explanation: RankingExplanation): Map<string, number> {
   const firstRank = new Map<string, number>();
   for (const row of explanation.rows) if (!firstRank.has(row.key)) firstRank.set(row.key, row.rank);
+  return firstRank;
+}
+
+/** Relevant ids outside the top k, saying where (or whether) each was retrieved. */
+export function formatMissing(explanation: RankingExplanation, k: number | undefined): string {
+  const firstRank = firstRanks(explanation);
   const cutoff = k ?? explanation.rows.length;
   const missing = explanation.relevantIds.filter(({ id }) => (firstRank.get(id) ?? Infinity) > cutoff);
   if (missing.length === 0) return '';
@@ -106,7 +121,7 @@ function codePoints(id: string): string {
 }
 
 /** Relevant ids that a hit key spells in another Unicode normalisation form: they look alike and never meet. */
-export function formatNormalizationDiagnosis(explanation: RankingExplanation, judgedIds: readonly string[]): string {
+function formatNormalizationDiagnosis(explanation: RankingExplanation, judgedIds: readonly string[]): string {
   const keysByNfc = new Map<string, string>();
   for (const row of explanation.rows) {
     const nfc = row.key.normalize('NFC');

@@ -1,23 +1,14 @@
 import { explainRanking } from '../../src/core/explain.js';
 import type { Hit, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
+import { plural } from '../../src/core/plural.js';
 import { recordQuestion } from '../../src/recording/question.js';
-import { hintOf, utilsOf, type MatcherContext, type MatcherResult } from './context.js';
+import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './format.js';
-import {
-  checkHits,
-  checkOptions,
-  checkThreshold,
-  evaluateDeclared,
-  evaluateForMatcher,
-  type CutoffMatcherOptions,
-} from './usage.js';
-
-/** "≥ min" tolerates float noise, so 4/5 meets 0.8. */
-export const THRESHOLD_EPSILON = 1e-9;
-
-export function meetsThreshold(value: number, min: number): boolean {
-  return value >= min - THRESHOLD_EPSILON;
-}
+import { hintOf, matcherCall, type MatcherCall } from './hint.js';
+import { checkHits, evaluateDeclared, evaluateForMatcher, type CutoffMatcherOptions } from './hits.js';
+import { checkCutoff, checkOptionalCutoff } from './cutoff.js';
+import { checkOptions } from './options.js';
+import { checkThreshold, describeRequirement, meetsThreshold } from './threshold.js';
 
 /** What distinguishes one metric matcher from another; the rest is shared. */
 export interface MetricMatcherSpec {
@@ -29,7 +20,8 @@ export interface MetricMatcherSpec {
   pick: (evaluation: RetrievalEvaluation) => number;
 }
 
-export interface MetricCall {
+/** The arguments of one metric matcher call. */
+export interface MetricArguments {
   received: unknown;
   relevant: Relevance;
   /** Undefined: the whole list. */
@@ -39,43 +31,41 @@ export interface MetricCall {
   options: unknown;
 }
 
-export function measureName(spec: Pick<MetricMatcherSpec, 'measure'>, k: number | undefined): string {
+/** The call of a metric matcher on its hits, for its argument checks and messages. */
+export function metricCall(context: MatcherContext, spec: MetricMatcherSpec): MatcherCall {
+  return matcherCall(context, spec.matcherName, spec.expectedArguments, 'hits');
+}
+
+function measureName(spec: Pick<MetricMatcherSpec, 'measure'>, k: number | undefined): string {
   return k === undefined ? spec.measure : `${spec.measure}@${k}`;
 }
 
 function countsLine(evaluation: RetrievalEvaluation, k: number | undefined): string {
   const where = k === undefined ? `among ${evaluation.retrievedCount} hits` : `in the top ${k}`;
-  const duplicates =
-    evaluation.duplicateCount > 0
-      ? ` (${evaluation.duplicateCount} duplicate ${evaluation.duplicateCount === 1 ? 'hit' : 'hits'})`
-      : '';
+  const duplicates = evaluation.duplicateCount > 0 ? ` (${plural(evaluation.duplicateCount, 'duplicate hit')})` : '';
   return `${evaluation.truePositiveCount} of ${evaluation.relevantCount} relevant retrieved ${where}${duplicates}`;
 }
 
 /** The body every metric matcher shares: validate, evaluate, record, explain. */
-export function runMetricMatcher(context: MatcherContext, spec: MetricMatcherSpec, call: MetricCall): MatcherResult {
-  const { matcherName, expectedArguments } = spec;
-  const hits: readonly Hit[] = checkHits(context, matcherName, expectedArguments, call.received);
-  const min = call.min === undefined ? undefined : checkThreshold(context, matcherName, expectedArguments, call.min);
-  const options = checkOptions<CutoffMatcherOptions>(context, matcherName, expectedArguments, call.options);
-  const { evaluation, queryId } = evaluateForMatcher(
-    context,
-    matcherName,
-    expectedArguments,
-    hits,
-    call.relevant,
-    call.k,
-    options,
-  );
+export function runMetricMatcher(
+  context: MatcherContext,
+  spec: MetricMatcherSpec,
+  args: MetricArguments,
+): MatcherResult {
+  const call = metricCall(context, spec);
+  const hits: readonly Hit[] = checkHits(call, args.received);
+  const min = args.min === undefined ? undefined : checkThreshold(call, args.min);
+  const options = checkOptions<CutoffMatcherOptions>(call, args.options);
+  const { evaluation, queryId } = evaluateForMatcher(call, hits, args.relevant, args.k, options);
 
   const value = spec.pick(evaluation);
   const threshold = min ?? 1;
   const pass = meetsThreshold(value, threshold);
-  const measure = measureName(spec, call.k);
+  const measure = measureName(spec, args.k);
   const negated = context.isNot === true;
   recordQuestion(context, {
     queryId,
-    declared: (plan) => evaluateDeclared(context, matcherName, expectedArguments, hits, call.relevant, options, plan),
+    declared: (plan) => evaluateDeclared(call, hits, args.relevant, options, plan),
     own: [
       {
         measure,
@@ -91,19 +81,38 @@ export function runMetricMatcher(context: MatcherContext, spec: MetricMatcherSpe
   const message = () => {
     const utils = utilsOf(context);
     const { queryId: _queryId, ...coreOptions } = options;
-    const explanation = explainRanking(hits, call.relevant, coreOptions);
-    const requirement = negated ? `expected < ${formatNumber(threshold)}` : `needs ≥ ${formatNumber(threshold)}`;
+    const explanation = explainRanking(hits, args.relevant, coreOptions);
     const judgedIds = [...explanation.relevantIds.map((entry) => entry.id)];
     const sections = [
-      hintOf(context, matcherName, expectedArguments),
-      `${measure} = ${utils.RECEIVED_COLOR(formatNumber(value))}, ${utils.EXPECTED_COLOR(requirement)}` +
+      hintOf(call),
+      `${measure} = ${utils.RECEIVED_COLOR(formatNumber(value))}, ${utils.EXPECTED_COLOR(describeRequirement(threshold, negated))}` +
         (queryId === undefined ? '' : `  (query ${queryId})`) +
-        `\n${countsLine(evaluation, call.k)}`,
-      formatRanking(explanation, call.k, utils),
-      formatMissing(explanation, call.k),
+        `\n${countsLine(evaluation, args.k)}`,
+      formatRanking(explanation, args.k, utils),
+      formatMissing(explanation, args.k),
       formatAlignmentDiagnosis(explanation, judgedIds, hits),
     ];
     return sections.filter((section) => section !== '').join('\n\n');
   };
   return { pass, message };
+}
+
+/** A metric matcher whose cutoff is an argument: `toHaveRecallAtK(relevant, k, min)`. */
+export function runMetricMatcherAtK(
+  context: MatcherContext,
+  spec: MetricMatcherSpec,
+  args: Omit<MetricArguments, 'k'> & { k: unknown },
+): MatcherResult {
+  return runMetricMatcher(context, spec, { ...args, k: checkCutoff(metricCall(context, spec), args.k) });
+}
+
+/** A metric matcher whose cutoff is `options.k`, the whole list when left out: `toHaveNdcgAbove(relevant, min)`. */
+export function runMetricMatcherWithOptionalCutoff(
+  context: MatcherContext,
+  spec: MetricMatcherSpec,
+  args: Omit<MetricArguments, 'k'>,
+): MatcherResult {
+  const call = metricCall(context, spec);
+  const options = checkOptions<CutoffMatcherOptions>(call, args.options);
+  return runMetricMatcher(context, spec, { ...args, k: checkOptionalCutoff(call, options.k), options });
 }

@@ -1,16 +1,27 @@
 // Shared body of the set-level matchers: they take the result of evaluateRun(set, run, { measures })
 // and assert on a measure's mean (optionally the lower bound of its confidence interval), or compare
 // two results. Messages follow the per-query matchers' style; every per-query value is recorded.
-import { matcherErrorMessage, printExpected, printWithType } from 'jest-matcher-utils';
+import { printWithType } from 'jest-matcher-utils';
 import { describeValue } from '../../src/core/describe.js';
-import { formatMeasure, isBinaryMeasure, parseMeasure, type Measure } from '../../src/core/measures.js';
+import {
+  formatMeasure,
+  isBinaryMeasure,
+  parseMeasure,
+  type Measure,
+  type MeasureName,
+} from '../../src/core/measures.js';
+import { plural } from '../../src/core/plural.js';
 import { meanInterval, type MeanInterval } from '../../src/core/stats.js';
 import { isRunEvaluation, measureValues, type RunEvaluation } from '../../src/dataset/evaluate-run.js';
 import { declaredMeasuresFor, recordQuestion } from '../../src/recording/question.js';
 import type { MetricSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
+import { checkCutoff, checkOptionalCutoff } from './cutoff.js';
 import { formatNumber, listIds, shortKey } from './format.js';
-import { meetsThreshold } from './metric-matcher.js';
+import { hintOf, matcherCall, type MatcherCall } from './hint.js';
+import { checkKnownOptions, checkOptions } from './options.js';
+import { checkThreshold, meetsThreshold } from './threshold.js';
+import { argumentError, usageError, withUsageErrors } from './usage-error.js';
 
 /** Options of the mean matchers. */
 export interface MeanMatcherOptions {
@@ -31,38 +42,21 @@ export interface CutoffMeanMatcherOptions extends MeanMatcherOptions {
   k?: number;
 }
 
-const MEAN_OPTIONS = new Set(['confidence', 'resamples', 'seed']);
+const MEAN_OPTIONS = ['confidence', 'resamples', 'seed'];
 /** Lowest-scoring queries listed in a failure message. */
 const SHOWN_QUERIES = 10;
+/** The cutoff a set matcher's usage error suggests: means are usually taken at 10. */
+const SET_CUTOFF_EXAMPLE = 10;
 
-export function setHint(context: MatcherContext, matcherName: string, expectedArguments: string): string {
-  const options = { isNot: context.isNot ?? false, promise: context.promise ?? '' };
-  return utilsOf(context).matcherHint(matcherName, 'result', expectedArguments, options);
+/** The call of a set-level matcher: `expect(result).toHaveMeanAbove(measure, min, options)`. */
+export function setCall(context: MatcherContext, matcherName: string, expectedArguments: string): MatcherCall {
+  return matcherCall(context, matcherName, expectedArguments, 'result');
 }
 
-/** A misuse: thrown, so the test fails with or without `.not`. */
-export function setUsageError(
-  context: MatcherContext,
-  matcherName: string,
-  expectedArguments: string,
-  problem: string,
-  detail = '',
-): Error {
-  return new Error(matcherErrorMessage(setHint(context, matcherName, expectedArguments), problem, detail));
-}
-
-export function checkEvaluation(
-  context: MatcherContext,
-  matcherName: string,
-  args: string,
-  received: unknown,
-  label = 'received value',
-): RunEvaluation {
+export function checkEvaluation(call: MatcherCall, received: unknown, label = 'received value'): RunEvaluation {
   if (!isRunEvaluation(received)) {
-    throw setUsageError(
-      context,
-      matcherName,
-      args,
+    throw usageError(
+      call,
       `${label} must be the result of evaluateRun(set, run, { measures })`,
       printWithType(label === 'received value' ? 'Received' : label, received, (value) => describeValue(value)),
     );
@@ -70,97 +64,34 @@ export function checkEvaluation(
   return received;
 }
 
-export function checkMin(context: MatcherContext, matcherName: string, args: string, min: unknown): number {
-  if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 1) {
-    throw setUsageError(
-      context,
-      matcherName,
-      args,
-      `${printExpected('min')} must be a number from 0 to 1 (e.g. 0.8)`,
-      printWithType('min', min, printExpected),
-    );
-  }
-  return min;
-}
-
-export function checkCutoff(
-  context: MatcherContext,
-  matcherName: string,
-  args: string,
-  k: unknown,
-  name = 'k',
-): number {
-  if (typeof k !== 'number' || !Number.isInteger(k) || k < 1) {
-    throw setUsageError(
-      context,
-      matcherName,
-      args,
-      `${printExpected(name)} must be a positive whole number (e.g. 10)`,
-      printWithType(name, k, printExpected),
-    );
-  }
-  return k;
-}
-
 export function readMeanOptions<T extends MeanMatcherOptions>(
-  context: MatcherContext,
-  matcherName: string,
-  args: string,
+  call: MatcherCall,
   options: unknown,
   extra: readonly string[] = [],
 ): T {
-  if (options === undefined) return {} as T;
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw setUsageError(
-      context,
-      matcherName,
-      args,
-      `${printExpected('options')} must be an object such as { confidence: 0.95 }`,
-      printWithType('options', options, printExpected),
-    );
-  }
-  for (const name of Object.keys(options)) {
-    if (!MEAN_OPTIONS.has(name) && !extra.includes(name)) {
-      throw setUsageError(
-        context,
-        matcherName,
-        args,
-        `unknown option ${JSON.stringify(name)}; known: ${[...MEAN_OPTIONS, ...extra].join(', ')}`,
-      );
-    }
-  }
-  const { confidence } = options as MeanMatcherOptions;
+  const checked = checkOptions<T>(call, options, '{ confidence: 0.95 }');
+  checkKnownOptions(call, checked, [...MEAN_OPTIONS, ...extra]);
+  const { confidence } = checked;
   if (confidence !== undefined && (typeof confidence !== 'number' || !(confidence > 0 && confidence < 1))) {
-    throw setUsageError(
-      context,
-      matcherName,
-      args,
-      `${printExpected('options.confidence')} must be a number between 0 and 1, e.g. 0.95`,
-      printWithType('confidence', confidence, printExpected),
+    throw argumentError(
+      call,
+      'options.confidence',
+      'must be a number between 0 and 1, e.g. 0.95',
+      confidence,
+      'confidence',
     );
   }
-  return options as T;
+  return checked;
 }
 
 /** The canonical name of `measure`, which the result must have been evaluated with. */
-export function checkMeasure(
-  context: MatcherContext,
-  matcherName: string,
-  args: string,
-  result: RunEvaluation,
-  measure: string | Measure,
-): string {
-  let name: string;
-  try {
-    name = formatMeasure(typeof measure === 'string' ? parseMeasure(measure) : parseMeasure(formatMeasure(measure)));
-  } catch (error) {
-    throw setUsageError(context, matcherName, args, (error as Error).message);
-  }
+function checkMeasure(call: MatcherCall, result: RunEvaluation, measure: string | Measure): string {
+  const name = withUsageErrors(call, () =>
+    formatMeasure(typeof measure === 'string' ? parseMeasure(measure) : parseMeasure(formatMeasure(measure))),
+  );
   if (!result.measures.includes(name)) {
-    throw setUsageError(
-      context,
-      matcherName,
-      args,
+    throw usageError(
+      call,
       `${name} was not evaluated: the result has ${result.measures.join(', ')}`,
       `Add '${name}' to the measures: evaluateRun(set, run, { measures: [${[...result.measures, name].map((entry) => `'${entry}'`).join(', ')}] })`,
     );
@@ -181,17 +112,13 @@ export function coverageNotes(result: RunEvaluation): string {
   const notes: string[] = [];
   const { unjudged, missing, runOnly } = result.queries;
   if (unjudged.length > 0)
-    notes.push(
-      `${unjudged.length} unjudged ${unjudged.length === 1 ? 'query' : 'queries'} not evaluated (${listIds(unjudged)})`,
-    );
+    notes.push(`${plural(unjudged.length, 'unjudged query', 'unjudged queries')} not evaluated (${listIds(unjudged)})`);
   const scoredZero = missing.filter((id) => Object.prototype.hasOwnProperty.call(result.perQuery, id));
   const leftOut = missing.filter((id) => !Object.prototype.hasOwnProperty.call(result.perQuery, id));
   if (scoredZero.length > 0) notes.push(`${scoredZero.length} missing from the run, scored 0 (${listIds(scoredZero)})`);
   if (leftOut.length > 0) notes.push(`${leftOut.length} missing from the run, left out (${listIds(leftOut)})`);
   if (runOnly.length > 0)
-    notes.push(
-      `${runOnly.length} run-only ${runOnly.length === 1 ? 'query' : 'queries'} ignored (${listIds(runOnly)})`,
-    );
+    notes.push(`${plural(runOnly.length, 'run-only query', 'run-only queries')} ignored (${listIds(runOnly)})`);
   return notes.length === 0 ? '' : `Queries: ${notes.join('; ')}.`;
 }
 
@@ -201,9 +128,7 @@ export function queryLines(rows: readonly { queryId: string; text: string }[]): 
   return rows.map((row) => `  ${shortKey(row.queryId).padEnd(width)}  ${row.text}`);
 }
 
-export interface MeanMatcherCall {
-  matcherName: string;
-  expectedArguments: string;
+export interface MeanMatcherArguments {
   received: unknown;
   measure: string | Measure;
   min: unknown;
@@ -211,16 +136,15 @@ export interface MeanMatcherCall {
 }
 
 /** The mean of a measure (or its interval's lower bound) must clear min. */
-export function runMeanMatcher(context: MatcherContext, call: MeanMatcherCall): MatcherResult {
-  const { matcherName, expectedArguments: args, options } = call;
-  const result = checkEvaluation(context, matcherName, args, call.received);
-  const min = checkMin(context, matcherName, args, call.min);
-  const name = checkMeasure(context, matcherName, args, result, call.measure);
+export function runMeanMatcher(call: MatcherCall, args: MeanMatcherArguments): MatcherResult {
+  const { context } = call;
+  const { options } = args;
+  const result = checkEvaluation(call, args.received);
+  const min = checkThreshold(call, args.min);
+  const name = checkMeasure(call, result, args.measure);
   if (result.queryIds.length === 0) {
-    throw setUsageError(
-      context,
-      matcherName,
-      args,
+    throw usageError(
+      call,
       'no query was evaluated, so there is no mean to check',
       coverageNotes(result) || 'The set holds no judged query.',
     );
@@ -229,22 +153,14 @@ export function runMeanMatcher(context: MatcherContext, call: MeanMatcherCall): 
   const mean = result.mean[name] as number;
   let interval: MeanInterval | undefined;
   if (options.confidence !== undefined) {
-    try {
-      const binary = isBinaryMeasure(parseMeasure(name)) ? true : undefined;
-      interval = meanInterval(values, {
-        confidence: options.confidence,
-        resamples: options.resamples,
-        seed: options.seed,
-        binary,
-      });
-    } catch (error) {
-      throw setUsageError(context, matcherName, args, (error as Error).message);
-    }
+    const binary = isBinaryMeasure(parseMeasure(name)) ? true : undefined;
+    const { confidence, resamples, seed } = options;
+    interval = withUsageErrors(call, () => meanInterval(values, { confidence, resamples, seed, binary }));
   }
   const bound = interval === undefined ? mean : interval.lower;
   const pass = meetsThreshold(bound, min);
   const negated = context.isNot === true;
-  recordSetQuestions(context, matcherName, args, result, (queryId, index) => [
+  recordSetQuestions(call, result, (queryId, index) => [
     {
       measure: name,
       value: values[index] as number,
@@ -257,13 +173,13 @@ export function runMeanMatcher(context: MatcherContext, call: MeanMatcherCall): 
 
   const message = () => {
     const utils = utilsOf(context);
-    const count = `${result.queryIds.length} ${result.queryIds.length === 1 ? 'query' : 'queries'}`;
+    const count = plural(result.queryIds.length, 'query', 'queries');
     const target = interval === undefined ? 'the mean' : `the ${+(interval.confidence * 100).toFixed(2)}% lower bound`;
     const requirement = negated
       ? `expected ${target} < ${formatNumber(min)}`
       : `needs ${target} ≥ ${formatNumber(min)}`;
     const sections = [
-      setHint(context, matcherName, args),
+      hintOf(call),
       `mean ${name} = ${utils.RECEIVED_COLOR(formatNumber(mean))} over ${count}, ${utils.EXPECTED_COLOR(requirement)}`,
     ];
     if (interval !== undefined) {
@@ -293,24 +209,44 @@ export function runMeanMatcher(context: MatcherContext, call: MeanMatcherCall): 
   return { pass, message };
 }
 
+/** A mean matcher whose cutoff is an argument: `toHaveHitRateAtK(k, min)` checks hit@k. */
+export function runMeanMatcherAtK(
+  call: MatcherCall,
+  name: MeasureName,
+  args: { received: unknown; k: unknown; min: unknown; options: unknown },
+): MatcherResult {
+  const k = checkCutoff(call, args.k, { example: SET_CUTOFF_EXAMPLE });
+  const options = readMeanOptions(call, args.options);
+  return runMeanMatcher(call, { received: args.received, measure: { name, k }, min: args.min, options });
+}
+
+/** A mean matcher whose cutoff is `options.k`, uncut when left out: `toHaveMrrAbove(min)` checks mrr or mrr@k. */
+export function runMeanMatcherWithOptionalCutoff(
+  call: MatcherCall,
+  name: MeasureName,
+  args: { received: unknown; min: unknown; options: unknown },
+): MatcherResult {
+  const { k, ...options } = readMeanOptions<CutoffMeanMatcherOptions>(call, args.options, ['k']);
+  const cutoff = checkOptionalCutoff(call, k, { example: SET_CUTOFF_EXAMPLE });
+  const measure = cutoff === undefined ? { name } : { name, k: cutoff };
+  return runMeanMatcher(call, { received: args.received, measure, min: args.min, options });
+}
+
 /**
  * Records each evaluated question as the per-question matchers do: its declared measures (read from
  * the result, which must hold them all), then the matcher's own samples.
  */
 export function recordSetQuestions(
-  context: MatcherContext,
-  matcherName: string,
-  args: string,
+  call: MatcherCall,
   result: RunEvaluation,
   own: (queryId: string, index: number) => MetricSample[],
 ): void {
+  const { context } = call;
   const declared = declaredMeasuresFor(context);
   const missing = declared.filter((measure) => !result.measures.includes(measure));
   if (missing.length > 0) {
-    throw setUsageError(
-      context,
-      matcherName,
-      args,
+    throw usageError(
+      call,
       `the declared measure${missing.length === 1 ? '' : 's'} ${missing.join(', ')} ${missing.length === 1 ? 'was' : 'were'} not evaluated: every question records the declared measures`,
       `Evaluate them too: evaluateRun(set, run, { measures: [${[...new Set([...result.measures, ...declared])].map((entry) => `'${entry}'`).join(', ')}] })`,
     );

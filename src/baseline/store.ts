@@ -13,6 +13,7 @@ import {
   type ResolvedTolerance,
   type ToleranceOption,
 } from '../core/regression-rule.js';
+import { plural } from '../core/plural.js';
 import { parseSuiteKey, suiteNameOf, type CollectedRun } from '../recording/collected.js';
 import { groupRun } from './group.js';
 import {
@@ -409,10 +410,6 @@ export function describeUpdate(
     line += result.pruned ? `; removed ${what}` : `; kept ${what}: RAG_BASELINE=prune removes them`;
   }
   return `${line}.`;
-}
-
-function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
 function copySuite(suite: Record<string, BaselineSamples>): Record<string, BaselineSamples> {

@@ -13,6 +13,7 @@
 //   Holm-corrected across the rows that have at least one changed question.
 // - test: the exact sign test by default ('randomization' and 't' on request).
 
+import { mean } from './mean.js';
 import { formatMeasure, parseMeasure } from './measures.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED, holmCorrection, pairedComparison, type PairedTestName } from './stats.js';
 
@@ -179,17 +180,12 @@ export function comparePaired(
   changed?: number,
 ): PairedMove {
   const pairs = before.length;
-  const meanOf = (values: readonly number[]): number => {
-    let total = 0;
-    for (const value of values) total += value;
-    return total / values.length;
-  };
   if (changed === undefined) {
     changed = 0;
     for (let i = 0; i < pairs; i++) if (valuesDiffer(before[i]!, after[i]!)) changed++;
   }
-  const meanBefore = meanOf(before);
-  const meanAfter = meanOf(after);
+  const meanBefore = mean(before);
+  const meanAfter = mean(after);
   if (changed === 0) {
     // Nothing changed: every test gives p = 1; skip the work.
     return {

@@ -3,6 +3,7 @@
 // resamples, so a figure printed in a report can be reproduced exactly. See docs/statistics.md.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
+import { mean } from './mean.js';
 import { assertSeed, Xoshiro128StarStar } from './random.js';
 
 export const DEFAULT_CONFIDENCE = 0.95;
@@ -324,7 +325,7 @@ function randomizationTest(differences: readonly number[], options: Randomizatio
   const nonZero = Float64Array.from(differences.filter((difference) => difference !== 0));
   const observedSum = sum(nonZero);
   const threshold = Math.abs(observedSum) - RELATIVE_FLOAT_TOLERANCE * sumOfAbsolutes(nonZero);
-  const observedDifference = sum(differences) / differences.length;
+  const observedDifference = mean(differences);
 
   const enumerate = exact === true || (exact === 'auto' && nonZero.length <= AUTO_EXACT_MAX_PAIRS);
   if (enumerate) {
@@ -502,8 +503,8 @@ export function pairedComparison(
     wins,
     losses,
     ties: count - wins - losses,
-    meanBefore: sum(before) / count,
-    meanAfter: sum(after) / count,
+    meanBefore: mean(before),
+    meanAfter: mean(after),
     meanDifference: mean(differences),
   };
   if (test === 'sign') return { ...summary, p: signTest(wins, losses), test, method: 'sign-exact' };
@@ -572,10 +573,6 @@ function sumOfAbsolutes(values: ArrayLike<number>): number {
   let total = 0;
   for (let i = 0; i < values.length; i++) total += Math.abs(values[i]!);
   return total;
-}
-
-function mean(values: ArrayLike<number>): number {
-  return sum(values) / values.length;
 }
 
 function assertFiniteNumbers(values: unknown, name: string): asserts values is readonly number[] {

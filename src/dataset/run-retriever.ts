@@ -1,6 +1,7 @@
 // Runs the user's retriever over every query of an eval set, a few at a time, timing each call.
 // A retriever that fails on one query costs that query (recorded with its error), not the run.
 import { describeValue } from '../core/describe.js';
+import { mean } from '../core/mean.js';
 import type { Hit } from '../core/types.js';
 import type { EvalQuery } from './jsonl.js';
 
@@ -83,14 +84,13 @@ function summarise(ids: readonly string[], durations: (number | undefined)[]): L
     values.push(duration);
   });
   values.sort((a, b) => a - b);
-  const total = values.reduce((sum, value) => sum + value, 0);
   return {
     perQuery,
     count: values.length,
     p50: nearestRankPercentile(values, 50),
     p95: nearestRankPercentile(values, 95),
     max: values.length === 0 ? Number.NaN : (values[values.length - 1] as number),
-    mean: values.length === 0 ? Number.NaN : total / values.length,
+    mean: mean(values),
   };
 }
 

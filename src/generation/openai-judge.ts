@@ -1,3 +1,4 @@
+import { plural } from '../core/plural.js';
 import { describeValue, truncateForMessage } from './describe.js';
 import {
   JudgeError,
@@ -390,10 +391,6 @@ function httpHint(status: number, body: string, options: ResolvedOptions): strin
   return '';
 }
 
-function attemptsText(attempts: number): string {
-  return `${attempts} attempt${attempts === 1 ? '' : 's'}`;
-}
-
 function httpError(
   outcome: Extract<AttemptOutcome, { type: 'response' }>,
   attempts: number,
@@ -403,7 +400,7 @@ function httpError(
   const body = options.redact(outcome.body);
   return new JudgeError(
     options.redact(
-      `judge ${JSON.stringify(options.name)}: POST ${options.displayUrl} answered HTTP ${status} after ${attemptsText(attempts)}: ${truncateForMessage(body)}.${httpHint(outcome.status, body, options)}`,
+      `judge ${JSON.stringify(options.name)}: POST ${options.displayUrl} answered HTTP ${status} after ${plural(attempts, 'attempt')}: ${truncateForMessage(body)}.${httpHint(outcome.status, body, options)}`,
     ),
     { kind: 'http', judgeName: options.name, attempts, status: outcome.status, reply: body },
   );
@@ -429,8 +426,8 @@ function failureError(
 ): JudgeError {
   const message =
     outcome.kind === 'timeout'
-      ? `judge ${JSON.stringify(options.name)}: POST ${options.displayUrl} gave no complete response within ${options.timeoutMs} ms, ${attemptsText(attempts)}; raise timeoutMs (local models can be slow) or check the server.`
-      : `judge ${JSON.stringify(options.name)}: could not reach ${options.displayUrl} (${outcome.cause instanceof Error ? (outcome.cause.cause instanceof Error ? outcome.cause.cause.message : outcome.cause.message) : String(outcome.cause)}), ${attemptsText(attempts)}; is the server running at that address?`;
+      ? `judge ${JSON.stringify(options.name)}: POST ${options.displayUrl} gave no complete response within ${options.timeoutMs} ms, ${plural(attempts, 'attempt')}; raise timeoutMs (local models can be slow) or check the server.`
+      : `judge ${JSON.stringify(options.name)}: could not reach ${options.displayUrl} (${outcome.cause instanceof Error ? (outcome.cause.cause instanceof Error ? outcome.cause.cause.message : outcome.cause.message) : String(outcome.cause)}), ${plural(attempts, 'attempt')}; is the server running at that address?`;
   return new JudgeError(options.redact(message), {
     kind: outcome.kind,
     judgeName: options.name,

@@ -1,7 +1,10 @@
 // Number and text formatting shared by the console and Markdown renderers.
 
+import { plural } from '../core/plural.js';
 import type { CollectedRun } from '../recording/collected.js';
 import type { GateFinding, RunSummary, SummaryRow } from './summary.js';
+
+export { plural };
 
 /** Values and means: three decimals (`0.740`). */
 export function formatValue(value: number): string {
@@ -18,10 +21,6 @@ export function formatDelta(delta: number, minus = '-'): string {
 /** p-values: three decimals, `<0.001` below. */
 export function formatP(p: number): string {
   return p < 0.001 ? '<0.001' : p.toFixed(3);
-}
-
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
 /** The command that accepts a change (`update`) or removes obsolete entries (`prune`), for the runner that produced the summary. */

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { compareIds } from '../baseline/compare.js';
+import { mean } from '../core/mean.js';
 import { parseBaseline, type BaselineSuite } from '../baseline/schema.js';
 import { parseSuiteKey, suiteNameOf } from '../recording/collected.js';
 import { escapeConsole } from './escape.js';
@@ -192,9 +193,7 @@ function reduceVersion(version: BaselineVersion, text: string): void {
       for (const [measure, samples] of Object.entries(measures)) {
         const values = Object.values(samples);
         if (values.length === 0) continue;
-        let total = 0;
-        for (const value of values) total += value;
-        points.set(measure, { mean: total / values.length, count: values.length });
+        points.set(measure, { mean: mean(values), count: values.length });
       }
       if (points.size > 0) version.suites.set(suite, points);
     }

@@ -2,6 +2,7 @@
 // the comparison with the baseline. Runner-agnostic: the Vitest and Jest reporters collect a CollectedRun
 // and call summarize; the renderers (console, Markdown, JSON, HTML) only read the RunSummary.
 
+import { mean as meanOf } from '../core/mean.js';
 import { meanInterval, type PairedTestName } from '../core/stats.js';
 import { compareIds, pairRow, type RowComparison, type SampleChange } from '../baseline/compare.js';
 import { groupRun, type GroupedRow } from '../baseline/group.js';
@@ -289,7 +290,7 @@ export function summarize(
           suiteKey: key,
           measure,
           count: values.length,
-          mean: values.reduce((sum, value) => sum + value, 0) / values.length,
+          mean: meanOf(values),
         });
       }
     }
@@ -544,7 +545,7 @@ function summarizeRow(
     const baselineValues = Object.values(baselineSamples);
     if (baselineValues.length > 0) {
       summary.baseline = {
-        mean: baselineValues.reduce((sum, value) => sum + value, 0) / baselineValues.length,
+        mean: meanOf(baselineValues),
         count: baselineValues.length,
       };
     }

@@ -113,8 +113,9 @@ describe('toMeetRetrievalTargets', () => {
     expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, {}))).toMatch(
       /targets must be a non-empty object/,
     );
+    // The bad target is named by its key: the matcher has no argument called min.
     expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, { 'recall@5': 2 }))).toMatch(
-      /min.*must be a number from 0 to 1/,
+      /"targets\['recall@5'\]" must be a number from 0 to 1.*\n\ntargets\['recall@5'\] has type: {2}number/s,
     );
   });
 });

@@ -1,0 +1,78 @@
+// The received hits of the per-question retrieval matchers: checked, then evaluated as the core does.
+import { printExpected, printWithType } from 'jest-matcher-utils';
+import { describeValue } from '../../src/core/describe.js';
+import type { MeasurePlan } from '../../src/core/evaluate.js';
+import { evaluate, evaluateMeasures, type EvaluateOptions, type Hit, type Relevance } from '../../src/core/index.js';
+import { isPromiseLike } from '../../src/core/keys.js';
+import type { MatcherCall } from './hint.js';
+import { checkQueryId } from './options.js';
+import { usageError, withUsageErrors } from './usage-error.js';
+
+/** Options every matcher takes as its last argument: the core's options plus the question's id. */
+export interface MatcherOptions extends Omit<EvaluateOptions, 'k'> {
+  /** Groups the recorded sample under this question in reports and baselines. */
+  queryId?: string;
+}
+
+export interface CutoffMatcherOptions extends MatcherOptions {
+  k?: number;
+}
+
+export function checkHits(call: MatcherCall, received: unknown): readonly Hit[] {
+  if (isPromiseLike(received)) {
+    throw usageError(
+      call,
+      'received value is a Promise, not an array of hits: did you forget await?',
+      'Await the retriever before asserting: expect(await retriever.retrieve(query)).…',
+    );
+  }
+  if (!Array.isArray(received)) {
+    throw usageError(
+      call,
+      `received value must be an array of hits in rank order`,
+      printWithType('Received', received, (value) => describeValue(value)),
+    );
+  }
+  return received;
+}
+
+/** Splits the matcher's own options from the core's, then evaluates; core errors become usage errors. */
+export function evaluateForMatcher(
+  call: MatcherCall,
+  hits: readonly Hit[],
+  relevant: Relevance,
+  k: number | undefined,
+  options: MatcherOptions & { k?: number },
+) {
+  const { queryId: rawQueryId, ...coreOptions } = options;
+  const queryId = checkQueryId(call, rawQueryId);
+  const evaluation = withUsageErrors(call, () => evaluate(hits, relevant, { ...coreOptions, k }));
+  if (evaluation.relevantCount === 0) {
+    throw usageError(
+      call,
+      `the annotation is empty: ${printExpected('relevant')} holds no relevant id` +
+        (options.minGrade !== undefined ? ` with grade ≥ ${options.minGrade}` : ''),
+      `relevant: ${describeValue(relevant)}\nA question with no relevant passage cannot be scored; annotate it, or test it with toAbstain() on the answer.`,
+    );
+  }
+  return { evaluation, queryId };
+}
+
+/**
+ * The declared measures of a question, from the hits, judgments and options a matcher was given (its
+ * own cutoff `k` left out: each declared measure has its own). One pass over the ranking.
+ */
+export function evaluateDeclared(
+  call: MatcherCall,
+  hits: readonly Hit[],
+  relevant: Relevance,
+  options: MatcherOptions & { k?: number },
+  plan: MeasurePlan,
+): Readonly<Record<string, number>> {
+  const { queryId: _queryId, k: _k, ...coreOptions } = options;
+  return withUsageErrors(
+    call,
+    () => evaluateMeasures(hits, relevant, plan, coreOptions),
+    (message) => `the declared measures (${plan.names.join(', ')}) cannot be measured: ${message}`,
+  );
+}

@@ -1,0 +1,29 @@
+import type { MatcherCall } from './hint.js';
+import { argumentError, usageError } from './usage-error.js';
+
+/** The options argument: a plain object, or `{}` when left out. `example` is shown as `such as …`. */
+export function checkOptions<T extends object>(call: MatcherCall, options: unknown, example?: string): T {
+  if (options === undefined) return {} as T;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    const requirement = example === undefined ? 'must be an object' : `must be an object such as ${example}`;
+    throw argumentError(call, 'options', requirement, options);
+  }
+  return options as T;
+}
+
+/** Option names outside `known` are a usage error that lists the known ones. */
+export function checkKnownOptions(call: MatcherCall, options: object, known: readonly string[]): void {
+  for (const name of Object.keys(options)) {
+    if (!known.includes(name)) {
+      throw usageError(call, `unknown option ${JSON.stringify(name)}; known: ${known.join(', ')}`);
+    }
+  }
+}
+
+/** `options.queryId`, which groups a recorded sample under its question: a string or left out. */
+export function checkQueryId(call: MatcherCall, queryId: unknown): string | undefined {
+  if (queryId !== undefined && typeof queryId !== 'string') {
+    throw argumentError(call, 'options.queryId', 'must be a string', queryId, 'queryId');
+  }
+  return queryId;
+}
