@@ -1,5 +1,5 @@
 // nDCG never becomes NaN: a grade whose gain could overflow the DCG sum (exponential gain with grade
-// 1100, linear grades near 1e308) is an error that names the judgment and its grade (issue 14).
+// 1100, linear grades near 1e308) is an error that names the judgment and its grade.
 import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateMeasures, ndcgAtK, parseMeasure } from '../../../src/index.js';
 

@@ -1,5 +1,5 @@
 // Measure names are looked up in Maps: names of Object.prototype are unknown measures, with the
-// usual error, wherever a measure name is read (issue 14: `constructor` used to be "function Object()").
+// usual error, wherever a measure name is read (`constructor` used to be read as "function Object()").
 import { describe, expect, it } from 'vitest';
 import { evaluateMeasures, evaluateRun, isBinaryMeasure, parseMeasure, planMeasures } from '../../../src/index.js';
 
