@@ -325,8 +325,7 @@ export function evaluate(
       averagePrecision,
       rPrecision: MEASURE_TABLE.rprec.formula(whole),
       bpref: MEASURE_TABLE.bpref.formula(whole),
-      unmatchedRelevantIds:
-        relevantCount === 0 ? [] : unmatchedJudgedIds(kernel, query.judgedCount, settings.minGrade),
+      unmatchedRelevantIds: unmatchedJudgedIds(kernel, settings.minGrade, relevantCount - whole.truePositiveCount),
     };
   } finally {
     releaseScratch(scratch);

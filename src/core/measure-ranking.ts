@@ -383,7 +383,7 @@ function resetKeyTable(table: KeyTable): void {
 }
 
 /** A probe longer than this many slots gives up the sampled hash for the full one (see hashOf). */
-const LONG_PROBE = 24;
+const LONG_PROBE = 32;
 
 /**
  * A 32-bit hash of every character of a key, two a step (a UTF-16 pair fits 32 bits exactly), mixed
@@ -616,17 +616,17 @@ export function judgeKeys(
   return duplicateCount;
 }
 
-/** The judged ids (of the query judgeKeys saw last) with grade ≥ minGrade that no key matched, in judgment order. */
-export function unmatchedJudgedIds(scratch: MeasureScratch, judgedCount: number, minGrade: number): string[] {
+/**
+ * The judged ids (of the query judgeKeys saw last) with grade ≥ minGrade that no key matched, in
+ * judgment order; `count` is how many there are (relevant ids less those found in the whole list).
+ */
+export function unmatchedJudgedIds(scratch: MeasureScratch, minGrade: number, count: number): string[] {
   const { judgedIds, seen } = scratch.keys;
   const judgedGrades = scratch.judgedGrades;
-  let unmatchedCount = 0;
-  for (let entry = 0; entry < judgedCount; entry++)
-    if ((judgedGrades[entry] as number) >= minGrade && seen[entry] === 0) unmatchedCount++;
-  const unmatched = new Array<string>(unmatchedCount);
-  let filled = 0;
-  for (let entry = 0; filled < unmatchedCount; entry++)
-    if ((judgedGrades[entry] as number) >= minGrade && seen[entry] === 0) unmatched[filled++] = judgedIds[entry] as string;
+  const unmatched = new Array<string>(count);
+  for (let entry = 0, filled = 0; filled < count; entry++)
+    if ((judgedGrades[entry] as number) >= minGrade && seen[entry] === 0)
+      unmatched[filled++] = judgedIds[entry] as string;
   return unmatched;
 }
 
