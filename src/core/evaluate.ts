@@ -137,14 +137,16 @@ interface EvaluationScratch {
   query: JudgedQuery;
 }
 
+/** What the shared scratch holds between calls, so that it keeps no user's hits or judgments alive. */
+const NO_JUDGMENTS: GradeSource = new Map<string, number>();
+const EMPTY_KEYS: readonly unknown[] = [];
+
 function createEvaluationScratch(): EvaluationScratch {
   return {
     kernel: createMeasureScratch(),
-    query: { keys: [], source: NO_JUDGMENTS, isMap: true, judgedCount: 0, duplicateCount: 0 },
+    query: { keys: EMPTY_KEYS, source: NO_JUDGMENTS, isMap: true, judgedCount: 0, duplicateCount: 0 },
   };
 }
-
-const NO_JUDGMENTS: GradeSource = new Map<string, number>();
 
 /** The shared buffers. A re-entrant call (a key function calling back) gets its own. */
 const sharedScratch = createEvaluationScratch();
@@ -159,14 +161,11 @@ function acquireScratch(): EvaluationScratch {
 
 function releaseScratch(scratch: EvaluationScratch): void {
   if (scratch === sharedScratch) {
-    // The user's hits and judgments are not kept alive between calls.
     scratch.query.keys = EMPTY_KEYS;
     scratch.query.source = NO_JUDGMENTS;
     scratchInUse = false;
   }
 }
-
-const EMPTY_KEYS: readonly unknown[] = [];
 
 function isPlainRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;

@@ -622,9 +622,10 @@ export function judgeKeys(
  */
 export function unmatchedJudgedIds(scratch: MeasureScratch, minGrade: number, count: number): string[] {
   const { judgedIds, seen } = scratch.keys;
+  const judgedCount = scratch.keys.count;
   const judgedGrades = scratch.judgedGrades;
   const unmatched = new Array<string>(count);
-  for (let entry = 0, filled = 0; filled < count; entry++)
+  for (let entry = 0, filled = 0; filled < count && entry < judgedCount; entry++)
     if ((judgedGrades[entry] as number) >= minGrade && seen[entry] === 0)
       unmatched[filled++] = judgedIds[entry] as string;
   return unmatched;
