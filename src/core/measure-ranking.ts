@@ -505,6 +505,31 @@ export function loadGrades(scratch: MeasureScratch, source: GradeSource, isMap: 
   return count === REHASHED ? loadGradesOnce(scratch, source, isMap) : count;
 }
 
+/**
+ * The Map loadGradesOnce is reading. Its entries come through Map.prototype.forEach, the quickest way
+ * through a Map, to loadJudgment: a function made once, which no user code can call back into.
+ */
+const loading: { table: KeyTable | undefined; judgedGrades: Float64Array; entry: number; answer: number } = {
+  table: undefined,
+  judgedGrades: new Float64Array(0),
+  entry: 0,
+  answer: 0,
+};
+const mapForEach = Map.prototype.forEach;
+
+function loadJudgment(grade: unknown, id: unknown): void {
+  if (loading.answer < 0) return;
+  if (!isPlainKey(id) || typeof grade !== 'number' || grade - grade !== 0) {
+    loading.answer = NOT_CLEAN;
+    return;
+  }
+  const table = loading.table as KeyTable;
+  const entry = loading.entry++;
+  table.judgedIds[entry] = id;
+  loading.judgedGrades[entry] = grade;
+  if (!addJudgedId(table, id)) loading.answer = switchToFullHash(table);
+}
+
 function loadGradesOnce(scratch: MeasureScratch, source: GradeSource, isMap: boolean): number {
   const table = scratch.keys;
   resetKeyTable(table);
@@ -512,21 +537,13 @@ function loadGradesOnce(scratch: MeasureScratch, source: GradeSource, isMap: boo
     const map = source as ReadonlyMap<unknown, unknown>;
     const count = map.size;
     reserveJudged(scratch, count);
-    const { judgedIds } = table;
-    const judgedGrades = scratch.judgedGrades;
-    let entry = 0;
-    // Two iterators, not entries(): an entry would be an array allocated per judgment.
-    for (const id of map.keys()) {
-      if (!isPlainKey(id)) return NOT_CLEAN;
-      judgedIds[entry++] = id;
-      if (!addJudgedId(table, id)) return switchToFullHash(table);
-    }
-    entry = 0;
-    for (const grade of map.values()) {
-      if (typeof grade !== 'number' || grade - grade !== 0) return NOT_CLEAN;
-      judgedGrades[entry++] = grade;
-    }
-    return count;
+    loading.table = table;
+    loading.judgedGrades = scratch.judgedGrades;
+    loading.entry = 0;
+    loading.answer = count;
+    mapForEach.call(map, loadJudgment);
+    loading.table = undefined;
+    return loading.answer;
   }
   const record = source as Readonly<Record<string, unknown>>;
   // Own enumerable keys, as for…in with hasOwnProperty would see them, but without a property
