@@ -7,6 +7,7 @@ import {
   gradeTooLargeError,
   judgedIdAt,
   judgeKeys,
+  NOT_CLEAN,
   unmatchedJudgedIds,
   judgmentName,
   loadGrades,
@@ -16,7 +17,6 @@ import {
   ranksNeeded,
   reserveScratch,
   type GradeSource,
-  type KeyScan,
   type MeasurePlan,
   type MeasureScratch,
 } from './measure-ranking.js';
@@ -121,19 +121,50 @@ export function judgeHits(
   return judgeRanking(keysOf(hits, options), judgments, options.duplicates, countEveryDuplicate);
 }
 
-/** The kernel's buffers. A re-entrant call (a key function calling back) gets its own. */
-const sharedScratch = createMeasureScratch();
+/** One query's judgments and ranking, judged into the kernel's scratch. */
+interface JudgedQuery {
+  keys: readonly unknown[];
+  source: GradeSource;
+  isMap: boolean;
+  judgedCount: number;
+  /** Keys ranked again lower down (every key when every key was tracked, else judged ones only). */
+  duplicateCount: number;
+}
+
+/** The buffers of one evaluation, reused from call to call: nothing of them is allocated per query. */
+interface EvaluationScratch {
+  kernel: MeasureScratch;
+  query: JudgedQuery;
+}
+
+/** What the shared scratch holds between calls, so that it keeps no user's hits or judgments alive. */
+const NO_JUDGMENTS: GradeSource = new Map<string, number>();
+const EMPTY_KEYS: readonly unknown[] = [];
+
+function createEvaluationScratch(): EvaluationScratch {
+  return {
+    kernel: createMeasureScratch(),
+    query: { keys: EMPTY_KEYS, source: NO_JUDGMENTS, isMap: true, judgedCount: 0, duplicateCount: 0 },
+  };
+}
+
+/** The shared buffers. A re-entrant call (a key function calling back) gets its own. */
+const sharedScratch = createEvaluationScratch();
 let scratchInUse = false;
 
 /** The scratch to use; release it with releaseScratch (no closure: evaluate runs once per query). */
-function acquireScratch(): MeasureScratch {
-  if (scratchInUse) return createMeasureScratch();
+function acquireScratch(): EvaluationScratch {
+  if (scratchInUse) return createEvaluationScratch();
   scratchInUse = true;
   return sharedScratch;
 }
 
-function releaseScratch(scratch: MeasureScratch): void {
-  if (scratch === sharedScratch) scratchInUse = false;
+function releaseScratch(scratch: EvaluationScratch): void {
+  if (scratch === sharedScratch) {
+    scratch.query.keys = EMPTY_KEYS;
+    scratch.query.source = NO_JUDGMENTS;
+    scratchInUse = false;
+  }
 }
 
 function isPlainRecord(value: unknown): value is Readonly<Record<string, unknown>> {
@@ -142,72 +173,68 @@ function isPlainRecord(value: unknown): value is Readonly<Record<string, unknown
   return proto === Object.prototype || proto === null;
 }
 
-/** One query's judgments and ranking, judged into the scratch. */
-interface JudgedQuery {
-  keys: readonly unknown[];
-  source: GradeSource;
-  isMap: boolean;
-  judgedCount: number;
-  scan: KeyScan;
-}
-
 /**
- * Reads the judgments into scratch.judgedGrades (a clean Map or plain object as it is, anything else
- * through readJudgedGrades, which also gives bad input its error), then finds the judged keys of the
- * ranking (hits that are non-blank strings are their own keys). `plan` limits the ranks read.
+ * Reads the judgments into the kernel's judgedGrades (a clean Map or plain object as it is, anything
+ * else through readJudgedGrades, which also gives bad input its error), then finds the judged keys of
+ * the ranking (hits that are non-blank strings are their own keys) into scratch.query. `plan` limits
+ * the ranks read.
  */
 function judgeQuery(
-  scratch: MeasureScratch,
+  scratch: EvaluationScratch,
   hits: readonly Hit[],
   relevant: Relevance,
   options: EvaluateOptions,
   plan: MeasurePlan | undefined,
   trackEveryKey: boolean,
 ): JudgedQuery {
+  const kernel = scratch.kernel;
   // Document granularity and Unicode normalisation rewrite keys, so neither side can be read as it is.
   const rewritesKeys = options.granularity === 'document' || options.normalize !== undefined;
-  let source: GradeSource;
-  let isMap: boolean;
+  let source: GradeSource = NO_JUDGMENTS;
+  let isMap = true;
   let judgedCount = -1;
   if (!rewritesKeys && (relevant instanceof Map || isPlainRecord(relevant))) {
     source = relevant;
     isMap = relevant instanceof Map;
-    judgedCount = loadGrades(scratch, source, isMap);
+    judgedCount = loadGrades(kernel, source, isMap);
   }
   if (judgedCount < 0) {
     source = readJudgedGrades(relevant, options);
     isMap = true;
-    judgedCount = loadGrades(scratch, source, true);
+    judgedCount = loadGrades(kernel, source, true);
   }
   assertHits(hits);
   const hitsAreKeys =
     options.key === undefined && (options.sortBy === undefined || options.sortBy === 'rank') && !rewritesKeys;
   let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, options);
   const duplicatesError = options.duplicates === 'error';
-  let scan = judgeKeys(
-    scratch,
-    keys,
-    rankCountOf(plan, trackEveryKey, keys.length),
-    judgedCount,
-    hitsAreKeys,
-    trackEveryKey,
-    duplicatesError,
-  );
-  if (scan === 'keys') {
-    keys = keysOf(hits, options);
-    // The keys table holds the hits seen before the bad one: start it again from the judgments.
-    loadGrades(scratch, source!, isMap!);
-    scan = judgeKeys(
-      scratch,
+  let checkKeys = hitsAreKeys;
+  let duplicateCount: number;
+  for (;;) {
+    duplicateCount = judgeKeys(
+      kernel,
       keys,
       rankCountOf(plan, trackEveryKey, keys.length),
-      judgedCount,
-      false,
+      checkKeys,
       trackEveryKey,
       duplicatesError,
     );
+    if (duplicateCount >= 0) break;
+    // Each happens once at most: hits that are not their own keys are keyed, a long probe makes the
+    // table hash every character. The table holds the hits seen so far: start it again.
+    if (duplicateCount === NOT_CLEAN) {
+      keys = keysOf(hits, options);
+      checkKeys = false;
+    }
+    loadGrades(kernel, source, isMap);
   }
-  return { keys, source: source!, isMap: isMap!, judgedCount, scan: scan as KeyScan };
+  const query = scratch.query;
+  query.keys = keys;
+  query.source = source;
+  query.isMap = isMap;
+  query.judgedCount = judgedCount;
+  query.duplicateCount = duplicateCount;
+  return query;
 }
 
 /** How many top ranks to judge: all of them unless a plan needs fewer (and repeats need not be found). */
@@ -230,12 +257,11 @@ function prepare(
     settings,
     options.precisionDenominator === 'retrieved',
   );
-  if (overflowing !== -1) throw overflowError(scratch, query, relevant, settings, overflowing);
+  if (overflowing !== -1) throw overflowError(scratch, relevant, settings, overflowing);
 }
 
 function overflowError(
   scratch: MeasureScratch,
-  query: JudgedQuery,
   relevant: Relevance,
   settings: JudgmentSettings,
   index: number,
@@ -264,34 +290,42 @@ export function evaluate(
   const scratch = acquireScratch();
   try {
     const query = judgeQuery(scratch, hits, relevant, options, undefined, true);
-    prepare(scratch, query, relevant, settings, options);
+    const kernel = scratch.kernel;
+    prepare(kernel, query, relevant, settings, options);
     const retrievedCount = query.keys.length;
     const k = requestedK ?? retrievedCount;
-    const atK = advanceTo(scratch, k, requestedK === undefined);
-    const result = {
-      k,
-      evaluatedAtK: atK.evaluatedAtK,
-      retrievedCount,
-      relevantCount: atK.relevantCount,
-      truePositiveCount: atK.truePositiveCount,
-      duplicateCount: query.scan.duplicateCount,
-      precisionAtK: MEASURE_TABLE.precision.formula(atK),
-      recallAtK: MEASURE_TABLE.recall.formula(atK),
-      f1AtK: MEASURE_TABLE.f1.formula(atK),
-      hitAtK: MEASURE_TABLE.hit.formula(atK),
-      mrr: MEASURE_TABLE.mrr.formula(atK),
-      ndcg: MEASURE_TABLE.ndcg.formula(atK),
-      averagePrecision: MEASURE_TABLE.map.formula(atK),
-      rPrecision: 0,
-      bpref: 0,
-      unmatchedRelevantIds:
-        atK.relevantCount === 0 ? [] : unmatchedJudgedIds(scratch, query.judgedCount, settings.minGrade),
-    };
+    const uncut = requestedK === undefined;
+    const atK = advanceTo(kernel, k, uncut);
+    const evaluatedAtK = atK.evaluatedAtK;
+    const relevantCount = atK.relevantCount;
+    const truePositiveCount = atK.truePositiveCount;
+    const precisionAtK = MEASURE_TABLE.precision.formula(atK);
+    const recallAtK = MEASURE_TABLE.recall.formula(atK);
+    const f1AtK = MEASURE_TABLE.f1.formula(atK);
+    const hitAtK = MEASURE_TABLE.hit.formula(atK);
+    const mrr = MEASURE_TABLE.mrr.formula(atK);
+    const ndcg = MEASURE_TABLE.ndcg.formula(atK);
+    const averagePrecision = MEASURE_TABLE.map.formula(atK);
     // R-precision and bpref have no cutoff: they read the whole list.
-    const whole = advanceTo(scratch, Math.max(k, retrievedCount), requestedK === undefined);
-    result.rPrecision = MEASURE_TABLE.rprec.formula(whole);
-    result.bpref = MEASURE_TABLE.bpref.formula(whole);
-    return result;
+    const whole = advanceTo(kernel, Math.max(k, retrievedCount), uncut);
+    return {
+      k,
+      evaluatedAtK,
+      retrievedCount,
+      relevantCount,
+      truePositiveCount,
+      duplicateCount: query.duplicateCount,
+      precisionAtK,
+      recallAtK,
+      f1AtK,
+      hitAtK,
+      mrr,
+      ndcg,
+      averagePrecision,
+      rPrecision: MEASURE_TABLE.rprec.formula(whole),
+      bpref: MEASURE_TABLE.bpref.formula(whole),
+      unmatchedRelevantIds: unmatchedJudgedIds(kernel, settings.minGrade, relevantCount - whole.truePositiveCount),
+    };
   } finally {
     releaseScratch(scratch);
   }
@@ -310,19 +344,20 @@ export function evaluateMeasures(
   const scratch = acquireScratch();
   try {
     const query = judgeQuery(scratch, hits, relevant, checked, plan, checked.duplicates === 'error');
-    reserveScratch(scratch, 0, plan.measures.length);
+    const kernel = scratch.kernel;
+    reserveScratch(kernel, 0, plan.measures.length);
     const overflowing = measureGradedRanking(
-      scratch,
+      kernel,
       query.keys.length,
       query.judgedCount,
       settings,
       plan,
       checked.precisionDenominator === 'retrieved',
     );
-    if (overflowing !== -1) throw overflowError(scratch, query, relevant, settings, overflowing);
+    if (overflowing !== -1) throw overflowError(kernel, relevant, settings, overflowing);
     const values: Record<string, number> = { ...plan.template };
     const names = plan.names;
-    for (let index = 0; index < names.length; index++) values[names[index] as string] = scratch.values[index] as number;
+    for (let index = 0; index < names.length; index++) values[names[index] as string] = kernel.values[index] as number;
     return values;
   } finally {
     releaseScratch(scratch);

@@ -337,197 +337,314 @@ export function measureGradedRanking(
 /**
  * The keys of one query in an open-addressing hash table reused from query to query (a generation
  * stamp per slot empties it at once): one probe per hit finds both its grade and whether it was
- * ranked before, with nothing allocated per query.
+ * ranked before, with nothing allocated per query. A slot refers to its key rather than holding it:
+ * a judged id by its entry (≥ 0), a hit by its rank (as ~rank, < 0, in the keys being judged).
  */
 export interface KeyTable {
-  /** Per slot: the entry it holds, valid when stamps[slot] === generation. */
-  slots: Int32Array;
+  /** Per slot: in use when stamps[slot] === generation. */
   stamps: Int32Array;
-  generation: number;
-  /** Per entry: the key, its hash, whether a hit has matched it. */
-  keys: string[];
+  /** Per slot: the hash of its key. */
   hashes: Int32Array;
+  /** Per slot: the judged entry (≥ 0) or ~rank of the hit (< 0) whose key it holds. */
+  refs: Int32Array;
+  generation: number;
+  /** Slots in use. */
+  used: number;
+  /** Per judged entry: its id (in judgment order), and whether a hit has matched it. */
+  judgedIds: string[];
   seen: Uint8Array;
   count: number;
+  /** Hash every character of a key, not a sample (set for good after a long probe). */
+  fullHash: boolean;
 }
 
 function createKeyTable(): KeyTable {
   return {
-    slots: new Int32Array(256),
     stamps: new Int32Array(256),
+    hashes: new Int32Array(256),
+    refs: new Int32Array(256),
     generation: 0,
-    keys: [],
-    hashes: new Int32Array(128),
-    seen: new Uint8Array(128),
+    used: 0,
+    judgedIds: [],
+    seen: new Uint8Array(64),
     count: 0,
+    fullHash: false,
   };
 }
 
 /** Starts an empty table (no slot is touched: the generation changes). */
 function resetKeyTable(table: KeyTable): void {
   table.count = 0;
+  table.used = 0;
   if (++table.generation === 0x7fffffff) {
     table.stamps.fill(0);
     table.generation = 1;
   }
 }
 
-function hashOf(key: string): number {
-  let hash = 0x811c9dc5 ^ key.length;
-  for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+/** A probe longer than this many slots gives up the sampled hash for the full one (see hashOf). */
+const LONG_PROBE = 32;
+
+/**
+ * A 32-bit hash of every character of a key, two a step (a UTF-16 pair fits 32 bits exactly), mixed
+ * at the end so that the low bits the table masks depend on every character.
+ */
+function fullHash(key: string): number {
+  const length = key.length;
+  let hash = 0x811c9dc5 ^ length;
+  let index = 0;
+  for (; index + 1 < length; index += 2) {
+    hash = Math.imul(hash ^ (key.charCodeAt(index) | (key.charCodeAt(index + 1) << 16)), 0x01000193);
+    hash ^= hash >>> 16;
+  }
+  if (index < length) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  return finalMix(hash);
+}
+
+function finalMix(hash: number): number {
   hash ^= hash >>> 15;
   hash = Math.imul(hash, 0x2c1b3c6d);
   return hash ^ (hash >>> 12);
 }
 
-/** Doubles the slots (and the entry arrays) and puts every entry back. */
-function growKeyTable(table: KeyTable): void {
-  const capacity = table.slots.length * 2;
-  table.slots = new Int32Array(capacity);
-  table.stamps = new Int32Array(capacity);
-  table.generation = 1;
-  const mask = capacity - 1;
-  for (let entry = 0; entry < table.count; entry++) {
-    let slot = (table.hashes[entry] as number) & mask;
-    while (table.stamps[slot] === 1) slot = (slot + 1) & mask;
-    table.stamps[slot] = 1;
-    table.slots[slot] = entry;
-  }
-  const hashes = new Int32Array(capacity / 2);
-  hashes.set(table.hashes.subarray(0, table.count));
-  table.hashes = hashes;
-  const seen = new Uint8Array(capacity / 2);
-  seen.set(table.seen.subarray(0, table.count));
-  table.seen = seen;
+/**
+ * The table's hash of a key: by default its length and six of its characters (the last four, the
+ * first, the middle one), read without a loop. Ids usually differ at their end (a number, a chunk
+ * index, a random tail), and a loop over every character, whose exit the processor mispredicts as
+ * lengths vary, costs more than the rest of a lookup. Ids that differ only elsewhere share a hash
+ * and make long probes: the table then hashes every character (`full`) from that query on.
+ */
+function hashOf(key: string, full: boolean): number {
+  const length = key.length;
+  if (full || length < 4) return fullHash(key);
+  const end = length - 1;
+  let hash = Math.imul(length ^ (key.charCodeAt(end) | (key.charCodeAt(end - 1) << 16)), 0x9e3779b1);
+  hash = Math.imul(hash ^ (hash >>> 16) ^ (key.charCodeAt(end - 2) | (key.charCodeAt(end - 3) << 16)), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 16) ^ (key.charCodeAt(0) | (key.charCodeAt(length >> 1) << 16)), 0xc2b2ae35);
+  return finalMix(hash);
 }
 
-/** The entry of `key`; when absent, -1, or with `add` a new entry as −2 − index. */
-function entryOf(table: KeyTable, key: string, add: boolean): number {
-  const hash = hashOf(key);
-  const { slots, stamps, generation, keys, hashes } = table;
-  const mask = slots.length - 1;
+/** Makes room for `more` keys at a load of at most one half, moving the slots in use. */
+function reserveSlots(table: KeyTable, more: number): void {
+  const needed = (table.used + more) * 2;
+  let capacity = table.stamps.length;
+  if (needed <= capacity) return;
+  while (capacity < needed) capacity *= 2;
+  const { stamps, hashes, refs, generation } = table;
+  const mask = capacity - 1;
+  table.stamps = new Int32Array(capacity);
+  table.hashes = new Int32Array(capacity);
+  table.refs = new Int32Array(capacity);
+  table.generation = 1;
+  for (let slot = 0; slot < stamps.length; slot++) {
+    if (stamps[slot] !== generation) continue;
+    let target = (hashes[slot] as number) & mask;
+    while (table.stamps[target] === 1) target = (target + 1) & mask;
+    table.stamps[target] = 1;
+    table.hashes[target] = hashes[slot] as number;
+    table.refs[target] = refs[slot] as number;
+  }
+}
+
+/**
+ * Adds a judged id known not to be in the table yet (the ids of a Map or an object are distinct).
+ * Returns false, adding nothing, when the probe was long and the table should hash every character.
+ */
+function addJudgedId(table: KeyTable, id: string): boolean {
+  const full = table.fullHash;
+  const hash = hashOf(id, full);
+  const { stamps, generation } = table;
+  const mask = stamps.length - 1;
   let slot = hash & mask;
-  for (; stamps[slot] === generation; slot = (slot + 1) & mask) {
-    const entry = slots[slot] as number;
-    if (hashes[entry] === hash && keys[entry] === key) return entry;
+  for (let probe = 0; stamps[slot] === generation; probe++) {
+    if (probe === LONG_PROBE && !full) return false;
+    slot = (slot + 1) & mask;
   }
-  if (!add) return -1;
-  if ((table.count + 1) * 2 > slots.length) {
-    // Grown first: the entry arrays must have room for the new entry.
-    growKeyTable(table);
-    return entryOf(table, key, add);
-  }
-  const entry = table.count++;
   stamps[slot] = generation;
-  slots[slot] = entry;
-  keys[entry] = key;
-  hashes[entry] = hash;
+  table.hashes[slot] = hash;
+  const entry = table.count++;
+  table.refs[slot] = entry;
   table.seen[entry] = 0;
-  return -2 - entry;
+  table.used++;
+  return true;
+}
+
+function switchToFullHash(table: KeyTable): number {
+  table.fullHash = true;
+  return REHASHED;
 }
 
 /** Judgments the kernel reads as they are: a clean Map, or a plain object of id → finite grade. */
 export type GradeSource = ReadonlyMap<unknown, unknown> | Readonly<Record<string, unknown>>;
 
+/** A judgment the kernel reads as it is: a non-blank string id with a finite grade. */
+function isCleanJudgment(id: unknown, grade: unknown): boolean {
+  return typeof grade === 'number' && grade - grade === 0 && isPlainKey(id);
+}
+
+/** Makes room for `count` judgments in an empty key table and in the scratch. */
+function reserveJudged(scratch: MeasureScratch, count: number): void {
+  const table = scratch.keys;
+  reserveScratch(scratch, count);
+  reserveSlots(table, count);
+  if (table.seen.length < count) table.seen = new Uint8Array(Math.max(count, table.seen.length * 2));
+}
+
+/** loadGrades's answer when the source must be read first; judgeKeys's for a key that is not a plain key. */
+export const NOT_CLEAN = -1;
+/** loadGrades's and judgeKeys's answer after a long probe: the table now hashes every character, start again. */
+export const REHASHED = -2;
+
 /**
  * Starts a query: puts the ids of `source` into the key table and their grades into
- * scratch.judgedGrades, in iteration order, and returns how many; -1 when the source must be read
- * (readJudgedGrades) first: an id that is not a non-blank string, a grade that is not finite.
+ * scratch.judgedGrades, in iteration order, and returns how many; NOT_CLEAN when the source must be
+ * read (readJudgedGrades) first: an id that is not a non-blank string, a grade that is not finite.
  */
 export function loadGrades(scratch: MeasureScratch, source: GradeSource, isMap: boolean): number {
+  const count = loadGradesOnce(scratch, source, isMap);
+  return count === REHASHED ? loadGradesOnce(scratch, source, isMap) : count;
+}
+
+/**
+ * The Map loadGradesOnce is reading. Its entries come through Map.prototype.forEach, the quickest way
+ * through a Map, to loadJudgment: a function made once, which no user code can call back into.
+ */
+const loading: { table: KeyTable | undefined; judgedGrades: Float64Array; entry: number; answer: number } = {
+  table: undefined,
+  judgedGrades: new Float64Array(0),
+  entry: 0,
+  answer: 0,
+};
+const mapForEach = Map.prototype.forEach;
+
+function loadJudgment(grade: unknown, id: unknown): void {
+  if (loading.answer < 0) return;
+  if (!isPlainKey(id) || typeof grade !== 'number' || grade - grade !== 0) {
+    loading.answer = NOT_CLEAN;
+    return;
+  }
+  const table = loading.table as KeyTable;
+  const entry = loading.entry++;
+  table.judgedIds[entry] = id;
+  loading.judgedGrades[entry] = grade;
+  if (!addJudgedId(table, id)) loading.answer = switchToFullHash(table);
+}
+
+function loadGradesOnce(scratch: MeasureScratch, source: GradeSource, isMap: boolean): number {
   const table = scratch.keys;
   resetKeyTable(table);
   if (isMap) {
     const map = source as ReadonlyMap<unknown, unknown>;
-    reserveScratch(scratch, map.size);
-    for (const id of map.keys()) {
-      if (!isPlainKey(id)) return -1;
-      entryOf(table, id, true);
-    }
-    const judgedGrades = scratch.judgedGrades;
-    let count = 0;
-    for (const grade of map.values()) {
-      if (typeof grade !== 'number' || grade - grade !== 0) return -1;
-      judgedGrades[count++] = grade;
-    }
-    return count;
+    const count = map.size;
+    reserveJudged(scratch, count);
+    loading.table = table;
+    loading.judgedGrades = scratch.judgedGrades;
+    loading.entry = 0;
+    loading.answer = count;
+    mapForEach.call(map, loadJudgment);
+    loading.table = undefined;
+    return loading.answer;
   }
   const record = source as Readonly<Record<string, unknown>>;
-  let count = 0;
-  for (const id in record) {
-    if (!Object.prototype.hasOwnProperty.call(record, id)) continue;
+  // Own enumerable keys, as for…in with hasOwnProperty would see them, but without a property
+  // lookup per key to filter them: judgments built one key at a time are dictionary-mode objects.
+  const ids = Object.keys(record);
+  const count = ids.length;
+  reserveJudged(scratch, count);
+  const judgedGrades = scratch.judgedGrades;
+  for (let entry = 0; entry < count; entry++) {
+    const id = ids[entry] as string;
     const grade = record[id];
-    if (typeof grade !== 'number' || grade - grade !== 0 || !isPlainKey(id)) return -1;
-    if (count === scratch.judgedGrades.length) {
-      const grades = scratch.judgedGrades;
-      reserveScratch(scratch, count * 2);
-      scratch.judgedGrades.set(grades);
-    }
-    entryOf(table, id, true);
-    scratch.judgedGrades[count++] = grade;
+    if (!isCleanJudgment(id, grade)) return NOT_CLEAN;
+    judgedGrades[entry] = grade as number;
+    if (!addJudgedId(table, id)) return switchToFullHash(table);
   }
+  table.judgedIds = ids;
   return count;
 }
 
-/** What judgeKeys found beyond the judged keys. */
-export interface KeyScan {
-  /** Keys ranked again lower down (every key with `trackEveryKey`, else judged ones only). */
-  duplicateCount: number;
-}
-
 /**
- * Finds the judged keys among the first `rankCount` of `keys` (after loadGrades put `judgedCount`
- * judgments in) into scratch.foundRanks/foundGrades (first sightings only: a repeat takes its slot
- * and gains nothing). With `checkKeys`, each key is checked to be a non-blank string (the usual hits
- * are their own keys): returns 'keys' at the first that is not. With `trackEveryKey`, every key is
- * looked at and unjudged repeats are counted too; with `duplicatesError` any repeat throws.
+ * Finds the judged keys among the first `rankCount` of `keys` (after loadGrades put the judgments in)
+ * into scratch.foundRanks/foundGrades (first sightings only: a repeat takes its slot and gains
+ * nothing) and returns how many keys were ranked again lower down. With `trackEveryKey` (rankCount
+ * must then be every key) unjudged repeats are counted too, else judged ones only; with
+ * `duplicatesError` any repeat throws. With `checkKeys`, each key is checked to be a non-blank string
+ * (the usual hits are their own keys): returns NOT_CLEAN at the first that is not. Returns REHASHED
+ * after a long probe: load the grades again and start again.
  */
 export function judgeKeys(
   scratch: MeasureScratch,
   keys: readonly unknown[],
   rankCount: number,
-  judgedCount: number,
   checkKeys: boolean,
   trackEveryKey: boolean,
   duplicatesError: boolean,
-): KeyScan | 'keys' {
+): number {
   const retrievedCount = keys.length;
-  if (checkKeys) for (let rank = rankCount; rank < retrievedCount; rank++) if (!isPlainKey(keys[rank])) return 'keys';
-  const { foundRanks, foundGrades, judgedGrades } = scratch;
+  if (checkKeys)
+    for (let rank = rankCount; rank < retrievedCount; rank++) if (!isPlainKey(keys[rank])) return NOT_CLEAN;
   const table = scratch.keys;
-  const end = trackEveryKey ? retrievedCount : rankCount;
+  if (trackEveryKey) reserveSlots(table, rankCount);
+  const { foundRanks, foundGrades, judgedGrades } = scratch;
+  const { stamps, hashes, refs, generation, judgedIds, seen, fullHash } = table;
+  const mask = stamps.length - 1;
   let foundCount = 0;
   let duplicateCount = 0;
-  for (let rank = 0; rank < end; rank++) {
-    const key = keys[rank] as string;
-    if (checkKeys && rank < rankCount && !isPlainKey(key)) return 'keys';
-    const entry = entryOf(table, key, trackEveryKey);
-    if (entry < 0) {
-      if (entry !== -1) table.seen[-2 - entry] = 1; // a new unjudged key
+  let added = 0;
+  for (let rank = 0; rank < rankCount; rank++) {
+    const key = keys[rank];
+    if (checkKeys && !isPlainKey(key)) return NOT_CLEAN;
+    const hash = hashOf(key as string, fullHash);
+    let slot = hash & mask;
+    let ref = 0;
+    let found = false;
+    for (let probe = 0; stamps[slot] === generation; probe++) {
+      if (hashes[slot] === hash) {
+        ref = refs[slot] as number;
+        if ((ref >= 0 ? judgedIds[ref] : keys[~ref]) === key) {
+          found = true;
+          break;
+        }
+      }
+      if (probe === LONG_PROBE && !fullHash) return switchToFullHash(table);
+      slot = (slot + 1) & mask;
+    }
+    if (!found) {
+      if (trackEveryKey) {
+        // A new unjudged key: remembered by its rank, to find its repeats.
+        stamps[slot] = generation;
+        hashes[slot] = hash;
+        refs[slot] = ~rank;
+        added++;
+      }
       continue;
     }
-    if (table.seen[entry] === 1) {
-      if (duplicatesError) throw repeatedKeyError(rank, key);
+    if (ref < 0 || seen[ref] === 1) {
+      if (duplicatesError) throw repeatedKeyError(rank, key as string);
       duplicateCount++;
       continue;
     }
-    table.seen[entry] = 1;
-    if (entry < judgedCount && rank < rankCount) {
-      foundRanks[foundCount] = rank;
-      foundGrades[foundCount++] = judgedGrades[entry] as number;
-    }
+    seen[ref] = 1;
+    foundRanks[foundCount] = rank;
+    foundGrades[foundCount++] = judgedGrades[ref] as number;
   }
+  table.used += added;
   scratch.foundCount = foundCount;
-  return { duplicateCount };
+  return duplicateCount;
 }
 
-/** The judged ids (of the query judgeKeys saw last) with grade ≥ minGrade that no key matched, in judgment order. */
-export function unmatchedJudgedIds(scratch: MeasureScratch, judgedCount: number, minGrade: number): string[] {
-  const { keys, seen } = scratch.keys;
-  const unmatched: string[] = [];
-  for (let entry = 0; entry < judgedCount; entry++) {
-    if ((scratch.judgedGrades[entry] as number) >= minGrade && seen[entry] === 0) unmatched.push(keys[entry] as string);
-  }
+/**
+ * The judged ids (of the query judgeKeys saw last) with grade ≥ minGrade that no key matched, in
+ * judgment order; `count` is how many there are (relevant ids less those found in the whole list).
+ */
+export function unmatchedJudgedIds(scratch: MeasureScratch, minGrade: number, count: number): string[] {
+  const { judgedIds, seen } = scratch.keys;
+  const judgedCount = scratch.keys.count;
+  const judgedGrades = scratch.judgedGrades;
+  const unmatched = new Array<string>(count);
+  for (let entry = 0, filled = 0; filled < count && entry < judgedCount; entry++)
+    if ((judgedGrades[entry] as number) >= minGrade && seen[entry] === 0)
+      unmatched[filled++] = judgedIds[entry] as string;
   return unmatched;
 }
 
@@ -545,7 +662,7 @@ export function judgmentName(isMap: boolean, id: unknown): string {
 
 /** The id of the `index`-th judgment loaded last. */
 export function judgedIdAt(scratch: MeasureScratch, index: number): string {
-  return scratch.keys.keys[index] as string;
+  return scratch.keys.judgedIds[index] as string;
 }
 
 /**

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateMeasures, parseMeasure, planMeasures } from '../../../src/index.js';
+import { createMeasureScratch, judgeKeys, loadGrades, REHASHED } from '../../../src/core/measure-ranking.js';
 
 const measuresOf = (...names: string[]) => names.map(parseMeasure);
 
@@ -336,5 +337,61 @@ describe('large queries (the key table grows past its first size)', () => {
         Object.keys(relevant).filter((id) => (relevant[id] as number) >= 1 && !hits.includes(id)),
       );
     }
+  });
+});
+
+describe('ids that differ only where the sampled hash does not look', () => {
+  // Same length, same first, middle and last four characters: the key table's sampled hash cannot tell
+  // them apart, so every one lands on the same probe sequence until the table hashes every character.
+  const collidingIds = (count: number) =>
+    Array.from({ length: count }, (_, index) => `x${String(index).padStart(4, '0')}${'y'.repeat(20)}tail`);
+
+  it('evaluate() still finds every judged id, repeat and unmatched id', () => {
+    const ids = collidingIds(120);
+    // Ranks 1–100 are ids 0–99, then id 0 and id 5 again; ids 0, 2, 4 and 110 are relevant, id 1 judged 0.
+    const hits = [...ids.slice(0, 100), ids[0], ids[5]] as string[];
+    const relevant = new Map<string, number>([
+      [ids[0] as string, 1],
+      [ids[1] as string, 0],
+      [ids[2] as string, 2],
+      [ids[4] as string, 1],
+      [ids[110] as string, 1],
+    ]);
+    for (const judgments of [relevant, Object.fromEntries(relevant)]) {
+      const result = evaluate(hits, judgments, 10);
+      expect(result.truePositiveCount).toBe(3);
+      expect(result.relevantCount).toBe(4);
+      expect(result.precisionAtK).toBe(0.3);
+      expect(result.recallAtK).toBe(0.75);
+      expect(result.mrr).toBe(1);
+      // AP@10: (1/1 + 2/3 + 3/5) / 4.
+      expect(result.averagePrecision).toBeCloseTo((1 + 2 / 3 + 3 / 5) / 4, 12);
+      expect(result.duplicateCount).toBe(2);
+      expect(result.unmatchedRelevantIds).toEqual([ids[110]]);
+    }
+  });
+
+  it('many colliding judgments: the table switches to hashing every character while loading them', () => {
+    const scratch = createMeasureScratch();
+    const ids = collidingIds(60);
+    expect(scratch.keys.fullHash).toBe(false);
+    expect(loadGrades(scratch, new Map(ids.map((id) => [id, 1])), true)).toBe(60);
+    expect(scratch.keys.fullHash).toBe(true);
+    expect(judgeKeys(scratch, [ids[59], 'other', ids[0], ids[59]], 4, true, true, false)).toBe(1);
+    expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 2]);
+  });
+
+  it('many colliding hits: judging stops, asks for the grades again, and then finds them', () => {
+    const scratch = createMeasureScratch();
+    const ids = collidingIds(60);
+    const judgments = new Map([[ids[40] as string, 2]]);
+    expect(loadGrades(scratch, judgments, true)).toBe(1);
+    expect(judgeKeys(scratch, ids, ids.length, true, true, false)).toBe(REHASHED);
+    expect(scratch.keys.fullHash).toBe(true);
+    expect(loadGrades(scratch, judgments, true)).toBe(1);
+    expect(judgeKeys(scratch, [...ids, ids[3]], ids.length + 1, true, true, false)).toBe(1);
+    expect(scratch.foundCount).toBe(1);
+    expect(scratch.foundRanks[0]).toBe(40);
+    expect(scratch.foundGrades[0]).toBe(2);
   });
 });
