@@ -18,7 +18,9 @@
 // Everything is generated deterministically (the shuffle from a fixed seed), so every run of the
 // benchmark sees the same data.
 // Options: --queries N (default 20000), --hits N (100), --repeat N (7), --streaming-queries N,N
-// (100000,1000000), --skip-streaming, --skip-in-memory, --cli PATH (another build of dist/cli.js).
+// (100000,1000000), --skip-streaming, --skip-in-memory, --cli PATH (another build of dist/cli.js),
+// --case grouped|shuffled (only that 2 M-line case), --quick (or BENCH_CLI_QUICK=1: only the 2 M-line
+// comparisons, without the streaming parts and the extra run through a pipe; about 1 minute instead of 5).
 import { spawn } from 'node:child_process';
 import { closeSync, createWriteStream, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -254,16 +256,26 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-async function benchInMemory(directory: string, queries: number, hits: number, repeat: number): Promise<void> {
+type InMemoryCase = 'grouped' | 'shuffled';
+
+async function benchInMemory(
+  directory: string,
+  queries: number,
+  hits: number,
+  repeat: number,
+  cases: readonly InMemoryCase[],
+  piped: boolean,
+): Promise<void> {
   const generationStarted = performance.now();
   const files = await writeInMemoryData(directory, queries, hits);
   console.log(
     `generated ${queries.toLocaleString('en-US')} queries × ${hits} hits (${(queries * hits).toLocaleString('en-US')} run lines) in ${((performance.now() - generationStarted) / 1000).toFixed(1)} s`,
   );
-  for (const [label, runPath] of [
-    ['run grouped by query (as retrieval systems write it)', files.run],
-    ['run lines shuffled (worst case: read whole, into columns)', files.shuffled],
-  ] as const) {
+  const labels: Record<InMemoryCase, [string, string]> = {
+    grouped: ['run grouped by query (as retrieval systems write it)', files.run],
+    shuffled: ['run lines shuffled (worst case: read whole, into columns)', files.shuffled],
+  };
+  for (const [label, runPath] of cases.map((name) => labels[name])) {
     const runs: CliRun[] = [];
     const references: ReferenceRun[] = [];
     const outputFile = path.join(directory, 'results.txt');
@@ -289,9 +301,10 @@ async function benchInMemory(directory: string, queries: number, hits: number, r
     );
     console.log(`  output ${(best.outputBytes / 1e6).toFixed(1)} MB`);
     if (REFERENCE !== undefined) reportReference(runs, references, outputFile, referenceFile);
-    const piped = await runCli(['-q', '-c', ...MEASURES, files.qrels, runPath]);
+    if (!piped) continue;
+    const throughPipe = await runCli(['-q', '-c', ...MEASURES, files.qrels, runPath]);
     console.log(
-      `  the same output through a pipe into this process instead: ${piped.wallMs.toFixed(0)} ms (write ${piped.timings.write} ms)`,
+      `  the same output through a pipe into this process instead: ${throughPipe.wallMs.toFixed(0)} ms (write ${throughPipe.timings.write} ms)`,
     );
   }
 }
@@ -360,8 +373,16 @@ async function main(): Promise<void> {
       'skip-streaming': { type: 'boolean', default: false },
       'skip-in-memory': { type: 'boolean', default: false },
       cli: { type: 'string' },
+      case: { type: 'string' },
+      quick: { type: 'boolean', default: process.env.BENCH_CLI_QUICK === '1' },
     },
   });
+  const cases: InMemoryCase[] = values.case === undefined ? ['grouped', 'shuffled'] : [values.case as InMemoryCase];
+  if (!cases.every((name) => name === 'grouped' || name === 'shuffled')) {
+    console.error(`--case: expected grouped or shuffled, got '${values.case}'`);
+    process.exitCode = 2;
+    return;
+  }
   if (values.cli !== undefined) CLI = path.resolve(values.cli);
   if (!existsSync(CLI)) {
     console.error(`bench:cli needs the built CLI (${path.relative(ROOT, CLI)}); run \`npm run build\` first.`);
@@ -384,8 +405,15 @@ async function main(): Promise<void> {
   const directory = await mkdtemp(path.join(tmpdir(), 'rag-matchers-bench-cli-'));
   try {
     if (!values['skip-in-memory'])
-      await benchInMemory(directory, Number(values.queries), Number(values.hits), Number(values.repeat));
-    if (!values['skip-streaming']) {
+      await benchInMemory(
+        directory,
+        Number(values.queries),
+        Number(values.hits),
+        Number(values.repeat),
+        cases,
+        !values.quick,
+      );
+    if (!values['skip-streaming'] && !values.quick) {
       for (const queries of String(values['streaming-queries']).split(',').map(Number)) {
         await benchStreaming(directory, queries, Number(values.hits));
       }
