@@ -5,6 +5,7 @@
 import { compareUtf8Spans } from '../core/ranking.js';
 import {
   firstLineStart,
+  isSeparator,
   RunLine,
   scanQrelsLines,
   scanRunLines,
@@ -38,22 +39,46 @@ export class DuplicateDocnoError extends Error {
 
 /**
  * A whole run kept as columns over the chunks it was read in: entry i belongs to query
- * `queryIds[entryQuery[i]]` and its doc id is `texts[entryText[i]]`[docStart[i], docEnd[i]).
- * Only the file's text and typed arrays stay in memory; no object or string per line.
+ * `queryIds[entryQuery[i]]` and its doc id starts at `docStart[i]` in the chunk holding it (the last
+ * chunk whose `chunkFirstEntry` is ≤ i; entryTextOf) and runs to the next separator (docEndOf).
+ * Only the file's text and typed arrays stay in memory; no object or string per line, and no column
+ * that the text already holds: a shuffled 2 M-line run is read whole, so every column costs 8–16 MB.
  */
 export interface RunColumns {
   file: string;
   texts: string[];
+  /** Per text: its first entry (increasing). */
+  chunkFirstEntry: number[];
   count: number;
   queryIds: string[];
   entryQuery: Int32Array;
-  entryText: Int32Array;
   docStart: Int32Array;
-  docEnd: Int32Array;
+  /** Where each doc id ends; kept only when asked for (docEndOf finds it otherwise). */
+  docEnd: Int32Array | undefined;
   score: Float64Array;
   /** The rank column (NaN where the trec_eval grammar let a non-integer through); kept only when asked for. */
   rank: Float64Array | undefined;
   lineNumber: Int32Array;
+}
+
+/** Index in run.texts of the chunk that holds entry `entry`. */
+export function entryTextOf(run: RunColumns, entry: number): number {
+  const firsts = run.chunkFirstEntry;
+  let low = 0;
+  let high = firsts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if ((firsts[middle] as number) <= entry) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** End of the doc id that starts at `start`: the next separator (the grammar's column rule). */
+export function docEndOf(text: string, start: number): number {
+  let end = start;
+  while (end < text.length && !isSeparator(text.charCodeAt(end)) && text.charCodeAt(end) !== 10) end++;
+  return end;
 }
 
 /** Builds RunColumns from complete-line chunks (forEachLineChunk's), in file order. */
@@ -61,14 +86,14 @@ export class RunColumnsBuilder implements RunSink {
   private readonly queryIds: string[] = [];
   private readonly queryIndex = new Map<string, number>();
   private readonly texts: string[] = [];
+  private readonly chunkFirstEntry: number[] = [];
   private currentQuery = -1;
   private currentQueryId = '';
   private lineNumber = 1;
   private count = 0;
   private entryQuery = new Int32Array(0);
-  private entryText = new Int32Array(0);
   private docStart = new Int32Array(0);
-  private docEnd = new Int32Array(0);
+  private docEnd: Int32Array | undefined;
   private score = new Float64Array(0);
   private rank: Float64Array | undefined;
   private lineNumbers = new Int32Array(0);
@@ -76,7 +101,7 @@ export class RunColumnsBuilder implements RunSink {
 
   /**
    * `totalLength`: the input's size, when known, to size the columns from the first chunk's lines.
-   * `keepRanks`: also keep the rank column (trec-eval ignores it).
+   * `keepRanks`: also keep the rank column and where each doc id ends (trec-eval needs neither).
    */
   constructor(
     private readonly file: string,
@@ -84,7 +109,10 @@ export class RunColumnsBuilder implements RunSink {
     private readonly grammar: TrecGrammar = 'trec_eval',
     keepRanks = false,
   ) {
-    if (keepRanks) this.rank = new Float64Array(0);
+    if (keepRanks) {
+      this.rank = new Float64Array(0);
+      this.docEnd = new Int32Array(0);
+    }
   }
 
   /** Lines parsed so far (blank and comment lines included). */
@@ -103,6 +131,7 @@ export class RunColumnsBuilder implements RunSink {
       this.resize(Math.max(estimate, lines + 16));
     }
     this.texts.push(text);
+    this.chunkFirstEntry.push(this.count);
     const from = this.texts.length === 1 ? firstLineStart(text) : 0;
     this.lineNumber += scanRunLines(text, from, text.length, this.lineNumber, this.file, this.grammar, this, this.line);
   }
@@ -111,10 +140,10 @@ export class RunColumnsBuilder implements RunSink {
     return {
       file: this.file,
       texts: this.texts,
+      chunkFirstEntry: this.chunkFirstEntry,
       count: this.count,
       queryIds: this.queryIds,
       entryQuery: this.entryQuery,
-      entryText: this.entryText,
       docStart: this.docStart,
       docEnd: this.docEnd,
       score: this.score,
@@ -143,9 +172,8 @@ export class RunColumnsBuilder implements RunSink {
     const at = this.count++;
     if (at === this.entryQuery.length) this.resize(this.entryQuery.length * 2);
     this.entryQuery[at] = this.currentQuery;
-    this.entryText[at] = this.texts.length - 1;
     this.docStart[at] = line.docStart;
-    this.docEnd[at] = line.docEnd;
+    if (this.docEnd !== undefined) this.docEnd[at] = line.docEnd;
     this.score[at] = line.score;
     this.lineNumbers[at] = line.lineNumber;
     if (this.rank !== undefined) this.rank[at] = parseIntegerSpan(text, line.rankStart, line.rankEnd);
@@ -158,9 +186,8 @@ export class RunColumnsBuilder implements RunSink {
       return next;
     };
     this.entryQuery = grown(this.entryQuery);
-    this.entryText = grown(this.entryText);
     this.docStart = grown(this.docStart);
-    this.docEnd = grown(this.docEnd);
+    if (this.docEnd !== undefined) this.docEnd = grown(this.docEnd);
     this.score = grown(this.score);
     if (this.rank !== undefined) this.rank = grown(this.rank);
     this.lineNumbers = grown(this.lineNumbers);
@@ -250,10 +277,9 @@ export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): S
   let offset = 0;
   for (let position = 0; position < count; position++) {
     const entry = groups.order[from + position] as number;
-    const docId = (run.texts[run.entryText[entry] as number] as string).slice(
-      run.docStart[entry] as number,
-      run.docEnd[entry] as number,
-    );
+    const text = run.texts[entryTextOf(run, entry)] as string;
+    const start = run.docStart[entry] as number;
+    const docId = text.slice(start, run.docEnd === undefined ? docEndOf(text, start) : (run.docEnd[entry] as number));
     parts[position] = docId;
     docStart[position] = offset;
     docEnd[position] = offset + docId.length;
