@@ -128,6 +128,8 @@ export type PartReply =
       measured: Uint8Array;
       /** Per qrels query, rowCount values. */
       values: Float64Array;
+      lineBytes: Uint8Array;
+      lineSpans: Int32Array;
       failures: SerializedFailure[];
       runQueryIds: string[];
       linesRead: number;
@@ -147,8 +149,8 @@ export function packOutcome(outcome: PartOutcome, times: StageTimes): Extract<Pa
     lineNumber: error.lineNumber,
     firstLineNumber: error.firstLineNumber,
   }));
-  const { grouped, measured, values, runQueryIds, linesRead } = outcome;
-  return { kind: 'done', grouped, measured, values, failures, runQueryIds, linesRead, times };
+  const { grouped, measured, values, lineBytes, lineSpans, runQueryIds, linesRead } = outcome;
+  return { kind: 'done', grouped, measured, values, lineBytes, lineSpans, failures, runQueryIds, linesRead, times };
 }
 
 /** A worker's part as the main thread's own, its run line numbers moved by `lineOffset`. */
@@ -170,8 +172,8 @@ export function unpackOutcome(reply: Extract<PartReply, { kind: 'done' }>, lineO
       };
     },
   );
-  const { grouped, measured, values, runQueryIds, linesRead } = reply;
-  return { grouped, measured, values, failures, runQueryIds, linesRead };
+  const { grouped, measured, values, lineBytes, lineSpans, runQueryIds, linesRead } = reply;
+  return { grouped, measured, values, lineBytes, lineSpans, failures, runQueryIds, linesRead };
 }
 
 /** A run format error found by a worker, with the line number it has in the whole file. */

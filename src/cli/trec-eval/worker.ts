@@ -1,8 +1,8 @@
 // A worker of parallel.ts: reads the qrels, measures its part of the run, posts the values.
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { Output } from '../io.js';
 import { TrecEvaluator } from './engine.js';
+import { TrecOutput } from './output.js';
 import { TrecFormatError } from '../../dataset/errors.js';
 import { parseQrelsColumns } from '../../trec/columns.js';
 import { readText } from '../../trec/text.js';
@@ -12,7 +12,7 @@ import { measureRunRange } from './part.js';
 async function measurePart(request: PartRequest): Promise<PartReply> {
   try {
     const qrels = parseQrelsColumns(await readText(request.qrelsPath, undefined, request.qrelsFile), request.qrelsFile);
-    const evaluator = new TrecEvaluator(request.plan, request.settings, new Output({ write: () => true }));
+    const evaluator = new TrecEvaluator(request.plan, request.settings, new TrecOutput({ write: () => true }));
     const outcome = measureRunRange(request.runPath, request.start, request.end, qrels, evaluator, request.maxCarry);
     return packOutcome(outcome, evaluator.times);
   } catch (error) {
@@ -32,6 +32,8 @@ async function measurePart(request: PartRequest): Promise<PartReply> {
 void measurePart(workerData as PartRequest).then((reply) => {
   parentPort?.postMessage(
     reply,
-    reply.kind === 'done' ? [reply.values.buffer as ArrayBuffer, reply.measured.buffer as ArrayBuffer] : [],
+    reply.kind === 'done'
+      ? [reply.values, reply.measured, reply.lineBytes, reply.lineSpans].map((array) => array.buffer as ArrayBuffer)
+      : [],
   );
 });
