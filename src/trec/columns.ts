@@ -409,10 +409,11 @@ class QrelsColumnsSink implements QrelsSink {
   /** Every query's lines come in one run. */
   grouped = true;
 
-  constructor(capacity: number) {
-    this.docStart = new Int32Array(capacity);
-    this.docEnd = new Int32Array(capacity);
-    this.grade = new Float64Array(capacity);
+  constructor(capacity: number, shared: boolean) {
+    const memory = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+    this.docStart = new Int32Array(memory(capacity * 4));
+    this.docEnd = new Int32Array(memory(capacity * 4));
+    this.grade = new Float64Array(memory(capacity * 8));
   }
 
   judgment(text: string, line: QrelsLine): void {
@@ -469,11 +470,37 @@ class QrelsColumnsSink implements QrelsSink {
 }
 
 /** Parses a whole qrels text into columns. */
-export function parseQrelsColumns(text: string, file: string, grammar: TrecGrammar = 'trec_eval'): QrelsColumns {
-  const sink = new QrelsColumnsSink(countNewlines(text) + 1);
+/**
+ * Parses a whole qrels text into columns. `shared`: the per-judgment columns live in shared memory,
+ * so that another thread that holds the same text can use them without parsing it again
+ * (sharedQrelsColumns / qrelsFromShared).
+ */
+export function parseQrelsColumns(
+  text: string,
+  file: string,
+  grammar: TrecGrammar = 'trec_eval',
+  shared = false,
+): QrelsColumns {
+  const sink = new QrelsColumnsSink(countNewlines(text) + 1, shared);
   scanQrelsLines(text, firstLineStart(text), text.length, 1, file, grammar, sink);
   const { count, queryIds, queryIndex, docStart, docEnd, grade } = sink;
   return { file, text, count, queryIds, queryIndex, docStart, docEnd, grade, groups: sink.groups() };
+}
+
+/** What another thread needs, beside the qrels text itself, to use parsed qrels columns: no text, no Map. */
+export type SharedQrelsColumns = Omit<QrelsColumns, 'text' | 'queryIndex'>;
+
+/** The parts of parsed columns to post to another thread (shared memory when parsed with `shared`). */
+export function sharedQrelsColumns(qrels: QrelsColumns): SharedQrelsColumns {
+  const { file, count, queryIds, docStart, docEnd, grade, groups } = qrels;
+  return { file, count, queryIds, docStart, docEnd, grade, groups };
+}
+
+/** Columns posted by another thread, over `text`: the same bytes that thread parsed. */
+export function qrelsFromShared(text: string, shared: SharedQrelsColumns): QrelsColumns {
+  const queryIndex = new Map<string, number>();
+  shared.queryIds.forEach((queryId, index) => queryIndex.set(queryId, index));
+  return { ...shared, text, queryIndex };
 }
 
 /** The line number (1-based) of a qrels entry: counted when a message needs it, not kept per line. */

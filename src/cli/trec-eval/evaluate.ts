@@ -19,6 +19,7 @@ import {
   groupRunByQuery,
   parseQrelsColumns,
   queryRunOf,
+  sharedQrelsColumns,
   type QrelsColumns,
   type QueryQrels,
   type SpanQuery,
@@ -32,7 +33,7 @@ import {
   startPart,
   unpackOutcome,
   workerScript,
-  type PartReply,
+  type StartedPart,
 } from './parallel.js';
 import { emptyOutcome, measureRunRange, type PartOutcome } from './part.js';
 
@@ -321,7 +322,7 @@ interface ParallelParts {
   /** Where each part after the first begins (the first, [0, cuts[0]), is the main thread's). */
   cuts: number[];
   size: number;
-  workers: { reply: Promise<PartReply>; cancel: () => void }[];
+  workers: StartedPart[];
 }
 
 /** Default thread count: one per core, up to this. */
@@ -427,8 +428,14 @@ async function evaluateWholeRunWith(
   startedAt: number,
 ): Promise<number> {
   const { settings } = invocation;
-  const qrels = parseQrelsColumns(await readSource('qrels file', invocation.qrelsPath, io), invocation.qrelsPath);
+  const qrels = parseQrelsColumns(
+    await readSource('qrels file', invocation.qrelsPath, io),
+    invocation.qrelsPath,
+    'trec_eval',
+    parts !== undefined,
+  );
   if (qrels.count === 0) throw emptyQrels(invocation.qrelsPath);
+  for (const worker of parts?.workers ?? []) worker.sendQrels(sharedQrelsColumns(qrels));
   const output = new TrecOutput(io.stdout);
   const evaluator = new TrecEvaluator(invocation.plan, settings, output);
   if (invocation.runPath !== '-') evaluator.noteRunFile(invocation.runPath);

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { StageTimes, TrecEvalSettings } from './engine.js';
 import type { TrecMeasurePlan } from './measures.js';
 import { TrecFormatError } from '../../dataset/errors.js';
-import { DuplicateDocnoError } from '../../trec/columns.js';
+import { DuplicateDocnoError, type SharedQrelsColumns } from '../../trec/columns.js';
 import type { PartFailure, PartOutcome } from './part.js';
 
 /** Below this run size one thread is as fast: a worker costs ~50 ms to start and read the qrels. */
@@ -189,8 +189,16 @@ export function formatErrorOf(
   });
 }
 
+/** A worker measuring one part of the run. */
+export interface StartedPart {
+  reply: Promise<PartReply>;
+  /** Hands the worker the qrels columns the main thread parsed (the worker reads the text itself meanwhile). */
+  sendQrels: (qrels: SharedQrelsColumns) => void;
+  cancel: () => void;
+}
+
 /** Starts a worker on one part; the promise never rejects (a crash is a 'failed' reply). */
-export function startPart(script: URL, request: PartRequest): { reply: Promise<PartReply>; cancel: () => void } {
+export function startPart(script: URL, request: PartRequest): StartedPart {
   const worker = new Worker(script, {
     workerData: request,
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
@@ -201,5 +209,9 @@ export function startPart(script: URL, request: PartRequest): { reply: Promise<P
     worker.once('exit', (code) => resolve({ kind: 'failed', message: `worker exited with ${code}` }));
   });
   // The caller cancels every worker when it is done, also after an error, so none keeps the process alive.
-  return { reply, cancel: () => void worker.terminate() };
+  return {
+    reply,
+    sendQrels: (qrels) => worker.postMessage(qrels),
+    cancel: () => void worker.terminate(),
+  };
 }
