@@ -439,9 +439,12 @@ async function evaluateWholeRunWith(
   const output = new TrecOutput(io.stdout);
   const evaluator = new TrecEvaluator(invocation.plan, settings, output);
   if (invocation.runPath !== '-') evaluator.noteRunFile(invocation.runPath);
-  const measured =
-    (parts && (await measureInParallel(invocation, io, qrels, evaluator, parts))) ??
-    (await measureSerially(invocation, io, qrels, evaluator));
+  let measured = parts && (await measureInParallel(invocation, io, qrels, evaluator, parts));
+  if (measured === undefined) {
+    // Not grouped (or a worker failed): the workers' memory goes before the run is read again whole.
+    for (const worker of parts?.workers ?? []) worker.cancel();
+    measured = await measureSerially(invocation, io, qrels, evaluator);
+  }
   if (measured.runQueryCount === 0) throw emptyRun(settings.runFile);
 
   const order = byteOrder(qrels.queryIds);
