@@ -58,7 +58,23 @@ export interface RunColumns {
   score: Float64Array;
   /** The rank column (NaN where the trec_eval grammar let a non-integer through); kept only when asked for. */
   rank: Float64Array | undefined;
-  lineNumber: Int32Array;
+  /** Per text: the number of its first line (an entry's own is counted when a message needs it: runLineNumberOf). */
+  chunkFirstLine: number[];
+}
+
+/** The line number of entry `entry`: its text's first line plus the line ends before the entry. */
+export function runLineNumberOf(run: RunColumns, entry: number): number {
+  const chunk = entryTextOf(run, entry);
+  const text = run.texts[chunk] as string;
+  const end = run.docStart[entry] as number;
+  let line = run.chunkFirstLine[chunk] as number;
+  for (
+    let position = text.indexOf('\n');
+    position !== -1 && position < end;
+    position = text.indexOf('\n', position + 1)
+  )
+    line++;
+  return line;
 }
 
 /** Index in run.texts of the chunk that holds entry `entry`. */
@@ -87,6 +103,7 @@ export class RunColumnsBuilder implements RunSink {
   private readonly queryIndex = new Map<string, number>();
   private readonly texts: string[] = [];
   private readonly chunkFirstEntry: number[] = [];
+  private readonly chunkFirstLine: number[] = [];
   private currentQuery = -1;
   private currentQueryId = '';
   private lineNumber = 1;
@@ -96,7 +113,6 @@ export class RunColumnsBuilder implements RunSink {
   private docEnd: Int32Array | undefined;
   private score = new Float64Array(0);
   private rank: Float64Array | undefined;
-  private lineNumbers = new Int32Array(0);
   private readonly line = new RunLine();
 
   /**
@@ -132,6 +148,7 @@ export class RunColumnsBuilder implements RunSink {
     }
     this.texts.push(text);
     this.chunkFirstEntry.push(this.count);
+    this.chunkFirstLine.push(this.lineNumber);
     const from = this.texts.length === 1 ? firstLineStart(text) : 0;
     this.lineNumber += scanRunLines(text, from, text.length, this.lineNumber, this.file, this.grammar, this, this.line);
   }
@@ -148,7 +165,7 @@ export class RunColumnsBuilder implements RunSink {
       docEnd: this.docEnd,
       score: this.score,
       rank: this.rank,
-      lineNumber: this.lineNumbers,
+      chunkFirstLine: this.chunkFirstLine,
     };
   }
 
@@ -175,7 +192,6 @@ export class RunColumnsBuilder implements RunSink {
     this.docStart[at] = line.docStart;
     if (this.docEnd !== undefined) this.docEnd[at] = line.docEnd;
     this.score[at] = line.score;
-    this.lineNumbers[at] = line.lineNumber;
     if (this.rank !== undefined) this.rank[at] = parseIntegerSpan(text, line.rankStart, line.rankEnd);
   }
 
@@ -190,7 +206,6 @@ export class RunColumnsBuilder implements RunSink {
     if (this.docEnd !== undefined) this.docEnd = grown(this.docEnd);
     this.score = grown(this.score);
     if (this.rank !== undefined) this.rank = grown(this.rank);
-    this.lineNumbers = grown(this.lineNumbers);
   }
 }
 
@@ -248,6 +263,8 @@ export interface SpanQuery {
   /** Ranks from the rank column, when the reader was asked to keep them. */
   rank?: Float64Array | undefined;
   lineNumber: Int32Array;
+  /** The line number of an entry, when `lineNumber` is not filled in (counted only for a message). */
+  lineNumberOf?: (entry: number) => number;
 }
 
 /** A query with no retrieved document (a qrels query missing from the run, under -c). */
@@ -272,7 +289,6 @@ export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): S
   const docStart = new Int32Array(count);
   const docEnd = new Int32Array(count);
   const score = new Float64Array(count);
-  const lineNumber = new Int32Array(count);
   const parts = new Array<string>(count);
   let offset = 0;
   for (let position = 0; position < count; position++) {
@@ -285,7 +301,6 @@ export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): S
     docEnd[position] = offset + docId.length;
     offset += docId.length + 1;
     score[position] = run.score[entry] as number;
-    lineNumber[position] = run.lineNumber[entry] as number;
   }
   return {
     queryId: run.queryIds[query] as string,
@@ -295,7 +310,8 @@ export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): S
     docStart,
     docEnd,
     score,
-    lineNumber,
+    lineNumber: EMPTY_SPAN_QUERY.lineNumber,
+    lineNumberOf: (position) => runLineNumberOf(run, groups.order[from + position] as number),
   };
 }
 

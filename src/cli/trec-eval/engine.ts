@@ -558,7 +558,8 @@ export class TrecEvaluator {
     entry: number,
     otherEntry: number,
   ): DuplicateDocnoError {
-    const lines = [run.lineNumber[entry] as number, run.lineNumber[otherEntry] as number].sort((a, b) => a - b);
+    const lineOf = (position: number) => run.lineNumberOf?.(position) ?? (run.lineNumber[position] as number);
+    const lines = [lineOf(entry), lineOf(otherEntry)].sort((a, b) => a - b);
     return new DuplicateDocnoError(
       this.settings.runFile,
       queryId,
