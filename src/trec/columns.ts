@@ -5,6 +5,7 @@
 import { compareUtf8Spans } from '../core/ranking.js';
 import {
   firstLineStart,
+  isSeparator,
   RunLine,
   scanQrelsLines,
   scanRunLines,
@@ -38,22 +39,62 @@ export class DuplicateDocnoError extends Error {
 
 /**
  * A whole run kept as columns over the chunks it was read in: entry i belongs to query
- * `queryIds[entryQuery[i]]` and its doc id is `texts[entryText[i]]`[docStart[i], docEnd[i]).
- * Only the file's text and typed arrays stay in memory; no object or string per line.
+ * `queryIds[entryQuery[i]]` and its doc id starts at `docStart[i]` in the chunk holding it (the last
+ * chunk whose `chunkFirstEntry` is ≤ i; entryTextOf) and runs to the next separator (docEndOf).
+ * Only the file's text and typed arrays stay in memory; no object or string per line, and no column
+ * that the text already holds: a shuffled 2 M-line run is read whole, so every column costs 8–16 MB.
  */
 export interface RunColumns {
   file: string;
   texts: string[];
+  /** Per text: its first entry (increasing). */
+  chunkFirstEntry: number[];
   count: number;
   queryIds: string[];
   entryQuery: Int32Array;
-  entryText: Int32Array;
   docStart: Int32Array;
-  docEnd: Int32Array;
+  /** Where each doc id ends; kept only when asked for (docEndOf finds it otherwise). */
+  docEnd: Int32Array | undefined;
   score: Float64Array;
   /** The rank column (NaN where the trec_eval grammar let a non-integer through); kept only when asked for. */
   rank: Float64Array | undefined;
-  lineNumber: Int32Array;
+  /** Per text: the number of its first line (an entry's own is counted when a message needs it: runLineNumberOf). */
+  chunkFirstLine: number[];
+}
+
+/** The line number of entry `entry`: its text's first line plus the line ends before the entry. */
+export function runLineNumberOf(run: RunColumns, entry: number): number {
+  const chunk = entryTextOf(run, entry);
+  const text = run.texts[chunk] as string;
+  const end = run.docStart[entry] as number;
+  let line = run.chunkFirstLine[chunk] as number;
+  for (
+    let position = text.indexOf('\n');
+    position !== -1 && position < end;
+    position = text.indexOf('\n', position + 1)
+  )
+    line++;
+  return line;
+}
+
+/** Index in run.texts of the chunk that holds entry `entry`. */
+export function entryTextOf(run: RunColumns, entry: number): number {
+  const firsts = run.chunkFirstEntry;
+  let low = 0;
+  let high = firsts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if ((firsts[middle] as number) <= entry) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** End of the doc id that starts at `start`: the next separator (the grammar's column rule). */
+export function docEndOf(text: string, start: number): number {
+  let end = start;
+  while (end < text.length && !isSeparator(text.charCodeAt(end)) && text.charCodeAt(end) !== 10) end++;
+  return end;
 }
 
 /** Builds RunColumns from complete-line chunks (forEachLineChunk's), in file order. */
@@ -61,22 +102,22 @@ export class RunColumnsBuilder implements RunSink {
   private readonly queryIds: string[] = [];
   private readonly queryIndex = new Map<string, number>();
   private readonly texts: string[] = [];
+  private readonly chunkFirstEntry: number[] = [];
+  private readonly chunkFirstLine: number[] = [];
   private currentQuery = -1;
   private currentQueryId = '';
   private lineNumber = 1;
   private count = 0;
   private entryQuery = new Int32Array(0);
-  private entryText = new Int32Array(0);
   private docStart = new Int32Array(0);
-  private docEnd = new Int32Array(0);
+  private docEnd: Int32Array | undefined;
   private score = new Float64Array(0);
   private rank: Float64Array | undefined;
-  private lineNumbers = new Int32Array(0);
   private readonly line = new RunLine();
 
   /**
    * `totalLength`: the input's size, when known, to size the columns from the first chunk's lines.
-   * `keepRanks`: also keep the rank column (trec-eval ignores it).
+   * `keepRanks`: also keep the rank column and where each doc id ends (trec-eval needs neither).
    */
   constructor(
     private readonly file: string,
@@ -84,7 +125,10 @@ export class RunColumnsBuilder implements RunSink {
     private readonly grammar: TrecGrammar = 'trec_eval',
     keepRanks = false,
   ) {
-    if (keepRanks) this.rank = new Float64Array(0);
+    if (keepRanks) {
+      this.rank = new Float64Array(0);
+      this.docEnd = new Int32Array(0);
+    }
   }
 
   /** Lines parsed so far (blank and comment lines included). */
@@ -103,6 +147,8 @@ export class RunColumnsBuilder implements RunSink {
       this.resize(Math.max(estimate, lines + 16));
     }
     this.texts.push(text);
+    this.chunkFirstEntry.push(this.count);
+    this.chunkFirstLine.push(this.lineNumber);
     const from = this.texts.length === 1 ? firstLineStart(text) : 0;
     this.lineNumber += scanRunLines(text, from, text.length, this.lineNumber, this.file, this.grammar, this, this.line);
   }
@@ -111,15 +157,15 @@ export class RunColumnsBuilder implements RunSink {
     return {
       file: this.file,
       texts: this.texts,
+      chunkFirstEntry: this.chunkFirstEntry,
       count: this.count,
       queryIds: this.queryIds,
       entryQuery: this.entryQuery,
-      entryText: this.entryText,
       docStart: this.docStart,
       docEnd: this.docEnd,
       score: this.score,
       rank: this.rank,
-      lineNumber: this.lineNumbers,
+      chunkFirstLine: this.chunkFirstLine,
     };
   }
 
@@ -143,11 +189,9 @@ export class RunColumnsBuilder implements RunSink {
     const at = this.count++;
     if (at === this.entryQuery.length) this.resize(this.entryQuery.length * 2);
     this.entryQuery[at] = this.currentQuery;
-    this.entryText[at] = this.texts.length - 1;
     this.docStart[at] = line.docStart;
-    this.docEnd[at] = line.docEnd;
+    if (this.docEnd !== undefined) this.docEnd[at] = line.docEnd;
     this.score[at] = line.score;
-    this.lineNumbers[at] = line.lineNumber;
     if (this.rank !== undefined) this.rank[at] = parseIntegerSpan(text, line.rankStart, line.rankEnd);
   }
 
@@ -158,12 +202,10 @@ export class RunColumnsBuilder implements RunSink {
       return next;
     };
     this.entryQuery = grown(this.entryQuery);
-    this.entryText = grown(this.entryText);
     this.docStart = grown(this.docStart);
-    this.docEnd = grown(this.docEnd);
+    if (this.docEnd !== undefined) this.docEnd = grown(this.docEnd);
     this.score = grown(this.score);
     if (this.rank !== undefined) this.rank = grown(this.rank);
-    this.lineNumbers = grown(this.lineNumbers);
   }
 }
 
@@ -221,6 +263,8 @@ export interface SpanQuery {
   /** Ranks from the rank column, when the reader was asked to keep them. */
   rank?: Float64Array | undefined;
   lineNumber: Int32Array;
+  /** The line number of an entry, when `lineNumber` is not filled in (counted only for a message). */
+  lineNumberOf?: (entry: number) => number;
 }
 
 /** A query with no retrieved document (a qrels query missing from the run, under -c). */
@@ -245,21 +289,18 @@ export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): S
   const docStart = new Int32Array(count);
   const docEnd = new Int32Array(count);
   const score = new Float64Array(count);
-  const lineNumber = new Int32Array(count);
   const parts = new Array<string>(count);
   let offset = 0;
   for (let position = 0; position < count; position++) {
     const entry = groups.order[from + position] as number;
-    const docId = (run.texts[run.entryText[entry] as number] as string).slice(
-      run.docStart[entry] as number,
-      run.docEnd[entry] as number,
-    );
+    const text = run.texts[entryTextOf(run, entry)] as string;
+    const start = run.docStart[entry] as number;
+    const docId = text.slice(start, run.docEnd === undefined ? docEndOf(text, start) : (run.docEnd[entry] as number));
     parts[position] = docId;
     docStart[position] = offset;
     docEnd[position] = offset + docId.length;
     offset += docId.length + 1;
     score[position] = run.score[entry] as number;
-    lineNumber[position] = run.lineNumber[entry] as number;
   }
   return {
     queryId: run.queryIds[query] as string,
@@ -269,7 +310,8 @@ export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): S
     docStart,
     docEnd,
     score,
-    lineNumber,
+    lineNumber: EMPTY_SPAN_QUERY.lineNumber,
+    lineNumberOf: (position) => runLineNumberOf(run, groups.order[from + position] as number),
   };
 }
 
@@ -383,10 +425,11 @@ class QrelsColumnsSink implements QrelsSink {
   /** Every query's lines come in one run. */
   grouped = true;
 
-  constructor(capacity: number) {
-    this.docStart = new Int32Array(capacity);
-    this.docEnd = new Int32Array(capacity);
-    this.grade = new Float64Array(capacity);
+  constructor(capacity: number, shared: boolean) {
+    const memory = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+    this.docStart = new Int32Array(memory(capacity * 4));
+    this.docEnd = new Int32Array(memory(capacity * 4));
+    this.grade = new Float64Array(memory(capacity * 8));
   }
 
   judgment(text: string, line: QrelsLine): void {
@@ -443,11 +486,37 @@ class QrelsColumnsSink implements QrelsSink {
 }
 
 /** Parses a whole qrels text into columns. */
-export function parseQrelsColumns(text: string, file: string, grammar: TrecGrammar = 'trec_eval'): QrelsColumns {
-  const sink = new QrelsColumnsSink(countNewlines(text) + 1);
+/**
+ * Parses a whole qrels text into columns. `shared`: the per-judgment columns live in shared memory,
+ * so that another thread that holds the same text can use them without parsing it again
+ * (sharedQrelsColumns / qrelsFromShared).
+ */
+export function parseQrelsColumns(
+  text: string,
+  file: string,
+  grammar: TrecGrammar = 'trec_eval',
+  shared = false,
+): QrelsColumns {
+  const sink = new QrelsColumnsSink(countNewlines(text) + 1, shared);
   scanQrelsLines(text, firstLineStart(text), text.length, 1, file, grammar, sink);
   const { count, queryIds, queryIndex, docStart, docEnd, grade } = sink;
   return { file, text, count, queryIds, queryIndex, docStart, docEnd, grade, groups: sink.groups() };
+}
+
+/** What another thread needs, beside the qrels text itself, to use parsed qrels columns: no text, no Map. */
+export type SharedQrelsColumns = Omit<QrelsColumns, 'text' | 'queryIndex'>;
+
+/** The parts of parsed columns to post to another thread (shared memory when parsed with `shared`). */
+export function sharedQrelsColumns(qrels: QrelsColumns): SharedQrelsColumns {
+  const { file, count, queryIds, docStart, docEnd, grade, groups } = qrels;
+  return { file, count, queryIds, docStart, docEnd, grade, groups };
+}
+
+/** Columns posted by another thread, over `text`: the same bytes that thread parsed. */
+export function qrelsFromShared(text: string, shared: SharedQrelsColumns): QrelsColumns {
+  const queryIndex = new Map<string, number>();
+  shared.queryIds.forEach((queryId, index) => queryIndex.set(queryId, index));
+  return { ...shared, text, queryIndex };
 }
 
 /** The line number (1-based) of a qrels entry: counted when a message needs it, not kept per line. */

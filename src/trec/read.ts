@@ -150,7 +150,7 @@ export function parseRunColumns(text: string, options: TrecParseOptions = {}): T
     queryIds: columns.queryIds,
     queryIndex: columns.entryQuery,
     docStart: columns.docStart,
-    docEnd: columns.docEnd,
+    docEnd: columns.docEnd as Int32Array,
     rank: columns.rank as Float64Array,
     score: columns.score,
   };

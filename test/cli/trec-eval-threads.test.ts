@@ -169,6 +169,42 @@ describe('trec-eval --threads', { timeout: 30_000 }, () => {
     expect(parallel.stdout).toContain('num_ret               \t6\t1\n');
   });
 
+  // The main thread parses the qrels once and hands the columns to the workers, which read the text
+  // themselves: offsets must match in non-ASCII text, and a bad qrels line must not leave a worker waiting.
+  it('measures qrels with non-ASCII doc ids in the worker as in one thread', async () => {
+    const queries = Array.from({ length: 40 }, (_, query) => `q${String(query).padStart(2, '0')}`);
+    const qrels = write(
+      'utf8.qrels',
+      queries.map((query) => [0, 1, 2].map((doc) => `${query} 0 dök-€${doc} ${doc % 2}\n`).join('')).join(''),
+    );
+    const run = write(
+      'utf8.run',
+      queries
+        .map((query) => [2, 1, 0, 3].map((doc, rank) => `${query} Q0 dök-€${doc} ${rank + 1} ${9 - rank} t\n`).join(''))
+        .join(''),
+    );
+    const parallel = await cli('--threads', '2', '--timings', '-q', '-m', 'num_rel_ret', '-m', 'P.2', qrels, run);
+    expect(parallel.exitCode).toBe(0);
+    expect(threadsOf(parallel.stderr)).toBe(2);
+    const serial = await cli('--threads', '1', '-q', '-m', 'num_rel_ret', '-m', 'P.2', qrels, run);
+    expect(parallel.stdout).toBe(serial.stdout);
+    // Hand-worked: the judged relevant document dök-€1 is ranked second in every query.
+    expect(parallel.stdout).toContain('P_2                   \tq39\t0.5000\n');
+    expect(parallel.stdout).toContain('num_rel_ret           \tall\t40\n');
+  });
+
+  it('stops on a malformed qrels line with the file and line, workers started or not', async () => {
+    const qrels = write('bad.qrels', `${read('graded.qrels')}401 0 only-three\n`);
+    const run = write('bad-qrels.run', groupByQuery(read('graded.run')));
+    const lineNumber = read('graded.qrels').split('\n').length;
+    for (const threads of ['2', '1']) {
+      const result = await cli('--threads', threads, '-q', ...MEASURES, qrels, run);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(`${qrels}:${lineNumber}`);
+      expect(result.stdout).toBe('');
+    }
+  });
+
   it('rejects a thread count that is not a positive whole number', async () => {
     const result = await cli('--threads', '0', fixtures + 'graded.qrels', fixtures + 'graded.run');
     expect(result.exitCode).toBe(2);

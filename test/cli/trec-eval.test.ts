@@ -236,6 +236,17 @@ describe('trec-eval: qrels whose queries are interleaved', () => {
 });
 
 describe('trec-eval: fatal duplicates (exit 4, as trec_eval)', () => {
+  it('a docno repeated in a run that is not grouped by query (read whole, into columns): the lines of both', async () => {
+    const duplicated = file(
+      'dup-ungrouped.run',
+      'q2 Q0 d 1 3 t\nq1 Q0 a 1 3 t\n\nq2 Q0 x 2 2 t\nq1 Q0 b 2 2 t\nq2 Q0 d 3 1 t\n',
+    );
+    const result = await runCommand(trecEval, ['-q', '-m', 'num_ret', qrels, duplicated]);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('num_ret               \tq1\t2\n');
+    expect(result.stderr).toMatch(/dup-ungrouped\.run:6: duplicate docno 'd' in query 'q2' \(first on line 1\)/);
+  });
+
   it('a docno repeated in a query of the run, after printing the queries before it', async () => {
     const duplicated = file('dup.run', 'q1 Q0 a 1 3 t\nq2 Q0 d 1 3 t\nq2 Q0 d 2 2 t\n');
     const result = await runCommand(trecEval, ['-q', '-m', 'num_ret', qrels, duplicated]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFixed, measureColumn, trecCountLine, trecValueLine } from '../../src/cli/trec-eval/format.js';
+import { ByteLines, formatFixed, measureColumn, trecCountLine, trecValueLine } from '../../src/cli/trec-eval/format.js';
 import { createProgress } from '../../src/cli/progress.js';
 
 describe("formatFixed: C printf's %.Nf", () => {
@@ -72,5 +72,41 @@ describe('progress bar', () => {
     progress.update(5e8);
     progress.finish();
     expect(piped.written()).toBe('');
+  });
+});
+
+describe('ByteLines: -q lines written as bytes', () => {
+  const text = (write: (lines: ByteLines) => void): string => {
+    const lines = new ByteLines(4);
+    write(lines);
+    return lines.bytes.toString('utf8', 0, lines.length);
+  };
+
+  it('writes %6.4f as printf does, padded to six characters', () => {
+    // Hand-worked: 0.99999 rounds up to 1.0000; 0.03125 is an exact tie, which printf rounds to even.
+    const values = [0, 0.5, 1, 0.99999, 123.45678, 0.03125, 0.00004, 999999.5, 1234567.891, -0.25, Number.NaN];
+    const shown = values.map((value) => text((lines) => lines.fixed(value, 4)));
+    expect(shown).toEqual([
+      '0.0000',
+      '0.5000',
+      '1.0000',
+      '1.0000',
+      '123.4568',
+      '0.0312',
+      '0.0000',
+      '999999.5000',
+      '1234567.8910',
+      '-0.2500',
+      '   nan',
+    ]);
+    expect(text((lines) => lines.fixed(0.5, 1))).toBe('   0.5');
+    expect(text((lines) => lines.fixed(2.5, 8))).toBe('2.50000000');
+  });
+
+  it('writes counts as %ld and ids as UTF-8', () => {
+    expect(text((lines) => [0, 7, 1000, 123456789].forEach((count) => (lines.count(count), lines.tab())))).toBe(
+      '0\t7\t1000\t123456789\t',
+    );
+    expect(text((lines) => (lines.text('qü€'), lines.newline()))).toBe('qü€\n');
   });
 });

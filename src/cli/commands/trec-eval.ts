@@ -138,6 +138,7 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
       summary: !flag(parsed, 'nosummary'),
       digits,
       runFile: runPath === '-' ? '<stdin>' : runPath,
+      timeStages: flag(parsed, 'timings'),
     },
   };
 }

@@ -23,8 +23,8 @@ import {
   type QrelsColumns,
   type SpanQuery,
 } from '../../trec/columns.js';
-import type { Output } from '../io.js';
-import { formatFixed, measureColumn } from './format.js';
+import { FAST_VALUE_BYTES, formatFixed, measureColumn, writeCount, writeFixed, type ByteLines } from './format.js';
+import type { TrecOutput } from './output.js';
 import type { TrecMeasurePlan } from './measures.js';
 
 export interface TrecEvalSettings {
@@ -42,6 +42,16 @@ export interface TrecEvalSettings {
   digits: number;
   /** Run file name, for duplicate messages. */
   runFile: string;
+  /**
+   * Time the sort, measure and write stages query by query (--timings). Off by default: a clock read
+   * costs over a microsecond on some virtual machines, and there are five per query.
+   */
+  timeStages?: boolean;
+}
+
+/** performance.now() when stages are timed, else 0 (no clock read). */
+function clock(timed: boolean): number {
+  return timed ? performance.now() : 0;
 }
 
 export interface StageTimes {
@@ -137,6 +147,10 @@ export class TrecEvaluator {
   private readonly sums: Float64Array;
   /** `%-22s\t` of each row, computed once. */
   private readonly prefixes: string[];
+  /** The same as UTF-8 bytes, for `-q` lines. */
+  private readonly prefixBytes: Buffer[];
+  /** Room for one query's `-q` lines, less its id's bytes on each line. */
+  private readonly queryLineBytes: number;
   /** Per row: the index of its measure in measurePlan, or -1 for a count. */
   private readonly rowMeasure: Int32Array;
   private readonly measurePlan: MeasurePlan;
@@ -155,10 +169,12 @@ export class TrecEvaluator {
   constructor(
     private readonly plan: TrecMeasurePlan,
     private readonly settings: TrecEvalSettings,
-    private readonly output: Output,
+    private readonly output: TrecOutput,
   ) {
     this.sums = new Float64Array(plan.rows.length);
     this.prefixes = plan.rows.map((row) => `${measureColumn(row.label)}\t`);
+    this.prefixBytes = this.prefixes.map((prefix) => Buffer.from(prefix, 'utf8'));
+    this.queryLineBytes = this.prefixBytes.reduce((total, prefix) => total + prefix.length + FAST_VALUE_BYTES + 2, 0);
     this.measurePlan = planMeasures(plan.measures);
     const measureNames = this.measurePlan.names;
     this.rowMeasure = Int32Array.from(plan.rows, (row) =>
@@ -172,6 +188,11 @@ export class TrecEvaluator {
   /** The run's name in messages. */
   get runFile(): string {
     return this.settings.runFile;
+  }
+
+  /** -q: every query's lines are printed. */
+  get printsQueries(): boolean {
+    return this.settings.perQuery;
   }
 
   /** Values per query: one per printed row. */
@@ -333,10 +354,11 @@ export class TrecEvaluator {
    * with the judged spans through hash tables, then measured from each rank's grade.
    */
   private measureJudged(queryId: string, run: Omit<SpanQuery, 'queryId'>, target: Float64Array, offset: number): void {
-    const sortStarted = performance.now();
+    const timed = this.settings.timeStages === true;
+    const sortStarted = clock(timed);
     const order = rankEntries(run);
     const kept = Math.min(order.length, this.settings.maxDocuments);
-    const measureStarted = performance.now();
+    const measureStarted = clock(timed);
     this.times.sort += measureStarted - sortStarted;
 
     const { text, docStart, docEnd } = run;
@@ -444,32 +466,63 @@ export class TrecEvaluator {
       }
       target[offset + index] = value;
     }
-    this.times.measure += performance.now() - measureStarted;
+    this.times.measure += clock(timed) - measureStarted;
   }
 
-  /** One query's `-q` lines. */
-  formatQuery(queryId: string, rowValues: ArrayLike<number>, offset = 0): string {
+  /** Appends one query's `-q` lines to `target`: bytes written in place, no string per line. */
+  formatQuery(target: ByteLines, queryId: string, rowValues: ArrayLike<number>, offset = 0): void {
     const rows = this.plan.rows;
-    let lines = '';
+    const id = Buffer.from(queryId, 'utf8');
+    const idLength = id.length;
+    const digits = this.digits;
+    target.reserve(this.queryLineBytes + rows.length * idLength);
+    let bytes = target.bytes;
+    let at = target.length;
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
       if (row.summaryOnly === true) continue;
+      const prefix = this.prefixBytes[index] as Buffer;
+      for (let position = 0; position < prefix.length; position++) bytes[at++] = prefix[position] as number;
+      for (let position = 0; position < idLength; position++) bytes[at++] = id[position] as number;
+      bytes[at++] = 0x09;
       const value = rowValues[offset + index] as number;
-      const shown = row.kind === 'count' ? String(value) : this.formatValue(value);
-      lines += `${this.prefixes[index]}${queryId}\t${shown}\n`;
+      const end = row.kind === 'count' ? writeCount(bytes, at, value) : writeFixed(bytes, at, value, digits);
+      if (end === -1) {
+        // A value off the fast path (huge, negative, NaN, an exact tie): formatted as text.
+        target.length = at;
+        if (row.kind === 'count') target.count(value);
+        else target.fixed(value, digits);
+        target.reserve(this.queryLineBytes + rows.length * idLength);
+        bytes = target.bytes;
+        at = target.length;
+      } else {
+        at = end;
+      }
+      bytes[at++] = 0x0a;
     }
-    return lines;
+    target.length = at;
   }
 
-  /** Prints (with -q) and accumulates one query's values; trec_eval's loop order is byte order of id. */
-  recordQuery(queryId: string, rowValues: ArrayLike<number>, offset = 0): void {
-    const started = performance.now();
+  /**
+   * Prints (with -q) and accumulates one query's values; trec_eval's loop order is byte order of id.
+   * `lines`: the query's `-q` lines when formatQuery made them already (in the thread that measured it).
+   */
+  recordQuery(queryId: string, rowValues: ArrayLike<number>, offset = 0, lines?: Uint8Array): void {
+    const timed = this.settings.timeStages === true;
+    const started = clock(timed);
     const rows = this.plan.rows;
     for (let index = 0; index < rows.length; index++)
       this.sums[index] = (this.sums[index] as number) + (rowValues[offset + index] as number);
-    if (this.settings.perQuery) this.output.push(this.formatQuery(queryId, rowValues, offset));
+    if (this.settings.perQuery) {
+      if (lines !== undefined) {
+        this.output.pushBytes(lines);
+      } else {
+        this.formatQuery(this.output.lines, queryId, rowValues, offset);
+        this.output.flushIfFull();
+      }
+    }
     this.evaluatedCount++;
-    this.times.write += performance.now() - started;
+    this.times.write += clock(timed) - started;
   }
 
   /** The `all` lines: sums for the counts, means for the measures (over the evaluated queries). */
@@ -505,7 +558,8 @@ export class TrecEvaluator {
     entry: number,
     otherEntry: number,
   ): DuplicateDocnoError {
-    const lines = [run.lineNumber[entry] as number, run.lineNumber[otherEntry] as number].sort((a, b) => a - b);
+    const lineOf = (position: number) => run.lineNumberOf?.(position) ?? (run.lineNumber[position] as number);
+    const lines = [lineOf(entry), lineOf(otherEntry)].sort((a, b) => a - b);
     return new DuplicateDocnoError(
       this.settings.runFile,
       queryId,

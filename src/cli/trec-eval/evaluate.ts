@@ -5,9 +5,10 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 
-import { CommandError, EXIT_USAGE, Output, fileError, type CommandIO } from '../io.js';
+import { CommandError, EXIT_USAGE, fileError, type CommandIO } from '../io.js';
 import { createProgress } from '../progress.js';
 import { TrecEvaluator, type TrecEvalSettings } from './engine.js';
+import { TrecOutput } from './output.js';
 import type { TrecMeasurePlan } from './measures.js';
 import { compareUtf8 } from '../../core/ranking.js';
 import {
@@ -18,6 +19,7 @@ import {
   groupRunByQuery,
   parseQrelsColumns,
   queryRunOf,
+  sharedQrelsColumns,
   type QrelsColumns,
   type QueryQrels,
   type SpanQuery,
@@ -31,7 +33,7 @@ import {
   startPart,
   unpackOutcome,
   workerScript,
-  type PartReply,
+  type StartedPart,
 } from './parallel.js';
 import { emptyOutcome, measureRunRange, type PartOutcome } from './part.js';
 
@@ -137,6 +139,8 @@ interface Measured {
   /** 1 when the query was measured; its values are then values[query × rowCount …]. */
   measured: Uint8Array;
   values: Float64Array;
+  /** With -q, the lines of measured queries that were formatted where they were measured. */
+  lines: (Uint8Array | undefined)[];
   failures: (DuplicateDocnoError | undefined)[];
   /** Queries in the run, judged or not (0: the run has no result line). */
   runQueryCount: number;
@@ -292,7 +296,25 @@ function measureFilePart(
 function measuredOf(outcome: PartOutcome, qrels: QrelsColumns): Measured {
   const failures = new Array<DuplicateDocnoError | undefined>(qrels.queryIds.length);
   for (const { query, error } of outcome.failures) failures[query] = error;
-  return { measured: outcome.measured, values: outcome.values, failures, runQueryCount: outcome.runQueryIds.length };
+  const lines = new Array<Uint8Array | undefined>(qrels.queryIds.length);
+  addLinesOf(outcome, lines);
+  return {
+    measured: outcome.measured,
+    values: outcome.values,
+    lines,
+    failures,
+    runQueryCount: outcome.runQueryIds.length,
+  };
+}
+
+/** The -q lines a part formatted, per query. */
+function addLinesOf(outcome: PartOutcome, lines: (Uint8Array | undefined)[]): void {
+  const { lineBytes, lineSpans, measured } = outcome;
+  if (lineSpans.length === 0) return;
+  for (let query = 0; query < measured.length; query++) {
+    if (measured[query] === 1)
+      lines[query] = lineBytes.subarray(lineSpans[2 * query] as number, lineSpans[2 * query + 1] as number);
+  }
 }
 
 /** Workers started on the later parts of a run file, before the qrels are read. */
@@ -300,7 +322,7 @@ interface ParallelParts {
   /** Where each part after the first begins (the first, [0, cuts[0]), is the main thread's). */
   cuts: number[];
   size: number;
-  workers: { reply: Promise<PartReply>; cancel: () => void }[];
+  workers: StartedPart[];
 }
 
 /** Default thread count: one per core, up to this. */
@@ -374,6 +396,7 @@ async function measureInParallel(
       result.measured[query] = 1;
       result.values.set(outcome.values.subarray(query * rowCount, (query + 1) * rowCount), query * rowCount);
     });
+    addLinesOf(outcome, result.lines);
     for (const { query, error } of outcome.failures) result.failures[query] = error;
     result.runQueryCount += outcome.runQueryIds.length;
   }
@@ -405,20 +428,26 @@ async function evaluateWholeRunWith(
   startedAt: number,
 ): Promise<number> {
   const { settings } = invocation;
-  const qrels = parseQrelsColumns(await readSource('qrels file', invocation.qrelsPath, io), invocation.qrelsPath);
+  const qrels = parseQrelsColumns(
+    await readSource('qrels file', invocation.qrelsPath, io),
+    invocation.qrelsPath,
+    'trec_eval',
+    parts !== undefined,
+  );
   if (qrels.count === 0) throw emptyQrels(invocation.qrelsPath);
-  const output = new Output(io.stdout);
+  for (const worker of parts?.workers ?? []) worker.sendQrels(sharedQrelsColumns(qrels));
+  const output = new TrecOutput(io.stdout);
   const evaluator = new TrecEvaluator(invocation.plan, settings, output);
   if (invocation.runPath !== '-') evaluator.noteRunFile(invocation.runPath);
-  const measured =
-    (parts && (await measureInParallel(invocation, io, qrels, evaluator, parts))) ??
-    (await measureSerially(invocation, io, qrels, evaluator));
+  let measured = parts && (await measureInParallel(invocation, io, qrels, evaluator, parts));
+  if (measured === undefined) {
+    // Not grouped (or a worker failed): the workers' memory goes before the run is read again whole.
+    for (const worker of parts?.workers ?? []) worker.cancel();
+    measured = await measureSerially(invocation, io, qrels, evaluator);
+  }
   if (measured.runQueryCount === 0) throw emptyRun(settings.runFile);
 
-  const queryCount = qrels.queryIds.length;
-  const order = Array.from({ length: queryCount }, (_, index) => index).sort((a, b) =>
-    compareUtf8(qrels.queryIds[a] as string, qrels.queryIds[b] as string),
-  );
+  const order = byteOrder(qrels.queryIds);
   for (const query of order) {
     const failure = measured.failures[query];
     if (failure !== undefined) {
@@ -434,7 +463,12 @@ async function evaluateWholeRunWith(
         throw error;
       }
     }
-    evaluator.recordQuery(qrels.queryIds[query] as string, measured.values, query * evaluator.rowCount);
+    evaluator.recordQuery(
+      qrels.queryIds[query] as string,
+      measured.values,
+      query * evaluator.rowCount,
+      measured.lines[query],
+    );
   }
   if (evaluator.evaluatedCount === 0) throw noQueries();
   evaluator.noteRelevantInAllQrels(countPositiveJudgments(qrels));
@@ -448,6 +482,16 @@ async function evaluateWholeRunWith(
   return 0;
 }
 
+/** Indices of `ids` in byte order of id (trec_eval's print order); a qrels file usually is in that order already. */
+function byteOrder(ids: readonly string[]): number[] {
+  const order = Array.from({ length: ids.length }, (_, index) => index);
+  for (let index = 1; index < ids.length; index++) {
+    if (compareUtf8(ids[index - 1] as string, ids[index] as string) > 0)
+      return order.sort((a, b) => compareUtf8(ids[a] as string, ids[b] as string));
+  }
+  return order;
+}
+
 /**
  * --streaming: both files one query at a time, merged on query id. Both must be grouped by query
  * in byte order of id; memory holds one query of each plus the output buffer, however many queries.
@@ -458,7 +502,7 @@ async function evaluateStreaming(invocation: TrecEvalInvocation, io: CommandIO):
   const { settings } = invocation;
   await checkReadable('qrels file', invocation.qrelsPath);
   await checkReadable('run file', invocation.runPath);
-  const output = new Output(io.stdout);
+  const output = new TrecOutput(io.stdout);
   const evaluator = new TrecEvaluator(invocation.plan, settings, output);
   const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total: await fileSize(invocation.runPath) });
   let bytesRead = 0;

@@ -61,3 +61,131 @@ export function trecValueLine(name: string, queryId: string, value: number, digi
 export function trecCountLine(name: string, queryId: string, count: number): string {
   return `${measureColumn(name)}\t${queryId}\t${Math.trunc(count)}\n`;
 }
+
+const BYTE_SPACE = 0x20;
+const BYTE_DOT = 0x2e;
+const BYTE_ZERO = 0x30;
+const BYTE_TAB = 0x09;
+const BYTE_NEWLINE = 0x0a;
+
+/**
+ * Lines of output as UTF-8 bytes in one growing buffer: what `-q` prints (600,000 lines for 20,000
+ * queries) is written here directly, without a string per line, and a worker thread hands its
+ * buffer over to the main thread without a copy.
+ */
+export class ByteLines {
+  bytes: Buffer;
+  length = 0;
+
+  constructor(capacity = 1 << 16) {
+    // Never from Node's shared pool: the buffer may be transferred to another thread.
+    this.bytes = Buffer.allocUnsafeSlow(capacity);
+  }
+
+  /** Room for `more` bytes. */
+  reserve(more: number): void {
+    const needed = this.length + more;
+    if (needed <= this.bytes.length) return;
+    let capacity = this.bytes.length * 2;
+    while (capacity < needed) capacity *= 2;
+    const grown = Buffer.allocUnsafeSlow(capacity);
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
+  /** Appends a string as UTF-8. */
+  text(text: string): void {
+    this.reserve(text.length * 3);
+    this.length += this.bytes.write(text, this.length, 'utf8');
+  }
+
+  /** Appends bytes (short pieces: a loop beats subarray + set). */
+  append(source: Uint8Array, start = 0, end = source.length): void {
+    this.reserve(end - start);
+    const bytes = this.bytes;
+    let length = this.length;
+    for (let index = start; index < end; index++) bytes[length++] = source[index] as number;
+    this.length = length;
+  }
+
+  /** `%6.<digits>f`, as formatFixed and padded to six characters. */
+  fixed(value: number, digits: number): void {
+    this.reserve(FAST_VALUE_BYTES);
+    const end = writeFixed(this.bytes, this.length, value, digits);
+    if (end !== -1) this.length = end;
+    else this.text(paddedFixed(value, digits));
+  }
+
+  /** `%ld` of a count. */
+  count(value: number): void {
+    this.reserve(FAST_VALUE_BYTES);
+    const end = writeCount(this.bytes, this.length, value);
+    if (end !== -1) this.length = end;
+    else this.text(String(value));
+  }
+
+  tab(): void {
+    this.reserve(1);
+    this.bytes[this.length++] = BYTE_TAB;
+  }
+
+  newline(): void {
+    this.reserve(1);
+    this.bytes[this.length++] = BYTE_NEWLINE;
+  }
+}
+
+/** Room that writeFixed and writeCount need. */
+export const FAST_VALUE_BYTES = 24;
+
+function paddedFixed(value: number, digits: number): string {
+  const text = formatFixed(value, digits);
+  return text.length >= 6 ? text : text.padStart(6);
+}
+
+/**
+ * Writes `%6.<digits>f` of the usual measure value (0 ≤ value < 10^6, 1–8 decimals, away from an
+ * exact tie) at bytes[at…] and returns where it ends; -1 (nothing written) for any other value,
+ * which formatFixed then writes. Same digits as formatFixed's own fast path.
+ */
+export function writeFixed(bytes: Uint8Array, at: number, value: number, digits: number): number {
+  if (!(value >= 0 && value < 1e6 && digits >= 1 && digits <= 8)) return -1;
+  const power = POWERS_OF_TEN[digits] as number;
+  const scaled = value * power;
+  const rounded = Math.round(scaled);
+  if (!(Math.abs(scaled - rounded) < 0.5 - 1e-6)) return -1;
+  let whole = Math.floor(rounded / power);
+  let fraction = rounded - whole * power;
+  let wholeDigits = 1;
+  for (let rest = whole; rest >= 10; rest = Math.floor(rest / 10)) wholeDigits++;
+  for (let pad = wholeDigits + 1 + digits; pad < 6; pad++) bytes[at++] = BYTE_SPACE;
+  const dot = at + wholeDigits;
+  for (let position = dot - 1; position >= at; position--) {
+    const digit = whole % 10;
+    bytes[position] = BYTE_ZERO + digit;
+    whole = (whole - digit) / 10;
+  }
+  bytes[dot] = BYTE_DOT;
+  const end = dot + digits + 1;
+  for (let position = end - 1; position > dot; position--) {
+    const digit = fraction % 10;
+    bytes[position] = BYTE_ZERO + digit;
+    fraction = (fraction - digit) / 10;
+  }
+  return end;
+}
+
+/** Writes `%ld` of a count (a whole number, 0 ≤ count < 10^15) at bytes[at…]; -1 for anything else. */
+export function writeCount(bytes: Uint8Array, at: number, value: number): number {
+  if (!(Number.isInteger(value) && value >= 0 && value < 1e15)) return -1;
+  let digitCount = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digitCount++;
+  const end = at + digitCount;
+  let rest = value;
+  for (let position = end - 1; position >= at; position--) {
+    const digit = rest % 10;
+    bytes[position] = BYTE_ZERO + digit;
+    rest = (rest - digit) / 10;
+  }
+  return end;
+}

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { StageTimes, TrecEvalSettings } from './engine.js';
 import type { TrecMeasurePlan } from './measures.js';
 import { TrecFormatError } from '../../dataset/errors.js';
-import { DuplicateDocnoError } from '../../trec/columns.js';
+import { DuplicateDocnoError, type SharedQrelsColumns } from '../../trec/columns.js';
 import type { PartFailure, PartOutcome } from './part.js';
 
 /** Below this run size one thread is as fast: a worker costs ~50 ms to start and read the qrels. */
@@ -128,6 +128,8 @@ export type PartReply =
       measured: Uint8Array;
       /** Per qrels query, rowCount values. */
       values: Float64Array;
+      lineBytes: Uint8Array;
+      lineSpans: Int32Array;
       failures: SerializedFailure[];
       runQueryIds: string[];
       linesRead: number;
@@ -147,8 +149,8 @@ export function packOutcome(outcome: PartOutcome, times: StageTimes): Extract<Pa
     lineNumber: error.lineNumber,
     firstLineNumber: error.firstLineNumber,
   }));
-  const { grouped, measured, values, runQueryIds, linesRead } = outcome;
-  return { kind: 'done', grouped, measured, values, failures, runQueryIds, linesRead, times };
+  const { grouped, measured, values, lineBytes, lineSpans, runQueryIds, linesRead } = outcome;
+  return { kind: 'done', grouped, measured, values, lineBytes, lineSpans, failures, runQueryIds, linesRead, times };
 }
 
 /** A worker's part as the main thread's own, its run line numbers moved by `lineOffset`. */
@@ -170,8 +172,8 @@ export function unpackOutcome(reply: Extract<PartReply, { kind: 'done' }>, lineO
       };
     },
   );
-  const { grouped, measured, values, runQueryIds, linesRead } = reply;
-  return { grouped, measured, values, failures, runQueryIds, linesRead };
+  const { grouped, measured, values, lineBytes, lineSpans, runQueryIds, linesRead } = reply;
+  return { grouped, measured, values, lineBytes, lineSpans, failures, runQueryIds, linesRead };
 }
 
 /** A run format error found by a worker, with the line number it has in the whole file. */
@@ -187,8 +189,16 @@ export function formatErrorOf(
   });
 }
 
+/** A worker measuring one part of the run. */
+export interface StartedPart {
+  reply: Promise<PartReply>;
+  /** Hands the worker the qrels columns the main thread parsed (the worker reads the text itself meanwhile). */
+  sendQrels: (qrels: SharedQrelsColumns) => void;
+  cancel: () => void;
+}
+
 /** Starts a worker on one part; the promise never rejects (a crash is a 'failed' reply). */
-export function startPart(script: URL, request: PartRequest): { reply: Promise<PartReply>; cancel: () => void } {
+export function startPart(script: URL, request: PartRequest): StartedPart {
   const worker = new Worker(script, {
     workerData: request,
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
@@ -199,5 +209,9 @@ export function startPart(script: URL, request: PartRequest): { reply: Promise<P
     worker.once('exit', (code) => resolve({ kind: 'failed', message: `worker exited with ${code}` }));
   });
   // The caller cancels every worker when it is done, also after an error, so none keeps the process alive.
-  return { reply, cancel: () => void worker.terminate() };
+  return {
+    reply,
+    sendQrels: (qrels) => worker.postMessage(qrels),
+    cancel: () => void worker.terminate(),
+  };
 }

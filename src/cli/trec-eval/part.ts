@@ -1,6 +1,9 @@
 // One byte range of a run file, measured query by query as its lines come: what the main thread does
 // with the first part of a run and each worker (worker.ts) with another.
+import { statSync } from 'node:fs';
+
 import type { TrecEvaluator } from './engine.js';
+import { ByteLines } from './format.js';
 import { DuplicateDocnoError, type QrelsColumns } from '../../trec/columns.js';
 import { QueryTooLargeError, RunGrouper, RunNotGroupedError } from '../../trec/grouper.js';
 import { readFileChunks } from '../../trec/text.js';
@@ -21,6 +24,13 @@ export interface PartOutcome {
   measured: Uint8Array;
   /** Per qrels query: its row values (rowCount of them, query after query). */
   values: Float64Array;
+  /**
+   * With -q, the lines of the queries measured, formatted where they were measured (so that the
+   * main thread only copies them out, in byte order of query id): query q's are
+   * lineBytes[lineSpans[2q], lineSpans[2q + 1]). Empty without -q.
+   */
+  lineBytes: Uint8Array;
+  lineSpans: Int32Array;
   failures: PartFailure[];
   /** Every query id of the part, in run order (judged or not). */
   runQueryIds: string[];
@@ -35,6 +45,8 @@ export function emptyOutcome(qrels: QrelsColumns, rowCount: number): PartOutcome
     grouped: true,
     measured: new Uint8Array(queryCount),
     values: new Float64Array(queryCount * rowCount),
+    lineBytes: new Uint8Array(0),
+    lineSpans: new Int32Array(0),
     failures: [],
     runQueryIds: [],
     linesRead: 0,
@@ -60,6 +72,12 @@ export function measureRunRange(
 ): PartOutcome {
   const rowCount = evaluator.rowCount;
   const outcome = emptyOutcome(qrels, rowCount);
+  // Room for the part's lines at once (-q prints about a quarter of the run's bytes with 30 rows and
+  // 100 hits a query): growing would copy them, and fresh pages are what a large run costs most.
+  const lines = evaluator.printsQueries
+    ? new ByteLines(Math.max(1 << 16, Math.ceil(((Number.isFinite(end) ? end : statSync(path).size) - start) / 3)))
+    : undefined;
+  if (lines !== undefined) outcome.lineSpans = new Int32Array(qrels.queryIds.length * 2);
   const grouper = new RunGrouper(
     evaluator.runFile,
     (query) => {
@@ -69,6 +87,11 @@ export function measureRunRange(
       try {
         evaluator.measureQrelsQuery(qrels, index, query, outcome.values, index * rowCount);
         outcome.measured[index] = 1;
+        if (lines !== undefined) {
+          outcome.lineSpans[2 * index] = lines.length;
+          evaluator.formatQuery(lines, query.queryId, outcome.values, index * rowCount);
+          outcome.lineSpans[2 * index + 1] = lines.length;
+        }
       } catch (error) {
         if (!(error instanceof DuplicateDocnoError)) throw error;
         outcome.failures.push({ query: index, inRun: error.source === 'run', error });
@@ -95,5 +118,6 @@ export function measureRunRange(
     outcome.grouped = false;
   }
   outcome.linesRead = grouper.linesRead;
+  if (lines !== undefined) outcome.lineBytes = lines.bytes.subarray(0, lines.length);
   return outcome;
 }

@@ -1,18 +1,24 @@
 // A worker of parallel.ts: reads the qrels, measures its part of the run, posts the values.
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { Output } from '../io.js';
 import { TrecEvaluator } from './engine.js';
+import { TrecOutput } from './output.js';
 import { TrecFormatError } from '../../dataset/errors.js';
-import { parseQrelsColumns } from '../../trec/columns.js';
+import { qrelsFromShared, type SharedQrelsColumns } from '../../trec/columns.js';
 import { readText } from '../../trec/text.js';
 import { packOutcome, type PartReply, type PartRequest } from './parallel.js';
 import { measureRunRange } from './part.js';
 
+const parsedQrels = new Promise<SharedQrelsColumns>((resolve) =>
+  parentPort?.once('message', (message: SharedQrelsColumns) => resolve(message)),
+);
+
 async function measurePart(request: PartRequest): Promise<PartReply> {
   try {
-    const qrels = parseQrelsColumns(await readText(request.qrelsPath, undefined, request.qrelsFile), request.qrelsFile);
-    const evaluator = new TrecEvaluator(request.plan, request.settings, new Output({ write: () => true }));
+    // The text is read here while the main thread parses it; its columns then come from the main thread.
+    const text = await readText(request.qrelsPath, undefined, request.qrelsFile);
+    const qrels = qrelsFromShared(text, await parsedQrels);
+    const evaluator = new TrecEvaluator(request.plan, request.settings, new TrecOutput({ write: () => true }));
     const outcome = measureRunRange(request.runPath, request.start, request.end, qrels, evaluator, request.maxCarry);
     return packOutcome(outcome, evaluator.times);
   } catch (error) {
@@ -32,6 +38,8 @@ async function measurePart(request: PartRequest): Promise<PartReply> {
 void measurePart(workerData as PartRequest).then((reply) => {
   parentPort?.postMessage(
     reply,
-    reply.kind === 'done' ? [reply.values.buffer as ArrayBuffer, reply.measured.buffer as ArrayBuffer] : [],
+    reply.kind === 'done'
+      ? [reply.values, reply.measured, reply.lineBytes, reply.lineSpans].map((array) => array.buffer as ArrayBuffer)
+      : [],
   );
 });

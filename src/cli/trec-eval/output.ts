@@ -1,0 +1,72 @@
+// trec-eval's output: bytes collected in one buffer and written in 64 kB pieces, whole lines only.
+import { Writable } from 'node:stream';
+
+import type { WritableLike } from '../io.js';
+import { ByteLines } from './format.js';
+
+/** Pieces at least this long are copied with TypedArray.set rather than byte by byte. */
+const LONG_PIECE = 256;
+
+export class TrecOutput {
+  /** Lines not yet written; callers may format into it directly, then call flushIfFull. */
+  readonly lines: ByteLines;
+  /** A Node stream takes the bytes as they are; anything else (a test's capture) gets text. */
+  private readonly takesBytes: boolean;
+
+  constructor(
+    private readonly stream: WritableLike,
+    private readonly flushAt = 1 << 16,
+  ) {
+    this.lines = new ByteLines(flushAt + (flushAt >> 2));
+    this.takesBytes = stream instanceof Writable;
+  }
+
+  /** Appends text (whole lines). */
+  push(text: string): void {
+    this.lines.text(text);
+    this.flushIfFull();
+  }
+
+  /** Appends bytes (whole lines of UTF-8). */
+  pushBytes(bytes: Uint8Array): void {
+    if (bytes.length >= this.flushAt) {
+      this.flush();
+      this.write(bytes);
+      return;
+    }
+    if (bytes.length >= LONG_PIECE) {
+      this.lines.reserve(bytes.length);
+      this.lines.bytes.set(bytes, this.lines.length);
+      this.lines.length += bytes.length;
+    } else {
+      this.lines.append(bytes);
+    }
+    this.flushIfFull();
+  }
+
+  flushIfFull(): void {
+    if (this.lines.length >= this.flushAt) this.flush();
+  }
+
+  /** Writes what has been collected; false when the destination asks to wait for 'drain'. */
+  flush(): boolean {
+    if (this.lines.length === 0) return true;
+    const pending = this.lines.bytes.subarray(0, this.lines.length);
+    this.lines.length = 0;
+    // A stream may hold on to the chunk until it is written, and the buffer is reused: it gets a copy.
+    return this.write(this.takesBytes ? Buffer.from(pending) : pending);
+  }
+
+  private write(bytes: Uint8Array): boolean {
+    if (this.takesBytes) return (this.stream as unknown as Writable).write(bytes);
+    return this.stream.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'));
+  }
+
+  /** Writes the rest and waits until the destination has taken it. */
+  async end(): Promise<void> {
+    const ready = this.flush();
+    if (!ready && this.stream.once !== undefined) {
+      await new Promise<void>((resolve) => this.stream.once?.('drain', resolve));
+    }
+  }
+}
