@@ -1,13 +1,14 @@
 // eval and compare on runs whose ids never meet the judgments': a warning, or a refusal, never a silent 0.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import * as compareCommand from '../../src/cli/commands/compare.js';
 import * as evalCommand from '../../src/cli/commands/eval.js';
 import { runCommand } from './helpers.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-alignment-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
 function file(name: string, text: string): string {
   const path = join(directory, name);
   writeFileSync(path, text);

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import * as evalCommand from '../../src/cli/commands/eval.js';
 import { runCommand } from './helpers.js';
 
@@ -10,6 +10,7 @@ const fixtures = fileURLToPath(new URL('../fixtures/conformance/', import.meta.u
 const qrels = fixtures + 'small.qrels';
 const run = fixtures + 'small.run';
 const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-eval-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
 function file(name: string, text: string): string {
   const path = join(directory, name);
   writeFileSync(path, text);

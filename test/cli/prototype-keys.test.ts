@@ -1,9 +1,9 @@
 // Names that are keys of Object.prototype: as a command, as query ids in JSON output, as judge dimensions.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 
 import * as evalCommand from '../../src/cli/commands/eval.js';
 import { main } from '../../src/cli/main.js';
@@ -11,6 +11,7 @@ import { validateJudgeResult } from '../../src/generation/judge.js';
 import { runCommand } from './helpers.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-proto-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
 function file(name: string, text: string): string {
   const path = join(directory, name);
   writeFileSync(path, text);

@@ -1,11 +1,11 @@
 // `trec-eval --threads N` as users run it (the built bin: the worker script only exists in dist/):
 // the run file is cut into parts measured by worker threads, and the output must be the very bytes of
 // one thread's (and of trec_eval's), errors included, with line numbers of the whole file.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFORMANCE_MEASURES } from './conformance-measures.js';
 import { compareUtf8 } from '../../src/core/ranking.js';
 import { ensureBuilt, REPO_ROOT } from '../integration/support/build.js';
@@ -35,6 +35,7 @@ function groupByQuery(text: string): string {
 }
 
 const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-threads-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const write = (name: string, text: string) => {
   writeFileSync(join(directory, name), text);
   return join(directory, name);

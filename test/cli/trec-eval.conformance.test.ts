@@ -1,10 +1,10 @@
 // `rag-matchers trec-eval` against NIST trec_eval 10's own output (test/fixtures/conformance/README.md):
 // byte for byte on the 4-decimal files, within 1e-12 of the %.17g files.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CONFORMANCE_MEASURES } from './conformance-measures.js';
 import { compareUtf8 } from '../../src/core/ranking.js';
 import * as trecEval from '../../src/cli/commands/trec-eval.js';
@@ -25,6 +25,7 @@ function sortByQuery(text: string): string {
 }
 
 const sortedDirectory = mkdtempSync(join(tmpdir(), 'rag-matchers-conformance-'));
+afterAll(() => rmSync(sortedDirectory, { recursive: true, force: true }));
 for (const set of ['small', 'graded']) {
   writeFileSync(join(sortedDirectory, `${set}.qrels`), sortByQuery(read(`${set}.qrels`)));
   writeFileSync(join(sortedDirectory, `${set}.run`), sortByQuery(read(`${set}.run`)));

@@ -1,15 +1,16 @@
 // Where `rag-matchers trec-eval` agrees with NIST trec_eval 10 in the corners, and where it differs
 // on purpose: one test per line of the list in docs/cli.md. Expected values are trec_eval 10's
 // output on the same files (built from usnistgov/trec_eval at tag v10.0 and run by hand).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import * as trecEval from '../../src/cli/commands/trec-eval.js';
 import { textLimits } from '../../src/trec/text.js';
 import { runCommand } from './helpers.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-trec-eval-10-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
 function file(name: string, text: string): string {
   const path = join(directory, name);
   writeFileSync(path, text);

@@ -1,13 +1,14 @@
 // `rag-matchers trec-eval` flags, query rules and errors (its output is checked byte for byte
 // against trec_eval in trec-eval.conformance.test.ts).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import * as trecEval from '../../src/cli/commands/trec-eval.js';
 import { runCommand } from './helpers.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-trec-eval-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
 function file(name: string, text: string): string {
   const path = join(directory, name);
   writeFileSync(path, text);

@@ -2,11 +2,11 @@
 // set: runid, num_q, …, gm_map, bpref, iprec_at_recall, P), byte for byte, with -q, -c, -l, -M and -n;
 // and -m all_trec prints the same lines as trec_eval for the measures it computes.
 // Expected files: trec_eval's own output (test/fixtures/conformance/README.md).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import * as trecEval from '../../src/cli/commands/trec-eval.js';
 import { runCommand } from '../cli/helpers.js';
 
@@ -113,6 +113,7 @@ describe('runid', () => {
   it("is the tag of the run file's last line, comments and blank lines after it aside (as trec_eval keeps it)", async () => {
     // trec_eval 10 on these two files prints `runid all last` and `num_q all 2`.
     const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-runid-'));
+    onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
     writeFileSync(join(directory, 'r.qrels'), 'q1 0 d1 1\nq2 0 d2 1\n');
     const run = 'q2 Q0 d2 1 1 second\nq1 Q0 d1 1 1 first\nq1 Q0 d3 2 0.5 last\n# a comment\n\n';
     writeFileSync(join(directory, 'r.run'), run);

@@ -1,9 +1,9 @@
 // The one TREC grammar: 'strict' (the library's default, eval, compare) and 'trec_eval' (what
 // trec_eval 10 reads, used by trec-eval) are two settings of the same readers.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { compareByTrecRank, rankedKeys } from '../../../src/core/ranking.js';
 import {
   parseQrels,
@@ -111,6 +111,7 @@ describe('files too large to hold as text', () => {
   const saved = { ...textLimits };
   afterEach(() => Object.assign(textLimits, saved));
   const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-trec-limits-'));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
   it('readRunFile names the file instead of failing with "Cannot create a string longer than…"', async () => {
     textLimits.maxTextLength = 100;
