@@ -10,7 +10,6 @@ import { own, type BaselineSamples } from './schema.js';
 export {
   DEFAULT_TOLERANCE,
   canonicalMeasure,
-  movementOf as exceedsTolerance,
   resolveTolerance,
   toleranceFor,
   type ResolvedTolerance,

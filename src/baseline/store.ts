@@ -6,7 +6,7 @@ import fs from 'node:fs';
 
 import { writeFileAtomic, writeFileAtomicSync } from '../files/atomic-write.js';
 import {
-  movementOf,
+  movementOfMeans,
   resolveTolerance,
   toleranceFor,
   valuesDiffer,
@@ -289,13 +289,9 @@ function movedWithin(oldSamples: BaselineSamples, newSamples: BaselineSamples, t
   }
   if (shared === 0) return false;
   if (!changed) return true;
-  return (
-    movementOf(
-      after / shared - before / shared,
-      tolerance,
-      Math.max(Math.abs(before / shared), Math.abs(after / shared)),
-    ) === 'within'
-  );
+  const meanBefore = before / shared;
+  const meanAfter = after / shared;
+  return movementOfMeans({ delta: meanAfter - meanBefore, meanBefore, meanAfter }, tolerance) === 'within';
 }
 
 function suitesAsRows(file: BaselineFile): Map<string, Map<string, { ids: string[] }>> {

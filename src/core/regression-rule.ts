@@ -105,6 +105,14 @@ export function movementOf(delta: number, tolerance: number, scale: number): 'be
   return 'within';
 }
 
+/** movementOf for a move between two means, the rounding slack scaled by the larger of them. */
+export function movementOfMeans(
+  move: { readonly delta: number; readonly meanBefore: number; readonly meanAfter: number },
+  tolerance: number,
+): 'below' | 'above' | 'within' {
+  return movementOf(move.delta, tolerance, Math.max(Math.abs(move.meanBefore), Math.abs(move.meanAfter)));
+}
+
 /** True when two values of one question differ beyond rounding. */
 export function valuesDiffer(before: number, after: number): boolean {
   return Math.abs(after - before) > ROUNDING_SLACK * Math.max(1, Math.abs(after), Math.abs(before));
@@ -251,11 +259,7 @@ export function judgeMoves(
   });
   return rows.map(({ measure, move }) => {
     if (move.p !== undefined && move.adjustedP === undefined) move.adjustedP = move.p;
-    const direction = movementOf(
-      move.delta,
-      toleranceFor(rule.tolerance, measure),
-      Math.max(Math.abs(move.meanBefore), Math.abs(move.meanAfter)),
-    );
+    const direction = movementOfMeans(move, toleranceFor(rule.tolerance, measure));
     if (direction === 'within') return 'unchanged';
     if (rule.significance !== undefined && !(move.adjustedP !== undefined && move.adjustedP <= rule.significance))
       return 'unchanged';

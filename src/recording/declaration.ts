@@ -183,8 +183,7 @@ const UNREAD = Symbol('unread');
 let processText: string | undefined | typeof UNREAD = UNREAD;
 let cachedText: string | undefined;
 let cachedDeclaration: WorkerDeclaration | undefined;
-const plans = new Map<string, MeasurePlan>();
-const plansByList = new WeakMap<readonly string[], MeasurePlan>();
+const plans = new WeakMap<readonly string[], MeasurePlan>();
 
 /** The declaration the reporter published, or undefined (no reporter, or nothing declared). */
 export function publishedDeclaration(
@@ -212,16 +211,12 @@ export function publishedDeclaration(
 
 /** The plan that measures `names` (canonical) in one pass. */
 export function planFor(names: readonly string[]): MeasurePlan {
-  // The declared lists are the declaration's own arrays, the same object on every call.
-  const known = plansByList.get(names);
-  if (known !== undefined) return known;
-  const key = names.join('\n');
-  let plan = plans.get(key);
+  // The declared lists are the declaration's own arrays, the same object on every call: one plan each.
+  let plan = plans.get(names);
   if (plan === undefined) {
     plan = planMeasures(names.map(parseMeasure));
-    plans.set(key, plan);
+    plans.set(names, plan);
   }
-  plansByList.set(names, plan);
   return plan;
 }
 

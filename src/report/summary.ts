@@ -10,7 +10,7 @@ import { findRenamedSuites, isCovered, resolveLegacySuites, type FileCoverage } 
 import { own, type BaselineFile } from '../baseline/schema.js';
 import {
   judgeMoves,
-  movementOf,
+  movementOfMeans,
   resolveRegressionRule,
   toleranceFor,
   type ResolvedTolerance,
@@ -346,13 +346,6 @@ export function summarize(
   };
 }
 
-function movedBeyondTolerance(row: SummaryRow): boolean {
-  const move = row.comparison!;
-  return (
-    movementOf(move.delta, row.tolerance, Math.max(Math.abs(move.meanBefore), Math.abs(move.meanAfter))) !== 'within'
-  );
-}
-
 /** Every difference an update would write (beyond tolerance), in the order of the rows, each with what accepts it. */
 function collectFindings(
   rows: readonly SummaryRow[],
@@ -408,7 +401,7 @@ function collectFindings(
         accept: 'update',
         fails: regressed ? judged && settings.failOnRegression : strict,
       });
-    } else if (row.comparison !== undefined && movedBeyondTolerance(row)) {
+    } else if (row.comparison !== undefined && movementOfMeans(row.comparison, row.tolerance) !== 'within') {
       // Beyond the tolerance but not significant: not a regression, yet an update would write it (it
       // writes by tolerance alone), so under CI the file is out of date as with an improvement.
       findings.push({
