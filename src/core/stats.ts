@@ -121,18 +121,29 @@ export function bootstrapMeanInterval(
 }
 
 function bootstrapMeans(data: Float64Array, resamples: number, seed: number): Float64Array {
-  const generator = Xoshiro128StarStar.fromSeed(seed);
   const count = data.length;
-  const draws = new Uint32Array(count);
   const means = new Float64Array(resamples);
   // floor(draw · count / 2^32) is floor(random() · count): a uniform index in [0, count). count / 2^32 is
   // exact (a power-of-two divisor) and draw · count < 2^53, so draw · scale is the same double, and its
   // floor, below 2^31, is `| 0`.
   const scale = count / TWO_POW_32;
+  // xoshiro128** inlined (the draws Xoshiro128StarStar.fillUint32 gives, in the same order): one pass
+  // per resample instead of filling an array of draws and reading it back.
+  let [s0, s1, s2, s3] = Xoshiro128StarStar.fromSeed(seed).stateWords();
   for (let resample = 0; resample < resamples; resample++) {
-    generator.fillUint32(draws);
     let total = 0;
-    for (let i = 0; i < count; i++) total += data[(draws[i]! * scale) | 0]!;
+    for (let i = 0; i < count; i++) {
+      const scrambled = Math.imul(s1, 5);
+      const draw = Math.imul((scrambled << 7) | (scrambled >>> 25), 9) >>> 0;
+      total += data[(draw * scale) | 0]!;
+      const shifted = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= shifted;
+      s3 = (s3 << 11) | (s3 >>> 21);
+    }
     means[resample] = total / count;
   }
   return means;

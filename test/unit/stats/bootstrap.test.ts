@@ -55,6 +55,19 @@ describe('bootstrapMeanInterval: intervals worked out from the exact bootstrap d
 });
 
 describe('bootstrapMeanInterval: reproducibility', () => {
+  it.each([
+    // A resample of four values draws indices floor(u · 4 / 2^32) from the first four outputs u of the
+    // seeded xoshiro128** stream (random.test.ts has them from an independent C implementation):
+    // seed 42 gives indices 0, 3, 0, 0; seed 0 gives 1, 0, 2, 3; seed 2^32 − 1 gives 3, 1, 1, 2.
+    [42, (1 + 1000 + 1 + 1) / 4],
+    [0, (10 + 1 + 100 + 1000) / 4],
+    [4294967295, (1000 + 10 + 10 + 100) / 4],
+  ])('seed %i: one resample of [1, 10, 100, 1000] is the mean of the documented draws, %f', (seed, expected) => {
+    const interval = bootstrapMeanInterval([1, 10, 100, 1000], { resamples: 1, seed });
+    expect(interval.lower).toBe(expected);
+    expect(interval.upper).toBe(expected);
+  });
+
   const values = [0.1, 0.9, 0.35, 0.6, 0.2, 0.75, 0.5, 0.05];
 
   it('carries confidence, resamples, seed and method, with the documented defaults', () => {
