@@ -2,7 +2,14 @@
 import { printExpected, printWithType } from 'jest-matcher-utils';
 import { describeValue } from '../../src/core/describe.js';
 import type { MeasurePlan } from '../../src/core/evaluate.js';
-import { evaluate, evaluateMeasures, type EvaluateOptions, type Hit, type Relevance } from '../../src/core/index.js';
+import {
+  evaluate,
+  evaluateMeasures,
+  type EvaluateOptions,
+  type Hit,
+  type Relevance,
+  type RetrievalEvaluation,
+} from '../../src/core/index.js';
 import { isPromiseLike } from '../../src/core/keys.js';
 import type { MatcherCall } from './hint.js';
 import { checkQueryId } from './options.js';
@@ -36,6 +43,15 @@ export function checkHits(call: MatcherCall, received: unknown): readonly Hit[] 
   return received;
 }
 
+/**
+ * True when `options` holds nothing for the core: no own key but `queryId` (the matcher's) and `k`
+ * (given to the core separately). The usual per-question call, which then needs no options object.
+ */
+function holdsNoCoreOption(options: object): boolean {
+  for (const name in options) if (name !== 'queryId' && name !== 'k' && Object.hasOwn(options, name)) return false;
+  return true;
+}
+
 /** Splits the matcher's own options from the core's, then evaluates; core errors become usage errors. */
 export function evaluateForMatcher(
   call: MatcherCall,
@@ -44,9 +60,18 @@ export function evaluateForMatcher(
   k: number | undefined,
   options: MatcherOptions & { k?: number },
 ) {
-  const { queryId: rawQueryId, ...coreOptions } = options;
-  const queryId = checkQueryId(call, rawQueryId);
-  const evaluation = withUsageErrors(call, () => evaluate(hits, relevant, { ...coreOptions, k }));
+  const queryId = checkQueryId(call, options.queryId);
+  let coreOptions: number | EvaluateOptions | undefined = k;
+  if (!holdsNoCoreOption(options)) {
+    const { queryId: _queryId, ...rest } = options;
+    coreOptions = { ...rest, k };
+  }
+  let evaluation: RetrievalEvaluation;
+  try {
+    evaluation = evaluate(hits, relevant, coreOptions);
+  } catch (error) {
+    throw usageError(call, error instanceof Error ? error.message : String(error));
+  }
   if (evaluation.relevantCount === 0) {
     throw usageError(
       call,
@@ -69,7 +94,11 @@ export function evaluateDeclared(
   options: MatcherOptions & { k?: number },
   plan: MeasurePlan,
 ): Readonly<Record<string, number>> {
-  const { queryId: _queryId, k: _k, ...coreOptions } = options;
+  let coreOptions: Omit<EvaluateOptions, 'k'> | undefined;
+  if (!holdsNoCoreOption(options)) {
+    const { queryId: _queryId, k: _k, ...rest } = options;
+    coreOptions = rest;
+  }
   return withUsageErrors(
     call,
     () => evaluateMeasures(hits, relevant, plan, coreOptions),

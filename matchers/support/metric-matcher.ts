@@ -2,6 +2,7 @@ import { explainRanking } from '../../src/core/explain.js';
 import type { Hit, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
 import { plural } from '../../src/core/plural.js';
 import { recordQuestion } from '../../src/recording/question.js';
+import type { MetricSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './format.js';
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
@@ -51,8 +52,8 @@ export function runMetricMatcher(
   context: MatcherContext,
   spec: MetricMatcherSpec,
   args: MetricArguments,
+  call: MatcherCall = metricCall(context, spec),
 ): MatcherResult {
-  const call = metricCall(context, spec);
   const hits: readonly Hit[] = checkHits(call, args.received);
   const min = args.min === undefined ? undefined : checkThreshold(call, args.min);
   const options = checkOptions<CutoffMatcherOptions>(call, args.options);
@@ -63,19 +64,16 @@ export function runMetricMatcher(
   const pass = meetsThreshold(value, threshold);
   const measure = measureName(spec, args.k);
   const negated = context.isNot === true;
+  // Built field by field (in the order of MetricSample), without spreads: this runs for every call.
+  const sample: MetricSample = { measure, value };
+  if (min !== undefined) sample.threshold = min;
+  sample.pass = pass !== negated;
+  if (negated) sample.negated = true;
+  if (queryId !== undefined) sample.queryId = queryId;
   recordQuestion(context, {
     queryId,
     declared: (plan) => evaluateDeclared(call, hits, args.relevant, options, plan),
-    own: [
-      {
-        measure,
-        value,
-        ...(min === undefined ? {} : { threshold: min }),
-        pass: pass !== negated,
-        ...(negated ? { negated } : {}),
-        ...(queryId === undefined ? {} : { queryId }),
-      },
-    ],
+    own: [sample],
   });
 
   const message = () => {
@@ -103,7 +101,8 @@ export function runMetricMatcherAtK(
   spec: MetricMatcherSpec,
   args: Omit<MetricArguments, 'k'> & { k: unknown },
 ): MatcherResult {
-  return runMetricMatcher(context, spec, { ...args, k: checkCutoff(metricCall(context, spec), args.k) });
+  const call = metricCall(context, spec);
+  return runMetricMatcher(context, spec, { ...args, k: checkCutoff(call, args.k) }, call);
 }
 
 /** A metric matcher whose cutoff is `options.k`, the whole list when left out: `toHaveNdcgAbove(relevant, min)`. */
@@ -114,5 +113,5 @@ export function runMetricMatcherWithOptionalCutoff(
 ): MatcherResult {
   const call = metricCall(context, spec);
   const options = checkOptions<CutoffMatcherOptions>(call, args.options);
-  return runMetricMatcher(context, spec, { ...args, k: checkOptionalCutoff(call, options.k), options });
+  return runMetricMatcher(context, spec, { ...args, k: checkOptionalCutoff(call, options.k), options }, call);
 }
