@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ByteLines, formatFixed, measureColumn, trecCountLine, trecValueLine } from '../../src/cli/trec-eval/format.js';
+import fc from 'fast-check';
+import {
+  ByteLines,
+  FAST_VALUE_BYTES,
+  formatFixed,
+  measureColumn,
+  trecCountLine,
+  trecValueLine,
+  writeCount,
+  writeFixed,
+} from '../../src/cli/trec-eval/format.js';
 import { createProgress } from '../../src/cli/progress.js';
 
 describe("formatFixed: C printf's %.Nf", () => {
@@ -108,5 +118,43 @@ describe('ByteLines: -q lines written as bytes', () => {
       '0\t7\t1000\t123456789\t',
     );
     expect(text((lines) => (lines.text('qü€'), lines.newline()))).toBe('qü€\n');
+  });
+});
+
+describe('writeFixed and writeCount: the bytes of -q lines', () => {
+  const written = (write: (bytes: Uint8Array, at: number) => number) => {
+    const bytes = new Uint8Array(FAST_VALUE_BYTES + 8);
+    const end = write(bytes, 3);
+    return end === -1 ? undefined : Buffer.from(bytes.subarray(3, end)).toString('latin1');
+  };
+
+  it('writes %6.Nf of the usual values, up to the largest one (below 10^6), and leaves exact ties to formatFixed', () => {
+    expect(written((bytes, at) => writeFixed(bytes, at, 0, 4))).toBe('0.0000');
+    expect(written((bytes, at) => writeFixed(bytes, at, 0.5, 1))).toBe('   0.5');
+    expect(written((bytes, at) => writeFixed(bytes, at, 1 / 3, 4))).toBe('0.3333');
+    expect(written((bytes, at) => writeFixed(bytes, at, 214748.3647, 4))).toBe('214748.3647');
+    expect(written((bytes, at) => writeFixed(bytes, at, 214748.3648, 4))).toBe('214748.3648');
+    expect(written((bytes, at) => writeFixed(bytes, at, 999999.12345678, 8))).toBe('999999.12345678');
+    expect(written((bytes, at) => writeFixed(bytes, at, 0.03125, 4))).toBeUndefined(); // an exact tie: formatFixed's
+  });
+
+  it('writes %ld of counts up to 10^15 − 1', () => {
+    for (const count of [0, 7, 10, 2147483647, 2147483648, 999999999999999])
+      expect(written((bytes, at) => writeCount(bytes, at, count))).toBe(String(count));
+    expect(written((bytes, at) => writeCount(bytes, at, 1e15))).toBeUndefined();
+  });
+
+  it('property: writeFixed writes what formatFixed prints (padded to six), or leaves it to formatFixed', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 999_999, noNaN: true })),
+        fc.integer({ min: 1, max: 8 }),
+        (value, digits) => {
+          const bytes = written((target, at) => writeFixed(target, at, value, digits));
+          if (bytes !== undefined) expect(bytes).toBe(formatFixed(value, digits).padStart(6));
+        },
+      ),
+      { numRuns: 5000 },
+    );
   });
 });
