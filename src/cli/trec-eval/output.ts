@@ -109,6 +109,6 @@ function regularFileDescriptor(stream: Writable): number | undefined {
 }
 
 function writeAll(descriptor: number, bytes: Uint8Array): void {
-  for (let written = 0; written < bytes.length; )
+  for (let written = 0; written < bytes.length;)
     written += writeSync(descriptor, bytes, written, bytes.length - written);
 }
