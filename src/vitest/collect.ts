@@ -86,27 +86,49 @@ export function ranInFull(module: ReportedModuleLike): boolean {
   return true;
 }
 
-/** Every sample of the run, modules in file order, tests in the order they appear in each file. */
-export function collectVitestRun(modules: Iterable<ReportedModuleLike>, root: string): CollectedRun {
-  const byFile = [...modules].map((module) => ({ module, file: moduleFileOf(module, root) }));
+/** What one test module contributes to the run: its file, whether it ran in full, its samples. */
+export interface CollectedModule {
+  file: string;
+  ranInFull: boolean;
+  samples: CollectedSample[];
+}
+
+/** One module's samples, tests in the order they appear in the file. */
+export function collectVitestModule(module: ReportedModuleLike, root: string): CollectedModule {
+  const file = moduleFileOf(module, root);
+  const samples: CollectedSample[] = [];
+  // One file run in several projects (a workspace) is a suite per project: the name keeps them apart.
+  const project = module.project?.name;
+  for (const test of module.children.allTests()) {
+    const describePath = describePathOf(test);
+    // samplesOf gives fresh objects: completing them in place (same key order as before) saves a copy per sample.
+    for (const sample of samplesOf(test) as CollectedSample[]) {
+      if (project !== undefined && project !== '') sample.project = project;
+      sample.file = file;
+      sample.describePath = describePath;
+      sample.test = test.name;
+      samples.push(sample);
+    }
+  }
+  return { file, ranInFull: ranInFull(module), samples };
+}
+
+/**
+ * Every sample of the run, modules in file order. `collected` holds modules already collected when
+ * they ended (the reporter does it while later files still run); the others are collected here.
+ */
+export function collectVitestRun(
+  modules: Iterable<ReportedModuleLike>,
+  root: string,
+  collected: ReadonlyMap<ReportedModuleLike, CollectedModule> = new Map(),
+): CollectedRun {
+  const byFile = [...modules].map((module) => collected.get(module) ?? collectVitestModule(module, root));
   byFile.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const samples: CollectedSample[] = [];
   const files: string[] = [];
-  for (const { module, file } of byFile) {
-    if (ranInFull(module)) files.push(file);
-    // One file run in several projects (a workspace) is a suite per project: the name keeps them apart.
-    const project = module.project?.name;
-    for (const test of module.children.allTests()) {
-      const describePath = describePathOf(test);
-      // samplesOf gives fresh objects: completing them in place (same key order as before) saves a copy per sample.
-      for (const sample of samplesOf(test) as CollectedSample[]) {
-        if (project !== undefined && project !== '') sample.project = project;
-        sample.file = file;
-        sample.describePath = describePath;
-        sample.test = test.name;
-        samples.push(sample);
-      }
-    }
+  for (const module of byFile) {
+    if (module.ranInFull) files.push(module.file);
+    for (const sample of module.samples) samples.push(sample);
   }
   return { samples, runner: 'vitest', files };
 }

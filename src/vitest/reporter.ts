@@ -15,7 +15,7 @@ import {
   type RagReporterOptions,
   type ResolvedReporterOptions,
 } from '../report/options.js';
-import { collectVitestRun } from './collect.js';
+import { collectVitestModule, collectVitestRun, type CollectedModule } from './collect.js';
 
 export type { RagReporterOptions } from '../report/options.js';
 
@@ -25,6 +25,8 @@ export default class RagMatchersVitestReporter implements Reporter {
   private readonly options: RagReporterOptions;
   private vitest: Vitest | undefined;
   private resolved: ResolvedReporterOptions | undefined;
+  /** Modules collected as they ended, while later files still ran: less work after the last test. */
+  private readonly collected = new Map<TestModule, CollectedModule>();
 
   constructor(options?: RagReporterOptions) {
     // Wrong options stop Vitest before any test runs.
@@ -46,6 +48,15 @@ export default class RagMatchersVitestReporter implements Reporter {
     publishDeclaration(this.resolved.declaration);
   }
 
+  onTestRunStart(): void {
+    this.collected.clear();
+  }
+
+  onTestModuleEnd(testModule: TestModule): void {
+    if (this.vitest !== undefined)
+      this.collected.set(testModule, collectVitestModule(testModule, this.vitest.config.root));
+  }
+
   async onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
     _unhandledErrors: unknown,
@@ -59,7 +70,8 @@ export default class RagMatchersVitestReporter implements Reporter {
       print(`\n${PREFIX} the run was interrupted: no retrieval summary, and the baseline was not touched.`);
       return;
     }
-    const run = collectVitestRun(testModules, vitest.config.root);
+    const run = collectVitestRun(testModules, vitest.config.root, this.collected);
+    this.collected.clear();
     const overrideProblem = checkSuiteOverrides(options.declaration, run);
     if (overrideProblem !== undefined) {
       vitest.logger.error(`\n${overrideProblem}`);

@@ -7,6 +7,7 @@ import { recordToSidecar, RUN_DIRECTORY_ENV, type SidecarRecord } from '../../..
 import { TASK_META_KEY } from '../../../src/recording/sample.js';
 import { cleanSample } from '../../../src/recording/collected.js';
 import {
+  collectVitestModule,
   collectVitestRun,
   describePathOf,
   moduleFileOf,
@@ -46,6 +47,27 @@ const test = (name: string, parent: ReportedSuiteLike | ReportedModuleLike, meta
 });
 
 describe('Vitest collection', () => {
+  it('uses the modules the reporter collected as they ended, and collects the others at the end', () => {
+    const sampleOf = (queryId: string) => ({ [TASK_META_KEY]: [{ measure: 'recall@5', value: 1, queryId }] });
+    const first = vitestModule('/repo/test/b.test.ts', 'test/b.test.ts', (module) => [
+      test('t', module, sampleOf('B')),
+    ]);
+    const second = vitestModule('/repo/test/a.test.ts', 'test/a.test.ts', (module) => [
+      test('t', module, sampleOf('A')),
+    ]);
+    const atTheEnd = collectVitestRun([first, second], '/repo');
+    const early = collectVitestModule(first, '/repo');
+    expect(collectVitestRun([first, second], '/repo', new Map([[first, early]]))).toEqual(atTheEnd);
+    // What was collected when the module ended is what counts (a later change of its tasks is not read).
+    early.samples[0]!.value = 0.25;
+    const run = collectVitestRun([first, second], '/repo', new Map([[first, early]]));
+    expect(run.samples.map((sample) => [sample.queryId, sample.value])).toEqual([
+      ['A', 1],
+      ['B', 0.25],
+    ]);
+    expect(run.files).toEqual(['test/a.test.ts', 'test/b.test.ts']);
+  });
+
   it('gives each sample its file relative to the root, describe path and test name, files in path order', () => {
     const orders = vitestModule('/repo/test/orders.test.ts', 'test/orders.test.ts', (module) => {
       const refunds = suite('refunds', suite('orders API', module));
