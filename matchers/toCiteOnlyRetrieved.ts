@@ -1,4 +1,4 @@
-import { printExpected, printWithType } from 'jest-matcher-utils';
+import { printExpected, printWithType } from './support/jest-utils.js';
 import { describeValue } from '../src/core/describe.js';
 import { documentKeyOf, stableKey } from '../src/core/keys.js';
 import type { Hit, KeyOptions } from '../src/core/types.js';

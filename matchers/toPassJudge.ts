@@ -1,4 +1,4 @@
-import { printExpected, printWithType } from 'jest-matcher-utils';
+import { printExpected, printWithType } from './support/jest-utils.js';
 import { describeValue } from '../src/core/describe.js';
 import { contextTexts, type FaithfulnessContexts } from '../src/generation/faithfulness.js';
 import { JudgeError, validateJudgeResult, type JudgeResult, type RagJudge } from '../src/generation/index.js';

@@ -1,6 +1,6 @@
 // The received answer of the answer-side matchers (faithfulness, citations, abstention, judge):
 // checked, quoted in messages, and its score recorded as the retrieval matchers record theirs.
-import { printWithType } from 'jest-matcher-utils';
+import { printWithType } from './jest-utils.js';
 import { describeValue } from '../../src/core/describe.js';
 import { recordSample } from '../../src/recording/sample.js';
 import type { MatcherContext } from './context.js';

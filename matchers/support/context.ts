@@ -1,4 +1,4 @@
-import * as jestMatcherUtils from 'jest-matcher-utils';
+import { jestMatcherUtils } from './jest-utils.js';
 import type { RecordingContext } from '../../src/recording/sample.js';
 
 type Colour = (text: string) => string;
@@ -33,12 +33,14 @@ export interface MatcherResult {
 /** The runner's own utils (its colours), completed from jest-matcher-utils when called outside a runner. */
 export function utilsOf(context: MatcherContext | undefined): MatcherUtils {
   const own = context?.utils ?? {};
+  // Both runners give all of these: jest-matcher-utils is loaded only for a call outside a runner.
+  const fallback = (): MatcherUtils => jestMatcherUtils();
   return {
-    matcherHint: own.matcherHint ?? jestMatcherUtils.matcherHint,
-    printReceived: own.printReceived ?? jestMatcherUtils.printReceived,
-    printExpected: own.printExpected ?? jestMatcherUtils.printExpected,
-    EXPECTED_COLOR: own.EXPECTED_COLOR ?? jestMatcherUtils.EXPECTED_COLOR,
-    RECEIVED_COLOR: own.RECEIVED_COLOR ?? jestMatcherUtils.RECEIVED_COLOR,
-    DIM_COLOR: own.DIM_COLOR ?? jestMatcherUtils.DIM_COLOR,
+    matcherHint: own.matcherHint ?? fallback().matcherHint,
+    printReceived: own.printReceived ?? fallback().printReceived,
+    printExpected: own.printExpected ?? fallback().printExpected,
+    EXPECTED_COLOR: own.EXPECTED_COLOR ?? fallback().EXPECTED_COLOR,
+    RECEIVED_COLOR: own.RECEIVED_COLOR ?? fallback().RECEIVED_COLOR,
+    DIM_COLOR: own.DIM_COLOR ?? fallback().DIM_COLOR,
   };
 }

@@ -1,5 +1,5 @@
 // The received hits of the per-question retrieval matchers: checked, then evaluated as the core does.
-import { printExpected, printWithType } from 'jest-matcher-utils';
+import { printExpected, printWithType } from './jest-utils.js';
 import { describeValue } from '../../src/core/describe.js';
 import type { MeasurePlan } from '../../src/core/evaluate.js';
 import {

@@ -1,7 +1,7 @@
 // Shared body of the set-level matchers: they take the result of evaluateRun(set, run, { measures })
 // and assert on a measure's mean (optionally the lower bound of its confidence interval), or compare
 // two results. Messages follow the per-query matchers' style; every per-query value is recorded.
-import { printWithType } from 'jest-matcher-utils';
+import { printWithType } from './jest-utils.js';
 import { describeValue } from '../../src/core/describe.js';
 import {
   formatMeasure,

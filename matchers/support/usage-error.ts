@@ -1,4 +1,4 @@
-import { matcherErrorMessage, printExpected, printWithType } from 'jest-matcher-utils';
+import { matcherErrorMessage, printExpected, printWithType } from './jest-utils.js';
 import { hintOf, type MatcherCall } from './hint.js';
 
 /**
