@@ -49,6 +49,45 @@ export async function readBaseline(path: string): Promise<BaselineFile | undefin
   return parseBaseline(text, path);
 }
 
+/** The version of a file a read saw: what tells a later look whether the file changed since. */
+type FileVersion = string;
+
+function versionOf(path: string): FileVersion {
+  try {
+    const stat = fs.statSync(path, { bigint: true });
+    return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+  } catch (error) {
+    return `missing:${(error as { code?: unknown } | null)?.code ?? ''}`;
+  }
+}
+
+/** A baseline read ahead of need (while the tests run); `current()` gives what readBaseline would give now. */
+export interface BaselineReadAhead {
+  current(): Promise<BaselineFile | undefined>;
+}
+
+/**
+ * Starts reading the baseline at `path` now. `current()` returns that read when the file is still the
+ * version it saw (same inode, size, modification and change times), else reads it again: a baseline
+ * edited, replaced or removed in the meantime is read as it is at the end.
+ */
+export function readBaselineAhead(path: string): BaselineReadAhead {
+  assertPath(path, 'readBaselineAhead');
+  const version = versionOf(path);
+  const early = readBaseline(path).then(
+    (file) => ({ file }),
+    (error: unknown) => ({ error }),
+  );
+  return {
+    async current() {
+      const outcome = await early;
+      if (versionOf(path) !== version) return readBaseline(path);
+      if ('error' in outcome) throw outcome.error;
+      return outcome.file;
+    },
+  };
+}
+
 /** Synchronous twin of readBaseline. */
 export function readBaselineSync(path: string): BaselineFile | undefined {
   assertPath(path, 'readBaselineSync');

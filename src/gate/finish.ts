@@ -4,7 +4,14 @@
 // setting the exit code) stay in the callers.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BaselineError, describeUpdate, readBaseline, updateBaseline } from '../baseline/index.js';
+import {
+  BaselineError,
+  describeUpdate,
+  readBaseline,
+  readBaselineAhead,
+  updateBaseline,
+  type BaselineReadAhead,
+} from '../baseline/index.js';
 import type { CollectedRun } from '../recording/collected.js';
 import { renderConsole } from '../report/console.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
@@ -32,6 +39,8 @@ export interface FinishContext {
   notes?: readonly string[];
   /** The report formats to write, each when its option turns it on. Default: all of them (REPORT_FORMATS). */
   formats?: readonly ReportFormat[];
+  /** The baseline (options.baselinePath) read while the tests ran; read here when absent. */
+  baseline?: BaselineReadAhead;
 }
 
 export interface FinishResult {
@@ -48,6 +57,9 @@ export interface FinishResult {
 
 export const PREFIX = 'rag-matchers:';
 
+/** For the reporters: start reading the baseline while the tests run, then hand it to finishRun. */
+export { readBaselineAhead, type BaselineReadAhead };
+
 function baselineProblem(error: unknown, options: ResolvedReporterOptions): string | undefined {
   if (!(error instanceof BaselineError)) return undefined;
   return `${PREFIX} cannot use the baseline ${options.baselineDisplayPath}: ${error.problem}`;
@@ -60,7 +72,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
 
   let baseline;
   try {
-    baseline = await readBaseline(options.baselinePath);
+    baseline = await (context.baseline?.current() ?? readBaseline(options.baselinePath));
   } catch (error) {
     const problem = baselineProblem(error, options);
     if (problem === undefined) throw error;

@@ -12,7 +12,7 @@
 // part of the run; `npx rag-matchers merge rag-shard-*.json` judges the whole.
 import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { finishRun, PREFIX } from '../gate/finish.js';
+import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { JEST_REPORTER_STARTED } from '../gate/reporter-options.js';
 import { shouldUseColor } from '../report/console.js';
@@ -59,6 +59,8 @@ export default class RagMatchersJestReporter {
   private runDirectory: string | undefined;
   private previousRunDirectory: string | undefined;
   private error: Error | undefined;
+  /** The baseline, read once the first test file has finished (by then the workers have started). */
+  private baseline: BaselineReadAhead | undefined;
   private readonly cleanUpOnExit = (): void => {
     if (this.runDirectory !== undefined) removeRunDirectory(this.runDirectory);
   };
@@ -108,12 +110,18 @@ export default class RagMatchersJestReporter {
   /** Before Jest starts its workers: a fresh run directory for this run's samples. */
   onRunStart(): void {
     this.error = undefined;
+    this.baseline = undefined;
     if (this.runDirectory !== undefined) removeRunDirectory(this.runDirectory);
     else this.previousRunDirectory = process.env[RUN_DIRECTORY_ENV];
     this.runDirectory = createRunDirectory();
     process.env[RUN_DIRECTORY_ENV] = this.runDirectory;
     // A run ended by Ctrl-C, SIGTERM or a crash does not reach onRunComplete: leave no directory behind.
     this.watchExit();
+  }
+
+  onTestFileResult(): void {
+    // A shard writes its samples and compares nothing.
+    if (this.shard === undefined) this.baseline ??= readBaselineAhead(this.resolved.baselinePath);
   }
 
   async onRunComplete(_testContexts: unknown, results: JestAggregatedResultsLike): Promise<void> {
@@ -164,7 +172,9 @@ export default class RagMatchersJestReporter {
       // Jest prints its summary after every reporter: the line that says how to accept the change is
       // printed when the process exits, so that it is the last line (in watch mode, right away).
       holdLastLine: !this.watching,
+      baseline: this.baseline,
     });
+    this.baseline = undefined;
     const lastLine = result.lastLine;
     if (lastLine !== undefined) {
       process.once('exit', () => {

@@ -6,7 +6,7 @@
 // (exit code 1) on a regression. Also runs on `vitest --merge-reports`, where the tests (meta included)
 // come from the shards' blob reports, so sharded runs are judged once, on the whole.
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
-import { finishRun, PREFIX } from '../gate/finish.js';
+import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { shouldUseColor } from '../report/console.js';
 import {
@@ -27,6 +27,8 @@ export default class RagMatchersVitestReporter implements Reporter {
   private resolved: ResolvedReporterOptions | undefined;
   /** Modules collected as they ended, while later files still ran: less work after the last test. */
   private readonly collected = new Map<TestModule, CollectedModule>();
+  /** The baseline, read once the first module has ended (by then the workers have started). */
+  private baseline: BaselineReadAhead | undefined;
 
   constructor(options?: RagReporterOptions) {
     // Wrong options stop Vitest before any test runs.
@@ -50,11 +52,13 @@ export default class RagMatchersVitestReporter implements Reporter {
 
   onTestRunStart(): void {
     this.collected.clear();
+    this.baseline = undefined;
   }
 
   onTestModuleEnd(testModule: TestModule): void {
-    if (this.vitest !== undefined)
-      this.collected.set(testModule, collectVitestModule(testModule, this.vitest.config.root));
+    if (this.vitest === undefined || this.resolved === undefined) return;
+    this.collected.set(testModule, collectVitestModule(testModule, this.vitest.config.root));
+    this.baseline ??= readBaselineAhead(this.resolved.baselinePath);
   }
 
   async onTestRunEnd(
@@ -93,7 +97,9 @@ export default class RagMatchersVitestReporter implements Reporter {
       printError: (text) => vitest.logger.error(`\n${text}`),
       color: shouldUseColor(process.stdout),
       notes,
+      baseline: this.baseline,
     });
+    this.baseline = undefined;
     // Vitest exits with process.exitCode once the run is over (and sets 1 itself when a test failed).
     if (result.failed) process.exitCode = 1;
   }
