@@ -1,7 +1,7 @@
 // The received hits of the per-question retrieval matchers: checked, then evaluated as the core does.
 import { printExpected, printWithType } from './jest-utils.js';
 import { describeValue } from '../../src/core/describe.js';
-import type { MeasurePlan } from '../../src/core/evaluate.js';
+import { evaluateWithMeasures, type MeasurePlan } from '../../src/core/evaluate.js';
 import {
   evaluate,
   evaluateMeasures,
@@ -52,14 +52,18 @@ function holdsNoCoreOption(options: object): boolean {
   return true;
 }
 
-/** Splits the matcher's own options from the core's, then evaluates; core errors become usage errors. */
+/**
+ * Splits the matcher's own options from the core's, then evaluates; core errors become usage errors.
+ * With `plan` (the declared measures due for the question), measures them too, in the same pass.
+ */
 export function evaluateForMatcher(
   call: MatcherCall,
   hits: readonly Hit[],
   relevant: Relevance,
   k: number | undefined,
   options: MatcherOptions & { k?: number },
-) {
+  plan?: MeasurePlan,
+): { evaluation: RetrievalEvaluation; queryId: string | undefined; declared: Record<string, number> | undefined } {
   const queryId = checkQueryId(call, options.queryId);
   let coreOptions: number | EvaluateOptions | undefined = k;
   if (!holdsNoCoreOption(options)) {
@@ -67,8 +71,10 @@ export function evaluateForMatcher(
     coreOptions = { ...rest, k };
   }
   let evaluation: RetrievalEvaluation;
+  let declared: Record<string, number> | undefined;
   try {
-    evaluation = evaluate(hits, relevant, coreOptions);
+    if (plan === undefined) evaluation = evaluate(hits, relevant, coreOptions);
+    else ({ evaluation, values: declared } = evaluateWithMeasures(hits, relevant, coreOptions, plan));
   } catch (error) {
     throw usageError(call, error instanceof Error ? error.message : String(error));
   }
@@ -80,7 +86,7 @@ export function evaluateForMatcher(
       `relevant: ${describeValue(relevant)}\nA question with no relevant passage cannot be scored; annotate it, or test it with toAbstain() on the answer.`,
     );
   }
-  return { evaluation, queryId };
+  return { evaluation, queryId, declared };
 }
 
 /**

@@ -1,14 +1,14 @@
 import { explainRanking } from '../../src/core/explain.js';
 import type { Hit, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
 import { plural } from '../../src/core/plural.js';
-import { recordQuestion } from '../../src/recording/question.js';
+import { questionRecorder } from '../../src/recording/question.js';
 import type { MetricSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './format.js';
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
-import { checkHits, evaluateDeclared, evaluateForMatcher, type CutoffMatcherOptions } from './hits.js';
+import { checkHits, evaluateForMatcher, type CutoffMatcherOptions } from './hits.js';
 import { checkCutoff, checkOptionalCutoff } from './cutoff.js';
-import { checkOptions } from './options.js';
+import { checkOptions, checkQueryId } from './options.js';
 import { checkThreshold, describeRequirement, meetsThreshold } from './threshold.js';
 
 /** What distinguishes one metric matcher from another; the rest is shared. */
@@ -57,7 +57,16 @@ export function runMetricMatcher(
   const hits: readonly Hit[] = checkHits(call, args.received);
   const min = args.min === undefined ? undefined : checkThreshold(call, args.min);
   const options = checkOptions<CutoffMatcherOptions>(call, args.options);
-  const { evaluation, queryId } = evaluateForMatcher(call, hits, args.relevant, args.k, options);
+  // The declared measures due for this question are measured in the pass that measures the matcher's own.
+  const recorder = questionRecorder(context, checkQueryId(call, options.queryId));
+  const { evaluation, queryId, declared } = evaluateForMatcher(
+    call,
+    hits,
+    args.relevant,
+    args.k,
+    options,
+    recorder.plan,
+  );
 
   const value = spec.pick(evaluation);
   const threshold = min ?? 1;
@@ -70,11 +79,7 @@ export function runMetricMatcher(
   sample.pass = pass !== negated;
   if (negated) sample.negated = true;
   if (queryId !== undefined) sample.queryId = queryId;
-  recordQuestion(context, {
-    queryId,
-    declared: (plan) => evaluateDeclared(call, hits, args.relevant, options, plan),
-    own: [sample],
-  });
+  recorder.record(declared, [sample]);
 
   const message = () => {
     const utils = utilsOf(context);

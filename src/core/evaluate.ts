@@ -283,6 +283,33 @@ export function evaluate(
   relevant: Relevance,
   kOrOptions?: number | EvaluateOptions,
 ): RetrievalEvaluation {
+  return evaluateWithPlan(hits, relevant, kOrOptions, undefined, undefined);
+}
+
+/**
+ * evaluate() and, from the same judging of the hits, the measures of `plan` as evaluateMeasures gives
+ * them (each at its own cutoff; `kOrOptions`' k is evaluate()'s only): for a matcher that records the
+ * declared measures of its question besides its own.
+ */
+export function evaluateWithMeasures(
+  hits: readonly Hit[],
+  relevant: Relevance,
+  kOrOptions: number | EvaluateOptions | undefined,
+  plan: MeasurePlan,
+): { evaluation: RetrievalEvaluation; values: Record<string, number> } {
+  const measured: { values: Record<string, number> } = { values: {} };
+  const evaluation = evaluateWithPlan(hits, relevant, kOrOptions, plan, measured);
+  return { evaluation, values: measured.values };
+}
+
+/** evaluate(), and with a plan the plan's measures into `measured` (evaluate itself allocates nothing more). */
+function evaluateWithPlan(
+  hits: readonly Hit[],
+  relevant: Relevance,
+  kOrOptions: number | EvaluateOptions | undefined,
+  plan: MeasurePlan | undefined,
+  measured: { values: Record<string, number> } | undefined,
+): RetrievalEvaluation {
   assertHits(hits);
   const options = readOptions(kOrOptions);
   const requestedK = validateK(options.k);
@@ -308,7 +335,7 @@ export function evaluate(
     const averagePrecision = MEASURE_TABLE.map.formula(atK);
     // R-precision and bpref have no cutoff: they read the whole list.
     const whole = advanceTo(kernel, Math.max(k, retrievedCount), uncut);
-    return {
+    const evaluation: RetrievalEvaluation = {
       k,
       evaluatedAtK,
       retrievedCount,
@@ -326,9 +353,32 @@ export function evaluate(
       bpref: MEASURE_TABLE.bpref.formula(whole),
       unmatchedRelevantIds: unmatchedJudgedIds(kernel, settings.minGrade, relevantCount - whole.truePositiveCount),
     };
+    if (plan !== undefined && measured !== undefined) {
+      // Every rank was judged above, so each of the plan's cutoffs reads the same found keys; a grade
+      // whose gain would overflow was refused by prepare.
+      reserveScratch(kernel, 0, plan.measures.length);
+      measureGradedRanking(
+        kernel,
+        retrievedCount,
+        query.judgedCount,
+        settings,
+        plan,
+        options.precisionDenominator === 'retrieved',
+      );
+      measured.values = valuesByName(kernel, plan);
+    }
+    return evaluation;
   } finally {
     releaseScratch(scratch);
   }
+}
+
+/** The plan's values the kernel measured last, by name (`{ 'recall@5': 0.8, … }`). */
+function valuesByName(kernel: MeasureScratch, plan: MeasurePlan): Record<string, number> {
+  const values: Record<string, number> = { ...plan.template };
+  const names = plan.names;
+  for (let index = 0; index < names.length; index++) values[names[index] as string] = kernel.values[index] as number;
+  return values;
 }
 
 /** Several measures of one query in one pass over the ranking: `{ 'recall@5': 0.8, 'ndcg@10': 0.71 }`. */
@@ -355,10 +405,7 @@ export function evaluateMeasures(
       checked.precisionDenominator === 'retrieved',
     );
     if (overflowing !== -1) throw overflowError(kernel, relevant, settings, overflowing);
-    const values: Record<string, number> = { ...plan.template };
-    const names = plan.names;
-    for (let index = 0; index < names.length; index++) values[names[index] as string] = kernel.values[index] as number;
-    return values;
+    return valuesByName(kernel, plan);
   } finally {
     releaseScratch(scratch);
   }

@@ -16,8 +16,16 @@ interface TestPlace {
   attempt: string;
   /** Absolute test file path, when known. */
   filePath: string | undefined;
-  /** Describe titles, outermost first, when known (read only when suite overrides need them). */
-  describePath: () => readonly string[] | undefined;
+  /** Where its describe titles are read from (only when suite overrides need them): a Vitest task or a jest-circus test. */
+  vitestTask: VitestTaskLike | undefined;
+  circusTest: CircusTestLike | undefined;
+}
+
+/** Describe titles, outermost first, when known. */
+function describePathOf(place: TestPlace): readonly string[] | undefined {
+  if (place.vitestTask !== undefined) return vitestDescribePath(place.vitestTask);
+  if (place.circusTest !== undefined) return circusDescribePath(place.circusTest);
+  return undefined;
 }
 
 interface VitestTaskLike {
@@ -65,11 +73,14 @@ function placeOf(context: RecordingContext): TestPlace | undefined {
   const task = context.task as VitestTaskLike | undefined;
   if (task !== undefined && task.meta !== undefined) {
     const result = task.result;
+    const repeat = result?.repeatCount ?? 0;
+    const retry = result?.retryCount ?? 0;
     return {
       key: task,
-      attempt: `${result?.repeatCount ?? 0}:${result?.retryCount ?? 0}`,
+      attempt: repeat === 0 && retry === 0 ? '0:0' : `${repeat}:${retry}`,
       filePath: task.file?.filepath,
-      describePath: () => vitestDescribePath(task),
+      vitestTask: task,
+      circusTest: undefined,
     };
   }
   const test = jestTestOf(context);
@@ -78,14 +89,16 @@ function placeOf(context: RecordingContext): TestPlace | undefined {
       key: test,
       attempt: String(test.invocations ?? 0),
       filePath: context.testPath,
-      describePath: () => circusDescribePath(test),
+      vitestTask: undefined,
+      circusTest: test,
     };
   if (context.currentTestName === undefined) return undefined;
   return {
     key: `${context.testPath ?? ''}\n${context.currentTestName}`,
     attempt: '0',
     filePath: context.testPath,
-    describePath: () => undefined,
+    vitestTask: undefined,
+    circusTest: undefined,
   };
 }
 
@@ -121,7 +134,7 @@ function toPosix(path: string): string {
 /** The declared measures (canonical) for the test running in `context`; [] when none. */
 function declaredFor(declaration: WorkerDeclaration, place: TestPlace | undefined): string[] {
   if (declaration.suites.length === 0 || place?.filePath === undefined) return declaration.measures;
-  return measuresFor(declaration, toPosix(relative(declaration.root, place.filePath)), place.describePath() ?? []);
+  return measuresFor(declaration, toPosix(relative(declaration.root, place.filePath)), describePathOf(place) ?? []);
 }
 
 /** What a matcher measured for one question. */
@@ -137,39 +150,70 @@ export interface QuestionMeasurement {
   own: readonly MetricSample[];
 }
 
-/** Records per the rule above; call it before returning the verdict. */
-export function recordQuestion(context: RecordingContext, measurement: QuestionMeasurement): void {
+/**
+ * One matcher call's recording, in two steps: `plan` says which declared measures are due (so that a
+ * matcher can measure them in the pass that measures its own), `record` records them and the
+ * matcher's own samples. Nothing is recorded until `record` is called.
+ */
+export class QuestionRecorder {
+  /** The plan of the declared measures due now; undefined when none are (nothing declared, or already recorded). */
+  readonly plan: MeasurePlan | undefined;
+  private readonly declared: readonly string[];
+
+  constructor(
+    private readonly context: RecordingContext,
+    private readonly queryId: string | undefined,
+    /** The measures recorded for the question in this attempt; undefined: no declaration applies. */
+    private readonly recorded: Set<string> | undefined,
+    declared: readonly string[],
+    private readonly questions: Map<string, Set<string>> | undefined,
+  ) {
+    this.declared = declared;
+    this.plan = recorded === undefined && questions !== undefined ? planFor(declared) : undefined;
+  }
+
+  /** Records the declared values (required when `plan` was given) and then the matcher's own samples. */
+  record(declaredValues: Readonly<Record<string, number>> | undefined, own: readonly MetricSample[]): void {
+    const { context, queryId } = this;
+    if (this.questions === undefined) {
+      for (const sample of own) recordSample(sample, context);
+      return;
+    }
+    let recorded = this.recorded;
+    if (recorded === undefined) {
+      if (declaredValues === undefined) throw new TypeError('QuestionRecorder.record: the declared values are due.');
+      recorded = new Set();
+      this.questions.set(queryId ?? '', recorded);
+      for (const measure of this.declared) {
+        const sample: MetricSample = { measure, value: declaredValues[measure] as number };
+        if (queryId !== undefined) sample.queryId = queryId;
+        recordSample(sample, context);
+        recorded.add(measure);
+      }
+    }
+    for (const sample of own) {
+      if (recorded.has(sample.measure)) continue;
+      recorded.add(sample.measure);
+      recordSample(sample, context);
+    }
+  }
+}
+
+/** The recorder of one matcher call for the question `queryId` of the test running in `context`. */
+export function questionRecorder(context: RecordingContext, queryId: string | undefined): QuestionRecorder {
   const declaration = publishedDeclaration();
   const place = declaration === undefined ? undefined : placeOf(context);
   const declared = declaration === undefined ? [] : declaredFor(declaration, place);
-  if (declared.length === 0 || place === undefined) {
-    for (const sample of measurement.own) recordSample(sample, context);
-    return;
-  }
-  const recording = recordingOf(place);
-  const question = measurement.queryId ?? '';
-  let recorded = recording.questions.get(question);
-  if (recorded === undefined) {
-    recorded = new Set();
-    recording.questions.set(question, recorded);
-    const values = measurement.declared(planFor(declared));
-    for (const measure of declared) {
-      recordSample(
-        {
-          measure,
-          value: values[measure] as number,
-          ...(measurement.queryId === undefined ? {} : { queryId: measurement.queryId }),
-        },
-        context,
-      );
-      recorded.add(measure);
-    }
-  }
-  for (const sample of measurement.own) {
-    if (recorded.has(sample.measure)) continue;
-    recorded.add(sample.measure);
-    recordSample(sample, context);
-  }
+  if (declared.length === 0 || place === undefined)
+    return new QuestionRecorder(context, queryId, undefined, declared, undefined);
+  const questions = recordingOf(place).questions;
+  return new QuestionRecorder(context, queryId, questions.get(queryId ?? ''), declared, questions);
+}
+
+/** Records per the rule above; call it before returning the verdict. */
+export function recordQuestion(context: RecordingContext, measurement: QuestionMeasurement): void {
+  const recorder = questionRecorder(context, measurement.queryId);
+  recorder.record(recorder.plan === undefined ? undefined : measurement.declared(recorder.plan), measurement.own);
 }
 
 /** Whether a declaration is in force for the test running in `context` (the set matchers check what they were given against it). */

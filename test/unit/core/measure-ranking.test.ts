@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateMeasures, parseMeasure, planMeasures } from '../../../src/index.js';
 import { createMeasureScratch, judgeKeys, loadGrades, REHASHED } from '../../../src/core/measure-ranking.js';
+import { evaluateWithMeasures } from '../../../src/core/evaluate.js';
 
 const measuresOf = (...names: string[]) => names.map(parseMeasure);
 
@@ -393,5 +394,48 @@ describe('ids that differ only where the sampled hash does not look', () => {
     expect(scratch.foundCount).toBe(1);
     expect(scratch.foundRanks[0]).toBe(40);
     expect(scratch.foundGrades[0]).toBe(2);
+  });
+});
+
+describe('evaluateWithMeasures: evaluate() and a plan from one judging of the hits', () => {
+  it('gives the hand-worked values of both: hits a, x, b, c against a (2), b (1), d (1)', () => {
+    // evaluate at k = 2: a found at rank 1 of 3 relevant → precision 1/2, recall 1/3, mrr 1. The plan:
+    // recall@3 (a, b) = 2/3; P@1 = 1; ndcg@2: DCG 2 / log2 2 = 2, ideal 2 + 1/log2 3 = 2.6309 → 0.7602.
+    const plan = planMeasures(measuresOf('recall@3', 'P@1', 'ndcg@2'));
+    const relevant = new Map([
+      ['a', 2],
+      ['b', 1],
+      ['d', 1],
+    ]);
+    const { evaluation, values } = evaluateWithMeasures(['a', 'x', 'b', 'c'], relevant, 2, plan);
+    expect(evaluation).toMatchObject({
+      k: 2,
+      precisionAtK: 0.5,
+      recallAtK: 1 / 3,
+      mrr: 1,
+      unmatchedRelevantIds: ['d'],
+    });
+    expect(values['recall@3']).toBeCloseTo(2 / 3, 12);
+    expect(values['precision@1']).toBe(1);
+    expect(values['ndcg@2']).toBeCloseTo(2 / (2 + 1 / Math.log2(3)), 12);
+  });
+
+  it('property: equals evaluate() and evaluateMeasures() called one after the other', () => {
+    const plan = planMeasures(
+      measuresOf('P@1', 'P@5', 'recall@3', 'recall@10', 'ndcg', 'ndcg@5', 'map', 'mrr', 'rprec', 'hit@2', 'bpref'),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), { maxLength: 12 }),
+        fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd', 'h'), fc.integer({ min: -1, max: 3 })),
+        fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
+        (hits, relevant, k) => {
+          const both = evaluateWithMeasures(hits, relevant, k, plan);
+          expect(both.evaluation).toEqual(evaluate(hits, relevant, k));
+          expect(both.values).toEqual(evaluateMeasures(hits, relevant, plan));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
