@@ -505,7 +505,7 @@ function summarizeRow(
     if (value > max) max = value;
     if (row.sources[i]!.pass === false) failures++;
   }
-  const { mean, ...interval } = intervalOf(values, min, max, settings);
+  const { mean, ...interval } = takeIntervalAhead(values, settings) ?? intervalOf(values, min, max, settings);
   const summary: SummaryRow = {
     suite: row.suite,
     suiteKey: row.key,
@@ -554,6 +554,63 @@ function summarizeRow(
     }
   }
   return summary;
+}
+
+type RowIntervalWithMean = RowInterval & { mean: number };
+
+/**
+ * Intervals worked out before summarize (precomputeIntervals, while later test files still run), each
+ * with the values and settings it was worked out for: a row takes one only when both are exactly its own.
+ */
+const intervalsAhead = new Map<string, { values: readonly number[]; interval: RowIntervalWithMean }>();
+
+function intervalAheadKey(values: readonly number[], settings: ResolvedSummaryOptions): string {
+  let sum = 0;
+  for (const value of values) sum += value;
+  return `${settings.confidence} ${settings.seed} ${settings.intervalResamples} ${values.length} ${sum}`;
+}
+
+function takeIntervalAhead(
+  values: readonly number[],
+  settings: ResolvedSummaryOptions,
+): RowIntervalWithMean | undefined {
+  if (intervalsAhead.size === 0) return undefined;
+  const key = intervalAheadKey(values, settings);
+  const ahead = intervalsAhead.get(key);
+  if (ahead === undefined || ahead.values.length !== values.length) return undefined;
+  for (let index = 0; index < values.length; index++)
+    if (!Object.is(ahead.values[index], values[index])) return undefined;
+  intervalsAhead.delete(key);
+  return ahead.interval;
+}
+
+/**
+ * Works out the intervals of `run`'s rows now, for summarize to take later (with the same options): a
+ * reporter calls it with each test file's samples as the file ends, so that the bootstrap runs while
+ * later files still run rather than after the last one. The summary is the same either way.
+ */
+export function precomputeIntervals(run: CollectedRun, options: SummaryOptions = {}): void {
+  const settings = resolveSummaryOptions(options);
+  for (const measures of groupRun(run).suites.values()) {
+    for (const row of measures.values()) {
+      const values = row.values;
+      let min = Infinity;
+      let max = -Infinity;
+      for (const value of values) {
+        if (value < min) min = value;
+        if (value > max) max = value;
+      }
+      intervalsAhead.set(intervalAheadKey(values, settings), {
+        values: [...values],
+        interval: intervalOf(values, min, max, settings),
+      });
+    }
+  }
+}
+
+/** Drops the intervals worked out ahead that no summary took (a run cut short, a file run again). */
+export function forgetPrecomputedIntervals(): void {
+  intervalsAhead.clear();
 }
 
 /** meanInterval (Wilson when every value is 0/1, else the seeded bootstrap); all-equal values give [v, v] under either, without resampling. */

@@ -9,8 +9,10 @@ import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node
 import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { shouldUseColor } from '../report/console.js';
+import { forgetPrecomputedIntervals, precomputeIntervals } from '../report/summary.js';
 import {
   resolveReporterOptions,
+  summaryOptionsFrom,
   validateReporterOptions,
   type RagReporterOptions,
   type ResolvedReporterOptions,
@@ -53,12 +55,20 @@ export default class RagMatchersVitestReporter implements Reporter {
   onTestRunStart(): void {
     this.collected.clear();
     this.baseline = undefined;
+    forgetPrecomputedIntervals();
   }
 
   onTestModuleEnd(testModule: TestModule): void {
     if (this.vitest === undefined || this.resolved === undefined) return;
-    this.collected.set(testModule, collectVitestModule(testModule, this.vitest.config.root));
+    const module = collectVitestModule(testModule, this.vitest.config.root);
+    this.collected.set(testModule, module);
     this.baseline ??= readBaselineAhead(this.resolved.baselinePath);
+    // A file's suites are complete when it ends: their intervals (the bootstrap) are worked out now.
+    try {
+      precomputeIntervals({ runner: 'vitest', samples: module.samples }, summaryOptionsFrom(this.resolved));
+    } catch {
+      // Whatever stops it stops the summary at the end too, which reports it.
+    }
   }
 
   async onTestRunEnd(
@@ -100,6 +110,7 @@ export default class RagMatchersVitestReporter implements Reporter {
       baseline: this.baseline,
     });
     this.baseline = undefined;
+    forgetPrecomputedIntervals();
     // Vitest exits with process.exitCode once the run is over (and sets 1 itself when a test failed).
     if (result.failed) process.exitCode = 1;
   }
