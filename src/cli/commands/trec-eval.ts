@@ -35,7 +35,8 @@ Options (trec_eval's long names work too):
       --threads N                  threads that measure a run file, each a part of it
                                    (default: one per core, up to 4, for a run of 16 MB
                                    or more; 1: never more than one); same output
-      --timings                    print read/sort/measure/write times to stderr (JSON)
+      --timings                    print read/sort/measure/write times to stderr (JSON; the
+                                   clock reads slow a large run a little)
   -h, --help                       this help
 
 Measures: ${SUPPORTED_TREC_MEASURES.join(', ')}
