@@ -10,16 +10,21 @@ const STDLIB_IMPORTS: Record<string, string> = {
   '@stdlib/stats-base-dists-normal-quantile': 'normalQuantile',
 };
 
-// The bundle is written beside the chunks as dist/stdlib.js (and .cjs), minified, and imported from
-// there: bundled into a chunk, it would be printed again unminified, three times its size.
+// The bundle is written beside the chunks as dist/stdlib.cjs, minified, and imported from there by
+// both formats (Node's ES modules import CommonJS, and esbuild marks its export names for them): bundled
+// into a chunk it would be printed again unminified, three times its size, and one copy per format
+// would ship it twice.
+const STDLIB_FILE = 'stdlib.cjs';
+
 const bundleStdlibOnce: EsbuildPlugin = {
   name: 'bundle-stdlib-once',
   setup(build) {
     // tsup builds CommonJS with splitting as ESM and converts it afterwards: tell the formats by extension.
     const commonJs = build.initialOptions.outExtension?.['.js'] === '.cjs';
-    const file = commonJs ? 'stdlib.cjs' : 'stdlib.js';
     build.onResolve({ filter: /^@stdlib\// }, (args) =>
-      args.path === '@stdlib/bundle' ? { path: `./${file}`, external: true } : { path: args.path, namespace: 'stdlib' },
+      args.path === '@stdlib/bundle'
+        ? { path: `./${STDLIB_FILE}`, external: true }
+        : { path: args.path, namespace: 'stdlib' },
     );
     build.onLoad({ filter: /.*/, namespace: 'stdlib' }, (args) => {
       const name = STDLIB_IMPORTS[args.path];
@@ -31,6 +36,8 @@ const bundleStdlibOnce: EsbuildPlugin = {
         resolveDir: process.cwd(),
       };
     });
+    // Written once, by the ES build (which every build runs, `npm run demo`'s included).
+    if (commonJs) return;
     build.onEnd(async () => {
       await build.esbuild.build({
         stdin: {
@@ -41,9 +48,9 @@ const bundleStdlibOnce: EsbuildPlugin = {
         },
         bundle: true,
         minify: true,
-        format: commonJs ? 'cjs' : 'esm',
+        format: 'cjs',
         platform: 'node',
-        outfile: `${build.initialOptions.outdir ?? 'dist'}/${file}`,
+        outfile: `${build.initialOptions.outdir ?? 'dist'}/${STDLIB_FILE}`,
         legalComments: 'none',
       });
     });
