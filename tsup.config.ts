@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+
 import { defineConfig, type Options } from 'tsup';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
@@ -10,11 +12,20 @@ const STDLIB_IMPORTS: Record<string, string> = {
   '@stdlib/stats-base-dists-normal-quantile': 'normalQuantile',
 };
 
-// The bundle is written beside the chunks as dist/stdlib.cjs, minified, and imported from there by
-// both formats (Node's ES modules import CommonJS, and esbuild marks its export names for them): bundled
-// into a chunk it would be printed again unminified, three times its size, and one copy per format
-// would ship it twice.
+// The bundle is written beside the chunks as dist/stdlib.cjs, minified: bundled into a chunk it would be
+// printed again unminified, three times its size. Both formats import it through dist/stdlib-lazy.cjs,
+// a few lines that load it on the first call of a function: compiling and starting it costs about 25 ms,
+// and most test files (every file of per-question matchers) never call one. CommonJS, so that the
+// loading is synchronous; Node's ES modules import it like any CommonJS module.
 const STDLIB_FILE = 'stdlib.cjs';
+const STDLIB_LAZY_FILE = 'stdlib-lazy.cjs';
+
+function lazyStdlibModule(): string {
+  const lines = ["'use strict';", 'let loaded;', `const load = () => (loaded ??= require('./${STDLIB_FILE}'));`];
+  for (const name of Object.values(STDLIB_IMPORTS))
+    lines.push(`exports.${name} = function ${name}(...args) { return load().${name}(...args); };`);
+  return `${lines.join('\n')}\n`;
+}
 
 const bundleStdlibOnce: EsbuildPlugin = {
   name: 'bundle-stdlib-once',
@@ -23,7 +34,7 @@ const bundleStdlibOnce: EsbuildPlugin = {
     const commonJs = build.initialOptions.outExtension?.['.js'] === '.cjs';
     build.onResolve({ filter: /^@stdlib\// }, (args) =>
       args.path === '@stdlib/bundle'
-        ? { path: `./${STDLIB_FILE}`, external: true }
+        ? { path: `./${STDLIB_LAZY_FILE}`, external: true }
         : { path: args.path, namespace: 'stdlib' },
     );
     build.onLoad({ filter: /.*/, namespace: 'stdlib' }, (args) => {
@@ -39,6 +50,9 @@ const bundleStdlibOnce: EsbuildPlugin = {
     // Written once, by the ES build (which every build runs, `npm run demo`'s included).
     if (commonJs) return;
     build.onEnd(async () => {
+      const outdir = build.initialOptions.outdir ?? 'dist';
+      await mkdir(outdir, { recursive: true });
+      await writeFile(`${outdir}/${STDLIB_LAZY_FILE}`, lazyStdlibModule());
       await build.esbuild.build({
         stdin: {
           contents: Object.entries(STDLIB_IMPORTS)
@@ -50,7 +64,7 @@ const bundleStdlibOnce: EsbuildPlugin = {
         minify: true,
         format: 'cjs',
         platform: 'node',
-        outfile: `${build.initialOptions.outdir ?? 'dist'}/${STDLIB_FILE}`,
+        outfile: `${outdir}/${STDLIB_FILE}`,
         legalComments: 'none',
       });
     });
