@@ -54,3 +54,20 @@ export const BASELINE: BaselineFile = baselineFile({
   'test/orders.test.ts > shipping': { mrr: { eu: 1, us: 0.5, gone: 0.5 } },
   'test/other.test.ts': { ndcg: { x: 0.5 } },
 });
+
+/** One suite of a.test.ts ("refunds") with recall@5 of q1, q2, … as given: the smallest run that writes reports. */
+export function recallRun(values: number[]): CollectedRun {
+  return {
+    runner: 'vitest',
+    files: ['a.test.ts'],
+    samples: values.map((value, index) => ({
+      measure: 'recall@5',
+      value,
+      pass: true,
+      queryId: `q${index + 1}`,
+      file: 'a.test.ts',
+      describePath: ['refunds'],
+      test: `asks q${index + 1}`,
+    })),
+  };
+}

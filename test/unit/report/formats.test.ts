@@ -8,13 +8,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { describeWriteError, finishRun } from '../../../src/gate/finish.js';
-import type { CollectedRun } from '../../../src/recording/collected.js';
 import { pathFormat, type ReportFormat, type ReportInput } from '../../../src/report/formats/format.js';
 import { REPORT_FORMATS, REPORT_PATH_OPTIONS } from '../../../src/report/formats/index.js';
 import { REPORT_FILE_OPTIONS, resolveReporterOptions, validateReporterOptions } from '../../../src/report/options.js';
 import { summarize } from '../../../src/report/summary.js';
 import { writeReportsOf, type WriteReportsOptions } from '../../../src/report/write.js';
-import { BASELINE, RUN } from './fixture.js';
+import { BASELINE, RUN, recallRun } from './fixture.js';
 
 const SUMMARY = summarize(RUN, BASELINE, { baselinePath: 'rag-baseline.json' });
 
@@ -100,19 +99,7 @@ describe('a format added to the list', () => {
       path: false,
       target: ({ env }) => env.RAG_COUNTS,
     };
-    const run: CollectedRun = {
-      runner: 'vitest',
-      files: ['a.test.ts'],
-      samples: [1, 0.5].map((value, index) => ({
-        measure: 'recall@5',
-        value,
-        pass: true,
-        queryId: `q${index + 1}`,
-        file: 'a.test.ts',
-        describePath: ['refunds'],
-        test: `asks q${index + 1}`,
-      })),
-    };
+    const run = recallRun([1, 0.5]);
     writeFileSync(path.join(directory, 'a.test.ts'), '');
     const finish = async (env: Record<string, string>): Promise<string[]> => {
       const errors: string[] = [];

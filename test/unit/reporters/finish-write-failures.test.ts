@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { finishRun, type FinishResult } from '../../../src/gate/finish.js';
 import type { CollectedRun } from '../../../src/recording/collected.js';
 import { resolveReporterOptions, type RagReporterOptions } from '../../../src/report/options.js';
+import { recallRun } from '../report/fixture.js';
 
 let root: string;
 
@@ -20,22 +21,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   rmSync(root, { recursive: true, force: true });
 });
-
-function run(values: number[]): CollectedRun {
-  return {
-    runner: 'vitest',
-    files: ['a.test.ts'],
-    samples: values.map((value, index) => ({
-      measure: 'recall@5',
-      value,
-      pass: true,
-      queryId: `q${index + 1}`,
-      file: 'a.test.ts',
-      describePath: ['refunds'],
-      test: `asks q${index + 1}`,
-    })),
-  };
-}
 
 async function finish(
   collected: CollectedRun,
@@ -66,7 +51,7 @@ describe('finishRun when a file cannot be written', () => {
   it('a json option naming a folder: the regression is still printed and fails the run, with one line about the report', async () => {
     writeFileSync(join(root, 'rag-baseline.json'), BASELINE);
     mkdirSync(join(root, 'reports'));
-    const { result, out, err } = await finish(run([0, 1]), { json: 'reports', markdown: 'reports/summary.md' });
+    const { result, out, err } = await finish(recallRun([0, 1]), { json: 'reports', markdown: 'reports/summary.md' });
     expect(result.failed).toBe(true);
     expect(result.reason).toContain('retrieval quality regressed in 1 suite × measure row');
     expect(out).toContain('a.test.ts > refunds  recall@5');
@@ -82,7 +67,7 @@ describe('finishRun when a file cannot be written', () => {
     mkdirSync(join(root, 'summary-dir'));
     writeFileSync(join(root, 'blocker'), 'a file where a folder should be');
     const { result, out, err } = await finish(
-      run([1, 1]),
+      recallRun([1, 1]),
       { html: 'blocker/report.html' },
       { GITHUB_STEP_SUMMARY: join(root, 'summary-dir') },
     );
@@ -98,7 +83,7 @@ describe('finishRun when a file cannot be written', () => {
   it('markdown and html options naming folders: each line suggests a file of its own kind', async () => {
     mkdirSync(join(root, 'md'));
     mkdirSync(join(root, 'page'));
-    const { result, err } = await finish(run([1, 1]), { markdown: 'md', html: 'page', json: 'out/rag.json' });
+    const { result, err } = await finish(recallRun([1, 1]), { markdown: 'md', html: 'page', json: 'out/rag.json' });
     expect(result.failed).toBe(false);
     expect(err).toEqual([
       `rag-matchers: could not write the Markdown report ${join(root, 'md')}: it is a folder; name a file such as rag-report.md (EISDIR).`,
@@ -116,7 +101,7 @@ describe('finishRun when a file cannot be written', () => {
         });
       return open(file, flags, mode);
     });
-    const { result, err } = await finish(run([1, 1]), {}, { RAG_BASELINE: 'update' });
+    const { result, err } = await finish(recallRun([1, 1]), {}, { RAG_BASELINE: 'update' });
     expect(result).toMatchObject({ failed: false, baselineWritten: false });
     expect(err).toEqual([
       'rag-matchers: could not write the baseline rag-baseline.json: it is a folder; name a file such as rag-baseline.json (EISDIR).',
@@ -132,7 +117,7 @@ describe('finishRun when a file cannot be written', () => {
         throw Object.assign(new Error(`EROFS: read-only file system, open '${String(file)}'`), { code: 'EROFS' });
       return open(file, flags, mode);
     });
-    const { result, out, err } = await finish(run([1, 0.5]), {}, { RAG_BASELINE: 'update' });
+    const { result, out, err } = await finish(recallRun([1, 0.5]), {}, { RAG_BASELINE: 'update' });
     expect(result).toMatchObject({ failed: false, baselineWritten: false });
     expect(out).toContain('a.test.ts > refunds  recall@5');
     expect(out).not.toContain('Updated');
