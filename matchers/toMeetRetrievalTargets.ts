@@ -6,7 +6,7 @@ import { utilsOf } from './support/context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './support/format.js';
 import { hintOf, matcherCall, type MatcherCall } from './support/hint.js';
 import { checkHits, evaluateDeclared, evaluateForMatcher, type MatcherOptions } from './support/hits.js';
-import { checkOptions } from './support/options.js';
+import { checkOptions, checkQueryId } from './support/options.js';
 import { checkThreshold, meetsThreshold } from './support/threshold.js';
 import { usageError, withUsageErrors } from './support/usage-error.js';
 
@@ -59,7 +59,8 @@ export function toMeetRetrievalTargets(
   const checked = checkOptions<MatcherOptions>(call, options);
   const parsed = readTargets(call, targets);
   // Validates options and annotations exactly as the single-measure matchers do.
-  const { queryId } = evaluateForMatcher(call, hits, relevant, undefined, checked);
+  const queryId = checkQueryId(call, checked.queryId);
+  evaluateForMatcher(call, hits, relevant, undefined, checked);
   const { queryId: _queryId, ...coreOptions } = checked;
   const targetList = [...parsed.values()];
   const values = evaluateMeasures(

@@ -12,7 +12,6 @@ import {
 } from '../../src/core/index.js';
 import { isPromiseLike } from '../../src/core/keys.js';
 import type { MatcherCall } from './hint.js';
-import { checkQueryId } from './options.js';
 import { usageError, withUsageErrors } from './usage-error.js';
 
 /** Options every matcher takes as its last argument: the core's options plus the question's id. */
@@ -53,8 +52,9 @@ function holdsNoCoreOption(options: object): boolean {
 }
 
 /**
- * Splits the matcher's own options from the core's, then evaluates; core errors become usage errors.
- * With `plan` (the declared measures due for the question), measures them too, in the same pass.
+ * Splits the matcher's own options from the core's (`options.queryId` the caller has checked with
+ * checkQueryId), then evaluates; core errors become usage errors. With `plan` (the declared measures
+ * due for the question), measures them too, in the same pass.
  */
 export function evaluateForMatcher(
   call: MatcherCall,
@@ -63,8 +63,7 @@ export function evaluateForMatcher(
   k: number | undefined,
   options: MatcherOptions & { k?: number },
   plan?: MeasurePlan,
-): { evaluation: RetrievalEvaluation; queryId: string | undefined; declared: Record<string, number> | undefined } {
-  const queryId = checkQueryId(call, options.queryId);
+): { evaluation: RetrievalEvaluation; declared: Record<string, number> | undefined } {
   let coreOptions: number | EvaluateOptions | undefined = k;
   if (!holdsNoCoreOption(options)) {
     const { queryId: _queryId, ...rest } = options;
@@ -86,7 +85,7 @@ export function evaluateForMatcher(
       `relevant: ${describeValue(relevant)}\nA question with no relevant passage cannot be scored; annotate it, or test it with toAbstain() on the answer.`,
     );
   }
-  return { evaluation, queryId, declared };
+  return { evaluation, declared };
 }
 
 /**

@@ -58,15 +58,9 @@ export function runMetricMatcher(
   const min = args.min === undefined ? undefined : checkThreshold(call, args.min);
   const options = checkOptions<CutoffMatcherOptions>(call, args.options);
   // The declared measures due for this question are measured in the pass that measures the matcher's own.
-  const recorder = questionRecorder(context, checkQueryId(call, options.queryId));
-  const { evaluation, queryId, declared } = evaluateForMatcher(
-    call,
-    hits,
-    args.relevant,
-    args.k,
-    options,
-    recorder.plan,
-  );
+  const queryId = checkQueryId(call, options.queryId);
+  const recorder = questionRecorder(context, queryId);
+  const { evaluation, declared } = evaluateForMatcher(call, hits, args.relevant, args.k, options, recorder.plan);
 
   const value = spec.pick(evaluation);
   const threshold = min ?? 1;

@@ -73,11 +73,9 @@ function placeOf(context: RecordingContext): TestPlace | undefined {
   const task = context.task as VitestTaskLike | undefined;
   if (task !== undefined && task.meta !== undefined) {
     const result = task.result;
-    const repeat = result?.repeatCount ?? 0;
-    const retry = result?.retryCount ?? 0;
     return {
       key: task,
-      attempt: repeat === 0 && retry === 0 ? '0:0' : `${repeat}:${retry}`,
+      attempt: `${result?.repeatCount ?? 0}:${result?.retryCount ?? 0}`,
       filePath: task.file?.filepath,
       vitestTask: task,
       circusTest: undefined,
