@@ -24,15 +24,24 @@ const CACHE = process.env.RAG_MATCHERS_CACHE ?? join(homedir(), '.cache', 'rag-m
 const VERSIONS = {
   vitest4: { vitest: '4.1.12' },
   vitest5: { vitest: '5.1.2' },
-  jest30: { jest: '30.5.2', 'ts-jest': '29.4.15', '@types/jest': '30.0.0' },
+  jest30: { jest: '30.5.2', '@types/jest': '30.0.0' },
+  // Jest's TypeScript transform: ts-jest drives TypeScript's JavaScript API, which TypeScript 7 does not
+  // ship; with 7, Babel strips the types and tsc checks them (what Jest's docs describe).
+  'ts-jest': { 'ts-jest': '29.4.15' },
+  babel: {
+    'babel-jest': '30.5.2',
+    '@babel/core': '8.1.3',
+    '@babel/preset-env': '8.0.7',
+    '@babel/preset-typescript': '8.0.7',
+  },
   'ts5.9': { typescript: '5.9.3' },
   ts7: { typescript: '7.0.2' },
 };
 
 /**
  * A covering set, not the product: every Node (20, 22, 24), runner (Vitest 4.1, Vitest 5, Jest 30),
- * TypeScript (5.9, 7) and module kind (ESM, CommonJS) appears at least once. Vitest 5 needs Node
- * ^22.12; ts-jest needs TypeScript's JavaScript API, which TypeScript 7 does not ship (Jest cells: 5.9).
+ * TypeScript (5.9, 7) and module kind (ESM, CommonJS) appears at least once, and each runner with
+ * TypeScript 7. Vitest 5 needs Node ^22.12; Babel 8 (Jest with TypeScript 7) ^22.18.
  */
 export const CELLS = [
   'node20-vitest4-ts5.9-esm',
@@ -40,6 +49,7 @@ export const CELLS = [
   'node22-vitest5-ts7-esm',
   'node24-vitest5-ts7-cjs',
   'node24-jest30-ts5.9-cjs',
+  'node22-jest30-ts7-cjs',
 ];
 
 function parseCell(name) {
@@ -140,16 +150,30 @@ export default defineConfig({
 });
 `;
 
-const JEST_CONFIG = `/** @type {import('jest').Config} */
+/** Jest's TypeScript transform in a cell: ts-jest with TypeScript 5.9, Babel with 7. */
+function jestTransform(cell) {
+  return cell.typescript === 'ts7' ? 'babel' : 'ts-jest';
+}
+
+function jestConfig(cell) {
+  const transform = jestTransform(cell) === 'babel' ? `'babel-jest'` : `['ts-jest', { tsconfig: 'tsconfig.json' }]`;
+  return `/** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   setupFilesAfterEnv: ['rag-matchers/jest'],
-  transform: { '^.+\\\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  transform: { '^.+\\\\.ts$': ${transform} },
   // Imports written with .js (as NodeNext wants) find the .ts file.
   moduleNameMapper: { '^(\\\\.{1,2}/.*)\\\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   reporters: ['default', ['rag-matchers/jest-reporter', { baseline: 'rag-baseline.json' }]],
   cacheDirectory: '<rootDir>/.jest-cache',
+};
+`;
+}
+
+// Babel only strips the types (tsc checks them); preset-env turns the imports into require for Jest.
+const BABEL_CONFIG = `module.exports = {
+  presets: [['@babel/preset-env', { targets: { node: 'current' } }], '@babel/preset-typescript'],
 };
 `;
 
@@ -159,6 +183,7 @@ function createProject(cell, tarball, dir) {
   const dependencies = {
     'rag-matchers': `file:${tarball}`,
     ...VERSIONS[cell.runner],
+    ...(cell.runner === 'jest30' ? VERSIONS[jestTransform(cell)] : {}),
     ...VERSIONS[cell.typescript],
     '@types/node': `^${cell.node}`,
   };
@@ -178,8 +203,10 @@ function createProject(cell, tarball, dir) {
       ? '// Jest globals: describe, test and expect come from "types": ["jest", …].\n'
       : "import { describe, expect, test } from 'vitest';\n";
   writeFileSync(testFile, header + readFileSync(testFile, 'utf8'));
-  if (cell.runner === 'jest30') writeFileSync(join(dir, 'jest.config.js'), JEST_CONFIG);
-  else writeFileSync(join(dir, cell.module === 'esm' ? 'vitest.config.ts' : 'vitest.config.mts'), VITEST_CONFIG);
+  if (cell.runner === 'jest30') {
+    writeFileSync(join(dir, 'jest.config.js'), jestConfig(cell));
+    if (jestTransform(cell) === 'babel') writeFileSync(join(dir, 'babel.config.js'), BABEL_CONFIG);
+  } else writeFileSync(join(dir, cell.module === 'esm' ? 'vitest.config.ts' : 'vitest.config.mts'), VITEST_CONFIG);
 }
 
 /** Runs one cell; returns the failures (empty: passed). */
