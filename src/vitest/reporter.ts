@@ -27,9 +27,11 @@ export default class RagMatchersVitestReporter implements Reporter {
   private readonly options: RagReporterOptions;
   private vitest: Vitest | undefined;
   private resolved: ResolvedReporterOptions | undefined;
-  /** Modules collected as they ended, while later files still ran: less work after the last test. */
+  /** Modules that ended and are not collected yet (see onTestModuleEnd). */
+  private ended: TestModule[] = [];
+  /** Modules collected while later files still ran: less work after the last test. */
   private readonly collected = new Map<TestModule, CollectedModule>();
-  /** The baseline, read once the first module has ended (by then the workers have started). */
+  /** The baseline, read along with the first module collected while later files run. */
   private baseline: BaselineReadAhead | undefined;
 
   constructor(options?: RagReporterOptions) {
@@ -53,21 +55,43 @@ export default class RagMatchersVitestReporter implements Reporter {
   }
 
   onTestRunStart(): void {
+    this.ended = [];
     this.collected.clear();
     this.baseline = undefined;
     forgetPrecomputedIntervals();
   }
 
+  /**
+   * Only notes the module. Vitest awaits this hook before it answers the worker's last report, and
+   * the worker waits for that answer before the next file can start: work done here would hold up the
+   * whole run (with one worker, as on two cores, every file). The module is collected once the next
+   * file has started (onTestModuleStart), while its tests run, or at the end of the run.
+   */
   onTestModuleEnd(testModule: TestModule): void {
-    if (this.vitest === undefined || this.resolved === undefined) return;
-    const module = collectVitestModule(testModule, this.vitest.config.root);
-    this.collected.set(testModule, module);
-    this.baseline ??= readBaselineAhead(this.resolved.baselinePath);
-    // A file's suites are complete when it ends: their intervals (the bootstrap) are worked out now.
-    try {
-      precomputeIntervals({ runner: 'vitest', samples: module.samples }, summaryOptionsFrom(this.resolved));
-    } catch {
-      // Whatever stops it stops the summary at the end too, which reports it.
+    this.ended.push(testModule);
+  }
+
+  onTestModuleStart(): void {
+    this.collectEnded();
+  }
+
+  /** Collects the modules that ended, works out their intervals and reads the baseline ahead. */
+  private collectEnded(): void {
+    const vitest = this.vitest;
+    const options = this.resolved;
+    const ended = this.ended;
+    this.ended = [];
+    if (vitest === undefined || options === undefined) return;
+    for (const testModule of ended) {
+      const module = collectVitestModule(testModule, vitest.config.root);
+      this.collected.set(testModule, module);
+      this.baseline ??= readBaselineAhead(options.baselinePath);
+      // A file's suites are complete when it ends: their intervals (the bootstrap) are worked out now.
+      try {
+        precomputeIntervals({ runner: 'vitest', samples: module.samples }, summaryOptionsFrom(options));
+      } catch {
+        // Whatever stops it stops the summary at the end too, which reports it.
+      }
     }
   }
 
@@ -84,6 +108,8 @@ export default class RagMatchersVitestReporter implements Reporter {
       print(`\n${PREFIX} the run was interrupted: no retrieval summary, and the baseline was not touched.`);
       return;
     }
+    // Modules still waiting to be collected are collected by collectVitestRun: nothing runs alongside now.
+    this.ended = [];
     const run = collectVitestRun(testModules, vitest.config.root, this.collected);
     this.collected.clear();
     const overrideProblem = checkSuiteOverrides(options.declaration, run);
