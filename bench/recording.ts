@@ -2,7 +2,10 @@
 // recording the declared measures for the reporter (which compares them with a baseline at the end),
 // against the same tests written with plain `expect` on the core functions, without the reporter.
 // Both run in one temporary project, alternately, several times; the figure is the ratio of the median
-// wall times (target ≤ 1.10).
+// wall times (target ≤ 1.10), printed with the median of each round's own ratio (the two runs of a round
+// are next to each other in time, so a drift of the machine's speed moves both).
+// BENCH_NODE=/path/to/node runs Vitest with that Node.js (e.g. ~/.cache/rag-matchers/node-22/bin/node,
+// which `npm run test:compat` fetches from the npm registry); else the Node.js running this script.
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -23,6 +26,7 @@ const QUESTIONS = 4_000;
 const FILES = 8;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MEASURES = ['hit@3', 'recall@5', 'ndcg@10', 'mrr@10'];
+const NODE = process.env.BENCH_NODE || process.execPath;
 
 /** The questions' data, generated once: 20 hits and 3 relevant ids each, from a small deterministic generator. */
 function questionsModule(): string {
@@ -126,7 +130,7 @@ function runVitest(dir: string, style: 'matchers' | 'plain', env: Record<string,
   const cpuBefore = childCpuSeconds();
   const started = process.hrtime.bigint();
   const result = spawnSync(
-    process.execPath,
+    NODE,
     [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', `vitest.${style}.config.js`],
     {
       cwd: dir,
@@ -164,12 +168,18 @@ export async function benchRecording(): Promise<void> {
       `${median(timings.map((timing) => timing[key])).toFixed(2)} s (${timings.map((timing) => timing[key].toFixed(2)).join(', ')})`;
     const ratio = (key: keyof Timing) =>
       (median(matchers.map((timing) => timing[key])) / median(plain.map((timing) => timing[key]))).toFixed(3);
-    console.log(`${QUESTIONS} per-question tests in ${FILES} files, ${ROUNDS} alternating rounds, medians:`);
+    const nodeVersion = spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    console.log(
+      `${QUESTIONS} per-question tests in ${FILES} files, ${ROUNDS} alternating rounds, Node.js ${nodeVersion}, medians:`,
+    );
     console.log(`  plain expect, no reporter:                  wall ${show(plain, 'wall')}, cpu ${show(plain, 'cpu')}`);
     console.log(
       `  matchers + reporter, ${MEASURES.length} declared measures: wall ${show(matchers, 'wall')}, cpu ${show(matchers, 'cpu')}`,
     );
+    const perRound = (key: keyof Timing) =>
+      median(matchers.map((timing, round) => timing[key] / (plain[round] as Timing)[key])).toFixed(3);
     console.log(`  ratio: wall ${ratio('wall')}, cpu ${ratio('cpu')} (target ≤ 1.10)`);
+    console.log(`  median of the rounds' own ratios: wall ${perRound('wall')}, cpu ${perRound('cpu')}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
