@@ -3,7 +3,7 @@
 // first run to the gate, CI, broken baselines, a kill in the middle of a write; `--shard` with
 // `rag-matchers merge`; two runs at once in one project. The scenarios share one project and run in
 // order (each starts from the baseline the previous left).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageSnapshot } from '../support/project.js';
 import {
@@ -180,6 +180,16 @@ describe('the baseline workflow with jest', { timeout: 120_000 }, () => {
     // The run directory of a killed run is left behind in the temp directory (no code runs on SIGKILL).
     for (const name of leftoverRunDirectories(project))
       rmSync(`${project.tmp}/${name}`, { recursive: true, force: true });
+    // So is the baseline's lock: the next update breaks it (its owner is gone) and writes the baseline.
+    expect(existsSync(project.path('.rag-baseline.json.lock'))).toBe(true);
+    const again = await runTests(project, {
+      args: ['--runInBand'],
+      env: { RETRIEVER: 'worse', RAG_BASELINE: 'update' },
+    });
+    expect(again.exitCode, explain(again)).toBe(0);
+    expect(existsSync(project.path('.rag-baseline.json.lock'))).toBe(false);
+    expect(readFileSync(project.path('rag-baseline.json'), 'utf8')).toContain('"refund-window": 0.5');
+    writeFileSync(project.path('rag-baseline.json'), recorded);
   });
 });
 

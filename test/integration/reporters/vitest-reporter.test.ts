@@ -1,7 +1,7 @@
 // The Vitest reporter on a real project, run by the real `vitest run`: the baseline workflow from the
 // first run to the gate, CI, broken baselines, a kill in the middle of a write, and sharding. The
 // scenarios share one project and run in order (each starts from the baseline the previous left).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageSnapshot } from '../support/project.js';
 import { readVitestReport } from '../support/reports.js';
@@ -183,6 +183,14 @@ describe('the baseline workflow with vitest run', { timeout: 120_000 }, () => {
     expect(readFileSync(project.path(temp[0]!), 'utf8')).toContain('"refund-window": 0.5');
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
     rmSync(project.path(temp[0]!));
+    // The killed run held the baseline's lock: the file stays, and the next update breaks it (its owner is
+    // gone) and writes the baseline.
+    expect(existsSync(project.path('.rag-baseline.json.lock'))).toBe(true);
+    const again = await runTests(project, { env: { RETRIEVER: 'worse', RAG_BASELINE: 'update' } });
+    expect(again.exitCode, explain(again)).toBe(0);
+    expect(existsSync(project.path('.rag-baseline.json.lock'))).toBe(false);
+    expect(readFileSync(project.path('rag-baseline.json'), 'utf8')).toContain('"refund-window": 0.5');
+    writeFileSync(project.path('rag-baseline.json'), recorded);
   });
 });
 
