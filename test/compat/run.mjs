@@ -230,13 +230,12 @@ async function runCell(cell, tarball, work) {
     return result;
   };
 
-  const install = await step('npm install', 'npm', [
-    'install',
-    '--no-audit',
-    '--no-fund',
-    '--prefer-offline',
-    '--loglevel=error',
-  ]);
+  const installArgs = ['install', '--no-audit', '--no-fund', '--loglevel=error'];
+  let install = await step('npm install', 'npm', [...installArgs, '--prefer-offline']);
+  // --prefer-offline trusts a cached package list; one cached before a dependency's newest release
+  // lacks it (ETARGET "No matching version found"): ask the registry once more.
+  if (install.code !== 0 && /ETARGET|notarget/.test(install.output))
+    install = await step('npm install (registry)', 'npm', [...installArgs, '--prefer-online']);
   if (install.code !== 0) return { failures: ['npm install failed'], log, nodeVersion };
 
   const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
