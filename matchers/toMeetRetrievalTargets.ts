@@ -1,11 +1,11 @@
 import { explainRanking } from '../src/core/explain.js';
 import { evaluateMeasures, formatMeasure, parseMeasure, type Measure, type Relevance } from '../src/core/index.js';
-import { recordQuestion } from '../src/recording/question.js';
+import { questionRecorder } from '../src/recording/question.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { utilsOf } from './support/context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './support/format.js';
 import { hintOf, matcherCall, type MatcherCall } from './support/hint.js';
-import { checkHits, evaluateDeclared, evaluateForMatcher, type MatcherOptions } from './support/hits.js';
+import { checkHits, evaluateForMatcher, type MatcherOptions } from './support/hits.js';
 import { checkOptions, checkQueryId } from './support/options.js';
 import { checkThreshold, meetsThreshold } from './support/threshold.js';
 import { usageError, withUsageErrors } from './support/usage-error.js';
@@ -58,9 +58,11 @@ export function toMeetRetrievalTargets(
   const hits = checkHits(call, received);
   const checked = checkOptions<MatcherOptions>(call, options);
   const parsed = readTargets(call, targets);
-  // Validates options and annotations exactly as the single-measure matchers do.
+  // Validates options and annotations exactly as the single-measure matchers do, and measures the
+  // question's declared measures (when due) in the same pass.
   const queryId = checkQueryId(call, checked.queryId);
-  evaluateForMatcher(call, hits, relevant, undefined, checked);
+  const recorder = questionRecorder(this, queryId);
+  const { declared } = evaluateForMatcher(call, hits, relevant, undefined, checked, recorder.plan);
   const { queryId: _queryId, ...coreOptions } = checked;
   const targetList = [...parsed.values()];
   const values = evaluateMeasures(
@@ -77,17 +79,16 @@ export function toMeetRetrievalTargets(
   const pass = results.every((result) => result.met);
   const negated = this.isNot === true;
   // Each target records its value and whether that target was met, not the verdict on all of them.
-  recordQuestion(this, {
-    queryId,
-    declared: (plan) => evaluateDeclared(call, hits, relevant, checked, plan),
-    own: results.map((result) => ({
+  recorder.record(
+    declared,
+    results.map((result) => ({
       measure: result.measure,
       value: result.value,
       threshold: result.min,
       pass: result.met,
       ...(queryId === undefined ? {} : { queryId }),
     })),
-  });
+  );
 
   const message = () => {
     const utils = utilsOf(this);

@@ -4,7 +4,6 @@ import { describeValue } from '../../src/core/describe.js';
 import { evaluateWithMeasures, type MeasurePlan } from '../../src/core/evaluate.js';
 import {
   evaluate,
-  evaluateMeasures,
   type EvaluateOptions,
   type Hit,
   type Relevance,
@@ -69,14 +68,11 @@ export function evaluateForMatcher(
     const { queryId: _queryId, ...rest } = options;
     coreOptions = { ...rest, k };
   }
-  let evaluation: RetrievalEvaluation;
-  let declared: Record<string, number> | undefined;
-  try {
-    if (plan === undefined) evaluation = evaluate(hits, relevant, coreOptions);
-    else ({ evaluation, values: declared } = evaluateWithMeasures(hits, relevant, coreOptions, plan));
-  } catch (error) {
-    throw usageError(call, error instanceof Error ? error.message : String(error));
-  }
+  const { evaluation, values: declared } = withUsageErrors(call, () =>
+    plan === undefined
+      ? { evaluation: evaluate(hits, relevant, coreOptions), values: undefined }
+      : evaluateWithMeasures(hits, relevant, coreOptions, plan),
+  );
   if (evaluation.relevantCount === 0) {
     throw usageError(
       call,
@@ -86,27 +82,4 @@ export function evaluateForMatcher(
     );
   }
   return { evaluation, declared };
-}
-
-/**
- * The declared measures of a question, from the hits, judgments and options a matcher was given (its
- * own cutoff `k` left out: each declared measure has its own). One pass over the ranking.
- */
-export function evaluateDeclared(
-  call: MatcherCall,
-  hits: readonly Hit[],
-  relevant: Relevance,
-  options: MatcherOptions & { k?: number },
-  plan: MeasurePlan,
-): Readonly<Record<string, number>> {
-  let coreOptions: Omit<EvaluateOptions, 'k'> | undefined;
-  if (!holdsNoCoreOption(options)) {
-    const { queryId: _queryId, k: _k, ...rest } = options;
-    coreOptions = rest;
-  }
-  return withUsageErrors(
-    call,
-    () => evaluateMeasures(hits, relevant, plan, coreOptions),
-    (message) => `the declared measures (${plan.names.join(', ')}) cannot be measured: ${message}`,
-  );
 }
