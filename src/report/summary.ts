@@ -586,8 +586,8 @@ function takeIntervalAhead(
 
 /**
  * Works out the intervals of `run`'s rows now, for summarize to take later (with the same options): a
- * reporter calls it with each test file's samples as the file ends, so that the bootstrap runs while
- * later files still run rather than after the last one. The summary is the same either way.
+ * reporter calls it with each ended test file's samples while later files still run, so that the
+ * bootstrap runs then rather than after the last one. The summary is the same either way.
  */
 export function precomputeIntervals(run: CollectedRun, options: SummaryOptions = {}): void {
   const settings = resolveSummaryOptions(options);

@@ -114,8 +114,8 @@ export function collectVitestModule(module: ReportedModuleLike, root: string): C
 }
 
 /**
- * Every sample of the run, modules in file order. `collected` holds modules already collected when
- * they ended (the reporter does it while later files still run); the others are collected here.
+ * Every sample of the run, modules in file order. `collected` holds modules already collected (the
+ * reporter collects ended files while later files still run); the others are collected here.
  */
 export function collectVitestRun(
   modules: Iterable<ReportedModuleLike>,
