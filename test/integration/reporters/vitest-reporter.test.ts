@@ -182,13 +182,14 @@ describe('the baseline workflow with vitest run', { timeout: 120_000 }, () => {
     expect(temp).toHaveLength(1);
     expect(readFileSync(project.path(temp[0]!), 'utf8')).toContain('"refund-window": 0.5');
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
-    rmSync(project.path(temp[0]!));
-    // The killed run held the baseline's lock: the file stays, and the next update breaks it (its owner is
-    // gone) and writes the baseline.
+    // The killed run held the baseline's lock: the file stays (with the temp file), and the next update
+    // breaks it (its owner is gone) and writes the baseline.
     expect(existsSync(project.path('.rag-baseline.json.lock'))).toBe(true);
     const again = await runTests(project, { env: { RETRIEVER: 'worse', RAG_BASELINE: 'update' } });
     expect(again.exitCode, explain(again)).toBe(0);
     expect(existsSync(project.path('.rag-baseline.json.lock'))).toBe(false);
+    // The write also removed the killed run's temp file (its pid no longer runs).
+    expect(baselineTempFiles(project)).toEqual([]);
     expect(readFileSync(project.path('rag-baseline.json'), 'utf8')).toContain('"refund-window": 0.5');
     writeFileSync(project.path('rag-baseline.json'), recorded);
   });
