@@ -4,8 +4,10 @@
 // Both run in one temporary project, alternately, several times; the figure is the ratio of the median
 // wall times (target ≤ 1.10), printed with the median of each round's own ratio (the two runs of a round
 // are next to each other in time, so a drift of the machine's speed moves both).
-// BENCH_NODE=/path/to/node runs Vitest with that Node.js (e.g. ~/.cache/rag-matchers/node-22/bin/node,
-// which `npm run test:compat` fetches from the npm registry); else the Node.js running this script.
+// It runs on the toolchains users install: by default Vitest 5 on Node 22 and on Node 24, fetched from
+// the npm registry once and cached as `npm run test:compat` does (test/compat/toolchain.mjs).
+// BENCH_TOOLCHAINS picks others, comma-separated: node<20|22|24>-vitest<4|5> (Vitest 4.1 or 5), or
+// `repo` (the repository's own Vitest on the Node.js running this script: no download).
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -20,13 +22,33 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installedPackages, nodeBinary, VERSIONS } from '../test/compat/toolchain.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const QUESTIONS = 4_000;
 const FILES = 8;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MEASURES = ['hit@3', 'recall@5', 'ndcg@10', 'mrr@10'];
-const NODE = process.env.BENCH_NODE || process.execPath;
+const DEFAULT_TOOLCHAINS = 'node22-vitest5,node24-vitest5';
+
+/** Where Vitest runs: a Node.js binary and the folder that holds the `vitest` package. */
+interface Toolchain {
+  name: string;
+  node: string;
+  vitestDir: string;
+}
+
+function toolchainOf(name: string): Toolchain {
+  if (name === 'repo') return { name, node: process.execPath, vitestDir: join(ROOT, 'node_modules', 'vitest') };
+  const match = /^node(20|22|24)-(vitest4|vitest5)$/.exec(name);
+  if (match === null)
+    throw new Error(
+      `bench: unknown toolchain '${name}' in BENCH_TOOLCHAINS: expected node<20|22|24>-vitest<4|5> or repo`,
+    );
+  const [, major, runner] = match as unknown as [string, string, string];
+  const packages = installedPackages(VERSIONS[runner] as Record<string, string>);
+  return { name, node: nodeBinary(major), vitestDir: join(packages, 'node_modules', 'vitest') };
+}
 
 /** The questions' data, generated once: 20 hits and 3 relevant ids each, from a small deterministic generator. */
 function questionsModule(): string {
@@ -95,11 +117,11 @@ function installPackage(dir: string): void {
     symlinkSync(join(ROOT, 'node_modules', dependency), join(dir, 'node_modules', dependency), 'dir');
 }
 
-export function createProject(): string {
+export function createProject(vitestDir = join(ROOT, 'node_modules', 'vitest')): string {
   const dir = mkdtempSync(join(tmpdir(), 'rag-bench-recording-'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-recording', private: true, type: 'module' }));
   mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(join(ROOT, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'), 'dir');
+  symlinkSync(vitestDir, join(dir, 'node_modules', 'vitest'), 'dir');
   installPackage(dir);
   writeFileSync(join(dir, 'questions.js'), questionsModule());
   for (const style of ['matchers', 'plain'] as const) {
@@ -126,11 +148,11 @@ interface Timing {
   cpu: number;
 }
 
-function runVitest(dir: string, style: 'matchers' | 'plain', env: Record<string, string> = {}): Timing {
+function runVitest(node: string, dir: string, style: 'matchers' | 'plain', env: Record<string, string> = {}): Timing {
   const cpuBefore = childCpuSeconds();
   const started = process.hrtime.bigint();
   const result = spawnSync(
-    NODE,
+    node,
     [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', `vitest.${style}.config.js`],
     {
       cwd: dir,
@@ -152,25 +174,30 @@ function median(values: readonly number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-export async function benchRecording(): Promise<void> {
-  const dir = createProject();
+/** The two styles on one toolchain; returns the ratio of the medians of the wall times. */
+function benchToolchain(toolchain: Toolchain): number {
+  const dir = createProject(toolchain.vitestDir);
+  const { node } = toolchain;
   try {
     // Untimed: the baseline the timed runs compare with, and a warm Vite cache for both styles.
-    runVitest(dir, 'matchers', { RAG_BASELINE: 'update' });
-    runVitest(dir, 'plain');
+    runVitest(node, dir, 'matchers', { RAG_BASELINE: 'update' });
+    runVitest(node, dir, 'plain');
     const plain: Timing[] = [];
     const matchers: Timing[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      plain.push(runVitest(dir, 'plain'));
-      matchers.push(runVitest(dir, 'matchers'));
+      plain.push(runVitest(node, dir, 'plain'));
+      matchers.push(runVitest(node, dir, 'matchers'));
     }
     const show = (timings: readonly Timing[], key: keyof Timing) =>
       `${median(timings.map((timing) => timing[key])).toFixed(2)} s (${timings.map((timing) => timing[key].toFixed(2)).join(', ')})`;
     const ratio = (key: keyof Timing) =>
-      (median(matchers.map((timing) => timing[key])) / median(plain.map((timing) => timing[key]))).toFixed(3);
-    const nodeVersion = spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();
+      median(matchers.map((timing) => timing[key])) / median(plain.map((timing) => timing[key]));
+    const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    const vitestVersion = (
+      JSON.parse(readFileSync(join(toolchain.vitestDir, 'package.json'), 'utf8')) as { version: string }
+    ).version;
     console.log(
-      `${QUESTIONS} per-question tests in ${FILES} files, ${ROUNDS} alternating rounds, Node.js ${nodeVersion}, medians:`,
+      `${toolchain.name}: Vitest ${vitestVersion}, Node.js ${nodeVersion}; ${QUESTIONS} per-question tests in ${FILES} files, ${ROUNDS} alternating rounds, medians:`,
     );
     console.log(`  plain expect, no reporter:                  wall ${show(plain, 'wall')}, cpu ${show(plain, 'cpu')}`);
     console.log(
@@ -178,11 +205,22 @@ export async function benchRecording(): Promise<void> {
     );
     const perRound = (key: keyof Timing) =>
       median(matchers.map((timing, round) => timing[key] / (plain[round] as Timing)[key])).toFixed(3);
-    console.log(`  ratio: wall ${ratio('wall')}, cpu ${ratio('cpu')} (target ≤ 1.10)`);
+    console.log(`  ratio: wall ${ratio('wall').toFixed(3)}, cpu ${ratio('cpu').toFixed(3)} (target ≤ 1.10)`);
     console.log(`  median of the rounds' own ratios: wall ${perRound('wall')}, cpu ${perRound('cpu')}`);
+    return ratio('wall');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export async function benchRecording(): Promise<void> {
+  // Every toolchain is resolved (downloaded on first use) before any timing starts.
+  const toolchains = (process.env.BENCH_TOOLCHAINS || DEFAULT_TOOLCHAINS)
+    .split(',')
+    .map((name) => toolchainOf(name.trim()));
+  const ratios = toolchains.map((toolchain) => [toolchain.name, benchToolchain(toolchain)] as const);
+  const verdicts = ratios.map(([name, ratio]) => `${name} ${ratio.toFixed(3)} ${ratio <= 1.1 ? 'met' : 'NOT met'}`);
+  console.log(`recording, wall-time ratio to plain expect (target ≤ 1.10): ${verdicts.join('; ')}`);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await benchRecording();
