@@ -6,8 +6,8 @@
 // are next to each other in time, so a drift of the machine's speed moves both).
 // It runs on the toolchains users install: by default Vitest 5 on Node 22 and on Node 24, fetched from
 // the npm registry once and cached as `npm run test:compat` does (test/compat/toolchain.mjs).
-// BENCH_TOOLCHAINS picks others, comma-separated: node<20|22|24>-vitest<4|5> (Vitest 4.1 or 5), or
-// `repo` (the repository's own Vitest on the Node.js running this script: no download).
+// BENCH_TOOLCHAINS picks others, comma-separated: node<20|22|24>-vitest<4|5> (Vitest 4.1 or 5; 5 needs
+// Node 22 or 24), or `repo` (the repository's own Vitest on the Node.js running this script: no download).
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -46,6 +46,8 @@ function toolchainOf(name: string): Toolchain {
       `bench: unknown toolchain '${name}' in BENCH_TOOLCHAINS: expected node<20|22|24>-vitest<4|5> or repo`,
     );
   const [, major, runner] = match as unknown as [string, string, string];
+  if (runner === 'vitest5' && major === '20')
+    throw new Error(`bench: '${name}' in BENCH_TOOLCHAINS: Vitest 5 needs Node.js ^22.12; use node22 or node24`);
   const packages = installedPackages(VERSIONS[runner] as Record<string, string>);
   return { name, node: nodeBinary(major), vitestDir: join(packages, 'node_modules', 'vitest') };
 }

@@ -1,4 +1,3 @@
-export const CACHE: string;
 export const VERSIONS: Record<string, Record<string, string>>;
 export function nodeBinary(major: string): string;
 export function installedPackages(dependencies: Record<string, string>): string;

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export const CACHE = process.env.RAG_MATCHERS_CACHE ?? join(homedir(), '.cache', 'rag-matchers');
+const CACHE = process.env.RAG_MATCHERS_CACHE ?? join(homedir(), '.cache', 'rag-matchers');
 
 /** The versions each runner, transform and TypeScript is tested and measured with. */
 export const VERSIONS = {
@@ -74,7 +74,9 @@ export function installedPackages(dependencies) {
   const folder = join(CACHE, `packages-${name}`);
   buildOnce(folder, (work) => {
     writeFileSync(join(work, 'package.json'), JSON.stringify({ private: true, dependencies }));
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+    // Once per cached folder, so from the registry: a package list cached before the pinned version was
+    // published would not know it (ETARGET).
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-online', '--loglevel=error'], {
       cwd: work,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
