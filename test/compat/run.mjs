@@ -23,7 +23,7 @@ const FIXTURE = join(ROOT, 'test', 'compat', 'fixtures', 'project');
 /**
  * A covering set, not the product: every Node (20, 22, 24), runner (Vitest 4.1, Vitest 5, Jest 30),
  * TypeScript (5.9, 7) and module kind (ESM, CommonJS) appears at least once, and each runner with
- * TypeScript 7. Vitest 5 needs Node ^22.12; Babel 8 (Jest with TypeScript 7) ^22.18.
+ * TypeScript 7, and Jest in its ESM mode. Vitest 5 needs Node ^22.12; Babel 8 (Jest with TypeScript 7) ^22.18.
  */
 export const CELLS = [
   'node20-vitest4-ts5.9-esm',
@@ -32,6 +32,7 @@ export const CELLS = [
   'node24-vitest5-ts7-cjs',
   'node24-jest30-ts5.9-cjs',
   'node22-jest30-ts7-cjs',
+  'node22-jest30-ts5.9-esm',
 ];
 
 function parseCell(name) {
@@ -109,10 +110,14 @@ function jestTransform(cell) {
 }
 
 function jestConfig(cell) {
-  const transform = jestTransform(cell) === 'babel' ? `'babel-jest'` : `['ts-jest', { tsconfig: 'tsconfig.json' }]`;
+  const esm = cell.module === 'esm';
+  const transform =
+    jestTransform(cell) === 'babel'
+      ? `'babel-jest'`
+      : `['ts-jest', { tsconfig: 'tsconfig.json'${esm ? ', useESM: true' : ''} }]`;
   return `/** @type {import('jest').Config} */
-module.exports = {
-  testEnvironment: 'node',
+${esm ? 'export default' : 'module.exports ='} {
+  testEnvironment: 'node',${esm ? "\n  // Jest's ESM mode (node --experimental-vm-modules): the test files stay ES modules.\n  extensionsToTreatAsEsm: ['.ts']," : ''}
   setupFilesAfterEnv: ['rag-matchers/jest'],
   transform: { '^.+\\\\.ts$': ${transform} },
   // Imports written with .js (as NodeNext wants) find the .ts file.
@@ -124,11 +129,15 @@ module.exports = {
 `;
 }
 
-// Babel only strips the types (tsc checks them); preset-env turns the imports into require for Jest.
-const BABEL_CONFIG = `module.exports = {
-  presets: [['@babel/preset-env', { targets: { node: 'current' } }], '@babel/preset-typescript'],
+// Babel only strips the types (tsc checks them); preset-env turns the imports into require for Jest,
+// except in Jest's ESM mode, where they must stay imports (and the config is an ES module itself).
+function babelConfig(cell) {
+  const esm = cell.module === 'esm';
+  return `${esm ? 'export default' : 'module.exports ='} {
+  presets: [['@babel/preset-env', { targets: { node: 'current' }${esm ? ', modules: false' : ''} }], '@babel/preset-typescript'],
 };
 `;
+}
 
 function createProject(cell, tarball, dir) {
   cpSync(FIXTURE, dir, { recursive: true });
@@ -158,7 +167,7 @@ function createProject(cell, tarball, dir) {
   writeFileSync(testFile, header + readFileSync(testFile, 'utf8'));
   if (cell.runner === 'jest30') {
     writeFileSync(join(dir, 'jest.config.js'), jestConfig(cell));
-    if (jestTransform(cell) === 'babel') writeFileSync(join(dir, 'babel.config.js'), BABEL_CONFIG);
+    if (jestTransform(cell) === 'babel') writeFileSync(join(dir, 'babel.config.js'), babelConfig(cell));
   } else writeFileSync(join(dir, cell.module === 'esm' ? 'vitest.config.ts' : 'vitest.config.mts'), VITEST_CONFIG);
 }
 
@@ -201,13 +210,16 @@ async function runCell(cell, tarball, work) {
     cell.runner === 'jest30'
       ? [join(dir, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci=false']
       : [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run'];
-  const record = await step('RAG_BASELINE=update <runner>', node, runner, { RAG_BASELINE: 'update' });
+  // Jest runs ES modules only with Node's VM modules switched on (as Jest's ESM guide says).
+  const esmJest =
+    cell.runner === 'jest30' && cell.module === 'esm' ? { NODE_OPTIONS: '--experimental-vm-modules' } : {};
+  const record = await step('RAG_BASELINE=update <runner>', node, runner, { ...esmJest, RAG_BASELINE: 'update' });
   const baselinePath = join(dir, 'rag-baseline.json');
   if (record.code !== 0) failures.push(`the matchers' run failed (exit ${record.code})`);
   else if (!existsSync(baselinePath) || !readFileSync(baselinePath, 'utf8').includes('orders search'))
     failures.push('no baseline with the suite "orders search" was recorded');
 
-  const worse = await step('COMPAT_RETRIEVER=worse <runner>', node, runner, { COMPAT_RETRIEVER: 'worse' });
+  const worse = await step('COMPAT_RETRIEVER=worse <runner>', node, runner, { ...esmJest, COMPAT_RETRIEVER: 'worse' });
   if (worse.code !== 1 || !/regress/i.test(worse.output))
     failures.push(`the gate did not fail a worse retriever (exit ${worse.code})`);
   return { failures, log, nodeVersion, timings };
