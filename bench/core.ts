@@ -263,6 +263,24 @@ export async function benchCore(): Promise<void> {
       checksum += evaluate(query.hits, asMaps[index] as Map<string, number>, EVALUATE_K).ndcg;
     });
   });
+  // The commonest form in tests: an array of the relevant ids (grade 1 each), read in place too.
+  const asIds = queries.map((query) => Object.keys(query.relevant).filter((id) => (query.relevant[id] as number) >= 1));
+  queries.slice(0, 200).forEach((query, index) => {
+    const ids = asIds[index] as string[];
+    const theirs = referenceEvaluate(query.hits, Object.fromEntries(ids.map((id) => [id, 1])), EVALUATE_K);
+    const ours = evaluate(query.hits, ids, EVALUATE_K) as unknown as Record<string, unknown>;
+    for (const [name, value] of Object.entries(theirs)) {
+      const same = Array.isArray(value)
+        ? JSON.stringify(ours[name]) === JSON.stringify(value)
+        : Math.abs((ours[name] as number) - value) <= 1e-12;
+      if (!same) throw new Error(`bench: evaluate() from ids and its reference disagree on ${name}`);
+    }
+  });
+  const evaluateFromIdsTimes = timesOf(20, () => {
+    queries.forEach((query, index) => {
+      checksum += evaluate(query.hits, asIds[index] as string[], EVALUATE_K).ndcg;
+    });
+  });
   const evaluateFromObjectsMs = evaluateFromObjectsTimes[0] as number;
   const evaluateFromMapsMs = evaluateFromMapsTimes[0] as number;
   // What reading the judgments costs before any evaluation: every { id: grade } object listed
@@ -316,6 +334,11 @@ export async function benchCore(): Promise<void> {
     'evaluate(), Maps',
     evaluateFromMapsMs,
     `(best of 20, ${median(evaluateFromMapsTimes)}; target ≥ 20 M judged hits/s: ${met(evaluateFromMapsMs)})`,
+  );
+  line(
+    'evaluate(), [relevant ids]',
+    evaluateFromIdsTimes[0] as number,
+    `(best of 20, ${median(evaluateFromIdsTimes)}; binary: the ids of grade ≥ 1, about ${Math.round(asIds.reduce((sum, ids) => sum + ids.length, 0) / QUERY_COUNT)} a query)`,
   );
   const budgetMs = (judgedHits / 20e6) * 1000;
   const share = (ms: number) =>

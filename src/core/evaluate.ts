@@ -17,6 +17,7 @@ import {
   ranksNeeded,
   reserveScratch,
   type GradeSource,
+  type GradeSourceKind,
   type MeasurePlan,
   type MeasureScratch,
 } from './measure-ranking.js';
@@ -125,7 +126,7 @@ export function judgeHits(
 interface JudgedQuery {
   keys: readonly unknown[];
   source: GradeSource;
-  isMap: boolean;
+  kind: GradeSourceKind;
   judgedCount: number;
   /** Keys ranked again lower down (every key when every key was tracked, else judged ones only). */
   duplicateCount: number;
@@ -144,7 +145,7 @@ const EMPTY_KEYS: readonly unknown[] = [];
 function createEvaluationScratch(): EvaluationScratch {
   return {
     kernel: createMeasureScratch(),
-    query: { keys: EMPTY_KEYS, source: NO_JUDGMENTS, isMap: true, judgedCount: 0, duplicateCount: 0 },
+    query: { keys: EMPTY_KEYS, source: NO_JUDGMENTS, kind: 'map', judgedCount: 0, duplicateCount: 0 },
   };
 }
 
@@ -173,8 +174,15 @@ function isPlainRecord(value: unknown): value is Readonly<Record<string, unknown
   return proto === Object.prototype || proto === null;
 }
 
+/** The kind of judgments the kernel may read as they are (it checks their ids and grades), if any. */
+function directKindOf(relevant: Relevance): GradeSourceKind | undefined {
+  if (relevant instanceof Map) return 'map';
+  if (Array.isArray(relevant)) return 'ids';
+  return isPlainRecord(relevant) ? 'record' : undefined;
+}
+
 /**
- * Reads the judgments into the kernel's judgedGrades (a clean Map or plain object as it is, anything
+ * Reads the judgments into the kernel's judgedGrades (a clean Map, plain object or array of ids as it is, anything
  * else through readJudgedGrades, which also gives bad input its error), then finds the judged keys of
  * the ranking (hits that are non-blank strings are their own keys) into scratch.query. `plan` limits
  * the ranks read.
@@ -191,17 +199,20 @@ function judgeQuery(
   // Document granularity and Unicode normalisation rewrite keys, so neither side can be read as it is.
   const rewritesKeys = options.granularity === 'document' || options.normalize !== undefined;
   let source: GradeSource = NO_JUDGMENTS;
-  let isMap = true;
+  let kind: GradeSourceKind = 'map';
   let judgedCount = -1;
-  if (!rewritesKeys && (relevant instanceof Map || isPlainRecord(relevant))) {
-    source = relevant;
-    isMap = relevant instanceof Map;
-    judgedCount = loadGrades(kernel, source, isMap);
+  if (!rewritesKeys) {
+    const direct = directKindOf(relevant);
+    if (direct !== undefined) {
+      source = relevant as GradeSource;
+      kind = direct;
+      judgedCount = loadGrades(kernel, source, kind);
+    }
   }
   if (judgedCount < 0) {
     source = readJudgedGrades(relevant, options);
-    isMap = true;
-    judgedCount = loadGrades(kernel, source, true);
+    kind = 'map';
+    judgedCount = loadGrades(kernel, source, kind);
   }
   assertHits(hits);
   const hitsAreKeys =
@@ -226,12 +237,12 @@ function judgeQuery(
       keys = keysOf(hits, options);
       checkKeys = false;
     }
-    loadGrades(kernel, source, isMap);
+    loadGrades(kernel, source, kind);
   }
   const query = scratch.query;
   query.keys = keys;
   query.source = source;
-  query.isMap = isMap;
+  query.kind = kind;
   query.judgedCount = judgedCount;
   query.duplicateCount = duplicateCount;
   return query;
@@ -268,7 +279,7 @@ function overflowError(
 ): RangeError {
   const id = judgedIdAt(scratch, index);
   return gradeTooLargeError(
-    judgmentName(relevant instanceof Map, id),
+    judgmentName(relevant instanceof Map ? 'map' : Array.isArray(relevant) ? 'ids' : 'record', id),
     scratch.judgedGrades[index] as number,
     settings.gain,
   );

@@ -474,8 +474,13 @@ function switchToFullHash(table: KeyTable): number {
   return REHASHED;
 }
 
-/** Judgments the kernel reads as they are: a clean Map, or a plain object of id → finite grade. */
-export type GradeSource = ReadonlyMap<unknown, unknown> | Readonly<Record<string, unknown>>;
+/**
+ * Judgments the kernel reads as they are: a clean Map, a plain object of id → finite grade, or an
+ * array of relevant ids (grade 1 each, a repeated id counted once).
+ */
+export type GradeSource = ReadonlyMap<unknown, unknown> | Readonly<Record<string, unknown>> | readonly unknown[];
+/** Which of the three a GradeSource is (checked once by the caller, not again per query step). */
+export type GradeSourceKind = 'map' | 'record' | 'ids';
 
 /** A judgment the kernel reads as it is: a non-blank string id with a finite grade. */
 function isCleanJudgment(id: unknown, grade: unknown): boolean {
@@ -500,9 +505,9 @@ export const REHASHED = -2;
  * scratch.judgedGrades, in iteration order, and returns how many; NOT_CLEAN when the source must be
  * read (readJudgedGrades) first: an id that is not a non-blank string, a grade that is not finite.
  */
-export function loadGrades(scratch: MeasureScratch, source: GradeSource, isMap: boolean): number {
-  const count = loadGradesOnce(scratch, source, isMap);
-  return count === REHASHED ? loadGradesOnce(scratch, source, isMap) : count;
+export function loadGrades(scratch: MeasureScratch, source: GradeSource, kind: GradeSourceKind): number {
+  const count = loadGradesOnce(scratch, source, kind);
+  return count === REHASHED ? loadGradesOnce(scratch, source, kind) : count;
 }
 
 /**
@@ -530,10 +535,11 @@ function loadJudgment(grade: unknown, id: unknown): void {
   if (!addJudgedId(table, id)) loading.answer = switchToFullHash(table);
 }
 
-function loadGradesOnce(scratch: MeasureScratch, source: GradeSource, isMap: boolean): number {
+function loadGradesOnce(scratch: MeasureScratch, source: GradeSource, kind: GradeSourceKind): number {
   const table = scratch.keys;
   resetKeyTable(table);
-  if (isMap) {
+  if (kind === 'ids') return loadRelevantIds(scratch, source as readonly unknown[]);
+  if (kind === 'map') {
     const map = source as ReadonlyMap<unknown, unknown>;
     const count = map.size;
     reserveJudged(scratch, count);
@@ -561,6 +567,53 @@ function loadGradesOnce(scratch: MeasureScratch, source: GradeSource, isMap: boo
   }
   table.judgedIds = ids;
   return count;
+}
+
+/** addRelevantId's answer when the probe was long (the table should hash every character). */
+const LONG_PROBE_FOUND = -2;
+
+/**
+ * loadGradesOnce for an array of relevant ids: each a judgment of grade 1, in first-seen order (as
+ * readJudgedGrades's Map would hold them), without building that Map.
+ */
+function loadRelevantIds(scratch: MeasureScratch, ids: readonly unknown[]): number {
+  const table = scratch.keys;
+  const length = ids.length;
+  reserveJudged(scratch, length);
+  const judgedGrades = scratch.judgedGrades;
+  for (let index = 0; index < length; index++) {
+    const id = ids[index];
+    if (!isPlainKey(id)) return NOT_CLEAN;
+    const entry = addRelevantId(table, id);
+    if (entry === LONG_PROBE_FOUND) return switchToFullHash(table);
+    if (entry >= 0) judgedGrades[entry] = 1;
+  }
+  return table.count;
+}
+
+/**
+ * Adds an id that may be in the table already (an array of ids can repeat one): returns its new
+ * entry, -1 when it was there, or LONG_PROBE_FOUND, adding nothing.
+ */
+function addRelevantId(table: KeyTable, id: string): number {
+  const full = table.fullHash;
+  const hash = hashOf(id, full);
+  const { stamps, hashes, refs, generation, judgedIds } = table;
+  const mask = stamps.length - 1;
+  let slot = hash & mask;
+  for (let probe = 0; stamps[slot] === generation; probe++) {
+    if (hashes[slot] === hash && judgedIds[refs[slot] as number] === id) return -1;
+    if (probe === LONG_PROBE && !full) return LONG_PROBE_FOUND;
+    slot = (slot + 1) & mask;
+  }
+  stamps[slot] = generation;
+  hashes[slot] = hash;
+  const entry = table.count++;
+  refs[slot] = entry;
+  judgedIds[entry] = id;
+  table.seen[entry] = 0;
+  table.used++;
+  return entry;
 }
 
 /**
@@ -656,8 +709,9 @@ export function repeatedKeyError(index: number, key: string): RangeError {
 }
 
 /** For messages: where a judgment of `source` with this id sits. */
-export function judgmentName(isMap: boolean, id: unknown): string {
-  return isMap ? `relevant.get(${describeValue(id)})` : `relevant[${JSON.stringify(id)}]`;
+export function judgmentName(kind: GradeSourceKind, id: unknown): string {
+  if (kind === 'map') return `relevant.get(${describeValue(id)})`;
+  return kind === 'ids' ? `the relevant id ${JSON.stringify(id)}` : `relevant[${JSON.stringify(id)}]`;
 }
 
 /** The id of the `index`-th judgment loaded last. */

@@ -126,6 +126,22 @@ describe('duplicates', () => {
     expect(result).toMatchObject({ duplicateCount: 1, truePositiveCount: 1, precisionAtK: 0.5, recallAtK: 0.5 });
   });
 
+  it('an id repeated among the relevant ids is one relevant id (first-seen order for the unmatched)', () => {
+    // Relevant c, a, x (3); hits a at rank 1 and c at rank 3, a again at rank 4: AP@5 = (1/1 + 2/3) / 3.
+    const result = evaluate(['a', 'b', 'c', 'a', 'd'], ['c', 'a', 'x', 'c', 'a'], 5);
+    expect(result).toMatchObject({
+      relevantCount: 3,
+      truePositiveCount: 2,
+      duplicateCount: 1,
+      precisionAtK: 0.4,
+      mrr: 1,
+      unmatchedRelevantIds: ['x'],
+    });
+    expect(result.recallAtK).toBeCloseTo(2 / 3, 14);
+    expect(result.averagePrecision).toBeCloseTo((1 + 2 / 3) / 3, 14);
+    expect(evaluate(['x', 'z', 'y'], ['y', 'x', 'y', 'w', 'x', 'v'], 3).unmatchedRelevantIds).toEqual(['w', 'v']);
+  });
+
   it("duplicates: 'error' throws, naming the index and the key", () => {
     expect(() => evaluate(['a', 'b', 'a'], ['a'], { duplicates: 'error' })).toThrow(/hits\[2\] repeats the key "a"/);
   });

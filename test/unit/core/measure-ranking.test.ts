@@ -376,20 +376,36 @@ describe('ids that differ only where the sampled hash does not look', () => {
     const scratch = createMeasureScratch();
     const ids = collidingIds(60);
     expect(scratch.keys.fullHash).toBe(false);
-    expect(loadGrades(scratch, new Map(ids.map((id) => [id, 1])), true)).toBe(60);
+    expect(loadGrades(scratch, new Map(ids.map((id) => [id, 1])), 'map')).toBe(60);
     expect(scratch.keys.fullHash).toBe(true);
     expect(judgeKeys(scratch, [ids[59], 'other', ids[0], ids[59]], 4, true, true, false)).toBe(1);
     expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 2]);
+  });
+
+  it('an array of ids is read in place: a repeated id counts once, and colliding ids switch to the full hash', () => {
+    const scratch = createMeasureScratch();
+    const ids = collidingIds(60);
+    expect(loadGrades(scratch, [...ids, ids[0], ids[30]], 'ids')).toBe(60);
+    expect(scratch.keys.fullHash).toBe(true);
+    expect(Array.from(scratch.judgedGrades.subarray(0, 60))).toEqual(new Array<number>(60).fill(1));
+    expect(judgeKeys(scratch, [ids[59], 'other', ids[0]], 3, true, true, false)).toBe(0);
+    expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 2]);
+  });
+
+  it('an array of ids with a blank or non-string id is left to readJudgedGrades (NOT_CLEAN)', () => {
+    const scratch = createMeasureScratch();
+    expect(loadGrades(scratch, ['a', ' '], 'ids')).toBe(-1);
+    expect(loadGrades(scratch, ['a', 7], 'ids')).toBe(-1);
   });
 
   it('many colliding hits: judging stops, asks for the grades again, and then finds them', () => {
     const scratch = createMeasureScratch();
     const ids = collidingIds(60);
     const judgments = new Map([[ids[40] as string, 2]]);
-    expect(loadGrades(scratch, judgments, true)).toBe(1);
+    expect(loadGrades(scratch, judgments, 'map')).toBe(1);
     expect(judgeKeys(scratch, ids, ids.length, true, true, false)).toBe(REHASHED);
     expect(scratch.keys.fullHash).toBe(true);
-    expect(loadGrades(scratch, judgments, true)).toBe(1);
+    expect(loadGrades(scratch, judgments, 'map')).toBe(1);
     expect(judgeKeys(scratch, [...ids, ids[3]], ids.length + 1, true, true, false)).toBe(1);
     expect(scratch.foundCount).toBe(1);
     expect(scratch.foundRanks[0]).toBe(40);
