@@ -178,11 +178,12 @@ function isPlainRecord(value: unknown): value is Readonly<Record<string, unknown
 function directKindOf(relevant: Relevance): GradeSourceKind | undefined {
   if (relevant instanceof Map) return 'map';
   if (Array.isArray(relevant)) return 'ids';
+  if (relevant instanceof Set) return 'idSet';
   return isPlainRecord(relevant) ? 'record' : undefined;
 }
 
 /**
- * Reads the judgments into the kernel's judgedGrades (a clean Map, plain object or array of ids as it is, anything
+ * Reads the judgments into the kernel's judgedGrades (a clean Map, plain object, array or Set of ids as it is, anything
  * else through readJudgedGrades, which also gives bad input its error), then finds the judged keys of
  * the ranking (hits that are non-blank strings are their own keys) into scratch.query. `plan` limits
  * the ranks read.
@@ -279,7 +280,7 @@ function overflowError(
 ): RangeError {
   const id = judgedIdAt(scratch, index);
   return gradeTooLargeError(
-    judgmentName(relevant instanceof Map ? 'map' : Array.isArray(relevant) ? 'ids' : 'record', id),
+    judgmentName(directKindOf(relevant) ?? 'record', id),
     scratch.judgedGrades[index] as number,
     settings.gain,
   );

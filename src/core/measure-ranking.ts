@@ -478,9 +478,10 @@ function switchToFullHash(table: KeyTable): number {
  * Judgments the kernel reads as they are: a clean Map, a plain object of id → finite grade, or an
  * array of relevant ids (grade 1 each, a repeated id counted once).
  */
-export type GradeSource = ReadonlyMap<unknown, unknown> | Readonly<Record<string, unknown>> | readonly unknown[];
-/** Which of the three a GradeSource is (checked once by the caller, not again per query step). */
-export type GradeSourceKind = 'map' | 'record' | 'ids';
+export type GradeSource =
+  ReadonlyMap<unknown, unknown> | Readonly<Record<string, unknown>> | readonly unknown[] | ReadonlySet<unknown>;
+/** Which kind a GradeSource is (checked once by the caller, not again per query step). */
+export type GradeSourceKind = 'map' | 'record' | 'ids' | 'idSet';
 
 /** A judgment the kernel reads as it is: a non-blank string id with a finite grade. */
 function isCleanJudgment(id: unknown, grade: unknown): boolean {
@@ -521,6 +522,12 @@ const loading: { table: KeyTable | undefined; judgedGrades: Float64Array; entry:
   answer: 0,
 };
 const mapForEach = Map.prototype.forEach;
+const setForEach = Set.prototype.forEach;
+
+/** loadJudgment for a Set of relevant ids (its elements are distinct): grade 1 each. */
+function loadRelevantSetId(id: unknown): void {
+  loadJudgment(1, id);
+}
 
 function loadJudgment(grade: unknown, id: unknown): void {
   if (loading.answer < 0) return;
@@ -539,6 +546,17 @@ function loadGradesOnce(scratch: MeasureScratch, source: GradeSource, kind: Grad
   const table = scratch.keys;
   resetKeyTable(table);
   if (kind === 'ids') return loadRelevantIds(scratch, source as readonly unknown[]);
+  if (kind === 'idSet') {
+    const set = source as ReadonlySet<unknown>;
+    reserveJudged(scratch, set.size);
+    loading.table = table;
+    loading.judgedGrades = scratch.judgedGrades;
+    loading.entry = 0;
+    loading.answer = set.size;
+    setForEach.call(set, loadRelevantSetId);
+    loading.table = undefined;
+    return loading.answer;
+  }
   if (kind === 'map') {
     const map = source as ReadonlyMap<unknown, unknown>;
     const count = map.size;
@@ -711,7 +729,9 @@ export function repeatedKeyError(index: number, key: string): RangeError {
 /** For messages: where a judgment of `source` with this id sits. */
 export function judgmentName(kind: GradeSourceKind, id: unknown): string {
   if (kind === 'map') return `relevant.get(${describeValue(id)})`;
-  return kind === 'ids' ? `the relevant id ${JSON.stringify(id)}` : `relevant[${JSON.stringify(id)}]`;
+  return kind === 'ids' || kind === 'idSet'
+    ? `the relevant id ${JSON.stringify(id)}`
+    : `relevant[${JSON.stringify(id)}]`;
 }
 
 /** The id of the `index`-th judgment loaded last. */

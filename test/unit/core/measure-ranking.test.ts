@@ -398,6 +398,19 @@ describe('ids that differ only where the sampled hash does not look', () => {
     expect(loadGrades(scratch, ['a', 7], 'ids')).toBe(-1);
   });
 
+  it('a Set of ids is read in place too: grade 1 each, in insertion order, with the same fallbacks', () => {
+    const scratch = createMeasureScratch();
+    const ids = collidingIds(60);
+    expect(loadGrades(scratch, new Set(ids), 'idSet')).toBe(60);
+    expect(scratch.keys.fullHash).toBe(true);
+    expect(Array.from(scratch.judgedGrades.subarray(0, 60))).toEqual(new Array<number>(60).fill(1));
+    expect(judgeKeys(scratch, [ids[7], ids[3]], 2, true, true, false)).toBe(0);
+    expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 1]);
+    expect(loadGrades(scratch, new Set(['a', '']), 'idSet')).toBe(-1);
+    expect(loadGrades(scratch, new Set(['a', null]), 'idSet')).toBe(-1);
+    expect(evaluate(['x', 'z', 'y'], new Set(['y', 'w', 'x', 'v']), 3).unmatchedRelevantIds).toEqual(['w', 'v']);
+  });
+
   it('many colliding hits: judging stops, asks for the grades again, and then finds them', () => {
     const scratch = createMeasureScratch();
     const ids = collidingIds(60);
