@@ -181,6 +181,17 @@ function referenceEvaluate(hits: string[], relevant: Record<string, number>, k: 
   };
 }
 
+/** Same answers, or the ratio means nothing: every field of evaluate()'s result against the reference's. */
+function checkAgainstReference(ours: object, theirs: ReturnType<typeof referenceEvaluate>, judgments: string): void {
+  for (const [name, value] of Object.entries(theirs)) {
+    const mine = (ours as Record<string, unknown>)[name];
+    const same = Array.isArray(value)
+      ? JSON.stringify(mine) === JSON.stringify(value)
+      : Math.abs((mine as number) - value) <= 1e-12;
+    if (!same) throw new Error(`bench: evaluate() from ${judgments} and its reference disagree on ${name}`);
+  }
+}
+
 /** The times of `runs` repetitions, fastest first. */
 function timesOf(runs: number, work: () => void): number[] {
   const times: number[] = [];
@@ -242,18 +253,8 @@ export async function benchCore(): Promise<void> {
   // evaluate(): every measure and count of one query at one cutoff, as the matchers call it.
   queries.slice(0, 200).forEach((query, index) => {
     const theirs = referenceEvaluate(query.hits, query.relevant, EVALUATE_K);
-    for (const ours of [
-      evaluate(query.hits, query.relevant, EVALUATE_K),
-      evaluate(query.hits, asMaps[index] as Map<string, number>, EVALUATE_K),
-    ]) {
-      for (const [name, value] of Object.entries(theirs)) {
-        const mine = (ours as unknown as Record<string, unknown>)[name];
-        const same = Array.isArray(value)
-          ? JSON.stringify(mine) === JSON.stringify(value)
-          : Math.abs((mine as number) - value) <= 1e-12;
-        if (!same) throw new Error(`bench: evaluate() and its reference disagree on ${name}`);
-      }
-    }
+    checkAgainstReference(evaluate(query.hits, query.relevant, EVALUATE_K), theirs, 'objects');
+    checkAgainstReference(evaluate(query.hits, asMaps[index] as Map<string, number>, EVALUATE_K), theirs, 'Maps');
   });
   const evaluateFromObjectsTimes = timesOf(20, () => {
     for (const query of queries) checksum += evaluate(query.hits, query.relevant, EVALUATE_K).ndcg;
@@ -268,13 +269,7 @@ export async function benchCore(): Promise<void> {
   queries.slice(0, 200).forEach((query, index) => {
     const ids = asIds[index] as string[];
     const theirs = referenceEvaluate(query.hits, Object.fromEntries(ids.map((id) => [id, 1])), EVALUATE_K);
-    const ours = evaluate(query.hits, ids, EVALUATE_K) as unknown as Record<string, unknown>;
-    for (const [name, value] of Object.entries(theirs)) {
-      const same = Array.isArray(value)
-        ? JSON.stringify(ours[name]) === JSON.stringify(value)
-        : Math.abs((ours[name] as number) - value) <= 1e-12;
-      if (!same) throw new Error(`bench: evaluate() from ids and its reference disagree on ${name}`);
-    }
+    checkAgainstReference(evaluate(query.hits, ids, EVALUATE_K), theirs, 'ids');
   });
   const evaluateFromIdsTimes = timesOf(20, () => {
     queries.forEach((query, index) => {

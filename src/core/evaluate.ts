@@ -183,10 +183,10 @@ function directKindOf(relevant: Relevance): GradeSourceKind | undefined {
 }
 
 /**
- * Reads the judgments into the kernel's judgedGrades (a clean Map, plain object, array or Set of ids as it is, anything
- * else through readJudgedGrades, which also gives bad input its error), then finds the judged keys of
- * the ranking (hits that are non-blank strings are their own keys) into scratch.query. `plan` limits
- * the ranks read.
+ * Reads the judgments into the kernel's judgedGrades (a clean Map, plain object, array or Set of ids
+ * as it is, anything else through readJudgedGrades, which also gives bad input its error), then finds
+ * the judged keys of the ranking (hits that are non-blank strings are their own keys) into
+ * scratch.query. `plan` limits the ranks read.
  */
 function judgeQuery(
   scratch: EvaluationScratch,
@@ -280,7 +280,8 @@ function overflowError(
 ): RangeError {
   const id = judgedIdAt(scratch, index);
   return gradeTooLargeError(
-    judgmentName(directKindOf(relevant) ?? 'record', id),
+    // Only graded judgments can overflow: a Map's or an object's (ids in an array or a Set have grade 1).
+    judgmentName(relevant instanceof Map, id),
     scratch.judgedGrades[index] as number,
     settings.gain,
   );

@@ -476,7 +476,7 @@ function switchToFullHash(table: KeyTable): number {
 
 /**
  * Judgments the kernel reads as they are: a clean Map, a plain object of id → finite grade, or an
- * array of relevant ids (grade 1 each, a repeated id counted once).
+ * array or Set of relevant ids (grade 1 each, a repeated id counted once).
  */
 export type GradeSource =
   ReadonlyMap<unknown, unknown> | Readonly<Record<string, unknown>> | readonly unknown[] | ReadonlySet<unknown>;
@@ -512,8 +512,8 @@ export function loadGrades(scratch: MeasureScratch, source: GradeSource, kind: G
 }
 
 /**
- * The Map loadGradesOnce is reading. Its entries come through Map.prototype.forEach, the quickest way
- * through a Map, to loadJudgment: a function made once, which no user code can call back into.
+ * The Map or Set loadGradesOnce is reading. Its entries come through its forEach, the quickest way
+ * through either, to loadJudgment: a function made once, which no user code can call back into.
  */
 const loading: { table: KeyTable | undefined; judgedGrades: Float64Array; entry: number; answer: number } = {
   table: undefined,
@@ -521,8 +521,10 @@ const loading: { table: KeyTable | undefined; judgedGrades: Float64Array; entry:
   entry: 0,
   answer: 0,
 };
-const mapForEach = Map.prototype.forEach;
-const setForEach = Set.prototype.forEach;
+/** Map's and Set's own forEach, called on the judgments with `.call` (an overridden one is never run). */
+type ForEach = (this: unknown, load: (value: unknown, key: unknown) => void) => void;
+const mapForEach = Map.prototype.forEach as ForEach;
+const setForEach = Set.prototype.forEach as ForEach;
 
 /** loadJudgment for a Set of relevant ids (its elements are distinct): grade 1 each. */
 function loadRelevantSetId(id: unknown): void {
@@ -542,32 +544,35 @@ function loadJudgment(grade: unknown, id: unknown): void {
   if (!addJudgedId(table, id)) loading.answer = switchToFullHash(table);
 }
 
+/** Loads the `count` judgments of a Map or a Set, whose own forEach hands each to `load` (no closure per query). */
+function loadEach(
+  scratch: MeasureScratch,
+  count: number,
+  forEach: ForEach,
+  source: ReadonlyMap<unknown, unknown> | ReadonlySet<unknown>,
+  load: (value: unknown, key: unknown) => void,
+): number {
+  reserveJudged(scratch, count);
+  loading.table = scratch.keys;
+  loading.judgedGrades = scratch.judgedGrades;
+  loading.entry = 0;
+  loading.answer = count;
+  forEach.call(source, load);
+  loading.table = undefined;
+  return loading.answer;
+}
+
 function loadGradesOnce(scratch: MeasureScratch, source: GradeSource, kind: GradeSourceKind): number {
   const table = scratch.keys;
   resetKeyTable(table);
   if (kind === 'ids') return loadRelevantIds(scratch, source as readonly unknown[]);
   if (kind === 'idSet') {
     const set = source as ReadonlySet<unknown>;
-    reserveJudged(scratch, set.size);
-    loading.table = table;
-    loading.judgedGrades = scratch.judgedGrades;
-    loading.entry = 0;
-    loading.answer = set.size;
-    setForEach.call(set, loadRelevantSetId);
-    loading.table = undefined;
-    return loading.answer;
+    return loadEach(scratch, set.size, setForEach, set, loadRelevantSetId);
   }
   if (kind === 'map') {
     const map = source as ReadonlyMap<unknown, unknown>;
-    const count = map.size;
-    reserveJudged(scratch, count);
-    loading.table = table;
-    loading.judgedGrades = scratch.judgedGrades;
-    loading.entry = 0;
-    loading.answer = count;
-    mapForEach.call(map, loadJudgment);
-    loading.table = undefined;
-    return loading.answer;
+    return loadEach(scratch, map.size, mapForEach, map, loadJudgment);
   }
   const record = source as Readonly<Record<string, unknown>>;
   // Own enumerable keys, as for…in with hasOwnProperty would see them, but without a property
@@ -727,11 +732,8 @@ export function repeatedKeyError(index: number, key: string): RangeError {
 }
 
 /** For messages: where a judgment of `source` with this id sits. */
-export function judgmentName(kind: GradeSourceKind, id: unknown): string {
-  if (kind === 'map') return `relevant.get(${describeValue(id)})`;
-  return kind === 'ids' || kind === 'idSet'
-    ? `the relevant id ${JSON.stringify(id)}`
-    : `relevant[${JSON.stringify(id)}]`;
+export function judgmentName(isMap: boolean, id: unknown): string {
+  return isMap ? `relevant.get(${describeValue(id)})` : `relevant[${JSON.stringify(id)}]`;
 }
 
 /** The id of the `index`-th judgment loaded last. */
