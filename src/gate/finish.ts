@@ -15,7 +15,8 @@ import {
 import type { CollectedRun } from '../recording/collected.js';
 import { renderConsole } from '../report/console.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
-import { DEFAULT_BASELINE_PATH, summaryOptionsFrom, type ResolvedReporterOptions } from '../report/options.js';
+import { DEFAULT_BASELINE_PATH } from '../report/options.js';
+import { summaryOptionsFrom, type ResolvedReporterOptions } from './options.js';
 import { summarize, type RunSummary } from '../report/summary.js';
 import { plannedReports, writeReport } from '../report/write.js';
 

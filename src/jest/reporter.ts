@@ -16,12 +16,8 @@ import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '..
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { JEST_REPORTER_STARTED } from '../gate/reporter-options.js';
 import { shouldUseColor } from '../report/console.js';
-import {
-  resolveReporterOptions,
-  validateReporterOptions,
-  type RagReporterOptions,
-  type ResolvedReporterOptions,
-} from '../report/options.js';
+import { validateReporterOptions, type RagReporterOptions } from '../report/options.js';
+import { resolveReporterOptions, type ResolvedReporterOptions } from '../gate/options.js';
 import {
   collectJestRun,
   createRunDirectory,

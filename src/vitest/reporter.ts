@@ -10,13 +10,8 @@ import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '..
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { shouldUseColor } from '../report/console.js';
 import { forgetPrecomputedIntervals, precomputeIntervals } from '../report/summary.js';
-import {
-  resolveReporterOptions,
-  summaryOptionsFrom,
-  validateReporterOptions,
-  type RagReporterOptions,
-  type ResolvedReporterOptions,
-} from '../report/options.js';
+import { validateReporterOptions, type RagReporterOptions } from '../report/options.js';
+import { resolveReporterOptions, summaryOptionsFrom, type ResolvedReporterOptions } from '../gate/options.js';
 import { collectVitestModule, collectVitestRun, type CollectedModule } from './collect.js';
 
 export type { RagReporterOptions } from '../report/options.js';

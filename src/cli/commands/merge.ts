@@ -9,7 +9,8 @@ import { finishRun } from '../../gate/finish.js';
 import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../gate/shard-report.js';
 import { shouldUseColor } from '../../report/console.js';
 import { REPORT_FORMATS } from '../../report/formats/index.js';
-import { resolveReporterOptions, type RagReporterOptions } from '../../report/options.js';
+import type { RagReporterOptions } from '../../report/options.js';
+import { resolveReporterOptions } from '../../gate/options.js';
 
 // The report formats written to a file the user names (JSON, Markdown, HTML, …): a flag each.
 const FILE_FORMATS = REPORT_FORMATS.filter((format) => format.path);

@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { finishRun, type FinishResult } from '../../../src/gate/finish.js';
 import type { CollectedRun } from '../../../src/recording/collected.js';
-import { resolveReporterOptions, type RagReporterOptions } from '../../../src/report/options.js';
+import type { RagReporterOptions } from '../../../src/report/options.js';
+import { resolveReporterOptions } from '../../../src/gate/options.js';
 import { recallRun } from '../report/fixture.js';
 
 let root: string;

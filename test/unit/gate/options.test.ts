@@ -2,12 +2,9 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import {
-  resolveBaselineMode,
-  resolveReporterOptions,
-  summaryOptionsFrom,
-  validateReporterOptions,
-} from '../../../src/report/options.js';
+import { resolveBaselineMode } from '../../../src/gate/mode.js';
+import { resolveReporterOptions, summaryOptionsFrom } from '../../../src/gate/options.js';
+import { validateReporterOptions } from '../../../src/report/options.js';
 
 describe('resolveBaselineMode', () => {
   it.each([
@@ -147,7 +144,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
     });
     // fileExists looks under the root: this test file exists, a made-up one does not.
     const here = summaryOptionsFrom(resolveReporterOptions({}, { rootDir: process.cwd(), runner: 'vitest', env: {} }));
-    expect(here.fileExists!('test/unit/report/options.test.ts')).toBe(true);
+    expect(here.fileExists!('test/unit/gate/options.test.ts')).toBe(true);
     expect(here.fileExists!('test/unit/report/no-such.test.ts')).toBe(false);
     const update = summaryOptionsFrom(
       resolveReporterOptions(options, { rootDir, runner: 'vitest', env: { RAG_BASELINE: 'update' } }),

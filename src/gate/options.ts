@@ -1,0 +1,131 @@
+// The reporter options resolved for one run: paths made absolute, the baseline mode and CI decided
+// (mode.ts), the declaration checked, and the SummaryOptions the summary is built with.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+import { resolveTolerance, type ResolvedTolerance } from '../core/regression-rule.js';
+import type { PairedTestName } from '../core/stats.js';
+import { resolveDeclaration, type WorkerDeclaration } from '../recording/declaration.js';
+import type { CollectedRun } from '../recording/collected.js';
+import { acceptCommandFor } from '../report/format.js';
+import {
+  DEFAULT_BASELINE_PATH,
+  REPORT_FILE_OPTIONS,
+  validateReporterOptions,
+  type RagReporterOptions,
+  type ReportFileOption,
+} from '../report/options.js';
+import type { SummaryOptions } from '../report/summary.js';
+import { resolveBaselineMode, type BaselineMode } from './mode.js';
+
+/** The options resolved; the report files (json, markdown, html: REPORT_FILE_OPTIONS) as absolute paths. */
+export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption, string>> {
+  /** The project root (test files and report paths are relative to it). */
+  rootDir: string;
+  /** Absolute path of the baseline file. */
+  baselinePath: string;
+  /** As given (relative), for messages. */
+  baselineDisplayPath: string;
+  mode: BaselineMode;
+  ci: boolean;
+  notice?: string;
+  tolerance: ResolvedTolerance;
+  significance?: number;
+  test: PairedTestName;
+  failOnRegression: boolean;
+  failOnNew: boolean;
+  /** The baseline must be up to date (default: CI). */
+  strict: boolean;
+  githubStepSummary: boolean;
+  maxWorse: number;
+  seed?: number;
+  resamples?: number;
+  intervalResamples?: number;
+  /** `RAG_BASELINE=update npx vitest run` or `… npx jest`. */
+  acceptCommand: string;
+  /** `RAG_BASELINE=prune npx vitest run` or `… npx jest`. */
+  pruneCommand: string;
+  /** The measures recorded for every question, as the test workers receive them. */
+  declaration: WorkerDeclaration;
+}
+
+/** Validates the options and resolves paths (against `rootDir`) and the baseline mode (from `env`). */
+export function resolveReporterOptions(
+  options: unknown,
+  context: {
+    rootDir: string;
+    runner: CollectedRun['runner'];
+    env?: Record<string, string | undefined>;
+    updateSnapshots?: boolean;
+    source?: string;
+  },
+): ResolvedReporterOptions {
+  const checked = validateReporterOptions(options, context.source);
+  const mode = resolveBaselineMode(context.env ?? process.env, { updateSnapshots: context.updateSnapshots });
+  const baseline = checked.baseline ?? DEFAULT_BASELINE_PATH;
+  return {
+    rootDir: context.rootDir,
+    baselinePath: path.resolve(context.rootDir, baseline),
+    baselineDisplayPath: baseline,
+    mode: mode.mode,
+    ci: mode.ci,
+    ...(mode.notice !== undefined ? { notice: mode.notice } : {}),
+    tolerance: resolveTolerance(checked.tolerance),
+    ...(checked.significance !== undefined ? { significance: checked.significance } : {}),
+    test: checked.test ?? 'sign',
+    failOnRegression: checked.failOnRegression ?? true,
+    failOnNew: checked.failOnNew ?? false,
+    strict: checked.strict ?? mode.ci,
+    ...resolvedReportFiles(checked, context.rootDir),
+    githubStepSummary: checked.githubStepSummary ?? true,
+    maxWorse: checked.maxWorse ?? 10,
+    ...definedEntries({
+      seed: checked.seed,
+      resamples: checked.resamples,
+      intervalResamples: checked.intervalResamples,
+    }),
+    acceptCommand: acceptCommandFor(context.runner),
+    pruneCommand: acceptCommandFor(context.runner, 'prune'),
+    declaration: resolveDeclaration(checked, context.rootDir, context.source),
+  };
+}
+
+/**
+ * SummaryOptions for summarize. In update/prune mode the run records the change rather than judging it,
+ * so neither regressions nor new questions fail it.
+ */
+export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOptions {
+  const updating = resolved.mode !== 'compare';
+  return {
+    tolerance: resolved.tolerance,
+    test: resolved.test,
+    failOnRegression: updating ? false : resolved.failOnRegression,
+    failOnNew: updating ? false : resolved.failOnNew,
+    strict: updating ? false : resolved.strict,
+    updatingBaseline: updating,
+    baselinePath: resolved.baselineDisplayPath,
+    fileExists: (file) => existsSync(path.join(resolved.rootDir, file)),
+    ...(resolved.significance !== undefined ? { significance: resolved.significance } : {}),
+    ...definedEntries({
+      seed: resolved.seed,
+      resamples: resolved.resamples,
+      intervalResamples: resolved.intervalResamples,
+    }),
+  };
+}
+
+/** The report files the options name, as absolute paths (none for an absent or false option). */
+function resolvedReportFiles(options: RagReporterOptions, rootDir: string): Partial<Record<ReportFileOption, string>> {
+  const files: Partial<Record<ReportFileOption, string>> = {};
+  for (const name of Object.keys(REPORT_FILE_OPTIONS) as ReportFileOption[]) {
+    const file = options[name];
+    if (typeof file === 'string') files[name] = path.resolve(rootDir, file);
+  }
+  return files;
+}
+
+function definedEntries<T extends Record<string, unknown>>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}
