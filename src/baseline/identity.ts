@@ -3,24 +3,38 @@
 // that holds exactly the same questions (a renamed describe block or file). Version-1 baselines, whose
 // suites are joined names, are matched here against the run's structured suites.
 
-import { suiteNameOf, suiteKeyOf, parseSuiteKey, type SuiteIdentity } from '../recording/collected.js';
+import {
+  suiteNameOf,
+  suiteKeyOf,
+  parseSuiteKey,
+  type CollectedRun,
+  type SuiteIdentity,
+} from '../recording/collected.js';
+import { accountFor, outcomesOf, type BaselineAccounting } from './accounting.js';
 import { createRecord, own, type BaselineFile, type BaselineSuite } from './schema.js';
 
-/** Which test files count as run in full, and which still exist. */
+/** What rename detection and version-1 matching need to know of the run. */
 export interface FileCoverage {
-  /** Test files that ran in full. */
+  /** Test files the run started. */
   ranFiles: ReadonlySet<string>;
   /** Whether a test file still exists; absent: assume it does. */
   fileExists?: (file: string) => boolean;
+  /** Which baseline questions the run found missing, and which it did not judge. */
+  accounting: BaselineAccounting;
 }
 
-/**
- * True when the baseline entries of this suite can be judged missing: its file ran in full, or its file
- * was deleted.
- */
+/** The coverage of `run` (see accountFor). */
+export function coverageOf(run: CollectedRun, fileExists?: (file: string) => boolean): FileCoverage {
+  return {
+    ranFiles: new Set(outcomesOf(run).files.map((outcome) => outcome.file)),
+    ...(fileExists !== undefined ? { fileExists } : {}),
+    accounting: accountFor(run, fileExists),
+  };
+}
+
+/** True when the whole suite can be missing from this run (its file ran in full, or is gone): see accounting.ts. */
 export function isCovered(identity: SuiteIdentity, coverage: FileCoverage): boolean {
-  if (coverage.ranFiles.has(identity.file)) return true;
-  return coverage.fileExists !== undefined && !coverage.fileExists(identity.file);
+  return coverage.accounting.suiteCanBeMissing(identity);
 }
 
 /** Every question id of a suite, over all its measures. */
@@ -93,7 +107,7 @@ export interface LegacyResolution {
 export function resolveLegacySuites(
   baseline: BaselineFile,
   current: Iterable<SuiteIdentity>,
-  coverage: FileCoverage,
+  coverage: Pick<FileCoverage, 'ranFiles' | 'fileExists'>,
 ): LegacyResolution {
   const legacy = baseline.legacy;
   const file: BaselineFile = {
@@ -125,7 +139,7 @@ export function resolveLegacySuites(
   return result;
 }
 
-function guessIdentity(name: string, coverage: FileCoverage): SuiteIdentity {
+function guessIdentity(name: string, coverage: Pick<FileCoverage, 'ranFiles' | 'fileExists'>): SuiteIdentity {
   const parts = name.split(' > ');
   for (let cut = parts.length; cut >= 1; cut--) {
     const candidate = parts.slice(0, cut).join(' > ');

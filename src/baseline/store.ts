@@ -14,15 +14,9 @@ import {
   type ToleranceOption,
 } from '../core/regression-rule.js';
 import { plural } from '../core/plural.js';
-import { parseSuiteKey, suiteNameOf, type CollectedRun } from '../recording/collected.js';
+import { parseSuiteKey, suiteNameOf, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 import { groupRun } from './group.js';
-import {
-  findRenamedSuites,
-  isCovered,
-  resolveLegacySuites,
-  type FileCoverage,
-  type LegacyResolution,
-} from './identity.js';
+import { coverageOf, findRenamedSuites, resolveLegacySuites, type LegacyResolution } from './identity.js';
 import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
 import {
   BaselineError,
@@ -171,6 +165,12 @@ export interface MergeOptions {
   /** When given, every suite of a file for which it returns false is obsolete (the test file was deleted). */
   fileExists?: (file: string) => boolean;
   /**
+   * The run `current` was made from. With it, an entry is obsolete only when the run found its question
+   * missing (src/baseline/accounting.ts): never a question it filtered, skipped, or whose test failed
+   * before measuring, nor one of a file or project it did not run. `files` is then not read.
+   */
+  run?: CollectedRun;
+  /**
    * A suite × measure whose mean over the shared questions moved by no more than this keeps the baseline's
    * values for those questions, so an update within tolerance leaves the file as it is. Default 0.01
    * (the regression rule's tolerance grammar).
@@ -214,14 +214,22 @@ export function mergeBaseline(
     throw new TypeError('mergeBaseline: options.fileExists must be a function (file) => boolean when given.');
   }
   const tolerance = resolveTolerance(options.tolerance, 'mergeBaseline: options.tolerance');
-  // Which files ran in full: given by the caller, else the files of the suites this run produced.
-  const ranFiles = new Set<string>();
-  if (options.files !== undefined) for (const file of options.files) ranFiles.add(file);
-  else for (const key of Object.keys(current.suites)) ranFiles.add(parseSuiteKey(key).file);
-  const coverage: FileCoverage = {
-    ranFiles,
-    ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}),
+  // Which files ran in full: the run's own account, else given by the caller, else the files of the
+  // suites this run produced.
+  const run: CollectedRun = options.run ?? {
+    runner: 'merged',
+    samples: [],
+    files:
+      options.files !== undefined
+        ? [...options.files]
+        : Object.keys(current.suites).map((key) => parseSuiteKey(key).file),
   };
+  const coverage = coverageOf(run, options.fileExists);
+  const producedRows = options.run === undefined ? undefined : groupRun(options.run).suites;
+  const isGoneIn =
+    (key: string, identity: SuiteIdentity) =>
+    (sampleId: string): boolean =>
+      coverage.accounting.statusOf(identity, sampleId, producedRows?.get(key)).kind === 'missing';
   let before = previous ?? emptyBaseline();
   if (before.legacy !== undefined)
     before = resolveLegacySuites(before, Object.keys(current.suites).map(parseSuiteKey), coverage).file;
@@ -234,8 +242,6 @@ export function mergeBaseline(
   const updated: BaselineEntryRef[] = [];
   const renamed: { from: string; to: string }[] = [];
   const counts = { addedSamples: 0, updatedSamples: 0, obsoleteSamples: 0 };
-  const countSamples = (samples: BaselineSamples | undefined): number =>
-    samples === undefined ? 0 : Object.keys(samples).length;
 
   const allSuites = new Set([...Object.keys(before.suites), ...Object.keys(current.suites)]);
   const ordered = [...allSuites]
@@ -248,15 +254,20 @@ export function mergeBaseline(
     if (renamedFrom !== undefined) renamed.push({ from: suiteNameOf(parseSuiteKey(renamedFrom)), to: name });
     const oldSuite = own(before.suites, renamedFrom ?? key);
     const newSuite = own(current.suites, key);
-    // Entries this run did not produce are obsolete only when their file ran in full, or was deleted.
-    const complete = isCovered(identity, coverage);
+    // Entries this run did not produce are obsolete only when it found their questions missing.
     if (newSuite === undefined) {
-      if (complete) {
-        obsolete.push({ suite: name, suiteKey: key });
-        for (const measure of Object.keys(oldSuite!)) counts.obsoleteSamples += countSamples(own(oldSuite!, measure));
-        if (prune) continue;
+      const kept = createRecord<BaselineSamples>();
+      const refs: BaselineEntryRef[] = [];
+      let wholeSuite = true;
+      for (const measure of Object.keys(oldSuite!)) {
+        const { samples, gone } = keepSamples(oldSuite![measure]!, isGoneIn(key, identity), prune);
+        counts.obsoleteSamples += gone.length;
+        if (gone.length > 0) refs.push({ suite: name, suiteKey: key, measure, sampleIds: gone });
+        wholeSuite &&= gone.length === Object.keys(oldSuite![measure]!).length;
+        if (Object.keys(samples).length > 0 || !prune) kept[measure] = samples;
       }
-      result.suites[key] = copySuite(oldSuite!);
+      obsolete.push(...(wholeSuite && refs.length > 0 ? [{ suite: name, suiteKey: key }] : refs));
+      if (Object.keys(kept).length > 0) result.suites[key] = kept;
       continue;
     }
     const merged = createRecord<BaselineSamples>();
@@ -265,12 +276,11 @@ export function mergeBaseline(
       const oldSamples = oldSuite === undefined ? undefined : own(oldSuite, measure);
       const newSamples = own(newSuite, measure);
       if (newSamples === undefined) {
-        if (complete) {
-          obsolete.push({ suite: name, suiteKey: key, measure });
-          counts.obsoleteSamples += countSamples(oldSamples);
-          if (prune) continue;
-        }
-        merged[measure] = Object.assign(createRecord<number>(), oldSamples);
+        const { samples, gone } = keepSamples(oldSamples!, isGoneIn(key, identity), prune);
+        counts.obsoleteSamples += gone.length;
+        if (gone.length === Object.keys(oldSamples!).length) obsolete.push({ suite: name, suiteKey: key, measure });
+        else if (gone.length > 0) obsolete.push({ suite: name, suiteKey: key, measure, sampleIds: gone });
+        if (Object.keys(samples).length > 0 || !prune) merged[measure] = samples;
         continue;
       }
       const keepOld = oldSamples !== undefined && movedWithin(oldSamples, newSamples, toleranceFor(tolerance, measure));
@@ -291,7 +301,7 @@ export function mergeBaseline(
       if (oldSamples !== undefined) {
         for (const sampleId of sortedKeys(oldSamples)) {
           if (own(newSamples, sampleId) !== undefined) continue;
-          if (complete) {
+          if (isGoneIn(key, identity)(sampleId)) {
             obsoleteIds.push(sampleId);
             if (prune) continue;
           }
@@ -309,6 +319,22 @@ export function mergeBaseline(
     result.suites[key] = merged;
   }
   return { file: result, obsolete, pruned: prune && obsolete.length > 0, added, updated, renamed, counts };
+}
+
+/** What an update keeps of `samples`: all of them, less the ones found gone when pruning; and the gone ids. */
+function keepSamples(
+  samples: BaselineSamples,
+  isGone: (sampleId: string) => boolean,
+  prune: boolean,
+): { samples: BaselineSamples; gone: string[] } {
+  const kept = createRecord<number>();
+  const gone: string[] = [];
+  for (const sampleId of sortedKeys(samples)) {
+    const obsolete = isGone(sampleId);
+    if (obsolete) gone.push(sampleId);
+    if (!(obsolete && prune)) kept[sampleId] = samples[sampleId]!;
+  }
+  return { samples: kept, gone };
 }
 
 /** True when the mean over the questions both sides have moved by no more than `tolerance` (and at least one is shared). */
@@ -403,20 +429,19 @@ async function readMergeWrite(
   }
   const previous = existingText === undefined ? undefined : parseBaseline(existingText, path);
   const current = baselineFromRun(run);
-  const files = filesOfRun(run);
   let legacy: LegacyResolution | undefined;
   let resolved = previous;
   if (previous?.legacy !== undefined) {
-    const coverage: FileCoverage = {
-      ranFiles: new Set(files),
-      ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}),
-    };
-    legacy = resolveLegacySuites(previous, Object.keys(current.suites).map(parseSuiteKey), coverage);
+    legacy = resolveLegacySuites(
+      previous,
+      Object.keys(current.suites).map(parseSuiteKey),
+      coverageOf(run, options.fileExists),
+    );
     resolved = legacy.file;
   }
   const merged = mergeBaseline(resolved, current, {
     prune: options.prune ?? false,
-    files,
+    run,
     fileExists: options.fileExists,
     ...(options.tolerance !== undefined ? { tolerance: options.tolerance } : {}),
   });
@@ -445,12 +470,6 @@ export function describeUpdate(
     line += result.pruned ? `; removed ${what}` : `; kept ${what}: RAG_BASELINE=prune removes them`;
   }
   return `${line}.`;
-}
-
-function copySuite(suite: Record<string, BaselineSamples>): Record<string, BaselineSamples> {
-  const copy = createRecord<BaselineSamples>();
-  for (const measure of Object.keys(suite)) copy[measure] = Object.assign(createRecord<number>(), suite[measure]);
-  return copy;
 }
 
 function assertPath(path: unknown, caller: string): asserts path is string {

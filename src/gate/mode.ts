@@ -5,6 +5,8 @@
 //   RAG_BASELINE=prune                    → write, and remove the rows this run found missing
 //   otherwise                             → compare only
 //   CI set (and not "false"/"0")          → compare only, whatever was asked: CI never writes the baseline
+//   RAG_PARTIAL=1 (or the option partial) → a deliberate subset: baseline questions the run did not
+//                                           judge are reported, and do not fail it under strict
 
 export type BaselineMode = 'compare' | 'update' | 'prune';
 
@@ -46,4 +48,18 @@ export function resolveBaselineMode(
     };
   }
   return { mode: asked, ci };
+}
+
+/**
+ * Whether the run declared itself a deliberate subset: RAG_PARTIAL set to 1/true (or the reporter
+ * option `partial`). Throws for another value, so that a typo does not turn the check on or off unseen.
+ */
+export function resolvePartial(env: Record<string, string | undefined> = process.env, option?: boolean): boolean {
+  const raw = env.RAG_PARTIAL?.trim().toLowerCase() ?? '';
+  if (raw === '') return option ?? false;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new RangeError(
+    `RAG_PARTIAL must be 1 (this job runs a deliberate subset of the tests: baseline questions it does not judge do not fail it) or 0, got ${JSON.stringify(env.RAG_PARTIAL)}.`,
+  );
 }

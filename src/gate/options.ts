@@ -16,7 +16,7 @@ import {
   type ReportFileOption,
 } from '../report/options.js';
 import type { SummaryOptions } from '../report/summary.js';
-import { resolveBaselineMode, type BaselineMode } from './mode.js';
+import { resolveBaselineMode, resolvePartial, type BaselineMode } from './mode.js';
 
 /** The options resolved; the report files (json, markdown, html: REPORT_FILE_OPTIONS) as absolute paths. */
 export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption, string>> {
@@ -36,6 +36,8 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   failOnNew: boolean;
   /** The baseline must be up to date (default: CI). */
   strict: boolean;
+  /** A deliberate subset (RAG_PARTIAL=1 or the option): questions not judged do not fail it. */
+  partial: boolean;
   githubStepSummary: boolean;
   maxWorse: number;
   seed?: number;
@@ -76,6 +78,7 @@ export function resolveReporterOptions(
     failOnRegression: checked.failOnRegression ?? true,
     failOnNew: checked.failOnNew ?? false,
     strict: checked.strict ?? mode.ci,
+    partial: resolvePartial(context.env ?? process.env, checked.partial),
     ...resolvedReportFiles(checked, context.rootDir),
     githubStepSummary: checked.githubStepSummary ?? true,
     maxWorse: checked.maxWorse ?? 10,
@@ -103,6 +106,7 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
     failOnNew: updating ? false : resolved.failOnNew,
     strict: updating ? false : resolved.strict,
     updatingBaseline: updating,
+    partial: resolved.partial,
     baselinePath: resolved.baselineDisplayPath,
     fileExists: (file) => existsSync(path.join(resolved.rootDir, file)),
     ...(resolved.significance !== undefined ? { significance: resolved.significance } : {}),

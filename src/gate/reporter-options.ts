@@ -7,6 +7,9 @@ import { resolve } from 'node:path';
 import { writeFileAtomicSync } from '../files/atomic-write.js';
 import { createShardReport, formatShardReport, shardReportName } from './shard-report.js';
 import { validateReporterOptions, type RagReporterOptions } from '../report/options.js';
+import { publishDeclaration, resolveDeclaration } from '../recording/declaration.js';
+import { publishRunStamp } from '../recording/run-stamp.js';
+import { runStampOf } from './run-identity.js';
 
 export type { RagReporterOptions } from '../report/options.js';
 export type { MeasureDeclaration, SuiteDeclaration } from '../recording/declaration.js';
@@ -17,11 +20,20 @@ export function defineRagOptions<const T extends RagReporterOptions>(options: T)
   return options;
 }
 
-/** `['rag-matchers/vitest-reporter', options]`, checked: an entry of Vitest's `test.reporters`. */
+/**
+ * `['rag-matchers/vitest-reporter', options]`, checked: an entry of Vitest's `test.reporters`. It also
+ * publishes the declared measures and the run's stamp as the config loads, before any worker starts:
+ * a command line that replaces the config's reporters (`vitest run --shard=1/2 --reporter=blob`) then
+ * still records every declared measure into the blob report, for `--merge-reports` to judge.
+ */
 export function ragVitestReporter(
   options: RagReporterOptions = {},
 ): ['rag-matchers/vitest-reporter', RagReporterOptions] {
   validateReporterOptions(options, 'ragVitestReporter');
+  const root = process.cwd();
+  const declaration = resolveDeclaration(options, root, 'ragVitestReporter');
+  publishDeclaration(declaration);
+  publishRunStamp(runStampOf(root, declaration));
   return ['rag-matchers/vitest-reporter', options];
 }
 

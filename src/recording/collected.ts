@@ -1,3 +1,4 @@
+import type { RunOutcomes } from './outcomes.js';
 import type { MetricSample } from './sample.js';
 
 /**
@@ -28,6 +29,12 @@ export interface CollectedRun {
    * Absent: the files that recorded samples are taken as run in full.
    */
   files?: string[];
+  /**
+   * Optional: every test file the run started and the tests that did not run to the end, with why
+   * (src/recording/outcomes.ts). With it, each baseline question the run did not produce is either
+   * missing or not judged for a stated reason; absent, `files` stands in for it.
+   */
+  outcomes?: RunOutcomes;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { publishedRunStamp, RUN_META_KEY } from './run-stamp.js';
+
 /**
  * What a metric matcher measured, recorded on the running test so the reporters can average it per
  * suite and compare it with the baseline. Pure data: JSON-serialisable, no runner types.
@@ -54,7 +56,12 @@ export function setSampleRecorder(next: SampleRecorder | undefined): void {
 export function recordSample(sample: MetricSample, context: RecordingContext): void {
   const meta = context.task?.meta as Record<string, unknown> | undefined;
   if (meta !== undefined) {
-    const samples = (meta[TASK_META_KEY] ??= []) as MetricSample[];
+    let samples = meta[TASK_META_KEY] as MetricSample[] | undefined;
+    if (samples === undefined) {
+      samples = meta[TASK_META_KEY] = [];
+      const stamp = publishedRunStamp();
+      if (stamp !== undefined) meta[RUN_META_KEY] = stamp;
+    }
     startAttempt(meta, samples, context.task?.result);
     samples.push(sample);
     return;

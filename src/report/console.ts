@@ -15,6 +15,11 @@ import {
   plural,
   describeFinding,
   acceptModeOf,
+  actionFor,
+  describeNotJudged,
+  PARTIAL_SWITCH,
+  reportCommands,
+  type ReportCommands,
 } from './format.js';
 import { escapeConsole } from './escape.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
@@ -71,8 +76,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   const maxWorse = checkCount(options.maxWorse ?? 10, 'maxWorse');
   const maxMissing = checkCount(options.maxMissing ?? 10, 'maxMissing');
   const acceptCommand = options.acceptCommand ?? acceptCommandFor(summary.runner);
-  const pruneCommand = acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune');
-  const commandFor = (mode: 'update' | 'prune'): string => (mode === 'prune' ? pruneCommand : acceptCommand);
+  const commands = reportCommands(acceptCommand);
   const paint = painter(options.color === true);
   const lines: string[] = [];
   const baselineName = escapeConsole(summary.baselinePath ?? 'the baseline');
@@ -86,6 +90,8 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   );
   if (summary.rows.length === 0) {
     lines.push('No retrieval measures were recorded in this run.');
+    const notJudged = notJudgedLines(summary, commands, maxMissing, paint);
+    if (notJudged.length > 0) lines.push('', ...notJudged, '', verdictLine(summary, commands, paint));
     return lines.join('\n');
   }
   lines.push('');
@@ -154,7 +160,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   }
 
   // What an update would change beyond tolerance, by name, with the command that accepts it.
-  const listed = summary.findings.filter((finding) => finding.kind !== 'regression');
+  const listed = summary.findings.filter((finding) => finding.kind !== 'regression' && finding.kind !== 'not-judged');
   if (listed.length > 0) {
     const failing = listed.some((finding) => finding.fails);
     lines.push(
@@ -165,11 +171,13 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     );
     for (const finding of listed.slice(0, maxMissing)) {
       lines.push(
-        `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — run ${commandFor(finding.accept)} and commit`,
+        `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,
       );
     }
     if (listed.length > maxMissing) lines.push(`  … and ${listed.length - maxMissing} more (see the JSON report)`);
   }
+  const notJudged = notJudgedLines(summary, commands, maxMissing, paint);
+  if (notJudged.length > 0) lines.push('', ...notJudged);
 
   // Notes.
   const notes: string[] = [];
@@ -178,11 +186,6 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   } else {
     if (summary.settings.strict === false && listed.some((finding) => finding.kind !== 'regression')) {
       notes.push('These do not fail this run; in CI (strict) they do.');
-    }
-    if (summary.notRun.suites > 0) {
-      notes.push(
-        `${plural(summary.notRun.suites, 'baseline suite')} (${plural(summary.notRun.rows, 'row')}) ${summary.notRun.suites === 1 ? 'was' : 'were'} not run this time and not compared.`,
-      );
     }
     if (summary.legacy !== undefined)
       notes.push(`${baselineName} uses baseline schema version 1; the next ${acceptCommand} writes version 2.`);
@@ -194,34 +197,74 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     notes.push('failOnRegression is false: the regressions are reported but do not fail the run.');
   if (notes.length > 0) lines.push('', ...notes);
 
-  // The last line.
-  lines.push('');
-  const failingFindings = summary.findings.filter((finding) => finding.fails && finding.kind !== 'regression');
+  lines.push('', verdictLine(summary, commands, paint));
+  return lines.join('\n').replace(/\n+$/, '');
+}
+
+/** The baseline questions this run did not judge, one line per reason with what makes a run judge them. */
+function notJudgedLines(
+  summary: RunSummary,
+  commands: ReportCommands,
+  maxLines: number,
+  paint: ReturnType<typeof painter>,
+): string[] {
+  const findings = summary.findings.filter((finding) => finding.kind === 'not-judged');
+  if (findings.length === 0) return [];
+  const failing = findings.some((finding) => finding.fails);
+  const lines = [(failing ? paint.yellow : paint.bold)('Not judged by this run:')];
+  for (const finding of findings.slice(0, maxLines))
+    lines.push(
+      `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,
+    );
+  return lines;
+}
+
+/** The report's last line: the verdict, and on a failure the command that clears it. */
+function verdictLine(summary: RunSummary, commands: ReportCommands, paint: ReturnType<typeof painter>): string {
+  const failingFindings = summary.findings.filter(
+    (finding) => finding.fails && finding.kind !== 'regression' && finding.kind !== 'not-judged',
+  );
+  const failingNotJudged = summary.findings.filter((finding) => finding.fails && finding.kind === 'not-judged');
+  const notJudged = summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
   const regressionsFail =
     summary.regressions > 0 && summary.settings.failOnRegression && !summary.settings.updatingBaseline;
-  if (summary.regressions > 0 && (regressionsFail || failingFindings.length === 0)) {
-    lines.push(
+  const notJudgedNote =
+    notJudged === 0 ? '' : ` ${plural(notJudged, 'baseline question')} not judged (${describeNotJudged(summary)}).`;
+  if (summary.regressions > 0 && (regressionsFail || (failingFindings.length === 0 && failingNotJudged.length === 0))) {
+    return (
       paint.red(`Retrieval quality regressed in ${plural(summary.regressions, 'suite × measure row')}.`) +
-        ` If this change is intended, accept it with: ${commandFor(acceptModeOf(summary.findings))}`,
-    );
-  } else if (failingFindings.length > 0 && summary.settings.strict) {
-    lines.push(
-      paint.yellow(`The baseline is out of date: ${plural(failingFindings.length, 'difference')} beyond tolerance.`) +
-        ` Accept with: ${commandFor(acceptModeOf(summary.findings))} and commit the baseline.`,
-    );
-  } else if (summary.settings.failOnNew && summary.newSamples > 0) {
-    lines.push(
-      paint.yellow(`${plural(summary.newSamples, 'question')} not in the baseline (failOnNew).`) +
-        ` Record them with: ${acceptCommand}`,
-    );
-  } else if (summary.baselineFound) {
-    lines.push(
-      paint.green(
-        `No retrieval regressions (${summary.improvements} improved, ${summary.unchanged} unchanged${summary.newRows > 0 ? `, ${summary.newRows} new` : ''}).`,
-      ),
+      notJudgedNote +
+      ` If this change is intended, accept it with: ${commands[acceptModeOf(summary.findings)]}`
     );
   }
-  return lines.join('\n').replace(/\n+$/, '');
+  if (failingFindings.length > 0 && summary.settings.strict) {
+    return (
+      paint.yellow(`The baseline is out of date: ${plural(failingFindings.length, 'difference')} beyond tolerance.`) +
+      notJudgedNote +
+      ` Accept with: ${commands[acceptModeOf(summary.findings)]} and commit the baseline.`
+    );
+  }
+  if (failingNotJudged.length > 0) {
+    return (
+      paint.yellow(
+        `Not judged: ${plural(notJudged, 'baseline question')} (${describeNotJudged(summary)}); in CI every baseline question must be judged.`,
+      ) + ` Run the whole suite (${commands.run}), or set ${PARTIAL_SWITCH} on a job that runs a deliberate subset.`
+    );
+  }
+  if (summary.settings.failOnNew && summary.newSamples > 0) {
+    return (
+      paint.yellow(`${plural(summary.newSamples, 'question')} not in the baseline (failOnNew).`) +
+      ` Record them with: ${commands.update}`
+    );
+  }
+  if (!summary.baselineFound) return '';
+  const counts = `${summary.improvements} improved, ${summary.unchanged} unchanged${summary.newRows > 0 ? `, ${summary.newRows} new` : ''}`;
+  if (notJudged > 0) {
+    return paint.green(
+      `No retrieval regressions among the ${plural(summary.coverage.judged, 'judged baseline question')} (${counts}); ${notJudged} not judged (${describeNotJudged(summary)}).`,
+    );
+  }
+  return paint.green(`No retrieval regressions (${counts}).`);
 }
 
 function worseLines(row: SummaryRow, maxWorse: number, paint: ReturnType<typeof painter>): string[] {

@@ -2,6 +2,7 @@
 
 import { plural } from '../core/plural.js';
 import type { CollectedRun } from '../recording/collected.js';
+import type { NotJudgedReason } from '../recording/outcomes.js';
 import type { GateFinding, RunSummary, SummaryRow } from './summary.js';
 
 export { plural };
@@ -26,6 +27,65 @@ export function formatP(p: number): string {
 /** The command that accepts a change (`update`) or removes obsolete entries (`prune`), for the runner that produced the summary. */
 export function acceptCommandFor(runner: CollectedRun['runner'], mode: 'update' | 'prune' = 'update'): string {
   return `RAG_BASELINE=${mode} ${runner === 'jest' ? 'npx jest' : 'npx vitest run'}`;
+}
+
+/** The commands a report names, all derived from the accept command (`RAG_BASELINE=update npx vitest run`). */
+export interface ReportCommands {
+  /** Records the run into the baseline. */
+  update: string;
+  /** Records it and removes the questions the run found gone. */
+  prune: string;
+  /** Runs the tests and judges them: the accept command without RAG_BASELINE. */
+  run: string;
+}
+
+export function reportCommands(acceptCommand: string): ReportCommands {
+  return {
+    update: acceptCommand,
+    prune: acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune'),
+    run: acceptCommand.replace(/^RAG_BASELINE=update\s+/, ''),
+  };
+}
+
+/** The environment variable that declares a run a deliberate subset (docs/baselines-and-ci.md, "Partial runs"). */
+export const PARTIAL_SWITCH = 'RAG_PARTIAL=1';
+
+/** Why baseline questions were not judged, as a report says it. */
+export const NOT_JUDGED_TEXT: Record<NotJudgedReason, string> = {
+  filtered: 'filtered out of this run (-t, file arguments, --project, or a shard of its own)',
+  skipped: 'skipped (.skip, .todo, skipIf, or .only elsewhere in the file)',
+  failed: 'their test failed before measuring them',
+  'timed-out': 'their test timed out before measuring them',
+  'load-failed': 'their test file failed to load',
+  crashed: 'their test file did not finish (a worker crashed, or the run was cut short)',
+  'not-run': 'their test file did not run',
+  'shard-missing': "their test file's shard is missing from the merge",
+  'shard-stale': 'their samples come from another run (another commit, or other declared measures)',
+};
+
+/**
+ * What clears a finding, with each command passed through `code` (the medium's code span): `run
+ * RAG_BASELINE=update npx vitest run and commit` for the baseline's findings; for questions not judged,
+ * what makes a run judge them, or RAG_PARTIAL=1 for a deliberate subset.
+ */
+export function actionFor(finding: GateFinding, commands: ReportCommands, code: (text: string) => string): string {
+  if (finding.accept !== 'run') return `run ${code(commands[finding.accept])} and commit`;
+  const partial = `or set ${code(PARTIAL_SWITCH)} on a job that runs a deliberate subset`;
+  switch (finding.reason) {
+    case 'skipped':
+      return `run them (or delete those tests, then ${code(commands.prune)} and commit), ${partial}`;
+    case 'failed':
+    case 'timed-out':
+    case 'load-failed':
+    case 'crashed':
+      return `fix the test file and run ${code(commands.run)} again`;
+    case 'shard-missing':
+      return 'merge the reports of every shard of this run';
+    case 'shard-stale':
+      return 'run every shard again on this commit, then merge';
+    default:
+      return `run the whole suite, ${code(commands.run)}, ${partial}`;
+  }
 }
 
 /** True when Δ and the test rest on fewer questions than the row or the baseline has. */
@@ -142,10 +202,35 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
       return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite} (beyond the tolerance but not significant, so not a regression${questions.length > 0 ? `; ${finding.after! < finding.before! ? 'worse' : 'better'}${named}` : ''})`;
     case 'ambiguous-suite':
       return `suite ${suite} of the version-1 baseline matches several suites of this run (${listNames(questions, escape)}): not compared`;
+    case 'not-judged': {
+      const count = finding.count ?? questions.length;
+      const more = count > questions.length ? `, … and ${count - questions.length} more` : '';
+      const detail = finding.detail === undefined ? '' : ` (${escape(finding.detail)})`;
+      return `${plural(count, 'baseline question')} not judged: ${NOT_JUDGED_TEXT[finding.reason!]}${detail}${questions.length > 0 ? ` — ${questions.map(escape).join(', ')}${more}` : ''}`;
+    }
   }
+}
+
+/** Each reason in a few words, for counts: `4 skipped, 2 in a file not run`. */
+const NOT_JUDGED_SHORT: Record<NotJudgedReason, string> = {
+  filtered: 'filtered',
+  skipped: 'skipped',
+  failed: 'failed before measuring',
+  'timed-out': 'timed out',
+  'load-failed': 'in a file that failed to load',
+  crashed: 'in a file that crashed',
+  'not-run': 'in a file not run',
+  'shard-missing': 'in a missing shard',
+  'shard-stale': 'in a stale shard',
+};
+
+/** `4 skipped, 2 in a file not run`: the not-judged groups in a few words. */
+export function describeNotJudged(summary: RunSummary): string {
+  return summary.coverage.notJudged.map((group) => `${group.questions} ${NOT_JUDGED_SHORT[group.reason]}`).join(', ');
 }
 
 /** The command that accepts every failing finding: prune when one of them needs entries removed, else update. */
 export function acceptModeOf(findings: readonly GateFinding[]): 'update' | 'prune' {
+  // Questions not judged are not accepted by an update: they have their own advice (actionFor).
   return findings.some((finding) => finding.fails && finding.accept === 'prune') ? 'prune' : 'update';
 }

@@ -3,8 +3,16 @@
 // docs/baselines-and-ci.md. Absent values are null, never missing keys, so consumers can rely on the shape.
 
 import type { CollectedRun } from '../recording/collected.js';
-import { acceptCommandFor } from './format.js';
-import type { GateFinding, MissingRow, RowStatus, RunSummary, SampleChange, SummaryRow } from './summary.js';
+import { acceptCommandFor, reportCommands, type ReportCommands } from './format.js';
+import type {
+  BaselineCoverage,
+  GateFinding,
+  MissingRow,
+  RowStatus,
+  RunSummary,
+  SampleChange,
+  SummaryRow,
+} from './summary.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -27,7 +35,11 @@ export interface JsonReport {
     missingRows: number;
     notRunSuites: number;
     notRunRows: number;
+    /** Baseline questions this run did not judge (see `coverage`). */
+    notJudged: number;
   };
+  /** Every baseline question in the run's scope: judged, missing (gone), or not judged by reason. */
+  coverage: BaselineCoverage;
   baseline: { path: string | null; found: boolean };
   settings: {
     tolerance: { default: number; byMeasure: Record<string, number> };
@@ -37,6 +49,8 @@ export interface JsonReport {
     failOnNew: boolean;
     /** The baseline had to be up to date (CI by default). */
     strict: boolean;
+    /** The run declared itself a deliberate subset (RAG_PARTIAL=1): questions it did not judge do not fail it. */
+    partial: boolean;
     confidence: number;
     seed: number;
     resamples: number;
@@ -100,6 +114,8 @@ export interface JsonReportRow {
   better: SampleChange[];
   newSamples: string[];
   missingSamples: string[];
+  /** Baseline questions of this row that the run did not judge. */
+  notJudgedSamples: string[];
   samples: JsonReportSample[];
 }
 
@@ -139,6 +155,16 @@ export function renderJson(
       missingRows: summary.missing.length,
       notRunSuites: summary.notRun.suites,
       notRunRows: summary.notRun.rows,
+      notJudged: summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0),
+    },
+    coverage: {
+      judged: summary.coverage.judged,
+      missing: summary.coverage.missing,
+      notJudged: summary.coverage.notJudged.map((group) => ({
+        ...group,
+        suites: [...group.suites],
+        examples: [...group.examples],
+      })),
     },
     baseline: { path: summary.baselinePath ?? null, found: summary.baselineFound },
     settings: {
@@ -148,6 +174,7 @@ export function renderJson(
       failOnRegression: settings.failOnRegression,
       failOnNew: settings.failOnNew,
       strict: settings.strict,
+      partial: settings.partial,
       confidence: settings.confidence,
       seed: settings.seed,
       resamples: settings.resamples,
@@ -161,10 +188,14 @@ export function renderJson(
     findings: summary.findings.map((finding) => ({
       ...finding,
       ...(finding.questions !== undefined ? { questions: [...finding.questions] } : {}),
-      command:
-        finding.accept === 'prune' ? acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune') : acceptCommand,
+      command: actionCommand(finding, reportCommands(acceptCommand)),
     })),
   };
+}
+
+/** The command a finding's `command` field names: the one that accepts it, or for questions not judged the run that judges them. */
+function actionCommand(finding: GateFinding, commands: ReportCommands): string {
+  return commands[finding.accept];
 }
 
 function jsonRow(row: SummaryRow): JsonReportRow {
@@ -215,6 +246,7 @@ function jsonRow(row: SummaryRow): JsonReportRow {
     better: row.better.map((change) => ({ ...change })),
     newSamples: [...row.newSamples],
     missingSamples: [...row.missingSamples],
+    notJudgedSamples: [...row.notJudgedSamples],
     samples: row.sampleIds.map((id, index) => {
       const source = row.sources[index]!;
       return {

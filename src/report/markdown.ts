@@ -14,6 +14,9 @@ import {
   plural,
   describeFinding,
   acceptModeOf,
+  actionFor,
+  reportCommands,
+  type ReportCommands,
 } from './format.js';
 import { escapeMarkdown, markdownCode } from './escape.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
@@ -37,22 +40,27 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   const maxWorse = options.maxWorse ?? 10;
   const maxRows = options.maxRows ?? 50;
   const acceptCommand = options.acceptCommand ?? acceptCommandFor(summary.runner);
-  const commandFor = (mode: 'update' | 'prune'): string =>
-    mode === 'prune' ? acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune') : acceptCommand;
+  const commands = reportCommands(acceptCommand);
   const failing = summary.findings.filter((finding) => finding.fails);
+  const failingNotJudged = failing.filter((finding) => finding.kind === 'not-judged');
+  const notJudged = summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
   const out: string[] = [`### ${escapeText(options.title ?? 'RAG retrieval quality')}`, ''];
 
   const verdict = summary.passed ? '✅' : '❌';
   const headline =
     summary.regressions > 0
       ? `**${plural(summary.regressions, 'regression')}**`
-      : !summary.passed && failing.length > 0 && summary.settings.strict
-        ? `**Baseline out of date: ${plural(failing.length, 'difference')}**`
-        : !summary.passed
-          ? `**${plural(summary.newSamples, 'question')} not in the baseline**`
-          : summary.baselineFound
-            ? '**No regressions**'
-            : '**No baseline yet**';
+      : !summary.passed && failing.length > failingNotJudged.length && summary.settings.strict
+        ? `**Baseline out of date: ${plural(failing.length - failingNotJudged.length, 'difference')}**`
+        : failingNotJudged.length > 0
+          ? `**Not judged: ${plural(notJudged, 'baseline question')}**`
+          : !summary.passed
+            ? `**${plural(summary.newSamples, 'question')} not in the baseline**`
+            : summary.baselineFound
+              ? notJudged > 0
+                ? `**No regressions among ${plural(summary.coverage.judged, 'judged question')}; ${notJudged} not judged**`
+                : '**No regressions**'
+              : '**No baseline yet**';
   const counts = summary.baselineFound
     ? ` · ${summary.improvements} improved · ${summary.unchanged} unchanged${summary.newRows > 0 ? ` · ${summary.newRows} new` : ''}`
     : '';
@@ -63,6 +71,7 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   );
   if (summary.rows.length === 0) {
     out.push('No retrieval measures were recorded in this run.', '');
+    out.push(...notJudgedSection(summary, commands));
     return out.join('\n');
   }
 
@@ -104,26 +113,42 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
     }
     out.push('</details>', '');
   }
-  if (summary.findings.length > 0) {
-    const strict = failing.length > 0 && summary.settings.strict;
+  const listed = summary.findings.filter((finding) => finding.kind !== 'not-judged');
+  if (listed.length > 0) {
+    const strict = listed.some((finding) => finding.fails) && summary.settings.strict;
     out.push(strict ? '**The baseline is out of date:**' : '**Not in the baseline yet, or no longer produced:**', '');
-    for (const finding of summary.findings.slice(0, maxRows)) {
+    for (const finding of listed.slice(0, maxRows)) {
       out.push(
-        `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — run ${markdownCode(commandFor(finding.accept))} and commit`,
+        `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${actionFor(finding, commands, markdownCode)}`,
       );
     }
-    if (summary.findings.length > maxRows)
-      out.push(`- … and ${summary.findings.length - maxRows} more (see the JSON report)`);
+    if (listed.length > maxRows) out.push(`- … and ${listed.length - maxRows} more (see the JSON report)`);
     out.push('');
   }
+  out.push(...notJudgedSection(summary, commands));
   for (const warning of summary.warnings) out.push(`> [!WARNING]\n> ${escapeText(warning)}`, '');
-  if (summary.regressions > 0 || !summary.passed || !summary.baselineFound) {
+  if (summary.regressions > 0 || failing.length > failingNotJudged.length || !summary.baselineFound) {
     out.push(
-      `If this change is intended, accept it with ${code(commandFor(acceptModeOf(summary.findings)))} and commit the baseline.`,
+      `If this change is intended, accept it with ${code(commands[acceptModeOf(summary.findings)])} and commit the baseline.`,
       '',
     );
   }
   return out.join('\n');
+}
+
+/** The baseline questions this run did not judge, one item per reason with what makes a run judge them. */
+function notJudgedSection(summary: RunSummary, commands: ReportCommands): string[] {
+  const findings = summary.findings.filter((finding) => finding.kind === 'not-judged');
+  if (findings.length === 0) return [];
+  return [
+    '**Not judged by this run:**',
+    '',
+    ...findings.map(
+      (finding) =>
+        `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${actionFor(finding, commands, markdownCode)}`,
+    ),
+    '',
+  ];
 }
 
 function table(rows: SummaryRow[], maxRows: number, withP: boolean, withMarker: boolean): string[] {

@@ -29,6 +29,12 @@ export interface RagReporterOptions extends MeasureDeclaration {
    * when CI is set, else false.
    */
   strict?: boolean;
+  /**
+   * This run is a deliberate subset (a job that runs some test files, or skips what needs a key it lacks):
+   * baseline questions it does not judge are listed and do not fail it under `strict`. Default false;
+   * `RAG_PARTIAL=1` in the environment turns it on for one job.
+   */
+  partial?: boolean;
   /** Write the JSON report here (relative to the root). Default: none. */
   json?: string | false;
   /** Write the Markdown report here. Default: none (still appended to $GITHUB_STEP_SUMMARY when set). */
@@ -68,6 +74,7 @@ const OPTION_NAMES = [
   'failOnRegression',
   'failOnNew',
   'strict',
+  'partial',
   ...(Object.keys(REPORT_FILE_OPTIONS) as ReportFileOption[]),
   'githubStepSummary',
   'maxWorse',
@@ -123,7 +130,7 @@ export function validateReporterOptions(
   }
   if (record.test !== undefined && record.test !== 'sign' && record.test !== 'randomization' && record.test !== 't')
     fail('test', "'sign', 'randomization' or 't'");
-  for (const name of ['failOnRegression', 'failOnNew', 'strict', 'githubStepSummary'] as const) {
+  for (const name of ['failOnRegression', 'failOnNew', 'strict', 'partial', 'githubStepSummary'] as const) {
     if (record[name] !== undefined && typeof record[name] !== 'boolean') fail(name, 'true or false');
   }
   for (const [name, exampleFile] of Object.entries(REPORT_FILE_OPTIONS)) {

@@ -6,7 +6,9 @@ import { mean as meanOf } from '../core/mean.js';
 import { meanInterval, type PairedTestName } from '../core/stats.js';
 import { compareIds, pairRow, type RowComparison, type SampleChange } from '../baseline/compare.js';
 import { groupRun, type GroupedRow } from '../baseline/group.js';
-import { findRenamedSuites, isCovered, resolveLegacySuites, type FileCoverage } from '../baseline/identity.js';
+import { coverageOf, findRenamedSuites, isCovered, resolveLegacySuites } from '../baseline/identity.js';
+import type { QuestionStatus } from '../baseline/accounting.js';
+import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
 import { own, type BaselineFile } from '../baseline/schema.js';
 import {
   judgeMoves,
@@ -60,6 +62,11 @@ export interface SummaryOptions {
   strict?: boolean;
   /** The run is updating the baseline: its changes are recorded, not judged (reporting only). */
   updatingBaseline?: boolean;
+  /**
+   * The run is a deliberate subset (RAG_PARTIAL=1, or the reporter option `partial`): baseline questions
+   * it did not judge are reported but do not fail it under `strict`. Default false.
+   */
+  partial?: boolean;
   /** Interval coverage. Default 0.95. */
   confidence?: number;
   /** Seed of the bootstrap and the randomization test. Default 42. */
@@ -88,7 +95,8 @@ export type FindingKind =
   | 'missing-questions'
   | 'renamed-suite'
   | 'ambiguous-suite'
-  | 'unconfirmed-move';
+  | 'unconfirmed-move'
+  | 'not-judged';
 
 /**
  * One way in which an update would change the baseline beyond tolerance (or a legacy suite that cannot
@@ -108,8 +116,14 @@ export interface GateFinding {
   /** Means over the shared questions (regression, improvement). */
   before?: number;
   after?: number;
-  /** What accepts it: RAG_BASELINE=update or RAG_BASELINE=prune. */
-  accept: 'update' | 'prune';
+  /** Not judged: why, and how many baseline questions (`questions` holds the first few, as `suite › id`). */
+  reason?: NotJudgedReason;
+  /** Not judged: what the reason means here (`project bm25 was not selected (--project)`), when known. */
+  detail?: string;
+  /** Not judged: how many baseline questions. */
+  count?: number;
+  /** What accepts it: RAG_BASELINE=update or RAG_BASELINE=prune; `run`: running those questions (or declaring the run partial). */
+  accept: 'update' | 'prune' | 'run';
   /** True when it fails the run under the current settings. */
   fails: boolean;
 }
@@ -155,8 +169,10 @@ export interface SummaryRow {
   better: SampleChange[];
   /** Question ids of this run not in the baseline. */
   newSamples: string[];
-  /** Question ids of the baseline this run did not produce. */
+  /** Question ids of the baseline this run found gone: their tests ran to the end and no longer produce them. */
   missingSamples: string[];
+  /** Question ids of the baseline this run did not judge (filtered, skipped, failed before measuring, …): see RunSummary.notJudged. */
+  notJudgedSamples: string[];
   /**
    * The row's samples as parallel arrays in recording order: question id, this run's value, the baseline's
    * value (undefined for a new question) and the collected sample itself (test name, pass, threshold).
@@ -167,17 +183,45 @@ export interface SummaryRow {
   sources: CollectedSample[];
 }
 
-/** A baseline suite × measure that a test file that ran in full did not produce (deleted or renamed tests), or of a deleted test file. */
+/** The questions of a baseline suite × measure that this run found gone (deleted or renamed tests, a deleted test file). */
 export interface MissingRow {
   suite: string;
   suiteKey: string;
   measure: string;
+  /** How many questions, and the mean of their baseline values. */
   count: number;
   mean: number;
+  /** Their ids. */
+  questions: string[];
+}
+
+/** Baseline questions this run did not judge, for one reason. */
+export interface NotJudgedGroup {
+  reason: NotJudgedReason;
+  /** What the reason means here, when one detail covers the whole group. */
+  detail?: string;
+  /** Baseline questions (a question counts once, whatever its measures). */
+  questions: number;
+  /** Display names of their suites, in baseline order. */
+  suites: string[];
+  /** The first few, as `suite › question`. */
+  examples: string[];
+}
+
+/** Every baseline question in the run's scope: judged (produced), missing (gone), or not judged. */
+export interface BaselineCoverage {
+  /** Baseline questions this run produced (for at least one measure) and so compared. */
+  judged: number;
+  /** Baseline questions this run found gone (prune removes them). */
+  missing: number;
+  /** The others, by reason, in NOT_JUDGED_REASONS order. */
+  notJudged: NotJudgedGroup[];
 }
 
 export interface RunSummary {
   runner: CollectedRun['runner'];
+  /** Whether every baseline question was judged: see BaselineCoverage. */
+  coverage: BaselineCoverage;
   /** Sorted by suite, then measure (natural order). */
   rows: SummaryRow[];
   missing: MissingRow[];
@@ -208,6 +252,7 @@ export interface RunSummary {
     failOnNew: boolean;
     strict: boolean;
     updatingBaseline: boolean;
+    partial: boolean;
     confidence: number;
     seed: number;
     resamples: number;
@@ -228,11 +273,7 @@ export function summarize(
 ): RunSummary {
   const settings = resolveSummaryOptions(options);
   const grouped = groupRun(run);
-  const ranFiles = new Set(run.files ?? grouped.files);
-  const coverage: FileCoverage = {
-    ranFiles,
-    ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}),
-  };
+  const coverage = coverageOf(run, options.fileExists);
 
   let legacy: RunSummary['legacy'];
   if (baseline?.legacy !== undefined) {
@@ -264,34 +305,85 @@ export function summarize(
     (row) => row.comparison!.p !== undefined && row.comparison!.wins + row.comparison!.losses > 0,
   ).length;
 
+  const notJudged = new NotJudgedTally();
   const missing: MissingRow[] = [];
   let notRunSuites = 0;
   let notRunRows = 0;
+  let judgedQuestions = 0;
+  let missingQuestions = 0;
   const movedAway = new Set(renames.values());
+  // A renamed suite has the same questions as its baseline rows: nothing of it is absent.
+  const rowsByKey = new Map<string, SummaryRow[]>();
+  for (const row of rows) {
+    const list = rowsByKey.get(row.suiteKey);
+    if (list === undefined) rowsByKey.set(row.suiteKey, [row]);
+    else list.push(row);
+  }
   if (baseline !== undefined) {
     for (const key of Object.keys(baseline.suites)) {
       if (movedAway.has(key)) continue;
       const measures = baseline.suites[key]!;
       const seen = grouped.suites.get(key);
       const identity = parseSuiteKey(key);
-      if (!isCovered(identity, coverage)) {
-        if (seen === undefined) {
-          notRunSuites++;
-          notRunRows += Object.keys(measures).length;
+      const suiteName = suiteNameOf(identity);
+      // Every baseline question of the suite once, with its status when this run did not produce it.
+      const statuses = new Map<string, QuestionStatus | 'judged'>();
+      const produced = new Set<string>();
+      for (const row of seen?.values() ?? []) for (const id of row.ids) produced.add(id);
+      const statusOf = (id: string): QuestionStatus | 'judged' => {
+        let status = statuses.get(id);
+        if (status === undefined) {
+          status = produced.has(id) ? 'judged' : coverage.accounting.statusOf(identity, id, seen);
+          statuses.set(id, status);
         }
-        continue;
-      }
+        return status;
+      };
       for (const measure of Object.keys(measures)) {
-        if (seen?.has(measure)) continue;
-        const values = Object.values(measures[measure]!);
-        if (values.length === 0) continue;
+        const ids = Object.keys(measures[measure]!);
+        const row = seen?.get(measure);
+        const rowIds = row === undefined ? undefined : new Set(row.ids);
+        const gone: string[] = [];
+        for (const id of ids) {
+          if (rowIds?.has(id) === true) continue;
+          const status = statusOf(id);
+          // Produced for another measure but not this one: gone from this measure unless its test stopped early.
+          const measureStatus = status === 'judged' ? coverage.accounting.statusOf(identity, id, seen) : status;
+          if (measureStatus.kind === 'missing') gone.push(id);
+          else if (status !== 'judged') notJudged.add(measureStatus, key, suiteName, id);
+        }
+        if (row !== undefined) {
+          // The row's own list of absent questions keeps only the gone ones.
+          for (const summaryRow of rowsByKey.get(key) ?? []) {
+            if (summaryRow.measure !== measure) continue;
+            const goneIds = new Set(gone);
+            summaryRow.notJudgedSamples = summaryRow.missingSamples.filter((id) => !goneIds.has(id));
+            summaryRow.missingSamples = summaryRow.missingSamples.filter((id) => goneIds.has(id));
+          }
+          continue;
+        }
+        if (gone.length === 0) continue;
+        const goneValues = gone.map((id) => measures[measure]![id]!);
         missing.push({
-          suite: suiteNameOf(identity),
+          suite: suiteName,
           suiteKey: key,
           measure,
-          count: values.length,
-          mean: meanOf(values),
+          count: gone.length,
+          mean: meanOf(goneValues),
+          questions: gone,
         });
+      }
+      let suiteJudged = 0;
+      const questions = new Set<string>();
+      for (const measure of Object.keys(measures)) for (const id of Object.keys(measures[measure]!)) questions.add(id);
+      for (const id of questions) {
+        const status = statuses.get(id);
+        if (produced.has(id)) suiteJudged++;
+        else if (status !== undefined && status !== 'judged' && status.kind === 'missing') missingQuestions++;
+      }
+      judgedQuestions += suiteJudged;
+      if (seen === undefined && !isCovered(identity, coverage) && suiteJudged === 0) {
+        notRunSuites++;
+        notRunRows += Object.keys(measures).length;
       }
     }
   }
@@ -305,7 +397,7 @@ export function summarize(
   const findings =
     baseline === undefined && !settings.strict
       ? []
-      : collectFindings(rows, missing, baseline, grouped.suites, legacy, settings);
+      : collectFindings(rows, missing, baseline, grouped.suites, legacy, notJudged.groups(), settings);
   const passed =
     !(settings.failOnRegression && regressions > 0) &&
     !(settings.failOnNew && newSamples > 0) &&
@@ -327,6 +419,7 @@ export function summarize(
 
   return {
     runner: run.runner,
+    coverage: { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() },
     rows,
     missing,
     notRun: { suites: notRunSuites, rows: notRunRows },
@@ -353,6 +446,7 @@ function collectFindings(
   baseline: BaselineFile | undefined,
   current: ReadonlyMap<string, ReadonlyMap<string, GroupedRow>>,
   legacy: RunSummary['legacy'],
+  notJudged: readonly NotJudgedGroup[],
   settings: ResolvedSummaryOptions,
 ): GateFinding[] {
   const findings: GateFinding[] = [];
@@ -448,9 +542,8 @@ function collectFindings(
   }
   for (const [key, entries] of missingSuites) {
     if (!current.has(key)) {
-      const suite = baseline!.suites[key]!;
       const questions = new Set<string>();
-      for (const measure of Object.keys(suite)) for (const id of Object.keys(suite[measure]!)) questions.add(id);
+      for (const entry of entries) for (const id of entry.questions) questions.add(id);
       findings.push({
         kind: 'missing-suite',
         suite: entries[0]!.suite,
@@ -462,7 +555,7 @@ function collectFindings(
       continue;
     }
     for (const entry of entries) {
-      const ids = Object.keys(baseline!.suites[key]![entry.measure]!).sort(compareIds);
+      const ids = [...entry.questions].sort(compareIds);
       findings.push({
         kind: 'missing-questions',
         suite: entry.suite,
@@ -473,6 +566,20 @@ function collectFindings(
         fails: strict,
       });
     }
+  }
+  // Baseline questions this run did not judge: in strict CI a run must judge them all, unless it said it is partial.
+  for (const group of notJudged) {
+    findings.push({
+      kind: 'not-judged',
+      suite: group.suites[0]!,
+      suiteKey: '',
+      reason: group.reason,
+      ...(group.detail !== undefined ? { detail: group.detail } : {}),
+      count: group.questions,
+      questions: group.examples,
+      accept: 'run',
+      fails: strict && !settings.partial,
+    });
   }
   for (const ambiguous of legacy?.ambiguous ?? []) {
     findings.push({
@@ -488,6 +595,49 @@ function collectFindings(
 }
 
 type ResolvedSummaryOptions = Omit<RunSummary['settings'], 'holmFamily'>;
+
+/** How many examples a not-judged group keeps. */
+const NOT_JUDGED_EXAMPLES = 5;
+
+/** Baseline questions not judged, grouped by reason; a question counts once whatever its measures. */
+class NotJudgedTally {
+  private readonly byReason = new Map<
+    NotJudgedReason,
+    { details: Set<string | undefined>; questions: Set<string>; suites: string[]; examples: string[] }
+  >();
+
+  add(status: QuestionStatus, suiteKey: string, suiteName: string, questionId: string): void {
+    if (status.kind !== 'not-judged') return;
+    let group = this.byReason.get(status.reason);
+    if (group === undefined) {
+      group = { details: new Set(), questions: new Set(), suites: [], examples: [] };
+      this.byReason.set(status.reason, group);
+    }
+    const question = JSON.stringify([suiteKey, questionId]);
+    if (group.questions.has(question)) return;
+    group.questions.add(question);
+    group.details.add(status.detail);
+    if (!group.suites.includes(suiteName)) group.suites.push(suiteName);
+    if (group.examples.length < NOT_JUDGED_EXAMPLES) group.examples.push(`${suiteName} › ${questionId}`);
+  }
+
+  groups(): NotJudgedGroup[] {
+    const groups: NotJudgedGroup[] = [];
+    for (const reason of NOT_JUDGED_REASONS) {
+      const group = this.byReason.get(reason);
+      if (group === undefined) continue;
+      const [detail] = group.details;
+      groups.push({
+        reason,
+        ...(group.details.size === 1 && detail !== undefined ? { detail } : {}),
+        questions: group.questions.size,
+        suites: group.suites,
+        examples: group.examples,
+      });
+    }
+    return groups;
+  }
+}
 
 function summarizeRow(
   row: GroupedRow,
@@ -526,6 +676,7 @@ function summarizeRow(
     better: [],
     newSamples: row.ids,
     missingSamples: [],
+    notJudgedSamples: [],
     sampleIds: row.ids,
     values,
     before: new Array<number | undefined>(values.length),
@@ -695,6 +846,7 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     failOnNew,
     strict,
     updatingBaseline: options.updatingBaseline === true,
+    partial: options.partial === true,
     confidence,
     intervalResamples,
   };

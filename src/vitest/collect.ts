@@ -6,6 +6,9 @@ import { isAbsolute, join, relative } from 'node:path';
 import type { MetricSample } from '../recording/sample.js';
 import { TASK_META_KEY } from '../recording/sample.js';
 import { cleanSample, toPosixPath, type CollectedRun, type CollectedSample } from '../recording/collected.js';
+import { fileOutcomeKey, type FileOutcome, type NotJudgedReason, type RunOutcomes } from '../recording/outcomes.js';
+import { parseRunStamp, RUN_META_KEY, type RunStamp } from '../recording/run-stamp.js';
+import { staleStampReason } from '../gate/run-identity.js';
 
 // The few parts of Vitest's reported tasks read here, structurally (so the collector does not load
 // vitest and unit tests can build plain objects).
@@ -33,7 +36,8 @@ export interface ReportedTestLike {
   readonly name: string;
   readonly parent: ReportedSuiteLike | ReportedModuleLike;
   meta(): object;
-  result?(): { readonly state: string };
+  /** 'passed' | 'failed' | 'skipped' | 'pending'; the errors of a failed test. */
+  result?(): { readonly state: string; readonly errors?: readonly { readonly message?: string }[] };
 }
 
 /**
@@ -68,41 +72,73 @@ export function samplesOf(test: ReportedTestLike): MetricSample[] {
   return recorded.map(cleanSample).filter((sample): sample is MetricSample => sample !== undefined);
 }
 
-/**
- * Whether every test of the module ran: it loaded, finished, every test passed, and none was skipped (by `-t`, `.only`,
- * `.skip` or `.todo`: the report cannot tell them apart, so any skip makes the file partial). Only such
- * files' baseline entries may be reported missing or pruned.
- */
-export function ranInFull(module: ReportedModuleLike): boolean {
-  const state = module.state?.() ?? 'passed';
-  if (state !== 'passed' && state !== 'failed') return false;
-  if ((module.errors?.() ?? []).length > 0) return false;
-  // A failed test may have stopped before recording everything it used to: its file's missing entries
-  // must not be read as obsolete (RAG_BASELINE=prune would delete them).
-  for (const test of module.children.allTests()) {
-    const testState = test.result?.().state ?? 'passed';
-    if (testState !== 'passed') return false;
-  }
-  return true;
+/** What the collector needs to know of the run to say why a test did not run to the end. */
+export interface VitestRunContext {
+  /** A `-t` pattern was given: a skipped test was filtered out rather than skipped in the code. */
+  testNamePattern?: boolean;
 }
 
-/** What one test module contributes to the run: its file, whether it ran in full, its samples. */
+/** Why a test that did not pass did not run to the end; undefined for one that did. */
+function incompleteReason(test: ReportedTestLike, context: VitestRunContext): NotJudgedReason | undefined {
+  const result = test.result?.();
+  const state = result?.state ?? 'passed';
+  if (state === 'passed') return undefined;
+  if (state === 'skipped') return context.testNamePattern === true ? 'filtered' : 'skipped';
+  if (state === 'failed') return /^Test timed out/.test(result?.errors?.[0]?.message ?? '') ? 'timed-out' : 'failed';
+  // 'pending' or 'queued' once the run is over: the file never finished.
+  return 'crashed';
+}
+
+/** The file's outcome: whether it loaded and finished, and the tests that did not run to the end. */
+export function outcomeOfModule(module: ReportedModuleLike, file: string, context: VitestRunContext = {}): FileOutcome {
+  const project = module.project?.name;
+  const outcome: FileOutcome = { file, ...(project ? { project } : {}), incomplete: [] };
+  const errors = module.errors?.() ?? [];
+  if (errors.length > 0) {
+    const message = (errors[0] as { message?: unknown } | null)?.message;
+    outcome.notJudged = {
+      reason: 'load-failed',
+      ...(typeof message === 'string' ? { detail: message.split('\n')[0]! } : {}),
+    };
+  }
+  const state = module.state?.() ?? 'passed';
+  if (state === 'pending' || state === 'queued') outcome.notJudged ??= { reason: 'crashed' };
+  for (const test of module.children.allTests()) {
+    const reason = incompleteReason(test, context);
+    if (reason !== undefined) outcome.incomplete.push({ describePath: describePathOf(test), test: test.name, reason });
+  }
+  return outcome;
+}
+
+/** What one test module contributes to the run: its file, its outcome, its samples and their run stamps. */
 export interface CollectedModule {
   file: string;
-  ranInFull: boolean;
+  outcome: FileOutcome;
   samples: CollectedSample[];
+  /** The distinct run stamps of its tests that recorded (undefined: a test that recorded without one). */
+  stamps: (string | undefined)[];
 }
 
 /** One module's samples, tests in the order they appear in the file. */
-export function collectVitestModule(module: ReportedModuleLike, root: string): CollectedModule {
+export function collectVitestModule(
+  module: ReportedModuleLike,
+  root: string,
+  context: VitestRunContext = {},
+): CollectedModule {
   const file = moduleFileOf(module, root);
   const samples: CollectedSample[] = [];
+  const stamps: (string | undefined)[] = [];
   // One file run in several projects (a workspace) is a suite per project: the name keeps them apart.
   const project = module.project?.name;
   for (const test of module.children.allTests()) {
     const describePath = describePathOf(test);
     // samplesOf gives fresh objects: completing them in place (same key order as before) saves a copy per sample.
-    for (const sample of samplesOf(test) as CollectedSample[]) {
+    const recorded = samplesOf(test) as CollectedSample[];
+    if (recorded.length === 0) continue;
+    const stamp = (test.meta() as Record<string, unknown>)[RUN_META_KEY];
+    const text = typeof stamp === 'string' ? stamp : undefined;
+    if (!stamps.includes(text)) stamps.push(text);
+    for (const sample of recorded) {
       if (project !== undefined && project !== '') sample.project = project;
       sample.file = file;
       sample.describePath = describePath;
@@ -110,25 +146,73 @@ export function collectVitestModule(module: ReportedModuleLike, root: string): C
       samples.push(sample);
     }
   }
-  return { file, ranInFull: ranInFull(module), samples };
+  return { file, outcome: outcomeOfModule(module, file, context), samples, stamps };
+}
+
+/** The run as a whole: what the reporter knows beyond the modules. */
+export interface VitestRunOptions extends VitestRunContext {
+  /** The projects that ran and whether --project chose them. */
+  projects?: RunOutcomes['projects'];
+  /** Why a test file that exists but did not run was not judged (a shard's own run, file arguments, a missing shard). */
+  absent?: RunOutcomes['absent'];
+  /**
+   * In a merge of blob reports, the merging run's stamp: a file whose samples carry another stamp (or
+   * none, when measures are declared) is not judged ('shard-stale') and its samples are left out.
+   */
+  expectedStamp?: RunStamp;
 }
 
 /**
- * Every sample of the run, modules in file order. `collected` holds modules already collected (the
- * reporter collects ended files while later files still run); the others are collected here.
+ * Every sample of the run, modules in file order, and the run's outcomes. `collected` holds modules
+ * already collected (the reporter collects ended files while later files still run); the others are
+ * collected here.
  */
 export function collectVitestRun(
   modules: Iterable<ReportedModuleLike>,
   root: string,
   collected: ReadonlyMap<ReportedModuleLike, CollectedModule> = new Map(),
+  options: VitestRunOptions = {},
 ): CollectedRun {
-  const byFile = [...modules].map((module) => collected.get(module) ?? collectVitestModule(module, root));
+  const byFile = [...modules].map((module) => collected.get(module) ?? collectVitestModule(module, root, options));
   byFile.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const seen = new Map<string, CollectedModule>();
+  for (const module of byFile) {
+    const key = fileOutcomeKey(module.file, module.outcome.project);
+    const twin = seen.get(key);
+    if (twin !== undefined) {
+      // Two blob reports ran the same file: which one is this run's cannot be told.
+      for (const copy of [twin, module]) {
+        copy.outcome.notJudged = { reason: 'shard-stale', detail: 'the test file is in two blob reports' };
+        copy.samples = [];
+      }
+    }
+    seen.set(key, module);
+    if (options.expectedStamp !== undefined && module.samples.length > 0) {
+      const stale = module.stamps
+        .map((stamp) => staleStampReason(parseRunStamp(stamp), options.expectedStamp!))
+        .find((reason) => reason !== undefined);
+      if (stale !== undefined) {
+        module.outcome.notJudged = { reason: 'shard-stale', detail: stale };
+        module.samples = [];
+      }
+    }
+  }
   const samples: CollectedSample[] = [];
   const files: string[] = [];
+  const outcomes: FileOutcome[] = [];
   for (const module of byFile) {
-    if (module.ranInFull) files.push(module.file);
+    if (module.outcome.notJudged === undefined && module.outcome.incomplete.length === 0) files.push(module.file);
+    outcomes.push(module.outcome);
     for (const sample of module.samples) samples.push(sample);
   }
-  return { samples, runner: 'vitest', files };
+  return {
+    samples,
+    runner: 'vitest',
+    files: [...new Set(files)],
+    outcomes: {
+      files: outcomes,
+      ...(options.projects !== undefined ? { projects: options.projects } : {}),
+      ...(options.absent !== undefined ? { absent: options.absent } : {}),
+    },
+  };
 }

@@ -12,7 +12,12 @@ import { shouldUseColor } from '../report/console.js';
 import { forgetPrecomputedIntervals, precomputeIntervals } from '../report/summary.js';
 import { validateReporterOptions, type RagReporterOptions } from '../report/options.js';
 import { resolveReporterOptions, summaryOptionsFrom, type ResolvedReporterOptions } from '../gate/options.js';
-import { collectVitestModule, collectVitestRun, type CollectedModule } from './collect.js';
+import { collectVitestModule, collectVitestRun, type CollectedModule, type VitestRunContext } from './collect.js';
+import { missingBlobShards } from './blobs.js';
+import { publishRunStamp, type RunStamp } from '../recording/run-stamp.js';
+import type { NotJudgedReason } from '../recording/outcomes.js';
+import { runStampOf } from '../gate/run-identity.js';
+import { resolve } from 'node:path';
 
 export type { RagReporterOptions } from '../report/options.js';
 
@@ -28,6 +33,8 @@ export default class RagMatchersVitestReporter implements Reporter {
   private readonly collected = new Map<TestModule, CollectedModule>();
   /** The baseline, read along with the first module collected while later files run. */
   private baseline: BaselineReadAhead | undefined;
+  /** This run's stamp (commit, declared measures): a merge leaves out samples stamped otherwise. */
+  private stamp: RunStamp | undefined;
 
   constructor(options?: RagReporterOptions) {
     // Wrong options stop Vitest before any test runs.
@@ -45,8 +52,10 @@ export default class RagMatchersVitestReporter implements Reporter {
       updateSnapshots: vitest.config.snapshotOptions?.updateSnapshot === 'all',
       source: SOURCE,
     });
-    // Before Vitest starts its workers: they inherit the declared measures and record them.
+    // Before Vitest starts its workers: they inherit the declared measures and the run's stamp.
     publishDeclaration(this.resolved.declaration);
+    this.stamp = runStampOf(vitest.config.root, this.resolved.declaration);
+    publishRunStamp(this.stamp);
   }
 
   onTestRunStart(): void {
@@ -78,7 +87,7 @@ export default class RagMatchersVitestReporter implements Reporter {
     this.ended = [];
     if (vitest === undefined || options === undefined) return;
     for (const testModule of ended) {
-      const module = collectVitestModule(testModule, vitest.config.root);
+      const module = collectVitestModule(testModule, vitest.config.root, runContextOf(vitest));
       this.collected.set(testModule, module);
       this.baseline ??= readBaselineAhead(options.baselinePath);
       // A file's suites are complete when it ends: their intervals (the bootstrap) are worked out now.
@@ -105,25 +114,32 @@ export default class RagMatchersVitestReporter implements Reporter {
     }
     // Modules still waiting to be collected are collected by collectVitestRun: nothing runs alongside now.
     this.ended = [];
-    const run = collectVitestRun(testModules, vitest.config.root, this.collected);
+    const shard = vitest.config.shard ?? undefined;
+    const merging = typeof vitest.config.mergeReports === 'string' && vitest.config.mergeReports !== '';
+    const run = collectVitestRun(testModules, vitest.config.root, this.collected, {
+      ...runContextOf(vitest),
+      projects: projectsOf(vitest),
+      ...absentOf(vitest, shard),
+      ...(merging && this.stamp !== undefined ? { expectedStamp: this.stamp } : {}),
+    });
     this.collected.clear();
     const overrideProblem = checkSuiteOverrides(options.declaration, run);
     if (overrideProblem !== undefined) {
       vitest.logger.error(`\n${overrideProblem}`);
       process.exitCode = 1;
     }
-    const shard = vitest.config.shard;
     // A shard that runs this reporter judges only its own test files (whole suites, so the verdict on
-    // them holds); the whole run is judged by --merge-reports over the shards' blob reports.
+    // them holds): the other shards' files are out of its scope. The whole run is judged by
+    // --merge-reports over the shards' blob reports.
     const notes =
-      shard === undefined || shard === null
+      shard === undefined
         ? []
         : [
-            `Shard ${shard.index}/${shard.count}: only this shard's test files were compared. To judge the whole run, run the shards with --reporter=blob, then vitest --merge-reports.`,
+            `Shard ${shard.index}/${shard.count}: only this shard's test files were judged. To judge the whole run, run the shards with --reporter=blob, then vitest --merge-reports.`,
           ];
     const result = await finishRun(run, {
       rootDir: vitest.config.root,
-      options,
+      options: shard === undefined ? options : { ...options, partial: true },
       print: (text) => print(`\n${text}`),
       printError: (text) => vitest.logger.error(`\n${text}`),
       color: shouldUseColor(process.stdout),
@@ -135,4 +151,39 @@ export default class RagMatchersVitestReporter implements Reporter {
     // Vitest exits with process.exitCode once the run is over (and sets 1 itself when a test failed).
     if (result.failed) process.exitCode = 1;
   }
+}
+
+/** What the collector needs of the run's configuration. */
+function runContextOf(vitest: Vitest): VitestRunContext {
+  const pattern = vitest.config.testNamePattern as RegExp | string | undefined;
+  return { testNamePattern: pattern !== undefined && String(pattern) !== '' };
+}
+
+/** The projects that ran ('' for an unnamed one), and whether --project chose them. */
+function projectsOf(vitest: Vitest): { names: string[]; filtered: boolean } {
+  const filter = (vitest.config as { project?: unknown }).project;
+  return {
+    names: vitest.projects.map((project) => project.name),
+    filtered: Array.isArray(filter) ? filter.length > 0 : typeof filter === 'string' && filter !== '',
+  };
+}
+
+/** Why a test file that exists and did not run was not judged. */
+function absentOf(
+  vitest: Vitest,
+  shard: { index: number; count: number } | undefined,
+): { absent?: { reason: NotJudgedReason; detail?: string } } {
+  const blobs = vitest.config.mergeReports;
+  if (typeof blobs === 'string' && blobs !== '') {
+    const missing = missingBlobShards(resolve(process.cwd(), blobs));
+    if (missing.length > 0)
+      return { absent: { reason: 'shard-missing', detail: `${missing.join(', ')} not in ${blobs}` } };
+    return {};
+  }
+  if (shard !== undefined)
+    return { absent: { reason: 'filtered', detail: `shard ${shard.index}/${shard.count} runs only its own files` } };
+  const fileFilter = (vitest as { filenamePattern?: unknown }).filenamePattern;
+  if (Array.isArray(fileFilter) && fileFilter.length > 0)
+    return { absent: { reason: 'filtered', detail: `file arguments: ${fileFilter.join(' ')}` } };
+  return {};
 }

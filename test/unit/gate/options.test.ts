@@ -108,6 +108,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       failOnRegression: true,
       failOnNew: false,
       strict: false,
+      partial: false,
       json: path.join(rootDir, 'out/rag.json'),
       githubStepSummary: true,
       maxWorse: 10,
@@ -138,6 +139,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       failOnRegression: true,
       failOnNew: true,
       updatingBaseline: false,
+      partial: false,
       baselinePath: 'rag-baseline.json',
       significance: 0.05,
       fileExists: expect.any(Function),
@@ -150,5 +152,22 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       resolveReporterOptions(options, { rootDir, runner: 'vitest', env: { RAG_BASELINE: 'update' } }),
     );
     expect(update).toMatchObject({ failOnRegression: false, failOnNew: false, updatingBaseline: true });
+  });
+
+  it('a deliberate subset: RAG_PARTIAL=1 or the option partial; RAG_PARTIAL=0 overrides the option, and a typo is an error', () => {
+    const partial = (options: object, env: Record<string, string>) =>
+      resolveReporterOptions(options, { rootDir, runner: 'vitest', env }).partial;
+    expect(partial({}, {})).toBe(false);
+    expect(partial({}, { RAG_PARTIAL: '1' })).toBe(true);
+    expect(partial({}, { RAG_PARTIAL: 'true' })).toBe(true);
+    expect(partial({ partial: true }, {})).toBe(true);
+    expect(partial({ partial: true }, { RAG_PARTIAL: '0' })).toBe(false);
+    expect(() => partial({}, { RAG_PARTIAL: 'yes' })).toThrow(
+      'RAG_PARTIAL must be 1 (this job runs a deliberate subset of the tests: baseline questions it does not judge do not fail it) or 0, got "yes".',
+    );
+    expect(() => partial({ partial: 'yes' }, {})).toThrow('partial must be true or false, got "yes"');
+    expect(
+      summaryOptionsFrom(resolveReporterOptions({}, { rootDir, runner: 'vitest', env: { RAG_PARTIAL: '1' } })).partial,
+    ).toBe(true);
   });
 });

@@ -134,14 +134,32 @@ describe('findings', () => {
     );
   });
 
-  it('a suite of a file that did not run is neither missing nor a finding', () => {
+  it('a suite of a file that did not run is not missing: it is not judged, which fails strict unless the run is partial', () => {
     const baseline = baselineFile({
       [`${FILE} > refunds`]: { 'recall@5': BEFORE },
       'test/other.test.ts > x': { mrr: { s1: 1 } },
     });
     const summary = summarize(run(samples(['refunds'], 'recall@5', BEFORE)), baseline, { strict: true });
-    expect(summary.findings).toEqual([]);
+    expect(summary.missing).toEqual([]);
+    expect(summary.findings).toEqual([
+      {
+        kind: 'not-judged',
+        suite: 'test/other.test.ts > x',
+        suiteKey: '',
+        reason: 'not-run',
+        count: 1,
+        questions: ['test/other.test.ts > x › s1'],
+        accept: 'run',
+        fails: true,
+      },
+    ]);
+    expect(summary.passed).toBe(false);
     expect(summary.notRun).toEqual({ suites: 1, rows: 1 });
+    const partial = summarize(run(samples(['refunds'], 'recall@5', BEFORE)), baseline, { strict: true, partial: true });
+    expect(partial.findings.map((finding) => [finding.kind, finding.fails])).toEqual([['not-judged', false]]);
+    expect(partial.passed).toBe(true);
+    // Outside strict it is listed and never fails.
+    expect(summarize(run(samples(['refunds'], 'recall@5', BEFORE)), baseline).passed).toBe(true);
   });
 
   it('a renamed describe block with the same questions is compared with its old rows, and the rename is a finding', () => {

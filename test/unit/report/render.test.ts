@@ -42,10 +42,12 @@ Not in the baseline yet, or no longer produced:
   · 1 question of suite test/orders.test.ts > shipping · mrr in the baseline did not run although the test file ran: gone — run RAG_BASELINE=prune npx vitest run and commit
   · 1 question of suite test/orders.test.ts > refunds · precision@5 in the baseline did not run although the test file ran: q1 — run RAG_BASELINE=prune npx vitest run and commit
 
-These do not fail this run; in CI (strict) they do.
-1 baseline suite (1 row) was not run this time and not compared.
+Not judged by this run:
+  · 1 baseline question not judged: their test file did not run — test/other.test.ts › x — run the whole suite, npx vitest run, or set RAG_PARTIAL=1 on a job that runs a deliberate subset
 
-Retrieval quality regressed in 1 suite × measure row. If this change is intended, accept it with: RAG_BASELINE=update npx vitest run`;
+These do not fail this run; in CI (strict) they do.
+
+Retrieval quality regressed in 1 suite × measure row. 1 baseline question not judged (1 in a file not run). If this change is intended, accept it with: RAG_BASELINE=update npx vitest run`;
 
 const MARKDOWN = `### RAG retrieval quality
 
@@ -89,6 +91,10 @@ const MARKDOWN = `### RAG retrieval quality
 - · 1 question of suite test/orders.test.ts > shipping · mrr in the baseline did not run although the test file ran: gone — run \`RAG_BASELINE=prune npx vitest run\` and commit
 - · 1 question of suite test/orders.test.ts > refunds · precision@5 in the baseline did not run although the test file ran: q1 — run \`RAG_BASELINE=prune npx vitest run\` and commit
 
+**Not judged by this run:**
+
+- · 1 baseline question not judged: their test file did not run — test/other.test.ts › x — run the whole suite, \`npx vitest run\`, or set \`RAG_PARTIAL=1\` on a job that runs a deliberate subset
+
 If this change is intended, accept it with \`RAG_BASELINE=update npx vitest run\` and commit the baseline.
 `;
 
@@ -100,7 +106,7 @@ describe('renderConsole', () => {
   it('the last line names the command it is given (the Jest reporter passes its own)', () => {
     const text = renderConsole(SUMMARY, { color: false, acceptCommand: 'RAG_BASELINE=update npx jest' });
     expect(text.split('\n').at(-1)).toBe(
-      'Retrieval quality regressed in 1 suite × measure row. If this change is intended, accept it with: RAG_BASELINE=update npx jest',
+      'Retrieval quality regressed in 1 suite × measure row. 1 baseline question not judged (1 in a file not run). If this change is intended, accept it with: RAG_BASELINE=update npx jest',
     );
     expect(
       renderConsole({ ...SUMMARY, runner: 'jest' }, { color: false })
@@ -131,7 +137,9 @@ describe('renderConsole', () => {
     const text = renderConsole(summarize(RUN, BASELINE, { significance: 0.05 }), { color: false });
     expect(text).toContain('  p (Holm)  status');
     expect(text).toMatch(/recall@5 +7 +0\.536 +\[0\.321, 0\.750\] +1\.000 +-0\.464 +0\.063 +unchanged/);
-    expect(text.split('\n').at(-1)).toBe('No retrieval regressions (0 improved, 3 unchanged, 1 new).');
+    expect(text.split('\n').at(-1)).toBe(
+      'No retrieval regressions among the 9 judged baseline questions (0 improved, 3 unchanged, 1 new); 1 not judged (1 in a file not run).',
+    );
   });
 
   it('no baseline yet: every row new and a note on how to record one', () => {
@@ -338,8 +346,21 @@ describe('renderJson', () => {
         measure: 'precision@5',
         count: 1,
         mean: 0.2,
+        questions: ['q1'],
       },
     ]);
+    // The other file's question was not judged (its file did not run): counted, and a finding with the command that judges it.
+    expect(report.counts.notJudged).toBe(1);
+    expect(report.coverage.notJudged).toEqual([
+      { reason: 'not-run', questions: 1, suites: ['test/other.test.ts'], examples: ['test/other.test.ts › x'] },
+    ]);
+    expect(report.findings.find((finding) => finding.kind === 'not-judged')).toMatchObject({
+      reason: 'not-run',
+      count: 1,
+      accept: 'run',
+      command: 'npx vitest run',
+      fails: false,
+    });
     expect(
       report.findings.find((finding) => finding.kind === 'missing-questions' && finding.measure === 'precision@5'),
     ).toMatchObject({

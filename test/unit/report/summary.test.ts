@@ -368,9 +368,24 @@ describe('new, missing and not-run entries, and the gate', () => {
   it('missing: baseline rows of files that ran; notRun: suites of files that did not', () => {
     const summary = summarize(run(samples('recall@5', [1, 1])), baseline);
     expect(summary.missing).toEqual([
-      { suite: `${FILE} > refunds`, suiteKey: key(`${FILE} > refunds`), measure: 'mrr', count: 1, mean: 1 },
+      {
+        suite: `${FILE} > refunds`,
+        suiteKey: key(`${FILE} > refunds`),
+        measure: 'mrr',
+        count: 1,
+        mean: 1,
+        questions: ['q1'],
+      },
     ]);
     expect(summary.notRun).toEqual({ suites: 1, rows: 1 });
+    // q1 and q2 ran (q1 lost its mrr row: gone from that measure, still judged); the other file's question did not.
+    expect(summary.coverage).toEqual({
+      judged: 2,
+      missing: 0,
+      notJudged: [
+        { reason: 'not-run', questions: 1, suites: ['test/other.test.ts'], examples: ['test/other.test.ts › q1'] },
+      ],
+    });
   });
 
   it('fileExists: the rows of a deleted test file are missing (obsolete), not "not run"', () => {

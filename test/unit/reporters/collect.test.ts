@@ -15,6 +15,7 @@ import {
   type ReportedSuiteLike,
   type ReportedTestLike,
 } from '../../../src/vitest/collect.js';
+import { RUN_META_KEY } from '../../../src/recording/run-stamp.js';
 
 // Plain objects shaped like Vitest's reported tasks.
 function vitestModule(
@@ -90,6 +91,12 @@ describe('Vitest collection', () => {
     expect(run).toEqual({
       runner: 'vitest',
       files: ['test/account.test.ts', 'test/orders.test.ts'],
+      outcomes: {
+        files: [
+          { file: 'test/account.test.ts', incomplete: [] },
+          { file: 'test/orders.test.ts', incomplete: [] },
+        ],
+      },
       samples: [
         {
           measure: 'ndcg@3',
@@ -129,30 +136,94 @@ describe('Vitest collection', () => {
     expect(moduleFileOf(inside, '/repo')).toBe('packages/api/test/a.test.ts');
   });
 
-  it('lists as run in full only the modules that loaded and whose every test passed (a failed test may not have recorded everything)', () => {
+  it('lists as run in full only the modules that loaded and whose every test passed, and says why each other test did not run to the end', () => {
     const withState = (
       name: string,
       state: string,
-      testStates: string[],
+      testStates: (string | { state: string; errors: { message: string }[] })[],
       errors: unknown[] = [],
     ): ReportedModuleLike => {
       const module = vitestModule(`/repo/${name}`, name, (parent) =>
-        testStates.map((testState, index) => ({ ...test(`t${index}`, parent), result: () => ({ state: testState }) })),
+        testStates.map((testState, index) => ({
+          ...test(`t${index}`, parent),
+          result: () => (typeof testState === 'string' ? { state: testState } : testState),
+        })),
       );
       return { ...module, state: () => state, errors: () => errors };
     };
+    const modules = [
+      withState('passed.test.ts', 'passed', ['passed', 'passed']),
+      withState('failed.test.ts', 'failed', ['passed', 'failed']),
+      withState('filtered.test.ts', 'passed', ['passed', 'skipped']),
+      withState('skipped.test.ts', 'skipped', ['skipped']),
+      withState('broken.test.ts', 'failed', [], [new Error('SyntaxError: unexpected token\n  at line 3')]),
+      withState('empty.test.ts', 'passed', []),
+      withState('slow.test.ts', 'failed', [{ state: 'failed', errors: [{ message: 'Test timed out in 100ms.' }] }]),
+      withState('cut.test.ts', 'pending', ['passed', 'pending']),
+    ];
+    const run = collectVitestRun(modules, '/repo');
+    expect(run.files).toEqual(['empty.test.ts', 'passed.test.ts']);
+    const outcomes = Object.fromEntries(run.outcomes!.files.map((outcome) => [outcome.file, outcome]));
+    expect(outcomes['failed.test.ts']!.incomplete).toEqual([{ describePath: [], test: 't1', reason: 'failed' }]);
+    expect(outcomes['filtered.test.ts']!.incomplete).toEqual([{ describePath: [], test: 't1', reason: 'skipped' }]);
+    expect(outcomes['broken.test.ts']!.notJudged).toEqual({
+      reason: 'load-failed',
+      detail: 'SyntaxError: unexpected token',
+    });
+    expect(outcomes['slow.test.ts']!.incomplete).toEqual([{ describePath: [], test: 't0', reason: 'timed-out' }]);
+    expect(outcomes['cut.test.ts']).toEqual({
+      file: 'cut.test.ts',
+      notJudged: { reason: 'crashed' },
+      incomplete: [{ describePath: [], test: 't1', reason: 'crashed' }],
+    });
+    // Under -t a skipped test was filtered out, not skipped in the code.
+    const filtered = collectVitestRun(modules, '/repo', new Map(), { testNamePattern: true });
+    const byFile = Object.fromEntries(filtered.outcomes!.files.map((outcome) => [outcome.file, outcome]));
+    expect(byFile['filtered.test.ts']!.incomplete).toEqual([{ describePath: [], test: 't1', reason: 'filtered' }]);
+  });
+
+  it('in a merge, leaves out a file whose samples carry another run stamp, or none while measures are declared, or that two blobs hold', () => {
+    const stamped = (name: string, stamp: string | undefined): ReportedModuleLike =>
+      vitestModule(`/repo/${name}`, name, (parent) => [
+        test('t', parent, {
+          [TASK_META_KEY]: [{ measure: 'recall@5', value: 1, queryId: 'q' }],
+          ...(stamp === undefined ? {} : { [RUN_META_KEY]: stamp }),
+        }),
+      ]);
+    const expectedStamp = { declaration: 'abc', commit: 'c0ffee' };
     const run = collectVitestRun(
       [
-        withState('passed.test.ts', 'passed', ['passed', 'passed']),
-        withState('failed.test.ts', 'failed', ['passed', 'failed']),
-        withState('filtered.test.ts', 'passed', ['passed', 'skipped']),
-        withState('skipped.test.ts', 'skipped', ['skipped']),
-        withState('broken.test.ts', 'failed', [], [new Error('SyntaxError')]),
-        withState('empty.test.ts', 'passed', []),
+        stamped('same.test.ts', 'abc c0ffee'),
+        stamped('old.test.ts', 'abc deadbeef'),
+        stamped('bare.test.ts', undefined),
+        stamped('twice.test.ts', 'abc c0ffee'),
+        stamped('twice.test.ts', 'abc c0ffee'),
       ],
       '/repo',
+      new Map(),
+      { expectedStamp },
     );
-    expect(run.files).toEqual(['empty.test.ts', 'passed.test.ts']);
+    expect(run.samples.map((sample) => sample.file)).toEqual(['same.test.ts']);
+    const reasons = run.outcomes!.files.map((outcome) => [
+      outcome.file,
+      outcome.notJudged?.reason,
+      outcome.notJudged?.detail,
+    ]);
+    expect(reasons).toEqual([
+      [
+        'bare.test.ts',
+        'shard-stale',
+        expect.stringMatching(/^recorded without the declared measures: a blob reporter given on the command line/),
+      ],
+      [
+        'old.test.ts',
+        'shard-stale',
+        'recorded at commit deadbeef, merged at c0ffee: a shard report from an earlier run',
+      ],
+      ['same.test.ts', undefined, undefined],
+      ['twice.test.ts', 'shard-stale', 'the test file is in two blob reports'],
+      ['twice.test.ts', 'shard-stale', 'the test file is in two blob reports'],
+    ]);
   });
 
   it('reads the describe path outermost first', () => {
