@@ -10,6 +10,11 @@
 //     "shard": { "count": 2, "index": 1 },
 //     "options": { "baseline": "rag-baseline.json", … },   // the reporter options as configured
 //     "files": ["test/a.test.js", …],                       // test files that ran in full
+//     "stamp": { "commit": "…", "declaration": "…" },        // the run's identity (schema 2)
+//     "outcomes": [                                          // every test file the shard ran (schema 2)
+//       { "file": "…", "incomplete": [{ "describePath": […], "reason": "skipped", "test": "…" }] },
+//       …
+//     ],
 //     "samples": [
 //       { "describePath": […], "file": "…", "measure": "recall@5", "pass": true, "test": "…", "value": 1 },
 //       …                                                    // one sample per line
@@ -18,10 +23,13 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { cleanSample, type CollectedRun, type CollectedSample } from '../recording/collected.js';
+import { NOT_JUDGED_REASONS, type FileOutcome, type NotJudgedReason } from '../recording/outcomes.js';
+import type { RunStamp } from '../recording/run-stamp.js';
 import type { RagReporterOptions } from '../report/options.js';
 
 export const SHARD_REPORT_KIND = 'shard-samples';
-export const SHARD_REPORT_SCHEMA_VERSION = 1;
+/** 2 added `stamp` and `outcomes`; version 1 files are still read (nothing to check them against). */
+export const SHARD_REPORT_SCHEMA_VERSION = 2;
 
 export interface ShardReport {
   generatedBy: 'rag-matchers';
@@ -31,6 +39,10 @@ export interface ShardReport {
   shard: { index: number; count: number };
   options: RagReporterOptions;
   files: string[];
+  /** The run's identity: shards of one run share it, and a merge at another commit refuses them. */
+  stamp?: RunStamp;
+  /** Every test file the shard ran and the tests that did not run to the end (schema 2). */
+  outcomes?: FileOutcome[];
   samples: CollectedSample[];
 }
 
@@ -43,6 +55,7 @@ export function createShardReport(
   run: CollectedRun,
   shard: { index: number; count: number },
   options: RagReporterOptions,
+  stamp?: RunStamp,
 ): ShardReport {
   return {
     generatedBy: 'rag-matchers',
@@ -52,6 +65,8 @@ export function createShardReport(
     shard,
     options,
     files: [...(run.files ?? [...new Set(run.samples.map((sample) => sample.file))])],
+    ...(stamp !== undefined ? { stamp } : {}),
+    outcomes: run.outcomes?.files ?? [],
     samples: run.samples,
   };
 }
@@ -77,6 +92,14 @@ export function formatShardReport(report: ShardReport): string {
     `  "shard": ${sortedObject(report.shard)}`,
     `  "options": ${JSON.stringify(report.options)}`,
     `  "files": ${JSON.stringify(report.files)}`,
+    ...(report.stamp !== undefined ? [`  "stamp": ${sortedObject(report.stamp)}`] : []),
+    ...(report.outcomes !== undefined
+      ? [
+          report.outcomes.length === 0
+            ? '  "outcomes": []'
+            : `  "outcomes": [\n${report.outcomes.map((outcome) => `    ${sortedObject(outcome)}`).join(',\n')}\n  ]`,
+        ]
+      : []),
   ];
   const samples =
     report.samples.length === 0
@@ -138,6 +161,20 @@ export function validateShardReport(data: unknown, path: string): ShardReport {
   if (raw.options === null || typeof raw.options !== 'object' || Array.isArray(raw.options))
     return fail('"options" must be an object.');
   if (!isStringArray(raw.files)) return fail('"files" must be an array of test file paths.');
+  let stamp: RunStamp | undefined;
+  if (raw.stamp !== undefined) {
+    const candidate = raw.stamp as Record<string, unknown> | null;
+    if (candidate === null || typeof candidate.commit !== 'string' || typeof candidate.declaration !== 'string')
+      return fail('"stamp" must be { "commit": "…", "declaration": "…" }.');
+    stamp = { commit: candidate.commit, declaration: candidate.declaration };
+  }
+  let outcomes: FileOutcome[] | undefined;
+  if (raw.outcomes !== undefined) {
+    if (!Array.isArray(raw.outcomes)) return fail('"outcomes" must be an array.');
+    outcomes = raw.outcomes.map(
+      (item, position) => validateFileOutcome(item) ?? fail(`outcomes[${position}] is not a test file's outcome.`),
+    );
+  }
   if (!Array.isArray(raw.samples)) return fail('"samples" must be an array.');
   const samples = raw.samples.map((item, position): CollectedSample => {
     const sample = cleanSample(item);
@@ -160,8 +197,48 @@ export function validateShardReport(data: unknown, path: string): ShardReport {
     shard: { index, count },
     options: raw.options as RagReporterOptions,
     files: raw.files,
+    ...(stamp !== undefined ? { stamp } : {}),
+    ...(outcomes !== undefined ? { outcomes } : {}),
     samples,
   };
+}
+
+/** A FileOutcome read from a shard report, checked field by field; undefined when it is not one. */
+function validateFileOutcome(value: unknown): FileOutcome | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const raw = value as Record<string, unknown>;
+  if (typeof raw.file !== 'string' || !Array.isArray(raw.incomplete)) return undefined;
+  if (raw.project !== undefined && typeof raw.project !== 'string') return undefined;
+  const isReason = (reason: unknown): reason is NotJudgedReason =>
+    typeof reason === 'string' && (NOT_JUDGED_REASONS as readonly string[]).includes(reason);
+  const incomplete: FileOutcome['incomplete'] = [];
+  for (const test of raw.incomplete as unknown[]) {
+    const entry = test as Record<string, unknown> | null;
+    if (entry === null || typeof entry !== 'object' || typeof entry.test !== 'string') return undefined;
+    if (!isStringArray(entry.describePath) || !isReason(entry.reason)) return undefined;
+    incomplete.push({ describePath: entry.describePath, test: entry.test, reason: entry.reason });
+  }
+  const outcome: FileOutcome = {
+    file: raw.file,
+    ...(raw.project !== undefined ? { project: raw.project as string } : {}),
+    incomplete,
+  };
+  if (raw.notJudged !== undefined) {
+    const notJudged = raw.notJudged as Record<string, unknown> | null;
+    if (notJudged === null || typeof notJudged !== 'object' || !isReason(notJudged.reason)) return undefined;
+    if (notJudged.detail !== undefined && typeof notJudged.detail !== 'string') return undefined;
+    outcome.notJudged = {
+      reason: notJudged.reason,
+      ...(typeof notJudged.detail === 'string' ? { detail: notJudged.detail } : {}),
+    };
+  }
+  return outcome;
+}
+
+function describeStampDifference(stamp: RunStamp, other: RunStamp): string {
+  if (stamp.commit !== other.commit)
+    return `commit ${stamp.commit.slice(0, 12) || '(unknown)'} against ${other.commit.slice(0, 12) || '(unknown)'}`;
+  return 'other declared measures';
 }
 
 /** Options that change the summary or the verdict: the shards must agree on them (report paths may differ). */
@@ -200,7 +277,10 @@ export async function readShardReport(path: string): Promise<ShardReport> {
  * counted twice), no test file in two shards, the same options in all. Samples are ordered by file, and
  * within a file as the shard recorded them, as an unsharded run orders them.
  */
-export function mergeShardReports(reports: readonly { path: string; report: ShardReport }[]): {
+export function mergeShardReports(
+  reports: readonly { path: string; report: ShardReport }[],
+  expected: { commit?: string } = {},
+): {
   run: CollectedRun;
   options: RagReporterOptions;
   count: number;
@@ -240,6 +320,22 @@ export function mergeShardReports(reports: readonly { path: string; report: Shar
       );
     }
   }
+  // One run's shards share one stamp; a stamp from another commit than the merge's is a stale shard.
+  const stamped = reports.filter(({ report }) => report.stamp !== undefined);
+  for (const { path, report } of stamped) {
+    const stamp = report.stamp!;
+    const first = stamped[0]!;
+    if (stamp.commit !== first.report.stamp!.commit || stamp.declaration !== first.report.stamp!.declaration) {
+      throw new ShardReportError(
+        `${path} (shard ${report.shard.index}/${count}) comes from another run than ${first.path}: ${describeStampDifference(stamp, first.report.stamp!)}. Merge the shard reports of one run.`,
+      );
+    }
+    if (expected.commit && stamp.commit && stamp.commit !== expected.commit) {
+      throw new ShardReportError(
+        `${path} (shard ${report.shard.index}/${count}) is stale: recorded at commit ${stamp.commit.slice(0, 12)}, and this merge runs at ${expected.commit.slice(0, 12)}. Run the shards again on this commit, then merge.`,
+      );
+    }
+  }
   const fileOwner = new Map<string, string>();
   for (const { path, report } of reports) {
     for (const file of new Set([...report.files, ...report.samples.map((sample) => sample.file)])) {
@@ -253,5 +349,14 @@ export function mergeShardReports(reports: readonly { path: string; report: Shar
   const located = ordered.flatMap(({ report }) => report.samples).map((sample, order) => ({ sample, order }));
   located.sort((a, b) => (a.sample.file < b.sample.file ? -1 : a.sample.file > b.sample.file ? 1 : a.order - b.order));
   const files = [...new Set(ordered.flatMap(({ report }) => report.files))].sort();
-  return { run: { runner: 'merged', samples: located.map((entry) => entry.sample), files }, options, count };
+  // A version-1 shard has no outcomes: its files that ran in full stand in for them.
+  const outcomes = ordered.flatMap(
+    ({ report }) => report.outcomes ?? report.files.map((file): FileOutcome => ({ file, incomplete: [] })),
+  );
+  outcomes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return {
+    run: { runner: 'merged', samples: located.map((entry) => entry.sample), files, outcomes: { files: outcomes } },
+    options,
+    count,
+  };
 }

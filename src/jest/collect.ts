@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { cleanSample, toPosixPath, type CollectedRun, type CollectedSample } from '../recording/collected.js';
+import type { FileOutcome, NotJudgedReason, RunOutcomes } from '../recording/outcomes.js';
 import { SIDECAR_PREFIX, SIDECAR_SUFFIX, type SidecarRecord } from './recorder.js';
 
 /** What Jest reports per test (AssertionResult), as far as matching needs it. */
@@ -15,6 +16,8 @@ export interface JestTestOutcome {
   status?: string;
   /** How many times the test ran (retries included): its last run is the one that counted. */
   invocations?: number;
+  /** Why it failed (the first line tells a timeout). */
+  failureMessages?: readonly string[];
 }
 
 /** A test file's results (TestResult), as far as matching needs it. */
@@ -27,15 +30,40 @@ export interface JestFileOutcome {
   testExecError?: unknown;
 }
 
-/**
- * Whether every test of the file ran and passed: it loaded and no test failed or was skipped, filtered
- * (`-t`), focused away or todo. Only such files' baseline entries may be reported missing or pruned.
- */
-export function ranInFull(file: JestFileOutcome): boolean {
-  if (file.skipped === true || (file.testExecError !== undefined && file.testExecError !== null)) return false;
-  // A failed test may have stopped before recording everything it used to: its file's missing entries
-  // must not be read as obsolete (RAG_BASELINE=prune would delete them).
-  return file.testResults.every((test) => test.status === undefined || test.status === 'passed');
+/** What the collector needs to know of the run to say why a test did not run to the end. */
+export interface JestRunContext {
+  /** A `-t` pattern was given: a skipped test was filtered out rather than skipped in the code. */
+  testNamePattern?: boolean;
+}
+
+/** Why a test did not run to the end; undefined for one that did. */
+function incompleteReason(test: JestTestOutcome, context: JestRunContext): NotJudgedReason | undefined {
+  const status = test.status ?? 'passed';
+  if (status === 'passed' || status === 'focused') return undefined;
+  if (status === 'failed') return /Exceeded timeout/.test(test.failureMessages?.[0] ?? '') ? 'timed-out' : 'failed';
+  // 'pending' (.skip, or -t), 'todo', 'skipped', 'disabled'.
+  return context.testNamePattern === true ? 'filtered' : 'skipped';
+}
+
+/** The file's outcome: whether it loaded, and the tests that did not run to the end. */
+export function outcomeOfFile(file: JestFileOutcome, relativePath: string, context: JestRunContext = {}): FileOutcome {
+  const outcome: FileOutcome = { file: relativePath, incomplete: [] };
+  if (file.testExecError !== undefined && file.testExecError !== null) {
+    const message = (file.testExecError as { message?: unknown }).message;
+    outcome.notJudged = {
+      reason: 'load-failed',
+      ...(typeof message === 'string' ? { detail: message.split('\n')[0]! } : {}),
+    };
+  }
+  // A file Jest skipped whole (every test filtered out) may list no test at all.
+  if (file.skipped === true && file.testResults.length === 0)
+    outcome.notJudged ??= { reason: context.testNamePattern === true ? 'filtered' : 'skipped' };
+  for (const test of file.testResults) {
+    const reason = incompleteReason(test, context);
+    if (reason !== undefined)
+      outcome.incomplete.push({ describePath: [...test.ancestorTitles], test: test.title, reason });
+  }
+  return outcome;
 }
 
 export interface SidecarContents {
@@ -173,6 +201,7 @@ export function collectJestRun(
   records: readonly SidecarRecord[],
   files: readonly JestFileOutcome[],
   rootDir: string,
+  context: JestRunContext & { absent?: RunOutcomes['absent'] } = {},
 ): CollectedRun {
   const outcomesByPath = new Map(files.map((file) => [file.testFilePath, file.testResults]));
   const located = lastAttempts(records, files).map((record, order) => ({
@@ -185,6 +214,16 @@ export function collectJestRun(
   }));
   // Stable: one file's samples come from one worker's file, in write order.
   located.sort((a, b) => (a.sample.file < b.sample.file ? -1 : a.sample.file > b.sample.file ? 1 : a.order - b.order));
-  const ranFiles = files.filter(ranInFull).map((file) => toPosixPath(relative(rootDir, file.testFilePath)));
-  return { samples: located.map((entry) => entry.sample), runner: 'jest', files: [...new Set(ranFiles)].sort() };
+  const outcomes = files
+    .map((file) => outcomeOfFile(file, toPosixPath(relative(rootDir, file.testFilePath)), context))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const ranFiles = outcomes
+    .filter((outcome) => outcome.notJudged === undefined && outcome.incomplete.length === 0)
+    .map((outcome) => outcome.file);
+  return {
+    samples: located.map((entry) => entry.sample),
+    runner: 'jest',
+    files: [...new Set(ranFiles)],
+    outcomes: { files: outcomes, ...(context.absent !== undefined ? { absent: context.absent } : {}) },
+  };
 }

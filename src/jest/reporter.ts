@@ -24,7 +24,10 @@ import {
   readSidecars,
   removeRunDirectory,
   type JestFileOutcome,
+  type JestRunContext,
 } from './collect.js';
+import type { RunOutcomes } from '../recording/outcomes.js';
+import { runStampOf } from '../gate/run-identity.js';
 import { RUN_DIRECTORY_ENV } from './recorder.js';
 import { createShardReport, shardReportName, writeShardReport } from '../gate/shard-report.js';
 
@@ -38,6 +41,12 @@ interface JestGlobalConfigLike {
   shard?: { shardIndex: number; shardCount: number } | undefined;
   watch?: boolean;
   watchAll?: boolean;
+  /** `-t`. */
+  testNamePattern?: string;
+  /** Jest 30: the file arguments (`TestPathPatterns`, whose `patterns` are the strings given). */
+  testPathPatterns?: { patterns?: readonly string[] } | undefined;
+  /** `--selectProjects`. */
+  selectProjects?: readonly string[] | undefined;
 }
 
 /** The parts of Jest's aggregated results this reporter reads. */
@@ -50,6 +59,7 @@ export default class RagMatchersJestReporter {
   private readonly rootDir: string;
   private readonly shard: { index: number; count: number } | undefined;
   private readonly watching: boolean;
+  private readonly context: JestRunContext & { absent?: RunOutcomes['absent'] };
   private readonly options: RagReporterOptions;
   private readonly resolved: ResolvedReporterOptions;
   private runDirectory: string | undefined;
@@ -90,6 +100,7 @@ export default class RagMatchersJestReporter {
         ? undefined
         : { index: globalConfig.shard.shardIndex, count: globalConfig.shard.shardCount };
     this.watching = globalConfig.watch === true || globalConfig.watchAll === true;
+    this.context = runContextOf(globalConfig);
     // Wrong options or an unknown RAG_BASELINE value stop Jest before any test runs.
     this.options = validateReporterOptions(options, SOURCE);
     this.resolved = resolveReporterOptions(this.options, {
@@ -142,7 +153,7 @@ export default class RagMatchersJestReporter {
       print(
         `${PREFIX} ${skippedLines} unreadable sample line${skippedLines === 1 ? '' : 's'} skipped (a worker ended while writing?).`,
       );
-    const run = collectJestRun(records, results.testResults, this.rootDir);
+    const run = collectJestRun(records, results.testResults, this.rootDir, this.context);
     const overrideProblem = checkSuiteOverrides(this.resolved.declaration, run);
     if (overrideProblem !== undefined) {
       print(`\n${overrideProblem}`);
@@ -151,7 +162,10 @@ export default class RagMatchersJestReporter {
 
     if (this.shard !== undefined) {
       const path = resolve(this.rootDir, shardReportName(this.shard.index, this.shard.count));
-      await writeShardReport(path, createShardReport(run, this.shard, this.options));
+      await writeShardReport(
+        path,
+        createShardReport(run, this.shard, this.options, runStampOf(this.rootDir, this.resolved.declaration)),
+      );
       print(
         `\n${PREFIX} shard ${this.shard.index}/${this.shard.count}: ${run.samples.length} sample${run.samples.length === 1 ? '' : 's'} written to ${shardReportName(this.shard.index, this.shard.count)}; ` +
           `the baseline is compared once all shards are merged: npx rag-matchers merge rag-shard-*-of-${this.shard.count}.json`,
@@ -193,4 +207,18 @@ export default class RagMatchersJestReporter {
   getLastError(): Error | undefined {
     return this.error;
   }
+}
+
+/** What the collector needs of Jest's configuration: -t, and why a file that exists did not run. */
+function runContextOf(globalConfig: JestGlobalConfigLike): JestRunContext & { absent?: RunOutcomes['absent'] } {
+  const patterns = globalConfig.testPathPatterns?.patterns ?? [];
+  const projects = globalConfig.selectProjects ?? [];
+  const filters = [
+    ...(patterns.length > 0 ? [`file arguments: ${patterns.join(' ')}`] : []),
+    ...(projects.length > 0 ? [`--selectProjects ${projects.join(' ')}`] : []),
+  ];
+  return {
+    testNamePattern: typeof globalConfig.testNamePattern === 'string' && globalConfig.testNamePattern !== '',
+    ...(filters.length > 0 ? { absent: { reason: 'filtered' as const, detail: filters.join('; ') } } : {}),
+  };
 }

@@ -11,6 +11,7 @@ import { shouldUseColor } from '../../report/console.js';
 import { REPORT_FORMATS } from '../../report/formats/index.js';
 import type { RagReporterOptions } from '../../report/options.js';
 import { resolveReporterOptions } from '../../gate/options.js';
+import { currentCommit } from '../../gate/run-identity.js';
 
 // The report formats written to a file the user names (JSON, Markdown, HTML, …): a flag each.
 const FILE_FORMATS = REPORT_FORMATS.filter((format) => format.path);
@@ -71,7 +72,11 @@ export async function run(args: readonly string[]): Promise<number> {
   try {
     const reports: { path: string; report: ShardReport }[] = [];
     for (const path of parsed.positionals) reports.push({ path, report: await readShardReport(resolve(path)) });
-    merged = mergeShardReports(reports.map(({ path, report }) => ({ path, report })));
+    // A shard recorded at another commit than the one being merged is stale (an artifact of an earlier run).
+    merged = mergeShardReports(
+      reports.map(({ path, report }) => ({ path, report })),
+      { commit: currentCommit(resolve(parsed.values.root ?? '.')) },
+    );
   } catch (error) {
     if (!(error instanceof ShardReportError)) throw error;
     process.stderr.write(`rag-matchers merge: ${error.message}\n`);

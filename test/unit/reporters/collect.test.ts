@@ -390,6 +390,37 @@ describe('Jest sidecar protocol', () => {
       '/p',
     );
     expect(run.files).toEqual(['nothing-broke.test.js', 'passed.test.js']);
+    const outcomes = Object.fromEntries(run.outcomes!.files.map((outcome) => [outcome.file, outcome]));
+    expect(outcomes['failed.test.js']!.incomplete).toEqual([{ describePath: [], test: 't0', reason: 'failed' }]);
+    expect(outcomes['filtered.test.js']!.incomplete).toEqual([{ describePath: [], test: 't1', reason: 'skipped' }]);
+    expect(outcomes['todo.test.js']!.incomplete).toEqual([{ describePath: [], test: 't1', reason: 'skipped' }]);
+    expect(outcomes['skipped.test.js']!.notJudged).toEqual({ reason: 'skipped' });
+    expect(outcomes['broken.test.js']!.notJudged).toEqual({ reason: 'load-failed', detail: 'SyntaxError' });
+    // Under -t, what did not run was filtered out; a test that exceeded its timeout timed out.
+    const filtered = collectJestRun(
+      [],
+      [
+        file('filtered.test.js', ['passed', 'pending']),
+        {
+          testFilePath: '/p/slow.test.js',
+          testResults: [
+            {
+              ancestorTitles: ['slow'],
+              title: 't',
+              fullName: 'slow t',
+              status: 'failed',
+              failureMessages: ['Error: thrown: "Exceeded timeout of 100 ms for a test.'],
+            },
+          ],
+        },
+      ],
+      '/p',
+      { testNamePattern: true },
+    );
+    expect(filtered.outcomes!.files.map((outcome) => outcome.incomplete)).toEqual([
+      [{ describePath: [], test: 't1', reason: 'filtered' }],
+      [{ describePath: ['slow'], test: 't', reason: 'timed-out' }],
+    ]);
   });
 
   it('finds a record’s describe path by the full name Jest reported, and keeps an ambiguous one whole', () => {

@@ -73,8 +73,8 @@ describe('shard reports', () => {
     await expect(readShardReport(path)).rejects.toThrow(`${path}: not valid JSON`);
     await expect(readShardReport(join(dir, 'missing.json'))).rejects.toThrow(ShardReportError);
     const good = JSON.parse(formatShardReport(shard(1, 1, [sample('a', 't', 1)]))) as Record<string, unknown>;
-    expect(() => validateShardReport({ ...good, schemaVersion: 2 }, 'f.json')).toThrow(
-      'f.json: written by a newer rag-matchers (shard report schema 2',
+    expect(() => validateShardReport({ ...good, schemaVersion: 3 }, 'f.json')).toThrow(
+      'f.json: written by a newer rag-matchers (shard report schema 3',
     );
     expect(() => validateShardReport({ ...good, shard: { index: 3, count: 2 } }, 'f.json')).toThrow('"shard" must be');
     expect(() =>
@@ -160,5 +160,76 @@ describe('shard reports', () => {
         { path: 'p3', report: three },
       ]).run.samples,
     ).toHaveLength(3);
+  });
+});
+
+describe('shard identity', () => {
+  const stamped = (index: number, commit: string, declaration = 'd1'): ShardReport => ({
+    ...shard(index, 2, [sample(`f${index}.js`, 't', 1)], [`f${index}.js`]),
+    stamp: { commit, declaration },
+  });
+
+  it('carries the stamp and the outcomes through the file, and merges the outcomes', () => {
+    const withOutcomes: ShardReport = {
+      ...stamped(1, 'abc'),
+      outcomes: [
+        { file: 'f1.js', incomplete: [{ describePath: ['d'], test: 'skipped one', reason: 'skipped' }] },
+        { file: 'broken.js', notJudged: { reason: 'load-failed', detail: 'SyntaxError' }, incomplete: [] },
+      ],
+    };
+    const read = validateShardReport(JSON.parse(formatShardReport(withOutcomes)), 'f.json');
+    expect(read.stamp).toEqual({ commit: 'abc', declaration: 'd1' });
+    expect(read.outcomes).toEqual(withOutcomes.outcomes);
+    const merged = mergeShardReports([
+      { path: 'a.json', report: read },
+      { path: 'b.json', report: stamped(2, 'abc') },
+    ]);
+    expect(merged.run.outcomes!.files.map((outcome) => outcome.file)).toEqual(['broken.js', 'f1.js']);
+  });
+
+  it('refuses shards of two runs, and a shard of another commit than the merge, naming the shard', () => {
+    expect(() =>
+      mergeShardReports([
+        { path: 'a.json', report: stamped(1, 'abc') },
+        { path: 'b.json', report: stamped(2, 'def') },
+      ]),
+    ).toThrow(
+      'b.json (shard 2/2) comes from another run than a.json: commit def against abc. Merge the shard reports of one run.',
+    );
+    expect(() =>
+      mergeShardReports([
+        { path: 'a.json', report: stamped(1, 'abc', 'd1') },
+        { path: 'b.json', report: stamped(2, 'abc', 'd2') },
+      ]),
+    ).toThrow('b.json (shard 2/2) comes from another run than a.json: other declared measures.');
+    expect(() =>
+      mergeShardReports(
+        [
+          { path: 'a.json', report: stamped(1, 'abc') },
+          { path: 'b.json', report: stamped(2, 'abc') },
+        ],
+        { commit: 'fff' },
+      ),
+    ).toThrow(
+      'a.json (shard 1/2) is stale: recorded at commit abc, and this merge runs at fff. Run the shards again on this commit, then merge.',
+    );
+  });
+
+  it('rejects malformed stamps and outcomes, naming the file', () => {
+    const good = JSON.parse(formatShardReport(stamped(1, 'abc')));
+    expect(() => validateShardReport({ ...good, stamp: { commit: 1 } }, 'f.json')).toThrow(
+      'f.json: "stamp" must be { "commit": "…", "declaration": "…" }.',
+    );
+    expect(() =>
+      validateShardReport(
+        { ...good, outcomes: [{ file: 'a.js', incomplete: [{ test: 't', describePath: [], reason: 'bored' }] }] },
+        'f.json',
+      ),
+    ).toThrow("f.json: outcomes[0] is not a test file's outcome.");
+    // Version 1 files (no stamp, no outcomes) still read.
+    const v1 = { ...good, schemaVersion: 1 };
+    delete v1.stamp;
+    delete v1.outcomes;
+    expect(validateShardReport(v1, 'f.json').stamp).toBeUndefined();
   });
 });
