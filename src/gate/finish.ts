@@ -13,7 +13,7 @@ import {
   type BaselineReadAhead,
 } from '../baseline/index.js';
 import type { CollectedRun } from '../recording/collected.js';
-import { renderConsole } from '../report/console.js';
+import { renderConsole, UPDATING_NOTE } from '../report/console.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
 import { DEFAULT_BASELINE_PATH } from '../report/options.js';
 import { summaryOptionsFrom, type ResolvedReporterOptions } from './options.js';
@@ -94,8 +94,9 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   while (lines.at(-1) === '') lines.pop();
   const extra: string[] = [];
 
-  // A report that cannot be written (read-only folder, a path naming a folder, a full disk) costs one
-  // line on stderr; the summary is still printed and the verdict still decides the exit code.
+  // A report or baseline that cannot be written (read-only folder, a path naming a folder, a full disk)
+  // fails the run, with a line on stderr naming the file and the reason: a CI step or a script that
+  // commits the baseline must not carry on as if it had been written. The summary is still printed.
   const writeProblems: string[] = [];
   const attempt = async (what: string, exampleFile: string, write: () => Promise<unknown>): Promise<boolean> => {
     try {
@@ -144,14 +145,26 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   if (options.notice !== undefined) extra.push(options.notice);
   extra.push(...(context.notes ?? []));
 
-  const held = context.holdLastLine === true && !summary.passed && last !== undefined ? last : undefined;
-  const output = [...lines];
+  let output = [...lines];
+  if (writeProblems.length > 0) {
+    // Nothing was recorded if the baseline write failed; the note would say it was.
+    if (!baselineWritten) output = output.filter((line) => line !== UPDATING_NOTE);
+    extra.push(
+      `The run fails: ${writeProblems.length === 1 ? 'a file' : `${writeProblems.length} files`} could not be written (see ${writeProblems.length === 1 ? 'the error' : 'the errors'} below).`,
+    );
+  }
+  const failed = !summary.passed || writeProblems.length > 0;
+  const held = context.holdLastLine === true && failed && last !== undefined ? last : undefined;
   if (extra.length > 0) output.push('', ...extra);
   if (last !== undefined && held === undefined) output.push('', last);
   print(output.join('\n'));
   for (const problem of writeProblems) printError(problem);
 
-  if (summary.passed) return { failed: false, summary, baselineWritten };
+  if (summary.passed && writeProblems.length === 0) return { failed: false, summary, baselineWritten };
+  if (summary.passed) {
+    const reason = writeProblems[0]!.slice(PREFIX.length + 1);
+    return { failed: true, reason, summary, baselineWritten, ...(held !== undefined ? { lastLine: held } : {}) };
+  }
   const outOfDate = summary.findings.filter((finding) => finding.fails && finding.kind !== 'regression').length;
   const reason =
     summary.regressions > 0 && summary.settings.failOnRegression

@@ -24,6 +24,9 @@ import {
 import { escapeConsole } from './escape.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 
+/** The note of a run that updates the baseline; finishRun takes it back when the write failed. */
+export const UPDATING_NOTE = 'The baseline is being updated: these changes are recorded, not judged.';
+
 export interface ConsoleRenderOptions {
   /** ANSI colours. Use shouldUseColor(process.stdout) to decide. */
   color: boolean;
@@ -191,8 +194,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
       notes.push(`${baselineName} uses baseline schema version 1; the next ${acceptCommand} writes version 2.`);
   }
   for (const warning of summary.warnings) notes.push(paint.yellow(`Warning: ${warning}`));
-  if (summary.regressions > 0 && summary.settings.updatingBaseline)
-    notes.push('The baseline is being updated: these changes are recorded, not judged.');
+  if (summary.regressions > 0 && summary.settings.updatingBaseline) notes.push(UPDATING_NOTE);
   else if (summary.regressions > 0 && !summary.settings.failOnRegression)
     notes.push('failOnRegression is false: the regressions are reported but do not fail the run.');
   if (notes.length > 0) lines.push('', ...notes);

@@ -1,5 +1,6 @@
-// A report or baseline that cannot be written costs one line on stderr; the summary is still printed
-// and the verdict still decides the result.
+// A report or baseline that cannot be written fails the run, with one line on stderr naming the file
+// and the OS reason; the summary is still printed, and nothing says a baseline that was not written was
+// recorded.
 import fs, { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +65,7 @@ describe('finishRun when a file cannot be written', () => {
     expect(readFileSync(join(root, 'reports', 'summary.md'), 'utf8')).toContain('recall@5');
   });
 
-  it('an unwritable $GITHUB_STEP_SUMMARY and html path: a passing run still passes', async () => {
+  it('an unwritable $GITHUB_STEP_SUMMARY and html path: a passing gate still fails the run, naming the files', async () => {
     mkdirSync(join(root, 'summary-dir'));
     writeFileSync(join(root, 'blocker'), 'a file where a folder should be');
     const { result, out, err } = await finish(
@@ -72,8 +73,12 @@ describe('finishRun when a file cannot be written', () => {
       { html: 'blocker/report.html' },
       { GITHUB_STEP_SUMMARY: join(root, 'summary-dir') },
     );
-    expect(result.failed).toBe(false);
+    expect(result.failed).toBe(true);
+    expect(result.reason).toBe(
+      `could not write $GITHUB_STEP_SUMMARY (${join(root, 'summary-dir')}): it is a folder; name a file such as step-summary.md (EISDIR).`,
+    );
     expect(out).toContain('a.test.ts > refunds  recall@5');
+    expect(out).toContain('The run fails: 2 files could not be written (see the errors below).');
     expect(err).toHaveLength(2);
     expect(err[0]).toBe(
       `rag-matchers: could not write $GITHUB_STEP_SUMMARY (${join(root, 'summary-dir')}): it is a folder; name a file such as step-summary.md (EISDIR).`,
@@ -85,7 +90,7 @@ describe('finishRun when a file cannot be written', () => {
     mkdirSync(join(root, 'md'));
     mkdirSync(join(root, 'page'));
     const { result, err } = await finish(recallRun([1, 1]), { markdown: 'md', html: 'page', json: 'out/rag.json' });
-    expect(result.failed).toBe(false);
+    expect(result.failed).toBe(true);
     expect(err).toEqual([
       `rag-matchers: could not write the Markdown report ${join(root, 'md')}: it is a folder; name a file such as rag-report.md (EISDIR).`,
       `rag-matchers: could not write the HTML report ${join(root, 'page')}: it is a folder; name a file such as rag-report.html (EISDIR).`,
@@ -103,7 +108,7 @@ describe('finishRun when a file cannot be written', () => {
       return open(file, flags, mode);
     });
     const { result, err } = await finish(recallRun([1, 1]), {}, { RAG_BASELINE: 'update' });
-    expect(result).toMatchObject({ failed: false, baselineWritten: false });
+    expect(result).toMatchObject({ failed: true, baselineWritten: false });
     expect(err).toEqual([
       'rag-matchers: could not write the baseline rag-baseline.json: it is a folder; name a file such as rag-baseline.json (EISDIR).',
     ]);
@@ -118,10 +123,18 @@ describe('finishRun when a file cannot be written', () => {
         throw Object.assign(new Error(`EROFS: read-only file system, open '${String(file)}'`), { code: 'EROFS' });
       return open(file, flags, mode);
     });
+    writeFileSync(join(root, 'rag-baseline.json'), BASELINE);
     const { result, out, err } = await finish(recallRun([1, 0.5]), {}, { RAG_BASELINE: 'update' });
-    expect(result).toMatchObject({ failed: false, baselineWritten: false });
+    expect(result).toMatchObject({
+      failed: true,
+      baselineWritten: false,
+      reason: 'could not write the baseline rag-baseline.json: the file system is read-only (EROFS).',
+    });
     expect(out).toContain('a.test.ts > refunds  recall@5');
     expect(out).not.toContain('Updated');
+    // A regression during an update is "recorded, not judged": not when the write failed.
+    expect(out).not.toContain('these changes are recorded');
+    expect(out).toContain('The run fails: a file could not be written (see the error below).');
     expect(err).toEqual([
       'rag-matchers: could not write the baseline rag-baseline.json: the file system is read-only (EROFS).',
     ]);
