@@ -222,7 +222,55 @@ async function runCell(cell, tarball, work) {
   const worse = await step('COMPAT_RETRIEVER=worse <runner>', node, runner, { ...esmJest, COMPAT_RETRIEVER: 'worse' });
   if (worse.code !== 1 || !/regress/i.test(worse.output))
     failures.push(`the gate did not fail a worse retriever (exit ${worse.code})`);
+  if (cell.runner !== 'jest30') failures.push(...(await shardAsDocumented(dir, node, runner[0], step)));
   return { failures, log, nodeVersion, timings };
+}
+
+/**
+ * docs/baselines-and-ci.md's Vitest sharding commands, run as written on this cell's Vitest (4.1 writes
+ * blobs to .vitest-reports/ by default, 5 to .vitest/blob/: the documented commands name the folder):
+ * three shards and the merge pass unchanged, fail a worse retriever, and name a deleted blob.
+ */
+async function shardAsDocumented(dir, node, vitest, step) {
+  const docs = readFileSync(join(ROOT, 'docs', 'baselines-and-ci.md'), 'utf8');
+  const section = docs.slice(docs.indexOf('### Vitest: blob reports and `--merge-reports`'));
+  const [shardLine, mergeLine] = /```sh\n([\s\S]*?)```/
+    .exec(section)[1]
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line !== '');
+  const argsOf = (line) => line.replace(/^npx vitest run\s*/, '').split(/\s+/);
+  const body = readFileSync(join(dir, 'test', 'retrieval.test.ts'), 'utf8');
+  for (const copy of ['retrieval-2.test.ts', 'retrieval-3.test.ts']) writeFileSync(join(dir, 'test', copy), body);
+  const failures = [];
+  if (
+    (await step('RAG_BASELINE=update vitest run (3 files)', node, [vitest, 'run'], { RAG_BASELINE: 'update' })).code !==
+    0
+  )
+    return ['recording the three-file baseline failed'];
+  const shards = async (env) => {
+    rmSync(join(dir, '.vitest-reports'), { recursive: true, force: true });
+    for (const index of [1, 2, 3]) {
+      const line = shardLine.replace('--shard=1/3', `--shard=${index}/3`).replace('blob-1-3', `blob-${index}-3`);
+      const result = await step(line, node, [vitest, 'run', ...argsOf(line)], env);
+      if (result.code !== 0) failures.push(`${line} failed (exit ${result.code})`);
+    }
+  };
+  const merge = () => step(`CI=true ${mergeLine}`, node, [vitest, 'run', ...argsOf(mergeLine)], { CI: 'true' });
+  await shards({});
+  const unchanged = await merge();
+  if (unchanged.code !== 0 || !/No retrieval regressions/.test(unchanged.output))
+    failures.push(`the documented sharded run did not pass unchanged (exit ${unchanged.code})`);
+  await shards({ COMPAT_RETRIEVER: 'worse' });
+  const worse = await merge();
+  if (worse.code !== 1 || !/regress/i.test(worse.output))
+    failures.push(`the documented sharded run did not fail a worse retriever (exit ${worse.code})`);
+  await shards({});
+  rmSync(join(dir, '.vitest-reports', 'blob-3-3.json'));
+  const missing = await merge();
+  if (missing.code !== 1 || !/blob-3-3\.json not in \.vitest-reports/.test(missing.output))
+    failures.push(`a merge without blob 3 did not fail naming it (exit ${missing.code})`);
+  return failures;
 }
 
 /** Cells run two at a time (installs wait on the network, runs on the CPU); results print in order. */

@@ -347,6 +347,51 @@ export default defineConfig({
       expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
     });
 
+    it("the docs' sharding commands, as written (3 shards), and the workflow's upload path holds what they write", async () => {
+      const docs = readFileSync(new URL('../../../docs/baselines-and-ci.md', import.meta.url), 'utf8');
+      const section = docs.slice(docs.indexOf('### Vitest: blob reports and `--merge-reports`'));
+      const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+      const [shardLine, mergeLine] = block
+        .split('\n')
+        .map((line) => line.replace(/\s+#.*$/, '').trim())
+        .filter((line) => line !== '');
+      expect(shardLine).toMatch(/^npx vitest run --shard=1\/3 /);
+      const argsOf = (line: string) => line.replace(/^npx vitest run\s*/, '').split(/\s+/);
+      // A third test file, so that each of the three shards has one.
+      writeFileSync(project.path('test/billing.test.ts'), readFileSync(project.path('test/account.test.ts'), 'utf8'));
+      try {
+        expect((await vitest([], { RAG_BASELINE: 'update' })).exitCode).toBe(0);
+        const recordedWithBilling = bytesOf(project, 'rag-baseline.json')!;
+        const runShards = async (env: Record<string, string | undefined> = {}) => {
+          rmSync(project.path(BLOBS), { recursive: true, force: true });
+          for (const index of [1, 2, 3]) {
+            const line = shardLine!.replace('--shard=1/3', `--shard=${index}/3`).replace('blob-1-3', `blob-${index}-3`);
+            const result = await vitest(argsOf(line), env);
+            expect(result.exitCode, explain(result)).toBe(0);
+          }
+        };
+        await runShards();
+        const merged = await vitest(argsOf(mergeLine!), { CI: 'true' });
+        expect(merged.exitCode, explain(merged)).toBe(0);
+        await runShards({ RETRIEVER: 'worse' });
+        const worse = await vitest(argsOf(mergeLine!), { CI: 'true' });
+        expect(worse.exitCode, explain(worse)).toBe(1);
+        expect(worse.stdout).toContain('recall@3 fell from 0.833 to 0.667');
+        expect(bytesOf(project, 'rag-baseline.json')).toEqual(recordedWithBilling);
+        // The workflow writes where it uploads from, and merges where it downloads to.
+        const workflow = docs.slice(docs.indexOf('## GitHub Actions'));
+        expect(workflow).toContain(
+          'npx vitest run --shard=${{ matrix.shard }}/3 --reporter=blob --outputFile=.vitest-reports/blob-${{ matrix.shard }}-3.json',
+        );
+        expect(workflow).toContain('path: .vitest-reports/*');
+        expect(workflow).toContain('path: .vitest-reports\n');
+        expect(workflow).toContain('npx vitest run --merge-reports=.vitest-reports');
+      } finally {
+        rmSync(project.path('test/billing.test.ts'), { force: true });
+        writeFileSync(project.path('rag-baseline.json'), recorded);
+      }
+    });
+
     it('with the reporter as a plain tuple, the blobs lack the declared measures: the merge says so, and the typed helper it names clears it', async () => {
       writeFileSync(project.path('vitest.config.ts'), tupleConfig);
       try {

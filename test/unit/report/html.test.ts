@@ -71,6 +71,19 @@ describe('renderHtml', () => {
     for (const match of html.matchAll(/<[a-z]+\s[^>]*>/g)) expect(match[0]).not.toMatch(/="[^"]*</);
   });
 
+  it('says what the run did not judge, and in strict CI heads the page with it', () => {
+    const strict = renderJson(summarize(RUN, BASELINE, { baselinePath: 'rag-baseline.json', strict: true }), RUN);
+    const html = renderHtml(strict);
+    expect(html).toContain('<section id="not-judged"><h2>Not judged by this run</h2>');
+    expect(html).toContain(
+      '<li>✗ 1 baseline question not judged: their test file did not run — test/other.test.ts › x — run the whole suite, <code>npx vitest run</code>, or set <code>RAG_PARTIAL=1</code> on a job that runs a deliberate subset</li>',
+    );
+    // The fixture regresses: the headline stays the regression; the section is there all the same.
+    expect(html).toContain('1 regression');
+    const report = fixtureReport();
+    expect(renderHtml(report)).toContain('<li>· 1 baseline question not judged');
+  });
+
   it('lists every row in the summary table with its numbers', () => {
     const report = fixtureReport();
     const html = renderHtml(report);
