@@ -49,4 +49,13 @@ describe('parseMeasure / formatMeasure', () => {
       expect(() => parseMeasure(input)).toThrow(/Valid forms: hit@k, precision@k, recall@k/);
     },
   );
+
+  it('lists every valid form, in the order of the measure table', () => {
+    expect(() => parseMeasure('bleu')).toThrow(
+      'measure "bleu" is not valid: unknown measure "bleu". Valid forms: ' +
+        'hit@k, precision@k, recall@k, f1@k, mrr, mrr@k, ndcg, ndcg@k, map, map@k, rprec, bpref ' +
+        '(also ir_measures Success@5, P@5, R@10, RR, RR@10, nDCG@10, AP, AP@10, Rprec, Bpref, ' +
+        'and trec_eval success_5, P_5, P.5, recall_10, recip_rank, ndcg_cut_10, ndcg_cut.10, map_cut_10, Rprec, bpref).',
+    );
+  });
 });
