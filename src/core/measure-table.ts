@@ -16,6 +16,8 @@ export interface RankingState {
   judgedNonRelevantCount: number;
   /** Relevant ids (first sightings) in the top k. */
   truePositiveCount: number;
+  /** Judged ids (first sightings, any grade: 0 and negative included) in the top k. */
+  judgedInTopK: number;
   /** Rank (1-based) of the first relevant hit in the top k, 0 when none. */
   firstRelevantRank: number;
   /** Σ precision at the rank of each relevant hit in the top k. */
@@ -154,6 +156,14 @@ export const MEASURE_TABLE = {
     trecName: 'bpref',
     binary: false,
     formula: (state) => (state.relevantCount === 0 ? 0 : state.bprefSum / state.relevantCount),
+  },
+  judged: {
+    aliases: ['judged'],
+    cutoff: 'optional',
+    irMeasuresForms: ['Judged@10'],
+    binary: false,
+    // ir_measures' Judged@k divides by the hits in the top k, not by k, since 0.3.1 (its #48); 0 with no hits.
+    formula: (state) => (state.evaluatedAtK === 0 ? 0 : state.judgedInTopK / state.evaluatedAtK),
   },
 } as const satisfies Record<string, MeasureDefinition>;
 

@@ -51,6 +51,7 @@ function run(
       GITHUB_STEP_SUMMARY: undefined,
       RETRIEVER: 'baseline',
       SUITES: undefined,
+      MEASURES: undefined,
       ...env,
     },
   });
@@ -150,6 +151,25 @@ describe.each(['vitest', 'jest'] as const)('per-suite overrides with %s', { time
     expect(output).toContain(`suites["${file} > fqa"] names no suite that ran; suites of ${file}: "${file} > faq".`);
     expect(output).toContain('suites["test/missing.test.ts"]: no test file test/missing.test.ts');
     expect(readFileSync(project.path('rag-baseline.json'))).toEqual(before);
+  });
+});
+
+describe.each(['vitest', 'jest'] as const)('judged@k declared with %s', { timeout: 180_000 }, (runner) => {
+  let project: FixtureProject;
+  beforeAll(() => {
+    project = createProject(runner, pkg);
+  });
+  afterAll(() => project?.remove());
+
+  it("the reporter's measures option takes judged@k in any spelling and records it under its canonical name", async () => {
+    const file = runner === 'jest' ? 'test/questions.test.js' : 'test/questions.test.ts';
+    const measures = JSON.stringify(['judged@3', 'Judged@1']);
+    const result = await run(project, runner, [file], { RAG_BASELINE: 'update', MEASURES: measures });
+    expect(result.exitCode, describeRun(result)).toBe(0);
+    // Both questions get a, b, c. q-ok judges a only: 1/3 at 3, 1/1 at 1; q-first-fails judges a and b: 2/3 and 1.
+    expectQuestion(project, 'q-ok', { 'judged@3': 1 / 3, 'judged@1': 1 });
+    expectQuestion(project, 'q-first-fails', { 'judged@3': 2 / 3, 'judged@1': 1 });
+    expect(baselineValues(project, 'q-ok', 'Judged@1')).toEqual([]);
   });
 });
 
