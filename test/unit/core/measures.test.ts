@@ -14,6 +14,8 @@ describe('parseMeasure / formatMeasure', () => {
     ['map', 'map'],
     ['map@10', 'map@10'],
     ['rprec', 'rprec'],
+    ['judged', 'judged'],
+    ['judged@10', 'judged@10'],
     // ir_measures
     ['P@5', 'precision@5'],
     ['R@10', 'recall@10'],
@@ -24,6 +26,8 @@ describe('parseMeasure / formatMeasure', () => {
     ['AP@10', 'map@10'],
     ['Success@5', 'hit@5'],
     ['Rprec', 'rprec'],
+    ['Judged@10', 'judged@10'],
+    ['Judged', 'judged'],
     // trec_eval
     ['P_5', 'precision@5'],
     ['P.5', 'precision@5'],
@@ -33,6 +37,9 @@ describe('parseMeasure / formatMeasure', () => {
     ['map_cut_10', 'map@10'],
     ['recip_rank', 'mrr'],
     ['success_5', 'hit@5'],
+    // trec_eval has no judged measure; its cutoff separators are read for every name.
+    ['JUDGED_5', 'judged@5'],
+    ['judged.3', 'judged@3'],
   ])('%s → %s', (input, canonical) => {
     expect(formatMeasure(parseMeasure(input))).toBe(canonical);
   });
