@@ -48,6 +48,8 @@ export interface MeasureDefinition {
   /** trec_eval spellings that take a cutoff only in their `_cut` form (`ndcg_cut_10`). */
   cutOnlyAliases?: readonly string[];
   cutoff: CutoffRule;
+  /** With cutoff 'none': why, as parseMeasure's error for `name@k` says it. */
+  noCutoffReason?: string;
   /** How ir_measures and trec_eval write it, as the list of valid forms in messages shows it. */
   irMeasuresForms?: readonly string[];
   trecEvalForms?: readonly string[];
@@ -142,6 +144,7 @@ export const MEASURE_TABLE = {
   rprec: {
     aliases: ['rprec', 'r-prec'],
     cutoff: 'none',
+    noCutoffReason: 'its cutoff is the number of relevant ids',
     irMeasuresForms: ['Rprec'],
     trecEvalForms: ['Rprec'],
     trecName: 'Rprec',
@@ -151,6 +154,7 @@ export const MEASURE_TABLE = {
   bpref: {
     aliases: ['bpref'],
     cutoff: 'none',
+    noCutoffReason: 'trec_eval defines it over the whole list',
     irMeasuresForms: ['Bpref'],
     trecEvalForms: ['bpref'],
     trecName: 'bpref',

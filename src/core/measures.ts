@@ -54,7 +54,8 @@ export function parseMeasure(name: string): Measure {
   const lowered = base.toLowerCase();
   const canonical = MEASURE_ALIASES.get(lowered);
   if (canonical === undefined) throw invalid(name, `unknown measure ${JSON.stringify(base)}`);
-  const rule = definitionOf(canonical).cutoff;
+  const definition = definitionOf(canonical);
+  const rule = definition.cutoff;
   if (cutoff === undefined) {
     if (CUT_ONLY_ALIASES.has(lowered)) throw invalid(name, `${base} needs a cutoff, e.g. ${base}_10`);
     if (rule === 'required') throw invalid(name, `${canonical} needs a cutoff, e.g. ${canonical}@5`);
@@ -63,8 +64,7 @@ export function parseMeasure(name: string): Measure {
   if (!/^\d+$/.test(cutoff) || Number(cutoff) < 1)
     throw invalid(name, `the cutoff ${JSON.stringify(cutoff)} must be a positive whole number`);
   if (rule === 'none') {
-    const why =
-      canonical === 'rprec' ? 'its cutoff is the number of relevant ids' : 'trec_eval defines it over the whole list';
+    const why = definition.noCutoffReason ?? 'it is defined over the whole list';
     throw invalid(name, `${canonical} takes no cutoff (${why})`);
   }
   return { name: canonical, k: Number(cutoff) };

@@ -57,6 +57,13 @@ describe('parseMeasure / formatMeasure', () => {
     },
   );
 
+  it('says why a measure takes no cutoff', () => {
+    expect(() => parseMeasure('rprec@5')).toThrow(
+      'measure "rprec@5" is not valid: rprec takes no cutoff (its cutoff is the number of relevant ids).',
+    );
+    expect(() => parseMeasure('Bpref@10')).toThrow('bpref takes no cutoff (trec_eval defines it over the whole list).');
+  });
+
   it('lists every valid form, in the order of the measure table', () => {
     expect(() => parseMeasure('bleu')).toThrow(
       'measure "bleu" is not valid: unknown measure "bleu". Valid forms: ' +
