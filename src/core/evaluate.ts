@@ -346,6 +346,7 @@ function evaluateWithPlan(
     const mrr = MEASURE_TABLE.mrr.formula(atK);
     const ndcg = MEASURE_TABLE.ndcg.formula(atK);
     const averagePrecision = MEASURE_TABLE.map.formula(atK);
+    const judgedAtK = MEASURE_TABLE.judged.formula(atK);
     // R-precision and bpref have no cutoff: they read the whole list.
     const whole = advanceTo(kernel, Math.max(k, retrievedCount), uncut);
     const evaluation: RetrievalEvaluation = {
@@ -362,6 +363,7 @@ function evaluateWithPlan(
       mrr,
       ndcg,
       averagePrecision,
+      judgedAtK,
       rPrecision: MEASURE_TABLE.rprec.formula(whole),
       bpref: MEASURE_TABLE.bpref.formula(whole),
       unmatchedRelevantIds: unmatchedJudgedIds(kernel, settings.minGrade, relevantCount - whole.truePositiveCount),

@@ -67,9 +67,11 @@ export function planMeasures(measures: readonly Measure[]): MeasurePlan {
   };
 }
 
-/** The running counts, with the kernel's cursors into the found and ideal lists. */
+/**
+ * The running counts, with the kernel's cursor into the ideal list. Its cursor into the found list is
+ * judgedInTopK: the found keys before it are the judged ones ranked in the top k.
+ */
 interface KernelState extends RankingState {
-  found: number;
   idealRank: number;
   nonRelevantSoFar: number;
 }
@@ -116,6 +118,7 @@ export function createMeasureScratch(): MeasureScratch {
       relevantCount: 0,
       judgedNonRelevantCount: 0,
       truePositiveCount: 0,
+      judgedInTopK: 0,
       firstRelevantRank: 0,
       precisionSum: 0,
       relevantInTopR: 0,
@@ -123,7 +126,6 @@ export function createMeasureScratch(): MeasureScratch {
       dcg: 0,
       idealDcg: 0,
       precisionOverRetrieved: false,
-      found: 0,
       idealRank: 0,
       nonRelevantSoFar: 0,
     },
@@ -230,6 +232,7 @@ export function prepareRanking(
   state.relevantCount = relevantCount;
   state.judgedNonRelevantCount = judgedNonRelevantCount;
   state.truePositiveCount = 0;
+  state.judgedInTopK = 0;
   state.firstRelevantRank = 0;
   state.precisionSum = 0;
   state.relevantInTopR = 0;
@@ -237,7 +240,6 @@ export function prepareRanking(
   state.dcg = 0;
   state.idealDcg = 0;
   state.precisionOverRetrieved = precisionOverRetrieved;
-  state.found = 0;
   state.idealRank = 0;
   state.nonRelevantSoFar = 0;
   return overflowing;
@@ -266,8 +268,9 @@ export function advanceTo(scratch: MeasureScratch, k: number, uncut: boolean): R
   const relevantCount = state.relevantCount;
   const bprefBase = Math.min(state.judgedNonRelevantCount, relevantCount);
   const evaluatedAtK = k < state.retrievedCount ? k : state.retrievedCount;
-  let { found, truePositiveCount, precisionSum, firstRelevantRank, relevantInTopR, bprefSum, dcg, nonRelevantSoFar } =
-    state;
+  // The found keys are judged, in rank order: those before the cursor are the judged ones in the top k.
+  let found = state.judgedInTopK;
+  let { truePositiveCount, precisionSum, firstRelevantRank, relevantInTopR, bprefSum, dcg, nonRelevantSoFar } = state;
   for (; found < foundCount; found++) {
     const rank = foundRanks[found] as number;
     if (rank >= evaluatedAtK) break;
@@ -289,7 +292,7 @@ export function advanceTo(scratch: MeasureScratch, k: number, uncut: boolean): R
   for (; idealRank < idealEnd; idealRank++) idealDcg += (idealGains[idealRank] as number) / discount(idealRank + 1);
   state.k = k;
   state.evaluatedAtK = evaluatedAtK;
-  state.found = found;
+  state.judgedInTopK = found;
   state.truePositiveCount = truePositiveCount;
   state.precisionSum = precisionSum;
   state.firstRelevantRank = firstRelevantRank;

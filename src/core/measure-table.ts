@@ -16,6 +16,8 @@ export interface RankingState {
   judgedNonRelevantCount: number;
   /** Relevant ids (first sightings) in the top k. */
   truePositiveCount: number;
+  /** Judged ids (first sightings, any grade: 0 and negative included) in the top k. */
+  judgedInTopK: number;
   /** Rank (1-based) of the first relevant hit in the top k, 0 when none. */
   firstRelevantRank: number;
   /** Σ precision at the rank of each relevant hit in the top k. */
@@ -46,6 +48,11 @@ export interface MeasureDefinition {
   /** trec_eval spellings that take a cutoff only in their `_cut` form (`ndcg_cut_10`). */
   cutOnlyAliases?: readonly string[];
   cutoff: CutoffRule;
+  /** With cutoff 'none': why, as parseMeasure's error for `name@k` says it. */
+  noCutoffReason?: string;
+  /** How ir_measures and trec_eval write it, as the list of valid forms in messages shows it. */
+  irMeasuresForms?: readonly string[];
+  trecEvalForms?: readonly string[];
   /** trec_eval's output name of the uncut measure, and of the cut one (`ndcg`, `ndcg_cut`). */
   trecName?: string;
   trecCutName?: string;
@@ -69,6 +76,8 @@ export const MEASURE_TABLE = {
   hit: {
     aliases: ['hit', 'success', 'hitrate', 'hit_rate'],
     cutoff: 'required',
+    irMeasuresForms: ['Success@5'],
+    trecEvalForms: ['success_5'],
     trecCutName: 'success',
     binary: true,
     formula: (state) => (state.truePositiveCount > 0 ? 1 : 0),
@@ -76,6 +85,8 @@ export const MEASURE_TABLE = {
   precision: {
     aliases: ['precision', 'p'],
     cutoff: 'required',
+    irMeasuresForms: ['P@5'],
+    trecEvalForms: ['P_5', 'P.5'],
     trecCutName: 'P',
     binary: false,
     formula: precision,
@@ -83,6 +94,8 @@ export const MEASURE_TABLE = {
   recall: {
     aliases: ['recall', 'r'],
     cutoff: 'required',
+    irMeasuresForms: ['R@10'],
+    trecEvalForms: ['recall_10'],
     trecCutName: 'recall',
     binary: false,
     formula: recall,
@@ -100,6 +113,8 @@ export const MEASURE_TABLE = {
   mrr: {
     aliases: ['mrr', 'rr', 'recip_rank'],
     cutoff: 'optional',
+    irMeasuresForms: ['RR', 'RR@10'],
+    trecEvalForms: ['recip_rank'],
     trecName: 'recip_rank',
     binary: false,
     formula: (state) => (state.firstRelevantRank === 0 ? 0 : 1 / state.firstRelevantRank),
@@ -108,6 +123,8 @@ export const MEASURE_TABLE = {
     aliases: ['ndcg', 'ndcg_cut'],
     cutOnlyAliases: ['ndcg_cut'],
     cutoff: 'optional',
+    irMeasuresForms: ['nDCG@10'],
+    trecEvalForms: ['ndcg_cut_10', 'ndcg_cut.10'],
     trecName: 'ndcg',
     trecCutName: 'ndcg_cut',
     binary: false,
@@ -117,6 +134,8 @@ export const MEASURE_TABLE = {
     aliases: ['map', 'ap', 'map_cut'],
     cutOnlyAliases: ['map_cut'],
     cutoff: 'optional',
+    irMeasuresForms: ['AP', 'AP@10'],
+    trecEvalForms: ['map_cut_10'],
     trecName: 'map',
     trecCutName: 'map_cut',
     binary: false,
@@ -125,6 +144,9 @@ export const MEASURE_TABLE = {
   rprec: {
     aliases: ['rprec', 'r-prec'],
     cutoff: 'none',
+    noCutoffReason: 'its cutoff is the number of relevant ids',
+    irMeasuresForms: ['Rprec'],
+    trecEvalForms: ['Rprec'],
     trecName: 'Rprec',
     binary: false,
     formula: (state) => (state.relevantCount === 0 ? 0 : state.relevantInTopR / state.relevantCount),
@@ -132,9 +154,20 @@ export const MEASURE_TABLE = {
   bpref: {
     aliases: ['bpref'],
     cutoff: 'none',
+    noCutoffReason: 'trec_eval defines it over the whole list',
+    irMeasuresForms: ['Bpref'],
+    trecEvalForms: ['bpref'],
     trecName: 'bpref',
     binary: false,
     formula: (state) => (state.relevantCount === 0 ? 0 : state.bprefSum / state.relevantCount),
+  },
+  judged: {
+    aliases: ['judged'],
+    cutoff: 'optional',
+    irMeasuresForms: ['Judged@10'],
+    binary: false,
+    // ir_measures' Judged@k divides by the hits in the top k, not by k, since 0.3.1 (its #48); 0 with no hits.
+    formula: (state) => (state.evaluatedAtK === 0 ? 0 : state.judgedInTopK / state.evaluatedAtK),
   },
 } as const satisfies Record<string, MeasureDefinition>;
 

@@ -1,5 +1,12 @@
 import { describeValue } from './describe.js';
-import { CUT_ONLY_ALIASES, MEASURE_ALIASES, definitionOf, type MeasureName } from './measure-table.js';
+import {
+  CUT_ONLY_ALIASES,
+  MEASURE_ALIASES,
+  MEASURE_NAMES,
+  definitionOf,
+  type MeasureDefinition,
+  type MeasureName,
+} from './measure-table.js';
 
 export type { MeasureName } from './measure-table.js';
 
@@ -9,10 +16,22 @@ export interface Measure {
   k?: number;
 }
 
-export const VALID_MEASURE_FORMS =
-  'hit@k, precision@k, recall@k, f1@k, mrr, mrr@k, ndcg, ndcg@k, map, map@k, rprec, bpref ' +
-  '(also ir_measures P@5, R@10, RR, RR@10, nDCG@10, AP, AP@10, Success@5, Rprec, Bpref, and trec_eval P_5, P.5, recall_10, ' +
-  'ndcg_cut_10, ndcg_cut.10, map_cut_10, recip_rank, success_5, Rprec, bpref)';
+/** How a measure is written here: `hit@k`; `mrr, mrr@k`; `rprec`. */
+function ourForms(name: MeasureName, definition: MeasureDefinition): string[] {
+  if (definition.cutoff === 'required') return [`${name}@k`];
+  return definition.cutoff === 'optional' ? [name, `${name}@k`] : [name];
+}
+
+/** Every spelling the messages show, from the measure table. */
+function validForms(): string {
+  const definitions = MEASURE_NAMES.map((name) => [name, definitionOf(name)] as const);
+  const ours = definitions.flatMap(([name, definition]) => ourForms(name, definition));
+  const irMeasures = definitions.flatMap(([, definition]) => definition.irMeasuresForms ?? []);
+  const trecEval = definitions.flatMap(([, definition]) => definition.trecEvalForms ?? []);
+  return `${ours.join(', ')} (also ir_measures ${irMeasures.join(', ')}, and trec_eval ${trecEval.join(', ')})`;
+}
+
+export const VALID_MEASURE_FORMS = validForms();
 
 function invalid(text: unknown, why: string): RangeError {
   return new RangeError(`measure ${describeValue(text)} is not valid: ${why}. Valid forms: ${VALID_MEASURE_FORMS}.`);
@@ -35,7 +54,8 @@ export function parseMeasure(name: string): Measure {
   const lowered = base.toLowerCase();
   const canonical = MEASURE_ALIASES.get(lowered);
   if (canonical === undefined) throw invalid(name, `unknown measure ${JSON.stringify(base)}`);
-  const rule = definitionOf(canonical).cutoff;
+  const definition = definitionOf(canonical);
+  const rule = definition.cutoff;
   if (cutoff === undefined) {
     if (CUT_ONLY_ALIASES.has(lowered)) throw invalid(name, `${base} needs a cutoff, e.g. ${base}_10`);
     if (rule === 'required') throw invalid(name, `${canonical} needs a cutoff, e.g. ${canonical}@5`);
@@ -44,8 +64,7 @@ export function parseMeasure(name: string): Measure {
   if (!/^\d+$/.test(cutoff) || Number(cutoff) < 1)
     throw invalid(name, `the cutoff ${JSON.stringify(cutoff)} must be a positive whole number`);
   if (rule === 'none') {
-    const why =
-      canonical === 'rprec' ? 'its cutoff is the number of relevant ids' : 'trec_eval defines it over the whole list';
+    const why = definition.noCutoffReason ?? 'it is defined over the whole list';
     throw invalid(name, `${canonical} takes no cutoff (${why})`);
   }
   return { name: canonical, k: Number(cutoff) };

@@ -68,6 +68,11 @@ export interface RetrievalEvaluation {
   ndcg: number;
   /** Average precision at k (divided by the relevant count, as trec_eval's map_cut). */
   averagePrecision: number;
+  /**
+   * Judged hits in the top k ÷ the hits there, min(k, retrievedCount) (ir_measures' `Judged@k`): a
+   * judged hit has a judgment of any grade, 0 included; a repeated hit is not judged again. 0 with no hits.
+   */
+  judgedAtK: number;
   /** Precision at rank R, R = relevantCount. Independent of k. */
   rPrecision: number;
   /**

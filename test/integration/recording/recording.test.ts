@@ -1,9 +1,9 @@
 // Declared measures on real runners: the reporter declares ['hit@1', 'recall@3', 'mrr@10'] and every
-// question records all three whichever matcher runs first and whether it passes; the baseline an
-// update writes holds the new values of a question whose first assertion fails. Plus the runner
-// corners: a Jest retry keeps only the attempt that counted, test.concurrent attributes each sample
-// to its own test, an empty Jest shard still writes its shard report, and one Vitest file run by two
-// projects records each project's samples apart, naming the project.
+// question records all three whichever matcher runs first and whether it passes (judged@k, declared in
+// any spelling, as well); the baseline an update writes holds the new values of a question whose first
+// assertion fails. Plus the runner corners: a Jest retry keeps only the attempt that counted,
+// test.concurrent attributes each sample to its own test, an empty Jest shard still writes its shard
+// report, and one Vitest file run by two projects records each project's samples apart, naming the project.
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,7 @@ function run(
       GITHUB_STEP_SUMMARY: undefined,
       RETRIEVER: 'baseline',
       SUITES: undefined,
+      MEASURES: undefined,
       ...env,
     },
   });
@@ -115,6 +116,17 @@ describe.each(['vitest', 'jest'] as const)('declared measures with %s', { timeou
     expect(worse.stdout + worse.stderr).toMatch(/toHaveHitAtK/);
     expectQuestion(project, 'q-first-fails', { 'hit@1': 0, 'recall@3': 0.5, 'mrr@10': MRR_RANK_3 });
     expectQuestion(project, 'q-ok', { 'hit@1': 1, 'recall@3': 1, 'mrr@10': 1 });
+  });
+
+  it("the reporter's measures option takes judged@k in any spelling and records it under its canonical name", async () => {
+    const file = runner === 'jest' ? 'test/questions.test.js' : 'test/questions.test.ts';
+    const measures = JSON.stringify(['judged@3', 'Judged@1']);
+    const result = await run(project, runner, [file], { RAG_BASELINE: 'update', MEASURES: measures });
+    expect(result.exitCode, describeRun(result)).toBe(0);
+    // Both questions get a, b, c. q-ok judges a only: 1/3 at 3, 1/1 at 1; q-first-fails judges a and b: 2/3 and 1.
+    expectQuestion(project, 'q-ok', { 'judged@3': 1 / 3, 'judged@1': 1 });
+    expectQuestion(project, 'q-first-fails', { 'judged@3': 2 / 3, 'judged@1': 1 });
+    expect(baselineValues(project, 'q-ok', 'Judged@1')).toEqual([]);
   });
 });
 

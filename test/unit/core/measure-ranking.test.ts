@@ -218,6 +218,8 @@ function reference(hits: readonly string[], relevant: Readonly<Record<string, nu
     ndcg: ideal === 0 ? 0 : dcg / ideal,
     rprec: R === 0 ? 0 : grades.slice(0, R).filter(isRelevant).length / R,
     bpref: R === 0 ? 0 : bprefSum / R,
+    // ir_measures' Judged@k: hits with a judgment (a first sighting, any grade) ÷ the hits in the top k.
+    judged: top.length === 0 ? 0 : top.filter((grade) => grade !== undefined).length / top.length,
     truePositives,
     R,
   };
@@ -233,7 +235,7 @@ describe('evaluate() and evaluateMeasures() against a plain reference implementa
     applyMinGradeToNdcg: fc.boolean(),
     precisionDenominator: fc.constantFrom('k' as const, 'retrieved' as const),
   });
-  const names = ['hit', 'precision', 'recall', 'f1', 'mrr', 'ndcg', 'map'] as const;
+  const names = ['hit', 'precision', 'recall', 'f1', 'mrr', 'ndcg', 'map', 'judged'] as const;
   const field = {
     hit: 'hitAtK',
     precision: 'precisionAtK',
@@ -242,6 +244,7 @@ describe('evaluate() and evaluateMeasures() against a plain reference implementa
     mrr: 'mrr',
     ndcg: 'ndcg',
     map: 'averagePrecision',
+    judged: 'judgedAtK',
   } as const;
   const close = (actual: number | undefined, expected: number, what: string) =>
     expect(Math.abs((actual as number) - expected), what).toBeLessThanOrEqual(1e-12);
@@ -287,6 +290,7 @@ describe('evaluate() and evaluateMeasures() against a plain reference implementa
             { name: 'bpref' as const },
             { name: 'ndcg' as const },
             { name: 'map' as const },
+            { name: 'judged' as const },
           ];
           const values = evaluateMeasures(
             hits,
@@ -303,6 +307,7 @@ describe('evaluate() and evaluateMeasures() against a plain reference implementa
           close(values.bpref, uncut.bpref, 'bpref');
           close(values.ndcg, uncut.ndcg, 'ndcg');
           close(values.map, uncut.map, 'map');
+          close(values.judged, uncut.judged, 'judged');
         },
       ),
       { numRuns: 400 },

@@ -14,6 +14,8 @@ describe('parseMeasure / formatMeasure', () => {
     ['map', 'map'],
     ['map@10', 'map@10'],
     ['rprec', 'rprec'],
+    ['judged', 'judged'],
+    ['judged@10', 'judged@10'],
     // ir_measures
     ['P@5', 'precision@5'],
     ['R@10', 'recall@10'],
@@ -24,6 +26,8 @@ describe('parseMeasure / formatMeasure', () => {
     ['AP@10', 'map@10'],
     ['Success@5', 'hit@5'],
     ['Rprec', 'rprec'],
+    ['Judged@10', 'judged@10'],
+    ['Judged', 'judged'],
     // trec_eval
     ['P_5', 'precision@5'],
     ['P.5', 'precision@5'],
@@ -33,6 +37,9 @@ describe('parseMeasure / formatMeasure', () => {
     ['map_cut_10', 'map@10'],
     ['recip_rank', 'mrr'],
     ['success_5', 'hit@5'],
+    // trec_eval has no judged measure; its cutoff separators are read for every name.
+    ['JUDGED_5', 'judged@5'],
+    ['judged.3', 'judged@3'],
   ])('%s → %s', (input, canonical) => {
     expect(formatMeasure(parseMeasure(input))).toBe(canonical);
   });
@@ -49,4 +56,20 @@ describe('parseMeasure / formatMeasure', () => {
       expect(() => parseMeasure(input)).toThrow(/Valid forms: hit@k, precision@k, recall@k/);
     },
   );
+
+  it('says why a measure takes no cutoff', () => {
+    expect(() => parseMeasure('rprec@5')).toThrow(
+      'measure "rprec@5" is not valid: rprec takes no cutoff (its cutoff is the number of relevant ids).',
+    );
+    expect(() => parseMeasure('Bpref@10')).toThrow('bpref takes no cutoff (trec_eval defines it over the whole list).');
+  });
+
+  it('lists every valid form, in the order of the measure table', () => {
+    expect(() => parseMeasure('bleu')).toThrow(
+      'measure "bleu" is not valid: unknown measure "bleu". Valid forms: ' +
+        'hit@k, precision@k, recall@k, f1@k, mrr, mrr@k, ndcg, ndcg@k, map, map@k, rprec, bpref, judged, judged@k ' +
+        '(also ir_measures Success@5, P@5, R@10, RR, RR@10, nDCG@10, AP, AP@10, Rprec, Bpref, Judged@10, ' +
+        'and trec_eval success_5, P_5, P.5, recall_10, recip_rank, ndcg_cut_10, ndcg_cut.10, map_cut_10, Rprec, bpref).',
+    );
+  });
 });

@@ -18,6 +18,7 @@ const MEASURES = [
   'averagePrecision',
   'rPrecision',
   'bpref',
+  'judgedAtK',
 ] as const;
 
 describe('metric invariants', () => {
@@ -78,6 +79,23 @@ describe('metric invariants', () => {
         const clean = evaluate(hits, relevant, k);
         const withRepeat = evaluate(repeated, relevant, k);
         for (const measure of MEASURES) expect(withRepeat[measure]).toBeLessThanOrEqual(clean[measure] + 1e-12);
+      }),
+    );
+  });
+
+  it('judged@k: 1 when every hit is judged (whatever its grade), and never below precision@k', () => {
+    fc.assert(
+      fc.property(uniqueRanking, fc.array(fc.integer({ min: -1, max: 3 })), cutoff, (hits, grades, k) => {
+        fc.pre(hits.length > 0);
+        const everyHitJudged = Object.fromEntries(hits.map((id, index) => [id, grades[index] ?? 0]));
+        expect(evaluate(hits, everyHitJudged, k).judgedAtK).toBe(1);
+      }),
+    );
+    fc.assert(
+      fc.property(ranking, gradedJudgments, cutoff, (hits, relevant, k) => {
+        // A relevant hit is a judged one, and precision divides by k ≥ min(k, hits).
+        const result = evaluate(hits, relevant, k);
+        expect(result.judgedAtK).toBeGreaterThanOrEqual(result.precisionAtK);
       }),
     );
   });
