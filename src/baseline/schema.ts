@@ -19,7 +19,7 @@
 // Why this layout: git merges line by line, and two changes conflict when they touch the same or adjacent
 // lines. Adding a row inserts one line and changes no other (no trailing comma to add to the previous last
 // line, no enclosing block to open), so two branches that recorded different questions merge under a plain
-// `git merge` unless their rows are neighbours.
+// `git merge` unless their rows are neighbours; the merge driver (rag-matchers merge-baseline) does the rest.
 // Rows are sorted by suite (file, describe path, project), then question, then measure, in UTF-16
 // code-unit order (RFC 8785's order), so a question's measures sit together.
 //
@@ -33,6 +33,7 @@
 // (resolveLegacySuites). The next update writes version 3.
 
 import { parseMeasure } from '../core/measures.js';
+import { describeConflictMarkers } from './conflict-markers.js';
 import { parseSuiteKey, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../recording/collected.js';
 
 export const BASELINE_SCHEMA_VERSION = 3;
@@ -125,15 +126,8 @@ export function parseBaseline(text: string, path: string): BaselineFile {
       `the file is empty, so it is not a rag-matchers baseline; ${ACCEPT_HINT}.`,
     );
   }
-  const conflict = /^(<{7}|={7}|>{7})(\s|$)/m.exec(body);
-  if (conflict) {
-    const { line } = lineAndColumn(body, conflict.index);
-    throw new BaselineError(
-      path,
-      'invalid-json',
-      `line ${line} holds a Git merge-conflict marker (${conflict[1]}); resolve the conflict, or take either side and re-record with RAG_BASELINE=update.`,
-    );
-  }
+  const conflict = describeConflictMarkers(body, path);
+  if (conflict !== undefined) throw new BaselineError(path, 'invalid-json', conflict);
   let data: unknown;
   try {
     data = JSON.parse(body);

@@ -364,7 +364,30 @@ describe('parseBaseline', () => {
     const error = captureBaselineError(() => parseBaseline(text, PATH));
     expect(error.kind).toBe('invalid-json');
     expect(error.message).toBe(
-      `${PATH}: line 2 holds a Git merge-conflict marker (<<<<<<<); resolve the conflict, or take either side and re-record with RAG_BASELINE=update.`,
+      `${PATH}: line 2 holds a Git merge-conflict marker (<<<<<<<): git's line merge stopped here. To merge it without re-running anything, set up the rag-matchers merge driver once (docs/baselines-and-ci.md, "Merging baselines") and run git checkout -m ${PATH}; or take one side whole (git checkout --ours ${PATH}, or --theirs) and re-record what the other side changed with RAG_BASELINE=update.`,
+    );
+  });
+
+  it('conflict markers the merge driver left: says to keep one side and names the commands from the markers', () => {
+    const text = [
+      '{',
+      '  "rows": [',
+      '<<<<<<< ours',
+      '    ,["a.test.ts", ["x"], "q", "mrr", 1]',
+      '=======',
+      '    ,["a.test.ts", ["x"], "q", "mrr", 0.5]',
+      ">>>>>>> theirs (rag-matchers merge-baseline); then re-record: RAG_BASELINE=update npx vitest run a.test.ts -t 'x '",
+      '<<<<<<< ours',
+      '=======',
+      '    ,["b.test.ts", [], "q", "mrr", 0.5]',
+      '>>>>>>> theirs (rag-matchers merge-baseline); then re-record: RAG_BASELINE=update npx vitest run b.test.ts',
+      '  ]',
+      '}',
+    ].join('\n');
+    const error = captureBaselineError(() => parseBaseline(text, PATH));
+    expect(error.kind).toBe('invalid-json');
+    expect(error.message).toBe(
+      `${PATH}: line 3 holds a conflict the merge driver left (<<<<<<<): the same question was recorded differently on both branches. In each conflict keep one side's rows and delete the marker lines, then re-record just those suites: RAG_BASELINE=update npx vitest run a.test.ts -t 'x '; RAG_BASELINE=update npx vitest run b.test.ts`,
     );
   });
 
