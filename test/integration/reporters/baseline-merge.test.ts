@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { REPO_ROOT } from '../support/build.js';
 import { createFixtureProject, type FixtureProject, type PackageSnapshot } from '../support/project.js';
 import { describeRun, runCommand, type RunResult } from '../support/run.js';
 import { preparePackage } from './support.js';
@@ -18,6 +19,13 @@ const DRIVER_SETUP = [
   'git config merge.rag-baseline.driver "npx rag-matchers merge-baseline %O %A %B"',
 ];
 const REFUNDS_ONLY = "RAG_BASELINE=update npx vitest run test/orders.test.ts -t 'orders API refunds '";
+/** What the driver prints for the conflict of the last test, as docs/baselines-and-ci.md shows it. */
+const CONFLICT_REPORT = [
+  'rag-matchers merge-baseline: 1 row was changed differently on both branches; the file keeps it between conflict markers:',
+  '  test/orders.test.ts > orders API > refunds · refund-window · ndcg@3: ours 1, theirs 0.6131471927654584 (was 0.9197207891481876)',
+  "In each conflict keep one side's rows and delete the marker lines, then re-record just that suite and commit the file:",
+  `  ${REFUNDS_ONLY}`,
+].join('\n');
 
 let pkg: PackageSnapshot;
 let project: FixtureProject;
@@ -78,6 +86,13 @@ afterAll(() => {
 });
 
 describe('merging rag-baseline.json', { timeout: 240_000 }, () => {
+  it('runs the commands the docs give, as they give them', () => {
+    const docs = (page: string): string => readFileSync(join(REPO_ROOT, 'docs', page), 'utf8');
+    for (const page of ['baselines-and-ci.md', 'cli.md']) expect(docs(page)).toContain(DRIVER_SETUP.join('\n'));
+    expect(docs('baselines-and-ci.md')).toContain('\ngit checkout -m rag-baseline.json\ngit add rag-baseline.json\n');
+    expect(docs('baselines-and-ci.md')).toContain(`\n${CONFLICT_REPORT}\n`);
+  });
+
   it('merges two branches that each recorded a different question with plain git merge, and CI passes without re-recording', async () => {
     await recordOnBranch('add-late', () =>
       addQuestion('refunds', 'refund-late', ['late-refunds', 'refund-policy', 'returns']),
@@ -163,15 +178,7 @@ describe('merging rag-baseline.json', { timeout: 240_000 }, () => {
     await ok('git checkout -q main && git merge -q --no-edit drop-noise');
     const merge = await sh('git merge --no-edit drop-faq');
     expect(merge.exitCode, describeRun(merge)).toBe(1);
-    // The lines docs/baselines-and-ci.md ("Merging baselines") shows.
-    expect(merge.stderr).toContain(
-      [
-        'rag-matchers merge-baseline: 1 row was changed differently on both branches; the file keeps it between conflict markers:',
-        '  test/orders.test.ts > orders API > refunds · refund-window · ndcg@3: ours 1, theirs 0.6131471927654584 (was 0.9197207891481876)',
-        "In each conflict keep one side's rows and delete the marker lines, then re-record just that suite and commit the file:",
-        `  ${REFUNDS_ONLY}`,
-      ].join('\n'),
-    );
+    expect(merge.stderr).toContain(CONFLICT_REPORT);
 
     const stuck = await sh(CHECK);
     expect(stuck.exitCode).toBe(1);
