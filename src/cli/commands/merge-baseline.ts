@@ -12,8 +12,7 @@ import {
   mergeBaselineVersions,
   type BaselineConflict,
 } from '../../baseline/three-way.js';
-import type { CollectedRun, SuiteIdentity } from '../../recording/collected.js';
-import { suiteKeyOf } from '../../recording/collected.js';
+import { suiteKeyOf, type CollectedRun, type SuiteIdentity } from '../../recording/collected.js';
 import { plural, suiteUpdateCommand } from '../../report/format.js';
 import { flag, parseCommandArgs, stringOption } from '../args.js';
 import { CommandError, EXIT_OK, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
