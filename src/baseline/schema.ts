@@ -1,36 +1,42 @@
 // The baseline file: what each suite × measure measured per question, committed with the code so a pull
 // request can be compared with it (paired, question by question).
 //
-// Format, schema version 2 (docs/baselines-and-ci.md): one JSON object, 2-space indent, one sample per
-// line, a final newline. Suites are a list of objects whose identity is structured (file, describe path,
-// project), sorted by file, then describe path, then project; measures and sample ids sorted in UTF-16
-// code-unit order (RFC 8785's order):
+// Format, schema version 3 (docs/baselines-and-ci.md): one JSON object whose "rows" list holds one
+// sample per line, each row complete in itself — [file, describe path, question, measure, value], plus the
+// project for a named Vitest project — after a fixed column-header row, with the separating comma at the
+// start of each row's line:
 //
 //   {
 //     "generatedBy": "rag-matchers",
-//     "schemaVersion": 2,
-//     "suites": [
-//       {
-//         "file": "test/orders.test.ts",
-//         "describe": ["orders API", "refunds"],
-//         "project": "api",                      (only for a named Vitest project)
-//         "measures": {
-//           "recall@5": {
-//             "<sampleId>": <value>,
-//             …
+//     "schemaVersion": 3,
+//     "rows": [
+//       ["file", "describe", "question", "measure", "value", "project"]
+//       ,["test/orders.test.ts", ["orders API", "refunds"], "refund-window", "recall@5", 1]
+//       ,["test/orders.test.ts", ["orders API", "refunds"], "refund-window", "recall@5", 0.5, "api"]
+//     ]
+//   }
+//
+// Why this layout: git merges line by line, and two changes conflict when they touch the same or adjacent
+// lines. Adding a row inserts one line and changes no other (no trailing comma to add to the previous last
+// line, no enclosing block to open), so two branches that recorded different questions merge under a plain
+// `git merge` unless their rows are neighbours; the merge driver (rag-matchers merge-baseline) does the rest.
+// Rows are sorted by suite (file, describe path, project), then question, then measure, in UTF-16
+// code-unit order (RFC 8785's order), so a question's measures sit together.
 //
 // A sample id is the sample's queryId, else its test name; a repeat inside one suite × measure gets ` #2`,
 // ` #3`, … (src/baseline/group.ts). Values are written with full precision (JavaScript's shortest
 // round-trip form), so an unchanged question compares as exactly equal.
 //
-// Version 1 keyed suites by a joined name (`file > describe > …`), which two suites could share. It is
-// still read (into `legacy`), matched against the suites of the current run (resolveLegacySuites) and
-// written as version 2 by the next update.
+// Version 2 held the same data nested (suites → measures → samples; each suite an object with file,
+// describe, project): still read. Version 1 keyed suites by a joined name (`file > describe > …`), which two
+// suites could share: still read (into `legacy`), matched against the suites of the current run
+// (resolveLegacySuites). The next update writes version 3.
 
 import { parseMeasure } from '../core/measures.js';
+import { describeConflictMarkers } from './conflict-markers.js';
 import { parseSuiteKey, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../recording/collected.js';
 
-export const BASELINE_SCHEMA_VERSION = 2;
+export const BASELINE_SCHEMA_VERSION = 3;
 export const BASELINE_GENERATED_BY = 'rag-matchers';
 
 /** sampleId → value. */
@@ -39,7 +45,8 @@ export type BaselineSamples = Record<string, number>;
 export type BaselineSuite = Record<string, BaselineSamples>;
 
 export interface BaselineFile {
-  schemaVersion: typeof BASELINE_SCHEMA_VERSION;
+  /** BASELINE_SCHEMA_VERSION after a read, whatever version the file had; formatBaseline writes the current one. */
+  schemaVersion: number;
   generatedBy: typeof BASELINE_GENERATED_BY;
   /** Suite key (suiteKeyOf: file, describe path, project) → measure → sampleId → value. */
   suites: Record<string, BaselineSuite>;
@@ -93,7 +100,7 @@ export function sortedKeys(record: object): string[] {
   return Object.keys(record).sort(compareKeys);
 }
 
-const TOP_LEVEL_KEYS = ['generatedBy', 'schemaVersion', 'suites'];
+const TOP_LEVEL_KEYS = ['generatedBy', 'schemaVersion'];
 const ACCEPT_HINT =
   'fix it by hand, restore it from version control (git checkout -- <file>), or delete it and record a new one with RAG_BASELINE=update';
 
@@ -119,15 +126,8 @@ export function parseBaseline(text: string, path: string): BaselineFile {
       `the file is empty, so it is not a rag-matchers baseline; ${ACCEPT_HINT}.`,
     );
   }
-  const conflict = /^(<{7}|={7}|>{7})(\s|$)/m.exec(body);
-  if (conflict) {
-    const { line } = lineAndColumn(body, conflict.index);
-    throw new BaselineError(
-      path,
-      'invalid-json',
-      `line ${line} holds a Git merge-conflict marker (${conflict[1]}); resolve the conflict, or take either side and re-record with RAG_BASELINE=update.`,
-    );
-  }
+  const conflict = describeConflictMarkers(body, path);
+  if (conflict !== undefined) throw new BaselineError(path, 'invalid-json', conflict);
   let data: unknown;
   try {
     data = JSON.parse(body);
@@ -188,16 +188,18 @@ export function validateBaseline(data: unknown, path: string): BaselineFile {
       `written by a newer rag-matchers (baseline schema version ${version}; this version reads up to ${BASELINE_SCHEMA_VERSION}); upgrade rag-matchers. The file was left as it is.`,
     );
   }
+  const body = version >= 3 ? 'rows' : 'suites';
   for (const key of Object.keys(top)) {
-    if (!TOP_LEVEL_KEYS.includes(key)) {
+    if (!TOP_LEVEL_KEYS.includes(key) && key !== body) {
       throw new BaselineError(
         path,
         'malformed',
-        `unknown top-level key ${JSON.stringify(key)}; a baseline holds only "generatedBy", "schemaVersion" and "suites" (an update would drop it, so it is refused rather than lost).`,
+        `unknown top-level key ${JSON.stringify(key)}; a baseline holds only "generatedBy", "schemaVersion" and "${body}" (an update would drop it, so it is refused rather than lost).`,
       );
     }
   }
-  return version === 1 ? validateVersion1(top.suites, path) : validateVersion2(top.suites, path);
+  if (version === 1) return validateVersion1(top.suites, path);
+  return version === 2 ? validateVersion2(top.suites, path) : validateVersion3(top.rows, path);
 }
 
 function validateVersion1(suites: unknown, path: string): BaselineFile {
@@ -314,61 +316,188 @@ function isProportion(measure: string): boolean {
   }
 }
 
+/** The first row of "rows": the column names, fixed, so that no sample row is ever the first (see the top). */
+export const BASELINE_COLUMNS = ['file', 'describe', 'question', 'measure', 'value', 'project'] as const;
+const ROW_SHAPE = '[file, [describe path], question, measure, value] (and the project of a named Vitest project)';
+
+function validateVersion3(rows: unknown, path: string): BaselineFile {
+  if (!Array.isArray(rows) || JSON.stringify(rows[0]) !== JSON.stringify(BASELINE_COLUMNS)) {
+    throw new BaselineError(
+      path,
+      'malformed',
+      `"rows" must be a list whose first entry is the column header ${JSON.stringify(BASELINE_COLUMNS)}, found ${Array.isArray(rows) ? rowText(rows[0]) : describeJson(rows)}; ${ACCEPT_HINT}.`,
+    );
+  }
+  const result = emptyBaseline();
+  const proportion = new Map<string, boolean>();
+  let previous: { cells: unknown[]; identity: SuiteIdentity; suite: BaselineSuite } | undefined;
+  rows.forEach((cells: unknown, index) => {
+    if (index === 0) return;
+    const where = `rows[${index}]`;
+    const problem = rowProblem(cells);
+    if (problem !== undefined)
+      throw new BaselineError(path, 'malformed', `${where}${problem}, found ${rowText(cells)}; ${ACCEPT_HINT}.`);
+    const [file, describe, question, measure, value, project] = cells as [
+      string,
+      string[],
+      string,
+      string,
+      unknown,
+      string?,
+    ];
+    // Rows of one suite come together: its key is worked out once per run of them.
+    if (previous === undefined || !sameSuite(previous.cells, cells as unknown[])) {
+      const identity: SuiteIdentity = project === undefined ? { file, describe } : { file, describe, project };
+      const key = suiteKeyOf(identity);
+      previous = {
+        cells: cells as unknown[],
+        identity,
+        suite: (result.suites[key] ??= createRecord<BaselineSamples>()),
+      };
+    }
+    const { identity, suite } = previous;
+    const label = (): string => `${where} (${suiteNameOf(identity)})`;
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw malformedEntry(path, label(), [measure, question], value, 'a finite number');
+    if (!proportion.has(measure)) proportion.set(measure, isProportion(measure));
+    if (proportion.get(measure) === true && (value < 0 || value > 1))
+      throw malformedEntry(path, label(), [measure, question], value, `between 0 and 1 (${measure} is a proportion)`);
+    const samples = (suite[measure] ??= createRecord<number>());
+    if (own(samples, question) !== undefined) {
+      const first = rows.findIndex((other, i) => i > 0 && sameSample(other as unknown[], cells as unknown[]));
+      throw new BaselineError(
+        path,
+        'malformed',
+        `${where} repeats rows[${first}]: question ${JSON.stringify(question)} of ${suiteNameOf(identity)} · ${measure} has two values (${samples[question]} and ${value}), so it is ambiguous; keep one of the two rows; ${ACCEPT_HINT}.`,
+      );
+    }
+    samples[question] = value;
+  });
+  return result;
+}
+
+/** True when two valid rows belong to the same suite (file, describe path, project). */
+function sameSuite(a: unknown[], b: unknown[]): boolean {
+  const [describeA, describeB] = [a[1] as string[], b[1] as string[]];
+  return (
+    a[0] === b[0] &&
+    a[5] === b[5] &&
+    describeA.length === describeB.length &&
+    describeA.every((name, index) => name === describeB[index])
+  );
+}
+
+/** True when two valid rows are the same suite × question × measure. */
+function sameSample(a: unknown[], b: unknown[]): boolean {
+  return JSON.stringify([...a.slice(0, 4), a[5]]) === JSON.stringify([...b.slice(0, 4), b[5]]);
+}
+
+/** What is wrong with a row's shape or its identity cells (its value is checked with the measure), or undefined. */
+function rowProblem(cells: unknown): string | undefined {
+  if (!Array.isArray(cells) || cells.length < 5 || cells.length > 6) return ` must be ${ROW_SHAPE}`;
+  const [file, describe, question, measure, , project] = cells as unknown[];
+  if (typeof file !== 'string' || file.length === 0) return ": its file must be the test file's path";
+  if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string'))
+    return ': its describe path must be a list of describe-block names ([] at the top level)';
+  if (typeof question !== 'string') return ': its question must be a string';
+  if (typeof measure !== 'string' || measure.length === 0) return ': its measure must be a measure name';
+  if (cells.length === 6 && (typeof project !== 'string' || project.length === 0))
+    return ": its project must be a Vitest project's name";
+  return undefined;
+}
+
+/** A row as it reads in the file (cut after 100 characters). */
+function rowText(row: unknown): string {
+  const json = JSON.stringify(row);
+  if (json === undefined) return 'nothing';
+  return json.length > 100 ? `${json.slice(0, 97)}...` : json;
+}
+
+/** One sample of a baseline as a row of the file. */
+export interface BaselineRow {
+  identity: SuiteIdentity;
+  question: string;
+  measure: string;
+  value: number;
+}
+
 /**
- * The file's text (schema version 2): suites sorted by file, describe path and project; measures and sample
- * ids sorted; 2-space indent, one sample per line, a final newline. The same baseline always gives the
- * same bytes. Throws for a value that JSON cannot hold (NaN, Infinity) and for unresolved version-1 suites.
+ * The file's text (schema version 3): the column header, then one row per sample in the file's order
+ * (compareRows), each on its own line after its separating comma; a final newline. The same baseline always
+ * gives the same bytes. A suite or measure without samples has no row, so it is not written. Throws for a
+ * value that JSON cannot hold (NaN, Infinity) and for unresolved version-1 suites.
  */
 export function formatBaseline(file: BaselineFile): string {
-  const checked = checkFormattable(file);
-  const lines = [
+  return formatBaselineRows(baselineRows(checkFormattable(file)).map(formatBaselineRow));
+}
+
+/** Every sample of `file` as a row, in the file's order: by suite, then question, then measure. */
+export function baselineRows(file: BaselineFile): BaselineRow[] {
+  const suites = Object.keys(file.suites)
+    .map((key) => ({ key, identity: parseSuiteKey(key) }))
+    .sort((a, b) => compareIdentities(a.identity, b.identity));
+  const rows: BaselineRow[] = [];
+  for (const { key, identity } of suites) {
+    const suite = file.suites[key]!;
+    const measures = sortedKeys(suite);
+    const questions = [...new Set(measures.flatMap((measure) => Object.keys(suite[measure]!)))].sort(compareKeys);
+    for (const question of questions) {
+      for (const measure of measures) {
+        const value = own(suite[measure]!, question);
+        if (value !== undefined) rows.push({ identity, question, measure, value });
+      }
+    }
+  }
+  return rows;
+}
+
+/** The order of rows in the file (see baselineRows). */
+export function compareRows(a: BaselineRow, b: BaselineRow): number {
+  return (
+    compareIdentities(a.identity, b.identity) ||
+    compareKeys(a.question, b.question) ||
+    compareKeys(a.measure, b.measure)
+  );
+}
+
+/** A row's line in the file: `    ,["test/a.test.ts", ["refunds"], "q1", "recall@5", 1]` (the project last, when there is one). */
+export function formatBaselineRow(row: BaselineRow): string {
+  const { before, after } = suiteCells(row.identity);
+  return `${before}${JSON.stringify(row.question)}, ${JSON.stringify(row.measure)}, ${JSON.stringify(row.value)}${after}`;
+}
+
+// The rows of one suite share one identity object (baselineRows): its cells are written once.
+const suiteCellsCache = new WeakMap<SuiteIdentity, { before: string; after: string }>();
+
+function suiteCells(identity: SuiteIdentity): { before: string; after: string } {
+  let cells = suiteCellsCache.get(identity);
+  if (cells === undefined) {
+    cells = {
+      before: `    ,[${JSON.stringify(identity.file)}, ${jsonList(identity.describe)}, `,
+      after: identity.project === undefined ? ']' : `, ${JSON.stringify(identity.project)}]`,
+    };
+    suiteCellsCache.set(identity, cells);
+  }
+  return cells;
+}
+
+/** The file around its row lines (from formatBaselineRow; the merge driver puts conflict markers between them). */
+export function formatBaselineRows(rowLines: readonly string[]): string {
+  return [
     '{',
     `  "generatedBy": ${JSON.stringify(BASELINE_GENERATED_BY)},`,
     `  "schemaVersion": ${BASELINE_SCHEMA_VERSION},`,
-  ];
-  const suites = Object.keys(checked.suites)
-    .map((key) => ({ key, identity: parseSuiteKey(key) }))
-    .sort((a, b) => compareIdentities(a.identity, b.identity));
-  if (suites.length === 0) {
-    lines.push('  "suites": []');
-  } else {
-    lines.push('  "suites": [');
-    suites.forEach(({ key, identity }, suiteIndex) => {
-      const suite = checked.suites[key]!;
-      lines.push(
-        '    {',
-        `      "file": ${JSON.stringify(identity.file)},`,
-        `      "describe": [${identity.describe.map((name) => JSON.stringify(name)).join(', ')}],`,
-      );
-      if (identity.project !== undefined) lines.push(`      "project": ${JSON.stringify(identity.project)},`);
-      const measures = sortedKeys(suite);
-      if (measures.length === 0) {
-        lines.push('      "measures": {}');
-      } else {
-        lines.push('      "measures": {');
-        measures.forEach((measure, measureIndex) => {
-          const samples = suite[measure]!;
-          const sampleIds = sortedKeys(samples);
-          const measureComma = measureIndex < measures.length - 1 ? ',' : '';
-          if (sampleIds.length === 0) {
-            lines.push(`        ${JSON.stringify(measure)}: {}${measureComma}`);
-            return;
-          }
-          lines.push(`        ${JSON.stringify(measure)}: {`);
-          sampleIds.forEach((sampleId, sampleIndex) => {
-            const comma = sampleIndex < sampleIds.length - 1 ? ',' : '';
-            lines.push(`          ${JSON.stringify(sampleId)}: ${JSON.stringify(samples[sampleId])}${comma}`);
-          });
-          lines.push(`        }${measureComma}`);
-        });
-        lines.push('      }');
-      }
-      lines.push(`    }${suiteIndex < suites.length - 1 ? ',' : ''}`);
-    });
-    lines.push('  ]');
-  }
-  lines.push('}');
-  return `${lines.join('\n')}\n`;
+    '  "rows": [',
+    `    ${jsonList(BASELINE_COLUMNS)}`,
+    ...rowLines,
+    '  ]',
+    '}',
+    '',
+  ].join('\n');
+}
+
+function jsonList(names: readonly string[]): string {
+  return `[${names.map((name) => JSON.stringify(name)).join(', ')}]`;
 }
 
 /** Order of suites in the file: by file, then describe path (name by name, a prefix first), then project (none first). */

@@ -26,6 +26,11 @@ COMMANDS['merge'] = {
   summary: 'combine the rag-shard-*.json reports of a sharded Jest run, compare with the baseline and gate',
   load: () => import('./commands/merge.js'),
 };
+COMMANDS['merge-baseline'] = {
+  summary:
+    "git's merge driver for rag-baseline.json: merges two branches' baselines row by row (merge-baseline %O %A %B)",
+  load: () => import('./commands/merge-baseline.js'),
+};
 COMMANDS['report'] = {
   summary: 'draw the self-contained HTML report of a JSON report (charts, no network)',
   load: () => import('./commands/report.js'),

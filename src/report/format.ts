@@ -1,7 +1,7 @@
 // Number and text formatting shared by the console and Markdown renderers.
 
 import { plural } from '../core/plural.js';
-import type { CollectedRun } from '../recording/collected.js';
+import type { CollectedRun, SuiteIdentity } from '../recording/collected.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
 import type { GateFinding, RunSummary, SummaryRow } from './summary.js';
 
@@ -86,6 +86,27 @@ export function actionFor(finding: GateFinding, commands: ReportCommands, code: 
     default:
       return `run the whole suite, ${code(commands.run)}, ${partial}`;
   }
+}
+
+/**
+ * The command that re-records one suite and no other: its test file, its project, and a test-name filter
+ * on its describe path (`-t` is a regular expression over "describe … test name", so the names are
+ * escaped, and a space follows them so that `refunds` does not also select `refunds v2`). A run filtered
+ * this way updates the suite's rows and never prunes anything.
+ */
+export function suiteUpdateCommand(identity: SuiteIdentity, runner: CollectedRun['runner']): string {
+  const words = [acceptCommandFor(runner), shellWord(identity.file)];
+  if (runner === 'vitest' && identity.project !== undefined) words.push('--project', shellWord(identity.project));
+  if (identity.describe.length > 0) {
+    const pattern = `${identity.describe.join(' ').replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} `;
+    words.push('-t', shellWord(pattern));
+  }
+  return words.join(' ');
+}
+
+/** `word` as one word for a POSIX shell: as it is when it holds only safe characters, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** True when Δ and the test rest on fewer questions than the row or the baseline has. */

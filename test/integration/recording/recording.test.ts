@@ -16,6 +16,7 @@ import {
   type PackageSnapshot,
 } from '../support/project.js';
 import { describeRun, runCommand, type RunResult } from '../support/run.js';
+import { parseBaseline } from '../../../src/baseline/schema.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const MRR_RANK_3 = 1 / 3;
@@ -59,7 +60,7 @@ function run(
 
 /**
  * Every number in the baseline file with the keys that lead to it. The checks below name a question
- * and a measure, not the file's layout, so they hold whatever nesting the baseline schema uses.
+ * and a measure, not the file's layout: the file is read as the reporters read it.
  */
 function leaves(value: unknown, path: string[] = []): { path: string[]; value: number }[] {
   if (typeof value === 'number') return [{ path, value }];
@@ -69,8 +70,8 @@ function leaves(value: unknown, path: string[] = []): { path: string[]; value: n
 
 /** The values the baseline holds for this question and measure (one per recorded sample). */
 function baselineValues(project: FixtureProject, question: string, measure: string): number[] {
-  const baseline = JSON.parse(readFileSync(project.path('rag-baseline.json'), 'utf8')) as unknown;
-  return leaves(baseline)
+  const baseline = parseBaseline(readFileSync(project.path('rag-baseline.json'), 'utf8'), 'rag-baseline.json');
+  return leaves(baseline.suites)
     .filter(
       (leaf) =>
         leaf.path.includes(measure) && leaf.path.some((key) => key === question || key.startsWith(`${question}#`)),

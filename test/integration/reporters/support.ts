@@ -13,6 +13,8 @@ import {
   type PackageSnapshot,
 } from '../support/project.js';
 import { describeRun, runCommand, type RunResult } from '../support/run.js';
+import { parseBaseline } from '../../../src/baseline/schema.js';
+import { parseSuiteKey, suiteNameOf } from '../../../src/recording/collected.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(HERE, 'fixtures');
@@ -151,13 +153,11 @@ export interface JsonReportLike {
   }[];
 }
 
-/** A written baseline's suites by display name (`file > describe > …`), for checks. */
+/** A written baseline's suites by display name (`file > describe > …`), for checks; read as the reporters read it. */
 export function suitesByName(text: string): Record<string, Record<string, Record<string, number>>> {
-  const baseline = JSON.parse(text) as {
-    suites: { file: string; describe: string[]; project?: string; measures: Record<string, Record<string, number>> }[];
-  };
+  const baseline = parseBaseline(text, 'rag-baseline.json');
   return Object.fromEntries(
-    baseline.suites.map((suite) => [[suite.file, ...suite.describe].join(' > '), suite.measures]),
+    Object.entries(baseline.suites).map(([key, measures]) => [suiteNameOf(parseSuiteKey(key)), { ...measures }]),
   );
 }
 
@@ -168,18 +168,14 @@ export function suitesByName(text: string): Record<string, Record<string, Record
 export function expectBaselineOfTheBaselineRetriever(text: string, orders: string, account: string): void {
   const refunds = `${orders} > orders API > refunds`;
   const shipping = `${orders} > orders API > shipping`;
-  const baseline = JSON.parse(text) as {
-    generatedBy: string;
-    schemaVersion: number;
-    suites: { file: string; describe: string[] }[];
-  };
+  const baseline = JSON.parse(text) as { generatedBy: string; schemaVersion: number; rows: unknown[][] };
   expect(baseline.generatedBy).toBe('rag-matchers');
-  expect(baseline.schemaVersion).toBe(2);
+  expect(baseline.schemaVersion).toBe(3);
   // Structured identities, sorted by file then describe path.
-  expect(baseline.suites.map((suite) => [suite.file, suite.describe])).toEqual([
-    [account, []],
-    [orders, ['orders API', 'refunds']],
-    [orders, ['orders API', 'shipping']],
+  expect([...new Set(baseline.rows.slice(1).map((row) => JSON.stringify(row.slice(0, 2))))]).toEqual([
+    JSON.stringify([account, []]),
+    JSON.stringify([orders, ['orders API', 'refunds']]),
+    JSON.stringify([orders, ['orders API', 'shipping']]),
   ]);
   const suites = suitesByName(text);
   // Top-level tests without queryId: the test name identifies the question.
@@ -195,9 +191,9 @@ export function expectBaselineOfTheBaselineRetriever(text: string, orders: strin
   expect(refundsNdcg['refund-partial']).toBeCloseTo(1 / Math.log2(3), 12);
   expect(refundsNdcg['refund-status']).toBeCloseTo(1 / (1 + 1 / Math.log2(3)), 12);
   expect(suites[shipping]!['ndcg@3']!['ship-delay']).toBeCloseTo(1 / (1 + 1 / Math.log2(3)), 12);
-  // One sample per line, keys sorted, a final newline: diffable in review.
+  // One sample per line, sorted by question then measure, a final newline: diffable in review.
   expect(text).toContain(
-    '\n          "refund-partial": 1,\n          "refund-status": 0.5,\n          "refund-window": 1\n',
+    `\n    ,["${orders}", ["orders API", "refunds"], "refund-partial", "recall@3", 1]\n    ,["${orders}", ["orders API", "refunds"], "refund-status", "ndcg@3", `,
   );
   expect(text.endsWith('}\n')).toBe(true);
 }

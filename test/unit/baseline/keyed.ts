@@ -1,6 +1,6 @@
 // Baselines in tests are written with readable suite names (`file > describe > …`); the baseline keys
 // suites by their structured identity. These helpers convert (the file is the part before the first ` > `).
-import type { BaselineFile, BaselineSuite } from '../../../src/baseline/schema.js';
+import { BASELINE_SCHEMA_VERSION, type BaselineFile, type BaselineSuite } from '../../../src/baseline/schema.js';
 import { suiteKeyOf } from '../../../src/recording/collected.js';
 
 /** The suite key of a readable name: `test/a.test.ts > refunds` → key of { file: 'test/a.test.ts', describe: ['refunds'] }. */
@@ -14,7 +14,7 @@ export function keyed(suites: Record<string, BaselineSuite>): Record<string, Bas
   return Object.fromEntries(Object.entries(suites).map(([name, suite]) => [key(name), suite]));
 }
 
-/** A version-2 baseline of suites given by readable name. */
+/** A baseline of suites given by readable name. */
 export function baselineFile(suites: Record<string, BaselineSuite>): BaselineFile {
-  return { schemaVersion: 2, generatedBy: 'rag-matchers', suites: keyed(suites) };
+  return { schemaVersion: BASELINE_SCHEMA_VERSION, generatedBy: 'rag-matchers', suites: keyed(suites) };
 }

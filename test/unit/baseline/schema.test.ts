@@ -39,6 +39,23 @@ const EXAMPLE = baseline({
 
 const EXAMPLE_TEXT = `{
   "generatedBy": "rag-matchers",
+  "schemaVersion": 3,
+  "rows": [
+    ["file", "describe", "question", "measure", "value", "project"]
+    ,["test/a.test.ts", [], "only", "mrr", 0.3333333333333333]
+    ,["test/orders.test.ts", ["refunds"], "q10", "hit@5", 0]
+    ,["test/orders.test.ts", ["refunds"], "q10", "recall@5", 0.5]
+    ,["test/orders.test.ts", ["refunds"], "q17: refunds after 30 days", "hit@5", 1]
+    ,["test/orders.test.ts", ["refunds"], "q17: refunds after 30 days", "recall@5", 0.8]
+    ,["test/orders.test.ts", ["refunds"], "q2", "hit@5", 1]
+    ,["test/orders.test.ts", ["refunds"], "q2", "recall@5", 1]
+  ]
+}
+`;
+
+// The same baseline as version 2 wrote it (nested suites → measures → samples).
+const EXAMPLE_V2_TEXT = `{
+  "generatedBy": "rag-matchers",
   "schemaVersion": 2,
   "suites": [
     {
@@ -70,9 +87,18 @@ const EXAMPLE_TEXT = `{
 }
 `;
 
+/** The question column of every row, in file order. */
+const questionsOf = (text: string): string[] =>
+  (JSON.parse(text) as { rows: string[][] }).rows.slice(1).map((row) => row[2]!);
+
 describe('formatBaseline', () => {
-  it('lists suites by file, describe path and project; sorts measures and ids; 2-space indent, one sample per line, a final newline', () => {
+  it('writes the column header, then one row per sample sorted by suite, question and measure, each after its comma; a final newline', () => {
     expect(formatBaseline(EXAMPLE)).toBe(EXAMPLE_TEXT);
+  });
+
+  it('reads version 2 into the same baseline, and writes it as version 3', () => {
+    expect(parseBaseline(EXAMPLE_V2_TEXT, PATH)).toEqual(parseBaseline(EXAMPLE_TEXT, PATH));
+    expect(formatBaseline(parseBaseline(EXAMPLE_V2_TEXT, PATH))).toBe(EXAMPLE_TEXT);
   });
 
   it('gives the same bytes whatever order the entries were added in', () => {
@@ -88,22 +114,30 @@ describe('formatBaseline', () => {
 
   it('orders by UTF-16 code units, not by locale, and keeps integer-like ids in that order', () => {
     const text = formatBaseline(baseline({ s: { m: { b: 1, '10': 1, '9': 1, B: 1, é: 1 } } }));
-    const ids = [...text.matchAll(/^ {10}"([^"]+)"/gm)].map((match) => match[1]);
-    expect(ids).toEqual(['10', '9', 'B', 'b', 'é']);
+    expect(questionsOf(text)).toEqual(['10', '9', 'B', 'b', 'é']);
   });
 
-  it('writes each sample as `"id": value` alone on its line, so a changed question is a one-line diff', () => {
+  it('changes one line for a changed question and adds one line per new row, touching no other line', () => {
     const before = formatBaseline(EXAMPLE).split('\n');
     const changed = structuredClone(EXAMPLE);
-    changed.suites[key('test/orders.test.ts > refunds')]!['recall@5']!['q2'] = 0.5;
+    const refunds = changed.suites[key('test/orders.test.ts > refunds')]!;
+    refunds['recall@5']!['q2'] = 0.5;
+    refunds['recall@5']!['q3'] = 1;
+    changed.suites[key('test/z.test.ts')] = { mrr: { last: 1 } };
     const after = formatBaseline(changed).split('\n');
-    const differing = before.map((line, index) => [line, after[index]]).filter(([a, b]) => a !== b);
-    expect(differing).toEqual([['          "q2": 1', '          "q2": 0.5']]);
+    expect(after.filter((line) => !before.includes(line))).toEqual([
+      '    ,["test/orders.test.ts", ["refunds"], "q2", "recall@5", 0.5]',
+      '    ,["test/orders.test.ts", ["refunds"], "q3", "recall@5", 1]',
+      '    ,["test/z.test.ts", [], "last", "mrr", 1]',
+    ]);
+    expect(before.filter((line) => !after.includes(line))).toEqual([
+      '    ,["test/orders.test.ts", ["refunds"], "q2", "recall@5", 1]',
+    ]);
   });
 
   it('keeps `describe("a > b")` and `describe("a") › describe("b")` apart, and the project of a named Vitest project', () => {
     const file: BaselineFile = {
-      schemaVersion: 2,
+      schemaVersion: BASELINE_SCHEMA_VERSION,
       generatedBy: 'rag-matchers',
       suites: {
         [suiteKeyOf({ file: 'f', describe: ['a > b'] })]: { mrr: { q: 0.5 } },
@@ -112,28 +146,23 @@ describe('formatBaseline', () => {
       },
     };
     const text = formatBaseline(file);
-    expect(text).toContain('      "describe": ["a", "b"],\n      "measures": {');
-    expect(text).toContain('      "describe": ["a", "b"],\n      "project": "node",\n');
-    expect(text).toContain('      "describe": ["a > b"],\n');
-    expect(text.indexOf('["a", "b"]')).toBeLessThan(text.indexOf('["a > b"]'));
+    expect(text).toContain(
+      '\n    ,["f", ["a", "b"], "q", "mrr", 1]\n    ,["f", ["a", "b"], "q", "mrr", 0.25, "node"]\n    ,["f", ["a > b"], "q", "mrr", 0.5]\n',
+    );
     expect(parseBaseline(text, PATH)).toEqual(file);
   });
 
   it('escapes names and ids as JSON and writes numbers at full precision', () => {
     const text = formatBaseline(baseline({ 'f > "quoted"': { ndcg: { 'line\nbreak': 0.1 + 0.2 } } }));
-    expect(text).toContain('      "describe": ["\\"quoted\\""],\n');
-    expect(text).toContain('          "line\\nbreak": 0.30000000000000004\n');
+    expect(text).toContain('\n    ,["f", ["\\"quoted\\""], "line\\nbreak", "ndcg", 0.30000000000000004]\n');
   });
 
-  it('writes empty suites and an empty baseline compactly, and round-trips them', () => {
-    expect(formatBaseline(emptyBaseline())).toBe(
-      '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 2,\n  "suites": []\n}\n',
-    );
-    const withEmpty = baseline({ s: {}, t: { m: {} } });
-    expect(formatBaseline(withEmpty)).toBe(
-      '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 2,\n  "suites": [\n    {\n      "file": "s",\n      "describe": [],\n      "measures": {}\n    },\n    {\n      "file": "t",\n      "describe": [],\n      "measures": {\n        "m": {}\n      }\n    }\n  ]\n}\n',
-    );
-    expect(parseBaseline(formatBaseline(withEmpty), PATH)).toEqual(withEmpty);
+  it('writes an empty baseline as the header alone; a suite or measure without samples has no row', () => {
+    const empty =
+      '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 3,\n  "rows": [\n    ["file", "describe", "question", "measure", "value", "project"]\n  ]\n}\n';
+    expect(formatBaseline(emptyBaseline())).toBe(empty);
+    expect(formatBaseline(baseline({ s: {}, t: { m: {} } }))).toBe(empty);
+    expect(parseBaseline(empty, PATH)).toEqual(emptyBaseline());
   });
 
   it('refuses a value that JSON cannot hold instead of writing null', () => {
@@ -151,8 +180,70 @@ describe('formatBaseline', () => {
     expect(Object.keys(samples)).toEqual(['__proto__', 'constructor', 'toString']);
     expect(samples['__proto__']).toBe(0.5);
     const text = formatBaseline(tricky);
-    expect(text).toContain('          "__proto__": 0.5,\n');
+    expect(text).toContain('\n    ,["s", [], "__proto__", "m", 0.5]\n');
     expect(formatBaseline(parseBaseline(text, PATH))).toBe(text);
+    expect(Object.keys(parseBaseline(text, PATH).suites[key('s')]!['m']!)).toEqual([
+      '__proto__',
+      'constructor',
+      'toString',
+    ]);
+  });
+});
+
+describe('baseline schema version 3 rows', () => {
+  const withRows = (...rows: string[]): string =>
+    `{"generatedBy":"rag-matchers","schemaVersion":3,"rows":[["file","describe","question","measure","value","project"]${rows.map((row) => `,${row}`).join('')}]}`;
+
+  it.each([
+    [
+      'no header row',
+      '{"generatedBy":"rag-matchers","schemaVersion":3,"rows":[["f",[],"q","mrr",1]]}',
+      /"rows" must be a list whose first entry is the column header \["file","describe","question","measure","value","project"\], found \["f",\[\],"q","mrr",1\]/,
+    ],
+    [
+      'no rows list',
+      '{"generatedBy":"rag-matchers","schemaVersion":3,"suites":[]}',
+      /unknown top-level key "suites"; a baseline holds only "generatedBy", "schemaVersion" and "rows"/,
+    ],
+    [
+      'a row of the wrong length',
+      withRows('["f",[],"q","mrr"]'),
+      /rows\[1\] must be \[file, \[describe path\], question, measure, value\] \(and the project of a named Vitest project\), found \["f",\[\],"q","mrr"\]/,
+    ],
+    [
+      'a describe path that is not a list',
+      withRows('["f","refunds","q","mrr",1]'),
+      /rows\[1\]: its describe path must be a list of describe-block names/,
+    ],
+    ['an empty file name', withRows('["",[],"q","mrr",1]'), /rows\[1\]: its file must be the test file's path/],
+    [
+      'a value that is a string',
+      withRows('["f",["a"],"q","mrr","1"]'),
+      /rows\[1\] \(f > a\)\["mrr"\]\["q"\] must be a finite number, found "1"/,
+    ],
+    [
+      'a proportion above 1',
+      withRows('["f",[],"q","recall@5",1.5]'),
+      /rows\[1\] \(f\)\["recall@5"\]\["q"\] must be between 0 and 1 \(recall@5 is a proportion\), found 1\.5/,
+    ],
+    ['an empty project', withRows('["f",[],"q","mrr",1,""]'), /rows\[1\]: its project must be a Vitest project's name/],
+  ])('refuses %s, naming the row', (_, text, message) => {
+    expect(captureBaselineError(() => parseBaseline(text, PATH)).message).toMatch(message);
+  });
+
+  it('refuses a question with two rows (what keeping both sides of a merge conflict leaves), naming both rows and values', () => {
+    const error = captureBaselineError(() =>
+      parseBaseline(withRows('["f",["a"],"q","mrr",0.5]', '["f",["b"],"q","mrr",1]', '["f",["a"],"q","mrr",1]'), PATH),
+    );
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toBe(
+      `${PATH}: rows[3] repeats rows[1]: question "q" of f > a · mrr has two values (0.5 and 1), so it is ambiguous; keep one of the two rows; fix it by hand, restore it from version control (git checkout -- <file>), or delete it and record a new one with RAG_BASELINE=update.`,
+    );
+  });
+
+  it('reads rows in any order (as a hand edit may leave them); the next write sorts them', () => {
+    const file = parseBaseline(withRows('["f",[],"q2","mrr",1]', '["f",[],"q1","mrr",0.5]'), PATH);
+    expect(questionsOf(formatBaseline(file))).toEqual(['q1', 'q2']);
   });
 });
 
@@ -203,7 +294,7 @@ describe('baseline schema version 1', () => {
 
 describe('repeated keys and impossible values', () => {
   it('a key repeated in one object is refused with the file, the line and the object', () => {
-    const text = EXAMPLE_TEXT.replace('"q10": 0.5,', '"q10": 0.5,\n          "q2": 0.25,');
+    const text = EXAMPLE_V2_TEXT.replace('"q10": 0.5,', '"q10": 0.5,\n          "q2": 0.25,');
     const error = captureBaselineError(() => parseBaseline(text, PATH));
     expect(error.kind).toBe('malformed');
     expect(error.message).toMatch(
@@ -273,7 +364,30 @@ describe('parseBaseline', () => {
     const error = captureBaselineError(() => parseBaseline(text, PATH));
     expect(error.kind).toBe('invalid-json');
     expect(error.message).toBe(
-      `${PATH}: line 2 holds a Git merge-conflict marker (<<<<<<<); resolve the conflict, or take either side and re-record with RAG_BASELINE=update.`,
+      `${PATH}: line 2 holds a Git merge-conflict marker (<<<<<<<): git's line merge stopped here. To merge it without re-running anything, set up the rag-matchers merge driver once (docs/baselines-and-ci.md, "Merging baselines") and run git checkout -m ${PATH}; or take one side whole (git checkout --ours ${PATH}, or --theirs) and re-record what the other side changed with RAG_BASELINE=update.`,
+    );
+  });
+
+  it('conflict markers the merge driver left: says to keep one side and names the commands from the markers', () => {
+    const text = [
+      '{',
+      '  "rows": [',
+      '<<<<<<< ours',
+      '    ,["a.test.ts", ["x"], "q", "mrr", 1]',
+      '=======',
+      '    ,["a.test.ts", ["x"], "q", "mrr", 0.5]',
+      ">>>>>>> theirs (rag-matchers merge-baseline); then re-record: RAG_BASELINE=update npx vitest run a.test.ts -t 'x '",
+      '<<<<<<< ours',
+      '=======',
+      '    ,["b.test.ts", [], "q", "mrr", 0.5]',
+      '>>>>>>> theirs (rag-matchers merge-baseline); then re-record: RAG_BASELINE=update npx vitest run b.test.ts',
+      '  ]',
+      '}',
+    ].join('\n');
+    const error = captureBaselineError(() => parseBaseline(text, PATH));
+    expect(error.kind).toBe('invalid-json');
+    expect(error.message).toBe(
+      `${PATH}: line 3 holds a conflict the merge driver left (<<<<<<<): the same question was recorded differently on both branches. In each conflict keep one side's rows and delete the marker lines, then re-record just those suites: RAG_BASELINE=update npx vitest run a.test.ts -t 'x '; RAG_BASELINE=update npx vitest run b.test.ts`,
     );
   });
 
@@ -298,11 +412,11 @@ describe('parseBaseline', () => {
 
   it('a newer schema: written by a newer rag-matchers; upgrade', () => {
     const error = captureBaselineError(() =>
-      parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 3, "suites": {}, "extra": true}', PATH),
+      parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 4, "suites": {}, "extra": true}', PATH),
     );
     expect(error.kind).toBe('newer-schema');
     expect(error.message).toBe(
-      `${PATH}: written by a newer rag-matchers (baseline schema version 3; this version reads up to ${BASELINE_SCHEMA_VERSION}); upgrade rag-matchers. The file was left as it is.`,
+      `${PATH}: written by a newer rag-matchers (baseline schema version 4; this version reads up to ${BASELINE_SCHEMA_VERSION}); upgrade rag-matchers. The file was left as it is.`,
     );
   });
 

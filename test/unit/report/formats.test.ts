@@ -93,7 +93,7 @@ describe('a format added to the list', () => {
     expect(readdirSync(directory)).toEqual([]);
   });
 
-  it('is written at the end of a run, and a failed write costs one line naming it and its kind of file', async () => {
+  it('is written at the end of a run, and a failed write fails the run with one line naming it and its kind of file', async () => {
     // Turned on by an environment variable: the reporter options know only the real formats.
     const envFormat: ReportFormat = {
       ...countsFormat,
@@ -102,7 +102,7 @@ describe('a format added to the list', () => {
     };
     const run = recallRun([1, 0.5]);
     writeFileSync(path.join(directory, 'a.test.ts'), '');
-    const finish = async (env: Record<string, string>): Promise<string[]> => {
+    const finish = async (env: Record<string, string>, fails = false): Promise<string[]> => {
       const errors: string[] = [];
       const result = await finishRun(run, {
         rootDir: directory,
@@ -113,7 +113,7 @@ describe('a format added to the list', () => {
         env,
         formats: [envFormat],
       });
-      expect(result.failed).toBe(false);
+      expect(result.failed).toBe(fails);
       return errors;
     };
 
@@ -122,7 +122,7 @@ describe('a format added to the list', () => {
     expect(readFileSync(target, 'utf8')).toBe('recall@5 2\n');
 
     mkdirSync(path.join(directory, 'folder'));
-    expect(await finish({ RAG_COUNTS: path.join(directory, 'folder') })).toEqual([
+    expect(await finish({ RAG_COUNTS: path.join(directory, 'folder') }, true)).toEqual([
       `rag-matchers: could not write the counts report ${path.join(directory, 'folder')}: it is a folder; name a file such as rag-counts.txt (EISDIR).`,
     ]);
   });

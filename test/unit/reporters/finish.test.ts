@@ -77,8 +77,9 @@ describe('finishRun', () => {
     expect(result).toMatchObject({ failed: false, baselineWritten: true });
     expect(lines(out).at(-1)).toBe('Updated rag-baseline.json: 2 samples added.');
     expect(out.join('\n')).not.toContain('record one with');
-    expect(JSON.parse(readFileSync(join(root, 'rag-baseline.json'), 'utf8')).suites).toEqual([
-      { file: 'a.test.ts', describe: ['refunds'], measures: { 'recall@5': { q1: 1, q2: 0.5 } } },
+    expect(JSON.parse(readFileSync(join(root, 'rag-baseline.json'), 'utf8')).rows.slice(1)).toEqual([
+      ['a.test.ts', ['refunds'], 'q1', 'recall@5', 1],
+      ['a.test.ts', ['refunds'], 'q2', 'recall@5', 0.5],
     ]);
   });
 

@@ -1,0 +1,138 @@
+// The three-way merge of two branches' baselines with their common ancestor, sample by sample, for the
+// merge driver (rag-matchers merge-baseline). A sample is one row: suite × question × measure. Each row
+// takes the side that changed it; a row both sides changed, to different values, is a conflict.
+
+import { suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../recording/collected.js';
+import { driverConflictMarkers } from './conflict-markers.js';
+import {
+  baselineRows,
+  compareRows,
+  createRecord,
+  emptyBaseline,
+  formatBaselineRow,
+  formatBaselineRows,
+  type BaselineFile,
+  type BaselineRow,
+  type BaselineSamples,
+} from './schema.js';
+
+/** One row both sides changed differently. A value is undefined where that side has no such row. */
+export interface BaselineConflict {
+  identity: SuiteIdentity;
+  question: string;
+  measure: string;
+  base: number | undefined;
+  ours: number | undefined;
+  theirs: number | undefined;
+}
+
+export interface ThreeWayMerge {
+  /** The merged rows; where they conflict, ours (so the file stays a baseline that can be written). */
+  file: BaselineFile;
+  /** In the file's order. */
+  conflicts: BaselineConflict[];
+}
+
+/** Merges `ours` and `theirs`, two versions of one baseline, given the version both started from. */
+export function mergeBaselineVersions(base: BaselineFile, ours: BaselineFile, theirs: BaselineFile): ThreeWayMerge {
+  for (const [side, file] of [
+    ['base', base],
+    ['ours', ours],
+    ['theirs', theirs],
+  ] as const) {
+    if (file.legacy !== undefined && Object.keys(file.legacy).length > 0)
+      throw new TypeError(
+        `mergeBaselineVersions: ${side} holds version-1 suites, which are keyed by a joined name and cannot be matched row by row.`,
+      );
+  }
+  const versions = new Map<string, BaselineConflict>();
+  const versionOf = (row: BaselineRow): BaselineConflict => {
+    const key = JSON.stringify([suiteKeyOf(row.identity), row.question, row.measure]);
+    let version = versions.get(key);
+    if (version === undefined) {
+      const { identity, question, measure } = row;
+      version = { identity, question, measure, base: undefined, ours: undefined, theirs: undefined };
+      versions.set(key, version);
+    }
+    return version;
+  };
+  for (const row of baselineRows(base)) versionOf(row).base = row.value;
+  for (const row of baselineRows(ours)) versionOf(row).ours = row.value;
+  for (const row of baselineRows(theirs)) versionOf(row).theirs = row.value;
+
+  const file = emptyBaseline();
+  const conflicts: BaselineConflict[] = [];
+  for (const version of [...versions.values()].sort(compareVersions)) {
+    const merged = mergedValue(version);
+    if (merged === 'conflict') conflicts.push(version);
+    const value = merged === 'conflict' ? version.ours : merged;
+    if (value !== undefined) setSample(file, version, value);
+  }
+  return { file, conflicts };
+}
+
+/** The merged value of one row (undefined: removed), or 'conflict'. */
+function mergedValue({ base, ours, theirs }: BaselineConflict): number | undefined | 'conflict' {
+  if (Object.is(ours, theirs)) return ours;
+  if (Object.is(base, ours)) return theirs;
+  if (Object.is(base, theirs)) return ours;
+  return 'conflict';
+}
+
+function compareVersions(a: BaselineConflict, b: BaselineConflict): number {
+  return compareRows({ ...a, value: 0 }, { ...b, value: 0 });
+}
+
+function setSample(file: BaselineFile, row: Omit<BaselineRow, 'value'>, value: number): void {
+  const suite = (file.suites[suiteKeyOf(row.identity)] ??= createRecord<BaselineSamples>());
+  (suite[row.measure] ??= createRecord<number>())[row.question] = value;
+}
+
+/**
+ * The merged file's text. Without conflicts, formatBaseline's. With conflicts, each run of conflicting
+ * rows of one suite stands between Git's conflict markers, ours above theirs, and the closing marker
+ * names the command that re-records that suite (`rerecordCommand`).
+ */
+export function formatMergedBaseline(
+  merge: ThreeWayMerge,
+  rerecordCommand: (identity: SuiteIdentity) => string,
+): string {
+  const conflictsByRow = new Map(merge.conflicts.map((conflict) => [rowKey(conflict), conflict]));
+  const resolved = baselineRows(merge.file).filter((row) => !conflictsByRow.has(rowKey(row)));
+  const entries = [
+    ...resolved.map((row) => ({ row, conflict: undefined })),
+    ...merge.conflicts.map((conflict) => ({ row: { ...conflict, value: 0 }, conflict })),
+  ].sort((a, b) => compareRows(a.row, b.row));
+
+  const lines: string[] = [];
+  let block: BaselineConflict[] = [];
+  const closeBlock = (): void => {
+    if (block.length === 0) return;
+    const markers = driverConflictMarkers(rerecordCommand(block[0]!.identity));
+    const side = (pick: 'ours' | 'theirs'): string[] =>
+      block.flatMap((conflict) =>
+        conflict[pick] === undefined ? [] : [formatBaselineRow({ ...conflict, value: conflict[pick] })],
+      );
+    lines.push(markers.open, ...side('ours'), markers.separator, ...side('theirs'), markers.close);
+    block = [];
+  };
+  for (const { row, conflict } of entries) {
+    const otherSuite = block.length > 0 && suiteKeyOf(block[0]!.identity) !== suiteKeyOf(row.identity);
+    if (conflict === undefined || otherSuite) closeBlock();
+    if (conflict === undefined) lines.push(formatBaselineRow(row));
+    else block.push(conflict);
+  }
+  closeBlock();
+  return formatBaselineRows(lines);
+}
+
+function rowKey(row: Pick<BaselineRow, 'identity' | 'question' | 'measure'>): string {
+  return JSON.stringify([suiteKeyOf(row.identity), row.question, row.measure]);
+}
+
+/** A conflict as people read it: `test/a.test.ts > refunds · q2 · recall@5: ours 0.5, theirs 1 (was 0.75)`. */
+export function describeConflict(conflict: BaselineConflict): string {
+  const value = (side: number | undefined): string => (side === undefined ? 'removed' : String(side));
+  const was = conflict.base === undefined ? 'new on both sides' : `was ${conflict.base}`;
+  return `${suiteNameOf(conflict.identity)} · ${conflict.question} · ${conflict.measure}: ours ${value(conflict.ours)}, theirs ${value(conflict.theirs)} (${was})`;
+}
