@@ -2,8 +2,10 @@
 //
 // The compatibility matrix: each cell is a fresh project that installs the packed package (npm pack)
 // with one Node.js, one runner and one TypeScript, and proves three things:
-//   1. `tsc` with strict and skipLibCheck: false passes with the documented tsconfig lines, and the
-//      root entry compiles with "types": [] (no @types/node);
+//   1. `tsc` with strict and skipLibCheck: false passes with the documented tsconfig lines, over the
+//      tests and the runner's config file (the typed reporter helpers where users write them), and
+//      every entry that loads no runner compiles with "types": [] and "lib": ["ES2022"] (neither
+//      @types/node nor DOM);
 //   2. the matchers pass, and fail with the same messages in every cell (test/compat/fixtures/project/
 //      expected-messages.ts);
 //   3. the reporter records a baseline (RAG_BASELINE=update) and gates: a worse retriever exits 1.
@@ -72,6 +74,7 @@ function packPackage(into) {
 function tsconfig(cell) {
   const esm = cell.module === 'esm';
   const types = cell.runner === 'jest30' ? ['jest', 'rag-matchers/jest'] : ['rag-matchers/vitest'];
+  const config = configFile(cell);
   return {
     compilerOptions: {
       target: 'ES2022',
@@ -86,20 +89,40 @@ function tsconfig(cell) {
       // The documented line: the matcher types (and, for Jest, its globals).
       types,
       ...(cell.runner === 'jest30' ? { esModuleInterop: true } : {}),
+      // A JavaScript config file is checked as its `// @ts-check` line asks.
+      ...(config.endsWith('.js') ? { allowJs: true, checkJs: true } : {}),
     },
-    include: ['*.ts', 'test'],
+    // The runner's config file too: the typed helpers must hold where users write them.
+    include: ['*.ts', 'test', config],
     exclude: ['no-node.ts'],
   };
 }
 
+/**
+ * The config file a cell's users write, type-checked with the tests: vitest.config.ts (.mts in a
+ * CommonJS project: Vitest's declarations are ESM-only); for Jest a TypeScript config where Node loads
+ * one itself (22.18 and later strip the types: .mts in a CommonJS project, whose .ts files are
+ * CommonJS), else jest.config.js with `// @ts-check`.
+ */
+function configFile(cell) {
+  const esm = cell.module === 'esm';
+  if (cell.runner !== 'jest30') return esm ? 'vitest.config.ts' : 'vitest.config.mts';
+  if (Number(cell.node) < 22) return 'jest.config.js';
+  return esm ? 'jest.config.ts' : 'jest.config.mts';
+}
+
+// The typed helpers, as getting-started shows them: checked by tsc, then loaded by the runner.
 const VITEST_CONFIG = `import { defineConfig } from 'vitest/config';
+import { defineRagOptions, ragVitestReporter } from 'rag-matchers';
+
+const ragOptions = defineRagOptions({ baseline: 'rag-baseline.json', measures: ['recall@4', 'ndcg@4'] });
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globals: false,
     setupFiles: ['rag-matchers/vitest'],
-    reporters: ['default', ['rag-matchers/vitest-reporter', { baseline: 'rag-baseline.json' }]],
+    reporters: ['default', ragVitestReporter(ragOptions)],
   },
 });
 `;
@@ -111,22 +134,32 @@ function jestTransform(cell) {
 
 function jestConfig(cell) {
   const esm = cell.module === 'esm';
+  const typescript = !configFile(cell).endsWith('.js');
   const transform =
     jestTransform(cell) === 'babel'
       ? `'babel-jest'`
       : `['ts-jest', { tsconfig: 'tsconfig.json'${esm ? ', useESM: true' : ''} }]`;
-  return `/** @type {import('jest').Config} */
-${esm ? 'export default' : 'module.exports ='} {
+  const header = typescript
+    ? `import type { Config } from 'jest';
+import { defineRagOptions, ragJestReporter } from 'rag-matchers';
+
+const config: Config = {`
+    : `// @ts-check
+const { defineRagOptions, ragJestReporter } = require('rag-matchers');
+
+/** @type {import('jest').Config} */
+module.exports = {`;
+  return `${header}
   testEnvironment: 'node',${esm ? "\n  // Jest's ESM mode (node --experimental-vm-modules): the test files stay ES modules.\n  extensionsToTreatAsEsm: ['.ts']," : ''}
   setupFilesAfterEnv: ['rag-matchers/jest'],
   transform: { '^.+\\\\.ts$': ${transform} },
   // Imports written with .js (as NodeNext wants) find the .ts file.
   moduleNameMapper: { '^(\\\\.{1,2}/.*)\\\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  reporters: ['default', ['rag-matchers/jest-reporter', { baseline: 'rag-baseline.json' }]],
+  reporters: ['default', ragJestReporter(defineRagOptions({ baseline: 'rag-baseline.json', measures: ['recall@4', 'ndcg@4'] }))],
   cacheDirectory: '<rootDir>/.jest-cache',
 };
-`;
+${typescript ? '\nexport default config;\n' : ''}`;
 }
 
 // Babel only strips the types (tsc checks them); preset-env turns the imports into require for Jest,
@@ -157,7 +190,11 @@ function createProject(cell, tarball, dir) {
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig(cell), null, 2)}\n`);
-  const noNode = { compilerOptions: { ...tsconfig(cell).compilerOptions, types: [] }, files: ['no-node.ts'] };
+  // Neither Node's types nor DOM ("lib" without it): every entry that loads no runner.
+  const noNode = {
+    compilerOptions: { ...tsconfig(cell).compilerOptions, types: [], lib: ['ES2022'] },
+    files: ['no-node.ts'],
+  };
   writeFileSync(join(dir, 'tsconfig.no-node.json'), `${JSON.stringify(noNode, null, 2)}\n`);
   const testFile = join(dir, 'test', 'retrieval.test.ts');
   const header =
@@ -166,9 +203,9 @@ function createProject(cell, tarball, dir) {
       : "import { describe, expect, test } from 'vitest';\n";
   writeFileSync(testFile, header + readFileSync(testFile, 'utf8'));
   if (cell.runner === 'jest30') {
-    writeFileSync(join(dir, 'jest.config.js'), jestConfig(cell));
+    writeFileSync(join(dir, configFile(cell)), jestConfig(cell));
     if (jestTransform(cell) === 'babel') writeFileSync(join(dir, 'babel.config.js'), babelConfig(cell));
-  } else writeFileSync(join(dir, cell.module === 'esm' ? 'vitest.config.ts' : 'vitest.config.mts'), VITEST_CONFIG);
+  } else writeFileSync(join(dir, configFile(cell)), VITEST_CONFIG);
 }
 
 /** Runs one cell; returns the failures (empty: passed). */
@@ -202,9 +239,9 @@ async function runCell(cell, tarball, work) {
 
   const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
   if ((await step('tsc -p tsconfig.json', node, [tsc, '-p', 'tsconfig.json'])).code !== 0)
-    failures.push('tsc (strict, skipLibCheck: false) failed');
+    failures.push(`tsc (strict, skipLibCheck: false, the tests and ${configFile(cell)}) failed`);
   if ((await step('tsc -p tsconfig.no-node.json', node, [tsc, '-p', 'tsconfig.no-node.json'])).code !== 0)
-    failures.push('the root entry needs more than "types": []');
+    failures.push('an entry needs more than "types": [] and "lib": ["ES2022"] (Node\'s types or DOM)');
 
   const runner =
     cell.runner === 'jest30'
