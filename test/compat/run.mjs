@@ -5,8 +5,9 @@
 //   1. `tsc` with strict and skipLibCheck: false passes with the documented tsconfig lines, over the
 //      tests, the runner's config file (as README.md or docs/getting-started.md shows it, taken from
 //      the page: DOCUMENTED_CONFIGS) and all three typed reporter helpers against the runner's config
-//      type; every entry that loads no runner compiles with "types": [] and "lib": ["ES2022"]
-//      (neither @types/node nor DOM);
+//      type (in the CommonJS Jest cells, also with getting-started's tsconfig.json as written);
+//      every entry that loads no runner compiles with "types": [] and "lib": ["ES2022"] (neither
+//      @types/node nor DOM);
 //   2. the matchers pass, and fail with the same messages in every cell (test/compat/fixtures/project/
 //      expected-messages.ts);
 //   3. the reporter, configured by that file, records a baseline (RAG_BASELINE=update) and gates: a
@@ -122,6 +123,13 @@ function documentedBlock(page, language, ...marks) {
   if (blocks.length !== 1)
     throw new Error(`${page}: expected one \`\`\`${language} block with ${marks.join(', ')}, found ${blocks.length}`);
   return blocks[0];
+}
+
+/** getting-started's Jest tsconfig.json (CommonJS, Node16), type-checked as written in the CommonJS Jest cells. */
+const GETTING_STARTED_JEST_TSCONFIG = ['docs/getting-started.md', 'json', '"rag-matchers/jest"'];
+
+function checksDocumentedTsconfig(cell) {
+  return cell.runner === 'jest30' && cell.module === 'cjs';
 }
 
 /** Where a cell's config comes from, as [page, language, ...marks]; undefined: jestConfig makes it. */
@@ -242,6 +250,8 @@ function createProject(cell, tarball, dir) {
   if (cell.module === 'cjs') testCode = testCode.replace(/(from '\.{1,2}\/[^']*)\.js'/g, "$1'");
   writeFileSync(testFile, testCode);
   writeFileSync(join(dir, reporterHelpersFile(cell)), reporterHelpers(cell));
+  if (checksDocumentedTsconfig(cell))
+    writeFileSync(join(dir, 'tsconfig.documented.json'), documentedBlock(...GETTING_STARTED_JEST_TSCONFIG));
   const documented = documentedConfig(cell);
   writeFileSync(join(dir, configFile(cell)), documented ? documentedBlock(...documented) : jestConfig(cell));
   if (jestTransform(cell) === 'babel' && cell.runner === 'jest30')
@@ -280,6 +290,12 @@ async function runCell(cell, tarball, work) {
   const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
   if ((await step('tsc -p tsconfig.json', node, [tsc, '-p', 'tsconfig.json'])).code !== 0)
     failures.push(`tsc (strict, skipLibCheck: false, the tests and ${configFile(cell)}) failed`);
+  if (
+    checksDocumentedTsconfig(cell) &&
+    (await step('tsc -p tsconfig.documented.json', node, [tsc, '-p', 'tsconfig.documented.json', '--noEmit'])).code !==
+      0
+  )
+    failures.push("getting-started's Jest tsconfig.json, as written, does not type-check the tests");
   if ((await step('tsc -p tsconfig.no-node.json', node, [tsc, '-p', 'tsconfig.no-node.json'])).code !== 0)
     failures.push('an entry needs more than "types": [] and "lib": ["ES2022"] (Node\'s types or DOM)');
 
