@@ -1,5 +1,12 @@
 import { explainRanking } from '../src/core/explain.js';
-import { evaluateMeasures, formatMeasure, parseMeasure, type Measure, type Relevance } from '../src/core/index.js';
+import {
+  evaluateMeasures,
+  formatMeasure,
+  parseMeasure,
+  type Measure,
+  type MeasureSpelling,
+  type Relevance,
+} from '../src/core/index.js';
 import { questionRecorder } from '../src/recording/question.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { utilsOf } from './support/context.js';
@@ -13,8 +20,8 @@ import { usageError, withUsageErrors } from './support/usage-error.js';
 const NAME = 'toMeetRetrievalTargets';
 const ARGS = 'relevant, targets';
 
-/** `{ 'recall@5': 0.8, 'ndcg@10': 0.7 }`: measure name (any accepted spelling) → minimum. */
-export type RetrievalTargets = Readonly<Record<string, number>>;
+/** `{ 'recall@5': 0.8, 'ndcg@10': 0.7 }`: measure name → minimum. */
+export type RetrievalTargets = { readonly [Name in MeasureSpelling]?: number };
 
 interface TargetResult {
   measure: string;

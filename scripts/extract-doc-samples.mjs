@@ -1,9 +1,12 @@
 // Turns every ```ts sample in README.md and docs/*.md into a test file under test/docs/generated/,
 // so the docs cannot drift from the API. Samples fenced as ```ts no-run are skipped (fragments).
 // A sample that declares its own tests (test/it/describe) runs as written; any other sample runs as
-// the body of one test, with its import lines hoisted to the top of the file.
+// the body of one test, with its import lines hoisted to the top of the file. Every import of the
+// package in any fence (no-run and JavaScript ones too) also goes into imports.ts, which tsc checks
+// against the entries (scripts/doc-imports.mjs).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { importsModule } from './doc-imports.mjs';
 
 const outputDirectory = 'test/docs/generated';
 const sources = [
@@ -32,7 +35,11 @@ for (const source of sources) {
     count++;
   }
 }
-console.log(`extracted ${count} doc samples into ${outputDirectory}`);
+writeFileSync(
+  join(outputDirectory, 'imports.ts'),
+  importsModule(sources.map((source) => ({ source, markdown: readFileSync(source, 'utf8') }))),
+);
+console.log(`extracted ${count} doc samples and the imports of every page into ${outputDirectory}`);
 
 function wrap(code, origin) {
   const header = `// Generated from ${origin} by scripts/extract-doc-samples.mjs. Edit the doc, not this file.\n`;

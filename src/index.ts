@@ -38,6 +38,7 @@ export {
   type RankingExplanation,
   type Measure,
   type MeasureName,
+  type MeasureSpelling,
 } from './core/index.js';
 
 // A set of queries: load it, run the retriever over it, evaluate and compare the runs.
@@ -113,6 +114,7 @@ export {
   ragVitestReporter,
   ragJestReporter,
   type RagReporterOptions,
+  type ReporterEntryOptions,
   type MeasureDeclaration,
   type SuiteDeclaration,
 } from './gate/reporter-options.js';

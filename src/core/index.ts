@@ -24,6 +24,7 @@ export {
   VALID_MEASURE_FORMS,
   type Measure,
   type MeasureName,
+  type MeasureSpelling,
 } from './measures.js';
 export {
   MEASURE_TABLE,

@@ -5,10 +5,58 @@ import {
   MEASURE_NAMES,
   definitionOf,
   type MeasureDefinition,
+  type MEASURE_TABLE,
   type MeasureName,
 } from './measure-table.js';
 
 export type { MeasureName } from './measure-table.js';
+
+type CutoffOf<N extends MeasureName> = (typeof MEASURE_TABLE)[N]['cutoff'];
+
+/** A measure's canonical spellings, by its cutoff rule: `recall@5`; `ndcg` and `ndcg@10`; `rprec`. */
+type CanonicalSpelling<N extends MeasureName> =
+  CutoffOf<N> extends 'required' ? `${N}@${number}` : CutoffOf<N> extends 'optional' ? N | `${N}@${number}` : N;
+
+type Spread<T> = T extends string ? T : never;
+
+// The union sits in an interface property and is read through it, so that a compile error lists the
+// spellings ('"mrr" | `recall@${number}` | …') instead of naming an alias.
+interface MeasureSpellings {
+  spelling: Spread<
+    | { [N in MeasureName]: CanonicalSpelling<N> }[MeasureName]
+    // The ir_measures and trec_eval spellings of VALID_MEASURE_FORMS.
+    | `P@${number}`
+    | `R@${number}`
+    | 'RR'
+    | `RR@${number}`
+    | 'nDCG'
+    | `nDCG@${number}`
+    | 'AP'
+    | `AP@${number}`
+    | `Success@${number}`
+    | 'Rprec'
+    | 'Bpref'
+    | 'Judged'
+    | `Judged@${number}`
+    | `P_${number}`
+    | `P.${number}`
+    | `recall_${number}`
+    | `ndcg_cut_${number}`
+    | `ndcg_cut.${number}`
+    | `map_cut_${number}`
+    | 'recip_rank'
+    | `success_${number}`
+  >;
+}
+
+/**
+ * A measure name as users write one (`'recall@5'`, `'mrr'`, `'nDCG@10'`, `'P_5'`): the canonical forms
+ * of the measure table and the ir_measures and trec_eval spellings of VALID_MEASURE_FORMS, so that a
+ * typo (`'recal@5'`) does not compile. parseMeasure still checks every name at run time (the cutoff
+ * must be a whole number ≥ 1; any letter case is accepted): a name built at run time is passed with
+ * `name as MeasureSpelling`.
+ */
+export type MeasureSpelling = MeasureSpellings['spelling'];
 
 /** A measure with its cutoff. `k` undefined means the whole list (trec_eval's uncut measure). */
 export interface Measure {

@@ -14,6 +14,12 @@ import { runStampOf } from './run-identity.js';
 export type { RagReporterOptions } from '../report/options.js';
 export type { MeasureDeclaration, SuiteDeclaration } from '../recording/declaration.js';
 
+/**
+ * The options as the reporter entry carries them: the same fields, as a mapped type, which (unlike an
+ * interface) TypeScript lets stand where the runners' config types ask for `Record<string, unknown>`.
+ */
+export type ReporterEntryOptions = { [Name in keyof RagReporterOptions]: RagReporterOptions[Name] };
+
 /** Checks reporter options and returns them as given, typed (for options shared by both runners). */
 export function defineRagOptions<const T extends RagReporterOptions>(options: T): T {
   validateReporterOptions(options, 'defineRagOptions');
@@ -28,7 +34,7 @@ export function defineRagOptions<const T extends RagReporterOptions>(options: T)
  */
 export function ragVitestReporter(
   options: RagReporterOptions = {},
-): ['rag-matchers/vitest-reporter', RagReporterOptions] {
+): ['rag-matchers/vitest-reporter', ReporterEntryOptions] {
   validateReporterOptions(options, 'ragVitestReporter');
   const root = process.cwd();
   const declaration = resolveDeclaration(options, root, 'ragVitestReporter');
@@ -43,7 +49,9 @@ export function ragVitestReporter(
  * Jest ("No tests found") before any reporter exists, so the report of an empty shard is written when
  * the process exits (in the current directory, where jest.config.js is) unless the reporter ran.
  */
-export function ragJestReporter(options: RagReporterOptions = {}): ['rag-matchers/jest-reporter', RagReporterOptions] {
+export function ragJestReporter(
+  options: RagReporterOptions = {},
+): ['rag-matchers/jest-reporter', ReporterEntryOptions] {
   validateReporterOptions(options, 'ragJestReporter');
   const shard = shardOfArguments(process.argv);
   if (shard !== undefined) writeEmptyShardOnExit(shard, options, process.cwd());

@@ -15,6 +15,29 @@ export interface ChatMessage {
   content: string;
 }
 
+/** The response of a fetch, as far as the judge reads it. */
+export interface JudgeFetchResponse {
+  status: number;
+  statusText: string;
+  headers: { get(name: string): string | null };
+  body: {
+    cancel(): Promise<void>;
+    getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> };
+  } | null;
+  text(): Promise<string>;
+}
+
+/**
+ * The fetch function the judge calls: the global one's type where the project has it (Node's or the
+ * DOM's), else the shape the judge uses, so that these declarations need neither @types/node nor DOM.
+ */
+export type JudgeFetch = typeof globalThis extends { fetch: infer GlobalFetch }
+  ? GlobalFetch
+  : (
+      url: string,
+      init: { method: string; headers: Record<string, string>; body: string; signal: unknown },
+    ) => Promise<JudgeFetchResponse>;
+
 export interface OpenAiCompatibleJudgeOptions {
   /** The API root that `/chat/completions` is appended to, e.g. "https://api.openai.com/v1", "http://localhost:11434/v1" (Ollama), "http://localhost:8080/v1" (llama.cpp). */
   baseUrl: string;
@@ -40,7 +63,7 @@ export interface OpenAiCompatibleJudgeOptions {
   /** Extra request headers (e.g. an organisation or gateway header). */
   headers?: Record<string, string>;
   /** Default: the global fetch. */
-  fetch?: typeof fetch;
+  fetch?: JudgeFetch;
   /** A response body larger than this many bytes is not read further and fails the judgement. Default 1048576 (1 MiB). */
   maxResponseBytes?: number;
 }

@@ -19,17 +19,17 @@ if (jestExpect === undefined) {
 jestExpect.extend(matchers);
 setSampleRecorder(recordToSidecar);
 
-/* eslint-disable @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars, @typescript-eslint/no-namespace */
+/* eslint-disable @typescript-eslint/no-empty-object-type, @typescript-eslint/no-namespace */
 declare module 'expect' {
   // `import { expect } from '@jest/globals'`
-  interface Matchers<R extends void | Promise<void>, T = unknown> extends RagMatchers<R> {}
+  interface Matchers<R extends void | Promise<void>, T = unknown> extends RagMatchers<R, T> {}
   interface AsymmetricMatchers extends RagMatchers<void> {}
 }
 
 declare global {
   // `@types/jest` globals
   namespace jest {
-    interface Matchers<R, T = {}> extends RagMatchers<R> {}
+    interface Matchers<R, T = {}> extends RagMatchers<R, T> {}
     interface Expect extends RagMatchers<void> {}
     interface InverseAsymmetricMatchers extends RagMatchers<void> {}
   }

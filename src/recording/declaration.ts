@@ -8,7 +8,7 @@
 // reporter's own process). The matchers read it to know what to record for the question they measure.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatMeasure, parseMeasure, type Measure } from '../core/measures.js';
+import { formatMeasure, parseMeasure, type Measure, type MeasureSpelling } from '../core/measures.js';
 import { planMeasures, type MeasurePlan } from '../core/evaluate.js';
 import { describeValue } from '../core/describe.js';
 import type { CollectedRun } from './collected.js';
@@ -25,7 +25,7 @@ export interface SuiteDeclaration {
    * The measures recorded for each question of this suite (and the suites inside it). `[]`: none is
    * declared there, so each matcher records its own measure, as without a declaration.
    */
-  measures: readonly string[];
+  measures: readonly MeasureSpelling[];
 }
 
 /** The declaration fields of the reporter options. */
@@ -34,7 +34,7 @@ export interface MeasureDeclaration {
    * Measures recorded for every question, whichever assertion runs first and whether it passes:
    * `['hit@3', 'recall@5', 'ndcg@10', 'mrr@10']`. Unset: each matcher records its own measure.
    */
-  measures?: readonly string[];
+  measures?: readonly MeasureSpelling[];
   /**
    * Per-suite overrides. The key names a suite as the reports do: the test file relative to the
    * project root, then the describe titles, joined by ' > ' (`'test/faq.test.ts > refunds'`); a file

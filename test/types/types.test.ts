@@ -27,6 +27,8 @@ interface Surface {
   name: string;
   /** What a user of this surface has installed besides rag-matchers. */
   packages: string[];
+  /** False for a surface that types no matcher call (its controls are other lines). */
+  matchers?: false;
 }
 
 const SURFACES: Surface[] = [
@@ -34,8 +36,8 @@ const SURFACES: Surface[] = [
   { name: 'vitest', packages: ['vitest', 'typescript'] },
   // `import { expect } from '@jest/globals'`, ESM under NodeNext, `import 'rag-matchers/jest'`.
   { name: 'jest-globals', packages: ['@jest/globals', 'typescript'] },
-  // @types/jest globals, "types": ["jest", "rag-matchers/jest"].
-  { name: 'jest-types', packages: ['@types/jest', 'typescript'] },
+  // @types/jest globals, "types": ["jest", "rag-matchers/jest"]; jest.config.ts typed by jest's Config.
+  { name: 'jest-types', packages: ['@types/jest', 'jest', 'typescript'] },
   // CommonJS under Node16: dist/*.d.cts for rag-matchers, rag-matchers/jest; both Jest surfaces.
   { name: 'jest-cjs-node16', packages: ['@jest/globals', '@types/jest', 'typescript'] },
   // ESM under NodeNext with "types": ["rag-matchers/vitest"]: tsc resolves a "types" entry with the
@@ -43,6 +45,8 @@ const SURFACES: Surface[] = [
   { name: 'vitest-types-field', packages: ['vitest', 'typescript'] },
   // "module": "commonjs" (node10 resolution ignores "exports"): found through "typesVersions".
   { name: 'jest-cjs-node10', packages: ['@jest/globals', '@types/jest', 'typescript'] },
+  // "lib": ["ES2022"], "types": []: every entry without a runner, with neither DOM nor Node's types.
+  { name: 'no-dom-no-node', packages: ['typescript'], matchers: false },
 ];
 
 /** What each kind of `@ts-expect-error` line must fail with once the comment is removed. */
@@ -52,6 +56,12 @@ const EXPECTED_CODES: [RegExp, string][] = [
   [/min is required/, 'TS2554'], // Expected 3-4 arguments, but got 2.
   [/an unknown option/, 'TS2561'], // Object literal may only specify known properties, … Did you mean to write '…'?
   [/relevant must be ids or grades/, 'TS2345'],
+  [/typo in a declared measure/, 'TS2322'], // Type '"recal@5"' is not assignable to type '"map" | "mrr" | … | `recall@${number}` | …'.
+  [/typo in a target's measure/, 'TS2353'], // Object literal may only specify known properties, and ''recal@5'' does not exist …
+  [/typo in the mean's measure/, 'TS2345'],
+  [/received is not an array of hits/, 'TS2349'], // This expression is not callable. Type '{ …must be an array of hits…: number; }' …
+  [/no fetch here/, 'TS2304'], // Cannot find name 'fetch'.
+  [/no process here/, 'TS2591'], // Cannot find name 'process'. Do you need to install type definitions for node? …
 ];
 
 let snapshot: PackageSnapshot | undefined;
@@ -130,7 +140,7 @@ afterAll(() => {
 
 const brief = (diagnostics: TscDiagnostic[]) => diagnostics.map(({ file, line, code }) => ({ file, line, code }));
 
-describe.each(SURFACES)('typing surface $name', ({ name }) => {
+describe.each(SURFACES)('typing surface $name', ({ name, matchers }) => {
   it('compiles: correct calls type-check, every @ts-expect-error meets its error', () => {
     const result = results.get(name)!;
     expect(result.diagnostics).toEqual([]);
@@ -139,8 +149,8 @@ describe.each(SURFACES)('typing surface $name', ({ name }) => {
 
   it('negative control: without the @ts-expect-error comments exactly those lines fail, with the expected codes', () => {
     const { result, expected } = controls.get(name)!;
-    expect(expected.filter(({ why }) => /typo in the matcher name/.test(why)).length).toBeGreaterThan(0);
-    expect(expected.filter(({ why }) => /k as a string/.test(why)).length).toBeGreaterThan(0);
+    const controlled = matchers === false ? [/no fetch here/] : [/typo in the matcher name/, /k as a string/];
+    for (const pattern of controlled) expect(expected.filter(({ why }) => pattern.test(why)).length).toBeGreaterThan(0);
     expect(result.run.exitCode, describeRun(result.run)).toBe(2);
     const byPlace = (a: { file: string; line: number }, b: { file: string; line: number }) =>
       a.file.localeCompare(b.file) || a.line - b.line;
@@ -153,7 +163,20 @@ describe.each(SURFACES)('typing surface $name', ({ name }) => {
       );
     }
     for (const diagnostic of result.diagnostics.filter(({ code }) => code === 'TS2345')) {
-      expect(diagnostic.message).toMatch(/Argument of type '(string|number)' is not assignable to parameter of type/);
+      expect(diagnostic.message).toMatch(
+        /Argument of type '(string|number|"recal@5")' is not assignable to parameter of type/,
+      );
     }
+    // A misspelt measure: the message lists the spellings, not a type's name.
+    for (const diagnostic of result.diagnostics.filter(({ code }) => code === 'TS2322')) {
+      expect(diagnostic.message).toMatch(
+        /^Type '"(recal@5|ndgc@10)"' is not assignable to type '.*`recall@\$\{number\}`/,
+      );
+    }
+    // Not hits: "This expression is not callable." and, on the next line, the type that says why.
+    if (result.diagnostics.some(({ code }) => code === 'TS2349'))
+      expect(result.run.stdout).toMatch(
+        /TS2349: This expression is not callable\.\n.*must be an array of hits, rank 1 first/,
+      );
   });
 });

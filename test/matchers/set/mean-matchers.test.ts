@@ -4,6 +4,7 @@ import type { EvalSet } from '../../../src/dataset/jsonl.js';
 import { TASK_META_KEY, type MetricSample } from '../../../src/recording/sample.js';
 import { toHaveMeanAbove } from '../../../matchers/toHaveMeanAbove.js';
 import { failureOf } from '../helpers.js';
+import type { MeasureSpelling } from '../../../src/core/measures.js';
 
 // The Orders API example (seed 001): hit@1 0.50, hit@3 0.75, MRR 0.625.
 const ordersSet: EvalSet = [
@@ -171,7 +172,11 @@ describe('usage errors fail the test with or without .not', () => {
       /unknown option "confidense"/,
     ],
     ['a bad k', () => expect(orders).toHaveHitRateAtK(0, 0.5), /k.*must be a positive whole number/],
-    ['a bad measure name', () => expect(orders).toHaveMeanAbove('recall', 0.5), /recall needs a cutoff/],
+    [
+      'a bad measure name',
+      () => expect(orders).toHaveMeanAbove('recall' as MeasureSpelling, 0.5),
+      /recall needs a cutoff/,
+    ],
     [
       'an evaluation with no query',
       () => expect(evaluateRun([], {}, { measures: ['mrr'] })).toHaveMrrAbove(0.5),
