@@ -30,6 +30,8 @@ export interface MarkdownRenderOptions {
   title?: string;
   /** The command that accepts a change. Default as in the console report. */
   acceptCommand?: string;
+  /** The longest text to write, in characters. Default 65,536, GitHub's limit on a comment. */
+  maxLength?: number;
 }
 
 const MARKER: Record<RowStatus, string> = { regressed: '▼', improved: '▲', unchanged: '', new: 'new' };
@@ -75,65 +77,161 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
     return out.join('\n');
   }
 
+  // Verdict first: what to do comes right under the headline, then what the run found, then the
+  // tables and the questions behind them; whatever does not fit GitHub's comment limit is cut from the
+  // end of a section with a line that says so (the JSON report keeps everything).
+  const limit = options.maxLength ?? MARKDOWN_COMMENT_LIMIT;
+  const text = new BoundedText(out, limit);
+  if (summary.regressions > 0 || failing.length > failingNotJudged.length || !summary.baselineFound) {
+    text.add([
+      `If this change is intended, accept it with ${code(commands[acceptModeOf(summary.findings)])} and commit the baseline.`,
+      '',
+    ]);
+  }
+  for (const warning of summary.warnings) text.add([`> [!WARNING]\n> ${escapeText(warning)}`, '']);
+
+  const listed = summary.findings.filter((finding) => finding.kind !== 'not-judged');
+  if (listed.length > 0) {
+    const strict = listed.some((finding) => finding.fails) && summary.settings.strict;
+    text.addList(
+      [strict ? '**The baseline is out of date:**' : '**Not in the baseline yet, or no longer produced:**', ''],
+      listed
+        .slice(0, maxRows)
+        .map(
+          (finding) =>
+            `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${actionFor(finding, commands, markdownCode)}`,
+        ),
+      listed.length - Math.min(listed.length, maxRows),
+      [''],
+    );
+  }
+  const notJudgedFindings = summary.findings.filter((finding) => finding.kind === 'not-judged');
+  if (notJudgedFindings.length > 0) {
+    text.addList(
+      ['**Not judged by this run:**', ''],
+      notJudgedFindings.map(
+        (finding) =>
+          `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${actionFor(finding, commands, markdownCode)}`,
+      ),
+      0,
+      [''],
+    );
+  }
+
   const withP = summary.settings.significance !== undefined;
   const changed = summary.rows
     .filter((row) => row.status !== 'unchanged')
     .sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]);
   const unchanged = summary.rows.filter((row) => row.status === 'unchanged');
-  if (changed.length > 0) out.push(...table(changed, maxRows, withP, true), '');
+  if (changed.length > 0) text.add([...table(changed, maxRows, withP, true), '']);
   if (unchanged.length > 0) {
     const rows = table(unchanged, maxRows, withP, false);
     if (changed.length > 0)
-      out.push(
+      text.add([
         `<details><summary>${plural(unchanged.length, 'unchanged row')}</summary>`,
         '',
         ...rows,
         '',
         '</details>',
         '',
-      );
-    else out.push(...rows, '');
+      ]);
+    else text.add([...rows, '']);
   }
   if (summary.rows.some(isPartialComparison))
-    out.push('<sub>* Δ and the test use only the questions both this run and the baseline have.</sub>', '');
+    text.add(['<sub>* Δ and the test use only the questions both this run and the baseline have.</sub>', '']);
 
   const regressed = summary.rows.filter((row) => row.status === 'regressed');
   if (regressed.length > 0) {
     const total = regressed.reduce((sum, row) => sum + row.worse.length, 0);
-    out.push(`<details><summary>Questions that got worse (${total})</summary>`, '');
+    const items: string[] = [];
     for (const row of regressed) {
       const test = describeTest(row);
-      out.push(`**${escapeText(row.suite)}** · ${escapeText(describeChange(row))}${test ? ` (${test})` : ''}`, '');
+      const lines = [
+        `**${escapeText(row.suite)}** · ${escapeText(describeChange(row))}${test ? ` (${test})` : ''}`,
+        '',
+      ];
       for (const change of row.worse.slice(0, maxWorse)) {
         const label = questionLabel(change);
-        out.push(`- ${escapeText(label)}: ${formatValue(change.before)} → ${formatValue(change.after)}`);
+        lines.push(`- ${escapeText(label)}: ${formatValue(change.before)} → ${formatValue(change.after)}`);
       }
-      if (row.worse.length > maxWorse) out.push(`- … and ${row.worse.length - maxWorse} more`);
-      out.push('');
+      if (row.worse.length > maxWorse) lines.push(`- … and ${row.worse.length - maxWorse} more`);
+      lines.push('');
+      items.push(lines.join('\n'));
     }
-    out.push('</details>', '');
+    text.addList([`<details><summary>Questions that got worse (${total})</summary>`, ''], items, 0, ['</details>', '']);
   }
-  const listed = summary.findings.filter((finding) => finding.kind !== 'not-judged');
-  if (listed.length > 0) {
-    const strict = listed.some((finding) => finding.fails) && summary.settings.strict;
-    out.push(strict ? '**The baseline is out of date:**' : '**Not in the baseline yet, or no longer produced:**', '');
-    for (const finding of listed.slice(0, maxRows)) {
-      out.push(
-        `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${actionFor(finding, commands, markdownCode)}`,
-      );
+  return text.toString();
+}
+
+/** GitHub's limit on a pull-request comment's body, in characters. */
+export const MARKDOWN_COMMENT_LIMIT = 65_536;
+
+/**
+ * Lines that never grow past `limit` characters (joined with newlines): a block that does not fit is
+ * left out, a list is cut after the items that fit, each with a line that says so. Room for that line
+ * is kept back from the start.
+ */
+class BoundedText {
+  private length: number;
+  private cut = false;
+  // The longest "cut" line and its newline.
+  private static readonly RESERVE = 200;
+
+  constructor(
+    private readonly lines: string[],
+    private readonly limit: number,
+  ) {
+    this.length = lines.join('\n').length;
+  }
+
+  private room(): number {
+    return this.limit - BoundedText.RESERVE - this.length;
+  }
+
+  private push(lines: readonly string[]): void {
+    for (const line of lines) {
+      this.length += line.length + (this.lines.length > 0 ? 1 : 0);
+      this.lines.push(line);
     }
-    if (listed.length > maxRows) out.push(`- … and ${listed.length - maxRows} more (see the JSON report)`);
-    out.push('');
   }
-  out.push(...notJudgedSection(summary, commands));
-  for (const warning of summary.warnings) out.push(`> [!WARNING]\n> ${escapeText(warning)}`, '');
-  if (summary.regressions > 0 || failing.length > failingNotJudged.length || !summary.baselineFound) {
-    out.push(
-      `If this change is intended, accept it with ${code(commands[acceptModeOf(summary.findings)])} and commit the baseline.`,
-      '',
-    );
+
+  private size(lines: readonly string[]): number {
+    return lines.reduce((sum, line) => sum + line.length + 1, 0);
   }
-  return out.join('\n');
+
+  /** Adds the block whole, or not at all. */
+  add(block: readonly string[]): void {
+    if (this.size(block) <= this.room()) this.push(block);
+    else this.cut = true;
+  }
+
+  /** Adds the head, as many items as fit (and `more` already left out), then the tail. */
+  addList(head: readonly string[], items: readonly string[], more: number, tail: readonly string[]): void {
+    if (this.size(head) + this.size(tail) + (items.length > 0 ? items[0]!.length + 1 : 0) > this.room()) {
+      this.cut = true;
+      return;
+    }
+    this.push(head);
+    let shown = 0;
+    for (const item of items) {
+      if (this.size([item]) + this.size(tail) > this.room()) break;
+      this.push([item]);
+      shown++;
+    }
+    const left = items.length - shown + more;
+    if (shown < items.length) this.cut = true;
+    if (left > 0) this.push([`- … and ${left} more (see the JSON report)`]);
+    this.push(tail);
+  }
+
+  toString(): string {
+    if (this.cut)
+      this.push([
+        `<sub>Cut to fit a pull-request comment (${this.limit} characters): the JSON report has every row.</sub>`,
+        '',
+      ]);
+    return this.lines.join('\n');
+  }
 }
 
 /** The baseline questions this run did not judge, one item per reason with what makes a run judge them. */

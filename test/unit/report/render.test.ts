@@ -12,7 +12,8 @@ import { escapeText, renderMarkdown } from '../../../src/report/markdown.js';
 import { summarize } from '../../../src/report/summary.js';
 import { BASELINE, RUN } from './fixture.js';
 import { escapeConsole } from '../../../src/report/escape.js';
-import { suiteKeyOf } from '../../../src/recording/collected.js';
+import { suiteKeyOf, type CollectedSample } from '../../../src/recording/collected.js';
+import { emptyBaseline } from '../../../src/baseline/schema.js';
 import { baselineFile } from '../baseline/keyed.js';
 
 const SUMMARY = summarize(RUN, BASELINE, { baselinePath: 'rag-baseline.json' });
@@ -53,6 +54,21 @@ const MARKDOWN = `### RAG retrieval quality
 
 ❌ **1 regression** · 1 improved · 1 unchanged · 1 new — 18 samples in 3 suites (vitest), baseline \`rag-baseline.json\`
 
+If this change is intended, accept it with \`RAG_BASELINE=update npx vitest run\` and commit the baseline.
+
+**Not in the baseline yet, or no longer produced:**
+
+- · baseline out of date: hit@5 0.571 → 0.857 in suite test/orders.test.ts > refunds (better: q3, q4) — run \`RAG_BASELINE=update npx vitest run\` and commit
+- ❌ regression: recall@5 1.000 → 0.536 in suite test/orders.test.ts > refunds (worse: q2, q1: refunds after 30 days, q3, q4, q6, … and 1 more) — run \`RAG_BASELINE=update npx vitest run\` and commit
+- · suite not in the baseline: test/orders.test.ts > returns \\| policy (1 question: r1) — run \`RAG_BASELINE=update npx vitest run\` and commit
+- · 1 question of suite test/orders.test.ts > shipping · mrr not in the baseline: uk — run \`RAG_BASELINE=update npx vitest run\` and commit
+- · 1 question of suite test/orders.test.ts > shipping · mrr in the baseline did not run although the test file ran: gone — run \`RAG_BASELINE=prune npx vitest run\` and commit
+- · 1 question of suite test/orders.test.ts > refunds · precision@5 in the baseline did not run although the test file ran: q1 — run \`RAG_BASELINE=prune npx vitest run\` and commit
+
+**Not judged by this run:**
+
+- · 1 baseline question not judged: their test file did not run — test/other.test.ts › x — run the whole suite, \`npx vitest run\`, or set \`RAG_PARTIAL=1\` on a job that runs a deliberate subset
+
 |  | suite | measure | n | mean (95% CI) | baseline | Δ |
 |:-:|---|---|--:|---|--:|--:|
 | ▼ | test/orders.test.ts > refunds | recall@5 | 7 | 0.536 (0.321–0.750) | 1.000 | −0.464 |
@@ -81,21 +97,6 @@ const MARKDOWN = `### RAG retrieval quality
 - q5 (partial refund): 1.000 → 0.750
 
 </details>
-
-**Not in the baseline yet, or no longer produced:**
-
-- · baseline out of date: hit@5 0.571 → 0.857 in suite test/orders.test.ts > refunds (better: q3, q4) — run \`RAG_BASELINE=update npx vitest run\` and commit
-- ❌ regression: recall@5 1.000 → 0.536 in suite test/orders.test.ts > refunds (worse: q2, q1: refunds after 30 days, q3, q4, q6, … and 1 more) — run \`RAG_BASELINE=update npx vitest run\` and commit
-- · suite not in the baseline: test/orders.test.ts > returns \\| policy (1 question: r1) — run \`RAG_BASELINE=update npx vitest run\` and commit
-- · 1 question of suite test/orders.test.ts > shipping · mrr not in the baseline: uk — run \`RAG_BASELINE=update npx vitest run\` and commit
-- · 1 question of suite test/orders.test.ts > shipping · mrr in the baseline did not run although the test file ran: gone — run \`RAG_BASELINE=prune npx vitest run\` and commit
-- · 1 question of suite test/orders.test.ts > refunds · precision@5 in the baseline did not run although the test file ran: q1 — run \`RAG_BASELINE=prune npx vitest run\` and commit
-
-**Not judged by this run:**
-
-- · 1 baseline question not judged: their test file did not run — test/other.test.ts › x — run the whole suite, \`npx vitest run\`, or set \`RAG_PARTIAL=1\` on a job that runs a deliberate subset
-
-If this change is intended, accept it with \`RAG_BASELINE=update npx vitest run\` and commit the baseline.
 `;
 
 describe('renderConsole', () => {
@@ -438,5 +439,45 @@ describe('writeReports', () => {
       writeReports(SUMMARY, RUN, { json: 'rag-report.json', html: '', rootDir: directory, env: {} }),
     ).rejects.toThrow('html must be a file path such as "rag-report.html" (or false for none), got "".');
     expect(await readdir(directory)).toEqual([]);
+  });
+});
+
+describe('renderMarkdown size bound', () => {
+  it('fits a pull-request comment (65,536 characters) with 50,000 questions in 400 regressed suites, verdict and accept line first', () => {
+    const samples: CollectedSample[] = [];
+    const suites: Record<string, Record<string, number>> = {};
+    for (let suite = 0; suite < 400; suite++) {
+      for (let question = 0; question < 125; question++) {
+        const id = `suite ${suite} question ${question} with a long-ish identifier to make rows wide`;
+        samples.push({
+          file: `test/suite-${suite}.test.ts`,
+          describePath: [],
+          test: id,
+          queryId: id,
+          measure: 'recall@5',
+          value: 0,
+          pass: true,
+        });
+        (suites[`test/suite-${suite}.test.ts`] ??= {})[id] = 1;
+      }
+    }
+    const baseline = emptyBaseline();
+    for (const [file, values] of Object.entries(suites))
+      baseline.suites[JSON.stringify([file, []])] = { 'recall@5': values };
+    const summary = summarize({ runner: 'vitest', samples }, baseline, { strict: true });
+    expect(summary.regressions).toBe(400);
+    const markdown = renderMarkdown(summary);
+    expect(markdown.length).toBeLessThanOrEqual(65_536);
+    const lines = markdown.split('\n');
+    expect(lines[2]).toMatch(/^❌ \*\*400 regressions\*\*/);
+    expect(lines[4]).toBe(
+      'If this change is intended, accept it with `RAG_BASELINE=update npx vitest run` and commit the baseline.',
+    );
+    expect(markdown).toContain('- … and 350 more (see the JSON report)');
+    expect(markdown).toContain(
+      '<sub>Cut to fit a pull-request comment (65536 characters): the JSON report has every row.</sub>',
+    );
+    // Without the bound it would be far larger: a smaller limit cuts sooner and still holds.
+    expect(renderMarkdown(summary, { maxLength: 10_000 }).length).toBeLessThanOrEqual(10_000);
   });
 });
