@@ -14,6 +14,7 @@ import {
 } from '../baseline/index.js';
 import type { CollectedRun } from '../recording/collected.js';
 import { renderConsole, UPDATING_NOTE } from '../report/console.js';
+import { workflowAnnotations } from './annotations.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
 import { DEFAULT_BASELINE_PATH } from '../report/options.js';
 import { summaryOptionsFrom, type ResolvedReporterOptions } from './options.js';
@@ -42,6 +43,8 @@ export interface FinishContext {
   formats?: readonly ReportFormat[];
   /** The baseline (options.baselinePath) read while the tests ran; read here when absent. */
   baseline?: BaselineReadAhead;
+  /** Where GitHub Actions annotations go: the runner reads workflow commands from stdout. Default `print`. */
+  printAnnotations?: (text: string) => void;
 }
 
 export interface FinishResult {
@@ -159,6 +162,10 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   if (last !== undefined && held === undefined) output.push('', last);
   print(output.join('\n'));
   for (const problem of writeProblems) printError(problem);
+  if (options.mode === 'compare' && options.annotations && env.GITHUB_ACTIONS === 'true') {
+    const annotations = workflowAnnotations(summary);
+    if (annotations.length > 0) (context.printAnnotations ?? print)(annotations.join('\n'));
+  }
 
   if (summary.passed && writeProblems.length === 0) return { failed: false, summary, baselineWritten };
   if (summary.passed) {

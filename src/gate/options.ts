@@ -39,6 +39,8 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   /** A deliberate subset (RAG_PARTIAL=1 or the option): questions not judged do not fail it. */
   partial: boolean;
   githubStepSummary: boolean;
+  /** Workflow-command annotations under GitHub Actions. */
+  annotations: boolean;
   maxWorse: number;
   seed?: number;
   resamples?: number;
@@ -81,6 +83,7 @@ export function resolveReporterOptions(
     partial: resolvePartial(context.env ?? process.env, checked.partial),
     ...resolvedReportFiles(checked, context.rootDir),
     githubStepSummary: checked.githubStepSummary ?? true,
+    annotations: checked.annotations ?? true,
     maxWorse: checked.maxWorse ?? 10,
     ...definedEntries({
       seed: checked.seed,

@@ -187,7 +187,13 @@ export function validateShardReport(data: unknown, path: string): ShardReport {
     ) {
       return fail(`samples[${position}] is not a sample ({ measure, value, pass, file, describePath, test }).`);
     }
-    return { ...sample, file: located.file, describePath: located.describePath, test: located.test };
+    return {
+      ...sample,
+      file: located.file,
+      describePath: located.describePath,
+      test: located.test,
+      ...(typeof located.line === 'number' && Number.isInteger(located.line) ? { line: located.line } : {}),
+    };
   });
   return {
     generatedBy: 'rag-matchers',

@@ -18,6 +18,8 @@ export interface JestTestOutcome {
   invocations?: number;
   /** Why it failed (the first line tells a timeout). */
   failureMessages?: readonly string[];
+  /** Where the test is defined (Jest reports it with `testLocationInResults`). */
+  location?: { line: number } | null;
 }
 
 /** A test file's results (TestResult), as far as matching needs it. */
@@ -141,14 +143,23 @@ export function readSidecars(directory: string): SidecarContents {
 function locate(
   record: SidecarRecord,
   outcomes: readonly JestTestOutcome[] | undefined,
-): { describePath: string[]; test: string } {
-  if (record.describePath !== undefined && record.test !== undefined)
-    return { describePath: record.describePath, test: record.test };
+): { describePath: string[]; test: string; line?: number } {
+  if (record.describePath !== undefined && record.test !== undefined) {
+    const located = { describePath: record.describePath, test: record.test };
+    const line = (outcomes ?? []).find(
+      (outcome) => outcome.title === located.test && sameTitles(outcome.ancestorTitles, located.describePath),
+    )?.location?.line;
+    return line === undefined ? located : { ...located, line };
+  }
   const matches = (outcomes ?? []).filter((outcome) => outcome.fullName === record.testName);
   const first = matches[0];
   if (first !== undefined && matches.every((match) => sameTest(match, first)))
     return { describePath: [...first.ancestorTitles], test: first.title };
   return { describePath: [], test: record.testName };
+}
+
+function sameTitles(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((title, index) => title === b[index]);
 }
 
 function sameTest(a: JestTestOutcome, b: JestTestOutcome): boolean {

@@ -178,6 +178,7 @@ export default class RagMatchersJestReporter {
       options: this.resolved,
       print: (text) => print(`\n${text}`),
       printError: (text) => print(`\n${text}`),
+      printAnnotations: (text) => process.stdout.write(`${text}\n`),
       color: shouldUseColor(process.stderr),
       // Jest prints its summary after every reporter: the line that says how to accept the change is
       // printed when the process exits, so that it is the last line (in watch mode, right away).

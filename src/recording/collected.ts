@@ -15,6 +15,8 @@ export interface CollectedSample extends MetricSample {
   test: string;
   /** The Vitest project that ran the test; absent for a single unnamed project (and in Jest). */
   project?: string;
+  /** The line of the test's definition, when the runner reports it (annotations point there). */
+  line?: number;
 }
 
 /** Everything one run (or several merged shards) measured. */

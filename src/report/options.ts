@@ -43,6 +43,11 @@ export interface RagReporterOptions extends MeasureDeclaration {
   html?: string | false;
   /** Append the Markdown report to $GITHUB_STEP_SUMMARY when set. Default true. */
   githubStepSummary?: boolean;
+  /**
+   * Under GitHub Actions (`GITHUB_ACTIONS=true`), print workflow-command annotations: an error at the test
+   * of each regressed, new or missing question, a notice for each improvement to record. Default true.
+   */
+  annotations?: boolean;
   /** Questions listed per regressed row in the console and Markdown. Default 10. */
   maxWorse?: number;
   /** Seed of the bootstrap intervals and the randomization test. Default 42. */
@@ -77,6 +82,7 @@ const OPTION_NAMES = [
   'partial',
   ...(Object.keys(REPORT_FILE_OPTIONS) as ReportFileOption[]),
   'githubStepSummary',
+  'annotations',
   'maxWorse',
   'seed',
   'resamples',
@@ -130,7 +136,14 @@ export function validateReporterOptions(
   }
   if (record.test !== undefined && record.test !== 'sign' && record.test !== 'randomization' && record.test !== 't')
     fail('test', "'sign', 'randomization' or 't'");
-  for (const name of ['failOnRegression', 'failOnNew', 'strict', 'partial', 'githubStepSummary'] as const) {
+  for (const name of [
+    'failOnRegression',
+    'failOnNew',
+    'strict',
+    'partial',
+    'githubStepSummary',
+    'annotations',
+  ] as const) {
     if (record[name] !== undefined && typeof record[name] !== 'boolean') fail(name, 'true or false');
   }
   for (const [name, exampleFile] of Object.entries(REPORT_FILE_OPTIONS)) {

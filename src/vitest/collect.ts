@@ -36,6 +36,8 @@ export interface ReportedTestLike {
   readonly name: string;
   readonly parent: ReportedSuiteLike | ReportedModuleLike;
   meta(): object;
+  /** Where the test is defined (Vitest reports it with `includeTaskLocation`). */
+  readonly location?: { readonly line: number } | undefined;
   /** 'passed' | 'failed' | 'skipped' | 'pending'; the errors of a failed test. */
   result?(): { readonly state: string; readonly errors?: readonly { readonly message?: string }[] };
 }
@@ -135,6 +137,7 @@ export function collectVitestModule(
     // samplesOf gives fresh objects: completing them in place (same key order as before) saves a copy per sample.
     const recorded = samplesOf(test) as CollectedSample[];
     if (recorded.length === 0) continue;
+    const line = test.location?.line;
     const stamp = (test.meta() as Record<string, unknown>)[RUN_META_KEY];
     const text = typeof stamp === 'string' ? stamp : undefined;
     if (!stamps.includes(text)) stamps.push(text);
@@ -143,6 +146,7 @@ export function collectVitestModule(
       sample.file = file;
       sample.describePath = describePath;
       sample.test = test.name;
+      if (line !== undefined) sample.line = line;
       samples.push(sample);
     }
   }

@@ -1,0 +1,122 @@
+// GitHub Actions workflow commands that put the gate's findings on the pull request's diff: one
+// `::error` per regressed question at its test (file and line when the runner reports the line), with
+// every measure that fell, worst first; one `::error` per question new to or missing from the baseline
+// when those fail the run; a `::notice` per improvement to record. GitHub keeps 10 errors and 10
+// notices per step, so each kind is capped and its last slot says how many more there are.
+import { formatValue, plural } from '../report/format.js';
+import type { RunSummary, SummaryRow } from '../report/summary.js';
+import { parseSuiteKey } from '../recording/collected.js';
+
+/** GitHub shows at most this many annotations of one kind per step. */
+export const ANNOTATIONS_PER_KIND = 10;
+
+interface Annotation {
+  level: 'error' | 'notice';
+  file?: string;
+  line?: number;
+  title: string;
+  message: string;
+  /** Worst first: the largest drop (or rise) over the question's measures. */
+  weight: number;
+}
+
+/** A workflow command's message: %, CR and LF escaped (GitHub's rules for command data). */
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** A workflow command's property value: as its message, plus ':' and ','. */
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+function format(annotation: Annotation): string {
+  const properties = [
+    ...(annotation.file !== undefined ? [`file=${escapeProperty(annotation.file)}`] : []),
+    ...(annotation.line !== undefined ? [`line=${annotation.line}`] : []),
+    `title=${escapeProperty(annotation.title)}`,
+  ];
+  return `::${annotation.level} ${properties.join(',')}::${escapeData(annotation.message)}`;
+}
+
+/** Where a question of a row was measured: its test's file and, when known, line. */
+function placeOf(row: SummaryRow, sampleId: string): { file: string; line?: number } {
+  const index = row.sampleIds.indexOf(sampleId);
+  const line = index >= 0 ? row.sources[index]!.line : undefined;
+  return line === undefined ? { file: row.file } : { file: row.file, line };
+}
+
+/** One annotation per question of the rows with `status`, its measures' moves in one message. */
+function perQuestion(summary: RunSummary, status: 'regressed' | 'improved'): Annotation[] {
+  const byQuestion = new Map<string, { row: SummaryRow; sampleId: string; moves: string[]; weight: number }>();
+  for (const row of summary.rows) {
+    if (row.status !== status) continue;
+    for (const change of status === 'regressed' ? row.worse : row.better) {
+      const key = JSON.stringify([row.suiteKey, change.sampleId]);
+      const entry = byQuestion.get(key) ?? { row, sampleId: change.sampleId, moves: [], weight: 0 };
+      entry.moves.push(`${row.measure} ${formatValue(change.before)} → ${formatValue(change.after)}`);
+      entry.weight = Math.max(entry.weight, Math.abs(change.delta));
+      byQuestion.set(key, entry);
+    }
+  }
+  return [...byQuestion.values()].map(({ row, sampleId, moves, weight }) => ({
+    level: status === 'regressed' ? 'error' : 'notice',
+    ...placeOf(row, sampleId),
+    title: status === 'regressed' ? `retrieval regressed: ${sampleId}` : `retrieval improved: ${sampleId}`,
+    message: `${sampleId}: ${moves.join(', ')} (suite ${row.suite})${status === 'improved' ? ' — record it with RAG_BASELINE=update' : ''}`,
+    weight,
+  }));
+}
+
+/** Questions new to, or missing from, the baseline, when they fail the run: one annotation each. */
+function newOrMissing(summary: RunSummary): Annotation[] {
+  const annotations: Annotation[] = [];
+  const seen = new Set<string>();
+  for (const finding of summary.findings) {
+    if (!finding.fails) continue;
+    const missing = finding.kind === 'missing-suite' || finding.kind === 'missing-questions';
+    const added = finding.kind === 'new-suite' || finding.kind === 'new-questions';
+    if (!missing && !added) continue;
+    const file = finding.suiteKey === '' ? undefined : parseSuiteKey(finding.suiteKey).file;
+    const row = summary.rows.find((candidate) => candidate.suiteKey === finding.suiteKey);
+    for (const question of finding.questions ?? []) {
+      const key = JSON.stringify([finding.suiteKey, question, missing]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      annotations.push({
+        level: 'error',
+        ...(row !== undefined && added ? placeOf(row, question) : file !== undefined ? { file } : {}),
+        title: missing ? `question missing from this run: ${question}` : `question not in the baseline: ${question}`,
+        message: missing
+          ? `${question} (suite ${finding.suite}) is in the baseline and its tests no longer produce it — RAG_BASELINE=prune removes it`
+          : `${question} (suite ${finding.suite}) is not in the baseline — RAG_BASELINE=update records it`,
+        weight: 0,
+      });
+    }
+  }
+  return annotations;
+}
+
+/** Up to `max` annotations, worst first; when there are more, the last slot says how many. */
+function capped(annotations: Annotation[], max: number, what: string): Annotation[] {
+  const sorted = [...annotations].sort((a, b) => b.weight - a.weight);
+  if (sorted.length <= max) return sorted;
+  const shown = sorted.slice(0, max - 1);
+  const rest = sorted.length - shown.length;
+  return [
+    ...shown,
+    {
+      level: sorted[0]!.level,
+      title: `rag-matchers: ${plural(rest, `more ${what}`)}`,
+      message: `${plural(rest, `more ${what}`)} than GitHub shows per step: see the job summary or the JSON report.`,
+      weight: 0,
+    },
+  ];
+}
+
+/** The workflow commands for a summary, errors then notices, each kind capped at `max`. */
+export function workflowAnnotations(summary: RunSummary, max = ANNOTATIONS_PER_KIND): string[] {
+  const errors = [...perQuestion(summary, 'regressed'), ...newOrMissing(summary)];
+  const notices = summary.settings.updatingBaseline ? [] : perQuestion(summary, 'improved');
+  return [...capped(errors, max, 'question'), ...capped(notices, max, 'improved question')].map(format);
+}
