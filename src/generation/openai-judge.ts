@@ -88,28 +88,57 @@ function parseRecord(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** Index just past the "}" closing the object that opens at `start`, skipping braces inside strings. */
-function closingBrace(text: string, start: number): number | undefined {
-  let depth = 0;
+/**
+ * Every balanced {...} of `text` as [start, end) in order of its "{", braces inside strings skipped, up
+ * to the first "{" that is never closed. One pass with a stack, so a reply of nested braces costs time
+ * linear in its size (rescanning from every "{" cost 27 s on 128 kB).
+ */
+function balancedBraceSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  const open: number[] = [];
   let inString = false;
-  for (let index = start; index < text.length; index += 1) {
+  for (let index = 0; index < text.length; index += 1) {
     const character = text[index];
     if (inString) {
       if (character === '\\') index += 1;
       else if (character === '"') inString = false;
-    } else if (character === '"') inString = true;
-    else if (character === '{') depth += 1;
-    else if (character === '}') {
-      depth -= 1;
-      if (depth === 0) return index + 1;
+    } else if (character === '{') {
+      open.push(spans.length);
+      spans.push([index, -1]);
+    } else if (open.length > 0) {
+      // Quotes count only inside a brace: prose between objects is not JSON.
+      if (character === '"') inString = true;
+      else if (character === '}') spans[open.pop()!]![1] = index + 1;
     }
+  }
+  const firstUnclosed = open.length > 0 ? open[0]! : spans.length;
+  return spans.slice(0, firstUnclosed);
+}
+
+/**
+ * The first balanced {...} of `reply` that parses as an object. Objects nested in one that failed are
+ * tried too, within a budget of the reply's length in parsed characters: the objects that are not
+ * nested are disjoint, so all parsing together stays linear in the reply.
+ */
+function firstEmbeddedObject(reply: string): Record<string, unknown> | undefined {
+  let nestedBudget = reply.length;
+  let failedEnd = -1;
+  for (const [start, end] of balancedBraceSpans(reply)) {
+    const nested = start < failedEnd;
+    if (nested) {
+      nestedBudget -= end - start;
+      if (nestedBudget < 0) continue;
+    }
+    const embedded = parseRecord(reply.slice(start, end));
+    if (embedded) return embedded;
+    if (!nested) failedEnd = end;
   }
   return undefined;
 }
 
 /**
  * The first JSON object in a model reply: the whole reply, else the body of a ``` fence, else the
- * first balanced {...} in surrounding prose. Undefined when there is none.
+ * first balanced {...} in surrounding prose that parses. Undefined when there is none.
  */
 export function extractJsonObject(reply: string): Record<string, unknown> | undefined {
   const whole = parseRecord(reply.trim());
@@ -118,13 +147,7 @@ export function extractJsonObject(reply: string): Record<string, unknown> | unde
     const fenced = parseRecord((fence[1] ?? '').trim());
     if (fenced) return fenced;
   }
-  for (let start = reply.indexOf('{'); start !== -1; start = reply.indexOf('{', start + 1)) {
-    const end = closingBrace(reply, start);
-    if (end === undefined) break;
-    const embedded = parseRecord(reply.slice(start, end));
-    if (embedded) return embedded;
-  }
-  return undefined;
+  return firstEmbeddedObject(reply);
 }
 
 /** "0.8", "1", ".5", " 0.75 ": digits with at most one decimal point; not "0x1", "1e0", "+1" or "Infinity". */

@@ -261,6 +261,28 @@ describe('parseBaseline', () => {
     expect(error.message).toMatch(/: not valid JSON: unexpected "\\n" at line 3, column 13; fix it by hand/);
   });
 
+  it('a baseline nested deeper than 64 levels is refused naming the file, line and column, truncated or not', () => {
+    // Before: RangeError: Maximum call stack size exceeded (recursive error location, JSON.stringify
+    // of the value in the message) from about 5,000 levels, without the file's name.
+    const deepSample = `{"schemaVersion": 2, "suites": {"s": {"m": {"q": ${'{"a": '.repeat(10_000)}1${'}'.repeat(10_000)}}}}}`;
+    const truncated = `{"suites":\n${'['.repeat(10_000)}`;
+    for (const [text, column] of [
+      // The 65th "{" or "[": the file's own "{" is level 1, then "{" at columns 32, 38 and 44 and
+      // "{" every 6 characters from column 50 (level 5): level 65 at column 50 + 60 × 6 = 410.
+      [deepSample, 'line 1, column 410'],
+      // Level 2 is the "[" at line 2, column 1, so level 65 is the one at column 64.
+      [truncated, 'line 2, column 64'],
+    ] as const) {
+      const error = captureBaselineError(() => parseBaseline(text, PATH));
+      expect(error.kind).toBe('malformed');
+      expect(error.message).toMatch(
+        new RegExp(
+          `^project/rag-baseline\\.json: nests objects and arrays more than 64 levels deep \\(${column}\\); a baseline nests 5;`,
+        ),
+      );
+    }
+  });
+
   it('a truncated file points at its end', () => {
     const text = '{\n  "generatedBy": "rag-matchers",\n  "suites": {\n    "s": {';
     const error = captureBaselineError(() => parseBaseline(text, PATH));
@@ -362,6 +384,13 @@ describe('parseBaseline', () => {
 });
 
 describe('findJsonErrorOffset', () => {
+  it('walks 100,000 levels of nesting without running out of stack', () => {
+    // Before, one stack frame per level: RangeError: Maximum call stack size exceeded.
+    expect(findJsonErrorOffset('['.repeat(100_000))).toBe(100_000);
+    expect(findJsonErrorOffset(`${'['.repeat(100_000)}${']'.repeat(100_000)}x`)).toBe(200_000);
+    expect(findJsonErrorOffset(`${'{"a":'.repeat(100_000)}1${'}'.repeat(99_999)}]`)).toBe(600_000);
+  });
+
   it.each([
     ['{"a": 1,}', 8],
     ['[1, 2', 5],
@@ -370,6 +399,10 @@ describe('findJsonErrorOffset', () => {
     ['{"a": "\\x"}', 8],
     ['{"a": 01}', 7],
     ['{} {}', 3],
+    // Worked out by counting characters: the "]" where "}" is due, the "}" where ":" is due.
+    ['[{"a": [1, {"b": 2]}]', 18],
+    ['{"a": [] , "b" }', 15],
+    ['[[1], {"a": {}}, []] ,', 21],
   ])('%j fails at offset %i', (text, offset) => {
     expect(() => JSON.parse(text)).toThrow();
     expect(findJsonErrorOffset(text)).toBe(offset);
