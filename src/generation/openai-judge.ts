@@ -37,8 +37,10 @@ export interface OpenAiCompatibleJudgeOptions {
   jsonMode?: boolean;
   /** Default 0, so repeated runs grade alike. */
   temperature?: number;
-  /** Extra request headers (e.g. an organisation or gateway header). */
+  /** Extra request headers (e.g. an organisation or gateway header). Their values are never printed (see `secrets`). */
   headers?: Record<string, string>;
+  /** More values never to print, besides the API key, header values and credentials in baseUrl (e.g. a key the prompt function sends). */
+  secrets?: readonly string[];
   /** Default: the global fetch. */
   fetch?: typeof fetch;
   /** A response body larger than this many bytes is not read further and fails the judgement. Default 1048576 (1 MiB). */
@@ -269,12 +271,22 @@ function resolveOptions(options: OpenAiCompatibleJudgeOptions): ResolvedOptions 
   const headers = options.headers ?? {};
   if (!isRecord(headers))
     throw new TypeError(`options.headers must be an object of header strings, got ${describeValue(headers)}.`);
+  const secrets = options.secrets ?? [];
+  if (!Array.isArray(secrets) || !secrets.every((secret) => typeof secret === 'string')) {
+    // The values themselves are not echoed: they are secrets.
+    throw new TypeError('options.secrets must be an array of strings (values never to print), or left out.');
+  }
   return {
     name: options.name ?? `openai-compatible:${options.model}`,
     url: endpoint.url,
     displayUrl: endpoint.displayUrl,
     basicCredentials: endpoint.basicCredentials,
-    redact: secretRedactor([options.apiKey, ...endpoint.secrets, ...headerSecrets(headers as Record<string, string>)]),
+    redact: secretRedactor([
+      options.apiKey,
+      ...endpoint.secrets,
+      ...headerSecrets(headers as Record<string, string>),
+      ...secrets,
+    ]),
     maxResponseBytes,
     model: options.model,
     apiKey: options.apiKey,
@@ -513,12 +525,22 @@ function judgementFrom(content: string, status: number, attempts: number, option
       options,
     );
   try {
-    const result = validateJudgeResult(normalizeReplyObject(object), options.name);
-    return { ...result, reason: options.redact(result.reason) };
+    return redactedResult(validateJudgeResult(normalizeReplyObject(object), options.name), options.redact);
   } catch (cause) {
     const problem = cause instanceof Error ? cause.message : String(cause);
     throw parseError(`expected ${EXPECTED_REPLY}, but ${problem}`, content, status, attempts, options, cause);
   }
+}
+
+/** The grade with every secret the model quoted replaced, in its reason and in the names of its dimensions. */
+function redactedResult(result: JudgeResult, redact: (text: string) => string): JudgeResult {
+  const redacted: JudgeResult = { ...result, reason: redact(result.reason) };
+  if (result.dimensions !== undefined) {
+    redacted.dimensions = Object.fromEntries(
+      Object.entries(result.dimensions).map(([name, value]) => [redact(name), value]),
+    );
+  }
+  return redacted;
 }
 
 function backoffMs(retry: number, retryAfter: number | undefined, options: ResolvedOptions): number {
