@@ -27,6 +27,8 @@
 // still read (into `legacy`), matched against the suites of the current run (resolveLegacySuites) and
 // written as version 2 by the next update.
 
+import { posix } from 'node:path';
+
 import { jsonPreview } from '../core/describe.js';
 import { parseMeasure } from '../core/measures.js';
 import { parseSuiteKey, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../recording/collected.js';
@@ -280,8 +282,8 @@ function validateVersion2(suites: unknown, path: string): BaselineFile {
     }
     const identity: SuiteIdentity =
       project === undefined
-        ? { file, describe: describe as string[] }
-        : { file, describe: describe as string[], project: project as string };
+        ? { file: normalizedFile(file), describe: describe as string[] }
+        : { file: normalizedFile(file), describe: describe as string[], project: project as string };
     const key = suiteKeyOf(identity);
     const label = `${where} (${suiteNameOf(identity)})`;
     if (own(result.suites, key) !== undefined) {
@@ -317,9 +319,19 @@ function validateMeasures(measures: unknown, path: string, where: string): Basel
   return suite;
 }
 
-/** Measures whose every value lies in [0, 1]: the retrieval measures, faithfulness and judge scores. */
+/**
+ * A test file's path as the reporters record it: `./test/a.test.ts` and `test//a.test.ts` are
+ * `test/a.test.ts`, so a hand-edited suite is compared with the run's rather than kept beside it.
+ */
+function normalizedFile(file: string): string {
+  const normalized = posix.normalize(file);
+  return normalized.startsWith('./') ? normalized.slice(2) : normalized;
+}
+
+/** Measures whose every value lies in [0, 1]: the retrieval measures, faithfulness and judge scores (any case). */
 function isProportion(measure: string): boolean {
-  if (measure === 'faithfulness' || measure.startsWith('judge:')) return true;
+  const lowered = measure.toLowerCase();
+  if (lowered === 'faithfulness' || lowered.startsWith('judge:')) return true;
   try {
     parseMeasure(measure);
     return true;

@@ -8,6 +8,7 @@ import {
   describeChange,
   describeTest,
   displayWidth,
+  fitWidth,
   formatDelta,
   formatP,
   formatValue,
@@ -18,6 +19,9 @@ import {
 } from './format.js';
 import { escapeConsole } from './escape.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
+
+/** Widest suite, measure or question name in the console's columns; the JSON report has the full names. */
+const MAX_NAME_WIDTH = 80;
 
 export interface ConsoleRenderOptions {
   /** ANSI colours. Use shouldUseColor(process.stdout) to decide. */
@@ -113,8 +117,8 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     table.push({
       status: row.status,
       cells: [
-        previous?.suiteKey === row.suiteKey ? '' : escapeConsole(row.suite),
-        escapeConsole(row.measure),
+        previous?.suiteKey === row.suiteKey ? '' : fitWidth(escapeConsole(row.suite), MAX_NAME_WIDTH),
+        fitWidth(escapeConsole(row.measure), MAX_NAME_WIDTH),
         String(row.count),
         formatValue(row.mean),
         `[${formatValue(row.interval.lower)}, ${formatValue(row.interval.upper)}]`,
@@ -146,7 +150,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     lines.push('');
     const test = describeTest(row);
     lines.push(
-      paint.red(`▼ ${escapeConsole(row.suite)} · ${escapeConsole(describeChange(row))}`) +
+      paint.red(`▼ ${fitWidth(escapeConsole(row.suite), MAX_NAME_WIDTH)} · ${escapeConsole(describeChange(row))}`) +
         (test ? paint.dim(` (${test})`) : '') +
         `; ${plural(row.worse.length, 'question')} got worse:`,
     );
@@ -226,7 +230,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
 
 function worseLines(row: SummaryRow, maxWorse: number, paint: ReturnType<typeof painter>): string[] {
   const shown = row.worse.slice(0, maxWorse);
-  const labels = shown.map((change) => escapeConsole(questionLabel(change)));
+  const labels = shown.map((change) => fitWidth(questionLabel(change, escapeConsole), MAX_NAME_WIDTH));
   const width = Math.max(0, ...labels.map(displayWidth));
   const lines = shown.map(
     (change, index) =>

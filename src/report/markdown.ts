@@ -96,8 +96,8 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
       const test = describeTest(row);
       out.push(`**${escapeText(row.suite)}** · ${escapeText(describeChange(row))}${test ? ` (${test})` : ''}`, '');
       for (const change of row.worse.slice(0, maxWorse)) {
-        const label = questionLabel(change);
-        out.push(`- ${escapeText(label)}: ${formatValue(change.before)} → ${formatValue(change.after)}`);
+        const label = questionLabel(change, escapeText);
+        out.push(`- ${label}: ${formatValue(change.before)} → ${formatValue(change.after)}`);
       }
       if (row.worse.length > maxWorse) out.push(`- … and ${row.worse.length - maxWorse} more`);
       out.push('');

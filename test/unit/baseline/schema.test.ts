@@ -226,12 +226,31 @@ describe('repeated keys and impossible values', () => {
     ['recall@5', 5],
     ['ndcg@10', -3],
     ['faithfulness', 1.5],
+    // Before, only the lower-case spellings were bounded.
+    ['JUDGE:x', 2],
+    ['Faithfulness', 2],
   ])('%s = %s is refused: a proportion lies in [0, 1]', (measure, value) => {
     const text = `{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"t.test.ts","describe":["s"],"measures":{"${measure}":{"q1":${value}}}}]}`;
     const error = captureBaselineError(() => parseBaseline(text, PATH));
     expect(error.message).toContain(
       `project/rag-baseline.json: suites[0] (t.test.ts > s)["${measure}"]["q1"] must be between 0 and 1 (${measure} is a proportion), found ${value}`,
     );
+  });
+
+  it("reads ./test/a.test.ts as test/a.test.ts, so it is one suite with the run's, and two spellings of one file collide", () => {
+    const suite = (file: string) => `{"file":"${file}","describe":[],"measures":{"mrr":{"q1":1}}}`;
+    const one = parseBaseline(
+      `{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[${suite('./test/a.test.ts')}]}`,
+      PATH,
+    );
+    expect(Object.keys(one.suites)).toEqual([key('test/a.test.ts')]);
+    const error = captureBaselineError(() =>
+      parseBaseline(
+        `{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[${suite('test/a.test.ts')},${suite('test//./a.test.ts')}]}`,
+        PATH,
+      ),
+    );
+    expect(error.message).toContain('suites[1] (test/a.test.ts) appears twice');
   });
 
   it('a measure that is not a proportion may hold any finite value', () => {
