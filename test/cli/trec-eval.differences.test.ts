@@ -188,3 +188,24 @@ describe('trec-eval: a run file of one gigabyte-long line', () => {
     expect(result.stderr).toMatch(/nulls\.run:1: line 1 is longer than 16777216 characters \(no line end found\)/);
   }, 60_000);
 });
+
+describe('trec-eval: scores C atof reads and this command refuses (docs/cli.md, differences)', () => {
+  // trec_eval 10 reads these with atof: infinities, NaN, hexadecimal, and overflow to infinity. Here
+  // each is exit 2 naming the file, line and score, never a silently different ranking.
+  it.each([
+    ['-inf', 'is not a number'],
+    ['inf', 'is not a number'],
+    ['Infinity', 'is not a number'],
+    ['NaN', 'is not a number'],
+    ['0x10', 'is not a number'],
+    ['1e400', 'is not a finite number'],
+  ])('score %s: exit 2 with the file and line', async (score, problem) => {
+    const scored = file(`score-${score}.run`, `q1 Q0 a 1 9 t\nq1 Q0 b 2 ${score} t\n`);
+    for (const flags of [[], ['--streaming']]) {
+      const result = await runCommand(trecEval, [...flags, '-m', 'map', qrels, scored]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`score-${score}.run:2: score '${score}' ${problem}`);
+    }
+  });
+});
