@@ -122,6 +122,41 @@ describe('rag-matchers merge: paths from shard reports', () => {
   });
 });
 
+describe('rag-matchers merge: shard paths inside the root that name project files', () => {
+  // Before, each of these was overwritten with the report (git then failed: "bad config line 1").
+  it.each([
+    ['json', 'package.json', '{ "name": "victim" }\n', 'an existing file that rag-matchers did not write'],
+    ['markdown', 'README.md', '# Victim\n', 'an existing file that rag-matchers did not write'],
+    ['json', '.git/config', '[core]\n', 'not a .json file'],
+    ['html', '.github/workflows/release.yml', 'on: push\n', 'not a .html file'],
+    ['baseline', '.github/rag-baseline.json', '{}\n', 'in a hidden folder'],
+  ])('refuses %s = %s (exit 2), leaving the file as it was', async (name, value, contents, problem) => {
+    mkdirSync(join(root, value, '..'), { recursive: true });
+    writeFileSync(join(root, value), contents);
+    const result = await cli([shard('rag-shard-1-of-1.json', 1, 1, { [name]: value }, ['a.test.ts'], [1])], {
+      RAG_BASELINE: 'update',
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      `the shard reports' reporter option \`${name}\` is ${JSON.stringify(value)}, ${problem}; a path from a shard report may name only a new`,
+    );
+    expect(result.stderr).toContain(`Pass --${name} <file>`);
+    expect(readFileSync(join(root, value), 'utf8')).toBe(contents);
+  });
+
+  it('writes over a report rag-matchers wrote before, where the shard says', async () => {
+    const report = shard('rag-shard-1-of-1.json', 1, 1, { json: 'out/report.json' }, ['a.test.ts'], [1]);
+    mkdirSync(join(root, 'out'));
+    expect((await cli([report])).exitCode).toBe(0);
+    const second = await cli([report]);
+    expect(second.stderr).toBe('');
+    expect(second.exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(root, 'out', 'report.json'), 'utf8'))).toMatchObject({
+      generatedBy: 'rag-matchers',
+    });
+  });
+});
+
 describe('rag-matchers merge: paths from shard reports through symlinks', () => {
   let outside: string;
   beforeEach(() => {
