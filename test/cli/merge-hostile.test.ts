@@ -157,6 +157,27 @@ describe('rag-matchers merge: shard paths inside the root that name project file
   });
 });
 
+describe('rag-matchers merge: a shard report nested 20,000 levels deep', () => {
+  it('is refused with exit 2 naming the file, not a stack overflow', async () => {
+    // Before: RangeError: Maximum call stack size exceeded, from comparing the shards' options as JSON.
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const first = shard('rag-shard-1-of-2.json', 1, 2, {}, ['a.test.ts'], [1]);
+    const second = join(root, 'rag-shard-2-of-2.json');
+    writeFileSync(
+      second,
+      readFileSync(first, 'utf8')
+        .replace('"options":{}', `"options":{"measures":${deep}}`)
+        .replace('"index":1', '"index":2'),
+    );
+    const result = await cli([first, second]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(
+      /^rag-matchers merge: .*rag-shard-2-of-2\.json: nests objects and arrays more than 64 levels deep \(at character \d+\); not a shard report/,
+    );
+    expect(result.stderr).not.toContain('RangeError');
+  });
+});
+
 describe('rag-matchers merge: paths from shard reports through symlinks', () => {
   let outside: string;
   beforeEach(() => {
