@@ -29,24 +29,24 @@ let jest: RunnerResult;
 beforeAll(async () => {
   await ensureBuilt();
   snapshot = await snapshotPackage();
-  const vitestProject = createFixtureProject({
-    fixture: resolve(FIXTURES, 'vitest-project'),
-    files: {
-      'test/judge/echoing-judge.ts': resolve(SHARED, 'echoing-judge.ts'),
-      'test/judge/secrets.test.ts': resolve(SHARED, 'vitest.test.ts'),
-    },
-    links: { 'rag-matchers': snapshot.dir },
-    packages: ['vitest', 'typescript'],
-  });
-  const jestProject = createFixtureProject({
-    fixture: resolve(FIXTURES, 'jest-project'),
-    files: {
-      'test/judge/echoing-judge.ts': resolve(SHARED, 'echoing-judge.ts'),
-      'test/judge/secrets.test.ts': resolve(SHARED, 'jest.test.ts'),
-    },
-    links: { 'rag-matchers': snapshot.dir },
-    packages: ['jest', 'ts-jest', '@jest/globals', '@types/jest', 'typescript'],
-  });
+  const withJudgeTest = (fixture: string, testFile: string, packages: string[]): FixtureProject =>
+    createFixtureProject({
+      fixture: resolve(FIXTURES, fixture),
+      files: {
+        'test/judge/echoing-judge.ts': resolve(SHARED, 'echoing-judge.ts'),
+        'test/judge/secrets.test.ts': resolve(SHARED, testFile),
+      },
+      links: { 'rag-matchers': snapshot!.dir },
+      packages,
+    });
+  const vitestProject = withJudgeTest('vitest-project', 'vitest.test.ts', ['vitest', 'typescript']);
+  const jestProject = withJudgeTest('jest-project', 'jest.test.ts', [
+    'jest',
+    'ts-jest',
+    '@jest/globals',
+    '@types/jest',
+    'typescript',
+  ]);
   projects.push(vitestProject, jestProject);
   [vitest, jest] = await Promise.all([
     runVitest(vitestProject, { args: ['test/judge'] }),
