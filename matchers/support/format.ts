@@ -1,7 +1,7 @@
 import { documentKeyOf, fieldThatWouldMatch } from '../../src/core/keys.js';
 import type { Hit } from '../../src/core/types.js';
 import type { RankedRow, RankingExplanation } from '../../src/core/explain.js';
-import { escapeConsole } from '../../src/core/visible.js';
+import { codePoints, escapeConsole } from '../../src/core/visible.js';
 import type { MatcherUtils } from './context.js';
 
 /** Rows shown at most in a ranked list; the rest is summarised with a count. */
@@ -123,12 +123,6 @@ export function formatAlignmentDiagnosis(
     `  hit keys:       ${hitKeys.join(', ')}`,
     ...[fix, normalization].filter((line) => line !== ''),
   ].join('\n');
-}
-
-function codePoints(id: string): string {
-  return [...id]
-    .map((character) => `U+${(character.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`)
-    .join(' ');
 }
 
 /** Relevant ids that a hit key spells in another Unicode normalisation form: they look alike and never meet. */

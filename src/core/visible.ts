@@ -31,3 +31,18 @@ export function escapeConsole(text: string): string {
   INVISIBLE.lastIndex = 0;
   return INVISIBLE.test(text) || trailingSpaces(text) > 0 ? visibleControls(text) : text;
 }
+
+/**
+ * What `text` looks like on screen: Unicode NFC, invisible and control characters dropped, trailing
+ * spaces trimmed. Two ids with the same look-alike key print alike raw but are different ids.
+ */
+export function lookAlikeKey(text: string): string {
+  return text.normalize('NFC').replace(INVISIBLE, '').trimEnd();
+}
+
+/** `U+0071 U+0031 U+0020` for "q1 ": how two look-alike ids differ. */
+export function codePoints(text: string): string {
+  return [...text]
+    .map((character) => `U+${(character.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`)
+    .join(' ');
+}

@@ -297,6 +297,33 @@ describe('look-alike names, links and long names', () => {
     for (const shown of ['q\\\\u200b1', 'q\\\\u20601', 'q\\\\xad1', 'q1\\\\x20']) expect(markdown).toContain(shown);
   });
 
+  it('warns when this run and the baseline name a question with ids that differ only in a trailing space or normalisation', () => {
+    // Before: "q1" missing and "q1 " new, printed alike, with no word of why.
+    const sample = (queryId: string) => ({
+      file: 'test/a.test.ts',
+      describePath: ['s'],
+      test: 't',
+      queryId,
+      measure: 'recall@5',
+      value: 1,
+      pass: true,
+    });
+    const run = { runner: 'vitest' as const, samples: [sample('q1 '), sample('cafe\u0301')] };
+    const baseline = baselineFile({});
+    baseline.suites[suiteKeyOf({ file: 'test/a.test.ts', describe: ['s'] })] = {
+      'recall@5': { q1: 1, 'caf\u00e9': 1 },
+    };
+    const summary = summarize(run, baseline);
+    expect(summary.warnings).toEqual([
+      'test/a.test.ts > s · recall@5: question ids "cafe\u0301" and "caf\u00e9" differ only in invisible characters, trailing spaces or Unicode normalisation (U+0063 U+0061 U+0066 U+0065 U+0301 vs U+0063 U+0061 U+0066 U+00E9); they are two different questions.',
+      'test/a.test.ts > s · recall@5: question ids "q1\\x20" and "q1" differ only in invisible characters, trailing spaces or Unicode normalisation (U+0071 U+0031 U+0020 vs U+0071 U+0031); they are two different questions.',
+    ]);
+    expect(renderConsole(summary, { color: false })).toContain(
+      'Warning: test/a.test.ts > s · recall@5: question ids "q1\\x20"',
+    );
+    expect(renderMarkdown(summary)).toContain('question ids "q1\\\\x20" and "q1" differ only');
+  });
+
   it('does not let Markdown turn a URL in a name into a link', () => {
     expect(escapeText('see https://evil.example/x and www.evil.example')).toBe(
       'see https:\u200b//evil.example/x and www\u200b.evil.example',
