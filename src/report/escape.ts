@@ -10,7 +10,8 @@
 // - Markdown (PR comments, $GITHUB_STEP_SUMMARY): the same characters made visible, then Markdown and
 //   HTML specials escaped, `$` (math) escaped, and `@mentions` and URLs neutralised with a zero-width
 //   space (no notification, no link).
-// - HTML: src/report/html (escapeHtml) escapes markup; line breaks are harmless there.
+// - HTML: src/report/html (escapeHtml) escapes markup; names from the run also go through
+//   visibleControls first (escapeHtmlName), so look-alike names differ there too.
 
 import { escapeConsole, visibleControls } from '../core/visible.js';
 
