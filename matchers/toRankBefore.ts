@@ -1,6 +1,6 @@
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { utilsOf } from './support/context.js';
-import { formatRanking } from './support/format.js';
+import { formatRanking, showId } from './support/format.js';
 import { hintOf, matcherCall } from './support/hint.js';
 import { checkId, rankForIds, type RankingOptions } from './support/id-matcher.js';
 
@@ -26,10 +26,10 @@ export function toRankBefore(
   const message = () => {
     const utils = utilsOf(this);
     const where = (id: string, rank: number | undefined) =>
-      `${id}: ${rank === undefined ? 'not retrieved' : `rank ${rank}`}`;
+      `${showId(id)}: ${rank === undefined ? 'not retrieved' : `rank ${rank}`}`;
     const expectation = this.isNot
-      ? `Expected ${first} not to rank before ${second}`
-      : `Expected ${first} to rank before ${second}`;
+      ? `Expected ${showId(first)} not to rank before ${showId(second)}`
+      : `Expected ${showId(first)} to rank before ${showId(second)}`;
     const summary = `${utils.EXPECTED_COLOR(expectation)}\n${utils.RECEIVED_COLOR(where(first, rankA))}\n${utils.RECEIVED_COLOR(where(second, rankB))}`;
     const shown = Math.max(rankA ?? 0, rankB ?? 0, 5);
     return [hintOf(call), summary, formatRanking(explanation, shown, utils)].join('\n\n');

@@ -1,6 +1,6 @@
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { utilsOf } from './support/context.js';
-import { formatRanking } from './support/format.js';
+import { formatRanking, showId } from './support/format.js';
 import { hintOf, matcherCall } from './support/hint.js';
 import { checkId, rankForIds, type RankingOptions } from './support/id-matcher.js';
 
@@ -23,10 +23,11 @@ export function toRankFirst(
   const message = () => {
     const utils = utilsOf(this);
     const rank = firstRank.get(wanted);
+    const shownId = showId(wanted);
     const summary = this.isNot
-      ? `Expected ${utils.EXPECTED_COLOR(wanted)} not to rank first, but it does`
-      : `Expected first: ${utils.EXPECTED_COLOR(wanted)}\nReceived first: ${utils.RECEIVED_COLOR(first ?? '(no hits)')}` +
-        (rank === undefined ? `\n${wanted} was not retrieved` : `\n${wanted} is at rank ${rank}`);
+      ? `Expected ${utils.EXPECTED_COLOR(shownId)} not to rank first, but it does`
+      : `Expected first: ${utils.EXPECTED_COLOR(shownId)}\nReceived first: ${utils.RECEIVED_COLOR(first === undefined ? '(no hits)' : showId(first))}` +
+        (rank === undefined ? `\n${shownId} was not retrieved` : `\n${shownId} is at rank ${rank}`);
     return [hintOf(call), summary, formatRanking(explanation, Math.max(rank ?? 0, 5), utils)].join('\n\n');
   };
   return { pass, message };

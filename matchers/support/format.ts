@@ -1,6 +1,7 @@
 import { documentKeyOf, fieldThatWouldMatch } from '../../src/core/keys.js';
 import type { Hit } from '../../src/core/types.js';
 import type { RankedRow, RankingExplanation } from '../../src/core/explain.js';
+import { codePoints, escapeConsole } from '../../src/core/visible.js';
 import type { MatcherUtils } from './context.js';
 
 /** Rows shown at most in a ranked list; the rest is summarised with a count. */
@@ -14,8 +15,18 @@ export function formatNumber(value: number): string {
   return fixed;
 }
 
+/**
+ * An id as a failure message shows it: control characters (terminal escape sequences), bidirectional,
+ * invisible characters and trailing spaces made visible as the reporters show them, so an id can
+ * neither drive the terminal nor pass for another.
+ */
+export function showId(id: string): string {
+  return escapeConsole(id);
+}
+
 export function shortKey(key: string): string {
-  return key.length > MAX_KEY_LENGTH ? `${key.slice(0, MAX_KEY_LENGTH - 1)}…` : key;
+  const shown = showId(key);
+  return shown.length > MAX_KEY_LENGTH ? `${shown.slice(0, MAX_KEY_LENGTH - 1)}…` : shown;
 }
 
 /** `a, b, c, … and 4 more`: the first `max` items, each as `show` writes it, and a count of the rest. */
@@ -112,12 +123,6 @@ export function formatAlignmentDiagnosis(
     `  hit keys:       ${hitKeys.join(', ')}`,
     ...[fix, normalization].filter((line) => line !== ''),
   ].join('\n');
-}
-
-function codePoints(id: string): string {
-  return [...id]
-    .map((character) => `U+${(character.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`)
-    .join(' ');
 }
 
 /** Relevant ids that a hit key spells in another Unicode normalisation form: they look alike and never meet. */

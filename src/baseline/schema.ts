@@ -32,6 +32,9 @@
 // suites could share: still read (into `legacy`), matched against the suites of the current run
 // (resolveLegacySuites). The next update writes version 3.
 
+import { posix } from 'node:path';
+
+import { jsonPreview } from '../core/describe.js';
 import { parseMeasure } from '../core/measures.js';
 import { describeConflictMarkers } from './conflict-markers.js';
 import { parseSuiteKey, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../recording/collected.js';
@@ -101,6 +104,10 @@ export function sortedKeys(record: object): string[] {
 }
 
 const TOP_LEVEL_KEYS = ['generatedBy', 'schemaVersion'];
+/** How deep a version-2 baseline nests: file, suites, suite, measures, measure (samples). */
+const BASELINE_NESTING = 5;
+// Far above BASELINE_NESTING, far below what would strain the checks that walk the parsed value.
+const MAX_NESTING = 64;
 const ACCEPT_HINT =
   'fix it by hand, restore it from version control (git checkout -- <file>), or delete it and record a new one with RAG_BASELINE=update';
 
@@ -128,6 +135,15 @@ export function parseBaseline(text: string, path: string): BaselineFile {
   }
   const conflict = describeConflictMarkers(body, path);
   if (conflict !== undefined) throw new BaselineError(path, 'invalid-json', conflict);
+  const tooDeep = findNestingBeyond(body, MAX_NESTING);
+  if (tooDeep !== undefined) {
+    const { line, column } = lineAndColumn(body, tooDeep);
+    throw new BaselineError(
+      path,
+      'malformed',
+      `nests objects and arrays more than ${MAX_NESTING} levels deep (line ${line}, column ${column}); a baseline nests ${BASELINE_NESTING}; ${ACCEPT_HINT}.`,
+    );
+  }
   let data: unknown;
   try {
     data = JSON.parse(body);
@@ -268,8 +284,8 @@ function validateVersion2(suites: unknown, path: string): BaselineFile {
     }
     const identity: SuiteIdentity =
       project === undefined
-        ? { file, describe: describe as string[] }
-        : { file, describe: describe as string[], project: project as string };
+        ? { file: normalizedFile(file), describe: describe as string[] }
+        : { file: normalizedFile(file), describe: describe as string[], project: project as string };
     const key = suiteKeyOf(identity);
     const label = `${where} (${suiteNameOf(identity)})`;
     if (own(result.suites, key) !== undefined) {
@@ -305,9 +321,19 @@ function validateMeasures(measures: unknown, path: string, where: string): Basel
   return suite;
 }
 
-/** Measures whose every value lies in [0, 1]: the retrieval measures, faithfulness and judge scores. */
+/**
+ * A test file's path as the reporters record it: `./test/a.test.ts` and `test//a.test.ts` are
+ * `test/a.test.ts`, so a hand-edited suite is compared with the run's rather than kept beside it.
+ */
+function normalizedFile(file: string): string {
+  const normalized = posix.normalize(file);
+  return normalized.startsWith('./') ? normalized.slice(2) : normalized;
+}
+
+/** Measures whose every value lies in [0, 1]: the retrieval measures, faithfulness and judge scores (any case). */
 function isProportion(measure: string): boolean {
-  if (measure === 'faithfulness' || measure.startsWith('judge:')) return true;
+  const lowered = measure.toLowerCase();
+  if (lowered === 'faithfulness' || lowered.startsWith('judge:')) return true;
   try {
     parseMeasure(measure);
     return true;
@@ -563,8 +589,25 @@ function describeJson(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   if (Array.isArray(value)) return 'an array';
-  const json = JSON.stringify(value);
-  return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+  return jsonPreview(value);
+}
+
+/** Offset of the first `{` or `[` that opens level `limit + 1` in `text` (strings skipped); undefined when none does. */
+export function findNestingBeyond(text: string, limit: number): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      i++;
+      while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
+    } else if (code === 0x7b || code === 0x5b) {
+      depth++;
+      if (depth > limit) return i;
+    } else if (code === 0x7d || code === 0x5d) {
+      depth--;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -702,69 +745,54 @@ export function findJsonErrorOffset(text: string): number {
     if (!match) fail();
     i += match![0].length;
   };
-  const value = (): void => {
+  const key = (): void => {
     space();
-    const character = text[i];
-    if (character === '{') {
-      i++;
-      space();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        space();
-        string();
-        space();
-        if (text[i] !== ':') fail();
-        i++;
-        value();
-        space();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return;
-        }
-        fail();
-      }
-    }
-    if (character === '[') {
-      i++;
-      space();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value();
-        space();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return;
-        }
-        fail();
-      }
-    }
-    if (character === '"') return string();
-    if (character === 't') return literal('true');
-    if (character === 'f') return literal('false');
-    if (character === 'n') return literal('null');
-    number();
+    string();
+    space();
+    if (text[i] !== ':') fail();
+    i++;
   };
+  // Iterative, with a stack of the closing brackets still due: a file nested 100,000 levels deep costs
+  // an array of that length, not as many stack frames.
+  const closers: string[] = [];
   try {
-    value();
-    space();
-    if (i < text.length) fail();
+    for (;;) {
+      space();
+      const character = text[i];
+      if (character === '{' || character === '[') {
+        const closer = character === '{' ? '}' : ']';
+        i++;
+        space();
+        if (text[i] !== closer) {
+          closers.push(closer);
+          if (closer === '}') key();
+          continue;
+        }
+        i++;
+      } else if (character === '"') string();
+      else if (character === 't') literal('true');
+      else if (character === 'f') literal('false');
+      else if (character === 'n') literal('null');
+      else number();
+      // After a value: close what ends here, then a comma starts the next value.
+      for (;;) {
+        space();
+        if (closers.length === 0) {
+          if (i < text.length) fail();
+          return text.length;
+        }
+        if (text[i] === ',') {
+          i++;
+          if (closers[closers.length - 1] === '}') key();
+          break;
+        }
+        if (text[i] !== closers[closers.length - 1]) fail();
+        i++;
+        closers.pop();
+      }
+    }
   } catch (offset) {
     if (typeof offset === 'number') return Math.min(offset, text.length);
     throw offset;
   }
-  return text.length;
 }

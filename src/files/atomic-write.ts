@@ -9,6 +9,8 @@
 // pid is no longer running on this host or they are older than an hour, so they do not linger for
 // `git add .` to pick up.
 //
+// Writing through a symlink (dangling too) replaces the file it points to, not the link.
+//
 // The `fs` module object is used through its properties (fs.promises.rename, fs.renameSync, …) so
 // tests can make a single step fail with vi.spyOn.
 
@@ -17,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { isRunning } from '../files/lock.js';
+import { errorCode, realPathOf, realPathOfSync } from '../files/real-path.js';
 
 /** Directory-fsync errors that only mean "not supported here" (Windows, some file systems). */
 const IGNORED_DIRECTORY_SYNC_ERRORS = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSUP', 'EACCES']);
@@ -24,7 +27,7 @@ const IGNORED_DIRECTORY_SYNC_ERRORS = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENO
 /** Writes `contents` (a string is written as UTF-8) to `filePath` atomically. Keeps an existing file's mode. */
 export async function writeFileAtomic(filePath: string, contents: string | Uint8Array): Promise<void> {
   assertArguments('writeFileAtomic', filePath, contents);
-  const targetPath = await resolveTargetPath(filePath);
+  const targetPath = await realPathOf(filePath);
   const existingMode = await existingFileMode(targetPath);
   const tempPath = tempPathFor(targetPath);
   try {
@@ -41,7 +44,7 @@ export async function writeFileAtomic(filePath: string, contents: string | Uint8
 /** Synchronous twin of writeFileAtomic. */
 export function writeFileAtomicSync(filePath: string, contents: string | Uint8Array): void {
   assertArguments('writeFileAtomicSync', filePath, contents);
-  const targetPath = resolveTargetPathSync(filePath);
+  const targetPath = realPathOfSync(filePath);
   const existingMode = existingFileModeSync(targetPath);
   const tempPath = tempPathFor(targetPath);
   try {
@@ -102,29 +105,6 @@ function removeOrphanedTemps(targetPath: string): void {
     }
   } catch {
     // a folder we cannot list or a file another process just removed: nothing to clean
-  }
-}
-
-function errorCode(error: unknown): unknown {
-  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-}
-
-// Writing through a symlink replaces the file it points to, not the link.
-async function resolveTargetPath(filePath: string): Promise<string> {
-  try {
-    return await fs.promises.realpath(filePath);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return path.resolve(filePath);
-    throw error;
-  }
-}
-
-function resolveTargetPathSync(filePath: string): string {
-  try {
-    return fs.realpathSync(filePath);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return path.resolve(filePath);
-    throw error;
   }
 }
 

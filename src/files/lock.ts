@@ -1,7 +1,7 @@
 // An exclusive lock on a file we read, merge and write back (the baseline), shared by every process
 // on the machine and by processes on other machines that see the same folder.
 //
-// The lock is a file `.<name>.lock` next to the target, created with O_EXCL ('wx'), holding the
+// The lock is a file `.<name>.lock` next to the target's real path (symlinks followed), created with O_EXCL ('wx'), holding the
 // owner's pid, host and start time. A lock is stale when its owner is gone: same host and the pid is
 // no longer running, or (any host) it is older than `staleMs`. A stale lock is removed under a second,
 // short-lived O_EXCL "breaker" file, so two waiters cannot both break it and then remove each other's
@@ -12,6 +12,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+
+import { errorCode, realPathOf } from './real-path.js';
 
 export interface FileLockOptions {
   /** How long to wait for another holder before giving up. Default 30 s. */
@@ -66,7 +68,8 @@ export async function withFileLock<T>(
 ): Promise<T> {
   const timeoutMs = checkedMs(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const staleMs = checkedMs(options.staleMs, DEFAULT_STALE_MS, 'staleMs');
-  const lockPath = lockPathFor(path.resolve(target));
+  // The real path: two symlinks to one file must take one lock, the one next to the file written.
+  const lockPath = lockPathFor(await realPathOf(target));
   const ownText = JSON.stringify({
     pid: process.pid,
     host: hostname(),
@@ -198,8 +201,4 @@ async function release(lockPath: string, ownText: string): Promise<void> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function errorCode(error: unknown): unknown {
-  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 }

@@ -21,6 +21,8 @@
 //     ]
 //   }
 import { readFile } from 'node:fs/promises';
+import { findNestingBeyond } from '../baseline/schema.js';
+import { jsonPreview } from '../core/describe.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { cleanSample, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import { NOT_JUDGED_REASONS, type FileOutcome, type NotJudgedReason } from '../recording/outcomes.js';
@@ -143,7 +145,7 @@ export function validateShardReport(data: unknown, path: string): ShardReport {
       `written by a newer rag-matchers (shard report schema ${raw.schemaVersion}; this version reads up to ${SHARD_REPORT_SCHEMA_VERSION}); use the same rag-matchers version for the shards and the merge.`,
     );
   }
-  if (raw.runner !== 'jest') return fail(`"runner" must be "jest", found ${JSON.stringify(raw.runner)}.`);
+  if (raw.runner !== 'jest') return fail(`"runner" must be "jest", found ${jsonPreview(raw.runner)}.`);
   const shard = raw.shard as Record<string, unknown> | null | undefined;
   const index = shard?.index;
   const count = shard?.count;
@@ -262,12 +264,22 @@ const VERDICT_OPTIONS = [
   'suites',
 ] as const;
 
+/** Far deeper than any shard report's options (suites → measures → …), far below the stack's limit. */
+const MAX_SHARD_NESTING = 64;
+
 export async function readShardReport(path: string): Promise<ShardReport> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     throw new ShardReportError(`${path}: cannot be read (${(error as Error).message}).`);
+  }
+  // The checks below compare options as JSON text: a value nested thousands deep would overflow the stack.
+  const tooDeep = findNestingBeyond(text, MAX_SHARD_NESTING);
+  if (tooDeep !== undefined) {
+    throw new ShardReportError(
+      `${path}: nests objects and arrays more than ${MAX_SHARD_NESTING} levels deep (at character ${tooDeep + 1}); not a shard report a rag-matchers reporter wrote.`,
+    );
   }
   let data: unknown;
   try {

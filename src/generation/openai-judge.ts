@@ -60,8 +60,10 @@ export interface OpenAiCompatibleJudgeOptions {
   jsonMode?: boolean;
   /** Default 0, so repeated runs grade alike. */
   temperature?: number;
-  /** Extra request headers (e.g. an organisation or gateway header). */
+  /** Extra request headers (e.g. an organisation or gateway header). Their values are never printed (see `secrets`). */
   headers?: Record<string, string>;
+  /** More values never to print, besides the API key, header values and credentials in baseUrl (e.g. a key the prompt function sends). */
+  secrets?: readonly string[];
   /** Default: the global fetch. */
   fetch?: JudgeFetch;
   /** A response body larger than this many bytes is not read further and fails the judgement. Default 1048576 (1 MiB). */
@@ -111,28 +113,57 @@ function parseRecord(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** Index just past the "}" closing the object that opens at `start`, skipping braces inside strings. */
-function closingBrace(text: string, start: number): number | undefined {
-  let depth = 0;
+/**
+ * Every balanced {...} of `text` as [start, end) in order of its "{", braces inside strings skipped, up
+ * to the first "{" that is never closed. One pass with a stack, so a reply of nested braces costs time
+ * linear in its size (rescanning from every "{" cost 27 s on 128 kB).
+ */
+function balancedBraceSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  const open: number[] = [];
   let inString = false;
-  for (let index = start; index < text.length; index += 1) {
+  for (let index = 0; index < text.length; index += 1) {
     const character = text[index];
     if (inString) {
       if (character === '\\') index += 1;
       else if (character === '"') inString = false;
-    } else if (character === '"') inString = true;
-    else if (character === '{') depth += 1;
-    else if (character === '}') {
-      depth -= 1;
-      if (depth === 0) return index + 1;
+    } else if (character === '{') {
+      open.push(spans.length);
+      spans.push([index, -1]);
+    } else if (open.length > 0) {
+      // Quotes count only inside a brace: prose between objects is not JSON.
+      if (character === '"') inString = true;
+      else if (character === '}') spans[open.pop()!]![1] = index + 1;
     }
+  }
+  const firstUnclosed = open.length > 0 ? open[0]! : spans.length;
+  return spans.slice(0, firstUnclosed);
+}
+
+/**
+ * The first balanced {...} of `reply` that parses as an object. Objects nested in one that failed are
+ * tried too, within a budget of the reply's length in parsed characters: the objects that are not
+ * nested are disjoint, so all parsing together stays linear in the reply.
+ */
+function firstEmbeddedObject(reply: string): Record<string, unknown> | undefined {
+  let nestedBudget = reply.length;
+  let failedEnd = -1;
+  for (const [start, end] of balancedBraceSpans(reply)) {
+    const nested = start < failedEnd;
+    if (nested) {
+      nestedBudget -= end - start;
+      if (nestedBudget < 0) continue;
+    }
+    const embedded = parseRecord(reply.slice(start, end));
+    if (embedded) return embedded;
+    if (!nested) failedEnd = end;
   }
   return undefined;
 }
 
 /**
  * The first JSON object in a model reply: the whole reply, else the body of a ``` fence, else the
- * first balanced {...} in surrounding prose. Undefined when there is none.
+ * first balanced {...} in surrounding prose that parses. Undefined when there is none.
  */
 export function extractJsonObject(reply: string): Record<string, unknown> | undefined {
   const whole = parseRecord(reply.trim());
@@ -141,13 +172,7 @@ export function extractJsonObject(reply: string): Record<string, unknown> | unde
     const fenced = parseRecord((fence[1] ?? '').trim());
     if (fenced) return fenced;
   }
-  for (let start = reply.indexOf('{'); start !== -1; start = reply.indexOf('{', start + 1)) {
-    const end = closingBrace(reply, start);
-    if (end === undefined) break;
-    const embedded = parseRecord(reply.slice(start, end));
-    if (embedded) return embedded;
-  }
-  return undefined;
+  return firstEmbeddedObject(reply);
 }
 
 /** "0.8", "1", ".5", " 0.75 ": digits with at most one decimal point; not "0x1", "1e0", "+1" or "Infinity". */
@@ -269,12 +294,22 @@ function resolveOptions(options: OpenAiCompatibleJudgeOptions): ResolvedOptions 
   const headers = options.headers ?? {};
   if (!isRecord(headers))
     throw new TypeError(`options.headers must be an object of header strings, got ${describeValue(headers)}.`);
+  const secrets = options.secrets ?? [];
+  if (!Array.isArray(secrets) || !secrets.every((secret) => typeof secret === 'string')) {
+    // The values themselves are not echoed: they are secrets.
+    throw new TypeError('options.secrets must be an array of strings (values never to print), or left out.');
+  }
   return {
     name: options.name ?? `openai-compatible:${options.model}`,
     url: endpoint.url,
     displayUrl: endpoint.displayUrl,
     basicCredentials: endpoint.basicCredentials,
-    redact: secretRedactor([options.apiKey, ...endpoint.secrets, ...headerSecrets(headers as Record<string, string>)]),
+    redact: secretRedactor([
+      options.apiKey,
+      ...endpoint.secrets,
+      ...headerSecrets(headers as Record<string, string>),
+      ...secrets,
+    ]),
     maxResponseBytes,
     model: options.model,
     apiKey: options.apiKey,
@@ -513,12 +548,22 @@ function judgementFrom(content: string, status: number, attempts: number, option
       options,
     );
   try {
-    const result = validateJudgeResult(normalizeReplyObject(object), options.name);
-    return { ...result, reason: options.redact(result.reason) };
+    return redactedResult(validateJudgeResult(normalizeReplyObject(object), options.name), options.redact);
   } catch (cause) {
     const problem = cause instanceof Error ? cause.message : String(cause);
     throw parseError(`expected ${EXPECTED_REPLY}, but ${problem}`, content, status, attempts, options, cause);
   }
+}
+
+/** The grade with every secret the model quoted replaced, in its reason and in the names of its dimensions. */
+function redactedResult(result: JudgeResult, redact: (text: string) => string): JudgeResult {
+  const redacted: JudgeResult = { ...result, reason: redact(result.reason) };
+  if (result.dimensions !== undefined) {
+    redacted.dimensions = Object.fromEntries(
+      Object.entries(result.dimensions).map(([name, value]) => [redact(name), value]),
+    );
+  }
+  return redacted;
 }
 
 function backoffMs(retry: number, retryAfter: number | undefined, options: ResolvedOptions): number {

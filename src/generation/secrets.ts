@@ -1,12 +1,18 @@
 // Keeping a judge's credentials out of everything we print: error messages, quoted response bodies,
 // model text. The secrets are the API key, the password (and user) of a `user:pass@` URL, the
-// values of query parameters that look like credentials (`?api-key=…`, `key=`, `token=`, `sig=` …)
-// and the values of request headers that look like credentials (`api-key`, `x-api-key`, …).
+// values of query parameters that look like credentials (`?api-key=…`, `key=`, `code=`, `token=`,
+// `sig=`, `pwd=` …), the value of every request header given (the whole value, the token after a
+// scheme such as `Bearer`, the user and password in `Basic`, each cookie's value) except a few that
+// carry none (`content-type`, `accept`, `user-agent`, `*-version`), and the values listed in the
+// `secrets` option.
 
 const REDACTED = '[redacted]';
 
-/** Query parameters and header names whose values are treated as secrets. */
-const SECRET_NAME = /key|token|secret|password|passwd|auth|sig|credential|session/i;
+/** Query parameters whose values are treated as secrets (`code` is how Azure Functions takes its key). */
+const SECRET_NAME = /key|token|secret|pass|pwd|auth|sig|code|credential|session|cookie/i;
+
+/** Headers that carry no credential: their values stay readable in messages. */
+const PLAIN_HEADER = /^(content-type|accept|accept-language|user-agent|[\w-]*-version)$/i;
 
 /** Shorter values are not searched for: replacing every "a" in a message would hide it without protecting anything. */
 const MIN_SECRET_LENGTH = 3;
@@ -45,11 +51,35 @@ export function judgeEndpoint(baseUrl: string): JudgeEndpoint {
   return { url: url.href, displayUrl, basicCredentials, secrets };
 }
 
-/** The values of headers whose names look like credentials. */
+/** The secrets in request headers: every value but those of PLAIN_HEADER, and the credentials inside it. */
 export function headerSecrets(headers: Readonly<Record<string, string>>): string[] {
   return Object.entries(headers)
-    .filter(([name]) => SECRET_NAME.test(name))
-    .map(([, value]) => String(value));
+    .filter(([name]) => !PLAIN_HEADER.test(name))
+    .flatMap(([, value]) => credentialsIn(String(value)));
+}
+
+/**
+ * A header value and the credentials inside it: the token after an authorization scheme
+ * (`Bearer <token>`), the decoded `user:password` of `Basic` and each half, and the value of each
+ * `name=value` pair of a cookie list. A server may quote any of them alone.
+ */
+function credentialsIn(value: string): string[] {
+  const found = [value];
+  const scheme = /^\s*([A-Za-z][\w.+-]*)\s+(\S.*?)\s*$/s.exec(value);
+  if (scheme !== null) {
+    const token = scheme[2]!;
+    found.push(token);
+    if (scheme[1]!.toLowerCase() === 'basic') {
+      const decoded = Buffer.from(token, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon !== -1) found.push(decoded, decoded.slice(0, colon), decoded.slice(colon + 1));
+    }
+  }
+  for (const pair of value.split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals !== -1) found.push(pair.slice(equals + 1).trim());
+  }
+  return found;
 }
 
 /** A function replacing every occurrence of each secret (and its URL-encoded and JSON-escaped forms) in a text. */
@@ -60,6 +90,7 @@ export function secretRedactor(secrets: readonly (string | undefined)[]): (text:
     forms.add(secret);
     forms.add(encodeURIComponent(secret));
     forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(decodedForm(secret));
   }
   // Longest first, so a secret containing another is replaced whole.
   const ordered = [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
@@ -69,6 +100,15 @@ export function secretRedactor(secrets: readonly (string | undefined)[]): (text:
     for (const form of ordered) result = result.split(form).join(REDACTED);
     return result;
   };
+}
+
+/** A percent-encoded secret (a cookie's or a query's value) as a server may echo it decoded. */
+function decodedForm(secret: string): string {
+  try {
+    return decodeURIComponent(secret.replaceAll('+', ' '));
+  } catch {
+    return secret;
+  }
 }
 
 /** `error` when its message holds no secret, else an Error with the redacted message (and the original's name). */

@@ -8,6 +8,7 @@ import {
   describeChange,
   describeTest,
   displayWidth,
+  fitWidth,
   formatDelta,
   formatP,
   formatValue,
@@ -26,6 +27,9 @@ import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 
 /** The note of a run that updates the baseline; finishRun takes it back when the write failed. */
 export const UPDATING_NOTE = 'The baseline is being updated: these changes are recorded, not judged.';
+
+/** Widest suite, measure or question name in the console's columns; the JSON report has the full names. */
+const MAX_NAME_WIDTH = 80;
 
 export interface ConsoleRenderOptions {
   /** ANSI colours. Use shouldUseColor(process.stdout) to decide. */
@@ -122,8 +126,8 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     table.push({
       status: row.status,
       cells: [
-        previous?.suiteKey === row.suiteKey ? '' : escapeConsole(row.suite),
-        escapeConsole(row.measure),
+        previous?.suiteKey === row.suiteKey ? '' : fitWidth(escapeConsole(row.suite), MAX_NAME_WIDTH),
+        fitWidth(escapeConsole(row.measure), MAX_NAME_WIDTH),
         String(row.count),
         formatValue(row.mean),
         `[${formatValue(row.interval.lower)}, ${formatValue(row.interval.upper)}]`,
@@ -155,7 +159,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     lines.push('');
     const test = describeTest(row);
     lines.push(
-      paint.red(`▼ ${escapeConsole(row.suite)} · ${escapeConsole(describeChange(row))}`) +
+      paint.red(`▼ ${fitWidth(escapeConsole(row.suite), MAX_NAME_WIDTH)} · ${escapeConsole(describeChange(row))}`) +
         (test ? paint.dim(` (${test})`) : '') +
         `; ${plural(row.worse.length, 'question')} got worse:`,
     );
@@ -271,7 +275,7 @@ function verdictLine(summary: RunSummary, commands: ReportCommands, paint: Retur
 
 function worseLines(row: SummaryRow, maxWorse: number, paint: ReturnType<typeof painter>): string[] {
   const shown = row.worse.slice(0, maxWorse);
-  const labels = shown.map((change) => escapeConsole(questionLabel(change)));
+  const labels = shown.map((change) => fitWidth(questionLabel(change, escapeConsole), MAX_NAME_WIDTH));
   const width = Math.max(0, ...labels.map(displayWidth));
   const lines = shown.map(
     (change, index) =>

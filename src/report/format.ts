@@ -116,10 +116,14 @@ export function isPartialComparison(row: SummaryRow): boolean {
 }
 
 /** A question as listed: its id, with the test's name when that adds something (`q17 (refund window)`). */
-export function questionLabel(change: { sampleId: string; test: string }): string {
+export function questionLabel(
+  change: { sampleId: string; test: string },
+  escape: (text: string) => string = (text) => text,
+): string {
+  // Each part escaped alone, so that a trailing space of the id shows before " (test)".
   return change.test === '' || change.test.includes(change.sampleId)
-    ? change.sampleId
-    : `${change.sampleId} (${change.test})`;
+    ? escape(change.sampleId)
+    : `${escape(change.sampleId)} (${escape(change.test)})`;
 }
 
 /** `sign test p = 0.031, Holm 0.062` for a row with a test result, else ''. */
@@ -161,6 +165,23 @@ export function describeCounts(summary: RunSummary): string {
   ];
   if (summary.newRows > 0) parts.push(`${summary.newRows} new`);
   return parts.join(', ');
+}
+
+/**
+ * `text` cut to at most `maxWidth` display columns, ending in "…" when cut: a 100 kB suite name would
+ * otherwise pad every row of a table to its width.
+ */
+export function fitWidth(text: string, maxWidth: number): string {
+  if (text.length <= maxWidth / 2 || displayWidth(text) <= maxWidth) return text;
+  let width = 0;
+  let end = 0;
+  for (const character of text) {
+    const next = width + displayWidth(character);
+    if (next > maxWidth - 1) break;
+    width = next;
+    end += character.length;
+  }
+  return `${text.slice(0, end)}…`;
 }
 
 /** Display width in columns: code points, with East Asian wide characters and emoji as two. */

@@ -15,7 +15,7 @@ import { writeFileAtomic } from '../files/atomic-write.js';
 import { actionFor, describeFinding, formatP, plural, reportCommands } from './format.js';
 import type { JsonReport, JsonReportRow } from './json.js';
 import { changesChart, distributionChart, fmt, fmtDelta, meansChart, percent } from './html/charts.js';
-import { escapeHtml } from './html/escape.js';
+import { escapeHtml, escapeHtmlName } from './html/escape.js';
 import { validateJsonReport } from './html/input.js';
 import { page } from './html/page.js';
 
@@ -68,7 +68,7 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
     suites.forEach(([suite, rows], index) => {
       const marks = rows.filter((row) => row.status === 'regressed').length;
       body.push(
-        `<li><a href="#suite-${index + 1}">${escapeHtml(suite)}</a>${marks > 0 ? ` <span class="down">▼ ${marks}</span>` : ''}</li>`,
+        `<li><a href="#suite-${index + 1}">${escapeHtmlName(suite)}</a>${marks > 0 ? ` <span class="down">▼ ${marks}</span>` : ''}</li>`,
       );
     });
     body.push('</ul></nav>');
@@ -85,7 +85,7 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
     );
     for (const row of report.missing) {
       body.push(
-        `<tr><td class="suite">${escapeHtml(row.suite)}</td><td>${escapeHtml(row.measure)}</td><td class="num">${row.count}</td><td class="num">${fmt(row.mean)}</td></tr>`,
+        `<tr><td class="suite">${escapeHtmlName(row.suite)}</td><td>${escapeHtmlName(row.measure)}</td><td class="num">${row.count}</td><td class="num">${fmt(row.mean)}</td></tr>`,
       );
     }
     body.push('</tbody></table></section>');
@@ -199,8 +199,8 @@ function summaryTable(report: JsonReport, suites: [string, JsonReportRow[]][]): 
     out.push(
       `<tr class="status-${row.status}">` +
         `<td><span class="status ${row.status}">${escapeHtml(STATUS_TEXT[row.status])}</span></td>` +
-        `<td class="suite"><a href="#${anchors.get(row.suite)}">${escapeHtml(row.suite)}</a></td>` +
-        `<td>${escapeHtml(row.measure)}</td>` +
+        `<td class="suite"><a href="#${anchors.get(row.suite)}">${escapeHtmlName(row.suite)}</a></td>` +
+        `<td>${escapeHtmlName(row.measure)}</td>` +
         `<td class="num">${row.count}</td>` +
         `<td class="num">${fmt(row.mean)}</td>` +
         `<td class="num">${fmt(row.interval.lower)}–${fmt(row.interval.upper)}</td>` +
@@ -227,7 +227,7 @@ function summaryTable(report: JsonReport, suites: [string, JsonReportRow[]][]): 
 
 function suiteSection(suite: string, rows: JsonReportRow[], index: number, options: HtmlRenderOptions): string {
   const maxListed = options.maxListedQuestions ?? 100;
-  const out = [`<section class="suite" id="suite-${index}">`, `<h2>${escapeHtml(suite)}</h2>`];
+  const out = [`<section class="suite" id="suite-${index}">`, `<h2>${escapeHtmlName(suite)}</h2>`];
   const level = percent(rows[0]?.interval.confidence ?? 0.95);
   out.push(
     `<figure><figcaption>Mean of each measure with its ${escapeHtml(level)} interval, against the baseline mean</figcaption>${meansChart(suite, rows)}</figure>`,
@@ -242,11 +242,11 @@ function suiteSection(suite: string, rows: JsonReportRow[], index: number, optio
       options.maxChartQuestions === undefined ? {} : { maxPerSide: options.maxChartQuestions },
     );
     if (chart === undefined) {
-      out.push(`<p class="note"><strong>${escapeHtml(row.measure)}</strong>: ${escapeHtml(caption)}</p>`);
+      out.push(`<p class="note"><strong>${escapeHtmlName(row.measure)}</strong>: ${escapeHtml(caption)}</p>`);
       continue;
     }
     out.push(
-      `<figure class="changes"><figcaption><strong>${escapeHtml(row.measure)}</strong>: ${escapeHtml(caption)}</figcaption>${chart}`,
+      `<figure class="changes"><figcaption><strong>${escapeHtmlName(row.measure)}</strong>: ${escapeHtml(caption)}</figcaption>${chart}`,
     );
     const changes = [...row.worse, ...row.better];
     out.push(
@@ -254,7 +254,7 @@ function suiteSection(suite: string, rows: JsonReportRow[], index: number, optio
     );
     for (const change of changes.slice(0, maxListed)) {
       out.push(
-        `<tr><td>${escapeHtml(change.sampleId)}</td><td>${escapeHtml(change.test)}</td><td class="num">${fmt(change.before)}</td><td class="num">${fmt(change.after)}</td>` +
+        `<tr><td>${escapeHtmlName(change.sampleId)}</td><td>${escapeHtmlName(change.test)}</td><td class="num">${fmt(change.before)}</td><td class="num">${fmt(change.after)}</td>` +
           `<td class="num ${change.delta < 0 ? 'down' : 'up'}">${escapeHtml(fmtDelta(change.delta))}</td></tr>`,
       );
     }

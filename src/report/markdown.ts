@@ -151,8 +151,8 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
         '',
       ];
       for (const change of row.worse.slice(0, maxWorse)) {
-        const label = questionLabel(change);
-        lines.push(`- ${escapeText(label)}: ${formatValue(change.before)} → ${formatValue(change.after)}`);
+        const label = questionLabel(change, escapeText);
+        lines.push(`- ${label}: ${formatValue(change.before)} → ${formatValue(change.after)}`);
       }
       if (row.worse.length > maxWorse) lines.push(`- … and ${row.worse.length - maxWorse} more`);
       lines.push('');

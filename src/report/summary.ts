@@ -3,6 +3,7 @@
 // and call summarize; the renderers (console, Markdown, JSON, HTML) only read the RunSummary.
 
 import { mean as meanOf } from '../core/mean.js';
+import { codePoints, lookAlikeKey, visibleControls } from '../core/visible.js';
 import { meanInterval, type PairedTestName } from '../core/stats.js';
 import { compareIds, pairRow, type RowComparison, type SampleChange } from '../baseline/compare.js';
 import { groupRun, type GroupedRow } from '../baseline/group.js';
@@ -403,7 +404,7 @@ export function summarize(
     !(settings.failOnNew && newSamples > 0) &&
     !findings.some((finding) => finding.fails);
 
-  const warnings: string[] = [];
+  const warnings: string[] = lookAlikeWarnings(rows);
   if (settings.significance !== undefined && settings.test === 'randomization') {
     // A Monte Carlo p is at least 1/(resamples + 1); Holm multiplies the smallest p by the family size.
     const monteCarloRows = compared.filter((row) => row.comparison!.method === 'randomization-monte-carlo').length;
@@ -850,4 +851,37 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     confidence,
     intervalResamples,
   };
+}
+
+/** Most look-alike pairs named in warnings; more are counted. */
+const MAX_LOOK_ALIKE_WARNINGS = 5;
+
+/**
+ * A warning per row where two question ids (this run's or the baseline's) differ only in invisible
+ * characters, trailing spaces or Unicode normalisation: they print alike but are compared as two
+ * questions (`q1` in the baseline, `q1 ` now: one missing, one new).
+ */
+export function lookAlikeWarnings(rows: readonly SummaryRow[]): string[] {
+  const warnings: string[] = [];
+  let more = 0;
+  for (const row of rows) {
+    const byLook = new Map<string, string>();
+    for (const id of [...row.sampleIds, ...row.missingSamples]) {
+      const look = lookAlikeKey(id);
+      const seen = byLook.get(look);
+      if (seen === undefined) {
+        byLook.set(look, id);
+      } else if (seen !== id) {
+        if (warnings.length < MAX_LOOK_ALIKE_WARNINGS) {
+          warnings.push(
+            `${visibleControls(row.suite)} · ${visibleControls(row.measure)}: question ids "${visibleControls(seen)}" and "${visibleControls(id)}" differ only in invisible characters, trailing spaces or Unicode normalisation (${codePoints(seen)} vs ${codePoints(id)}); they are two different questions.`,
+          );
+        } else {
+          more += 1;
+        }
+      }
+    }
+  }
+  if (more > 0) warnings.push(`${more} more pairs of look-alike question ids (see the JSON report's rows).`);
+  return warnings;
 }

@@ -122,6 +122,62 @@ describe('rag-matchers merge: paths from shard reports', () => {
   });
 });
 
+describe('rag-matchers merge: shard paths inside the root that name project files', () => {
+  // Before, each of these was overwritten with the report (git then failed: "bad config line 1").
+  it.each([
+    ['json', 'package.json', '{ "name": "victim" }\n', 'an existing file that rag-matchers did not write'],
+    ['markdown', 'README.md', '# Victim\n', 'an existing file that rag-matchers did not write'],
+    ['json', '.git/config', '[core]\n', 'not a .json file'],
+    ['html', '.github/workflows/release.yml', 'on: push\n', 'not a .html file'],
+    ['baseline', '.github/rag-baseline.json', '{}\n', 'in a hidden folder'],
+  ])('refuses %s = %s (exit 2), leaving the file as it was', async (name, value, contents, problem) => {
+    mkdirSync(join(root, value, '..'), { recursive: true });
+    writeFileSync(join(root, value), contents);
+    const result = await cli([shard('rag-shard-1-of-1.json', 1, 1, { [name]: value }, ['a.test.ts'], [1])], {
+      RAG_BASELINE: 'update',
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      `the shard reports' reporter option \`${name}\` is ${JSON.stringify(value)}, ${problem}; a path from a shard report may name only a new`,
+    );
+    expect(result.stderr).toContain(`Pass --${name} <file>`);
+    expect(readFileSync(join(root, value), 'utf8')).toBe(contents);
+  });
+
+  it('writes over a report rag-matchers wrote before, where the shard says', async () => {
+    const report = shard('rag-shard-1-of-1.json', 1, 1, { json: 'out/report.json' }, ['a.test.ts'], [1]);
+    mkdirSync(join(root, 'out'));
+    expect((await cli([report])).exitCode).toBe(0);
+    const second = await cli([report]);
+    expect(second.stderr).toBe('');
+    expect(second.exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(root, 'out', 'report.json'), 'utf8'))).toMatchObject({
+      generatedBy: 'rag-matchers',
+    });
+  });
+});
+
+describe('rag-matchers merge: a shard report nested 20,000 levels deep', () => {
+  it('is refused with exit 2 naming the file, not a stack overflow', async () => {
+    // Before: RangeError: Maximum call stack size exceeded, from comparing the shards' options as JSON.
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const first = shard('rag-shard-1-of-2.json', 1, 2, {}, ['a.test.ts'], [1]);
+    const second = join(root, 'rag-shard-2-of-2.json');
+    writeFileSync(
+      second,
+      readFileSync(first, 'utf8')
+        .replace('"options":{}', `"options":{"measures":${deep}}`)
+        .replace('"index":1', '"index":2'),
+    );
+    const result = await cli([first, second]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(
+      /^rag-matchers merge: .*rag-shard-2-of-2\.json: nests objects and arrays more than 64 levels deep \(at character \d+\); not a shard report/,
+    );
+    expect(result.stderr).not.toContain('RangeError');
+  });
+});
+
 describe('rag-matchers merge: paths from shard reports through symlinks', () => {
   let outside: string;
   beforeEach(() => {
@@ -211,7 +267,7 @@ describe('rag-matchers merge: a report that cannot be written', () => {
     ]);
   });
 
-  it('run as another user on a read-only baseline folder: prints the summary, says the baseline could not be written, keeps exit 0', () => {
+  it('run as another user on a read-only baseline folder: prints the summary, says the baseline could not be written, and fails (exit 1)', () => {
     writeFileSync(join(root, 'rag-baseline.json'), BASELINE);
     const shardPath = shard('rag-shard-1-of-1.json', 1, 1, {}, ['a.test.ts'], [1, 1, 0.5]);
     // root owns the folder (0755): "nobody" can read it but not create the lock or temp file.
@@ -230,7 +286,7 @@ describe('rag-matchers merge: a report that cannot be written', () => {
       }),
       timeout: 60_000,
     });
-    expect(result.status, result.stderr).toBe(0);
+    expect(result.status, result.stderr).toBe(1);
     expect(result.stdout).toContain('a.test.ts  recall@5');
     expect(result.stderr.trim().split('\n')).toEqual([
       'rag-matchers: could not write the baseline rag-baseline.json: permission denied (EACCES).',

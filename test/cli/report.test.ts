@@ -74,6 +74,19 @@ describe('rag-matchers report', () => {
     expect(existsSync(join(dir, 'baseline.html'))).toBe(false);
   });
 
+  it('names the file and the field when a value nests 20,000 levels deep', async () => {
+    // Before: RangeError: Maximum call stack size exceeded (JSON.stringify of the value for the message).
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const file = join(dir, 'deep.json');
+    writeFileSync(file, `{"generatedBy":"rag-matchers","kind":"retrieval-report","schemaVersion":${deep}}`);
+    const result = await runCommand(report, [file]);
+    expect(result.code).toBe(2);
+    // Three levels spelled out, the fourth as {…}.
+    expect(result.stderr).toBe(
+      `rag-matchers report: ${file}: "schemaVersion" must be a whole number ≥ 1, found {"a":{"a":{"a":{…}}}}.\n`,
+    );
+  });
+
   it('prints help', async () => {
     const result = await runCommand(report, ['--help']);
     expect(result.code).toBe(0);

@@ -1,7 +1,7 @@
 // Where `rag-matchers trec-eval` agrees with NIST trec_eval 10 in the corners, and where it differs
 // on purpose: one test per line of the list in docs/cli.md. Expected values are trec_eval 10's
 // output on the same files (built from usnistgov/trec_eval at tag v10.0 and run by hand).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -171,5 +171,41 @@ describe('trec-eval: a file that does not fit in memory as text', () => {
     expect(result.stderr).toMatch(
       /cannot read qrels file '.*big\.qrels': .*big\.qrels: 1800 bytes is more than one JavaScript string holds \(1000 characters\)/,
     );
+  });
+});
+
+describe('trec-eval: a run file of one gigabyte-long line', () => {
+  it('names the file and line 1, without decoding the whole file for its run tag', async () => {
+    // 600 MB of NUL bytes (a sparse file: no disk used), more than a JavaScript string holds. Before,
+    // the run tag was read from the end in growing pieces up to the whole file: "Cannot create a
+    // string longer than 0x1fffffe8 characters", no file name.
+    const nulls = join(directory, 'nulls.run');
+    writeFileSync(nulls, '');
+    truncateSync(nulls, 600 * 1024 * 1024);
+    const result = await runCommand(trecEval, ['-m', 'map', qrels, nulls]);
+    rmSync(nulls);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/nulls\.run:1: line 1 is longer than 16777216 characters \(no line end found\)/);
+  }, 60_000);
+});
+
+describe('trec-eval: scores C atof reads and this command refuses (docs/cli.md, differences)', () => {
+  // trec_eval 10 reads these with atof: infinities, NaN, hexadecimal, and overflow to infinity. Here
+  // each is exit 2 naming the file, line and score, never a silently different ranking.
+  it.each([
+    ['-inf', 'is not a number'],
+    ['inf', 'is not a number'],
+    ['Infinity', 'is not a number'],
+    ['NaN', 'is not a number'],
+    ['0x10', 'is not a number'],
+    ['1e400', 'is not a finite number'],
+  ])('score %s: exit 2 with the file and line', async (score, problem) => {
+    const scored = file(`score-${score}.run`, `q1 Q0 a 1 9 t\nq1 Q0 b 2 ${score} t\n`);
+    for (const flags of [[], ['--streaming']]) {
+      const result = await runCommand(trecEval, [...flags, '-m', 'map', qrels, scored]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`score-${score}.run:2: score '${score}' ${problem}`);
+    }
   });
 });

@@ -120,3 +120,23 @@ describe('toMeetRetrievalTargets', () => {
     );
   });
 });
+
+describe('ids in failure messages', () => {
+  it('shows terminal escape sequences, bidirectional and invisible characters as escapes, not raw', () => {
+    // Before, an id such as ESC ] 0;pwned BEL ESC [2J reached the terminal raw: it retitled and cleared it.
+    const hostile = '\u001b]0;pwned\u0007\u001b[2J';
+    const lookAlike = 'q\u200b1';
+    const reversed = 'doc\u202eexe.txt';
+    const ranked = [{ id: hostile }, { id: lookAlike }, { id: reversed }, { id: 'q1 ' }];
+    const messages = [
+      failureOf(() => expect(ranked).toRankFirst(reversed)),
+      failureOf(() => expect(ranked).toRankBefore('q1 ', hostile)),
+      failureOf(() => expect(ranked).toRetrieve(['q1', lookAlike], { within: 1 })),
+    ].join('\n');
+    for (const raw of ['\u001b', '\u0007', '\u200b', '\u202e']) expect(messages).not.toContain(raw);
+    expect(messages).toContain('Expected first: doc\\u202eexe.txt');
+    expect(messages).toContain('Received first: \\x1b]0;pwned\\x07\\x1b[2J');
+    expect(messages).toContain('Expected q1\\x20 to rank before \\x1b]0;pwned\\x07\\x1b[2J');
+    expect(messages).toContain('Missing: q1, q\\u200b1 (rank 2)');
+  });
+});

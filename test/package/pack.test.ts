@@ -8,8 +8,12 @@ interface PackResult {
   unpackedSize: number;
 }
 
-/** What a user downloads and unpacks (source maps and the bundled @stdlib modules once were most of it). */
-const MAX_UNPACKED_BYTES = 1_500_000;
+/**
+ * What a user downloads and unpacks (source maps and the bundled @stdlib modules once were most of it).
+ * 1.5 MB until the judged/missing accounting, shard stamps, annotations, the baseline merge driver,
+ * judged@k and the typed measure names took it to 1.58 MB (both module formats and their declarations).
+ */
+const MAX_UNPACKED_BYTES = 1_650_000;
 
 describe('npm pack', () => {
   const [result] = JSON.parse(

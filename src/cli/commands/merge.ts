@@ -2,8 +2,8 @@
 // (`jest --shard=i/n` with the rag-matchers reporter) and judges the whole run once: the same summary,
 // baseline comparison, reports, baseline update (RAG_BASELINE=update, never under CI) and gate as an
 // unsharded run. Vitest needs no such step: `vitest --merge-reports` runs the reporter on the merge.
-import { realpathSync, readlinkSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readFileSync, realpathSync, readlinkSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { finishRun } from '../../gate/finish.js';
 import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../gate/shard-report.js';
@@ -34,7 +34,8 @@ ${REPORT_FLAGS}  --root <dir>         project root that test files and the basel
 The Markdown report is also appended to $GITHUB_STEP_SUMMARY when that is set, unless the reporter
 option \`githubStepSummary\` is false.
 
-Paths taken from the shard reports must lie inside the project root; the flags above may point anywhere.
+Paths taken from the shard reports must lie inside the project root, outside hidden folders, and name
+a new file of their kind (.json, .md, .html) or one rag-matchers wrote; the flags above may point anywhere.
 
 Environment: RAG_BASELINE=update (or prune) records the merged run into the baseline, except under CI.
 Exit codes: 0 passed, 1 retrieval regression or unusable baseline, 2 usage error or bad shard reports.
@@ -98,6 +99,15 @@ export async function run(args: readonly string[]): Promise<number> {
     );
     return 2;
   }
+  const foreign = pathsNotOurs(options, rootDir).find(({ name }) => !overridden.has(name));
+  if (foreign !== undefined) {
+    process.stderr.write(
+      `rag-matchers merge: the shard reports' reporter option \`${foreign.name}\` is ${JSON.stringify(foreign.value)}, ${foreign.problem}; ` +
+        `a path from a shard report may name only a new ${foreign.extension} file, or one rag-matchers wrote, outside hidden folders. ` +
+        `Pass --${foreign.name} <file> to choose where to write.\n`,
+    );
+    return 2;
+  }
   for (const name of PATH_OPTIONS) {
     const value = flags[name];
     if (typeof value === 'string') (options as Record<string, unknown>)[name] = value;
@@ -148,6 +158,61 @@ export function pathsOutsideRoot(options: RagReporterOptions, rootDir: string): 
       outside.push({ name, value });
   }
   return outside;
+}
+
+/** The file extension each path option's file must have: the baseline and JSON report are JSON, and so on. */
+const EXTENSIONS: Record<string, string> = {
+  baseline: '.json',
+  ...Object.fromEntries(FILE_FORMATS.map((format) => [format.name, extname(format.exampleFile)])),
+};
+
+/**
+ * The path options (from a shard report, inside the root) that name a file merge must not write: one
+ * of another kind (`package.json` as the Markdown report, `.github/workflows/release.yml`), one in a
+ * hidden folder (`.git/config`), or an existing file that rag-matchers did not write (`package.json`
+ * as the JSON report). A shard report is a CI artifact anyone with a pull request can shape.
+ */
+export function pathsNotOurs(
+  options: RagReporterOptions,
+  rootDir: string,
+): { name: string; value: string; extension: string; problem: string }[] {
+  const refused: { name: string; value: string; extension: string; problem: string }[] = [];
+  for (const name of PATH_OPTIONS) {
+    const value = (options as Record<string, unknown>)[name];
+    if (typeof value !== 'string') continue;
+    const extension = EXTENSIONS[name]!;
+    const target = resolve(rootDir, value);
+    const problem =
+      extname(target).toLowerCase() !== extension
+        ? `not a ${extension} file`
+        : relative(rootDir, target)
+              .split(sep)
+              .some((segment) => segment.startsWith('.') && segment !== '.')
+          ? 'in a hidden folder'
+          : isForeignFile(target, extension)
+            ? 'an existing file that rag-matchers did not write'
+            : undefined;
+    if (problem !== undefined) refused.push({ name, value, extension, problem });
+  }
+  return refused;
+}
+
+/** True when `path` exists and is not a rag-matchers baseline or report of its kind (told by its content). */
+function isForeignFile(path: string, extension: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return false;
+  }
+  if (extension === '.html') return !text.includes('<meta name="generator" content="rag-matchers">');
+  // The Markdown report starts with its "### " heading, the step summary and README-like files do not.
+  if (extension === '.md') return !text.startsWith('### ');
+  try {
+    return (JSON.parse(text) as { generatedBy?: unknown } | null)?.generatedBy !== 'rag-matchers';
+  } catch {
+    return true;
+  }
 }
 
 function isInside(root: string, path: string): boolean {

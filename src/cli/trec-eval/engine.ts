@@ -1,6 +1,7 @@
 // The evaluation behind `rag-matchers trec-eval`: one query at a time, through the metric core
 // (measureGradedRanking), printed exactly as trec_eval 10 prints.
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
+import { textLimits } from '../../trec/text.js';
 import { formatMeasure } from '../../core/measures.js';
 import {
   createMeasureScratch,
@@ -118,23 +119,32 @@ export function lastRunTag(text: string, end = text.length): string | undefined 
   return undefined;
 }
 
-/** The run tag of a run file, read from its end (64 kB at first, more if its last line is longer). */
+/**
+ * The run tag of a run file, read from its end (64 kB at first, more if its last line is longer), or
+ * undefined when there is none in the last 3 × textLimits.maxLineLength bytes (the longest line the
+ * reader takes, in UTF-8): a longer last line is the reader's error to report, with the file and line,
+ * and a file of one gigabyte-long line is never decoded whole.
+ */
 export function runTagOfFile(path: string): string | undefined {
   const descriptor = openSync(path, 'r');
   try {
     const size = fstatSync(descriptor).size;
-    for (let length = Math.min(size, 1 << 16); ; length = Math.min(size, length * 4)) {
+    const limit = Math.min(size, 3 * textLimits.maxLineLength + 1);
+    for (let length = Math.min(limit, 1 << 16); ; length = Math.min(limit, length * 4)) {
       const buffer = Buffer.allocUnsafe(length);
       const read = readSync(descriptor, buffer, 0, length, size - length);
       let text = buffer.toString('utf8', 0, read);
       // Unless the whole file was read, the first line may be cut: only the lines after it count.
       if (length < size) {
         const firstEnd = text.indexOf('\n');
-        if (firstEnd === -1) continue;
+        if (firstEnd === -1) {
+          if (length < limit) continue;
+          return undefined;
+        }
         text = text.slice(firstEnd + 1);
       }
       const tag = lastRunTag(text);
-      if (tag !== undefined || length === size) return tag;
+      if (tag !== undefined || length === limit) return tag;
     }
   } finally {
     closeSync(descriptor);

@@ -6,7 +6,7 @@
 
 import { formatDelta, formatValue } from '../format.js';
 import type { JsonReportRow } from '../json.js';
-import { escapeHtml, truncate } from './escape.js';
+import { escapeHtml, escapeHtmlName, truncate } from './escape.js';
 import { linearScale, px, svgOpen, textWidth, xAxis, yAxis } from './svg.js';
 
 const FONT = 12;
@@ -155,9 +155,9 @@ export function changesChart(suite: string, row: JsonReportRow, options: Changes
     const kind = change.delta < 0 ? 'worse' : 'better';
     const who = change.test !== change.sampleId ? `${change.sampleId} (${change.test})` : change.sampleId;
     const title = `${who}: ${fmt(change.before)} → ${fmt(change.after)} (${fmtDelta(change.delta)})`;
-    parts.push(`<g class="question ${kind}"><title>${escapeHtml(title)}</title>`);
+    parts.push(`<g class="question ${kind}"><title>${escapeHtmlName(title)}</title>`);
     parts.push(
-      `<text class="label" x="${px(labelWidth - 4)}" y="${px(y + 13)}" text-anchor="end">${escapeHtml(labels[index]!)}</text>`,
+      `<text class="label" x="${px(labelWidth - 4)}" y="${px(y + 13)}" text-anchor="end">${escapeHtmlName(labels[index]!)}</text>`,
     );
     parts.push(
       `<rect class="mark bar ${kind}" x="${px(Math.min(zero, end))}" y="${px(y + 3)}" width="${px(Math.max(1, Math.abs(end - zero)))}" height="${barHeight - 6}" data-value="${change.delta}"/>`,

@@ -2,6 +2,8 @@
 // Every string that comes from a run (suite names, measures, question ids, test names, paths, commit
 // subjects) passes through escapeHtml; numbers are formatted, never interpolated raw.
 
+import { visibleControls } from '../../core/visible.js';
+
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /**
@@ -22,4 +24,13 @@ export function escapeHtml(text: string): string {
 export function truncate(text: string, max: number): string {
   const points = Array.from(text);
   return points.length <= max ? text : `${points.slice(0, Math.max(1, max - 1)).join('')}…`;
+}
+
+/**
+ * A name from the run (suite, measure, question id, test) for the HTML report: control, bidirectional
+ * and invisible characters and trailing spaces shown as escapes (`\\u200b`, `\\x20`), as in the console
+ * and Markdown, so that look-alike names do not look alike here either; then escaped as text.
+ */
+export function escapeHtmlName(text: string): string {
+  return escapeHtml(visibleControls(String(text)));
 }

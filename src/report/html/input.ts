@@ -2,6 +2,7 @@
 // parts the HTML renderer reads, so a hand-edited or foreign file fails with a message naming the field
 // rather than drawing NaN.
 
+import { jsonPreview } from '../../core/describe.js';
 import { REPORT_SCHEMA_VERSION, type JsonReport } from '../json.js';
 
 /** A file that is not a usable rag-matchers JSON report. */
@@ -162,6 +163,5 @@ function isCount(value: unknown): value is number {
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const json = JSON.stringify(value);
-  return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+  return jsonPreview(value);
 }

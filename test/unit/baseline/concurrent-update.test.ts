@@ -1,7 +1,7 @@
 // Two processes updating one baseline at the same time, and a process killed in the middle of an
 // update: real child processes (node + tsx running src/), not simulated timings.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,6 +161,41 @@ describe('the baseline lock', () => {
         .sort(),
     ).toEqual(['a.test.ts', 'b.test.ts', 'c.test.ts', 'd.test.ts']);
     expect(await readdir(directory)).toEqual(['rag-baseline.json']);
+  });
+
+  it('takes one lock for two symlinks to one baseline, so concurrent updates through them lose nothing (20 rounds)', async () => {
+    // Before: the lock went next to each link (two locks) while the write followed the link to the one
+    // file, so the second writer's merge started from a file without the first one's suite.
+    for (let round = 0; round < 20; round += 1) {
+      const folder = path.join(directory, `round-${round}`);
+      await mkdir(path.join(folder, 'left'), { recursive: true });
+      await mkdir(path.join(folder, 'right'));
+      const target = path.join(folder, 'rag-baseline.json');
+      await writeFile(target, formatBaseline(largeBaseline(50)));
+      await symlink(target, path.join(folder, 'left', 'rag-baseline.json'));
+      await symlink('../rag-baseline.json', path.join(folder, 'right', 'rag-baseline.json'));
+      await Promise.all([
+        updateBaseline(path.join(folder, 'left', 'rag-baseline.json'), oneSuiteRun('left.test.ts')),
+        updateBaseline(path.join(folder, 'right', 'rag-baseline.json'), oneSuiteRun('right.test.ts')),
+      ]);
+      const files = Object.keys(parseBaseline(await readFile(target, 'utf8'), target).suites).map(
+        (suiteKey) => parseSuiteKey(suiteKey).file,
+      );
+      expect(files.filter((file) => !file.startsWith('seed-')).sort(), `round ${round}`).toEqual([
+        'left.test.ts',
+        'right.test.ts',
+      ]);
+    }
+  });
+
+  it('creates the file a dangling symlink points to, keeping the link, under the lock of that file', async () => {
+    const link = path.join(directory, 'link.json');
+    await symlink('real.json', link);
+    await updateBaseline(link, oneSuiteRun('a.test.ts'));
+    expect((await readdir(directory)).sort()).toEqual(['link.json', 'real.json']);
+    expect(
+      Object.keys(parseBaseline(await readFile(path.join(directory, 'real.json'), 'utf8'), 'real.json').suites),
+    ).toHaveLength(1);
   });
 
   it('rejects a negative timeout with an error naming the option', async () => {

@@ -317,12 +317,31 @@ describe('repeated keys and impossible values', () => {
     ['recall@5', 5],
     ['ndcg@10', -3],
     ['faithfulness', 1.5],
+    // Before, only the lower-case spellings were bounded.
+    ['JUDGE:x', 2],
+    ['Faithfulness', 2],
   ])('%s = %s is refused: a proportion lies in [0, 1]', (measure, value) => {
     const text = `{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"t.test.ts","describe":["s"],"measures":{"${measure}":{"q1":${value}}}}]}`;
     const error = captureBaselineError(() => parseBaseline(text, PATH));
     expect(error.message).toContain(
       `project/rag-baseline.json: suites[0] (t.test.ts > s)["${measure}"]["q1"] must be between 0 and 1 (${measure} is a proportion), found ${value}`,
     );
+  });
+
+  it("reads ./test/a.test.ts as test/a.test.ts, so it is one suite with the run's, and two spellings of one file collide", () => {
+    const suite = (file: string) => `{"file":"${file}","describe":[],"measures":{"mrr":{"q1":1}}}`;
+    const one = parseBaseline(
+      `{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[${suite('./test/a.test.ts')}]}`,
+      PATH,
+    );
+    expect(Object.keys(one.suites)).toEqual([key('test/a.test.ts')]);
+    const error = captureBaselineError(() =>
+      parseBaseline(
+        `{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[${suite('test/a.test.ts')},${suite('test//./a.test.ts')}]}`,
+        PATH,
+      ),
+    );
+    expect(error.message).toContain('suites[1] (test/a.test.ts) appears twice');
   });
 
   it('a measure that is not a proportion may hold any finite value', () => {
@@ -350,6 +369,28 @@ describe('parseBaseline', () => {
     const text = '{\n  "suites": {\n    "s": tru\n  }\n}';
     const error = captureBaselineError(() => parseBaseline(text, PATH));
     expect(error.message).toMatch(/: not valid JSON: unexpected "\\n" at line 3, column 13; fix it by hand/);
+  });
+
+  it('a baseline nested deeper than 64 levels is refused naming the file, line and column, truncated or not', () => {
+    // Before: RangeError: Maximum call stack size exceeded (recursive error location, JSON.stringify
+    // of the value in the message) from about 5,000 levels, without the file's name.
+    const deepSample = `{"schemaVersion": 2, "suites": {"s": {"m": {"q": ${'{"a": '.repeat(10_000)}1${'}'.repeat(10_000)}}}}}`;
+    const truncated = `{"suites":\n${'['.repeat(10_000)}`;
+    for (const [text, column] of [
+      // The 65th "{" or "[": the file's own "{" is level 1, then "{" at columns 32, 38 and 44 and
+      // "{" every 6 characters from column 50 (level 5): level 65 at column 50 + 60 × 6 = 410.
+      [deepSample, 'line 1, column 410'],
+      // Level 2 is the "[" at line 2, column 1, so level 65 is the one at column 64.
+      [truncated, 'line 2, column 64'],
+    ] as const) {
+      const error = captureBaselineError(() => parseBaseline(text, PATH));
+      expect(error.kind).toBe('malformed');
+      expect(error.message).toMatch(
+        new RegExp(
+          `^project/rag-baseline\\.json: nests objects and arrays more than 64 levels deep \\(${column}\\); a baseline nests 5;`,
+        ),
+      );
+    }
   });
 
   it('a truncated file points at its end', () => {
@@ -476,6 +517,13 @@ describe('parseBaseline', () => {
 });
 
 describe('findJsonErrorOffset', () => {
+  it('walks 100,000 levels of nesting without running out of stack', () => {
+    // Before, one stack frame per level: RangeError: Maximum call stack size exceeded.
+    expect(findJsonErrorOffset('['.repeat(100_000))).toBe(100_000);
+    expect(findJsonErrorOffset(`${'['.repeat(100_000)}${']'.repeat(100_000)}x`)).toBe(200_000);
+    expect(findJsonErrorOffset(`${'{"a":'.repeat(100_000)}1${'}'.repeat(99_999)}]`)).toBe(600_000);
+  });
+
   it.each([
     ['{"a": 1,}', 8],
     ['[1, 2', 5],
@@ -484,6 +532,10 @@ describe('findJsonErrorOffset', () => {
     ['{"a": "\\x"}', 8],
     ['{"a": 01}', 7],
     ['{} {}', 3],
+    // Worked out by counting characters: the "]" where "}" is due, the "}" where ":" is due.
+    ['[{"a": [1, {"b": 2]}]', 18],
+    ['{"a": [] , "b" }', 15],
+    ['[[1], {"a": {}}, []] ,', 21],
   ])('%j fails at offset %i', (text, offset) => {
     expect(() => JSON.parse(text)).toThrow();
     expect(findJsonErrorOffset(text)).toBe(offset);

@@ -111,6 +111,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       partial: false,
       json: path.join(rootDir, 'out/rag.json'),
       githubStepSummary: true,
+      annotations: true,
       maxWorse: 10,
       acceptCommand: 'RAG_BASELINE=update npx vitest run',
       pruneCommand: 'RAG_BASELINE=prune npx vitest run',

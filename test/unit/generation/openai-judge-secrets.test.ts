@@ -2,6 +2,7 @@
 // huge bodies, loose score strings.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -115,6 +116,100 @@ describe('the API key never reaches an error or a result', () => {
     );
     expect(printed(error)).not.toContain('azure-9d8c7b6a5f');
     expect(error.message).toContain('"api-key":"[redacted]"');
+  });
+});
+
+/** A server that answers 400 quoting everything it was sent: the URL, every header, and each header's parts. */
+function echoEverything(request: IncomingMessage, response: ServerResponse): void {
+  const parts = Object.values(request.headers).flatMap((value) => String(value).split(/[\s;=]+/));
+  response.writeHead(400, { 'content-type': 'text/plain' });
+  response.end(
+    `rejected ${request.url ?? ''} with headers ${JSON.stringify(request.headers)}; parts: ${parts.join(' | ')}`,
+  );
+}
+
+/** What Vitest and Jest print of a thrown error: message, stack, every own property, the cause chain. */
+function serialized(error: unknown): string {
+  return `${printed(error as JudgeError)}\n${inspect(error, { depth: null })}\n${JSON.stringify(error)}`;
+}
+
+describe('every credential the judge is given, in every form a server may quote it', () => {
+  const BEARER_TOKEN = 'gw-token-5e6f7a8b9c';
+  const COOKIE_SESSION = 'sess-0a1b2c3d4e';
+  const BASIC_PASSWORD = 'basic-pw-778899';
+
+  it('redacts the bare token of an Authorization header, cookie values and Basic credentials a server echoes', async () => {
+    // Before: only the whole header value "Bearer <token>" was redacted; the bare token, cookies and
+    // the decoded Basic password leaked into the message and error.reply.
+    const server = await startServer(echoEverything);
+    for (const headers of <Record<string, string>[]>[
+      { Authorization: `Bearer ${BEARER_TOKEN}` },
+      { Cookie: `theme=dark; session=${COOKIE_SESSION}` },
+      { 'Proxy-Authorization': `Basic ${Buffer.from(`proxy-user-1:${BASIC_PASSWORD}`).toString('base64')}` },
+    ]) {
+      const error = await judgeError(
+        openAiCompatibleJudge({ baseUrl: `http://${server.origin}/v1`, model: 'm', headers }).judge(INPUT),
+      );
+      expect(error.kind).toBe('http');
+      const text = serialized(error);
+      for (const secret of [BEARER_TOKEN, COOKIE_SESSION, BASIC_PASSWORD, 'proxy-user-1']) {
+        expect(text).not.toContain(secret);
+      }
+      expect(text).toContain('[redacted]');
+    }
+  });
+
+  it('redacts ?code= and ?pwd= of baseUrl in the URL every error prints, with no echo needed', async () => {
+    const server = await startServer((_request, response) => {
+      response.writeHead(503);
+      response.end('busy');
+    });
+    const error = await judgeError(
+      openAiCompatibleJudge({
+        baseUrl: `http://${server.origin}/api?code=azfn-key-1234567&pwd=p4ss-word-99&api-version=1`,
+        model: 'm',
+        maxRetries: 0,
+      }).judge(INPUT),
+    );
+    expect(error.message).toContain(
+      `POST http://${server.origin}/api/chat/completions?code=[redacted]&pwd=[redacted]&api-version=1 answered HTTP 503`,
+    );
+    expect(serialized(error)).not.toMatch(/azfn-key-1234567|p4ss-word-99/);
+  });
+
+  it('redacts a key the model writes as the name of a dimension, and values passed in options.secrets', async () => {
+    const reply = JSON.stringify({ score: 0.5, reason: 'signed tenant-secret-31', dimensions: { [API_KEY]: 1 } });
+    const server = await startServer(chatReply(reply));
+    const result = await openAiCompatibleJudge({
+      baseUrl: `http://${server.origin}/v1`,
+      model: 'm',
+      apiKey: API_KEY,
+      secrets: ['tenant-secret-31'],
+    }).judge(INPUT);
+    expect(result).toEqual({ score: 0.5, reason: 'signed [redacted]', dimensions: { '[redacted]': 1 } });
+  });
+
+  it('keeps the values of headers that carry no credential readable', async () => {
+    const server = await startServer(echoEverything);
+    const error = await judgeError(
+      openAiCompatibleJudge({
+        baseUrl: `http://${server.origin}/v1`,
+        model: 'm',
+        headers: { 'OpenAI-Beta-Version': 'assistants-v2', Authorization: `Bearer ${BEARER_TOKEN}` },
+      }).judge(INPUT),
+    );
+    expect(error.message).toContain('"openai-beta-version":"assistants-v2"');
+    expect(error.message).toContain('"authorization":"[redacted]"');
+  });
+
+  it('rejects options.secrets that is not a list of strings without echoing it', () => {
+    expect(() =>
+      openAiCompatibleJudge({
+        baseUrl: 'http://127.0.0.1:1/v1',
+        model: 'm',
+        secrets: 'hunter2-x' as unknown as string[],
+      }),
+    ).toThrow(/^options\.secrets must be an array of strings \(values never to print\), or left out\.$/);
   });
 });
 

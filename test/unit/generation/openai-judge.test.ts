@@ -311,6 +311,26 @@ describe('helpers', () => {
     expect(extractJsonObject('no object')).toBeUndefined();
   });
 
+  it('extractJsonObject also finds an object nested in one that does not parse, and skips quotes in prose', () => {
+    expect(extractJsonObject('Verdict: {grade: {"score": 0.5, "reason": "ok"}}')).toEqual({ score: 0.5, reason: 'ok' });
+    expect(extractJsonObject('He said "see {x}" and then {"score": 1}')).toEqual({ score: 1 });
+    expect(extractJsonObject('{"reason": "a } in a string", "score": 1} trailing')).toEqual({
+      reason: 'a } in a string',
+      score: 1,
+    });
+    expect(extractJsonObject('{never closed {"score": 1}')).toBeUndefined();
+  });
+
+  it('extractJsonObject takes linear time on a reply of nested braces (512 kB within 2 s)', () => {
+    // Before, every "{" was scanned to its end: 128 kB took 27 s, 512 kB did not finish in 60 s.
+    const half = 256 * 1024;
+    for (const reply of ['{'.repeat(half) + '}'.repeat(half), '{"a":'.repeat(100_000) + 'tru' + '}'.repeat(100_000)]) {
+      const started = performance.now();
+      expect(extractJsonObject(reply)).toBeUndefined();
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+  });
+
   it('retryAfterMs reads seconds and HTTP dates', () => {
     expect(retryAfterMs('0')).toBe(0);
     expect(retryAfterMs('2')).toBe(2_000);

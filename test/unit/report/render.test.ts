@@ -272,6 +272,87 @@ describe('console escaping', () => {
   });
 });
 
+describe('look-alike names, links and long names', () => {
+  /** A run of one sample per question id, in one suite named `suite`, all regressed against a baseline of 1. */
+  function regressedRun(suite: string, queryIds: string[]) {
+    const run = {
+      runner: 'vitest' as const,
+      samples: queryIds.map((queryId) => ({
+        file: 'test/a.test.ts',
+        describePath: [suite],
+        test: 't',
+        queryId,
+        measure: 'recall@5',
+        value: 0,
+        pass: false,
+      })),
+    };
+    const baseline = baselineFile({});
+    baseline.suites[suiteKeyOf({ file: 'test/a.test.ts', describe: [suite] })] = {
+      'recall@5': Object.fromEntries(queryIds.map((id) => [id, 1])),
+    };
+    return summarize(run, baseline);
+  }
+
+  it('shows invisible characters and trailing spaces in console and Markdown, so look-alike ids differ', () => {
+    // Before, each of these printed exactly like "q1" (U+200B zero-width space, U+2060 word joiner,
+    // U+FEFF, U+00AD soft hyphen, a trailing space).
+    const ids = ['q\u200b1', 'q\u20601', '\ufeffq1', 'q\u00ad1', 'q1 '];
+    const summary = regressedRun('s', ids);
+    const text = renderConsole(summary, { color: false, maxWorse: 10 });
+    for (const shown of ['q\\u200b1', 'q\\u20601', '\\ufeffq1', 'q\\xad1', 'q1\\x20']) expect(text).toContain(shown);
+    expect(text).not.toMatch(/[\u200b\u2060\ufeff\u00ad]/);
+    const markdown = renderMarkdown(summary);
+    for (const shown of ['q\\\\u200b1', 'q\\\\u20601', 'q\\\\xad1', 'q1\\\\x20']) expect(markdown).toContain(shown);
+  });
+
+  it('warns when this run and the baseline name a question with ids that differ only in a trailing space or normalisation', () => {
+    // Before: "q1" missing and "q1 " new, printed alike, with no word of why.
+    const sample = (queryId: string) => ({
+      file: 'test/a.test.ts',
+      describePath: ['s'],
+      test: 't',
+      queryId,
+      measure: 'recall@5',
+      value: 1,
+      pass: true,
+    });
+    const run = { runner: 'vitest' as const, samples: [sample('q1 '), sample('cafe\u0301')] };
+    const baseline = baselineFile({});
+    baseline.suites[suiteKeyOf({ file: 'test/a.test.ts', describe: ['s'] })] = {
+      'recall@5': { q1: 1, 'caf\u00e9': 1 },
+    };
+    const summary = summarize(run, baseline);
+    expect(summary.warnings).toEqual([
+      'test/a.test.ts > s · recall@5: question ids "cafe\u0301" and "caf\u00e9" differ only in invisible characters, trailing spaces or Unicode normalisation (U+0063 U+0061 U+0066 U+0065 U+0301 vs U+0063 U+0061 U+0066 U+00E9); they are two different questions.',
+      'test/a.test.ts > s · recall@5: question ids "q1\\x20" and "q1" differ only in invisible characters, trailing spaces or Unicode normalisation (U+0071 U+0031 U+0020 vs U+0071 U+0031); they are two different questions.',
+    ]);
+    expect(renderConsole(summary, { color: false })).toContain(
+      'Warning: test/a.test.ts > s · recall@5: question ids "q1\\x20"',
+    );
+    expect(renderMarkdown(summary)).toContain('question ids "q1\\\\x20" and "q1" differ only');
+  });
+
+  it('does not let Markdown turn a URL in a name into a link', () => {
+    expect(escapeText('see https://evil.example/x and www.evil.example')).toBe(
+      'see https:\u200b//evil.example/x and www\u200b.evil.example',
+    );
+  });
+
+  it('caps suite names at 80 columns in the console table (the JSON report keeps them whole)', () => {
+    // Before, one 100 kB suite name padded every row of the table to 100,000 columns.
+    const longName = 'x'.repeat(100_000);
+    const summary = regressedRun(longName, ['q1']);
+    const text = renderConsole(summary, { color: false });
+    const widest = Math.max(...text.split('\n').map((line) => line.length));
+    expect(widest).toBeLessThan(400);
+    // "test/a.test.ts > " (17 columns), 62 characters of the name and an ellipsis: 80 columns.
+    expect(text).toContain(`test/a.test.ts > ${'x'.repeat(62)}…  recall@5`);
+    expect(text).not.toContain('x'.repeat(80));
+    expect(renderJson(summary).rows[0]!.suite).toContain(longName);
+  });
+});
+
 function summaryAsBaseline(): typeof BASELINE {
   const suites: typeof BASELINE.suites = {};
   for (const row of SUMMARY.rows) {
