@@ -8,6 +8,8 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageSnapshot } from '../support/project.js';
+import { parseBaseline } from '../../../src/baseline/schema.js';
+import { parseSuiteKey } from '../../../src/recording/collected.js';
 import {
   bytesOf,
   createReporterProject,
@@ -231,9 +233,9 @@ export default defineConfig({
 
   const run = (args: string[], env: Record<string, string | undefined> = {}) => runTests(project, { args, env });
   const projectsOf = () =>
-    (
-      JSON.parse(readFileSync(project.path('rag-baseline.json'), 'utf8')) as { suites: { project?: string }[] }
-    ).suites.map((suite) => suite.project);
+    Object.keys(parseBaseline(readFileSync(project.path('rag-baseline.json'), 'utf8'), 'rag-baseline.json').suites).map(
+      (key) => parseSuiteKey(key).project,
+    );
 
   it('--project prune keeps the other project; --project update does not rename one project to the other; --project CI is not judged for the other', async () => {
     const bm25Only = await run(['--project', 'bm25'], { RAG_BASELINE: 'update' });
