@@ -322,8 +322,14 @@ export function summarize(
   }
   if (baseline !== undefined) {
     for (const key of Object.keys(baseline.suites)) {
-      if (movedAway.has(key)) continue;
       const measures = baseline.suites[key]!;
+      const questions = new Set<string>();
+      for (const measure of Object.keys(measures)) for (const id of Object.keys(measures[measure]!)) questions.add(id);
+      // A renamed suite is compared under its new name: its questions were judged.
+      if (movedAway.has(key)) {
+        judgedQuestions += questions.size;
+        continue;
+      }
       const seen = grouped.suites.get(key);
       const identity = parseSuiteKey(key);
       const suiteName = suiteNameOf(identity);
@@ -374,8 +380,6 @@ export function summarize(
         });
       }
       let suiteJudged = 0;
-      const questions = new Set<string>();
-      for (const measure of Object.keys(measures)) for (const id of Object.keys(measures[measure]!)) questions.add(id);
       for (const id of questions) {
         const status = statuses.get(id);
         if (produced.has(id)) suiteJudged++;

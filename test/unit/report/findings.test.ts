@@ -174,6 +174,8 @@ describe('findings', () => {
       delta: -0.375,
     });
     expect(summary.missing).toEqual([]);
+    // Its four questions were judged under the new name.
+    expect(summary.coverage).toEqual({ judged: 4, missing: 0, notJudged: [] });
     expect(summary.findings.map((finding) => [finding.kind, finding.from ?? finding.measure])).toEqual([
       ['renamed-suite', `${FILE} > refunds`],
       ['regression', 'recall@5'],
