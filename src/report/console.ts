@@ -18,7 +18,6 @@ import {
   acceptModeOf,
   actionFor,
   describeNotJudged,
-  PARTIAL_SWITCH,
   reportCommands,
   type ReportCommands,
 } from './format.js';
@@ -251,10 +250,13 @@ function verdictLine(summary: RunSummary, commands: ReportCommands, paint: Retur
     );
   }
   if (failingNotJudged.length > 0) {
+    // The advice of the first reason (the list above has each one's): a missing shard is not cleared by
+    // declaring the run partial, nor a failing test by running the whole suite.
+    const action = actionFor(failingNotJudged[0]!, commands, String);
     return (
       paint.yellow(
         `Not judged: ${plural(notJudged, 'baseline question')} (${describeNotJudged(summary)}); in CI every baseline question must be judged.`,
-      ) + ` Run the whole suite (${commands.run}), or set ${PARTIAL_SWITCH} on a job that runs a deliberate subset.`
+      ) + ` To judge them: ${action}.`
     );
   }
   if (summary.settings.failOnNew && summary.newSamples > 0) {

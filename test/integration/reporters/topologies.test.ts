@@ -89,7 +89,7 @@ describe.each(['vitest', 'jest'] as const)(
         `  ✗ 4 baseline questions not judged: filtered out of this run (-t, file arguments, --project, or a shard of its own) — ${account} › changes the e-mail address, ${account} › resets a forgotten password, ${orders} > orders API > shipping › ship-delay, ${orders} > orders API > shipping › ship-international — run the whole suite, ${command}, or set RAG_PARTIAL=1 on a job that runs a deliberate subset`,
       );
       expect(lastLine(out)).toBe(
-        `Not judged: 4 baseline questions (4 filtered); in CI every baseline question must be judged. Run the whole suite (${command}), or set RAG_PARTIAL=1 on a job that runs a deliberate subset.`,
+        `Not judged: 4 baseline questions (4 filtered); in CI every baseline question must be judged. To judge them: run the whole suite, ${command}, or set RAG_PARTIAL=1 on a job that runs a deliberate subset.`,
       );
       expect(out).not.toContain('No retrieval regressions');
       expect(out).not.toContain('RAG_BASELINE=prune');
@@ -166,7 +166,7 @@ describe.each(['vitest', 'jest'] as const)(
       const none = await ci();
       expect(none.exitCode, explain(none)).toBe(1);
       expect(lastLine(output(none))).toBe(
-        `Not judged: 5 baseline questions (5 skipped); in CI every baseline question must be judged. Run the whole suite (${command}), or set RAG_PARTIAL=1 on a job that runs a deliberate subset.`,
+        `Not judged: 5 baseline questions (5 skipped); in CI every baseline question must be judged. To judge them: run them (or delete those tests, then RAG_BASELINE=prune ${command} and commit), or set RAG_PARTIAL=1 on a job that runs a deliberate subset.`,
       );
       const nothing = await ci(['-t', 'no test has this name'], { RAG_PARTIAL: undefined });
       expect(nothing.exitCode, explain(nothing)).toBe(1);

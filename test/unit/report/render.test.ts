@@ -12,7 +12,7 @@ import { escapeText, renderMarkdown } from '../../../src/report/markdown.js';
 import { summarize } from '../../../src/report/summary.js';
 import { BASELINE, RUN } from './fixture.js';
 import { escapeConsole } from '../../../src/report/escape.js';
-import { suiteKeyOf, type CollectedSample } from '../../../src/recording/collected.js';
+import { suiteKeyOf, type CollectedRun, type CollectedSample } from '../../../src/recording/collected.js';
 import { emptyBaseline } from '../../../src/baseline/schema.js';
 import { baselineFile } from '../baseline/keyed.js';
 
@@ -560,5 +560,24 @@ describe('renderMarkdown size bound', () => {
     );
     // Without the bound it would be far larger: a smaller limit cuts sooner and still holds.
     expect(renderMarkdown(summary, { maxLength: 10_000 }).length).toBeLessThanOrEqual(10_000);
+  });
+});
+
+describe('renderConsole, questions not judged', () => {
+  it('the last line gives the advice of the reason: a missing shard is merged, not declared partial', () => {
+    const run: CollectedRun = {
+      runner: 'vitest',
+      samples: [{ file: 'test/a.test.ts', describePath: [], test: 'q1', measure: 'mrr', value: 1 }],
+      outcomes: {
+        files: [{ file: 'test/a.test.ts', incomplete: [] }],
+        absent: { reason: 'shard-missing', detail: 'blob-2-2.json not in .vitest-reports' },
+      },
+    };
+    const baseline = baselineFile({ 'test/a.test.ts': { mrr: { q1: 1 } }, 'test/b.test.ts': { mrr: { q2: 1 } } });
+    const text = renderConsole(summarize(run, baseline, { strict: true }), { color: false });
+    expect(text.split('\n').at(-1)).toBe(
+      'Not judged: 1 baseline question (1 in a missing shard); in CI every baseline question must be judged. To judge them: merge the reports of every shard of this run.',
+    );
+    expect(text).not.toContain('RAG_PARTIAL');
   });
 });
