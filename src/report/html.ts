@@ -91,14 +91,22 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
     body.push('</tbody></table></section>');
   }
 
+  // Every finding with what clears it, as the console and the Markdown list them.
+  const findingItem = (finding: JsonReport['findings'][number]): string => {
+    const commands = reportCommands(`RAG_BASELINE=update ${finding.command.replace(/^RAG_BASELINE=\w+\s+/, '')}`);
+    const action = actionFor(finding, commands, (command) => `<code>${escapeHtml(command)}</code>`);
+    return `<li>${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeHtmlName)} — ${action}</li>`;
+  };
+  const baselineFindings = report.findings.filter((finding) => finding.kind !== 'not-judged');
+  if (baselineFindings.length > 0) {
+    body.push('<section id="findings"><h2>Differences from the baseline</h2><ul>');
+    for (const finding of baselineFindings) body.push(findingItem(finding));
+    body.push('</ul></section>');
+  }
   const notJudgedFindings = report.findings.filter((finding) => finding.kind === 'not-judged');
   if (notJudgedFindings.length > 0) {
     body.push('<section id="not-judged"><h2>Not judged by this run</h2><ul>');
-    for (const finding of notJudgedFindings) {
-      body.push(
-        `<li>${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeHtml)} — ${actionFor(finding, reportCommands(`RAG_BASELINE=update ${finding.command}`), (command) => `<code>${escapeHtml(command)}</code>`)}</li>`,
-      );
-    }
+    for (const finding of notJudgedFindings) body.push(findingItem(finding));
     body.push('</ul></section>');
   }
 

@@ -82,6 +82,11 @@ describe('renderHtml', () => {
     );
     // The fixture regresses: the headline stays the regression; the section is there all the same.
     expect(html).toContain('1 regression');
+    // Every other finding too, each with the command that accepts it.
+    expect(html).toContain('<section id="findings"><h2>Differences from the baseline</h2>');
+    expect(html).toContain(
+      '<li>✗ 1 question of suite test/orders.test.ts &gt; refunds · precision@5 in the baseline did not run although the test file ran: q1 — run <code>RAG_BASELINE=prune npx vitest run</code> and commit</li>',
+    );
     const report = fixtureReport();
     expect(renderHtml(report)).toContain('<li>· 1 baseline question not judged');
   });
