@@ -13,7 +13,7 @@ import {
   type BaselineReadAhead,
 } from '../baseline/index.js';
 import type { CollectedRun } from '../recording/collected.js';
-import { renderConsole, UPDATING_NOTE } from '../report/console.js';
+import { describeDifferences, renderConsole, UPDATING_NOTE } from '../report/console.js';
 import { workflowAnnotations } from './annotations.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
 import { DEFAULT_BASELINE_PATH } from '../report/options.js';
@@ -172,13 +172,18 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     const reason = writeProblems[0]!.slice(PREFIX.length + 1);
     return { failed: true, reason, summary, baselineWritten, ...(held !== undefined ? { lastLine: held } : {}) };
   }
-  const outOfDate = summary.findings.filter((finding) => finding.fails && finding.kind !== 'regression').length;
+  const outOfDate = summary.findings.filter(
+    (finding) => finding.fails && finding.kind !== 'regression' && finding.kind !== 'not-judged',
+  );
+  const notJudged = summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
   const reason =
     summary.regressions > 0 && summary.settings.failOnRegression
       ? `retrieval quality regressed in ${summary.regressions} suite × measure row${summary.regressions === 1 ? '' : 's'} (compared with ${options.baselineDisplayPath})`
-      : summary.settings.strict && outOfDate > 0
-        ? `${options.baselineDisplayPath} is out of date: ${outOfDate} difference${outOfDate === 1 ? '' : 's'} beyond tolerance (strict, the default under CI)`
-        : `${summary.newSamples} question${summary.newSamples === 1 ? '' : 's'} not in ${options.baselineDisplayPath} (failOnNew)`;
+      : summary.settings.strict && outOfDate.length > 0
+        ? `${options.baselineDisplayPath} is out of date: ${describeDifferences(outOfDate)} (strict, the default under CI)`
+        : summary.findings.some((finding) => finding.fails && finding.kind === 'not-judged')
+          ? `${notJudged} baseline question${notJudged === 1 ? ' was' : 's were'} not judged (strict, the default under CI; RAG_PARTIAL=1 marks a deliberate subset)`
+          : `${summary.newSamples} question${summary.newSamples === 1 ? '' : 's'} not in ${options.baselineDisplayPath} (failOnNew)`;
   return { failed: true, reason, summary, baselineWritten, ...(held !== undefined ? { lastLine: held } : {}) };
 }
 

@@ -22,7 +22,7 @@ import {
   type ReportCommands,
 } from './format.js';
 import { escapeConsole } from './escape.js';
-import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
+import type { GateFinding, RowStatus, RunSummary, SummaryRow } from './summary.js';
 
 /** The note of a run that updates the baseline; finishRun takes it back when the write failed. */
 export const UPDATING_NOTE = 'The baseline is being updated: these changes are recorded, not judged.';
@@ -224,6 +224,19 @@ function notJudgedLines(
   return lines;
 }
 
+/**
+ * `2 differences beyond tolerance` when every one is a value that moved, `2 differences` when none is (a
+ * new, missing or renamed suite or question), `3 differences (1 beyond tolerance)` for a mix.
+ */
+export function describeDifferences(findings: readonly GateFinding[]): string {
+  const moves = findings.filter(
+    (finding) => finding.kind === 'improvement' || finding.kind === 'unconfirmed-move',
+  ).length;
+  const all = plural(findings.length, 'difference');
+  if (moves === findings.length) return `${all} beyond tolerance`;
+  return moves === 0 ? all : `${all} (${moves} beyond tolerance)`;
+}
+
 /** The report's last line: the verdict, and on a failure the command that clears it. */
 function verdictLine(summary: RunSummary, commands: ReportCommands, paint: ReturnType<typeof painter>): string {
   const failingFindings = summary.findings.filter(
@@ -244,7 +257,7 @@ function verdictLine(summary: RunSummary, commands: ReportCommands, paint: Retur
   }
   if (failingFindings.length > 0 && summary.settings.strict) {
     return (
-      paint.yellow(`The baseline is out of date: ${plural(failingFindings.length, 'difference')} beyond tolerance.`) +
+      paint.yellow(`The baseline is out of date: ${describeDifferences(failingFindings)}.`) +
       notJudgedNote +
       ` Accept with: ${commands[acceptModeOf(summary.findings)]} and commit the baseline.`
     );

@@ -180,7 +180,7 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
       `1 question of suite ${orders} > orders API > refunds · ndcg@3 in the baseline did not run although the test file ran: refund-status — run ${prune} and commit`,
     );
     expect(lastLine(out)).toBe(
-      `The baseline is out of date: 2 differences beyond tolerance. Accept with: ${prune} and commit the baseline.`,
+      `The baseline is out of date: 2 differences. Accept with: ${prune} and commit the baseline.`,
     );
     expect(findings().findings.map((finding) => [finding.kind, finding.questions])).toEqual([
       ['missing-questions', ['refund-status']],

@@ -4,12 +4,12 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { renderConsole, shouldUseColor } from '../../../src/report/console.js';
+import { describeDifferences, renderConsole, shouldUseColor } from '../../../src/report/console.js';
 import { formatJsonReport, renderJson, REPORT_SCHEMA_VERSION } from '../../../src/report/json.js';
 import { writeReports } from '../../../src/report/write.js';
 import { renderHtml } from '../../../src/report/html.js';
 import { escapeText, renderMarkdown } from '../../../src/report/markdown.js';
-import { summarize } from '../../../src/report/summary.js';
+import { summarize, type GateFinding } from '../../../src/report/summary.js';
 import { BASELINE, RUN } from './fixture.js';
 import { escapeConsole } from '../../../src/report/escape.js';
 import { suiteKeyOf, type CollectedRun, type CollectedSample } from '../../../src/recording/collected.js';
@@ -579,5 +579,24 @@ describe('renderConsole, questions not judged', () => {
       'Not judged: 1 baseline question (1 in a missing shard); in CI every baseline question must be judged. To judge them: merge the reports of every shard of this run.',
     );
     expect(text).not.toContain('RAG_PARTIAL');
+  });
+});
+
+describe('describeDifferences', () => {
+  const finding = (kind: GateFinding['kind']): GateFinding => ({
+    kind,
+    suite: 's',
+    suiteKey: 'k',
+    accept: 'update',
+    fails: true,
+  });
+  it('says "beyond tolerance" only of values that moved', () => {
+    expect(describeDifferences([finding('improvement'), finding('unconfirmed-move')])).toBe(
+      '2 differences beyond tolerance',
+    );
+    expect(describeDifferences([finding('missing-questions'), finding('new-suite')])).toBe('2 differences');
+    expect(describeDifferences([finding('improvement'), finding('renamed-suite'), finding('new-questions')])).toBe(
+      '3 differences (1 beyond tolerance)',
+    );
   });
 });
