@@ -184,6 +184,12 @@ export class QuestionRecorder {
       this.questions.set(queryId ?? '', recorded);
       for (const measure of this.declared) {
         const sample: MetricSample = { measure, value: declaredValues[measure] as number };
+        // The matcher's own assertion on this very measure: its threshold and verdict go with the value,
+        // so that a failed assertion reads as failed in every report (one measurement, one sample).
+        const mine = own.find((candidate) => candidate.measure === measure);
+        if (mine?.threshold !== undefined) sample.threshold = mine.threshold;
+        if (mine?.pass !== undefined) sample.pass = mine.pass;
+        if (mine?.negated === true) sample.negated = true;
         if (queryId !== undefined) sample.queryId = queryId;
         recordSample(sample, context);
         recorded.add(measure);

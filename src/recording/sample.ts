@@ -12,7 +12,7 @@ export interface MetricSample {
   threshold?: number;
   /**
    * Whether the assertion passed (after `.not`). Absent on the declared measures a matcher records for
-   * its question: they are values, not verdicts.
+   * its question, except the one its own assertion measured: that one carries its verdict.
    */
   pass?: boolean;
   /** True when the assertion was negated with `.not`. */

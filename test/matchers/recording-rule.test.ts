@@ -57,8 +57,13 @@ describe('with declared measures', () => {
     expect(samples[1]!.value).toBe(0.5);
     expect(samples[2]!.value).toBeCloseTo(NDCG10, 12);
     expect(samples[3]!.value).toBe(0.5);
-    // Values, not verdicts.
-    expect(samples.every((sample) => sample.pass === undefined && sample.threshold === undefined)).toBe(true);
+    // Values, not verdicts, except the measure the matcher itself asserted: recall@5 = 0.5 < 0.9 failed.
+    expect(samples[1]).toMatchObject({ threshold: 0.9, pass: false });
+    expect(
+      samples
+        .filter((_, index) => index !== 1)
+        .every((sample) => sample.pass === undefined && sample.threshold === undefined),
+    ).toBe(true);
   });
 
   it('later matchers for the same question record no declared measure again; an undeclared one once', () => {
