@@ -113,7 +113,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   const input: ReportInput = {
     summary,
     run,
-    markdownOptions: { maxWorse: options.maxWorse, acceptCommand: options.acceptCommand },
+    markdownOptions: { maxWorse: options.maxWorse, acceptCommand: options.acceptCommand, quiet: options.quiet },
   };
   const reports = plannedReports(context.formats ?? REPORT_FORMATS, { options, rootDir: context.rootDir, env });
   for (const report of reports)

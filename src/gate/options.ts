@@ -41,6 +41,8 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   githubStepSummary: boolean;
   /** Workflow-command annotations under GitHub Actions. */
   annotations: boolean;
+  /** The Markdown report is one line when nothing changed. */
+  quiet: boolean;
   maxWorse: number;
   seed?: number;
   resamples?: number;
@@ -84,6 +86,7 @@ export function resolveReporterOptions(
     ...resolvedReportFiles(checked, context.rootDir),
     githubStepSummary: checked.githubStepSummary ?? true,
     annotations: checked.annotations ?? true,
+    quiet: checked.quiet ?? false,
     maxWorse: checked.maxWorse ?? 10,
     ...definedEntries({
       seed: checked.seed,

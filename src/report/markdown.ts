@@ -32,6 +32,8 @@ export interface MarkdownRenderOptions {
   acceptCommand?: string;
   /** The longest text to write, in characters. Default 65,536, GitHub's limit on a comment. */
   maxLength?: number;
+  /** One line (the verdict) when nothing changed: no finding, nothing improved, regressed, new or not judged. */
+  quiet?: boolean;
 }
 
 const MARKER: Record<RowStatus, string> = { regressed: '▼', improved: '▲', unchanged: '', new: 'new' };
@@ -71,6 +73,7 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
       (summary.baselinePath !== undefined ? `, baseline ${code(summary.baselinePath)}` : ''),
     '',
   );
+  if (options.quiet === true && nothingChanged(summary)) return `${out[2]}\n`;
   if (summary.rows.length === 0) {
     out.push('No retrieval measures were recorded in this run.', '');
     out.push(...notJudgedSection(summary, commands));
@@ -161,6 +164,20 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
     text.addList([`<details><summary>Questions that got worse (${total})</summary>`, ''], items, 0, ['</details>', '']);
   }
   return text.toString();
+}
+
+/** A passing comparison with a baseline in which no row moved and nothing is new, missing or not judged. */
+function nothingChanged(summary: RunSummary): boolean {
+  return (
+    summary.passed &&
+    summary.baselineFound &&
+    summary.rows.length > 0 &&
+    summary.regressions === 0 &&
+    summary.improvements === 0 &&
+    summary.newRows === 0 &&
+    summary.findings.length === 0 &&
+    summary.warnings.length === 0
+  );
 }
 
 /** GitHub's limit on a pull-request comment's body, in characters. */

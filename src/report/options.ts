@@ -44,6 +44,11 @@ export interface RagReporterOptions extends MeasureDeclaration {
   /** Append the Markdown report to $GITHUB_STEP_SUMMARY when set. Default true. */
   githubStepSummary?: boolean;
   /**
+   * The Markdown report (and the step summary) is one line, the verdict, when nothing changed: no row
+   * moved and nothing is new, missing or not judged. For a pull-request comment that stays quiet. Default false.
+   */
+  quiet?: boolean;
+  /**
    * Under GitHub Actions (`GITHUB_ACTIONS=true`), print workflow-command annotations: an error at the test
    * of each regressed, new or missing question, a notice for each improvement to record. Default true.
    */
@@ -82,6 +87,7 @@ const OPTION_NAMES = [
   'partial',
   ...(Object.keys(REPORT_FILE_OPTIONS) as ReportFileOption[]),
   'githubStepSummary',
+  'quiet',
   'annotations',
   'maxWorse',
   'seed',
@@ -142,6 +148,7 @@ export function validateReporterOptions(
     'strict',
     'partial',
     'githubStepSummary',
+    'quiet',
     'annotations',
   ] as const) {
     if (record[name] !== undefined && typeof record[name] !== 'boolean') fail(name, 'true or false');

@@ -112,6 +112,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       json: path.join(rootDir, 'out/rag.json'),
       githubStepSummary: true,
       annotations: true,
+      quiet: false,
       maxWorse: 10,
       acceptCommand: 'RAG_BASELINE=update npx vitest run',
       pruneCommand: 'RAG_BASELINE=prune npx vitest run',

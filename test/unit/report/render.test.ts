@@ -600,3 +600,21 @@ describe('describeDifferences', () => {
     );
   });
 });
+
+describe('renderMarkdown quiet', () => {
+  const samples = (value: number): CollectedSample[] =>
+    ['q1', 'q2'].map((id) => ({ file: 'test/a.test.ts', describePath: [], test: id, measure: 'mrr', value }));
+  const baseline = baselineFile({ 'test/a.test.ts': { mrr: { q1: 1, q2: 1 } } });
+
+  it('is one line, the verdict, when nothing changed; the whole report otherwise', () => {
+    const unchanged = summarize({ runner: 'vitest', samples: samples(1) }, baseline, {
+      baselinePath: 'rag-baseline.json',
+    });
+    expect(renderMarkdown(unchanged, { quiet: true })).toBe(
+      '✅ **No regressions** · 0 improved · 1 unchanged — 2 samples in 1 suite (vitest), baseline `rag-baseline.json`\n',
+    );
+    expect(renderMarkdown(unchanged).split('\n').length).toBeGreaterThan(2);
+    const worse = summarize({ runner: 'vitest', samples: samples(0) }, baseline);
+    expect(renderMarkdown(worse, { quiet: true })).toContain('If this change is intended, accept it with');
+  });
+});
