@@ -2,7 +2,8 @@
 // than maxWorse 3), one improved, one unchanged, one new row, a partial comparison, and an obsolete row.
 import type { BaselineFile } from '../../../src/baseline/schema.js';
 import { baselineFile } from '../baseline/keyed.js';
-import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
+import { suiteKeyOf, type CollectedRun, type CollectedSample } from '../../../src/recording/collected.js';
+import { summarize, type RunSummary } from '../../../src/report/summary.js';
 
 function sample(
   describePath: string[],
@@ -70,4 +71,25 @@ export function recallRun(values: number[]): CollectedRun {
       test: `asks q${index + 1}`,
     })),
   };
+}
+
+/** A summary of one sample per question id in suite `suite`, every one regressed from a baseline of 1 to 0. */
+export function regressedRun(suite: string, queryIds: readonly string[]): RunSummary {
+  const run: CollectedRun = {
+    runner: 'vitest',
+    samples: queryIds.map((queryId) => ({
+      file: 'test/a.test.ts',
+      describePath: [suite],
+      test: 't',
+      queryId,
+      measure: 'recall@5',
+      value: 0,
+      pass: false,
+    })),
+  };
+  const baseline = baselineFile({});
+  baseline.suites[suiteKeyOf({ file: 'test/a.test.ts', describe: [suite] })] = {
+    'recall@5': Object.fromEntries(queryIds.map((id) => [id, 1])),
+  };
+  return summarize(run, baseline);
 }

@@ -16,9 +16,7 @@ import {
 } from '../../../src/report/html.js';
 import { summarize } from '../../../src/report/summary.js';
 import { HOSTILE_QUESTION, HOSTILE_SUITE, HOSTILE_TEST, realisticFixture } from '../../browser/fixture.js';
-import { BASELINE, RUN } from './fixture.js';
-import { suiteKeyOf } from '../../../src/recording/collected.js';
-import { baselineFile } from '../baseline/keyed.js';
+import { BASELINE, regressedRun, RUN } from './fixture.js';
 
 /** Attributes of every `<tag …>` whose class list has all of `classes`. */
 function elements(html: string, tag: string, ...classes: string[]): Record<string, string>[] {
@@ -215,23 +213,7 @@ describe('renderHtml', () => {
 
   it('shows invisible characters and trailing spaces in question ids, so look-alike ids differ here too', () => {
     // Before, "q\u200b1" and "q1 " were written raw and looked like "q1".
-    const run = {
-      runner: 'vitest' as const,
-      samples: ['q\u200b1', 'q1 '].map((queryId) => ({
-        file: 'test/a.test.ts',
-        describePath: ['s'],
-        test: 't',
-        queryId,
-        measure: 'recall@5',
-        value: 0,
-        pass: false,
-      })),
-    };
-    const baseline = baselineFile({});
-    baseline.suites[suiteKeyOf({ file: 'test/a.test.ts', describe: ['s'] })] = {
-      'recall@5': { 'q\u200b1': 1, 'q1 ': 1 },
-    };
-    const html = renderHtml(renderJson(summarize(run, baseline)));
+    const html = renderHtml(renderJson(regressedRun('s', ['q\u200b1', 'q1 '])));
     expect(html).toContain('<td>q\\u200b1</td>');
     expect(html).toContain('<td>q1\\x20</td>');
     expect(html).not.toContain('\u200b');

@@ -10,7 +10,7 @@ import { writeReports } from '../../../src/report/write.js';
 import { renderHtml } from '../../../src/report/html.js';
 import { escapeText, renderMarkdown } from '../../../src/report/markdown.js';
 import { summarize, type GateFinding } from '../../../src/report/summary.js';
-import { BASELINE, RUN } from './fixture.js';
+import { BASELINE, regressedRun, RUN } from './fixture.js';
 import { escapeConsole } from '../../../src/report/escape.js';
 import { suiteKeyOf, type CollectedRun, type CollectedSample } from '../../../src/recording/collected.js';
 import { emptyBaseline } from '../../../src/baseline/schema.js';
@@ -273,27 +273,6 @@ describe('console escaping', () => {
 });
 
 describe('look-alike names, links and long names', () => {
-  /** A run of one sample per question id, in one suite named `suite`, all regressed against a baseline of 1. */
-  function regressedRun(suite: string, queryIds: string[]) {
-    const run = {
-      runner: 'vitest' as const,
-      samples: queryIds.map((queryId) => ({
-        file: 'test/a.test.ts',
-        describePath: [suite],
-        test: 't',
-        queryId,
-        measure: 'recall@5',
-        value: 0,
-        pass: false,
-      })),
-    };
-    const baseline = baselineFile({});
-    baseline.suites[suiteKeyOf({ file: 'test/a.test.ts', describe: [suite] })] = {
-      'recall@5': Object.fromEntries(queryIds.map((id) => [id, 1])),
-    };
-    return summarize(run, baseline);
-  }
-
   it('shows invisible characters and trailing spaces in console and Markdown, so look-alike ids differ', () => {
     // Before, each of these printed exactly like "q1" (U+200B zero-width space, U+2060 word joiner,
     // U+FEFF, U+00AD soft hyphen, a trailing space).
