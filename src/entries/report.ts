@@ -33,7 +33,7 @@ export {
   ReportFormatError,
   type HtmlRenderOptions,
 } from '../report/html.js';
-export { DEFAULT_BASELINE_PATH } from '../report/options.js';
+export { DEFAULT_BASELINE_PATH } from '../gate/user-options.js';
 export {
   readBaseline,
   readBaselineSync,

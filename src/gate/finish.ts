@@ -16,7 +16,7 @@ import type { CollectedRun } from '../recording/collected.js';
 import { describeDifferences, renderConsole, UPDATING_NOTE } from '../report/console.js';
 import { workflowAnnotations } from './annotations.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
-import { DEFAULT_BASELINE_PATH } from '../report/options.js';
+import { DEFAULT_BASELINE_PATH } from './user-options.js';
 import { summaryOptionsFrom, type ResolvedReporterOptions } from './options.js';
 import { summarize, type RunSummary } from '../report/summary.js';
 import { plannedReports, writeReport } from '../report/write.js';

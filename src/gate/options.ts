@@ -14,7 +14,7 @@ import {
   validateReporterOptions,
   type RagReporterOptions,
   type ReportFileOption,
-} from '../report/options.js';
+} from './user-options.js';
 import type { SummaryOptions } from '../report/summary.js';
 import { resolveBaselineMode, resolvePartial, type BaselineMode } from './mode.js';
 

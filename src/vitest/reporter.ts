@@ -10,7 +10,7 @@ import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '..
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { shouldUseColor } from '../report/console.js';
 import { forgetPrecomputedIntervals, precomputeIntervals } from '../report/summary.js';
-import { validateReporterOptions, type RagReporterOptions } from '../report/options.js';
+import { validateReporterOptions, type RagReporterOptions } from '../gate/user-options.js';
 import { resolveReporterOptions, summaryOptionsFrom, type ResolvedReporterOptions } from '../gate/options.js';
 import { collectVitestModule, collectVitestRun, type CollectedModule, type VitestRunContext } from './collect.js';
 import { missingBlobShards } from './blobs.js';
@@ -19,7 +19,7 @@ import type { NotJudgedReason } from '../recording/outcomes.js';
 import { runStampOf } from '../gate/run-identity.js';
 import { resolve } from 'node:path';
 
-export type { RagReporterOptions } from '../report/options.js';
+export type { RagReporterOptions } from '../gate/user-options.js';
 
 const SOURCE = 'rag-matchers/vitest-reporter options';
 

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeWriteError, finishRun } from '../../../src/gate/finish.js';
 import { pathFormat, type ReportFormat, type ReportInput } from '../../../src/report/formats/format.js';
 import { REPORT_FORMATS, REPORT_PATH_OPTIONS } from '../../../src/report/formats/index.js';
-import { REPORT_FILE_OPTIONS, validateReporterOptions } from '../../../src/report/options.js';
+import { REPORT_FILE_OPTIONS, validateReporterOptions } from '../../../src/gate/user-options.js';
 import { resolveReporterOptions } from '../../../src/gate/options.js';
 import { summarize } from '../../../src/report/summary.js';
 import { writeReportsOf, type WriteReportsOptions } from '../../../src/report/write.js';

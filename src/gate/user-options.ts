@@ -1,6 +1,6 @@
-// Options of the Vitest and Jest reporters, checked in one place so both reporters accept the same
-// things and say the same when something is wrong. What a run makes of them (paths, the baseline mode,
-// CI) is src/gate's: gate/options.ts and gate/mode.ts.
+// The options users write for the Vitest and Jest reporters (and `rag-matchers merge`), checked in one
+// place so both reporters accept the same things and say the same when something is wrong. What a run
+// makes of them (paths, the baseline mode, CI) is ./options.ts and ./mode.ts.
 
 import { resolveTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import type { PairedTestName } from '../core/stats.js';
