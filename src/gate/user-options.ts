@@ -5,11 +5,19 @@
 import { resolveTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type MeasureDeclaration } from '../recording/declaration.js';
+import { REPORT_CATALOGUE, REPORT_FILE_OPTIONS, type ReportFileOptions } from '../report/formats/catalogue.js';
+
+export { REPORT_FILE_OPTIONS, type ReportFileOption } from '../report/formats/catalogue.js';
 
 export const DEFAULT_BASELINE_PATH = 'rag-baseline.json';
 
-/** What users put in `reporters: [['rag-matchers/vitest-reporter', { … }]]` (Jest: the same options object). */
-export interface RagReporterOptions extends MeasureDeclaration {
+/**
+ * What users put in `reporters: [['rag-matchers/vitest-reporter', { … }]]` (Jest: the same options object).
+ * The report options come from the catalogue of formats: `json`, `markdown`, `html` (a file path, or
+ * false for none; default none) and `githubStepSummary` (append the Markdown report to
+ * $GITHUB_STEP_SUMMARY when that is set; default true).
+ */
+export interface RagReporterOptions extends MeasureDeclaration, ReportFileOptions {
   /** Baseline file, relative to the project root. Default `rag-baseline.json`. */
   baseline?: string;
   /** Largest drop of a mean that is not a regression: 0.01 by default; per-measure `{ default: 0.01, 'recall@5': 0 }`. */
@@ -35,14 +43,6 @@ export interface RagReporterOptions extends MeasureDeclaration {
    * `RAG_PARTIAL=1` in the environment turns it on for one job.
    */
   partial?: boolean;
-  /** Write the JSON report here (relative to the root). Default: none. */
-  json?: string | false;
-  /** Write the Markdown report here. Default: none (still appended to $GITHUB_STEP_SUMMARY when set). */
-  markdown?: string | false;
-  /** Write the HTML report here. Default: none. */
-  html?: string | false;
-  /** Append the Markdown report to $GITHUB_STEP_SUMMARY when set. Default true. */
-  githubStepSummary?: boolean;
   /**
    * The Markdown report (and the step summary) is one line, the verdict, when nothing changed: no row
    * moved and nothing is new, missing or not judged. For a pull-request comment that stays quiet. Default false.
@@ -63,18 +63,9 @@ export interface RagReporterOptions extends MeasureDeclaration {
   intervalResamples?: number;
 }
 
-/**
- * The options that name a report file, with a file name to suggest: one per format of
- * src/report/formats/ written to a path (test/unit/report/formats.test.ts checks they agree). Not read
- * from that list, so that loading the options does not load every renderer.
- */
-export const REPORT_FILE_OPTIONS = {
-  json: 'rag-report.json',
-  markdown: 'rag-report.md',
-  html: 'rag-report.html',
-} as const satisfies Partial<Record<keyof RagReporterOptions, string>>;
-
-export type ReportFileOption = keyof typeof REPORT_FILE_OPTIONS;
+const REPORT_SWITCH_OPTIONS = (Object.keys(REPORT_CATALOGUE) as (keyof typeof REPORT_CATALOGUE)[]).filter(
+  (name) => !REPORT_CATALOGUE[name].path,
+);
 
 const OPTION_NAMES = [
   'baseline',
@@ -85,8 +76,7 @@ const OPTION_NAMES = [
   'failOnNew',
   'strict',
   'partial',
-  ...(Object.keys(REPORT_FILE_OPTIONS) as ReportFileOption[]),
-  'githubStepSummary',
+  ...(Object.keys(REPORT_CATALOGUE) as (keyof typeof REPORT_CATALOGUE)[]),
   'quiet',
   'annotations',
   'maxWorse',
@@ -147,7 +137,7 @@ export function validateReporterOptions(
     'failOnNew',
     'strict',
     'partial',
-    'githubStepSummary',
+    ...REPORT_SWITCH_OPTIONS,
     'quiet',
     'annotations',
   ] as const) {
