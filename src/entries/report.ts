@@ -32,7 +32,7 @@ export {
   validateJsonReport,
   ReportFormatError,
   type HtmlRenderOptions,
-} from '../report/html.js';
+} from '../report/html/run-report.js';
 export { DEFAULT_BASELINE_PATH } from '../gate/user-options.js';
 export {
   readBaseline,

@@ -20,7 +20,7 @@ import {
   describeNotJudged,
   reportCommands,
   type ReportCommands,
-} from './format.js';
+} from './wording.js';
 import { escapeConsole } from './escape.js';
 import type { GateFinding, RowStatus, RunSummary, SummaryRow } from './summary.js';
 

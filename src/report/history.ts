@@ -16,7 +16,7 @@ import { mean } from '../core/mean.js';
 import { parseBaseline, type BaselineSuite } from '../baseline/schema.js';
 import { parseSuiteKey, suiteNameOf } from '../recording/collected.js';
 import { escapeConsole } from './escape.js';
-import { displayWidth, formatDelta, formatValue } from './format.js';
+import { displayWidth, formatDelta, formatValue } from './wording.js';
 
 export interface HistoryCommit {
   sha: string;

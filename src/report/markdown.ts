@@ -17,7 +17,7 @@ import {
   actionFor,
   reportCommands,
   type ReportCommands,
-} from './format.js';
+} from './wording.js';
 import { escapeMarkdown, markdownCode } from './escape.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 

@@ -13,7 +13,7 @@ import {
   type BaselineConflict,
 } from '../../baseline/three-way.js';
 import { suiteKeyOf, type CollectedRun, type SuiteIdentity } from '../../recording/collected.js';
-import { plural, suiteUpdateCommand } from '../../report/format.js';
+import { plural, suiteUpdateCommand } from '../../report/wording.js';
 import { flag, parseCommandArgs, stringOption } from '../args.js';
 import { CommandError, EXIT_OK, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 

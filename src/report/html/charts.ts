@@ -4,7 +4,7 @@
 //   distributionChart one row's per-question values: a histogram of this run, the baseline outlined
 // Every data mark carries class "mark" and a <title> (the browser's tooltip) stating its numbers.
 
-import { formatDelta, formatValue } from '../format.js';
+import { formatDelta, formatValue } from '../wording.js';
 import type { JsonReportRow } from '../json.js';
 import { escapeHtml, escapeHtmlName, truncate } from './escape.js';
 import { linearScale, px, svgOpen, textWidth, xAxis, yAxis } from './svg.js';

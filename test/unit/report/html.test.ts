@@ -13,7 +13,7 @@ import {
   ReportFormatError,
   validateJsonReport,
   writeHtmlReport,
-} from '../../../src/report/html.js';
+} from '../../../src/report/html/run-report.js';
 import { summarize } from '../../../src/report/summary.js';
 import { HOSTILE_QUESTION, HOSTILE_SUITE, HOSTILE_TEST, realisticFixture } from '../../browser/fixture.js';
 import { BASELINE, regressedRun, RUN } from './fixture.js';

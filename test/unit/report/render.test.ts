@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeDifferences, renderConsole, shouldUseColor } from '../../../src/report/console.js';
 import { formatJsonReport, renderJson, REPORT_SCHEMA_VERSION } from '../../../src/report/json.js';
 import { writeReports } from '../../../src/report/write.js';
-import { renderHtml } from '../../../src/report/html.js';
+import { renderHtml } from '../../../src/report/html/run-report.js';
 import { escapeText, renderMarkdown } from '../../../src/report/markdown.js';
 import { summarize, type GateFinding } from '../../../src/report/summary.js';
 import { BASELINE, regressedRun, RUN } from './fixture.js';

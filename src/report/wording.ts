@@ -1,4 +1,5 @@
-// Number and text formatting shared by the console and Markdown renderers.
+// How reports word things: values, signed changes and p-values, the commands that accept a change,
+// findings and counts. Shared by the console, Markdown, HTML and annotation renderers.
 
 import { plural } from '../core/plural.js';
 import type { CollectedRun, SuiteIdentity } from '../recording/collected.js';
