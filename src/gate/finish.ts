@@ -18,7 +18,7 @@ import { workflowAnnotations } from './annotations.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
 import { DEFAULT_BASELINE_PATH } from './user-options.js';
 import { summaryOptionsFrom, type ResolvedReporterOptions } from './options.js';
-import { summarize, type RunSummary } from '../report/summary.js';
+import { summarize, type IntervalCache, type RunSummary } from '../report/summary.js';
 import { plannedReports, writeReport } from '../report/write.js';
 
 export interface FinishContext {
@@ -45,6 +45,8 @@ export interface FinishContext {
   baseline?: BaselineReadAhead;
   /** Where GitHub Actions annotations go: the runner reads workflow commands from stdout. Default `print`. */
   printAnnotations?: (text: string) => void;
+  /** Intervals the caller worked out while the tests ran (precomputeIntervals), for the summary to take. */
+  intervals?: IntervalCache;
 }
 
 export interface FinishResult {
@@ -84,7 +86,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     return { failed: true, reason: problem, baselineWritten: false };
   }
 
-  const summary = summarize(run, baseline, summaryOptionsFrom(options));
+  const summary = summarize(run, baseline, { ...summaryOptionsFrom(options), intervals: context.intervals });
   const text = renderConsole(summary, {
     color: context.color,
     maxWorse: options.maxWorse,

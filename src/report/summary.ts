@@ -4,11 +4,12 @@
 
 import { mean as meanOf } from '../core/mean.js';
 import { codePoints, lookAlikeKey, visibleControls } from '../core/visible.js';
-import { meanInterval, type PairedTestName } from '../core/stats.js';
+import type { PairedTestName } from '../core/stats.js';
 import { compareIds, pairRow, type RowComparison, type SampleChange } from '../baseline/compare.js';
 import { groupRun, type GroupedRow } from '../baseline/group.js';
 import { coverageOf, findRenamedSuites, isCovered, resolveLegacySuites } from '../baseline/identity.js';
 import type { QuestionStatus } from '../baseline/accounting.js';
+import { IntervalCache, intervalOf, type RowInterval } from './intervals.js';
 import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
 import { own, type BaselineFile } from '../baseline/schema.js';
 import {
@@ -28,6 +29,7 @@ import {
 } from '../recording/collected.js';
 
 export type { RowComparison, SampleChange } from '../baseline/compare.js';
+export { IntervalCache, type RowInterval } from './intervals.js';
 export { DEFAULT_TEST } from '../core/regression-rule.js';
 
 export const DEFAULT_SEED = 42;
@@ -83,6 +85,11 @@ export interface SummaryOptions {
    * files are reported missing (obsolete) rather than "not run". summaryOptionsFrom fills it in.
    */
   fileExists?: (file: string) => boolean;
+  /**
+   * Intervals worked out ahead (precomputeIntervals, while later test files still run): a row takes one
+   * worked out for exactly its values and settings instead of bootstrapping again.
+   */
+  intervals?: IntervalCache;
 }
 
 export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'new';
@@ -127,16 +134,6 @@ export interface GateFinding {
   accept: 'update' | 'prune' | 'run';
   /** True when it fails the run under the current settings. */
   fails: boolean;
-}
-
-export interface RowInterval {
-  lower: number;
-  upper: number;
-  method: 'wilson' | 'bootstrap-percentile';
-  confidence: number;
-  /** Bootstrap only. */
-  resamples?: number;
-  seed?: number;
 }
 
 export interface SummaryRow {
@@ -293,7 +290,7 @@ export function summarize(
     (a, b) => compareIds(a.suite, b.suite) || compareIds(a.key, b.key) || compareIds(a.measure, b.measure),
   );
 
-  const rows = groupedRows.map((row) => summarizeRow(row, baseline, renames.get(row.key), settings));
+  const rows = groupedRows.map((row) => summarizeRow(row, baseline, renames.get(row.key), settings, options.intervals));
   const compared = rows.filter((row) => row.comparison !== undefined);
   const verdicts = judgeMoves(
     compared.map((row) => ({ measure: row.measure, move: row.comparison! })),
@@ -649,6 +646,7 @@ function summarizeRow(
   baseline: BaselineFile | undefined,
   renamedFrom: string | undefined,
   settings: ResolvedSummaryOptions,
+  intervals: IntervalCache | undefined,
 ): SummaryRow {
   const values = row.values;
   let min = Infinity;
@@ -660,7 +658,7 @@ function summarizeRow(
     if (value > max) max = value;
     if (row.sources[i]!.pass === false) failures++;
   }
-  const { mean, ...interval } = takeIntervalAhead(values, settings) ?? intervalOf(values, min, max, settings);
+  const { mean, ...interval } = intervals?.take(values, settings) ?? intervalOf(values, min, max, settings);
   const summary: SummaryRow = {
     suite: row.suite,
     suiteKey: row.key,
@@ -712,40 +710,13 @@ function summarizeRow(
   return summary;
 }
 
-type RowIntervalWithMean = RowInterval & { mean: number };
-
 /**
- * Intervals worked out before summarize (precomputeIntervals, while later test files still run), each
- * with the values and settings it was worked out for: a row takes one only when both are exactly its own.
+ * Works out the intervals of `run`'s rows now and keeps them in `cache`, for a summarize given the same
+ * cache (and the same options) to take: a reporter calls it with each ended test file's samples while
+ * later files still run, so that the bootstrap runs then rather than after the last one. The summary is
+ * the same either way.
  */
-const intervalsAhead = new Map<string, { values: readonly number[]; interval: RowIntervalWithMean }>();
-
-function intervalAheadKey(values: readonly number[], settings: ResolvedSummaryOptions): string {
-  let sum = 0;
-  for (const value of values) sum += value;
-  return `${settings.confidence} ${settings.seed} ${settings.intervalResamples} ${values.length} ${sum}`;
-}
-
-function takeIntervalAhead(
-  values: readonly number[],
-  settings: ResolvedSummaryOptions,
-): RowIntervalWithMean | undefined {
-  if (intervalsAhead.size === 0) return undefined;
-  const key = intervalAheadKey(values, settings);
-  const ahead = intervalsAhead.get(key);
-  if (ahead === undefined || ahead.values.length !== values.length) return undefined;
-  for (let index = 0; index < values.length; index++)
-    if (!Object.is(ahead.values[index], values[index])) return undefined;
-  intervalsAhead.delete(key);
-  return ahead.interval;
-}
-
-/**
- * Works out the intervals of `run`'s rows now, for summarize to take later (with the same options): a
- * reporter calls it with each ended test file's samples while later files still run, so that the
- * bootstrap runs then rather than after the last one. The summary is the same either way.
- */
-export function precomputeIntervals(run: CollectedRun, options: SummaryOptions = {}): void {
+export function precomputeIntervals(run: CollectedRun, options: SummaryOptions, cache: IntervalCache): void {
   const settings = resolveSummaryOptions(options);
   for (const measures of groupRun(run).suites.values()) {
     for (const row of measures.values()) {
@@ -756,61 +727,9 @@ export function precomputeIntervals(run: CollectedRun, options: SummaryOptions =
         if (value < min) min = value;
         if (value > max) max = value;
       }
-      intervalsAhead.set(intervalAheadKey(values, settings), {
-        values: [...values],
-        interval: intervalOf(values, min, max, settings),
-      });
+      cache.keep(values, settings, intervalOf(values, min, max, settings));
     }
   }
-}
-
-/** Drops the intervals worked out ahead that no summary took (a run cut short, a file run again). */
-export function forgetPrecomputedIntervals(): void {
-  intervalsAhead.clear();
-}
-
-/** meanInterval (Wilson when every value is 0/1, else the seeded bootstrap); all-equal values give [v, v] under either, without resampling. */
-function intervalOf(
-  values: number[],
-  min: number,
-  max: number,
-  settings: ResolvedSummaryOptions,
-): RowInterval & { mean: number } {
-  const binary = values.every((value) => value === 0 || value === 1);
-  if (min === max && !binary) {
-    return {
-      mean: min,
-      lower: min,
-      upper: min,
-      method: 'bootstrap-percentile',
-      confidence: settings.confidence,
-      resamples: settings.intervalResamples,
-      seed: settings.seed,
-    };
-  }
-  const interval = meanInterval(values, {
-    confidence: settings.confidence,
-    seed: settings.seed,
-    resamples: settings.intervalResamples,
-    binary,
-  });
-  return interval.method === 'wilson'
-    ? {
-        mean: interval.mean,
-        lower: interval.lower,
-        upper: interval.upper,
-        method: 'wilson',
-        confidence: interval.confidence,
-      }
-    : {
-        mean: interval.mean,
-        lower: interval.lower,
-        upper: interval.upper,
-        method: interval.method,
-        confidence: interval.confidence,
-        resamples: interval.resamples,
-        seed: interval.seed,
-      };
 }
 
 function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions {
@@ -818,6 +737,8 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     throw new TypeError(`summarize: options must be an object, got ${options === null ? 'null' : typeof options}.`);
   if (options.fileExists !== undefined && typeof options.fileExists !== 'function')
     throw new TypeError('fileExists must be a function (file) => boolean when given.');
+  if (options.intervals !== undefined && !(options.intervals instanceof IntervalCache))
+    throw new TypeError('intervals must be an IntervalCache (new IntervalCache()) when given.');
   const rule = resolveRegressionRule(
     {
       tolerance: options.tolerance,
