@@ -1,5 +1,6 @@
-// precomputeIntervals: the Vitest reporter works out each file's intervals when the file ends, into its own cache, and
-// summarize takes them rather than bootstrapping again, but only for exactly the same values and settings.
+// precomputeIntervals: the Vitest reporter works out each file's intervals when the file ends, into a
+// cache of its own, and summarize takes them rather than bootstrapping again, but only for exactly the
+// same values and settings.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
