@@ -22,6 +22,7 @@ import {
   type ReportCommands,
 } from './wording.js';
 import { escapeConsole } from './escape.js';
+import { FINDING_KINDS } from './findings.js';
 import type { GateFinding, RowStatus, RunSummary, SummaryRow } from './summary.js';
 
 /** The note of a run that updates the baseline; finishRun takes it back when the write failed. */
@@ -229,9 +230,7 @@ function notJudgedLines(
  * new, missing or renamed suite or question), `3 differences (1 beyond tolerance)` for a mix.
  */
 export function describeDifferences(findings: readonly GateFinding[]): string {
-  const moves = findings.filter(
-    (finding) => finding.kind === 'improvement' || finding.kind === 'unconfirmed-move',
-  ).length;
+  const moves = findings.filter((finding) => FINDING_KINDS[finding.kind].valueMove).length;
   const all = plural(findings.length, 'difference');
   if (moves === findings.length) return `${all} beyond tolerance`;
   return moves === 0 ? all : `${all} (${moves} beyond tolerance)`;

@@ -9,17 +9,45 @@ import { movementOfMeans } from '../core/regression-rule.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
 import type { MissingRow, NotJudgedGroup, ResolvedSummaryOptions, RunSummary, SummaryRow } from './summary.js';
 
-export type FindingKind =
+/** Which settings make a finding of a kind fail the run (when the run is judged, not updating the baseline). */
+export type FindingFailRule =
+  /** failOnRegression (default true). */
   | 'regression'
-  | 'improvement'
-  | 'new-suite'
-  | 'new-questions'
-  | 'missing-suite'
-  | 'missing-questions'
-  | 'renamed-suite'
-  | 'ambiguous-suite'
-  | 'unconfirmed-move'
-  | 'not-judged';
+  /** strict or failOnNew. */
+  | 'new'
+  /** strict (the baseline must be up to date). */
+  | 'strict'
+  /** strict, unless the run declared itself partial. */
+  | 'strict-unless-partial';
+
+export interface FindingKindSpec {
+  /** What accepts it: RAG_BASELINE=update or prune; `run`: running those questions (or declaring the run partial). */
+  accept: GateFinding['accept'];
+  fails: FindingFailRule;
+  /** A mean that moved beyond tolerance (the only findings a report may call "beyond tolerance"). */
+  valueMove: boolean;
+  /** One finding per suite for every measure it affects (`measures`), rather than one per suite × measure. */
+  perSuite: boolean;
+}
+
+/**
+ * Every kind of finding, in the order a report lists them within a suite. A new kind is an entry here
+ * and a sentence in describeFinding (src/report/wording.ts; the switch there fails to compile without it).
+ */
+export const FINDING_KINDS = {
+  'renamed-suite': { accept: 'update', fails: 'strict', valueMove: false, perSuite: true },
+  'new-suite': { accept: 'update', fails: 'new', valueMove: false, perSuite: true },
+  regression: { accept: 'update', fails: 'regression', valueMove: true, perSuite: false },
+  improvement: { accept: 'update', fails: 'strict', valueMove: true, perSuite: false },
+  'unconfirmed-move': { accept: 'update', fails: 'strict', valueMove: true, perSuite: false },
+  'new-questions': { accept: 'update', fails: 'new', valueMove: false, perSuite: true },
+  'missing-questions': { accept: 'prune', fails: 'strict', valueMove: false, perSuite: true },
+  'missing-suite': { accept: 'prune', fails: 'strict', valueMove: false, perSuite: true },
+  'not-judged': { accept: 'run', fails: 'strict-unless-partial', valueMove: false, perSuite: false },
+  'ambiguous-suite': { accept: 'update', fails: 'strict', valueMove: false, perSuite: true },
+} as const satisfies Record<string, FindingKindSpec>;
+
+export type FindingKind = keyof typeof FINDING_KINDS;
 
 /**
  * One way in which an update would change the baseline beyond tolerance (or a legacy suite that cannot
@@ -31,8 +59,11 @@ export interface GateFinding {
   suite: string;
   /** Exact key of the suite (suiteKeyOf). */
   suiteKey: string;
+  /** The measure whose mean moved (regression, improvement, unconfirmed move). */
   measure?: string;
-  /** Question ids concerned (new or missing ones); for a regression, the questions that got worse. */
+  /** New or missing questions: every measure they are new to or missing from, in the suite's order (one finding for all). */
+  measures?: string[];
+  /** Question ids concerned (new or missing ones, each once whatever its measures); for a regression, the questions that got worse. */
   questions?: string[];
   /** Renamed suite: its name in the baseline. */
   from?: string;
@@ -51,157 +82,180 @@ export interface GateFinding {
   fails: boolean;
 }
 
-export /** Every difference an update would write (beyond tolerance), in the order of the rows, each with what accepts it. */
-function collectFindings(
-  rows: readonly SummaryRow[],
-  missing: readonly MissingRow[],
-  baseline: BaselineFile | undefined,
-  current: ReadonlyMap<string, ReadonlyMap<string, GroupedRow>>,
-  legacy: RunSummary['legacy'],
-  notJudged: readonly NotJudgedGroup[],
-  settings: ResolvedSummaryOptions,
-): GateFinding[] {
+/** A finding's fields beyond those its kind decides (accept, fails). */
+type FindingFields = Omit<GateFinding, 'accept' | 'fails'>;
+
+/** Whether a finding of `kind` fails the run under `settings`. */
+export function findingFails(kind: FindingKind, settings: ResolvedSummaryOptions): boolean {
+  if (settings.updatingBaseline) return false;
+  switch (FINDING_KINDS[kind].fails) {
+    case 'regression':
+      return settings.failOnRegression;
+    case 'new':
+      return settings.strict || settings.failOnNew;
+    case 'strict':
+      return settings.strict;
+    case 'strict-unless-partial':
+      return settings.strict && !settings.partial;
+  }
+}
+
+function findingOf(fields: FindingFields, settings: ResolvedSummaryOptions): GateFinding {
+  return { ...fields, accept: FINDING_KINDS[fields.kind].accept, fails: findingFails(fields.kind, settings) };
+}
+
+/** What collectFindings reads: the summary's rows and what it found of the baseline. */
+export interface FindingSources {
+  rows: readonly SummaryRow[];
+  missing: readonly MissingRow[];
+  baseline: BaselineFile | undefined;
+  /** This run's rows by suite key, then measure. */
+  current: ReadonlyMap<string, ReadonlyMap<string, GroupedRow>>;
+  legacy: RunSummary['legacy'];
+  notJudged: readonly NotJudgedGroup[];
+}
+
+/**
+ * Every difference an update would write (beyond tolerance), suite by suite in the order of the rows, each
+ * with what accepts it: per suite its rename or newness, the means that moved (one per measure), then
+ * its new and missing questions (one finding each for every measure they concern); then the suites that
+ * did not run although their file ran, the questions not judged, and unmatched legacy suites.
+ */
+export function collectFindings(sources: FindingSources, settings: ResolvedSummaryOptions): GateFinding[] {
   const findings: GateFinding[] = [];
-  const judged = !settings.updatingBaseline;
-  const strict = judged && settings.strict;
-  const failsNew = judged && (settings.strict || settings.failOnNew);
-  const suitesSeen = new Set<string>();
-  for (const row of rows) {
-    const inBaseline =
-      baseline !== undefined && (own(baseline.suites, row.suiteKey) !== undefined || row.renamedFrom !== undefined);
-    if (!suitesSeen.has(row.suiteKey)) {
-      suitesSeen.add(row.suiteKey);
-      if (row.renamedFrom !== undefined) {
-        findings.push({
-          kind: 'renamed-suite',
-          suite: row.suite,
-          suiteKey: row.suiteKey,
-          from: row.renamedFrom,
-          accept: 'update',
-          fails: strict,
-        });
-      } else if (!inBaseline) {
-        const questions = new Set<string>();
-        for (const suiteRow of current.get(row.suiteKey)!.values()) for (const id of suiteRow.ids) questions.add(id);
-        findings.push({
-          kind: 'new-suite',
-          suite: row.suite,
-          suiteKey: row.suiteKey,
-          questions: [...questions],
-          accept: 'update',
-          fails: failsNew,
-        });
-      }
-    }
-    if (!inBaseline) continue;
-    if (row.status === 'regressed' || row.status === 'improved') {
-      const regressed = row.status === 'regressed';
-      findings.push({
-        kind: regressed ? 'regression' : 'improvement',
-        suite: row.suite,
-        suiteKey: row.suiteKey,
-        measure: row.measure,
-        questions: (regressed ? row.worse : row.better).map((change) => change.sampleId),
-        before: row.comparison!.meanBefore,
-        after: row.comparison!.meanAfter,
-        accept: 'update',
-        fails: regressed ? judged && settings.failOnRegression : strict,
-      });
-    } else if (row.comparison !== undefined && movementOfMeans(row.comparison, row.tolerance) !== 'within') {
-      // Beyond the tolerance but not significant: not a regression, yet an update would write it (it
-      // writes by tolerance alone), so under CI the file is out of date as with an improvement.
-      findings.push({
-        kind: 'unconfirmed-move',
-        suite: row.suite,
-        suiteKey: row.suiteKey,
-        measure: row.measure,
-        questions: (row.comparison.delta < 0 ? row.worse : row.better).map((change) => change.sampleId),
-        before: row.comparison.meanBefore,
-        after: row.comparison.meanAfter,
-        accept: 'update',
-        fails: strict,
-      });
-    }
-    if (row.newSamples.length > 0) {
-      findings.push({
-        kind: 'new-questions',
-        suite: row.suite,
-        suiteKey: row.suiteKey,
-        measure: row.measure,
-        questions: [...row.newSamples],
-        accept: 'update',
-        fails: failsNew,
-      });
-    }
-    if (row.missingSamples.length > 0) {
-      findings.push({
-        kind: 'missing-questions',
-        suite: row.suite,
-        suiteKey: row.suiteKey,
-        measure: row.measure,
-        questions: [...row.missingSamples],
-        accept: 'prune',
-        fails: strict,
-      });
-    }
+  const missingBySuite = groupBy(sources.missing, (entry) => entry.suiteKey);
+  for (const suiteRows of groupBy(sources.rows, (row) => row.suiteKey).values()) {
+    findings.push(...suiteFindings(suiteRows, sources, missingBySuite.get(suiteRows[0]!.suiteKey) ?? [], settings));
   }
-  // Baseline rows this run did not produce although their file ran: whole suites, or measures of a suite.
-  const missingSuites = new Map<string, MissingRow[]>();
-  for (const entry of missing) {
-    const list = missingSuites.get(entry.suiteKey);
-    if (list === undefined) missingSuites.set(entry.suiteKey, [entry]);
-    else list.push(entry);
-  }
-  for (const [key, entries] of missingSuites) {
-    if (!current.has(key)) {
-      const questions = new Set<string>();
-      for (const entry of entries) for (const id of entry.questions) questions.add(id);
-      findings.push({
-        kind: 'missing-suite',
-        suite: entries[0]!.suite,
-        suiteKey: key,
-        questions: [...questions].sort(compareIds),
-        accept: 'prune',
-        fails: strict,
-      });
-      continue;
-    }
-    for (const entry of entries) {
-      const ids = [...entry.questions].sort(compareIds);
-      findings.push({
-        kind: 'missing-questions',
-        suite: entry.suite,
-        suiteKey: key,
-        measure: entry.measure,
-        questions: ids,
-        accept: 'prune',
-        fails: strict,
-      });
-    }
+  for (const [key, entries] of missingBySuite) {
+    if (!sources.current.has(key)) findings.push(missingSuiteFinding(key, entries, settings));
   }
   // Baseline questions this run did not judge: in strict CI a run must judge them all, unless it said it is partial.
-  for (const group of notJudged) {
-    findings.push({
-      kind: 'not-judged',
-      suite: group.suites[0]!,
-      suiteKey: '',
-      reason: group.reason,
-      ...(group.detail !== undefined ? { detail: group.detail } : {}),
-      count: group.questions,
-      questions: group.examples,
-      accept: 'run',
-      fails: strict && !settings.partial,
-    });
+  for (const group of sources.notJudged) {
+    findings.push(
+      findingOf(
+        {
+          kind: 'not-judged',
+          suite: group.suites[0]!,
+          suiteKey: '',
+          reason: group.reason,
+          ...(group.detail !== undefined ? { detail: group.detail } : {}),
+          count: group.questions,
+          questions: group.examples,
+        },
+        settings,
+      ),
+    );
   }
-  for (const ambiguous of legacy?.ambiguous ?? []) {
-    findings.push({
-      kind: 'ambiguous-suite',
-      suite: ambiguous.name,
-      suiteKey: '',
-      questions: ambiguous.suites,
-      accept: 'update',
-      fails: strict,
-    });
+  for (const ambiguous of sources.legacy?.ambiguous ?? []) {
+    findings.push(
+      findingOf(
+        { kind: 'ambiguous-suite', suite: ambiguous.name, suiteKey: '', questions: ambiguous.suites },
+        settings,
+      ),
+    );
   }
   return findings;
+}
+
+/** The findings of one suite this run produced: rename or newness, moved means, new and missing questions. */
+function suiteFindings(
+  suiteRows: readonly SummaryRow[],
+  sources: FindingSources,
+  missingMeasures: readonly MissingRow[],
+  settings: ResolvedSummaryOptions,
+): GateFinding[] {
+  const first = suiteRows[0]!;
+  const suite = { suite: first.suite, suiteKey: first.suiteKey };
+  const findings: GateFinding[] = [];
+  const inBaseline =
+    sources.baseline !== undefined &&
+    (own(sources.baseline.suites, first.suiteKey) !== undefined || first.renamedFrom !== undefined);
+  if (first.renamedFrom !== undefined) {
+    findings.push(findingOf({ kind: 'renamed-suite', ...suite, from: first.renamedFrom }, settings));
+  } else if (!inBaseline) {
+    const questions = new Set<string>();
+    for (const row of sources.current.get(first.suiteKey)!.values()) for (const id of row.ids) questions.add(id);
+    findings.push(findingOf({ kind: 'new-suite', ...suite, questions: [...questions] }, settings));
+    return findings;
+  }
+  for (const row of suiteRows) {
+    const move = moveFinding(row);
+    if (move !== undefined) findings.push(findingOf({ ...suite, ...move }, settings));
+  }
+  const added = new QuestionsByMeasure();
+  const gone = new QuestionsByMeasure();
+  for (const row of suiteRows) {
+    added.add(row.measure, row.newSamples);
+    gone.add(row.measure, row.missingSamples);
+  }
+  // Measures of the suite that this run did not produce at all although the suite ran.
+  for (const entry of missingMeasures) gone.add(entry.measure, [...entry.questions].sort(compareIds));
+  if (added.size > 0) findings.push(findingOf({ kind: 'new-questions', ...suite, ...added.fields() }, settings));
+  if (gone.size > 0) findings.push(findingOf({ kind: 'missing-questions', ...suite, ...gone.fields() }, settings));
+  return findings;
+}
+
+/** A row whose mean moved beyond tolerance: regression, improvement, or a move too small to be significant. */
+function moveFinding(
+  row: SummaryRow,
+): Pick<GateFinding, 'kind' | 'measure' | 'questions' | 'before' | 'after'> | undefined {
+  const comparison = row.comparison;
+  if (comparison === undefined) return undefined;
+  const means = { measure: row.measure, before: comparison.meanBefore, after: comparison.meanAfter };
+  if (row.status === 'regressed') return { kind: 'regression', ...means, questions: ids(row.worse) };
+  if (row.status === 'improved') return { kind: 'improvement', ...means, questions: ids(row.better) };
+  // Beyond the tolerance but not significant: not a regression, yet an update would write it (it writes
+  // by tolerance alone), so under CI the file is out of date as with an improvement.
+  if (movementOfMeans(comparison, row.tolerance) === 'within') return undefined;
+  return { kind: 'unconfirmed-move', ...means, questions: ids(comparison.delta < 0 ? row.worse : row.better) };
+}
+
+/** A baseline suite this run did not produce at all although its file ran. */
+function missingSuiteFinding(
+  key: string,
+  entries: readonly MissingRow[],
+  settings: ResolvedSummaryOptions,
+): GateFinding {
+  const questions = new Set<string>();
+  for (const entry of entries) for (const id of entry.questions) questions.add(id);
+  return findingOf(
+    { kind: 'missing-suite', suite: entries[0]!.suite, suiteKey: key, questions: [...questions].sort(compareIds) },
+    settings,
+  );
+}
+
+/** The questions of one suite and kind, each once, with every measure they concern. */
+class QuestionsByMeasure {
+  private readonly questions = new Set<string>();
+  private readonly measures: string[] = [];
+
+  add(measure: string, ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    if (!this.measures.includes(measure)) this.measures.push(measure);
+    for (const id of ids) this.questions.add(id);
+  }
+
+  get size(): number {
+    return this.questions.size;
+  }
+
+  fields(): { measures: string[]; questions: string[] } {
+    return { measures: [...this.measures], questions: [...this.questions] };
+  }
+}
+
+function ids(changes: readonly { sampleId: string }[]): string[] {
+  return changes.map((change) => change.sampleId);
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [item]);
+    else group.push(item);
+  }
+  return groups;
 }

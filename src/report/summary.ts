@@ -358,7 +358,10 @@ export function summarize(
   const findings =
     baseline === undefined && !settings.strict
       ? []
-      : collectFindings(rows, missing, baseline, grouped.suites, legacy, notJudged.groups(), settings);
+      : collectFindings(
+          { rows, missing, baseline, current: grouped.suites, legacy, notJudged: notJudged.groups() },
+          settings,
+        );
   const passed =
     !(settings.failOnRegression && regressions > 0) &&
     !(settings.failOnNew && newSamples > 0) &&

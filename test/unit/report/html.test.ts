@@ -83,7 +83,7 @@ describe('renderHtml', () => {
     // Every other finding too, each with the command that accepts it.
     expect(html).toContain('<section id="findings"><h2>Differences from the baseline</h2>');
     expect(html).toContain(
-      '<li>✗ 1 question of suite test/orders.test.ts &gt; refunds · precision@5 in the baseline did not run although the test file ran: q1 — run <code>RAG_BASELINE=prune npx vitest run</code> and commit</li>',
+      '<li>✗ 1 question of suite test/orders.test.ts &gt; refunds (precision@5) in the baseline did not run although the test file ran: q1 — run <code>RAG_BASELINE=prune npx vitest run</code> and commit</li>',
     );
     const report = fixtureReport();
     expect(renderHtml(report)).toContain('<li>· 1 baseline question not judged');
