@@ -36,6 +36,7 @@ interface Finding {
   suite: string;
   from?: string;
   measure?: string;
+  measures?: string[];
   questions?: string[];
   command: string;
   fails: boolean;
