@@ -112,7 +112,7 @@ export interface SummaryRow {
   interval: RowInterval;
   min: number;
   max: number;
-  /** Samples whose assertion failed. */
+  /** Failed assertions on the row's samples (a sample asserted and failed twice counts twice). */
   failures: number;
   /** The baseline's samples of this suite × measure (all of them, shared or not). */
   baseline?: { mean: number; count: number };
@@ -463,7 +463,8 @@ function summarizeRow(
     const value = values[i]!;
     if (value < min) min = value;
     if (value > max) max = value;
-    if (row.sources[i]!.pass === false) failures++;
+    const source = row.sources[i]!;
+    failures += source.failedAssertions ?? (source.pass === false ? 1 : 0);
   }
   const { mean, ...interval } = intervals?.take(values, settings) ?? intervalOf(values, min, max, settings);
   const summary: SummaryRow = {
