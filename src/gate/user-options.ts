@@ -67,7 +67,8 @@ const REPORT_SWITCH_OPTIONS = (Object.keys(REPORT_CATALOGUE) as (keyof typeof RE
   (name) => !REPORT_CATALOGUE[name].path,
 );
 
-const OPTION_NAMES = [
+/** Every reporter option, in the order docs/baselines-and-ci.md#options lists them (test/unit/docs/reporter-options.test.ts). */
+export const REPORTER_OPTION_NAMES = [
   'baseline',
   'tolerance',
   'significance',
@@ -103,9 +104,9 @@ export function validateReporterOptions(
   }
   const record = options as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!(OPTION_NAMES as readonly string[]).includes(key)) {
+    if (!(REPORTER_OPTION_NAMES as readonly string[]).includes(key)) {
       throw new TypeError(
-        `${source}: unknown option ${JSON.stringify(key)}; the options are ${OPTION_NAMES.join(', ')}.`,
+        `${source}: unknown option ${JSON.stringify(key)}; the options are ${REPORTER_OPTION_NAMES.join(', ')}.`,
       );
     }
   }
