@@ -5,7 +5,7 @@
 import { mean as meanOf } from '../core/mean.js';
 import { codePoints, lookAlikeKey, visibleControls } from '../core/visible.js';
 import { compareIds, pairRow } from '../baseline/compare.js';
-import { groupRun, type GroupedRow } from '../baseline/group.js';
+import { groupRun, type GroupedRow, type GroupedRun } from '../baseline/group.js';
 import { coverageOf, findRenamedSuites, isCovered, resolveLegacySuites } from '../baseline/identity.js';
 import type { QuestionStatus } from '../baseline/accounting.js';
 import { IntervalCache, intervalOf } from './intervals.js';
@@ -96,94 +96,12 @@ export function summarize(
     (row) => row.comparison!.p !== undefined && row.comparison!.wins + row.comparison!.losses > 0,
   ).length;
 
-  const notJudged = new NotJudgedTally();
-  const missing: MissingRow[] = [];
-  let notRunSuites = 0;
-  let notRunRows = 0;
-  let judgedQuestions = 0;
-  let missingQuestions = 0;
-  const movedAway = new Set(renames.values());
-  // A renamed suite has the same questions as its baseline rows: nothing of it is absent.
-  const rowsByKey = new Map<string, SummaryRow[]>();
-  for (const row of rows) {
-    const list = rowsByKey.get(row.suiteKey);
-    if (list === undefined) rowsByKey.set(row.suiteKey, [row]);
-    else list.push(row);
-  }
-  if (baseline !== undefined) {
-    for (const key of Object.keys(baseline.suites)) {
-      const measures = baseline.suites[key]!;
-      const questions = new Set<string>();
-      for (const measure of Object.keys(measures)) for (const id of Object.keys(measures[measure]!)) questions.add(id);
-      // A renamed suite is compared under its new name: its questions were judged.
-      if (movedAway.has(key)) {
-        judgedQuestions += questions.size;
-        continue;
-      }
-      const seen = grouped.suites.get(key);
-      const identity = parseSuiteKey(key);
-      const suiteName = suiteNameOf(identity);
-      // Every baseline question of the suite once, with its status when this run did not produce it.
-      const statuses = new Map<string, QuestionStatus | 'judged'>();
-      const produced = new Set<string>();
-      for (const row of seen?.values() ?? []) for (const id of row.ids) produced.add(id);
-      const statusOf = (id: string): QuestionStatus | 'judged' => {
-        let status = statuses.get(id);
-        if (status === undefined) {
-          status = produced.has(id) ? 'judged' : coverage.accounting.statusOf(identity, id, seen);
-          statuses.set(id, status);
-        }
-        return status;
-      };
-      for (const measure of Object.keys(measures)) {
-        const ids = Object.keys(measures[measure]!);
-        const row = seen?.get(measure);
-        const rowIds = row === undefined ? undefined : new Set(row.ids);
-        const gone: string[] = [];
-        for (const id of ids) {
-          if (rowIds?.has(id) === true) continue;
-          const status = statusOf(id);
-          // Produced for another measure but not this one: gone from this measure unless its test stopped early.
-          const measureStatus = status === 'judged' ? coverage.accounting.statusOf(identity, id, seen) : status;
-          if (measureStatus.kind === 'missing') gone.push(id);
-          else if (status !== 'judged') notJudged.add(measureStatus, key, suiteName, id);
-        }
-        if (row !== undefined) {
-          // The row's own list of absent questions keeps only the gone ones.
-          for (const summaryRow of rowsByKey.get(key) ?? []) {
-            if (summaryRow.measure !== measure) continue;
-            const goneIds = new Set(gone);
-            summaryRow.notJudgedSamples = summaryRow.missingSamples.filter((id) => !goneIds.has(id));
-            summaryRow.missingSamples = summaryRow.missingSamples.filter((id) => goneIds.has(id));
-          }
-          continue;
-        }
-        if (gone.length === 0) continue;
-        const goneValues = gone.map((id) => measures[measure]![id]!);
-        missing.push({
-          suite: suiteName,
-          suiteKey: key,
-          measure,
-          count: gone.length,
-          mean: meanOf(goneValues),
-          questions: gone,
-        });
-      }
-      let suiteJudged = 0;
-      for (const id of questions) {
-        const status = statuses.get(id);
-        if (produced.has(id)) suiteJudged++;
-        else if (status !== undefined && status !== 'judged' && status.kind === 'missing') missingQuestions++;
-      }
-      judgedQuestions += suiteJudged;
-      if (seen === undefined && !isCovered(identity, coverage) && suiteJudged === 0) {
-        notRunSuites++;
-        notRunRows += Object.keys(measures).length;
-      }
-    }
-  }
-  missing.sort(
-    (a, b) => compareIds(a.suite, b.suite) || compareIds(a.suiteKey, b.suiteKey) || compareIds(a.measure, b.measure),
+  const { notJudged, missing, notRun, judgedQuestions, missingQuestions } = accountBaseline(
+    baseline,
+    grouped,
+    rows,
+    renames,
+    coverage,
   );
 
   const count = (status: RowStatus): number => rows.reduce((total, row) => total + (row.status === status ? 1 : 0), 0);
@@ -201,26 +119,14 @@ export function summarize(
     !(settings.failOnNew && newSamples > 0) &&
     !findings.some((finding) => finding.fails);
 
-  const warnings: string[] = lookAlikeWarnings(rows);
-  if (settings.significance !== undefined && settings.test === 'randomization') {
-    // A Monte Carlo p is at least 1/(resamples + 1); Holm multiplies the smallest p by the family size.
-    const monteCarloRows = compared.filter((row) => row.comparison!.method === 'randomization-monte-carlo').length;
-    const smallestAdjusted = (holmFamily * 1) / (settings.resamples + 1);
-    if (monteCarloRows > 0 && smallestAdjusted > settings.significance) {
-      const needed = Math.ceil(holmFamily / settings.significance);
-      warnings.push(
-        `With ${holmFamily} compared ${holmFamily === 1 ? 'row' : 'rows'} and ${settings.resamples} randomization resamples, no Monte Carlo p-value can pass Holm at ${settings.significance} ` +
-          `(the smallest is 1/${settings.resamples + 1}, times ${holmFamily}): such rows can never regress. Set resamples to at least ${needed}, or use test: 'sign'.`,
-      );
-    }
-  }
+  const warnings = [...lookAlikeWarnings(rows), ...holmWarnings(compared, holmFamily, settings)];
 
   return {
     runner: run.runner,
     coverage: { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() },
     rows,
     missing,
-    notRun: { suites: notRunSuites, rows: notRunRows },
+    notRun,
     regressions,
     improvements: count('improved'),
     unchanged: count('unchanged'),
@@ -234,6 +140,143 @@ export function summarize(
     ...(options.baselinePath !== undefined ? { baselinePath: options.baselinePath } : {}),
     totals: { samples: grouped.sampleCount, suites: grouped.suites.size, rows: rows.length },
     settings: { ...settings, holmFamily },
+  };
+}
+
+/** A warning when Holm makes every Monte Carlo p-value unable to reach `significance`: such rows can never regress. */
+function holmWarnings(compared: readonly SummaryRow[], holmFamily: number, settings: ResolvedSummaryOptions): string[] {
+  const warnings: string[] = [];
+  if (settings.significance !== undefined && settings.test === 'randomization') {
+    // A Monte Carlo p is at least 1/(resamples + 1); Holm multiplies the smallest p by the family size.
+    const monteCarloRows = compared.filter((row) => row.comparison!.method === 'randomization-monte-carlo').length;
+    const smallestAdjusted = (holmFamily * 1) / (settings.resamples + 1);
+    if (monteCarloRows > 0 && smallestAdjusted > settings.significance) {
+      const needed = Math.ceil(holmFamily / settings.significance);
+      warnings.push(
+        `With ${holmFamily} compared ${holmFamily === 1 ? 'row' : 'rows'} and ${settings.resamples} randomization resamples, no Monte Carlo p-value can pass Holm at ${settings.significance} ` +
+          `(the smallest is 1/${settings.resamples + 1}, times ${holmFamily}): such rows can never regress. Set resamples to at least ${needed}, or use test: 'sign'.`,
+      );
+    }
+  }
+  return warnings;
+}
+
+/** What the summary found of the baseline: what it judged or not, and why. */
+interface BaselineAccount {
+  notJudged: NotJudgedTally;
+  /** Baseline rows this run did not produce although their file ran (sorted by suite, then measure). */
+  missing: MissingRow[];
+  notRun: RunSummary['notRun'];
+  judgedQuestions: number;
+  missingQuestions: number;
+}
+
+/**
+ * Walks the baseline: each of its questions is judged (produced), missing (gone) or not judged, and
+ * each row's absent questions are split into gone and not judged (in place, on `rows`).
+ */
+function accountBaseline(
+  baseline: BaselineFile | undefined,
+  grouped: GroupedRun,
+  rows: readonly SummaryRow[],
+  renames: ReadonlyMap<string, string>,
+  coverage: ReturnType<typeof coverageOf>,
+): BaselineAccount {
+  const notJudged = new NotJudgedTally();
+  const missing: MissingRow[] = [];
+  let notRunSuites = 0;
+  let notRunRows = 0;
+  let judgedQuestions = 0;
+  let missingQuestions = 0;
+  const movedAway = new Set(renames.values());
+  // A renamed suite has the same questions as its baseline rows: nothing of it is absent.
+  const rowsByKey = new Map<string, SummaryRow[]>();
+  for (const row of rows) {
+    const list = rowsByKey.get(row.suiteKey);
+    if (list === undefined) rowsByKey.set(row.suiteKey, [row]);
+    else list.push(row);
+  }
+  if (baseline === undefined)
+    return { notJudged, missing, notRun: { suites: 0, rows: 0 }, judgedQuestions, missingQuestions };
+  for (const key of Object.keys(baseline.suites)) {
+    const measures = baseline.suites[key]!;
+    const questions = new Set<string>();
+    for (const measure of Object.keys(measures)) for (const id of Object.keys(measures[measure]!)) questions.add(id);
+    // A renamed suite is compared under its new name: its questions were judged.
+    if (movedAway.has(key)) {
+      judgedQuestions += questions.size;
+      continue;
+    }
+    const seen = grouped.suites.get(key);
+    const identity = parseSuiteKey(key);
+    const suiteName = suiteNameOf(identity);
+    // Every baseline question of the suite once, with its status when this run did not produce it.
+    const statuses = new Map<string, QuestionStatus | 'judged'>();
+    const produced = new Set<string>();
+    for (const row of seen?.values() ?? []) for (const id of row.ids) produced.add(id);
+    const statusOf = (id: string): QuestionStatus | 'judged' => {
+      let status = statuses.get(id);
+      if (status === undefined) {
+        status = produced.has(id) ? 'judged' : coverage.accounting.statusOf(identity, id, seen);
+        statuses.set(id, status);
+      }
+      return status;
+    };
+    for (const measure of Object.keys(measures)) {
+      const ids = Object.keys(measures[measure]!);
+      const row = seen?.get(measure);
+      const rowIds = row === undefined ? undefined : new Set(row.ids);
+      const gone: string[] = [];
+      for (const id of ids) {
+        if (rowIds?.has(id) === true) continue;
+        const status = statusOf(id);
+        // Produced for another measure but not this one: gone from this measure unless its test stopped early.
+        const measureStatus = status === 'judged' ? coverage.accounting.statusOf(identity, id, seen) : status;
+        if (measureStatus.kind === 'missing') gone.push(id);
+        else if (status !== 'judged') notJudged.add(measureStatus, key, suiteName, id);
+      }
+      if (row !== undefined) {
+        // The row's own list of absent questions keeps only the gone ones.
+        for (const summaryRow of rowsByKey.get(key) ?? []) {
+          if (summaryRow.measure !== measure) continue;
+          const goneIds = new Set(gone);
+          summaryRow.notJudgedSamples = summaryRow.missingSamples.filter((id) => !goneIds.has(id));
+          summaryRow.missingSamples = summaryRow.missingSamples.filter((id) => goneIds.has(id));
+        }
+        continue;
+      }
+      if (gone.length === 0) continue;
+      const goneValues = gone.map((id) => measures[measure]![id]!);
+      missing.push({
+        suite: suiteName,
+        suiteKey: key,
+        measure,
+        count: gone.length,
+        mean: meanOf(goneValues),
+        questions: gone,
+      });
+    }
+    let suiteJudged = 0;
+    for (const id of questions) {
+      const status = statuses.get(id);
+      if (produced.has(id)) suiteJudged++;
+      else if (status !== undefined && status !== 'judged' && status.kind === 'missing') missingQuestions++;
+    }
+    judgedQuestions += suiteJudged;
+    if (seen === undefined && !isCovered(identity, coverage) && suiteJudged === 0) {
+      notRunSuites++;
+      notRunRows += Object.keys(measures).length;
+    }
+  }
+  missing.sort(
+    (a, b) => compareIds(a.suite, b.suite) || compareIds(a.suiteKey, b.suiteKey) || compareIds(a.measure, b.measure),
+  );
+  return {
+    notJudged,
+    missing,
+    notRun: { suites: notRunSuites, rows: notRunRows },
+    judgedQuestions,
+    missingQuestions,
   };
 }
 
