@@ -99,7 +99,8 @@ export function groupRun(run: CollectedRun): GroupedRun {
 
 /**
  * A later failed assertion on a sample already recorded (MetricSample.verdictOnly): the latest sample of
- * the same test and question in the row fails, and counts it. The sample is replaced by a copy, so that
+ * the same test and question in the row fails, counts it and, when it is its first failure, takes its
+ * threshold. The sample is replaced by a copy, so that
  * grouping the same run twice gives the same rows.
  */
 function foldVerdict(row: GroupedRow, verdict: CollectedSample): void {
@@ -108,7 +109,15 @@ function foldVerdict(row: GroupedRow, verdict: CollectedSample): void {
     const source = row.sources[index]!;
     if (source.test !== verdict.test || source.queryId !== verdict.queryId || source.file !== verdict.file) continue;
     const failed = (source.failedAssertions ?? (source.pass === false ? 1 : 0)) + 1;
-    row.sources[index] = { ...source, pass: false, failedAssertions: failed };
+    const updated: CollectedSample = { ...source, pass: false, failedAssertions: failed };
+    if (source.pass !== false) {
+      // Its first failure: the sample now reports that assertion (its threshold, its negation).
+      if (verdict.threshold === undefined) delete updated.threshold;
+      else updated.threshold = verdict.threshold;
+      if (verdict.negated === true) updated.negated = true;
+      else delete updated.negated;
+    }
+    row.sources[index] = updated;
     return;
   }
 }

@@ -111,7 +111,10 @@ describe('with declared measures', () => {
     // Two questions, values as first recorded; q1 failed (two failed assertions), q2 passed.
     expect(recall.sampleIds).toEqual(['q1', 'q2']);
     expect(recall.values).toEqual([0.5, 0.5]);
-    expect(recall.sources.map((source) => source.pass)).toEqual([false, true]);
+    expect(recall.sources.map((source) => [source.pass, source.threshold])).toEqual([
+      [false, 0.9],
+      [true, 0.5],
+    ]);
     expect(recall.failures).toBe(2);
     expect(summary.totals.samples).toBe(4);
     const hit = summary.rows.find((row) => row.measure === 'hit@3')!;
