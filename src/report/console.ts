@@ -21,7 +21,8 @@ import {
   reportCommands,
   type ReportCommands,
 } from './format.js';
-import { escapeConsole } from './escape.js';
+import { escapeConsole } from '../core/escape.js';
+import { andMore, percent } from '../core/present.js';
 import type { GateFinding, RowStatus, RunSummary, SummaryRow } from './summary.js';
 
 /** The note of a run that updates the baseline; finishRun takes it back when the write failed. */
@@ -109,7 +110,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     'measure',
     'n',
     'mean',
-    `${Math.round(summary.settings.confidence * 100)}% CI`,
+    `${percent(summary.settings.confidence)} CI`,
     'baseline',
     'Δ',
     ...(withP ? ['p (Holm)'] : []),
@@ -296,7 +297,7 @@ function worseLines(row: SummaryRow, maxWorse: number, paint: ReturnType<typeof 
     (change, index) =>
       `    ${labels[index]!}${' '.repeat(width - displayWidth(labels[index]!))}  ${formatValue(change.before)} → ${paint.red(formatValue(change.after))}`,
   );
-  if (row.worse.length > maxWorse) lines.push(`    … and ${row.worse.length - maxWorse} more`);
+  if (row.worse.length > maxWorse) lines.push(`    ${andMore(row.worse.length - maxWorse)}`);
   return lines;
 }
 

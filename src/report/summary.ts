@@ -3,7 +3,7 @@
 // and call summarize; the renderers (console, Markdown, JSON, HTML) only read the RunSummary.
 
 import { mean as meanOf } from '../core/mean.js';
-import { codePoints, lookAlikeKey, visibleControls } from '../core/visible.js';
+import { codePoints, lookAlikeKey, visibleControls } from '../core/escape.js';
 import { meanInterval, type PairedTestName } from '../core/stats.js';
 import { compareIds, pairRow, type RowComparison, type SampleChange } from '../baseline/compare.js';
 import { groupRun, type GroupedRow } from '../baseline/group.js';
