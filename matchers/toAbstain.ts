@@ -5,10 +5,9 @@ import {
   type AbstentionOptions,
 } from '../src/generation/index.js';
 import { normalizeText } from '../src/generation/text.js';
-import { plural } from '../src/core/plural.js';
+import { listUpTo, plural } from '../src/core/present.js';
 import { answerCall, checkAnswer, MAX_QUOTE_LENGTH, quote } from './support/answer.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
-import { listUpTo } from './support/format.js';
 import { hintOf } from './support/hint.js';
 import { checkOptions } from './support/options.js';
 import { withUsageErrors } from './support/usage-error.js';

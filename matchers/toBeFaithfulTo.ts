@@ -4,10 +4,10 @@ import {
   type FaithfulnessOptions,
   type SentenceSupport,
 } from '../src/generation/index.js';
-import { plural } from '../src/core/plural.js';
+import { andMore, formatNumber, listUpTo, plural, wordFor } from '../src/core/present.js';
 import { answerCall, checkAnswer, quote, recordScore } from './support/answer.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
-import { formatNumber, listUpTo, MAX_ROWS } from './support/format.js';
+import { MAX_ROWS } from './support/format.js';
 import { hintOf } from './support/hint.js';
 import { checkOptions, checkQueryId } from './support/options.js';
 import { checkThreshold, describeRequirement } from './support/threshold.js';
@@ -79,7 +79,7 @@ export function toBeFaithfulTo(
       `\n${result.supportedCount} of ${plural(result.sentenceCount, 'sentence')} supported` +
       ` (a sentence is supported when ≥ ${formatNumber(result.minOverlap)} of its content terms are in the contexts)`;
     const verdict = negated
-      ? `Expected the answer not to be faithful to the contexts (faithfulness < ${formatNumber(min)}), but ${result.supportedCount} of ${plural(result.sentenceCount, 'checked sentence')} ${result.supportedCount === 1 ? 'is' : 'are'} supported.`
+      ? `Expected the answer not to be faithful to the contexts (faithfulness < ${formatNumber(min)}), but ${result.supportedCount} of ${plural(result.sentenceCount, 'checked sentence')} ${wordFor(result.supportedCount, 'is', 'are')} supported.`
       : '';
     const unsupportedSection =
       unsupported.length === 0
@@ -96,7 +96,7 @@ export function toBeFaithfulTo(
               `Supported (${supported.length}):`,
               ...shownSupported.map(supportedLine),
               ...(supported.length > shownSupported.length
-                ? [`  … ${supported.length - shownSupported.length} more`]
+                ? [`  ${andMore(supported.length - shownSupported.length)}`]
                 : []),
             ].join('\n'),
           );

@@ -8,7 +8,7 @@ import {
   type CitationCheckOptions,
   type CitationCheckResult,
 } from '../src/generation/index.js';
-import { plural } from '../src/core/plural.js';
+import { andMore, plural, wordFor } from '../src/core/present.js';
 import { answerCall, checkAnswer, quote } from './support/answer.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
 import { MAX_ROWS, shortKey } from './support/format.js';
@@ -99,7 +99,7 @@ function retrievedList(hitKeys: readonly string[], cited: ReadonlySet<string>): 
   const lines = shown.map(
     (key, index) => `  ${String(index + 1).padStart(width)}  ${cited.has(key) ? '✓' : ' '} ${shortKey(key)}`,
   );
-  if (hitKeys.length > shown.length) lines.push(`  … ${hitKeys.length - shown.length} more`);
+  if (hitKeys.length > shown.length) lines.push(`  ${andMore(hitKeys.length - shown.length)}`);
   return [`Retrieved hits (${hitKeys.length}), ✓ = cited:`, ...lines].join('\n');
 }
 
@@ -163,7 +163,7 @@ export function toCiteOnlyRetrieved(
       const bad = distinct(result.invalid).map(
         ({ citation, count }) => `  ✗ ${citationLabel(citation)}${timesCited(count)}: ${citation.reason ?? 'invalid'}`,
       );
-      const title = `${result.invalid.length} of ${plural(result.citations.length, 'citation')} ${result.invalid.length === 1 ? 'refers' : 'refer'} to no retrieved hit${where}:`;
+      const title = `${result.invalid.length} of ${plural(result.citations.length, 'citation')} ${wordFor(result.invalid.length, 'refers', 'refer')} to no retrieved hit${where}:`;
       sections.push(utils.RECEIVED_COLOR([title, ...bad].join('\n')));
       const nearChunk =
         documentOf === undefined &&

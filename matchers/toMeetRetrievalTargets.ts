@@ -10,7 +10,8 @@ import {
 import { questionRecorder } from '../src/recording/question.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { utilsOf } from './support/context.js';
-import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './support/format.js';
+import { formatNumber } from '../src/core/present.js';
+import { formatAlignmentDiagnosis, formatMissing, formatRanking } from './support/format.js';
 import { hintOf, matcherCall, type MatcherCall } from './support/hint.js';
 import { checkHits, evaluateForMatcher, type MatcherOptions } from './support/hits.js';
 import { checkOptions, checkQueryId } from './support/options.js';

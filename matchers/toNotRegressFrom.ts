@@ -4,9 +4,9 @@ import {
   type MeasureComparison,
   type RunComparison,
 } from '../src/dataset/compare-runs.js';
-import { plural } from '../src/core/plural.js';
+import { alignColumns, andMore, fixed, formatNumber, formatP, plural, signed } from '../src/core/present.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
-import { formatNumber, listIds } from './support/format.js';
+import { listIds } from './support/format.js';
 import { hintOf } from './support/hint.js';
 import { checkKnownOptions, checkOptions } from './support/options.js';
 import { checkEvaluation, coverageNotes, queryLines, recordSetQuestions, setCall } from './support/set-matcher.js';
@@ -21,31 +21,9 @@ const SHOWN_QUESTIONS = 10;
 /** The comparison's options (measures, tolerance, significance, test, resamples, seed); intervals are not drawn. */
 export type NotRegressOptions = Omit<CompareEvaluationsOptions, 'confidence'>;
 
-function signed(value: number, format: (value: number) => string = formatNumber): string {
-  const text = format(Math.abs(value));
-  return value < 0 ? `-${text}` : `+${text}`;
-}
-
-/** Table cells: four decimals, so that a column lines up. */
-const fixed = (value: number) => value.toFixed(4);
-
-function formatP(p: number): string {
-  if (!Number.isFinite(p)) return '–';
-  if (p < 0.0001) return '<0.0001';
-  return p.toFixed(4);
-}
-
-/** Columns padded to their widest cell; numbers right-aligned. */
-function textTable(rows: readonly (readonly string[])[], rightAligned: readonly boolean[]): string[] {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return rows.map((row) =>
-    row
-      .map((cell, column) =>
-        rightAligned[column] ? cell.padStart(widths[column] as number) : cell.padEnd(widths[column] as number),
-      )
-      .join('  ')
-      .trimEnd(),
-  );
+/** A change in a message (`-0.08`) or, with `fixed`, in a table column (`-0.0800`); a zero change keeps its `+`. */
+function signedChange(value: number, format: (magnitude: number) => string = formatNumber): string {
+  return signed(value, { format, signZero: true });
 }
 
 function comparisonTable(comparison: RunComparison, utils: ReturnType<typeof utilsOf>): string {
@@ -54,13 +32,13 @@ function comparisonTable(comparison: RunComparison, utils: ReturnType<typeof uti
     entry.measure,
     fixed(entry.meanBefore),
     fixed(entry.meanAfter),
-    signed(entry.meanDifference, fixed),
+    signedChange(entry.meanDifference, fixed),
     `${entry.wins}/${entry.losses}/${entry.ties}`,
-    formatP(entry.p),
-    formatP(entry.adjustedP),
+    formatP(entry.p, 4),
+    formatP(entry.adjustedP, 4),
     entry.regression ? '✗ regressed' : entry.improvement ? '✓ improved' : '✓',
   ]);
-  const lines = textTable([header, ...rows], [false, true, true, true, true, true, true, false]);
+  const lines = alignColumns([header, ...rows], [false, true, true, true, true, true, true, false]);
   return lines
     .map((line, index) => (index > 0 && comparison.measures[index - 1]!.regression ? utils.RECEIVED_COLOR(line) : line))
     .join('\n');
@@ -128,11 +106,11 @@ export function toNotRegressFrom(
     const utils = utilsOf(this);
     const regressed = comparison.measures.filter((entry) => entry.regression);
     const headline = negated
-      ? `Expected a regression, but no measure fell beyond its tolerance (${comparison.measures.map((entry) => `${entry.measure} ${signed(entry.meanDifference)}`).join(', ')}).`
+      ? `Expected a regression, but no measure fell beyond its tolerance (${comparison.measures.map((entry) => `${entry.measure} ${signedChange(entry.meanDifference)}`).join(', ')}).`
       : regressed
           .map(
             (entry) =>
-              `${entry.measure} regressed: ${formatNumber(entry.meanBefore)} → ${utils.RECEIVED_COLOR(formatNumber(entry.meanAfter))} (${signed(entry.meanDifference)}; tolerance ${formatNumber(entry.tolerance)})`,
+              `${entry.measure} regressed: ${formatNumber(entry.meanBefore)} → ${utils.RECEIVED_COLOR(formatNumber(entry.meanAfter))} (${signedChange(entry.meanDifference)}; tolerance ${formatNumber(entry.tolerance)})`,
           )
           .join('\n');
     const sections = [hintOf(call), headline, comparisonTable(comparison, utils)];
@@ -148,7 +126,7 @@ export function toNotRegressFrom(
           })),
         );
         if (entry.worse.length > SHOWN_QUESTIONS)
-          lines.push(utils.DIM_COLOR(`  … and ${entry.worse.length - SHOWN_QUESTIONS} more`));
+          lines.push(utils.DIM_COLOR(`  ${andMore(entry.worse.length - SHOWN_QUESTIONS)}`));
         sections.push([title, ...lines].join('\n'));
       }
     }

@@ -1,19 +1,14 @@
 import { documentKeyOf, fieldThatWouldMatch } from '../../src/core/keys.js';
 import type { Hit } from '../../src/core/types.js';
 import type { RankedRow, RankingExplanation } from '../../src/core/explain.js';
-import { codePoints, escapeConsole } from '../../src/core/visible.js';
+import { codePoints, escapeConsole } from '../../src/core/escape.js';
+import { listUpTo } from '../../src/core/present.js';
 import type { MatcherUtils } from './context.js';
 
 /** Rows shown at most in a ranked list; the rest is summarised with a count. */
 export const MAX_ROWS = 20;
 const MAX_KEY_LENGTH = 60;
 const MAX_IDS = 10;
-
-/** 0.6 → "0.60", 0.795 → "0.795", 2/3 → "0.6667": enough digits to see why 0.795 fails ≥ 0.8. */
-export function formatNumber(value: number): string {
-  const fixed = value.toFixed(4).replace(/0{1,2}$/, '');
-  return fixed;
-}
 
 /**
  * An id as a failure message shows it: control characters (terminal escape sequences), bidirectional,
@@ -27,16 +22,6 @@ export function showId(id: string): string {
 export function shortKey(key: string): string {
   const shown = showId(key);
   return shown.length > MAX_KEY_LENGTH ? `${shown.slice(0, MAX_KEY_LENGTH - 1)}…` : shown;
-}
-
-/** `a, b, c, … and 4 more`: the first `max` items, each as `show` writes it, and a count of the rest. */
-export function listUpTo(
-  items: readonly string[],
-  max: number,
-  show: (item: string) => string = (item) => item,
-): string {
-  const shown = items.slice(0, max).map(show).join(', ');
-  return items.length > max ? `${shown}, … and ${items.length - max} more` : shown;
 }
 
 export function listIds(ids: readonly string[], max = MAX_IDS): string {

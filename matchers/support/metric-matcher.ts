@@ -1,10 +1,10 @@
 import { explainRanking } from '../../src/core/explain.js';
 import type { Hit, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
-import { plural } from '../../src/core/plural.js';
+import { formatNumber, plural } from '../../src/core/present.js';
 import { questionRecorder } from '../../src/recording/question.js';
 import type { MetricSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
-import { formatAlignmentDiagnosis, formatMissing, formatNumber, formatRanking } from './format.js';
+import { formatAlignmentDiagnosis, formatMissing, formatRanking } from './format.js';
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
 import { checkHits, evaluateForMatcher, type CutoffMatcherOptions } from './hits.js';
 import { checkCutoff, checkOptionalCutoff } from './cutoff.js';

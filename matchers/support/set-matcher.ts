@@ -10,14 +10,14 @@ import {
   type Measure,
   type MeasureName,
 } from '../../src/core/measures.js';
-import { plural } from '../../src/core/plural.js';
+import { formatNumber, percent, plural, wordFor } from '../../src/core/present.js';
 import { meanInterval, type MeanInterval } from '../../src/core/stats.js';
 import { isRunEvaluation, measureValues, type RunEvaluation } from '../../src/dataset/evaluate-run.js';
 import { declaredMeasuresFor, recordQuestion } from '../../src/recording/question.js';
 import type { MetricSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { checkCutoff, checkOptionalCutoff } from './cutoff.js';
-import { formatNumber, listIds, shortKey } from './format.js';
+import { listIds, shortKey } from './format.js';
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
 import { checkKnownOptions, checkOptions } from './options.js';
 import { checkThreshold, meetsThreshold } from './threshold.js';
@@ -101,10 +101,10 @@ function checkMeasure(call: MatcherCall, result: RunEvaluation, measure: string 
 
 function describeInterval(interval: MeanInterval): string {
   const range = `[${formatNumber(interval.lower)}, ${formatNumber(interval.upper)}]`;
-  const percent = `${+(interval.confidence * 100).toFixed(2)}%`;
+  const level = percent(interval.confidence);
   if (interval.method === 'wilson')
-    return `${percent} interval ${range} (Wilson, ${interval.successes} of ${interval.trials})`;
-  return `${percent} interval ${range} (bootstrap percentile, ${interval.resamples} resamples, seed ${interval.seed})`;
+    return `${level} interval ${range} (Wilson, ${interval.successes} of ${interval.trials})`;
+  return `${level} interval ${range} (bootstrap percentile, ${interval.resamples} resamples, seed ${interval.seed})`;
 }
 
 /** "Not evaluated" notes: unjudged, missing (scored 0 or left out) and run-only queries. */
@@ -174,7 +174,7 @@ export function runMeanMatcher(call: MatcherCall, args: MeanMatcherArguments): M
   const message = () => {
     const utils = utilsOf(context);
     const count = plural(result.queryIds.length, 'query', 'queries');
-    const target = interval === undefined ? 'the mean' : `the ${+(interval.confidence * 100).toFixed(2)}% lower bound`;
+    const target = interval === undefined ? 'the mean' : `the ${percent(interval.confidence)} lower bound`;
     const requirement = negated
       ? `expected ${target} < ${formatNumber(min)}`
       : `needs ${target} ≥ ${formatNumber(min)}`;
@@ -247,7 +247,7 @@ export function recordSetQuestions(
   if (missing.length > 0) {
     throw usageError(
       call,
-      `the declared measure${missing.length === 1 ? '' : 's'} ${missing.join(', ')} ${missing.length === 1 ? 'was' : 'were'} not evaluated: every question records the declared measures`,
+      `the declared ${wordFor(missing.length, 'measure')} ${missing.join(', ')} ${wordFor(missing.length, 'was', 'were')} not evaluated: every question records the declared measures`,
       `Evaluate them too: evaluateRun(set, run, { measures: [${[...new Set([...result.measures, ...declared])].map((entry) => `'${entry}'`).join(', ')}] })`,
     );
   }

@@ -1,4 +1,4 @@
-import { formatNumber } from './format.js';
+import { formatNumber } from '../../src/core/present.js';
 import type { MatcherCall } from './hint.js';
 import { argumentError } from './usage-error.js';
 

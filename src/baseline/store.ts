@@ -13,7 +13,7 @@ import {
   type ResolvedTolerance,
   type ToleranceOption,
 } from '../core/regression-rule.js';
-import { plural } from '../core/plural.js';
+import { plural } from '../core/present.js';
 import { parseSuiteKey, suiteNameOf, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 import { groupRun } from './group.js';
 import { coverageOf, findRenamedSuites, resolveLegacySuites, type LegacyResolution } from './identity.js';

@@ -1,4 +1,9 @@
-// Plain-text and Markdown tables for the eval and compare commands.
+// Plain-text and Markdown tables for the eval and compare commands. Cells are given raw: each table
+// escapes the user strings in them (query ids, in text columns) for its medium; numeric columns hold
+// numbers this program wrote.
+
+import { escapeConsole, escapeMarkdown } from '../core/escape.js';
+import { alignColumns, listUpTo } from '../core/present.js';
 
 export interface Column {
   header: string;
@@ -8,48 +13,30 @@ export interface Column {
 
 /** Columns padded to their widest cell, two spaces apart; numbers right-aligned. */
 export function textTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
-  const widths = columns.map((column, index) =>
-    Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length)),
+  const cells = [columns.map((column) => column.header), ...rows].map((row) =>
+    escapeCells(columns, row, escapeConsole),
   );
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, index) =>
-        columns[index]?.numeric ? cell.padStart(widths[index] as number) : cell.padEnd(widths[index] as number),
-      )
-      .join('  ')
-      .trimEnd();
-  return [line(columns.map((column) => column.header)), ...rows.map(line)].join('\n') + '\n';
-}
-
-function escapeMarkdown(cell: string): string {
-  return cell.replace(/\|/g, '\\|');
+  const numeric = columns.map((column) => column.numeric === true);
+  return alignColumns(cells, numeric).join('\n') + '\n';
 }
 
 /** A GitHub-flavoured Markdown table; numeric columns right-aligned. */
 export function markdownTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
   const header = `| ${columns.map((column) => escapeMarkdown(column.header)).join(' | ')} |`;
   const rule = `|${columns.map((column) => (column.numeric ? ' ---: ' : ' --- ')).join('|')}|`;
-  const body = rows.map((row) => `| ${row.map(escapeMarkdown).join(' | ')} |`);
+  const body = rows.map((row) => `| ${escapeCells(columns, row, escapeMarkdown).join(' | ')} |`);
   return [header, rule, ...body].join('\n') + '\n';
 }
 
-/** A measure value with four decimals (NaN: "–"). */
-export function fixed(value: number | undefined, digits = 4): string {
-  return value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits);
+function escapeCells(
+  columns: readonly Column[],
+  row: readonly string[],
+  escape: (text: string) => string,
+): readonly string[] {
+  return row.map((cell, index) => (columns[index]?.numeric ? cell : escape(cell)));
 }
 
-export function signed(value: number, digits = 4): string {
-  if (!Number.isFinite(value)) return '–';
-  return `${value < 0 ? '-' : '+'}${Math.abs(value).toFixed(digits)}`;
-}
-
-export function formatP(p: number): string {
-  if (!Number.isFinite(p)) return '–';
-  return p < 0.0001 ? '<0.0001' : p.toFixed(4);
-}
-
-/** `a, b, c, … and 7 more`. */
-export function listSome(ids: readonly string[], max = 10): string {
-  const shown = ids.slice(0, max).join(', ');
-  return ids.length > max ? `${shown}, … and ${ids.length - max} more` : shown;
+/** `a, b, c, … and 7 more`, each id escaped for the medium (the terminal unless told). */
+export function listSome(ids: readonly string[], max = 10, escape: (text: string) => string = escapeConsole): string {
+  return listUpTo(ids, max, escape);
 }

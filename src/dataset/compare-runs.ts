@@ -4,6 +4,7 @@
 // itself (tolerance grammar, rounding slack, default test, Holm) is the reporters' (src/core/regression-rule.ts).
 import { describeValue } from '../core/describe.js';
 import { formatMeasure, isBinaryMeasure, parseMeasure } from '../core/measures.js';
+import { wordFor } from '../core/present.js';
 import { meanInterval, type MeanInterval, type PairedTestName } from '../core/stats.js';
 import {
   comparePaired,
@@ -119,7 +120,7 @@ export function compareEvaluations(
     const absent = measures.filter((name) => !shared.includes(name));
     if (absent.length > 0) {
       throw new RangeError(
-        `compareEvaluations: ${absent.join(', ')} ${absent.length === 1 ? 'is' : 'are'} not in both evaluations (baseline: ${before.measures.join(', ')}; now: ${after.measures.join(', ')}). Evaluate both with the same measures.`,
+        `compareEvaluations: ${absent.join(', ')} ${wordFor(absent.length, 'is', 'are')} not in both evaluations (baseline: ${before.measures.join(', ')}; now: ${after.measures.join(', ')}). Evaluate both with the same measures.`,
       );
     }
   }

@@ -4,6 +4,7 @@ import { describeValue } from '../core/describe.js';
 import { evaluateMeasures, planMeasures } from '../core/evaluate.js';
 import { compareByTrecRank } from '../core/ranking.js';
 import { formatMeasure, parseMeasure, type Measure } from '../core/measures.js';
+import { listUpTo, plural } from '../core/present.js';
 import type { EvaluateOptions, Hit, Relevance } from '../core/types.js';
 import type { EvalQuery, EvalSet } from './jsonl.js';
 import type { Qrels, TrecRun } from './trec.js';
@@ -185,9 +186,9 @@ export function evaluateRun(set: QuerySet, run: Run, options: EvaluateRunOptions
 
   const missing = entries.filter((entry) => entry.judged && !runMap.has(entry.id)).map((entry) => entry.id);
   if (missing.length > 0 && missingPolicy === 'error') {
-    const shown = missing.slice(0, 10).join(', ') + (missing.length > 10 ? `, … and ${missing.length - 10} more` : '');
+    const shown = listUpTo(missing, 10);
     throw new RangeError(
-      `evaluateRun: ${missing.length} judged ${missing.length === 1 ? 'query is' : 'queries are'} missing from the run (${shown}) and options.missing is 'error'. ` +
+      `evaluateRun: ${plural(missing.length, 'judged query is', 'judged queries are')} missing from the run (${shown}) and options.missing is 'error'. ` +
         `Retrieve them, or use missing: 'zero' (score 0, trec_eval -c) or 'skip'.`,
     );
   }

@@ -4,6 +4,7 @@
 // setting the exit code) stay in the callers.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { plural, wordFor } from '../core/present.js';
 import {
   BaselineError,
   describeUpdate,
@@ -155,7 +156,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     // Nothing was recorded if the baseline write failed; the note would say it was.
     if (!baselineWritten) output = output.filter((line) => line !== UPDATING_NOTE);
     extra.push(
-      `The run fails: ${writeProblems.length === 1 ? 'a file' : `${writeProblems.length} files`} could not be written (see ${writeProblems.length === 1 ? 'the error' : 'the errors'} below).`,
+      `The run fails: ${wordFor(writeProblems.length, 'a file', `${writeProblems.length} files`)} could not be written (see ${wordFor(writeProblems.length, 'the error', 'the errors')} below).`,
     );
   }
   const failed = !summary.passed || writeProblems.length > 0;
@@ -180,12 +181,12 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   const notJudged = summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
   const reason =
     summary.regressions > 0 && summary.settings.failOnRegression
-      ? `retrieval quality regressed in ${summary.regressions} suite × measure row${summary.regressions === 1 ? '' : 's'} (compared with ${options.baselineDisplayPath})`
+      ? `retrieval quality regressed in ${plural(summary.regressions, 'suite × measure row')} (compared with ${options.baselineDisplayPath})`
       : summary.settings.strict && outOfDate.length > 0
         ? `${options.baselineDisplayPath} is out of date: ${describeDifferences(outOfDate)} (strict, the default under CI)`
         : summary.findings.some((finding) => finding.fails && finding.kind === 'not-judged')
-          ? `${notJudged} baseline question${notJudged === 1 ? ' was' : 's were'} not judged (strict, the default under CI; RAG_PARTIAL=1 marks a deliberate subset)`
-          : `${summary.newSamples} question${summary.newSamples === 1 ? '' : 's'} not in ${options.baselineDisplayPath} (failOnNew)`;
+          ? `${plural(notJudged, 'baseline question was', 'baseline questions were')} not judged (strict, the default under CI; RAG_PARTIAL=1 marks a deliberate subset)`
+          : `${plural(summary.newSamples, 'question')} not in ${options.baselineDisplayPath} (failOnNew)`;
   return { failed: true, reason, summary, baselineWritten, ...(held !== undefined ? { lastLine: held } : {}) };
 }
 

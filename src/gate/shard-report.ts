@@ -23,6 +23,7 @@
 import { readFile } from 'node:fs/promises';
 import { findNestingBeyond } from '../baseline/schema.js';
 import { jsonPreview } from '../core/describe.js';
+import { wordFor } from '../core/present.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { cleanSample, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import { NOT_JUDGED_REASONS, type FileOutcome, type NotJudgedReason } from '../recording/outcomes.js';
@@ -322,7 +323,7 @@ export function mergeShardReports(
   const missing = Array.from({ length: count }, (_, position) => position + 1).filter((index) => !byIndex.has(index));
   if (missing.length > 0) {
     throw new ShardReportError(
-      `shard${missing.length === 1 ? '' : 's'} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: all ${count} shard reports are needed, or their samples would be lost.`,
+      `${wordFor(missing.length, 'shard')} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: all ${count} shard reports are needed, or their samples would be lost.`,
     );
   }
   const options = reports[0]!.report.options;

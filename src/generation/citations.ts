@@ -1,4 +1,5 @@
 import { describeValue } from './describe.js';
+import { plural } from '../core/present.js';
 
 export type CitationKind = 'position' | 'key';
 
@@ -218,7 +219,7 @@ function checkPosition(citation: Citation, hitKeys: readonly string[]): CheckedC
     const retrieved =
       hitKeys.length === 0
         ? 'no hits were retrieved'
-        : `only ${hitKeys.length} hit${hitKeys.length === 1 ? ' was' : 's were'} retrieved`;
+        : `only ${plural(hitKeys.length, 'hit was', 'hits were')} retrieved`;
     return { ...citation, valid: false, reason: `position ${position} is out of range: ${retrieved}` };
   }
   return { ...citation, valid: true, resolvedKey: key };

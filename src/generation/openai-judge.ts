@@ -1,4 +1,4 @@
-import { plural } from '../core/plural.js';
+import { plural } from '../core/present.js';
 import { describeValue, truncateForMessage } from './describe.js';
 import {
   JudgeError,

@@ -21,8 +21,9 @@ import {
   reportCommands,
   type ReportCommands,
 } from './wording.js';
-import { escapeConsole } from './escape.js';
-import { FINDING_KINDS } from './findings.js';
+import { escapeConsole } from '../core/escape.js';
+import { andMore, percent } from '../core/present.js';
+import { FINDING_KINDS } from './finding-kinds.js';
 import type { GateFinding, RowStatus, RunSummary, SummaryRow } from './summary.js';
 
 /** The note of a run that updates the baseline; finishRun takes it back when the write failed. */
@@ -126,7 +127,7 @@ function tableLines(summary: RunSummary, paint: Painter): string[] {
     'measure',
     'n',
     'mean',
-    `${Math.round(summary.settings.confidence * 100)}% CI`,
+    `${percent(summary.settings.confidence)} CI`,
     'baseline',
     'Δ',
     ...(withP ? ['p (Holm)'] : []),
@@ -309,7 +310,7 @@ function worseLines(row: SummaryRow, maxWorse: number, paint: Painter): string[]
     (change, index) =>
       `    ${labels[index]!}${' '.repeat(width - displayWidth(labels[index]!))}  ${formatValue(change.before)} → ${paint.red(formatValue(change.after))}`,
   );
-  if (row.worse.length > maxWorse) lines.push(`    … and ${row.worse.length - maxWorse} more`);
+  if (row.worse.length > maxWorse) lines.push(`    ${andMore(row.worse.length - maxWorse)}`);
   return lines;
 }
 

@@ -13,9 +13,10 @@ import path from 'node:path';
 
 import { compareIds } from '../baseline/compare.js';
 import { mean } from '../core/mean.js';
+import { plural } from '../core/present.js';
 import { parseBaseline, type BaselineSuite } from '../baseline/schema.js';
 import { parseSuiteKey, suiteNameOf } from '../recording/collected.js';
-import { escapeConsole } from './escape.js';
+import { escapeConsole } from '../core/escape.js';
 import { displayWidth, formatDelta, formatValue } from './wording.js';
 
 export interface HistoryCommit {
@@ -478,9 +479,7 @@ export function formatHistory(history: BaselineHistory, suites: SuiteHistory[]):
   const last = commits[commits.length - 1];
   const span = first === undefined || last === undefined ? '' : `, ${versionDate(first)} → ${versionDate(last)}`;
   const working = history.versions.some((version) => version.commit === null) ? ' and uncommitted changes' : '';
-  const out = [
-    `Baseline history of ${history.file}: ${commits.length} commit${commits.length === 1 ? '' : 's'}${working}${span}`,
-  ];
+  const out = [`Baseline history of ${history.file}: ${plural(commits.length, 'commit')}${working}${span}`];
   if (history.shallow)
     out.push(
       'Note: this clone is shallow, so older commits are missing (git fetch --unshallow, or fetch-depth: 0 in actions/checkout).',

@@ -18,7 +18,8 @@ import {
   reportCommands,
   type ReportCommands,
 } from './wording.js';
-import { escapeMarkdown, markdownCode } from './escape.js';
+import { escapeMarkdown, markdownCode } from '../core/escape.js';
+import { andMore } from '../core/present.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 
 export interface MarkdownRenderOptions {
@@ -157,7 +158,7 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
         const label = questionLabel(change, escapeText);
         lines.push(`- ${label}: ${formatValue(change.before)} → ${formatValue(change.after)}`);
       }
-      if (row.worse.length > maxWorse) lines.push(`- … and ${row.worse.length - maxWorse} more`);
+      if (row.worse.length > maxWorse) lines.push(`- ${andMore(row.worse.length - maxWorse)}`);
       lines.push('');
       items.push(lines.join('\n'));
     }

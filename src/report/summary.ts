@@ -3,7 +3,7 @@
 // and call summarize; the renderers (console, Markdown, JSON, HTML) only read the RunSummary.
 
 import { mean as meanOf } from '../core/mean.js';
-import { codePoints, lookAlikeKey, visibleControls } from '../core/visible.js';
+import { codePoints, lookAlikeKey, visibleControls } from '../core/escape.js';
 import { compareIds, pairRow } from '../baseline/compare.js';
 import { groupRun, type GroupedRow, type GroupedRun } from '../baseline/group.js';
 import { coverageOf, findRenamedSuites, isCovered, resolveLegacySuites } from '../baseline/identity.js';

@@ -1,28 +1,21 @@
 // How reports word things: values, signed changes and p-values, the commands that accept a change,
 // findings and counts. Shared by the console, Markdown, HTML and annotation renderers.
 
-import { plural } from '../core/plural.js';
+import { andMore, fixed, formatP, listUpTo, plural, signed } from '../core/present.js';
 import type { CollectedRun, SuiteIdentity } from '../recording/collected.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
 import type { GateFinding, RunSummary, SummaryRow } from './summary.js';
 
-export { plural };
+export { formatP, plural };
 
 /** Values and means: three decimals (`0.740`). */
 export function formatValue(value: number): string {
-  return value.toFixed(3);
+  return fixed(value, 3);
 }
 
 /** A signed change: `+0.012`, `-0.080`, and `0.000` when it rounds to zero. */
 export function formatDelta(delta: number, minus = '-'): string {
-  const text = Math.abs(delta).toFixed(3);
-  if (Number(text) === 0) return '0.000';
-  return `${delta < 0 ? minus : '+'}${text}`;
-}
-
-/** p-values: three decimals, `<0.001` below. */
-export function formatP(p: number): string {
-  return p < 0.001 ? '<0.001' : p.toFixed(3);
+  return signed(delta, { digits: 3, minus });
 }
 
 /** The command that accepts a change (`update`) or removes obsolete entries (`prune`), for the runner that produced the summary. */
@@ -211,11 +204,8 @@ function isWide(code: number): boolean {
   );
 }
 
-/** Up to `max` names, then `… and N more`. */
-export function listNames(names: readonly string[], escape: (text: string) => string, max = 5): string {
-  const shown = names.slice(0, max).map(escape).join(', ');
-  return names.length > max ? `${shown}, … and ${names.length - max} more` : shown;
-}
+/** Names listed in a finding before `… and N more`. */
+const LISTED_NAMES = 5;
 
 /**
  * One finding as a sentence, user strings passed through `escape` (the medium's escaping), without the
@@ -226,9 +216,9 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
   const measure = finding.measure === undefined ? '' : escape(finding.measure);
   // New and missing questions: one finding names every measure it concerns.
   const measureList = finding.measures ?? (finding.measure === undefined ? [] : [finding.measure]);
-  const measures = measureList.length === 0 ? '' : ` (${listNames(measureList, escape)})`;
+  const measures = measureList.length === 0 ? '' : ` (${listUpTo(measureList, LISTED_NAMES, escape)})`;
   const questions = finding.questions ?? [];
-  const named = questions.length > 0 ? `: ${listNames(questions, escape)}` : '';
+  const named = questions.length > 0 ? `: ${listUpTo(questions, LISTED_NAMES, escape)}` : '';
   switch (finding.kind) {
     case 'regression':
       return `regression: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite}${questions.length > 0 ? ` (worse${named})` : ''}`;
@@ -247,10 +237,10 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
     case 'unconfirmed-move':
       return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite} (beyond the tolerance but not significant, so not a regression${questions.length > 0 ? `; ${finding.after! < finding.before! ? 'worse' : 'better'}${named}` : ''})`;
     case 'ambiguous-suite':
-      return `suite ${suite} of the version-1 baseline matches several suites of this run (${listNames(questions, escape)}): not compared`;
+      return `suite ${suite} of the version-1 baseline matches several suites of this run (${listUpTo(questions, LISTED_NAMES, escape)}): not compared`;
     case 'not-judged': {
       const count = finding.count ?? questions.length;
-      const more = count > questions.length ? `, … and ${count - questions.length} more` : '';
+      const more = count > questions.length ? `, ${andMore(count - questions.length)}` : '';
       const detail = finding.detail === undefined ? '' : ` (${escape(finding.detail)})`;
       return `${plural(count, 'baseline question')} not judged: ${NOT_JUDGED_TEXT[finding.reason!]}${detail}${questions.length > 0 ? ` — ${questions.map(escape).join(', ')}${more}` : ''}`;
     }

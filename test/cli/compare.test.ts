@@ -153,6 +153,41 @@ describe('rag-matchers compare', () => {
     expect(result.stdout).toContain('**Questions that got worse on ndcg@10** (5, worst first):');
   });
 
+  it('escapes query ids and paths in Markdown: no @mention, no tag', async () => {
+    const hostileIds = ['<script>', '@user'];
+    const hostileQrels = file('hostile.qrels', hostileIds.map((id) => `${id} 0 gold 1\n`).join(''));
+    const runWith = (name: string, ranking: readonly string[]) =>
+      file(
+        name,
+        hostileIds
+          .map((id) => ranking.map((doc, rank) => `${id} Q0 ${doc} ${rank + 1} ${10 - rank} t\n`).join(''))
+          .join(''),
+      );
+    const before = runWith('a@team.run', ['gold', 'x', 'y']);
+    const after = runWith('b.run', ['x', 'y', 'gold']);
+    const result = await runCommand(compare, [
+      '--qrels',
+      hostileQrels,
+      before,
+      after,
+      '-m',
+      'mrr',
+      '--format',
+      'markdown',
+    ]);
+    expect(result.stdout).toContain(`**A** = ${directory}/a@team.run, **B** = ${directory}/b.run; 2 paired queries`);
+    expect(result.stdout).toContain(
+      [
+        '| query | A | B |',
+        '| --- | ---: | ---: |',
+        '| &lt;script> | 1.0000 | 0.3333 |',
+        '| @\u200buser | 1.0000 | 0.3333 |',
+      ].join('\n'),
+    );
+    expect(result.stdout).not.toContain('<script>');
+    expect(result.stdout).not.toMatch(/(^|[^\w`])@user/);
+  });
+
   it.each([
     [['--qrels', qrels, bm25], /expected two runs, RUN_A \(baseline\) and RUN_B \(candidate\), got '.*bm25\.run'/],
     [[bm25, reranked], /--qrels FILE is required/],

@@ -146,6 +146,43 @@ describe('rag-matchers eval', () => {
     );
   });
 
+  it('escapes query ids for the medium: Markdown mentions no one and opens no tag; the table shows escape sequences', async () => {
+    const set = file(
+      'hostile.jsonl',
+      [
+        '{"id":"q<script>","query":"refunds?","relevant":["a"]}',
+        '{"id":"@user","query":"graphql?","relevant":[]}',
+        '{"id":"q\\u001b[2J","query":"limits?","relevant":["a"]}',
+      ].join('\n'),
+    );
+    const hits = file(
+      'hostile-run.jsonl',
+      ['{"id":"q<script>","hits":["a"]}', '{"id":"@user","hits":["a"]}', '{"id":"q\\u001b[2J","hits":["x","a"]}'].join(
+        '\n',
+      ),
+    );
+    const args = ['--qrels', set, '--run', hits, '-m', 'mrr', '--per-query'];
+    const markdown = await runCommand(evalCommand, [...args, '--format', 'markdown']);
+    expect(markdown.stdout).toBe(
+      [
+        '| measure | mean |',
+        '| --- | ---: |',
+        '| mrr | 0.7500 |',
+        '',
+        '| query | mrr |',
+        '| --- | ---: |',
+        '| q&lt;script> | 1.0000 |',
+        '| q\\\\x1b\\[2J | 0.5000 |',
+        '',
+        '**Queries:** 2 evaluated; 1 unjudged, not evaluated (@\u200buser).',
+        '',
+      ].join('\n'),
+    );
+    const table = await runCommand(evalCommand, args);
+    expect(table.stdout).not.toContain('\u001b');
+    expect(table.stdout).toContain('q\\x1b[2J   0.5000');
+  });
+
   it('--missing skip leaves missing queries out; --confidence adds intervals', async () => {
     const skipped = await runCommand(evalCommand, [
       '--qrels',

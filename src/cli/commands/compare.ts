@@ -15,7 +15,9 @@ import {
 } from '../inputs.js';
 import { CommandError, EXIT_REGRESSION, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { alignmentWarning, assertSomethingToEvaluate, measureAlignment } from '../alignment.js';
-import { fixed, formatP, listSome, markdownTable, signed, textTable, type Column } from '../render.js';
+import { escapeConsole, escapeMarkdown } from '../../core/escape.js';
+import { fixed, formatP, percent, plural, signed } from '../../core/present.js';
+import { listSome, markdownTable, textTable, type Column } from '../render.js';
 
 export const HELP = `Usage: rag-matchers compare --qrels FILE RUN_A RUN_B [-m MEASURE]... [options]
 
@@ -90,11 +92,12 @@ interface CompareContext {
 
 function renderText(comparison: RunComparison, format: Exclude<OutputFormat, 'json'>, context: CompareContext): string {
   const table = format === 'markdown' ? markdownTable : textTable;
-  const percent = `${+(context.confidence * 100).toFixed(2)}%`;
+  const escape = format === 'markdown' ? escapeMarkdown : escapeConsole;
+  const confidence = percent(context.confidence);
   const columns: Column[] = [
     { header: 'measure' },
-    { header: `A (${percent} interval)`, numeric: true },
-    { header: `B (${percent} interval)`, numeric: true },
+    { header: `A (${confidence} interval)`, numeric: true },
+    { header: `B (${confidence} interval)`, numeric: true },
     { header: 'B - A', numeric: true },
     { header: 'wins/losses/ties', numeric: true },
     { header: 'p', numeric: true },
@@ -105,15 +108,15 @@ function renderText(comparison: RunComparison, format: Exclude<OutputFormat, 'js
     entry.measure,
     `${fixed(entry.meanBefore)}${intervalText(entry.intervalBefore)}`,
     `${fixed(entry.meanAfter)}${intervalText(entry.intervalAfter)}`,
-    signed(entry.meanDifference),
+    signed(entry.meanDifference, { digits: 4, signZero: true }),
     `${entry.wins}/${entry.losses}/${entry.ties}`,
-    formatP(entry.p),
-    formatP(entry.adjustedP),
+    formatP(entry.p, 4),
+    formatP(entry.adjustedP, 4),
     verdict(entry),
   ]);
   const bold = (text: string) => (format === 'markdown' ? `**${text}**` : text);
-  const paired = comparison.queryIds.length;
-  let output = `${bold('A')} = ${context.runA}, ${bold('B')} = ${context.runB}; ${paired} paired ${paired === 1 ? 'query' : 'queries'} (${context.qrelsPath})\n\n`;
+  const paired = plural(comparison.queryIds.length, 'paired query', 'paired queries');
+  let output = `${bold('A')} = ${escape(context.runA)}, ${bold('B')} = ${escape(context.runB)}; ${paired} (${escape(context.qrelsPath)})\n\n`;
   output += table(columns, rows);
 
   for (const entry of comparison.measures) {
@@ -131,9 +134,10 @@ function renderText(comparison: RunComparison, format: Exclude<OutputFormat, 'js
           shown.map((change) => [change.queryId, fixed(change.before), fixed(change.after)]),
         );
       } else {
-        const width = Math.max(...shown.map((change) => change.queryId.length));
+        const ids = shown.map((change) => escapeConsole(change.queryId));
+        const width = Math.max(...ids.map((id) => id.length));
         output += shown
-          .map((change) => `  ${change.queryId.padEnd(width)}  ${fixed(change.before)} -> ${fixed(change.after)}\n`)
+          .map((change, index) => `  ${ids[index]!.padEnd(width)}  ${fixed(change.before)} -> ${fixed(change.after)}\n`)
           .join('');
       }
       if (shown.length < changes.length)
@@ -144,11 +148,11 @@ function renderText(comparison: RunComparison, format: Exclude<OutputFormat, 'js
   const notes: string[] = [];
   if (comparison.onlyBefore.length > 0)
     notes.push(
-      `${comparison.onlyBefore.length} queries evaluated only in A, left out (${listSome(comparison.onlyBefore)})`,
+      `${plural(comparison.onlyBefore.length, 'query', 'queries')} evaluated only in A, left out (${listSome(comparison.onlyBefore, 10, escape)})`,
     );
   if (comparison.onlyAfter.length > 0)
     notes.push(
-      `${comparison.onlyAfter.length} queries evaluated only in B, left out (${listSome(comparison.onlyAfter)})`,
+      `${plural(comparison.onlyAfter.length, 'query', 'queries')} evaluated only in B, left out (${listSome(comparison.onlyAfter, 10, escape)})`,
     );
   const first = comparison.measures[0];
   const method = first === undefined ? comparison.test : testName(first.method);

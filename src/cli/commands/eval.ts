@@ -14,7 +14,9 @@ import {
 import { CommandError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { alignmentWarning, assertSomethingToEvaluate, measureAlignment } from '../alignment.js';
 import { createProgress } from '../progress.js';
-import { fixed, listSome, markdownTable, textTable, type Column } from '../render.js';
+import { escapeConsole, escapeMarkdown } from '../../core/escape.js';
+import { fixed, percent, wordFor } from '../../core/present.js';
+import { listSome as listSomeIds, markdownTable, textTable, type Column } from '../render.js';
 
 export const HELP = `Usage: rag-matchers eval --qrels FILE --run FILE [-m MEASURE]... [options]
 
@@ -67,8 +69,9 @@ export function evaluationJson(result: RunEvaluation, intervals?: Record<string,
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-function coverageLine(result: RunEvaluation): string {
+function coverageLine(result: RunEvaluation, escape: (text: string) => string): string {
   const { evaluated, unjudged, missing, runOnly } = result.queries;
+  const listSome = (ids: readonly string[]) => listSomeIds(ids, 10, escape);
   const parts = [`${evaluated} evaluated`];
   if (unjudged.length > 0) parts.push(`${unjudged.length} unjudged, not evaluated (${listSome(unjudged)})`);
   const scored = missing.filter((id) => Object.prototype.hasOwnProperty.call(result.perQuery, id));
@@ -92,8 +95,7 @@ function renderTables(
 ): string {
   const table = format === 'markdown' ? markdownTable : textTable;
   const columns: Column[] = [{ header: 'measure' }, { header: 'mean', numeric: true }];
-  if (intervals !== undefined)
-    columns.push({ header: `${+((confidence ?? 0) * 100).toFixed(2)}% interval`, numeric: true });
+  if (intervals !== undefined) columns.push({ header: `${percent(confidence ?? 0)} interval`, numeric: true });
   const rows = result.measures.map((name) => {
     const row = [name, fixed(result.mean[name])];
     if (intervals !== undefined) row.push(intervalCell(intervals[name]));
@@ -111,7 +113,7 @@ function renderTables(
     ]);
     output += `\n${table(queryColumns, queryRows)}`;
   }
-  const coverage = coverageLine(result);
+  const coverage = coverageLine(result, format === 'markdown' ? escapeMarkdown : escapeConsole);
   return `${output}\n${format === 'markdown' ? coverage.replace(/^Queries:/, '**Queries:**') : coverage}`;
 }
 
@@ -134,7 +136,7 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
     }
     if (parsed.positionals.length > 0) {
       throw usageError(
-        `unexpected argument${parsed.positionals.length === 1 ? '' : 's'} ${parsed.positionals.map((arg) => `'${arg}'`).join(' ')} (give files with --qrels and --run)`,
+        `unexpected ${wordFor(parsed.positionals.length, 'argument')} ${parsed.positionals.map((arg) => `'${arg}'`).join(' ')} (give files with --qrels and --run)`,
       );
     }
     const qrelsPath = stringOption(parsed, 'qrels');

@@ -13,7 +13,8 @@ import {
   type BaselineConflict,
 } from '../../baseline/three-way.js';
 import { suiteKeyOf, type CollectedRun, type SuiteIdentity } from '../../recording/collected.js';
-import { plural, suiteUpdateCommand } from '../../report/wording.js';
+import { andMore, plural, wordFor } from '../../core/present.js';
+import { suiteUpdateCommand } from '../../report/wording.js';
 import { flag, parseCommandArgs, stringOption } from '../args.js';
 import { CommandError, EXIT_OK, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 
@@ -128,13 +129,13 @@ function describeConflicts(
   rerecord: (identity: SuiteIdentity) => string,
 ): string {
   const listed = conflicts.slice(0, LISTED_CONFLICTS).map((conflict) => `  ${describeConflict(conflict)}`);
-  if (conflicts.length > LISTED_CONFLICTS) listed.push(`  … and ${conflicts.length - LISTED_CONFLICTS} more`);
+  if (conflicts.length > LISTED_CONFLICTS) listed.push(`  ${andMore(conflicts.length - LISTED_CONFLICTS)}`);
   const suites = new Map(conflicts.map((conflict) => [suiteKeyOf(conflict.identity), conflict.identity]));
   const commands = [...suites.values()].map((identity) => `  ${rerecord(identity)}`);
   return [
-    `rag-matchers merge-baseline: ${plural(conflicts.length, 'row was', 'rows were')} changed differently on both branches; the file keeps ${conflicts.length === 1 ? 'it' : 'them'} between conflict markers:`,
+    `rag-matchers merge-baseline: ${plural(conflicts.length, 'row was', 'rows were')} changed differently on both branches; the file keeps ${wordFor(conflicts.length, 'it', 'them')} between conflict markers:`,
     ...listed,
-    `In each conflict keep one side's rows and delete the marker lines, then re-record just ${suites.size === 1 ? 'that suite' : 'those suites'} and commit the file:`,
+    `In each conflict keep one side's rows and delete the marker lines, then re-record just ${wordFor(suites.size, 'that suite', 'those suites')} and commit the file:`,
     ...commands,
     '',
   ].join('\n');

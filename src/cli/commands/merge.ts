@@ -5,6 +5,7 @@
 import { readFileSync, realpathSync, readlinkSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
+import { plural } from '../../core/present.js';
 import { finishRun } from '../../gate/finish.js';
 import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../gate/shard-report.js';
 import { shouldUseColor } from '../../report/console.js';
@@ -127,7 +128,7 @@ export async function run(args: readonly string[]): Promise<number> {
   }
 
   process.stdout.write(
-    `Merged ${merged.count} shard${merged.count === 1 ? '' : 's'}: ${merged.run.samples.length} samples from ${merged.run.files?.length ?? 0} test files.\n\n`,
+    `Merged ${plural(merged.count, 'shard')}: ${merged.run.samples.length} samples from ${merged.run.files?.length ?? 0} test files.\n\n`,
   );
   const result = await finishRun(merged.run, {
     rootDir,

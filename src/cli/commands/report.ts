@@ -2,6 +2,7 @@
 // `json` option (for instance a CI artifact), without running the tests again.
 import fs from 'node:fs';
 import path from 'node:path';
+import { plural } from '../../core/present.js';
 
 import {
   parseJsonReport,
@@ -73,9 +74,7 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       if (typeof code === 'string') throw new CommandError(`cannot write '${out}': ${(error as Error).message}`);
       throw error;
     }
-    io.stdout.write(
-      `Wrote ${out} (${report.rows.length} row${report.rows.length === 1 ? '' : 's'}, ${report.counts.suites} suite${report.counts.suites === 1 ? '' : 's'})\n`,
-    );
+    io.stdout.write(`Wrote ${out} (${plural(report.rows.length, 'row')}, ${plural(report.counts.suites, 'suite')})\n`);
     return EXIT_OK;
   } catch (error) {
     return reportFailure('report', io, error);

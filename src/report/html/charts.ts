@@ -4,6 +4,7 @@
 //   distributionChart one row's per-question values: a histogram of this run, the baseline outlined
 // Every data mark carries class "mark" and a <title> (the browser's tooltip) stating its numbers.
 
+import { percent, plural } from '../../core/present.js';
 import { formatDelta, formatValue } from '../wording.js';
 import type { JsonReportRow } from '../json.js';
 import { escapeHtml, escapeHtmlName, truncate } from './escape.js';
@@ -19,9 +20,7 @@ export function fmtDelta(delta: number): string {
   return formatDelta(delta, '−');
 }
 
-export function percent(confidence: number): string {
-  return `${Number((confidence * 100).toFixed(1))}%`;
-}
+export { percent };
 
 /** A domain that holds 0 and 1 (the range of nearly every measure) and all the given values. */
 function unitDomain(values: number[]): [number, number] {
@@ -232,7 +231,7 @@ export function distributionChart(suite: string, row: JsonReportRow): string {
   for (const bin of bins) {
     const x1 = x(bin.lo) + 1;
     const x2 = x(bin.hi) - 1;
-    const title = `${fmt(bin.lo)}–${fmt(bin.hi)}: ${bin.now} question${bin.now === 1 ? '' : 's'} in this run${before.length > 0 ? `, ${bin.before} in the baseline` : ''}`;
+    const title = `${fmt(bin.lo)}–${fmt(bin.hi)}: ${plural(bin.now, 'question')} in this run${before.length > 0 ? `, ${bin.before} in the baseline` : ''}`;
     parts.push(`<g class="bin"><title>${escapeHtml(title)}</title>`);
     if (bin.now > 0)
       parts.push(

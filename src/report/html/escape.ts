@@ -2,7 +2,7 @@
 // Every string that comes from a run (suite names, measures, question ids, test names, paths, commit
 // subjects) passes through escapeHtml; numbers are formatted, never interpolated raw.
 
-import { visibleControls } from '../../core/visible.js';
+import { visibleControls } from '../../core/escape.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

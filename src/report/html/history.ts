@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { plural } from '../../core/present.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
 import { formatCell, versionDate, type BaselineHistory, type SuiteHistory } from '../history.js';
 import { fmt } from './charts.js';
@@ -36,7 +37,7 @@ export function renderHistoryHtml(
     ? ' and uncommitted changes in the working tree'
     : '';
   body.push(
-    `<p class="meta">${escapeHtml(`${commits.length} commit${commits.length === 1 ? '' : 's'} of ${history.file}${working}${span}; ${suites.length} suite${suites.length === 1 ? '' : 's'}.`)}</p>`,
+    `<p class="meta">${escapeHtml(`${plural(commits.length, 'commit')} of ${history.file}${working}${span}; ${plural(suites.length, 'suite')}.`)}</p>`,
   );
   const notes: string[] = [];
   if (history.shallow)

@@ -6,7 +6,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { escapeConsole, escapeMarkdown } from '../../../src/report/escape.js';
+import { escapeConsole, escapeMarkdown } from '../../../src/core/escape.js';
 import { escapeHtmlName } from '../../../src/report/html/escape.js';
 import type { JsonReport } from '../../../src/report/json.js';
 import { describeFinding } from '../../../src/report/wording.js';

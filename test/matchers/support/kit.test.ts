@@ -3,7 +3,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkCutoff, checkOptionalCutoff } from '../../../matchers/support/cutoff.js';
-import { listUpTo } from '../../../matchers/support/format.js';
+import { listUpTo } from '../../../src/core/present.js';
 import { hintOf, matcherCall, type MatcherSubject } from '../../../matchers/support/hint.js';
 import { checkKnownOptions, checkOptions, checkQueryId } from '../../../matchers/support/options.js';
 import { checkThreshold, describeRequirement, meetsThreshold } from '../../../matchers/support/threshold.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mean } from '../../../src/core/mean.js';
-import { plural } from '../../../src/core/plural.js';
+import { plural } from '../../../src/core/present.js';
 
 describe('mean', () => {
   it('averages arrays and typed arrays', () => {

@@ -11,7 +11,7 @@ import { renderHtml } from '../../../src/report/html/run-report.js';
 import { escapeText, renderMarkdown } from '../../../src/report/markdown.js';
 import { summarize, type GateFinding } from '../../../src/report/summary.js';
 import { BASELINE, regressedRun, RUN } from './fixture.js';
-import { escapeConsole } from '../../../src/report/escape.js';
+import { escapeConsole } from '../../../src/core/escape.js';
 import { suiteKeyOf, type CollectedRun, type CollectedSample } from '../../../src/recording/collected.js';
 import { emptyBaseline } from '../../../src/baseline/schema.js';
 import { baselineFile } from '../baseline/keyed.js';
