@@ -1,4 +1,5 @@
 import { explainRanking } from '../../src/core/explain.js';
+import { auditJudgments } from '../../src/core/judgment-audit.js';
 import type { Hit, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
 import { plural } from '../../src/core/plural.js';
 import { questionRecorder } from '../../src/recording/question.js';
@@ -73,7 +74,10 @@ export function runMetricMatcher(
   sample.pass = pass !== negated;
   if (negated) sample.negated = true;
   if (queryId !== undefined) sample.queryId = queryId;
-  recorder.record(declared, [sample]);
+  recorder.record(declared, [sample], () => {
+    const { queryId: _queryId, ...coreOptions } = options;
+    return auditJudgments(hits, args.relevant, coreOptions);
+  });
 
   const message = () => {
     const utils = utilsOf(context);

@@ -10,7 +10,9 @@ import { groupRun, type GroupedRow } from '../baseline/group.js';
 import { coverageOf, findRenamedSuites, isCovered, resolveLegacySuites } from '../baseline/identity.js';
 import type { QuestionStatus } from '../baseline/accounting.js';
 import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
-import { own, type BaselineFile } from '../baseline/schema.js';
+import { own, type BaselineFile, type BaselineSampleAudits, type BaselineSamples } from '../baseline/schema.js';
+import { auditsOf, labelsChanged } from '../baseline/audits.js';
+import { parseMeasure } from '../core/measures.js';
 import {
   judgeMoves,
   movementOfMeans,
@@ -97,7 +99,8 @@ export type FindingKind =
   | 'renamed-suite'
   | 'ambiguous-suite'
   | 'unconfirmed-move'
-  | 'not-judged';
+  | 'not-judged'
+  | 'labels-changed';
 
 /**
  * One way in which an update would change the baseline beyond tolerance (or a legacy suite that cannot
@@ -123,8 +126,17 @@ export interface GateFinding {
   detail?: string;
   /** Not judged: how many baseline questions. */
   count?: number;
-  /** What accepts it: RAG_BASELINE=update or RAG_BASELINE=prune; `run`: running those questions (or declaring the run partial). */
-  accept: 'update' | 'prune' | 'run';
+  /**
+   * Regression or unconfirmed move: the questions that got worse while unjudged hits entered their top k
+   * since the baseline (see SampleChange.unjudged), with their values.
+   */
+  unjudged?: { question: string; before: number; after: number; count: number; ids: string[]; entered: string[]; k?: number }[];
+  /**
+   * What accepts it: RAG_BASELINE=update or RAG_BASELINE=prune; `run`: running those questions (or
+   * declaring the run partial); `suite`: re-recording the suite (labels-changed: the update command
+   * narrowed to its file and describe path).
+   */
+  accept: 'update' | 'prune' | 'run' | 'suite';
   /** True when it fails the run under the current settings. */
   fails: boolean;
 }
@@ -170,6 +182,11 @@ export interface SummaryRow {
   better: SampleChange[];
   /** Question ids of this run not in the baseline. */
   newSamples: string[];
+  /**
+   * Questions measured against other judgments than their baseline values (their label fingerprints
+   * differ): not compared, left out of the paired test. Absent when none.
+   */
+  relabelled?: SampleChange[];
   /** Question ids of the baseline this run found gone: their tests ran to the end and no longer produce them. */
   missingSamples: string[];
   /** Question ids of the baseline this run did not judge (filtered, skipped, failed before measuring, …): see RunSummary.notJudged. */
@@ -487,8 +504,22 @@ function collectFindings(
       }
     }
     if (!inBaseline) continue;
+    if (row.relabelled !== undefined && row.relabelled.length > 0) {
+      findings.push({
+        kind: 'labels-changed',
+        suite: row.suite,
+        suiteKey: row.suiteKey,
+        measure: row.measure,
+        questions: row.relabelled.map((change) => change.sampleId),
+        before: meanOf(row.relabelled.map((change) => change.before)),
+        after: meanOf(row.relabelled.map((change) => change.after)),
+        accept: 'suite',
+        fails: strict,
+      });
+    }
     if (row.status === 'regressed' || row.status === 'improved') {
       const regressed = row.status === 'regressed';
+      const unjudged = regressed ? unjudgedDrops(row.worse) : [];
       findings.push({
         kind: regressed ? 'regression' : 'improvement',
         suite: row.suite,
@@ -497,12 +528,14 @@ function collectFindings(
         questions: (regressed ? row.worse : row.better).map((change) => change.sampleId),
         before: row.comparison!.meanBefore,
         after: row.comparison!.meanAfter,
+        ...(unjudged.length > 0 ? { unjudged } : {}),
         accept: 'update',
         fails: regressed ? judged && settings.failOnRegression : strict,
       });
     } else if (row.comparison !== undefined && movementOfMeans(row.comparison, row.tolerance) !== 'within') {
       // Beyond the tolerance but not significant: not a regression, yet an update would write it (it
       // writes by tolerance alone), so under CI the file is out of date as with an improvement.
+      const unjudged = row.comparison.delta < 0 ? unjudgedDrops(row.worse) : [];
       findings.push({
         kind: 'unconfirmed-move',
         suite: row.suite,
@@ -511,6 +544,7 @@ function collectFindings(
         questions: (row.comparison.delta < 0 ? row.worse : row.better).map((change) => change.sampleId),
         before: row.comparison.meanBefore,
         after: row.comparison.meanAfter,
+        ...(unjudged.length > 0 ? { unjudged } : {}),
         accept: 'update',
         fails: strict,
       });
@@ -597,6 +631,16 @@ function collectFindings(
     });
   }
   return findings;
+}
+
+/** The drops of `worse` that came with unjudged hits entering the top k, as a finding lists them. */
+function unjudgedDrops(worse: readonly SampleChange[]): NonNullable<GateFinding['unjudged']> {
+  const drops: NonNullable<GateFinding['unjudged']> = [];
+  for (const change of worse) {
+    if (change.unjudged === undefined) continue;
+    drops.push({ question: change.sampleId, before: change.before, after: change.after, ...change.unjudged });
+  }
+  return drops;
 }
 
 type ResolvedSummaryOptions = Omit<RunSummary['settings'], 'holmFamily'>;
@@ -698,7 +742,11 @@ function summarizeRow(
         count: baselineValues.length,
       };
     }
-    const pairing = pairRow(row, baselineSamples, settings);
+    const audits = auditsOf(baseline, renamedFrom ?? row.key, row.measure);
+    const relabelled = relabelledOf(row, baselineSamples, audits);
+    const pairing = pairRow(row, baselineSamples, settings, relabelled.ids);
+    if (relabelled.changes.length > 0) summary.relabelled = relabelled.changes;
+    noteUnjudgedEntries(row, pairing.worse, audits);
     summary.worse = pairing.worse;
     summary.better = pairing.better;
     summary.newSamples = pairing.newSamples;
@@ -707,9 +755,70 @@ function summarizeRow(
     if (pairing.comparison !== undefined) {
       summary.comparison = pairing.comparison;
       summary.delta = pairing.comparison.delta;
+    } else if (relabelled.changes.length > 0) {
+      // Every shared question was relabelled: nothing is compared, and nothing is new.
+      summary.status = 'unchanged';
     }
   }
   return summary;
+}
+
+/** The questions of `row` measured against other judgments than their baseline values (labelsChanged). */
+function relabelledOf(
+  row: GroupedRow,
+  baselineSamples: BaselineSamples,
+  audits: BaselineSampleAudits | undefined,
+): { ids: Set<string>; changes: SampleChange[] } {
+  const ids = new Set<string>();
+  const changes: SampleChange[] = [];
+  if (audits === undefined) return { ids, changes };
+  for (let index = 0; index < row.ids.length; index++) {
+    const id = row.ids[index]!;
+    const before = own(baselineSamples, id);
+    if (before === undefined || !labelsChanged(own(audits, id), row.sources[index]!.labels)) continue;
+    ids.add(id);
+    const after = row.values[index]!;
+    changes.push({ sampleId: id, test: row.sources[index]!.test, before, after, delta: after - before });
+  }
+  return { ids, changes };
+}
+
+/**
+ * Marks each change of `worse` whose top k holds unjudged hits that it did not hold in the baseline
+ * (every one of them, for a baseline that kept no unjudged ids for it).
+ */
+function noteUnjudgedEntries(
+  row: GroupedRow,
+  worse: SampleChange[],
+  audits: BaselineSampleAudits | undefined,
+): void {
+  if (worse.length === 0) return;
+  let indexOf: Map<string, number> | undefined;
+  for (const change of worse) {
+    indexOf ??= new Map(row.ids.map((id, index) => [id, index]));
+    const sample = row.sources[indexOf.get(change.sampleId)!]!;
+    const ids = sample.unjudgedIds;
+    if (ids === undefined || ids.length === 0) continue;
+    const before = new Set((audits === undefined ? undefined : own(audits, change.sampleId))?.unjudged ?? []);
+    const entered = ids.filter((id) => !before.has(id));
+    if (entered.length === 0) continue;
+    const k = cutoffOf(row.measure);
+    change.unjudged = {
+      count: Math.max(sample.unjudgedCount ?? 0, ids.length),
+      ids: [...ids],
+      entered,
+      ...(k !== undefined ? { k } : {}),
+    };
+  }
+}
+
+/** A retrieval measure's cutoff (undefined: the whole list, or not a retrieval measure). */
+function cutoffOf(measure: string): number | undefined {
+  try {
+    return parseMeasure(measure).k;
+  } catch {
+    return undefined;
+  }
 }
 
 type RowIntervalWithMean = RowInterval & { mean: number };

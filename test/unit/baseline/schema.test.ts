@@ -457,7 +457,7 @@ describe('parseBaseline', () => {
     );
     expect(error.kind).toBe('newer-schema');
     expect(error.message).toBe(
-      `${PATH}: written by a newer rag-matchers (baseline schema version 4; this version reads up to ${BASELINE_SCHEMA_VERSION}); upgrade rag-matchers. The file was left as it is.`,
+      `${PATH}: written by a newer rag-matchers (baseline schema version 5; this version reads up to ${BASELINE_SCHEMA_VERSION}); upgrade rag-matchers. The file was left as it is.`,
     );
   });
 
