@@ -453,7 +453,7 @@ describe('parseBaseline', () => {
 
   it('a newer schema: written by a newer rag-matchers; upgrade', () => {
     const error = captureBaselineError(() =>
-      parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 4, "suites": {}, "extra": true}', PATH),
+      parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 5, "suites": {}, "extra": true}', PATH),
     );
     expect(error.kind).toBe('newer-schema');
     expect(error.message).toBe(
