@@ -27,6 +27,13 @@
 // ` #3`, … (src/baseline/group.ts). Values are written with full precision (JavaScript's shortest
 // round-trip form), so an unchanged question compares as exactly equal.
 //
+// Version 4 (written only when a row has one; else the file is version 3, byte for byte) adds a last,
+// optional cell to retrieval rows — what the sample was measured against, SampleAudit — and a seventh
+// column name, "judgments", to the header:
+//
+//       ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 0.5, {"labels": "3f9a0c21b7", "unjudged": ["doc-81"]}]
+//
+// Version 3 is read as it is (no audits: it compares as before and gains them on the next update).
 // Version 2 held the same data nested (suites → measures → samples; each suite an object with file,
 // describe, project): still read. Version 1 keyed suites by a joined name (`file > describe > …`), which two
 // suites could share: still read (into `legacy`), matched against the suites of the current run
@@ -452,7 +459,8 @@ function auditProblem(audit: unknown): string | undefined {
   const { labels, unjudged, unjudgedCount } = audit;
   if (labels !== undefined && (typeof labels !== 'string' || labels.length === 0))
     return `${expected}, its "labels" a non-empty string`;
-  if (unjudged === undefined) return unjudgedCount === undefined ? undefined : `${expected}, "unjudgedCount" only with "unjudged"`;
+  if (unjudged === undefined)
+    return unjudgedCount === undefined ? undefined : `${expected}, "unjudgedCount" only with "unjudged"`;
   if (!Array.isArray(unjudged) || unjudged.length === 0 || !unjudged.every((id) => typeof id === 'string'))
     return `${expected}, its "unjudged" a non-empty list of ids`;
   if (
@@ -487,9 +495,7 @@ function sameSuite(a: unknown[], b: unknown[]): boolean {
 
 /** True when two valid rows are the same suite × question × measure. */
 function sameSample(a: unknown[], b: unknown[]): boolean {
-  return (
-    JSON.stringify([...a.slice(0, 4), projectCell(a)]) === JSON.stringify([...b.slice(0, 4), projectCell(b)])
-  );
+  return JSON.stringify([...a.slice(0, 4), projectCell(a)]) === JSON.stringify([...b.slice(0, 4), projectCell(b)]);
 }
 
 /** What is wrong with a row's shape or its identity cells (its value is checked with the measure), or undefined. */
@@ -560,7 +566,9 @@ export function baselineRows(file: BaselineFile): BaselineRow[] {
         if (value === undefined) continue;
         const measureAudits = audits === undefined ? undefined : own(audits, measure);
         const audit = measureAudits === undefined ? undefined : auditToWrite(own(measureAudits, question));
-        rows.push(audit === undefined ? { identity, question, measure, value } : { identity, question, measure, value, audit });
+        rows.push(
+          audit === undefined ? { identity, question, measure, value } : { identity, question, measure, value, audit },
+        );
       }
     }
   }
