@@ -5,20 +5,20 @@ import type { MetricSample } from '../recording/sample.js';
 import { createRecord, own, type BaselineFile, type BaselineSampleAudits, type SampleAudit } from './schema.js';
 
 /** What a recorded sample kept about its judgments, as a baseline holds it; undefined when nothing. */
-export function auditOfSample(sample: Pick<MetricSample, 'labels' | 'unjudgedIds' | 'unjudgedCount'>): SampleAudit | undefined {
-  const hasUnjudged = sample.unjudgedIds !== undefined && sample.unjudgedIds.length > 0;
-  if (sample.labels === undefined && !hasUnjudged) return undefined;
-  const audit: SampleAudit = {};
-  if (sample.labels !== undefined) audit.labels = sample.labels;
-  if (hasUnjudged) {
-    audit.unjudged = [...sample.unjudgedIds!];
-    audit.unjudgedCount = Math.max(sample.unjudgedCount ?? 0, sample.unjudgedIds!.length);
-  }
-  return audit;
+export function auditOfSample(
+  sample: Pick<MetricSample, 'labels' | 'unjudgedIds' | 'unjudgedCount'>,
+): SampleAudit | undefined {
+  const unjudged = Math.max(sample.unjudgedCount ?? 0, sample.unjudgedIds?.length ?? 0);
+  if (sample.labels === undefined) return unjudged > 0 ? { unjudged } : undefined;
+  return unjudged > 0 ? { labels: sample.labels, unjudged } : { labels: sample.labels };
 }
 
 /** The audits of one suite × measure of `file`, if any. */
-export function auditsOf(file: BaselineFile | undefined, suiteKey: string, measure: string): BaselineSampleAudits | undefined {
+export function auditsOf(
+  file: BaselineFile | undefined,
+  suiteKey: string,
+  measure: string,
+): BaselineSampleAudits | undefined {
   const suite = file?.audits === undefined ? undefined : own(file.audits, suiteKey);
   return suite === undefined ? undefined : own(suite, measure);
 }

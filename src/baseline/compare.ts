@@ -26,11 +26,11 @@ export interface SampleChange {
   /** after − before. */
   delta: number;
   /**
-   * A question that got worse while hits without a judgment entered its top k since the baseline: how
-   * many of its top `k` (undefined: of its ranking) are unjudged now, the first few of them, and the ones
-   * that were not unjudged in the baseline. Its drop may be a labelling gap rather than worse retrieval.
+   * A question that got worse while more of its top k had no judgment than in the baseline: how many of
+   * its top `k` (undefined: of its ranking) are unjudged now, the first few of them, and how many were in
+   * the baseline. Its drop may be a labelling gap rather than worse retrieval.
    */
-  unjudged?: { count: number; ids: string[]; entered: string[]; k?: number };
+  unjudged?: { count: number; ids: string[]; baselineCount: number; k?: number };
 }
 
 /** The paired comparison of a row with its baseline (the regression rule's PairedMove). */

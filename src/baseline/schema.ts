@@ -31,7 +31,7 @@
 // optional cell to retrieval rows — what the sample was measured against, SampleAudit — and a seventh
 // column name, "judgments", to the header:
 //
-//       ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 0.5, {"labels": "3f9a0c21b7", "unjudged": ["doc-81"]}]
+//       ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 0.5, {"labels": "3f9a0c21", "unjudged": 1}]
 //
 // Version 3 is read as it is (no audits: it compares as before and gains them on the next update).
 // Version 2 held the same data nested (suites → measures → samples; each suite an object with file,
@@ -63,10 +63,8 @@ export type BaselineSuite = Record<string, BaselineSamples>;
 export interface SampleAudit {
   /** The judgments' fingerprint (MetricSample.labels). */
   labels?: string;
-  /** Unjudged hits in the top k, best rank first (at most a few); absent when none. */
-  unjudged?: string[];
-  /** How many hits in the top k were unjudged; present with `unjudged`. */
-  unjudgedCount?: number;
+  /** How many hits in the measure's top k had no judgment; absent when none. */
+  unjudged?: number;
 }
 
 /** sampleId → audit. */
@@ -378,7 +376,7 @@ export const BASELINE_COLUMNS = ['file', 'describe', 'question', 'measure', 'val
 /** Version 4's header: a last, optional cell holds the sample's judgment audit (SampleAudit). */
 export const BASELINE_AUDIT_COLUMNS = [...BASELINE_COLUMNS, 'judgments'] as const;
 const ROW_SHAPE = '[file, [describe path], question, measure, value] (and the project of a named Vitest project)';
-const AUDIT_ROW_SHAPE = `${ROW_SHAPE}, and last an optional { "labels", "unjudged", "unjudgedCount" } object`;
+const AUDIT_ROW_SHAPE = `${ROW_SHAPE}, and last an optional { "labels", "unjudged" } object`;
 
 /** Versions 3 and 4: one row per sample (version 4 rows may end with a SampleAudit object). */
 function validateRows(rows: unknown, path: string, version: number): BaselineFile {
@@ -392,7 +390,7 @@ function validateRows(rows: unknown, path: string, version: number): BaselineFil
   }
   const result = emptyBaseline();
   const proportion = new Map<string, boolean>();
-  let previous: { cells: unknown[]; identity: SuiteIdentity; suite: BaselineSuite } | undefined;
+  let previous: { cells: unknown[]; identity: SuiteIdentity; key: string; suite: BaselineSuite } | undefined;
   rows.forEach((cells: unknown, index) => {
     if (index === 0) return;
     const where = `rows[${index}]`;
@@ -409,10 +407,11 @@ function validateRows(rows: unknown, path: string, version: number): BaselineFil
       previous = {
         cells: cells as unknown[],
         identity,
+        key,
         suite: (result.suites[key] ??= createRecord<BaselineSamples>()),
       };
     }
-    const { identity, suite } = previous;
+    const { identity, suite, key } = previous;
     const label = (): string => `${where} (${suiteNameOf(identity)})`;
     if (typeof value !== 'number' || !Number.isFinite(value))
       throw malformedEntry(path, label(), [measure, question], value, 'a finite number');
@@ -432,7 +431,7 @@ function validateRows(rows: unknown, path: string, version: number): BaselineFil
     if (audit !== undefined) {
       const problem = auditProblem(audit);
       if (problem !== undefined) throw malformedEntry(path, label(), [measure, question], audit, problem);
-      const audits = ((result.audits ??= createRecord())[suiteKeyOf(identity)] ??= createRecord());
+      const audits = ((result.audits ??= createRecord())[key] ??= createRecord());
       (audits[measure] ??= createRecord())[question] = cleanAudit(audit as Record<string, unknown>);
     }
   });
@@ -450,36 +449,24 @@ function auditCell(cells: readonly unknown[]): unknown {
   return cells.length > 5 && typeof last === 'object' && last !== null ? last : undefined;
 }
 
-const AUDIT_KEYS = ['labels', 'unjudged', 'unjudgedCount'];
+const AUDIT_KEYS = ['labels', 'unjudged'];
 
 /** What is wrong with a row's audit cell, as "must be …" text, or undefined. */
 function auditProblem(audit: unknown): string | undefined {
-  const expected = 'an object { "labels": fingerprint, "unjudged": [ids], "unjudgedCount": n }';
-  if (!isPlainObject(audit) || Object.keys(audit).some((key) => !AUDIT_KEYS.includes(key))) return expected;
-  const { labels, unjudged, unjudgedCount } = audit;
+  const expected = 'an object { "labels": fingerprint, "unjudged": count }';
+  if (!isPlainObject(audit)) return expected;
+  for (const key of Object.keys(audit)) if (!AUDIT_KEYS.includes(key)) return expected;
+  const { labels, unjudged } = audit;
   if (labels !== undefined && (typeof labels !== 'string' || labels.length === 0))
     return `${expected}, its "labels" a non-empty string`;
-  if (unjudged === undefined)
-    return unjudgedCount === undefined ? undefined : `${expected}, "unjudgedCount" only with "unjudged"`;
-  if (!Array.isArray(unjudged) || unjudged.length === 0 || !unjudged.every((id) => typeof id === 'string'))
-    return `${expected}, its "unjudged" a non-empty list of ids`;
-  if (
-    unjudgedCount !== undefined &&
-    (typeof unjudgedCount !== 'number' || !Number.isSafeInteger(unjudgedCount) || unjudgedCount < unjudged.length)
-  )
-    return `${expected}, its "unjudgedCount" a whole number ≥ the ids listed`;
+  if (unjudged !== undefined && (typeof unjudged !== 'number' || !Number.isSafeInteger(unjudged) || unjudged < 1))
+    return `${expected}, its "unjudged" a whole number ≥ 1`;
   return undefined;
 }
 
-/** A valid audit cell as held in memory: unjudgedCount present with unjudged. */
+/** A valid audit cell as held in memory: the parsed object itself (it is fresh, and only read). */
 function cleanAudit(audit: Record<string, unknown>): SampleAudit {
-  const clean: SampleAudit = {};
-  if (typeof audit.labels === 'string') clean.labels = audit.labels;
-  if (Array.isArray(audit.unjudged)) {
-    clean.unjudged = [...(audit.unjudged as string[])];
-    clean.unjudgedCount = typeof audit.unjudgedCount === 'number' ? audit.unjudgedCount : audit.unjudged.length;
-  }
-  return clean;
+  return audit as SampleAudit;
 }
 
 /** True when two valid rows belong to the same suite (file, describe path, project). */
@@ -594,21 +581,14 @@ export function formatBaselineRow(row: BaselineRow): string {
 /** An audit worth a cell (undefined when it holds nothing). */
 function auditToWrite(audit: SampleAudit | undefined): SampleAudit | undefined {
   if (audit === undefined) return undefined;
-  return audit.labels === undefined && (audit.unjudged === undefined || audit.unjudged.length === 0)
-    ? undefined
-    : audit;
+  return audit.labels === undefined && audit.unjudged === undefined ? undefined : audit;
 }
 
-/** `{"labels": "3f9a0c21b7", "unjudged": ["doc-81"]}`: keys in a fixed order, the count only when more ids were unjudged than listed. */
+/** `{"labels": "3f9a0c21", "unjudged": 2}`: keys in a fixed order. */
 function formatAudit(audit: SampleAudit): string {
-  const parts: string[] = [];
-  if (audit.labels !== undefined) parts.push(`"labels": ${JSON.stringify(audit.labels)}`);
-  if (audit.unjudged !== undefined && audit.unjudged.length > 0) {
-    parts.push(`"unjudged": ${jsonList(audit.unjudged)}`);
-    if (audit.unjudgedCount !== undefined && audit.unjudgedCount > audit.unjudged.length)
-      parts.push(`"unjudgedCount": ${audit.unjudgedCount}`);
-  }
-  return `{${parts.join(', ')}}`;
+  const labels = audit.labels === undefined ? '' : `"labels": ${JSON.stringify(audit.labels)}`;
+  if (audit.unjudged === undefined) return `{${labels}}`;
+  return `{${labels}${labels === '' ? '' : ', '}"unjudged": ${audit.unjudged}}`;
 }
 
 // The rows of one suite share one identity object (baselineRows): its cells are written once.

@@ -298,8 +298,7 @@ export function mergeBaseline(
         if (labelsChanged(oldAudit, newAudit?.labels)) relabelled.add(sampleId);
       }
       const keepOld =
-        oldSamples !== undefined &&
-        movedWithin(oldSamples, newSamples, toleranceFor(tolerance, measure), relabelled);
+        oldSamples !== undefined && movedWithin(oldSamples, newSamples, toleranceFor(tolerance, measure), relabelled);
       const samples = createRecord<number>();
       const addedIds: string[] = [];
       const updatedIds: string[] = [];
@@ -372,7 +371,7 @@ function keepAudits(
   for (const sampleId of Object.keys(samples)) setAudit(file, suiteKey, measure, sampleId, own(audits, sampleId));
 }
 
-/** A kept value's audit: its own unjudged ids, and its fingerprint (this run's when it had none: same labels, as far as anyone knows). */
+/** A kept value's audit: its own unjudged count, and its fingerprint (this run's when it had none: same labels, as far as anyone knows). */
 function keptAudit(oldAudit: SampleAudit | undefined, newAudit: SampleAudit | undefined): SampleAudit | undefined {
   const labels = oldAudit?.labels ?? newAudit?.labels;
   if (labels === undefined) return oldAudit;

@@ -9,7 +9,7 @@ import type { EvaluateOptions, Hit, Relevance } from './types.js';
 export const MAX_UNJUDGED_IDS = 5;
 
 export interface JudgmentAudit {
-  /** 10 hex characters; equal for the same judgments as evaluated, whatever their shape (array, Set, object, Map). */
+  /** 8 hex characters; equal for the same judgments as evaluated, whatever their shape (array, Set, object, Map). */
   fingerprint: string;
   /** The ranking's keys without a judgment, each once, best rank first, with their 1-based ranks. */
   unjudgedIds: string[];
@@ -58,7 +58,7 @@ export function unjudgedAtCutoff(audit: JudgmentAudit, k: number | undefined): U
  */
 export function judgmentsFingerprint(grades: ReadonlyMap<string, number>, minGrade: number): string {
   const ids = [...grades.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return hash53(JSON.stringify([minGrade, ids.map((id) => [id, grades.get(id)])])).slice(0, 10);
+  return hash53(JSON.stringify([minGrade, ids.map((id) => [id, grades.get(id)])])).slice(0, 8);
 }
 
 /** cyrb53 (public domain): a fast, well-mixed, non-cryptographic string hash, as 16 hex characters. */

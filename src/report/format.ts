@@ -69,7 +69,8 @@ export const NOT_JUDGED_TEXT: Record<NotJudgedReason, string> = {
  * what makes a run judge them, or RAG_PARTIAL=1 for a deliberate subset.
  */
 export function actionFor(finding: GateFinding, commands: ReportCommands, code: (text: string) => string): string {
-  if (finding.accept === 'suite') return `re-record the suite with ${code(findingCommand(finding, commands))} and commit`;
+  if (finding.accept === 'suite')
+    return `re-record the suite with ${code(findingCommand(finding, commands))} and commit`;
   if (finding.accept !== 'run') return `run ${code(commands[finding.accept])} and commit`;
   const partial = `or set ${code(PARTIAL_SWITCH)} on a job that runs a deliberate subset`;
   switch (finding.reason) {

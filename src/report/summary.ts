@@ -130,7 +130,15 @@ export interface GateFinding {
    * Regression or unconfirmed move: the questions that got worse while unjudged hits entered their top k
    * since the baseline (see SampleChange.unjudged), with their values.
    */
-  unjudged?: { question: string; before: number; after: number; count: number; ids: string[]; entered: string[]; k?: number }[];
+  unjudged?: {
+    question: string;
+    before: number;
+    after: number;
+    count: number;
+    ids: string[];
+    baselineCount: number;
+    k?: number;
+  }[];
   /**
    * What accepts it: RAG_BASELINE=update or RAG_BASELINE=prune; `run`: running those questions (or
    * declaring the run partial); `suite`: re-recording the suite (labels-changed: the update command
@@ -784,31 +792,23 @@ function relabelledOf(
 }
 
 /**
- * Marks each change of `worse` whose top k holds unjudged hits that it did not hold in the baseline
- * (every one of them, for a baseline that kept no unjudged ids for it).
+ * Marks each change of `worse` whose top k holds more unjudged hits than in the baseline (a baseline
+ * that kept no count for it, written before schema version 4, counts as none).
  */
-function noteUnjudgedEntries(
-  row: GroupedRow,
-  worse: SampleChange[],
-  audits: BaselineSampleAudits | undefined,
-): void {
+function noteUnjudgedEntries(row: GroupedRow, worse: SampleChange[], audits: BaselineSampleAudits | undefined): void {
   if (worse.length === 0) return;
   let indexOf: Map<string, number> | undefined;
+  let k: number | undefined;
   for (const change of worse) {
     indexOf ??= new Map(row.ids.map((id, index) => [id, index]));
     const sample = row.sources[indexOf.get(change.sampleId)!]!;
     const ids = sample.unjudgedIds;
     if (ids === undefined || ids.length === 0) continue;
-    const before = new Set((audits === undefined ? undefined : own(audits, change.sampleId))?.unjudged ?? []);
-    const entered = ids.filter((id) => !before.has(id));
-    if (entered.length === 0) continue;
-    const k = cutoffOf(row.measure);
-    change.unjudged = {
-      count: Math.max(sample.unjudgedCount ?? 0, ids.length),
-      ids: [...ids],
-      entered,
-      ...(k !== undefined ? { k } : {}),
-    };
+    const count = Math.max(sample.unjudgedCount ?? 0, ids.length);
+    const baselineCount = (audits === undefined ? undefined : own(audits, change.sampleId))?.unjudged ?? 0;
+    if (count <= baselineCount) continue;
+    k ??= cutoffOf(row.measure);
+    change.unjudged = { count, ids: [...ids], baselineCount, ...(k !== undefined ? { k } : {}) };
   }
 }
 

@@ -103,10 +103,10 @@ describe('merging rag-baseline.json', { timeout: 240_000 }, () => {
     await ok('git checkout -q main && git merge -q --no-edit add-late && git merge -q --no-edit add-wrong-item');
 
     expect(baselineText()).toMatch(
-      /\n {4},\["test\/orders\.test\.ts", \["orders API", "refunds"\], "refund-late", "recall@3", 1, \{"labels": "[0-9a-f]{10}"[^\n]*\}\]\n/,
+      /\n {4},\["test\/orders\.test\.ts", \["orders API", "refunds"\], "refund-late", "recall@3", 1, \{"labels": "[0-9a-f]{8}"[^\n]*\}\]\n/,
     );
     expect(baselineText()).toMatch(
-      /\n {4},\["test\/orders\.test\.ts", \["orders API", "refunds"\], "refund-wrong-item", "recall@3", 1, \{"labels": "[0-9a-f]{10}"[^\n]*\}\]\n/,
+      /\n {4},\["test\/orders\.test\.ts", \["orders API", "refunds"\], "refund-wrong-item", "recall@3", 1, \{"labels": "[0-9a-f]{8}"[^\n]*\}\]\n/,
     );
     const ci = await sh(CHECK);
     expect(ci.exitCode, describeRun(ci)).toBe(0);
