@@ -7,6 +7,7 @@ import {
   type MeasureSpelling,
   type Relevance,
 } from '../src/core/index.js';
+import { auditJudgments } from '../src/core/judgment-audit.js';
 import { questionRecorder } from '../src/recording/question.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { utilsOf } from './support/context.js';
@@ -96,6 +97,7 @@ export function toMeetRetrievalTargets(
       pass: result.met,
       ...(queryId === undefined ? {} : { queryId }),
     })),
+    () => auditJudgments(hits, relevant, coreOptions),
   );
 
   const message = () => {

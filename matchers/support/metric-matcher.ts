@@ -1,4 +1,5 @@
 import { explainRanking } from '../../src/core/explain.js';
+import { auditJudgments } from '../../src/core/judgment-audit.js';
 import type { Hit, MeasureName, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
 import { formatNumber, plural } from '../../src/core/present.js';
 import { questionRecorder } from '../../src/recording/question.js';
@@ -72,7 +73,10 @@ export function runMetricMatcher(
   sample.pass = pass !== negated;
   if (negated) sample.negated = true;
   if (queryId !== undefined) sample.queryId = queryId;
-  recorder.record(declared, [sample]);
+  recorder.record(declared, [sample], () => {
+    const { queryId: _queryId, ...coreOptions } = options;
+    return auditJudgments(hits, args.relevant, coreOptions);
+  });
 
   const message = () => {
     const utils = utilsOf(context);

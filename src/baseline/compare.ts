@@ -25,6 +25,12 @@ export interface SampleChange {
   after: number;
   /** after − before. */
   delta: number;
+  /**
+   * A question that got worse while more of its top k had no judgment than in the baseline: how many of
+   * its top `k` (undefined: of its ranking) are unjudged now, the first few of them, and how many were in
+   * the baseline. Its drop may be a labelling gap rather than worse retrieval.
+   */
+  unjudged?: { count: number; ids: string[]; baselineCount: number; k?: number };
 }
 
 /** The paired comparison of a row with its baseline (the regression rule's PairedMove). */
@@ -44,8 +50,17 @@ export interface RowPairing {
   before: (number | undefined)[];
 }
 
-/** Pairs a row with its baseline samples by sample id and runs the rule's paired test on the shared ones. */
-export function pairRow(row: GroupedRow, baselineSamples: BaselineSamples, rule: RegressionRule): RowPairing {
+/**
+ * Pairs a row with its baseline samples by sample id and runs the rule's paired test on the shared ones.
+ * Questions in `relabelled` (measured against other judgments than their baseline values) are neither
+ * paired nor new.
+ */
+export function pairRow(
+  row: GroupedRow,
+  baselineSamples: BaselineSamples,
+  rule: RegressionRule,
+  relabelled?: ReadonlySet<string>,
+): RowPairing {
   const { ids, values } = row;
   const before: number[] = [];
   const after: number[] = [];
@@ -59,13 +74,14 @@ export function pairRow(row: GroupedRow, baselineSamples: BaselineSamples, rule:
       newSamples.push(ids[index]!);
       continue;
     }
+    if (relabelled?.has(ids[index]!) === true) continue;
     before.push(value);
     after.push(values[index]!);
     pairedIndex.push(index);
   }
   const baselineIds = Object.keys(baselineSamples);
   let missingSamples: string[] = [];
-  if (baselineIds.length !== before.length) {
+  if (baselineIds.length !== before.length + (relabelled?.size ?? 0)) {
     const seen = new Set(ids);
     missingSamples = baselineIds.filter((id) => !seen.has(id)).sort(compareIds);
   }

@@ -14,6 +14,8 @@ export {
   type BaselineFile,
   type BaselineSamples,
   type BaselineSuite,
+  type BaselineSampleAudits,
+  type SampleAudit,
 } from './schema.js';
 export {
   baselineFromRun,

@@ -27,6 +27,13 @@
 // ` #3`, … (src/baseline/group.ts). Values are written with full precision (JavaScript's shortest
 // round-trip form), so an unchanged question compares as exactly equal.
 //
+// Version 4 (written only when a row has one; else the file is version 3, byte for byte) adds a last,
+// optional cell to retrieval rows — what the sample was measured against, SampleAudit — and a seventh
+// column name, "judgments", to the header:
+//
+//       ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 0.5, {"labels": "3f9a0c21", "unjudged": 1}]
+//
+// Version 3 is read as it is (no audits: it compares as before and gains them on the next update).
 // Version 2 held the same data nested (suites → measures → samples; each suite an object with file,
 // describe, project): still read. Version 1 keyed suites by a joined name (`file > describe > …`), which two
 // suites could share: still read (into `legacy`), matched against the suites of the current run
@@ -39,7 +46,9 @@ import { parseMeasure } from '../core/measures.js';
 import { describeConflictMarkers } from './conflict-markers.js';
 import { parseSuiteKey, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../recording/collected.js';
 
-export const BASELINE_SCHEMA_VERSION = 3;
+export const BASELINE_SCHEMA_VERSION = 4;
+/** The version a file without judgment audits is written in: the same bytes as before version 4. */
+const ROWS_ONLY_SCHEMA_VERSION = 3;
 export const BASELINE_GENERATED_BY = 'rag-matchers';
 
 /** sampleId → value. */
@@ -47,12 +56,32 @@ export type BaselineSamples = Record<string, number>;
 /** measure → samples. */
 export type BaselineSuite = Record<string, BaselineSamples>;
 
+/**
+ * What a sample kept about its judgments (schema version 4, the row's last cell): the fingerprint of the
+ * question's judgments as evaluated, and the first few hits in its measure's top k that had no judgment.
+ */
+export interface SampleAudit {
+  /** The judgments' fingerprint (MetricSample.labels). */
+  labels?: string;
+  /** How many hits in the measure's top k had no judgment; absent when none. */
+  unjudged?: number;
+}
+
+/** sampleId → audit. */
+export type BaselineSampleAudits = Record<string, SampleAudit>;
+
 export interface BaselineFile {
   /** BASELINE_SCHEMA_VERSION after a read, whatever version the file had; formatBaseline writes the current one. */
   schemaVersion: number;
   generatedBy: typeof BASELINE_GENERATED_BY;
   /** Suite key (suiteKeyOf: file, describe path, project) → measure → sampleId → value. */
   suites: Record<string, BaselineSuite>;
+  /**
+   * Suite key → measure → sampleId → what the sample kept about its judgments, for the samples that kept
+   * anything (retrieval measures recorded by rag-matchers 0.x with schema version 4). Absent or partial for
+   * older files: they gain audits on the next update.
+   */
+  audits?: Record<string, Record<string, BaselineSampleAudits>>;
   /**
    * Read from a version-1 file: its suites by their joined names (`file > describe > …`), not yet matched
    * to structured suites. resolveLegacySuites moves them into `suites`; formatBaseline refuses a file
@@ -215,7 +244,7 @@ export function validateBaseline(data: unknown, path: string): BaselineFile {
     }
   }
   if (version === 1) return validateVersion1(top.suites, path);
-  return version === 2 ? validateVersion2(top.suites, path) : validateVersion3(top.rows, path);
+  return version === 2 ? validateVersion2(top.suites, path) : validateRows(top.rows, path, version);
 }
 
 function validateVersion1(suites: unknown, path: string): BaselineFile {
@@ -344,33 +373,33 @@ function isProportion(measure: string): boolean {
 
 /** The first row of "rows": the column names, fixed, so that no sample row is ever the first (see the top). */
 export const BASELINE_COLUMNS = ['file', 'describe', 'question', 'measure', 'value', 'project'] as const;
+/** Version 4's header: a last, optional cell holds the sample's judgment audit (SampleAudit). */
+export const BASELINE_AUDIT_COLUMNS = [...BASELINE_COLUMNS, 'judgments'] as const;
 const ROW_SHAPE = '[file, [describe path], question, measure, value] (and the project of a named Vitest project)';
+const AUDIT_ROW_SHAPE = `${ROW_SHAPE}, and last an optional { "labels", "unjudged" } object`;
 
-function validateVersion3(rows: unknown, path: string): BaselineFile {
-  if (!Array.isArray(rows) || JSON.stringify(rows[0]) !== JSON.stringify(BASELINE_COLUMNS)) {
+/** Versions 3 and 4: one row per sample (version 4 rows may end with a SampleAudit object). */
+function validateRows(rows: unknown, path: string, version: number): BaselineFile {
+  const columns = version >= 4 ? BASELINE_AUDIT_COLUMNS : BASELINE_COLUMNS;
+  if (!Array.isArray(rows) || JSON.stringify(rows[0]) !== JSON.stringify(columns)) {
     throw new BaselineError(
       path,
       'malformed',
-      `"rows" must be a list whose first entry is the column header ${JSON.stringify(BASELINE_COLUMNS)}, found ${Array.isArray(rows) ? rowText(rows[0]) : describeJson(rows)}; ${ACCEPT_HINT}.`,
+      `"rows" must be a list whose first entry is the column header ${JSON.stringify(columns)}, found ${Array.isArray(rows) ? rowText(rows[0]) : describeJson(rows)}; ${ACCEPT_HINT}.`,
     );
   }
   const result = emptyBaseline();
   const proportion = new Map<string, boolean>();
-  let previous: { cells: unknown[]; identity: SuiteIdentity; suite: BaselineSuite } | undefined;
+  let previous: { cells: unknown[]; identity: SuiteIdentity; key: string; suite: BaselineSuite } | undefined;
   rows.forEach((cells: unknown, index) => {
     if (index === 0) return;
     const where = `rows[${index}]`;
-    const problem = rowProblem(cells);
+    const problem = rowProblem(cells, version);
     if (problem !== undefined)
       throw new BaselineError(path, 'malformed', `${where}${problem}, found ${rowText(cells)}; ${ACCEPT_HINT}.`);
-    const [file, describe, question, measure, value, project] = cells as [
-      string,
-      string[],
-      string,
-      string,
-      unknown,
-      string?,
-    ];
+    const [file, describe, question, measure, value] = cells as [string, string[], string, string, unknown];
+    const project = projectCell(cells as unknown[]);
+    const audit = auditCell(cells as unknown[]);
     // Rows of one suite come together: its key is worked out once per run of them.
     if (previous === undefined || !sameSuite(previous.cells, cells as unknown[])) {
       const identity: SuiteIdentity = project === undefined ? { file, describe } : { file, describe, project };
@@ -378,10 +407,11 @@ function validateVersion3(rows: unknown, path: string): BaselineFile {
       previous = {
         cells: cells as unknown[],
         identity,
+        key,
         suite: (result.suites[key] ??= createRecord<BaselineSamples>()),
       };
     }
-    const { identity, suite } = previous;
+    const { identity, suite, key } = previous;
     const label = (): string => `${where} (${suiteNameOf(identity)})`;
     if (typeof value !== 'number' || !Number.isFinite(value))
       throw malformedEntry(path, label(), [measure, question], value, 'a finite number');
@@ -398,8 +428,45 @@ function validateVersion3(rows: unknown, path: string): BaselineFile {
       );
     }
     samples[question] = value;
+    if (audit !== undefined) {
+      const problem = auditProblem(audit);
+      if (problem !== undefined) throw malformedEntry(path, label(), [measure, question], audit, problem);
+      const audits = ((result.audits ??= createRecord())[key] ??= createRecord());
+      (audits[measure] ??= createRecord())[question] = cleanAudit(audit as Record<string, unknown>);
+    }
   });
   return result;
+}
+
+/** A valid row's project: the string after the value, when there is one. */
+function projectCell(cells: readonly unknown[]): string | undefined {
+  return typeof cells[5] === 'string' ? cells[5] : undefined;
+}
+
+/** A valid row's audit: the object that ends it, when there is one. */
+function auditCell(cells: readonly unknown[]): unknown {
+  const last = cells[cells.length - 1];
+  return cells.length > 5 && typeof last === 'object' && last !== null ? last : undefined;
+}
+
+const AUDIT_KEYS = ['labels', 'unjudged'];
+
+/** What is wrong with a row's audit cell, as "must be …" text, or undefined. */
+function auditProblem(audit: unknown): string | undefined {
+  const expected = 'an object { "labels": fingerprint, "unjudged": count }';
+  if (!isPlainObject(audit)) return expected;
+  for (const key of Object.keys(audit)) if (!AUDIT_KEYS.includes(key)) return expected;
+  const { labels, unjudged } = audit;
+  if (labels !== undefined && (typeof labels !== 'string' || labels.length === 0))
+    return `${expected}, its "labels" a non-empty string`;
+  if (unjudged !== undefined && (typeof unjudged !== 'number' || !Number.isSafeInteger(unjudged) || unjudged < 1))
+    return `${expected}, its "unjudged" a whole number ≥ 1`;
+  return undefined;
+}
+
+/** A valid audit cell as held in memory: the parsed object itself (it is fresh, and only read). */
+function cleanAudit(audit: Record<string, unknown>): SampleAudit {
+  return audit as SampleAudit;
 }
 
 /** True when two valid rows belong to the same suite (file, describe path, project). */
@@ -407,7 +474,7 @@ function sameSuite(a: unknown[], b: unknown[]): boolean {
   const [describeA, describeB] = [a[1] as string[], b[1] as string[]];
   return (
     a[0] === b[0] &&
-    a[5] === b[5] &&
+    projectCell(a) === projectCell(b) &&
     describeA.length === describeB.length &&
     describeA.every((name, index) => name === describeB[index])
   );
@@ -415,19 +482,23 @@ function sameSuite(a: unknown[], b: unknown[]): boolean {
 
 /** True when two valid rows are the same suite × question × measure. */
 function sameSample(a: unknown[], b: unknown[]): boolean {
-  return JSON.stringify([...a.slice(0, 4), a[5]]) === JSON.stringify([...b.slice(0, 4), b[5]]);
+  return JSON.stringify([...a.slice(0, 4), projectCell(a)]) === JSON.stringify([...b.slice(0, 4), projectCell(b)]);
 }
 
 /** What is wrong with a row's shape or its identity cells (its value is checked with the measure), or undefined. */
-function rowProblem(cells: unknown): string | undefined {
-  if (!Array.isArray(cells) || cells.length < 5 || cells.length > 6) return ` must be ${ROW_SHAPE}`;
-  const [file, describe, question, measure, , project] = cells as unknown[];
+function rowProblem(cells: unknown, version: number): string | undefined {
+  const audited = version >= 4 && Array.isArray(cells) && auditCell(cells) !== undefined;
+  const maxLength = audited ? 7 : 6;
+  if (!Array.isArray(cells) || cells.length < 5 || cells.length > maxLength)
+    return ` must be ${version >= 4 ? AUDIT_ROW_SHAPE : ROW_SHAPE}`;
+  const [file, describe, question, measure] = cells as unknown[];
+  const project = audited && cells.length === 6 ? undefined : cells[5];
   if (typeof file !== 'string' || file.length === 0) return ": its file must be the test file's path";
   if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string'))
     return ': its describe path must be a list of describe-block names ([] at the top level)';
   if (typeof question !== 'string') return ': its question must be a string';
   if (typeof measure !== 'string' || measure.length === 0) return ': its measure must be a measure name';
-  if (cells.length === 6 && (typeof project !== 'string' || project.length === 0))
+  if (cells.length > (audited ? 6 : 5) && (typeof project !== 'string' || project.length === 0))
     return ": its project must be a Vitest project's name";
   return undefined;
 }
@@ -445,16 +516,24 @@ export interface BaselineRow {
   question: string;
   measure: string;
   value: number;
+  /** Version 4: what the sample kept about its judgments. */
+  audit?: SampleAudit;
 }
 
 /**
- * The file's text (schema version 3): the column header, then one row per sample in the file's order
+ * The file's text (schema version 4 when a sample holds a judgment audit, else 3): the column header, then one row per sample in the file's order
  * (compareRows), each on its own line after its separating comma; a final newline. The same baseline always
  * gives the same bytes. A suite or measure without samples has no row, so it is not written. Throws for a
  * value that JSON cannot hold (NaN, Infinity) and for unresolved version-1 suites.
  */
 export function formatBaseline(file: BaselineFile): string {
-  return formatBaselineRows(baselineRows(checkFormattable(file)).map(formatBaselineRow));
+  const rows = baselineRows(checkFormattable(file));
+  return formatBaselineRows(rows.map(formatBaselineRow), schemaVersionFor(rows));
+}
+
+/** The version rows are written in: 4 when one of them holds an audit, else 3 (as before version 4). */
+export function schemaVersionFor(rows: readonly Pick<BaselineRow, 'audit'>[]): number {
+  return rows.some((row) => row.audit !== undefined) ? BASELINE_SCHEMA_VERSION : ROWS_ONLY_SCHEMA_VERSION;
 }
 
 /** Every sample of `file` as a row, in the file's order: by suite, then question, then measure. */
@@ -465,12 +544,18 @@ export function baselineRows(file: BaselineFile): BaselineRow[] {
   const rows: BaselineRow[] = [];
   for (const { key, identity } of suites) {
     const suite = file.suites[key]!;
+    const audits = file.audits === undefined ? undefined : own(file.audits, key);
     const measures = sortedKeys(suite);
     const questions = [...new Set(measures.flatMap((measure) => Object.keys(suite[measure]!)))].sort(compareKeys);
     for (const question of questions) {
       for (const measure of measures) {
         const value = own(suite[measure]!, question);
-        if (value !== undefined) rows.push({ identity, question, measure, value });
+        if (value === undefined) continue;
+        const measureAudits = audits === undefined ? undefined : own(audits, measure);
+        const audit = measureAudits === undefined ? undefined : auditToWrite(own(measureAudits, question));
+        rows.push(
+          audit === undefined ? { identity, question, measure, value } : { identity, question, measure, value, audit },
+        );
       }
     }
   }
@@ -489,7 +574,21 @@ export function compareRows(a: BaselineRow, b: BaselineRow): number {
 /** A row's line in the file: `    ,["test/a.test.ts", ["refunds"], "q1", "recall@5", 1]` (the project last, when there is one). */
 export function formatBaselineRow(row: BaselineRow): string {
   const { before, after } = suiteCells(row.identity);
-  return `${before}${JSON.stringify(row.question)}, ${JSON.stringify(row.measure)}, ${JSON.stringify(row.value)}${after}`;
+  const cells = `${before}${JSON.stringify(row.question)}, ${JSON.stringify(row.measure)}, ${JSON.stringify(row.value)}${after}`;
+  return row.audit === undefined ? cells : `${cells.slice(0, -1)}, ${formatAudit(row.audit)}]`;
+}
+
+/** An audit worth a cell (undefined when it holds nothing). */
+function auditToWrite(audit: SampleAudit | undefined): SampleAudit | undefined {
+  if (audit === undefined) return undefined;
+  return audit.labels === undefined && audit.unjudged === undefined ? undefined : audit;
+}
+
+/** `{"labels": "3f9a0c21", "unjudged": 2}`: keys in a fixed order. */
+function formatAudit(audit: SampleAudit): string {
+  const labels = audit.labels === undefined ? '' : `"labels": ${JSON.stringify(audit.labels)}`;
+  if (audit.unjudged === undefined) return `{${labels}}`;
+  return `{${labels}${labels === '' ? '' : ', '}"unjudged": ${audit.unjudged}}`;
 }
 
 // The rows of one suite share one identity object (baselineRows): its cells are written once.
@@ -508,13 +607,13 @@ function suiteCells(identity: SuiteIdentity): { before: string; after: string } 
 }
 
 /** The file around its row lines (from formatBaselineRow; the merge driver puts conflict markers between them). */
-export function formatBaselineRows(rowLines: readonly string[]): string {
+export function formatBaselineRows(rowLines: readonly string[], version = BASELINE_SCHEMA_VERSION): string {
   return [
     '{',
     `  "generatedBy": ${JSON.stringify(BASELINE_GENERATED_BY)},`,
-    `  "schemaVersion": ${BASELINE_SCHEMA_VERSION},`,
+    `  "schemaVersion": ${version},`,
     '  "rows": [',
-    `    ${jsonList(BASELINE_COLUMNS)}`,
+    `    ${jsonList(version >= 4 ? BASELINE_AUDIT_COLUMNS : BASELINE_COLUMNS)}`,
     ...rowLines,
     '  ]',
     '}',

@@ -16,6 +16,7 @@ import {
 import { plural } from '../core/present.js';
 import { parseSuiteKey, suiteNameOf, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 import { groupRun } from './group.js';
+import { auditOfSample, auditsOf, labelsChanged, setAudit } from './audits.js';
 import { coverageOf, findRenamedSuites, resolveLegacySuites, type LegacyResolution } from './identity.js';
 import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
 import {
@@ -29,6 +30,7 @@ import {
   sortedKeys,
   type BaselineFile,
   type BaselineSamples,
+  type SampleAudit,
 } from './schema.js';
 
 /** Reads and checks the baseline at `path`; undefined when there is no file there. */
@@ -134,6 +136,7 @@ export function baselineFromRun(run: CollectedRun): BaselineFile {
       const samples = createRecord<number>();
       row.ids.forEach((id, index) => {
         samples[id] = row.values[index]!;
+        setAudit(file, key, measure, id, auditOfSample(row.sources[index]!));
       });
       suite[measure] = samples;
     }
@@ -265,6 +268,7 @@ export function mergeBaseline(
         if (gone.length > 0) refs.push({ suite: name, suiteKey: key, measure, sampleIds: gone });
         wholeSuite &&= gone.length === Object.keys(oldSuite![measure]!).length;
         if (Object.keys(samples).length > 0 || !prune) kept[measure] = samples;
+        keepAudits(result, key, measure, samples, auditsOf(before, renamedFrom ?? key, measure));
       }
       obsolete.push(...(wholeSuite && refs.length > 0 ? [{ suite: name, suiteKey: key }] : refs));
       if (Object.keys(kept).length > 0) result.suites[key] = kept;
@@ -281,9 +285,20 @@ export function mergeBaseline(
         if (gone.length === Object.keys(oldSamples!).length) obsolete.push({ suite: name, suiteKey: key, measure });
         else if (gone.length > 0) obsolete.push({ suite: name, suiteKey: key, measure, sampleIds: gone });
         if (Object.keys(samples).length > 0 || !prune) merged[measure] = samples;
+        keepAudits(result, key, measure, samples, auditsOf(before, renamedFrom ?? key, measure));
         continue;
       }
-      const keepOld = oldSamples !== undefined && movedWithin(oldSamples, newSamples, toleranceFor(tolerance, measure));
+      const oldAudits = auditsOf(before, renamedFrom ?? key, measure);
+      const newAudits = auditsOf(current, key, measure);
+      // A question measured against other judgments takes its new value whatever the row's movement.
+      const relabelled = new Set<string>();
+      for (const sampleId of Object.keys(newSamples)) {
+        const oldAudit = oldAudits === undefined ? undefined : own(oldAudits, sampleId);
+        const newAudit = newAudits === undefined ? undefined : own(newAudits, sampleId);
+        if (labelsChanged(oldAudit, newAudit?.labels)) relabelled.add(sampleId);
+      }
+      const keepOld =
+        oldSamples !== undefined && movedWithin(oldSamples, newSamples, toleranceFor(tolerance, measure), relabelled);
       const samples = createRecord<number>();
       const addedIds: string[] = [];
       const updatedIds: string[] = [];
@@ -291,12 +306,18 @@ export function mergeBaseline(
       for (const sampleId of sortedKeys(newSamples)) {
         const value = newSamples[sampleId]!;
         const oldValue = oldSamples === undefined ? undefined : own(oldSamples, sampleId);
+        const newAudit = newAudits === undefined ? undefined : own(newAudits, sampleId);
         if (oldValue === undefined) addedIds.push(sampleId);
-        else if (keepOld) {
+        else if (keepOld && !relabelled.has(sampleId)) {
           samples[sampleId] = oldValue;
+          // The value stays, and so do the unjudged ids measured with it; a baseline without a
+          // fingerprint gains this run's.
+          const oldAudit = oldAudits === undefined ? undefined : own(oldAudits, sampleId);
+          setAudit(result, key, measure, sampleId, keptAudit(oldAudit, newAudit));
           continue;
         } else if (!Object.is(oldValue, value)) updatedIds.push(sampleId);
         samples[sampleId] = value;
+        setAudit(result, key, measure, sampleId, newAudit);
       }
       if (oldSamples !== undefined) {
         for (const sampleId of sortedKeys(oldSamples)) {
@@ -306,6 +327,7 @@ export function mergeBaseline(
             if (prune) continue;
           }
           samples[sampleId] = oldSamples[sampleId]!;
+          setAudit(result, key, measure, sampleId, oldAudits === undefined ? undefined : own(oldAudits, sampleId));
         }
       }
       if (addedIds.length > 0) added.push({ suite: name, suiteKey: key, measure, sampleIds: addedIds });
@@ -337,15 +359,42 @@ function keepSamples(
   return { samples: kept, gone };
 }
 
-/** True when the mean over the questions both sides have moved by no more than `tolerance` (and at least one is shared). */
-function movedWithin(oldSamples: BaselineSamples, newSamples: BaselineSamples, tolerance: number): boolean {
+/** The audits of `samples` (the ones kept) from `audits`, into `file`. */
+function keepAudits(
+  file: BaselineFile,
+  suiteKey: string,
+  measure: string,
+  samples: BaselineSamples,
+  audits: Readonly<Record<string, SampleAudit>> | undefined,
+): void {
+  if (audits === undefined) return;
+  for (const sampleId of Object.keys(samples)) setAudit(file, suiteKey, measure, sampleId, own(audits, sampleId));
+}
+
+/** A kept value's audit: its own unjudged count, and its fingerprint (this run's when it had none: same labels, as far as anyone knows). */
+function keptAudit(oldAudit: SampleAudit | undefined, newAudit: SampleAudit | undefined): SampleAudit | undefined {
+  const labels = oldAudit?.labels ?? newAudit?.labels;
+  if (labels === undefined) return oldAudit;
+  return { ...oldAudit, labels };
+}
+
+/**
+ * True when the mean over the questions both sides have moved by no more than `tolerance` (and at least
+ * one is shared). Questions in `relabelled` (measured against other judgments) are left out.
+ */
+function movedWithin(
+  oldSamples: BaselineSamples,
+  newSamples: BaselineSamples,
+  tolerance: number,
+  relabelled: ReadonlySet<string>,
+): boolean {
   let shared = 0;
   let before = 0;
   let after = 0;
   let changed = false;
   for (const sampleId of Object.keys(newSamples)) {
     const oldValue = own(oldSamples, sampleId);
-    if (oldValue === undefined) continue;
+    if (oldValue === undefined || relabelled.has(sampleId)) continue;
     const value = newSamples[sampleId]!;
     shared++;
     before += oldValue;

@@ -11,9 +11,11 @@ import {
   emptyBaseline,
   formatBaselineRow,
   formatBaselineRows,
+  schemaVersionFor,
   type BaselineFile,
   type BaselineRow,
   type BaselineSamples,
+  type SampleAudit,
 } from './schema.js';
 
 /** One row both sides changed differently. A value is undefined where that side has no such row. */
@@ -56,26 +58,48 @@ export function mergeBaselineVersions(base: BaselineFile, ours: BaselineFile, th
     }
     return version;
   };
-  for (const row of baselineRows(base)) versionOf(row).base = row.value;
-  for (const row of baselineRows(ours)) versionOf(row).ours = row.value;
-  for (const row of baselineRows(theirs)) versionOf(row).theirs = row.value;
+  // A row's audit (schema version 4) changes with it: each side's row is compared whole.
+  const audits = new Map<BaselineConflict, { base?: SampleAudit; ours?: SampleAudit; theirs?: SampleAudit }>();
+  for (const [side, file] of [
+    ['base', base],
+    ['ours', ours],
+    ['theirs', theirs],
+  ] as const) {
+    for (const row of baselineRows(file)) {
+      const version = versionOf(row);
+      version[side] = row.value;
+      if (row.audit === undefined) continue;
+      let sides = audits.get(version);
+      if (sides === undefined) audits.set(version, (sides = {}));
+      sides[side] = row.audit;
+    }
+  }
 
   const file = emptyBaseline();
   const conflicts: BaselineConflict[] = [];
   for (const version of [...versions.values()].sort(compareVersions)) {
-    const merged = mergedValue(version);
+    const sides = audits.get(version) ?? {};
+    const merged = mergedSide(version, sides);
     if (merged === 'conflict') conflicts.push(version);
-    const value = merged === 'conflict' ? version.ours : merged;
-    if (value !== undefined) setSample(file, version, value);
+    const side = merged === 'conflict' ? 'ours' : merged;
+    const value = version[side];
+    if (value !== undefined) setSample(file, version, value, sides[side]);
   }
   return { file, conflicts };
 }
 
-/** The merged value of one row (undefined: removed), or 'conflict'. */
-function mergedValue({ base, ours, theirs }: BaselineConflict): number | undefined | 'conflict' {
-  if (Object.is(ours, theirs)) return ours;
-  if (Object.is(base, ours)) return theirs;
-  if (Object.is(base, theirs)) return ours;
+/** The side whose row the merge takes (its value undefined: removed), or 'conflict'. */
+function mergedSide(
+  version: BaselineConflict,
+  audits: { base?: SampleAudit; ours?: SampleAudit; theirs?: SampleAudit },
+): 'ours' | 'theirs' | 'conflict' {
+  const content = (side: 'base' | 'ours' | 'theirs'): string => {
+    const value = version[side];
+    return `${value === undefined ? '' : Object.is(value, -0) ? '-0' : String(value)} ${JSON.stringify(audits[side] ?? null)}`;
+  };
+  const [baseRow, ourRow, theirRow] = [content('base'), content('ours'), content('theirs')];
+  if (ourRow === theirRow || baseRow === theirRow) return 'ours';
+  if (baseRow === ourRow) return 'theirs';
   return 'conflict';
 }
 
@@ -83,9 +107,18 @@ function compareVersions(a: BaselineConflict, b: BaselineConflict): number {
   return compareRows({ ...a, value: 0 }, { ...b, value: 0 });
 }
 
-function setSample(file: BaselineFile, row: Omit<BaselineRow, 'value'>, value: number): void {
-  const suite = (file.suites[suiteKeyOf(row.identity)] ??= createRecord<BaselineSamples>());
+function setSample(
+  file: BaselineFile,
+  row: Omit<BaselineRow, 'value'>,
+  value: number,
+  audit: SampleAudit | undefined,
+): void {
+  const key = suiteKeyOf(row.identity);
+  const suite = (file.suites[key] ??= createRecord<BaselineSamples>());
   (suite[row.measure] ??= createRecord<number>())[row.question] = value;
+  if (audit === undefined) return;
+  const audits = ((file.audits ??= createRecord())[key] ??= createRecord());
+  (audits[row.measure] ??= createRecord())[row.question] = audit;
 }
 
 /**
@@ -98,7 +131,8 @@ export function formatMergedBaseline(
   rerecordCommand: (identity: SuiteIdentity) => string,
 ): string {
   const conflictsByRow = new Map(merge.conflicts.map((conflict) => [rowKey(conflict), conflict]));
-  const resolved = baselineRows(merge.file).filter((row) => !conflictsByRow.has(rowKey(row)));
+  const rows = baselineRows(merge.file);
+  const resolved = rows.filter((row) => !conflictsByRow.has(rowKey(row)));
   const entries = [
     ...resolved.map((row) => ({ row, conflict: undefined })),
     ...merge.conflicts.map((conflict) => ({ row: { ...conflict, value: 0 }, conflict })),
@@ -123,7 +157,7 @@ export function formatMergedBaseline(
     else block.push(conflict);
   }
   closeBlock();
-  return formatBaselineRows(lines);
+  return formatBaselineRows(lines, schemaVersionFor(rows));
 }
 
 function rowKey(row: Pick<BaselineRow, 'identity' | 'question' | 'measure'>): string {

@@ -51,6 +51,8 @@ export {
   type BaselineFile,
   type BaselineSuite,
   type BaselineSamples,
+  type BaselineSampleAudits,
+  type SampleAudit,
   type BaselineErrorKind,
   type MergeOptions,
   type MergeResult,

@@ -116,5 +116,16 @@ export function cleanSample(value: unknown): MetricSample | undefined {
   if (raw.negated === true) sample.negated = true;
   if (typeof raw.queryId === 'string') sample.queryId = raw.queryId;
   if (raw.verdictOnly === true) sample.verdictOnly = true;
+  if (typeof raw.labels === 'string') sample.labels = raw.labels;
+  if (
+    typeof raw.unjudgedCount === 'number' &&
+    Number.isSafeInteger(raw.unjudgedCount) &&
+    raw.unjudgedCount > 0 &&
+    Array.isArray(raw.unjudgedIds) &&
+    raw.unjudgedIds.every((id) => typeof id === 'string')
+  ) {
+    sample.unjudgedIds = raw.unjudgedIds as string[];
+    sample.unjudgedCount = raw.unjudgedCount;
+  }
   return sample;
 }

@@ -5,8 +5,10 @@
 // again, and a measure that is not declared is recorded once per question.
 import { relative } from 'node:path';
 import type { MeasurePlan } from '../core/evaluate.js';
+import { unjudgedAtCutoff, type JudgmentAudit } from '../core/judgment-audit.js';
+import { parseMeasure } from '../core/measures.js';
 import { measuresFor, planFor, publishedDeclaration, type WorkerDeclaration } from './declaration.js';
-import { recordSample, type MetricSample, type RecordingContext } from './sample.js';
+import { isRecording, recordSample, type MetricSample, type RecordingContext } from './sample.js';
 
 /** The running test's place, as far as a matcher can read it in either runner. */
 interface TestPlace {
@@ -146,6 +148,8 @@ export interface QuestionMeasurement {
   declared: (plan: MeasurePlan) => Readonly<Record<string, number>>;
   /** The matcher's own samples (its measure, threshold, verdict). */
   own: readonly MetricSample[];
+  /** The question's judgments and ranking, when the matcher has them (see QuestionRecorder.record). */
+  audit?: () => JudgmentAudit;
 }
 
 /**
@@ -170,11 +174,21 @@ export class QuestionRecorder {
     this.plan = recorded === undefined && questions !== undefined ? planFor(declared) : undefined;
   }
 
-  /** Records the declared values (required when `plan` was given) and then the matcher's own samples. */
-  record(declaredValues: Readonly<Record<string, number>> | undefined, own: readonly MetricSample[]): void {
+  /**
+   * Records the declared values (required when `plan` was given) and then the matcher's own samples.
+   * With `audit` (the question's judgments and ranking), each retrieval sample carries the judgments'
+   * fingerprint and the unjudged hits in its measure's top k.
+   */
+  record(
+    declaredValues: Readonly<Record<string, number>> | undefined,
+    own: readonly MetricSample[],
+    auditOf?: () => JudgmentAudit,
+  ): void {
     const { context, queryId } = this;
+    // Worked out only when something is recorded (a test outside a reporter's run records nothing).
+    const audit = auditOf !== undefined && isRecording(context) ? auditOf() : undefined;
     if (this.questions === undefined) {
-      for (const sample of own) recordSample(sample, context);
+      for (const sample of own) recordSample(withAudit(sample, audit), context);
       return;
     }
     let recorded = this.recorded;
@@ -194,7 +208,7 @@ export class QuestionRecorder {
         if (mine?.negated === true) sample.negated = true;
         if (mine !== undefined) carried.add(mine);
         if (queryId !== undefined) sample.queryId = queryId;
-        recordSample(sample, context);
+        recordSample(withAudit(sample, audit), context);
         recorded.add(measure);
       }
     }
@@ -207,7 +221,7 @@ export class QuestionRecorder {
         continue;
       }
       recorded.add(sample.measure);
-      recordSample(sample, context);
+      recordSample(withAudit(sample, audit), context);
     }
   }
 }
@@ -217,6 +231,36 @@ function verdictOf(sample: MetricSample, queryId: string | undefined): MetricSam
   const verdict: MetricSample = { ...sample, verdictOnly: true };
   if (queryId !== undefined) verdict.queryId = queryId;
   return verdict;
+}
+
+/** Retrieval measure name → its cutoff (undefined: the whole list), or null for any other measure. */
+const cutoffs = new Map<string, number | undefined | null>();
+
+function cutoffOf(measure: string): number | undefined | null {
+  let cutoff = cutoffs.get(measure);
+  if (cutoff === undefined && !cutoffs.has(measure)) {
+    try {
+      cutoff = parseMeasure(measure).k;
+    } catch {
+      cutoff = null;
+    }
+    cutoffs.set(measure, cutoff);
+  }
+  return cutoff;
+}
+
+/** `sample` with the audit's fingerprint and the unjudged hits within its measure's cutoff (retrieval measures only). */
+function withAudit(sample: MetricSample, audit: JudgmentAudit | undefined): MetricSample {
+  if (audit === undefined) return sample;
+  const cutoff = cutoffOf(sample.measure);
+  if (cutoff === null) return sample;
+  sample.labels = audit.fingerprint;
+  const unjudged = unjudgedAtCutoff(audit, cutoff);
+  if (unjudged.count > 0) {
+    sample.unjudgedIds = unjudged.ids;
+    sample.unjudgedCount = unjudged.count;
+  }
+  return sample;
 }
 
 /** The recorder of one matcher call for the question `queryId` of the test running in `context`. */
@@ -233,7 +277,11 @@ export function questionRecorder(context: RecordingContext, queryId: string | un
 /** Records per the rule above; call it before returning the verdict. */
 export function recordQuestion(context: RecordingContext, measurement: QuestionMeasurement): void {
   const recorder = questionRecorder(context, measurement.queryId);
-  recorder.record(recorder.plan === undefined ? undefined : measurement.declared(recorder.plan), measurement.own);
+  recorder.record(
+    recorder.plan === undefined ? undefined : measurement.declared(recorder.plan),
+    measurement.own,
+    measurement.audit,
+  );
 }
 
 /** Whether a declaration is in force for the test running in `context` (the set matchers check what they were given against it). */

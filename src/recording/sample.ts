@@ -27,6 +27,15 @@ export interface MetricSample {
   verdictOnly?: true;
   /** Set by groupRun on a sample that later assertions failed: every failed assertion on it, its own included. */
   failedAssertions?: number;
+  /**
+   * Retrieval measures: a short fingerprint of the question's judgments as evaluated (ids after
+   * granularity, grades, minimum grade), so that a report can tell edited labels from a retrieval change.
+   */
+  labels?: string;
+  /** Retrieval measures: the first few hits in the measure's top k that have no judgment, best rank first (absent when none). */
+  unjudgedIds?: string[];
+  /** How many hits in the measure's top k have no judgment (absent when none). */
+  unjudgedCount?: number;
 }
 
 /** The parts of a Vitest/Jest matcher context that recording reads. */
@@ -58,6 +67,11 @@ let recorder: SampleRecorder | undefined;
 /** Installed by a runner entry (`rag-matchers/jest`) that needs its own channel. */
 export function setSampleRecorder(next: SampleRecorder | undefined): void {
   recorder = next;
+}
+
+/** Whether recordSample keeps what it is given in `context` (Vitest's task meta, or an installed recorder). */
+export function isRecording(context: RecordingContext): boolean {
+  return context.task?.meta !== undefined || recorder !== undefined;
 }
 
 /** Vitest carries samples on the test itself; elsewhere the installed recorder (if any) takes them. */

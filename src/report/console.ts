@@ -17,6 +17,7 @@ import {
   describeFinding,
   acceptModeOf,
   actionFor,
+  describeUnjudged,
   describeNotJudged,
   reportCommands,
   type ReportCommands,
@@ -308,7 +309,8 @@ function worseLines(row: SummaryRow, maxWorse: number, paint: Painter): string[]
   const width = Math.max(0, ...labels.map(displayWidth));
   const lines = shown.map(
     (change, index) =>
-      `    ${labels[index]!}${' '.repeat(width - displayWidth(labels[index]!))}  ${formatValue(change.before)} → ${paint.red(formatValue(change.after))}`,
+      `    ${labels[index]!}${' '.repeat(width - displayWidth(labels[index]!))}  ${formatValue(change.before)} → ${paint.red(formatValue(change.after))}` +
+      (change.unjudged === undefined ? '' : paint.yellow(`; ${describeUnjudged(change.unjudged, escapeConsole)}`)),
   );
   if (row.worse.length > maxWorse) lines.push(`    ${andMore(row.worse.length - maxWorse)}`);
   return lines;

@@ -14,7 +14,10 @@ export type FindingFailRule =
   | 'strict-unless-partial';
 
 export interface FindingKindSpec {
-  /** What accepts it: RAG_BASELINE=update or prune; `run`: running those questions (or declaring the run partial). */
+  /**
+   * What accepts it: RAG_BASELINE=update or prune; `run`: running those questions (or declaring the run
+   * partial); `suite`: re-recording the suite (the update command narrowed to its file and describe path).
+   */
   accept: GateFinding['accept'];
   fails: FindingFailRule;
   /** A mean that moved beyond tolerance (the only findings a report may call "beyond tolerance"). */
@@ -38,6 +41,8 @@ export const FINDING_KINDS = {
   'missing-suite': { accept: 'prune', fails: 'strict', valueMove: false, perSuite: true },
   'not-judged': { accept: 'run', fails: 'strict-unless-partial', valueMove: false, perSuite: false },
   'ambiguous-suite': { accept: 'update', fails: 'strict', valueMove: false, perSuite: true },
+  // Values measured against other judgments than the baseline's: not a move of the retriever.
+  'labels-changed': { accept: 'suite', fails: 'strict', valueMove: false, perSuite: false },
 } as const satisfies Record<string, FindingKindSpec>;
 
 export type FindingKind = keyof typeof FINDING_KINDS;
@@ -69,8 +74,21 @@ export interface GateFinding {
   detail?: string;
   /** Not judged: how many baseline questions. */
   count?: number;
-  /** What accepts it: RAG_BASELINE=update or RAG_BASELINE=prune; `run`: running those questions (or declaring the run partial). */
-  accept: 'update' | 'prune' | 'run';
+  /**
+   * Regression or unconfirmed move: the questions that got worse while unjudged hits entered their top k
+   * since the baseline (see SampleChange.unjudged), with their values.
+   */
+  unjudged?: {
+    question: string;
+    before: number;
+    after: number;
+    count: number;
+    ids: string[];
+    baselineCount: number;
+    k?: number;
+  }[];
+  /** What accepts it: see FindingKindSpec.accept. */
+  accept: 'update' | 'prune' | 'run' | 'suite';
   /** True when it fails the run under the current settings. */
   fails: boolean;
 }

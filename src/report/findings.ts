@@ -3,7 +3,8 @@
 // that every report (console, Markdown, step summary, HTML, JSON, annotations) reads; the kinds are the
 // table in ./finding-kinds.ts.
 
-import { compareIds } from '../baseline/compare.js';
+import { compareIds, type SampleChange } from '../baseline/compare.js';
+import { mean as meanOf } from '../core/mean.js';
 import type { GroupedRow } from '../baseline/group.js';
 import { own, type BaselineFile } from '../baseline/schema.js';
 import { movementOfMeans } from '../core/regression-rule.js';
@@ -110,6 +111,18 @@ function suiteFindings(
     return findings;
   }
   for (const row of suiteRows) {
+    if (row.relabelled !== undefined && row.relabelled.length > 0) {
+      const relabelled = row.relabelled;
+      const labels: FindingFields = {
+        kind: 'labels-changed',
+        ...suite,
+        measure: row.measure,
+        questions: ids(relabelled),
+        before: meanOf(relabelled.map((change) => change.before)),
+        after: meanOf(relabelled.map((change) => change.after)),
+      };
+      findings.push(findingOf(labels, settings));
+    }
     const move = moveFinding(row);
     if (move !== undefined) findings.push(findingOf({ ...suite, ...move }, settings));
   }
@@ -129,16 +142,33 @@ function suiteFindings(
 /** A row whose mean moved beyond tolerance: regression, improvement, or a move too small to be significant. */
 function moveFinding(
   row: SummaryRow,
-): Pick<GateFinding, 'kind' | 'measure' | 'questions' | 'before' | 'after'> | undefined {
+): Pick<GateFinding, 'kind' | 'measure' | 'questions' | 'before' | 'after' | 'unjudged'> | undefined {
   const comparison = row.comparison;
   if (comparison === undefined) return undefined;
   const means = { measure: row.measure, before: comparison.meanBefore, after: comparison.meanAfter };
-  if (row.status === 'regressed') return { kind: 'regression', ...means, questions: ids(row.worse) };
+  if (row.status === 'regressed')
+    return { kind: 'regression', ...means, questions: ids(row.worse), ...unjudgedDrops(row.worse) };
   if (row.status === 'improved') return { kind: 'improvement', ...means, questions: ids(row.better) };
   // Beyond the tolerance but not significant: not a regression, yet an update would write it (it writes
   // by tolerance alone), so under CI the file is out of date as with an improvement.
   if (movementOfMeans(comparison, row.tolerance) === 'within') return undefined;
-  return { kind: 'unconfirmed-move', ...means, questions: ids(comparison.delta < 0 ? row.worse : row.better) };
+  const worse = comparison.delta < 0;
+  return {
+    kind: 'unconfirmed-move',
+    ...means,
+    questions: ids(worse ? row.worse : row.better),
+    ...(worse ? unjudgedDrops(row.worse) : {}),
+  };
+}
+
+/** The drops of `worse` that came with unjudged hits entering the top k, as a finding lists them. */
+function unjudgedDrops(worse: readonly SampleChange[]): Pick<GateFinding, 'unjudged'> {
+  const drops: NonNullable<GateFinding['unjudged']> = [];
+  for (const change of worse) {
+    if (change.unjudged === undefined) continue;
+    drops.push({ question: change.sampleId, before: change.before, after: change.after, ...change.unjudged });
+  }
+  return drops.length > 0 ? { unjudged: drops } : {};
 }
 
 /** A baseline suite this run did not produce at all although its file ran. */

@@ -3,7 +3,7 @@
 // docs/baselines-and-ci.md. Absent values are null, never missing keys, so consumers can rely on the shape.
 
 import type { CollectedRun } from '../recording/collected.js';
-import { acceptCommandFor, reportCommands, type ReportCommands } from './wording.js';
+import { acceptCommandFor, findingCommand, reportCommands, type ReportCommands } from './wording.js';
 import type {
   BaselineCoverage,
   GateFinding,
@@ -195,7 +195,7 @@ export function renderJson(
 
 /** The command a finding's `command` field names: the one that accepts it, or for questions not judged the run that judges them. */
 function actionCommand(finding: GateFinding, commands: ReportCommands): string {
-  return commands[finding.accept];
+  return findingCommand(finding, commands);
 }
 
 function jsonRow(row: SummaryRow): JsonReportRow {

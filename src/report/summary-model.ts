@@ -87,6 +87,11 @@ export interface SummaryRow {
   better: SampleChange[];
   /** Question ids of this run not in the baseline. */
   newSamples: string[];
+  /**
+   * Questions measured against other judgments than their baseline values (their label fingerprints
+   * differ): not compared, left out of the paired test. Absent when none.
+   */
+  relabelled?: SampleChange[];
   /** Question ids of the baseline this run found gone: their tests ran to the end and no longer produce them. */
   missingSamples: string[];
   /** Question ids of the baseline this run did not judge (filtered, skipped, failed before measuring, …): see RunSummary.notJudged. */

@@ -4,7 +4,7 @@
 
 import { mean as meanOf } from '../core/mean.js';
 import { codePoints, lookAlikeKey, visibleControls } from '../core/escape.js';
-import { compareIds, pairRow } from '../baseline/compare.js';
+import { compareIds, pairRow, type SampleChange } from '../baseline/compare.js';
 import { groupRun, type GroupedRow, type GroupedRun } from '../baseline/group.js';
 import { coverageOf, findRenamedSuites, isCovered, resolveLegacySuites } from '../baseline/identity.js';
 import type { QuestionStatus } from '../baseline/accounting.js';
@@ -20,7 +20,9 @@ import type {
   SummaryRow,
 } from './summary-model.js';
 import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
-import { own, type BaselineFile } from '../baseline/schema.js';
+import { own, type BaselineFile, type BaselineSampleAudits, type BaselineSamples } from '../baseline/schema.js';
+import { auditsOf, labelsChanged } from '../baseline/audits.js';
+import { parseMeasure } from '../core/measures.js';
 import { judgeMoves, resolveRegressionRule, toleranceFor } from '../core/regression-rule.js';
 import { parseSuiteKey, suiteNameOf, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 
@@ -379,7 +381,11 @@ function summarizeRow(
         count: baselineValues.length,
       };
     }
-    const pairing = pairRow(row, baselineSamples, settings);
+    const audits = auditsOf(baseline, renamedFrom ?? row.key, row.measure);
+    const relabelled = relabelledOf(row, baselineSamples, audits);
+    const pairing = pairRow(row, baselineSamples, settings, relabelled.ids);
+    if (relabelled.changes.length > 0) summary.relabelled = relabelled.changes;
+    noteUnjudgedEntries(row, pairing.worse, audits);
     summary.worse = pairing.worse;
     summary.better = pairing.better;
     summary.newSamples = pairing.newSamples;
@@ -388,9 +394,62 @@ function summarizeRow(
     if (pairing.comparison !== undefined) {
       summary.comparison = pairing.comparison;
       summary.delta = pairing.comparison.delta;
+    } else if (relabelled.changes.length > 0) {
+      // Every shared question was relabelled: nothing is compared, and nothing is new.
+      summary.status = 'unchanged';
     }
   }
   return summary;
+}
+
+/** The questions of `row` measured against other judgments than their baseline values (labelsChanged). */
+function relabelledOf(
+  row: GroupedRow,
+  baselineSamples: BaselineSamples,
+  audits: BaselineSampleAudits | undefined,
+): { ids: Set<string>; changes: SampleChange[] } {
+  const ids = new Set<string>();
+  const changes: SampleChange[] = [];
+  if (audits === undefined) return { ids, changes };
+  for (let index = 0; index < row.ids.length; index++) {
+    const id = row.ids[index]!;
+    const before = own(baselineSamples, id);
+    if (before === undefined || !labelsChanged(own(audits, id), row.sources[index]!.labels)) continue;
+    ids.add(id);
+    const after = row.values[index]!;
+    changes.push({ sampleId: id, test: row.sources[index]!.test, before, after, delta: after - before });
+  }
+  return { ids, changes };
+}
+
+/**
+ * Marks each change of `worse` whose top k holds more unjudged hits than in the baseline (a baseline
+ * that kept no count for it, written before schema version 4, counts as none).
+ */
+function noteUnjudgedEntries(row: GroupedRow, worse: SampleChange[], audits: BaselineSampleAudits | undefined): void {
+  if (worse.length === 0) return;
+  let indexOf: Map<string, number> | undefined;
+  let k: number | undefined;
+  for (const change of worse) {
+    indexOf ??= new Map(row.ids.map((id, index) => [id, index]));
+    const sample = row.sources[indexOf.get(change.sampleId)!]!;
+    const ids = sample.unjudgedIds;
+    if (ids === undefined || ids.length === 0) continue;
+    const count = Math.max(sample.unjudgedCount ?? 0, ids.length);
+    const baselineCount = (audits === undefined ? undefined : own(audits, change.sampleId))?.unjudged ?? 0;
+    if (count <= baselineCount) continue;
+    k ??= cutoffOf(row.measure);
+    change.unjudged = { count, ids: [...ids], baselineCount, ...(k !== undefined ? { k } : {}) };
+  }
+}
+
+/** A retrieval measure's cutoff (undefined: the whole list, or not a retrieval measure). */
+function cutoffOf(measure: string): number | undefined {
+  try {
+    return parseMeasure(measure).k;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,8 +1,8 @@
 // How reports word things: values, signed changes and p-values, the commands that accept a change,
 // findings and counts. Shared by the console, Markdown, HTML and annotation renderers.
 
-import { andMore, fixed, formatP, listUpTo, plural, signed } from '../core/present.js';
-import type { CollectedRun, SuiteIdentity } from '../recording/collected.js';
+import { andMore, fixed, formatP, listUpTo, plural, signed, wordFor } from '../core/present.js';
+import { parseSuiteKey, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
 import type { GateFinding, RunSummary, SummaryRow } from './summary.js';
 
@@ -63,6 +63,8 @@ export const NOT_JUDGED_TEXT: Record<NotJudgedReason, string> = {
  * what makes a run judge them, or RAG_PARTIAL=1 for a deliberate subset.
  */
 export function actionFor(finding: GateFinding, commands: ReportCommands, code: (text: string) => string): string {
+  if (finding.accept === 'suite')
+    return `re-record the suite with ${code(findingCommand(finding, commands))} and commit`;
   if (finding.accept !== 'run') return `run ${code(commands[finding.accept])} and commit`;
   const partial = `or set ${code(PARTIAL_SWITCH)} on a job that runs a deliberate subset`;
   switch (finding.reason) {
@@ -89,8 +91,24 @@ export function actionFor(finding: GateFinding, commands: ReportCommands, code: 
  * this way updates the suite's rows and never prunes anything.
  */
 export function suiteUpdateCommand(identity: SuiteIdentity, runner: CollectedRun['runner']): string {
-  const words = [acceptCommandFor(runner), shellWord(identity.file)];
-  if (runner === 'vitest' && identity.project !== undefined) words.push('--project', shellWord(identity.project));
+  return narrowToSuite(acceptCommandFor(runner), identity, runner === 'vitest');
+}
+
+/** The command a finding names: the one that accepts it (for `suite`, the update command narrowed to its suite). */
+export function findingCommand(finding: GateFinding, commands: ReportCommands): string {
+  if (finding.accept !== 'suite') return commands[finding.accept];
+  // A JSON report's finding (the HTML report's input) carries its command already narrowed.
+  const given = (finding as { command?: unknown }).command;
+  if (typeof given === 'string') return given;
+  return finding.suiteKey === ''
+    ? commands.update
+    : narrowToSuite(commands.update, parseSuiteKey(finding.suiteKey), !/\bjest\b/.test(commands.update));
+}
+
+/** `command` (an update command) narrowed to one suite: see suiteUpdateCommand. */
+function narrowToSuite(command: string, identity: SuiteIdentity, withProject: boolean): string {
+  const words = [command, shellWord(identity.file)];
+  if (withProject && identity.project !== undefined) words.push('--project', shellWord(identity.project));
   if (identity.describe.length > 0) {
     const pattern = `${identity.describe.join(' ').replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} `;
     words.push('-t', shellWord(pattern));
@@ -221,7 +239,9 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
   const named = questions.length > 0 ? `: ${listUpTo(questions, LISTED_NAMES, escape)}` : '';
   switch (finding.kind) {
     case 'regression':
-      return `regression: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite}${questions.length > 0 ? ` (worse${named})` : ''}`;
+      return `regression: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite}${questions.length > 0 ? ` (worse${named})` : ''}${unjudgedNotes(finding, escape)}`;
+    case 'labels-changed':
+      return `labels changed: ${plural(questions.length, 'question')} of suite ${suite} · ${measure} measured against other judgments than the baseline's${named} (${formatValue(finding.before!)} → ${formatValue(finding.after!)}), so not compared: neither a regression nor an improvement`;
     case 'improvement':
       return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite}${questions.length > 0 ? ` (better${named})` : ''}`;
     case 'new-suite':
@@ -235,7 +255,7 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
     case 'renamed-suite':
       return `suite renamed: ${escape(finding.from!)} → ${suite} (same questions; compared with its baseline rows)`;
     case 'unconfirmed-move':
-      return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite} (beyond the tolerance but not significant, so not a regression${questions.length > 0 ? `; ${finding.after! < finding.before! ? 'worse' : 'better'}${named}` : ''})`;
+      return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite} (beyond the tolerance but not significant, so not a regression${questions.length > 0 ? `; ${finding.after! < finding.before! ? 'worse' : 'better'}${named}` : ''})${unjudgedNotes(finding, escape)}`;
     case 'ambiguous-suite':
       return `suite ${suite} of the version-1 baseline matches several suites of this run (${listUpTo(questions, LISTED_NAMES, escape)}): not compared`;
     case 'not-judged': {
@@ -245,6 +265,28 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
       return `${plural(count, 'baseline question')} not judged: ${NOT_JUDGED_TEXT[finding.reason!]}${detail}${questions.length > 0 ? ` — ${questions.map(escape).join(', ')}${more}` : ''}`;
     }
   }
+}
+
+/** `; q12 recall@5 1.000 → 0.500; 2 of its top 5 are unjudged: doc-81, doc-90 — label them before trusting this drop` per question. */
+function unjudgedNotes(finding: GateFinding, escape: (text: string) => string): string {
+  const measure = escape(finding.measure ?? '');
+  return (finding.unjudged ?? [])
+    .map(
+      (drop) =>
+        `; ${escape(drop.question)} ${measure} ${formatValue(drop.before)} → ${formatValue(drop.after)}; ${describeUnjudged(drop, escape)}`,
+    )
+    .join('');
+}
+
+/** `2 of its top 5 are unjudged: doc-81, doc-90 — label them before trusting this drop`. */
+export function describeUnjudged(
+  unjudged: { count: number; ids: readonly string[]; k?: number },
+  escape: (text: string) => string,
+): string {
+  const where = unjudged.k === undefined ? 'hits' : `top ${unjudged.k}`;
+  const verb = wordFor(unjudged.count, 'is', 'are');
+  const more = unjudged.count > unjudged.ids.length ? `, ${andMore(unjudged.count - unjudged.ids.length)}` : '';
+  return `${unjudged.count} of its ${where} ${verb} unjudged: ${unjudged.ids.map(escape).join(', ')}${more} — label them before trusting this drop`;
 }
 
 /** Each reason in a few words, for counts: `4 skipped, 2 in a file not run`. */

@@ -34,8 +34,13 @@ function fakeTest(describeTitle = 'orders'): FakeTask {
   };
 }
 
-function recorded(task: FakeTask): MetricSample[] {
+function withAudits(task: FakeTask): MetricSample[] {
   return (task.meta[TASK_META_KEY] as MetricSample[] | undefined) ?? [];
+}
+
+/** The recorded samples without what they kept about their judgments (tested on its own below). */
+function recorded(task: FakeTask): MetricSample[] {
+  return withAudits(task).map(({ labels: _labels, unjudgedIds: _ids, unjudgedCount: _count, ...sample }) => sample);
 }
 
 function declare(options: Parameters<typeof resolveDeclaration>[0]): void {
@@ -44,6 +49,34 @@ function declare(options: Parameters<typeof resolveDeclaration>[0]): void {
 
 afterEach(() => {
   publishDeclaration(undefined);
+});
+
+describe('what a retrieval sample keeps about its judgments', () => {
+  it('each declared measure: the fingerprint of the judgments and the unjudged hits within its own cutoff', () => {
+    declare({ measures: ['hit@3', 'recall@5', 'mrr'] });
+    const task = fakeTest();
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q1' });
+    const samples = withAudits(task);
+    const fingerprints = new Set(samples.map((sample) => sample.labels));
+    expect(fingerprints.size).toBe(1);
+    expect([...fingerprints][0]).toMatch(/^[0-9a-f]{8}$/);
+    // d2 is judged; d1, d3… are not. hit@3: d1, d3; recall@5: d1, d3, d4, d5; mrr (no cutoff): all five.
+    expect(samples.map((sample) => [sample.measure, sample.unjudgedCount, sample.unjudgedIds])).toEqual([
+      ['hit@3', 2, ['d1', 'd3']],
+      ['recall@5', 4, ['d1', 'd3', 'd4', 'd5']],
+      ['mrr', 5, ['d1', 'd3', 'd4', 'd5', 'd6']],
+    ]);
+  });
+
+  it('no unjudged hit: no unjudged fields; other judgments: another fingerprint', () => {
+    const task = fakeTest();
+    matchers.toHaveRecallAtK.call({ task }, ['d2', 'd9'], RELEVANT, 2, 1, { queryId: 'q1' });
+    matchers.toHaveRecallAtK.call({ task }, ['d2', 'd9'], { d2: 1, d9: 2 }, 2, 1, { queryId: 'q2' });
+    const [first, second] = withAudits(task);
+    expect(first).not.toHaveProperty('unjudgedIds');
+    expect(first).not.toHaveProperty('unjudgedCount');
+    expect(second!.labels).not.toBe(first!.labels);
+  });
 });
 
 describe('with declared measures', () => {

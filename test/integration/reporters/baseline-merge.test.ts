@@ -102,11 +102,11 @@ describe('merging rag-baseline.json', { timeout: 240_000 }, () => {
     );
     await ok('git checkout -q main && git merge -q --no-edit add-late && git merge -q --no-edit add-wrong-item');
 
-    expect(baselineText()).toContain(
-      '\n    ,["test/orders.test.ts", ["orders API", "refunds"], "refund-late", "recall@3", 1]\n',
+    expect(baselineText()).toMatch(
+      /\n {4},\["test\/orders\.test\.ts", \["orders API", "refunds"\], "refund-late", "recall@3", 1, \{"labels": "[0-9a-f]{8}"[^\n]*\}\]\n/,
     );
-    expect(baselineText()).toContain(
-      '\n    ,["test/orders.test.ts", ["orders API", "refunds"], "refund-wrong-item", "recall@3", 1]\n',
+    expect(baselineText()).toMatch(
+      /\n {4},\["test\/orders\.test\.ts", \["orders API", "refunds"\], "refund-wrong-item", "recall@3", 1, \{"labels": "[0-9a-f]{8}"[^\n]*\}\]\n/,
     );
     const ci = await sh(CHECK);
     expect(ci.exitCode, describeRun(ci)).toBe(0);
@@ -165,8 +165,8 @@ describe('merging rag-baseline.json', { timeout: 240_000 }, () => {
     await ok('git checkout -q main && git merge -q --no-edit add-express && git merge -q --no-edit add-free');
 
     const text = baselineText();
-    expect(text).toContain('"ship-express", "recall@3", 1]');
-    expect(text).toContain('"ship-free", "recall@3", 1]');
+    expect(text).toContain('"ship-express", "recall@3", 1, {"labels": ');
+    expect(text).toContain('"ship-free", "recall@3", 1, {"labels": ');
     const ci = await sh(CHECK);
     expect(ci.exitCode, describeRun(ci)).toBe(0);
   });

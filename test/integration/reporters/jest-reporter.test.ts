@@ -174,7 +174,7 @@ describe('the baseline workflow with jest', { timeout: 120_000 }, () => {
     expect(killed.signal, explain(killed)).toBe('SIGKILL');
     const temp = baselineTempFiles(project);
     expect(temp).toHaveLength(1);
-    expect(readFileSync(project.path(temp[0]!), 'utf8')).toContain('"refund-window", "recall@3", 0.5]');
+    expect(readFileSync(project.path(temp[0]!), 'utf8')).toContain('"refund-window", "recall@3", 0.5, {"labels": ');
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
     // The run directory of a killed run is left behind in the temp directory (no code runs on SIGKILL).
     for (const name of leftoverRunDirectories(project))
@@ -189,7 +189,9 @@ describe('the baseline workflow with jest', { timeout: 120_000 }, () => {
     expect(existsSync(project.path('.rag-baseline.json.lock'))).toBe(false);
     // The write also removed the killed run's temp file (its pid no longer runs).
     expect(baselineTempFiles(project)).toEqual([]);
-    expect(readFileSync(project.path('rag-baseline.json'), 'utf8')).toContain('"refund-window", "recall@3", 0.5]');
+    expect(readFileSync(project.path('rag-baseline.json'), 'utf8')).toContain(
+      '"refund-window", "recall@3", 0.5, {"labels": ',
+    );
     writeFileSync(project.path('rag-baseline.json'), recorded);
   });
 });

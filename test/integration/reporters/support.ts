@@ -170,7 +170,7 @@ export function expectBaselineOfTheBaselineRetriever(text: string, orders: strin
   const shipping = `${orders} > orders API > shipping`;
   const baseline = JSON.parse(text) as { generatedBy: string; schemaVersion: number; rows: unknown[][] };
   expect(baseline.generatedBy).toBe('rag-matchers');
-  expect(baseline.schemaVersion).toBe(3);
+  expect(baseline.schemaVersion).toBe(4);
   // Structured identities, sorted by file then describe path.
   expect([...new Set(baseline.rows.slice(1).map((row) => JSON.stringify(row.slice(0, 2))))]).toEqual([
     JSON.stringify([account, []]),
@@ -192,8 +192,18 @@ export function expectBaselineOfTheBaselineRetriever(text: string, orders: strin
   expect(refundsNdcg['refund-status']).toBeCloseTo(1 / (1 + 1 / Math.log2(3)), 12);
   expect(suites[shipping]!['ndcg@3']!['ship-delay']).toBeCloseTo(1 / (1 + 1 / Math.log2(3)), 12);
   // One sample per line, sorted by question then measure, a final newline: diffable in review.
-  expect(text).toContain(
-    `\n    ,["${orders}", ["orders API", "refunds"], "refund-partial", "recall@3", 1]\n    ,["${orders}", ["orders API", "refunds"], "refund-status", "ndcg@3", `,
+  // Each retrieval row ends with what it was measured against (schema version 4's judgments cell).
+  expect(text).toMatch(
+    new RegExp(
+      escapeRegExp(`\n    ,["${orders}", ["orders API", "refunds"], "refund-partial", "recall@3", 1, {"labels": "`) +
+        '[0-9a-f]{8}", "unjudged": 2\\}\\]' +
+        escapeRegExp(`\n    ,["${orders}", ["orders API", "refunds"], "refund-status", "ndcg@3", `),
+    ),
   );
   expect(text.endsWith('}\n')).toBe(true);
+}
+
+/** `text` matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 }

@@ -180,7 +180,7 @@ describe('the baseline workflow with vitest run', { timeout: 120_000 }, () => {
     // It was killed with the new baseline written to the temp file, before the rename.
     const temp = baselineTempFiles(project);
     expect(temp).toHaveLength(1);
-    expect(readFileSync(project.path(temp[0]!), 'utf8')).toContain('"refund-window", "recall@3", 0.5]');
+    expect(readFileSync(project.path(temp[0]!), 'utf8')).toContain('"refund-window", "recall@3", 0.5, {"labels": ');
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
     // The killed run held the baseline's lock: the file stays (with the temp file), and the next update
     // breaks it (its owner is gone) and writes the baseline.
@@ -190,7 +190,9 @@ describe('the baseline workflow with vitest run', { timeout: 120_000 }, () => {
     expect(existsSync(project.path('.rag-baseline.json.lock'))).toBe(false);
     // The write also removed the killed run's temp file (its pid no longer runs).
     expect(baselineTempFiles(project)).toEqual([]);
-    expect(readFileSync(project.path('rag-baseline.json'), 'utf8')).toContain('"refund-window", "recall@3", 0.5]');
+    expect(readFileSync(project.path('rag-baseline.json'), 'utf8')).toContain(
+      '"refund-window", "recall@3", 0.5, {"labels": ',
+    );
     writeFileSync(project.path('rag-baseline.json'), recorded);
   });
 });

@@ -453,11 +453,11 @@ describe('parseBaseline', () => {
 
   it('a newer schema: written by a newer rag-matchers; upgrade', () => {
     const error = captureBaselineError(() =>
-      parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 4, "suites": {}, "extra": true}', PATH),
+      parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 5, "suites": {}, "extra": true}', PATH),
     );
     expect(error.kind).toBe('newer-schema');
     expect(error.message).toBe(
-      `${PATH}: written by a newer rag-matchers (baseline schema version 4; this version reads up to ${BASELINE_SCHEMA_VERSION}); upgrade rag-matchers. The file was left as it is.`,
+      `${PATH}: written by a newer rag-matchers (baseline schema version 5; this version reads up to ${BASELINE_SCHEMA_VERSION}); upgrade rag-matchers. The file was left as it is.`,
     );
   });
 

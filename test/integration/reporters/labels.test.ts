@@ -1,0 +1,152 @@
+// Telling a retrieval regression from a labelling gap and from edited labels, with the real `vitest run`
+// and the real `jest`: a retriever that surfaces unjudged hits still fails, and the regression names
+// them; a question whose relevant ids were edited is `labels-changed` in every report, never a
+// regression, fails strict CI with the command that re-records its suite, and an update clears it.
+// Backs "Why is my gate red?" in docs/troubleshooting.md.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PackageSnapshot } from '../support/project.js';
+import {
+  bytesOf,
+  createReporterProject,
+  explain,
+  preparePackage,
+  readJson,
+  reporterOutput,
+  runCli,
+  runTests,
+  type ReporterProject,
+  type Runner,
+} from './support.js';
+
+let pkg: PackageSnapshot;
+
+beforeAll(async () => {
+  pkg = await preparePackage();
+}, 240_000);
+
+afterAll(() => {
+  pkg?.remove();
+});
+
+interface Finding {
+  kind: string;
+  measure?: string;
+  questions?: string[];
+  unjudged?: { question: string; count: number; ids: string[]; baselineCount: number; k?: number }[];
+  command: string;
+  fails: boolean;
+}
+
+describe.each(['vitest', 'jest'] as const)(
+  'unjudged hits and changed labels with %s',
+  { timeout: 240_000 },
+  (runner: Runner) => {
+    const ext = runner === 'vitest' ? 'ts' : 'js';
+    const orders = `test/orders.test.${ext}`;
+    const update = runner === 'vitest' ? 'RAG_BASELINE=update npx vitest run' : 'RAG_BASELINE=update npx jest';
+    const rerecord = `${update} ${orders} -t 'orders API refunds '`;
+    const args = runner === 'jest' ? ['--runInBand'] : [];
+    let project: ReporterProject;
+    let recorded: Buffer;
+    let data: string;
+
+    const run = (env: Record<string, string | undefined> = {}) => runTests(project, { args, env });
+    const ci = (env: Record<string, string | undefined> = {}) => run({ CI: 'true', ...env });
+    const output = (result: Awaited<ReturnType<typeof run>>) => reporterOutput(project, result);
+    const report = () => readJson<{ passed: boolean; findings: Finding[] }>(project, 'rag-report.json');
+    const markdown = () => readFileSync(project.path('rag-report.md'), 'utf8');
+    const html = async () => {
+      const rendered = await runCli(project, ['report', 'rag-report.json', '--out', 'rag-report.html']);
+      expect(rendered.exitCode, explain(rendered)).toBe(0);
+      return readFileSync(project.path('rag-report.html'), 'utf8');
+    };
+    /** The shared questions, with `refund-status` judged against one more relevant id. */
+    const relabel = () => {
+      const edited = JSON.parse(data) as { questions: { id: string; relevant: string[] }[] };
+      edited.questions.find((question) => question.id === 'refund-status')!.relevant.push('refund-escalation');
+      writeFileSync(project.path('retrieval.json'), JSON.stringify(edited));
+    };
+
+    beforeAll(async () => {
+      project = createReporterProject(runner, pkg);
+      data = readFileSync(project.path('retrieval.json'), 'utf8');
+      const first = await run({ RAG_BASELINE: 'update' });
+      expect(first.exitCode, explain(first)).toBe(0);
+      recorded = bytesOf(project, 'rag-baseline.json')!;
+    }, 240_000);
+
+    afterAll(() => {
+      project?.remove();
+    });
+
+    afterEach(() => {
+      writeFileSync(project.path('retrieval.json'), data);
+      if (recorded !== undefined) writeFileSync(project.path('rag-baseline.json'), recorded);
+    });
+
+    it('the baseline keeps the label fingerprint of each question and how many hits in its top k are unjudged', () => {
+      const text = recorded.toString('utf8');
+      expect(text).toContain('"schemaVersion": 4');
+      // refund-window's baseline top 3: refund-policy, shipping-times (unjudged), refund-faq.
+      expect(text).toMatch(/"refund-window", "recall@3", 1, \{"labels": "[0-9a-f]{8}", "unjudged": 1\}\]/);
+    });
+
+    it('a retriever that surfaces unjudged hits still regresses, and the regression names the hits that entered its top k', async () => {
+      const worse = await ci({ RETRIEVER: 'worse' });
+      expect(worse.exitCode, explain(worse)).toBe(1);
+      // order-status entered refund-window's top 3 beside shipping-times: 2 unjudged where the baseline had 1.
+      const note = '2 of its top 3 are unjudged: shipping-times, order-status — label them before trusting this drop';
+      expect(output(worse)).toContain(`refund-window (how long do I have to ask for a refund)  1.000 → 0.500; ${note}`);
+      expect(markdown()).toContain(`refund-window recall@3 1.000 → 0.500; ${note}`);
+      const regression = report().findings.find(
+        (finding) => finding.kind === 'regression' && finding.measure === 'recall@3',
+      )!;
+      expect(regression.unjudged).toEqual([
+        expect.objectContaining({
+          question: 'refund-window',
+          count: 2,
+          ids: ['shipping-times', 'order-status'],
+          baselineCount: 1,
+          k: 3,
+        }),
+      ]);
+      expect(await html()).toContain('2 of its top 3 are unjudged: shipping-times, order-status');
+    });
+
+    it('edited relevant ids are labels-changed in every report, not a regression; strict CI fails with the command that re-records the suite', async () => {
+      relabel();
+      const changed = await ci();
+      expect(changed.exitCode, explain(changed)).toBe(1);
+      const line = `labels changed: 1 question of suite ${orders} > orders API > refunds · recall@3 measured against other judgments than the baseline's: refund-status (0.500 → 0.333), so not compared: neither a regression nor an improvement`;
+      const out = output(changed);
+      expect(out).toContain(`✗ ${line} — re-record the suite with ${rerecord} and commit`);
+      expect(out).not.toContain('▼');
+      expect(markdown()).toContain('labels changed: 1 question of suite');
+      expect(markdown()).toContain('refund-status (0.500 → 0.333)');
+      const json = report();
+      expect(
+        json.findings.map((finding) => [finding.kind, finding.measure, finding.questions, finding.command]),
+      ).toEqual([
+        ['labels-changed', 'ndcg@3', ['refund-status'], rerecord],
+        ['labels-changed', 'recall@3', ['refund-status'], rerecord],
+      ]);
+      expect(json.findings.some((finding) => finding.kind === 'regression')).toBe(false);
+      const page = await html();
+      expect(page).toContain('labels changed: 1 question of suite');
+      expect(page).toContain('measured against other judgments than the baseline');
+
+      // Outside CI it is noted and does not fail.
+      const local = await run();
+      expect(local.exitCode, explain(local)).toBe(0);
+      expect(output(local)).toContain(`· ${line}`);
+
+      // Re-recording the suite stores the new fingerprint; the re-run passes.
+      const rerecorded = await run({ RAG_BASELINE: 'update' });
+      expect(rerecorded.exitCode, explain(rerecorded)).toBe(0);
+      expect(bytesOf(project, 'rag-baseline.json')).not.toEqual(recorded);
+      const rerun = await ci();
+      expect(rerun.exitCode, explain(rerun)).toBe(0);
+    });
+  },
+);

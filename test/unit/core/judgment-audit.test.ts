@@ -1,0 +1,73 @@
+// What a recorded question keeps about its judgments: a fingerprint that changes exactly when the
+// judgments as evaluated change, and the unjudged hits in a measure's top k.
+import { describe, expect, it } from 'vitest';
+
+import { auditJudgments, unjudgedAtCutoff } from '../../../src/core/judgment-audit.js';
+
+const fingerprint = (relevant: Parameters<typeof auditJudgments>[1], options = {}): string =>
+  auditJudgments([], relevant, options).fingerprint;
+
+describe('judgments fingerprint', () => {
+  it('is 8 hex characters, the same for the same judgments in any shape or order', () => {
+    const asIds = fingerprint(['b', 'a']);
+    expect(asIds).toMatch(/^[0-9a-f]{8}$/);
+    expect(fingerprint(['a', 'b'])).toBe(asIds);
+    expect(fingerprint(new Set(['a', 'b']))).toBe(asIds);
+    expect(fingerprint({ b: 1, a: 1 })).toBe(asIds);
+    expect(
+      fingerprint(
+        new Map([
+          ['a', 1],
+          ['b', 1],
+        ]),
+      ),
+    ).toBe(asIds);
+  });
+
+  it('changes with an id, a grade or the minimum grade', () => {
+    const base = fingerprint({ a: 2, b: 1 });
+    expect(fingerprint({ a: 2, b: 1, c: 1 })).not.toBe(base);
+    expect(fingerprint({ a: 2 })).not.toBe(base);
+    expect(fingerprint({ a: 1, b: 1 })).not.toBe(base);
+    expect(fingerprint({ a: 2, b: 0 })).not.toBe(base);
+    expect(fingerprint({ a: 2, b: 1 }, { minGrade: 2 })).not.toBe(base);
+    // Options that do not change the judgments leave it as it is.
+    expect(fingerprint({ a: 2, b: 1 }, { gain: 'exponential', k: 3 })).toBe(base);
+  });
+
+  it('reads the judgments as evaluated: after document granularity', () => {
+    const chunks = fingerprint(['doc-1#chunk-0', 'doc-1#chunk-3'], { granularity: 'document' });
+    expect(chunks).toBe(fingerprint(['doc-1'], { granularity: 'document' }));
+    expect(chunks).not.toBe(fingerprint(['doc-1#chunk-0', 'doc-1#chunk-3']));
+  });
+});
+
+describe('unjudged hits', () => {
+  // Ranks: a judged relevant, x unjudged, b judged 0 (a judgment), y unjudged, x again, z unjudged.
+  const audit = auditJudgments(['a', 'x', 'b', 'y', 'x', 'z'], { a: 1, b: 0 });
+
+  it('lists each unjudged key once, best rank first, with its rank', () => {
+    expect(audit.unjudgedIds).toEqual(['x', 'y', 'z']);
+    expect(audit.unjudgedRanks).toEqual([2, 4, 6]);
+  });
+
+  it('counts those within a cutoff; no cutoff is the whole ranking', () => {
+    expect(unjudgedAtCutoff(audit, 1)).toEqual({ ids: [], count: 0 });
+    expect(unjudgedAtCutoff(audit, 3)).toEqual({ ids: ['x'], count: 1 });
+    expect(unjudgedAtCutoff(audit, 5)).toEqual({ ids: ['x', 'y'], count: 2 });
+    expect(unjudgedAtCutoff(audit, undefined)).toEqual({ ids: ['x', 'y', 'z'], count: 3 });
+  });
+
+  it('keeps at most 5 ids and the full count', () => {
+    const many = auditJudgments(['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'r'], ['r']);
+    expect(unjudgedAtCutoff(many, 10)).toEqual({ ids: ['u1', 'u2', 'u3', 'u4', 'u5'], count: 7 });
+  });
+
+  it('collapses chunks to documents under document granularity', () => {
+    const documents = auditJudgments(['d1#chunk-0', 'd2#chunk-1', 'd1#chunk-2', 'd3#chunk-0'], ['d1'], {
+      granularity: 'document',
+    });
+    expect(documents.unjudgedIds).toEqual(['d2', 'd3']);
+    expect(documents.unjudgedRanks).toEqual([2, 3]);
+  });
+});
