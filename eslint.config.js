@@ -38,7 +38,7 @@ function layerRules() {
     recording: ['core'],
     generation: ['core'],
     dataset: ['core', 'files', 'trec'],
-    trec: ['core', 'files', 'dataset'],
+    trec: ['core', 'files'],
     matchers: ['core', 'generation', 'dataset', 'recording'],
     baseline: ['core', 'files', 'recording'],
     report: ['core', 'files', 'recording', 'baseline'],

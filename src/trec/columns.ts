@@ -16,27 +16,6 @@ import {
 } from './grammar.js';
 import { parseIntegerSpan } from './number.js';
 
-/** A docno that appears twice in one query's run or qrels: trec_eval's fatal error (exit 4). */
-export class DuplicateDocnoError extends Error {
-  constructor(
-    readonly file: string,
-    readonly queryId: string,
-    readonly docId: string,
-    readonly lineNumber: number,
-    readonly firstLineNumber: number,
-    /** Where the repeat is: the run's lines or the qrels'. */
-    readonly source: 'run' | 'qrels' = 'run',
-  ) {
-    const where = Number.isFinite(lineNumber) ? `${file}:${lineNumber}` : file;
-    const first = Number.isFinite(firstLineNumber) ? ` (first on line ${firstLineNumber})` : '';
-    super(
-      `${where}: duplicate docno '${docId}' in query '${queryId}'${first}. ` +
-        `trec_eval treats a repeated document as a fatal error; remove the repeat (keep the line with the best score).`,
-    );
-    this.name = 'DuplicateDocnoError';
-  }
-}
-
 /**
  * A whole run kept as columns over the chunks it was read in: entry i belongs to query
  * `queryIds[entryQuery[i]]` and its doc id starts at `docStart[i]` in the chunk holding it (the last

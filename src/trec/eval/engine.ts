@@ -1,7 +1,7 @@
 // The evaluation behind `rag-matchers trec-eval`: one query at a time, through the metric core
-// (measureGradedRanking), printed exactly as trec_eval 10 prints.
+// (measureGradedRanking), printed exactly as trec_eval 10 prints. evaluate.ts drives it.
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
-import { textLimits } from '../../trec/text.js';
+import { textLimits } from '../text.js';
 import { formatMeasure } from '../../core/measures.js';
 import {
   createMeasureScratch,
@@ -14,8 +14,8 @@ import {
   type MeasureScratch,
 } from '../../core/measure-ranking.js';
 import type { JudgmentSettings } from '../../core/relevance.js';
+import { DuplicateDocnoError } from '../errors.js';
 import {
-  DuplicateDocnoError,
   compareSpans,
   docIdOf,
   qrelsLineOf,
@@ -23,7 +23,7 @@ import {
   spanHash,
   type QrelsColumns,
   type SpanQuery,
-} from '../../trec/columns.js';
+} from '../columns.js';
 import { FAST_VALUE_BYTES, formatFixed, measureColumn, writeCount, writeFixed, type ByteLines } from './format.js';
 import type { TrecOutput } from './output.js';
 import type { TrecMeasurePlan } from './measures.js';
