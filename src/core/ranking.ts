@@ -8,21 +8,22 @@ import type { EvaluateOptions, Hit } from './types.js';
  * JavaScript's `<` compares UTF-16 code units, which orders U+E000–U+FFFF above astral characters.
  */
 export function compareUtf8(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index++) {
-    const unitA = a.charCodeAt(index);
-    const unitB = b.charCodeAt(index);
-    if (unitA !== unitB) return codePointOrder(unitA) - codePointOrder(unitB);
-  }
-  return a.length - b.length;
+  return compareUtf8Ranges(a, 0, a.length, b, 0, b.length);
 }
 
-/** text[aStart, aEnd) against text[bStart, bEnd) in UTF-8 byte order, as compareUtf8 (no substring made). */
-export function compareUtf8Spans(text: string, aStart: number, aEnd: number, bStart: number, bEnd: number): number {
+/** The one byte-order comparison: textA[aStart, aEnd) against textB[bStart, bEnd). */
+function compareUtf8Ranges(
+  textA: string,
+  aStart: number,
+  aEnd: number,
+  textB: string,
+  bStart: number,
+  bEnd: number,
+): number {
   const length = Math.min(aEnd - aStart, bEnd - bStart);
   for (let offset = 0; offset < length; offset++) {
-    const unitA = text.charCodeAt(aStart + offset);
-    const unitB = text.charCodeAt(bStart + offset);
+    const unitA = textA.charCodeAt(aStart + offset);
+    const unitB = textB.charCodeAt(bStart + offset);
     if (unitA !== unitB) return codePointOrder(unitA) - codePointOrder(unitB);
   }
   return aEnd - aStart - (bEnd - bStart);
@@ -36,12 +37,26 @@ function codePointOrder(unit: number): number {
 }
 
 /**
- * trec_eval's ranking rule, the one every ranking by score follows (rankedKeys, TREC runs,
- * trec-eval): negative when (scoreA, idA) ranks above (scoreB, idB) — higher score first, equal
- * scores by id descending in byte order (strcmp). A sort comparator.
+ * trec_eval's ranking rule, the one every ranking by score follows (rankedKeys, rankTrecRun, eval,
+ * compare, and trec-eval's columnar runs through compareSpansByTrecRank): negative when
+ * (scoreA, idA) ranks above (scoreB, idB) — higher score first, equal scores by id descending in
+ * byte order (strcmp). A sort comparator.
  */
 export function compareByTrecRank(scoreA: number, idA: string, scoreB: number, idB: string): number {
-  return scoreA === scoreB ? compareUtf8(idB, idA) : scoreB - scoreA;
+  return scoreA === scoreB ? compareUtf8Ranges(idB, 0, idB.length, idA, 0, idA.length) : scoreB - scoreA;
+}
+
+/** compareByTrecRank for two ids held as spans of one text, text[aStart, aEnd) and text[bStart, bEnd). */
+export function compareSpansByTrecRank(
+  text: string,
+  scoreA: number,
+  aStart: number,
+  aEnd: number,
+  scoreB: number,
+  bStart: number,
+  bEnd: number,
+): number {
+  return scoreA === scoreB ? compareUtf8Ranges(text, bStart, bEnd, text, aStart, aEnd) : scoreB - scoreA;
 }
 
 function scoreOf(hit: Hit, index: number): number {

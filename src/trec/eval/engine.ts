@@ -15,15 +15,7 @@ import {
 } from '../../core/measure-ranking.js';
 import type { JudgmentSettings } from '../../core/relevance.js';
 import { DuplicateDocnoError } from '../errors.js';
-import {
-  compareSpans,
-  docIdOf,
-  qrelsLineOf,
-  rankEntries,
-  spanHash,
-  type QrelsColumns,
-  type SpanQuery,
-} from '../columns.js';
+import { docIdOf, qrelsLineOf, rankEntries, spanHash, type QrelsColumns, type SpanQuery } from '../columns.js';
 import { FAST_VALUE_BYTES, formatFixed, measureColumn, writeCount, writeFixed, type ByteLines } from './format.js';
 import type { TrecOutput } from './output.js';
 import type { TrecMeasurePlan } from './measures.js';
@@ -393,7 +385,7 @@ export class TrecEvaluator {
         const otherEntry = order[other - 1] as number;
         if (
           seen.hashes[slot] === hash &&
-          compareSpans(text, start, end, docStart[otherEntry] as number, docEnd[otherEntry] as number) === 0
+          spansEqual(text, start, end, text, docStart[otherEntry] as number, docEnd[otherEntry] as number)
         ) {
           throw this.duplicateError(queryId, run, entry, otherEntry);
         }
