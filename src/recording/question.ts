@@ -5,6 +5,7 @@
 // again, and a measure that is not declared is recorded once per question.
 import { relative } from 'node:path';
 import type { MeasurePlan } from '../core/evaluate.js';
+import { toPosixPath } from './collected.js';
 import { measuresFor, planFor, publishedDeclaration, type WorkerDeclaration } from './declaration.js';
 import { recordSample, type MetricSample, type RecordingContext } from './sample.js';
 
@@ -125,14 +126,10 @@ function recordingOf(place: TestPlace): TestRecording {
   return fresh;
 }
 
-function toPosix(path: string): string {
-  return path.split('\\').join('/');
-}
-
 /** The declared measures (canonical) for the test running in `context`; [] when none. */
 function declaredFor(declaration: WorkerDeclaration, place: TestPlace | undefined): string[] {
   if (declaration.suites.length === 0 || place?.filePath === undefined) return declaration.measures;
-  return measuresFor(declaration, toPosix(relative(declaration.root, place.filePath)), describePathOf(place) ?? []);
+  return measuresFor(declaration, toPosixPath(relative(declaration.root, place.filePath)), describePathOf(place) ?? []);
 }
 
 /** What a matcher measured for one question. */

@@ -5,7 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateMeasures, parseMeasure, planMeasures } from '../../../src/index.js';
-import { createMeasureScratch, judgeKeys, loadGrades, REHASHED } from '../../../src/core/measure-ranking.js';
+import { createMeasureScratch, judgeKeys, loadGrades } from '../../../src/core/measure-ranking.js';
+
+const TRACK_EVERY_KEY = { checkKeys: true, trackEveryKey: true, duplicatesError: false };
 import { evaluateWithMeasures } from '../../../src/core/evaluate.js';
 
 const measuresOf = (...names: string[]) => names.map(parseMeasure);
@@ -381,38 +383,44 @@ describe('ids that differ only where the sampled hash does not look', () => {
     const scratch = createMeasureScratch();
     const ids = collidingIds(60);
     expect(scratch.keys.fullHash).toBe(false);
-    expect(loadGrades(scratch, new Map(ids.map((id) => [id, 1])), 'map')).toBe(60);
+    expect(loadGrades(scratch, new Map(ids.map((id) => [id, 1])), 'map')).toBe('done');
+    expect(scratch.keys.count).toBe(60);
     expect(scratch.keys.fullHash).toBe(true);
-    expect(judgeKeys(scratch, [ids[59], 'other', ids[0], ids[59]], 4, true, true, false)).toBe(1);
+    expect(judgeKeys(scratch, [ids[59], 'other', ids[0], ids[59]], 4, TRACK_EVERY_KEY)).toBe('done');
+    expect(scratch.duplicateCount).toBe(1);
     expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 2]);
   });
 
   it('an array of ids is read in place: a repeated id counts once, and colliding ids switch to the full hash', () => {
     const scratch = createMeasureScratch();
     const ids = collidingIds(60);
-    expect(loadGrades(scratch, [...ids, ids[0], ids[30]], 'ids')).toBe(60);
+    expect(loadGrades(scratch, [...ids, ids[0], ids[30]], 'ids')).toBe('done');
+    expect(scratch.keys.count).toBe(60);
     expect(scratch.keys.fullHash).toBe(true);
     expect(Array.from(scratch.judgedGrades.subarray(0, 60))).toEqual(new Array<number>(60).fill(1));
-    expect(judgeKeys(scratch, [ids[59], 'other', ids[0]], 3, true, true, false)).toBe(0);
+    expect(judgeKeys(scratch, [ids[59], 'other', ids[0]], 3, TRACK_EVERY_KEY)).toBe('done');
+    expect(scratch.duplicateCount).toBe(0);
     expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 2]);
   });
 
-  it('an array of ids with a blank or non-string id is left to readJudgedGrades (NOT_CLEAN)', () => {
+  it('an array of ids with a blank or non-string id is left to readJudgedGrades (notPlainKeys)', () => {
     const scratch = createMeasureScratch();
-    expect(loadGrades(scratch, ['a', ' '], 'ids')).toBe(-1);
-    expect(loadGrades(scratch, ['a', 7], 'ids')).toBe(-1);
+    expect(loadGrades(scratch, ['a', ' '], 'ids')).toBe('notPlainKeys');
+    expect(loadGrades(scratch, ['a', 7], 'ids')).toBe('notPlainKeys');
   });
 
   it('a Set of ids is read in place too: grade 1 each, in insertion order, with the same fallbacks', () => {
     const scratch = createMeasureScratch();
     const ids = collidingIds(60);
-    expect(loadGrades(scratch, new Set(ids), 'idSet')).toBe(60);
+    expect(loadGrades(scratch, new Set(ids), 'idSet')).toBe('done');
+    expect(scratch.keys.count).toBe(60);
     expect(scratch.keys.fullHash).toBe(true);
     expect(Array.from(scratch.judgedGrades.subarray(0, 60))).toEqual(new Array<number>(60).fill(1));
-    expect(judgeKeys(scratch, [ids[7], ids[3]], 2, true, true, false)).toBe(0);
+    expect(judgeKeys(scratch, [ids[7], ids[3]], 2, TRACK_EVERY_KEY)).toBe('done');
+    expect(scratch.duplicateCount).toBe(0);
     expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 1]);
-    expect(loadGrades(scratch, new Set(['a', '']), 'idSet')).toBe(-1);
-    expect(loadGrades(scratch, new Set(['a', null]), 'idSet')).toBe(-1);
+    expect(loadGrades(scratch, new Set(['a', '']), 'idSet')).toBe('notPlainKeys');
+    expect(loadGrades(scratch, new Set(['a', null]), 'idSet')).toBe('notPlainKeys');
     expect(evaluate(['x', 'z', 'y'], new Set(['y', 'w', 'x', 'v']), 3).unmatchedRelevantIds).toEqual(['w', 'v']);
   });
 
@@ -420,11 +428,14 @@ describe('ids that differ only where the sampled hash does not look', () => {
     const scratch = createMeasureScratch();
     const ids = collidingIds(60);
     const judgments = new Map([[ids[40] as string, 2]]);
-    expect(loadGrades(scratch, judgments, 'map')).toBe(1);
-    expect(judgeKeys(scratch, ids, ids.length, true, true, false)).toBe(REHASHED);
+    expect(loadGrades(scratch, judgments, 'map')).toBe('done');
+    expect(scratch.keys.count).toBe(1);
+    expect(judgeKeys(scratch, ids, ids.length, TRACK_EVERY_KEY)).toBe('rehashed');
     expect(scratch.keys.fullHash).toBe(true);
-    expect(loadGrades(scratch, judgments, 'map')).toBe(1);
-    expect(judgeKeys(scratch, [...ids, ids[3]], ids.length + 1, true, true, false)).toBe(1);
+    expect(loadGrades(scratch, judgments, 'map')).toBe('done');
+    expect(scratch.keys.count).toBe(1);
+    expect(judgeKeys(scratch, [...ids, ids[3]], ids.length + 1, TRACK_EVERY_KEY)).toBe('done');
+    expect(scratch.duplicateCount).toBe(1);
     expect(scratch.foundCount).toBe(1);
     expect(scratch.foundRanks[0]).toBe(40);
     expect(scratch.foundGrades[0]).toBe(2);
