@@ -299,20 +299,6 @@ export function docIdOf(query: Omit<SpanQuery, 'queryId'>, entry: number): strin
   return query.text.slice(query.docStart[entry] as number, query.docEnd[entry] as number);
 }
 
-/**
- * A 32-bit hash of text[start, end) for the per-query tables: FNV-1a over the length and the last
- * (at most) 12 code units, where doc ids of one collection differ. Equal ids hash equal; the tables
- * compare the ids themselves on a hash match.
- */
-export function spanHash(text: string, start: number, end: number): number {
-  let hash = Math.imul(0x811c9dc5 ^ (end - start), 0x01000193);
-  for (let position = Math.max(start, end - 12); position < end; position++) {
-    hash ^= text.charCodeAt(position);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
 /** Entry a against entry b (array positions) by the core's ranking rule: negative when a ranks above b. */
 function compareEntries(query: Omit<SpanQuery, 'queryId'>, a: number, b: number): number {
   const { text, score, docStart, docEnd } = query;
