@@ -5,7 +5,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateMeasures, parseMeasure, planMeasures } from '../../../src/index.js';
-import { createMeasureScratch, judgeKeys, loadGrades } from '../../../src/core/measure-ranking.js';
+import {
+  createMeasureScratch,
+  judgeKeys,
+  judgeSpans,
+  loadGrades,
+  loadJudgedSpans,
+  reserveJudgedSpans,
+} from '../../../src/core/measure-ranking.js';
 
 const TRACK_EVERY_KEY = { checkKeys: true, trackEveryKey: true, duplicatesError: false };
 import { evaluateWithMeasures } from '../../../src/core/evaluate.js';
@@ -482,5 +489,61 @@ describe('evaluateWithMeasures: evaluate() and a plan from one judging of the hi
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('judging spans (trec-eval): the same key table, keys never cut out of their text', () => {
+  /** Judged ids as spans of one qrels-like text, with their grades. */
+  function loadSpans(scratch: ReturnType<typeof createMeasureScratch>, text: string, grades: number[], kept: number) {
+    const ids = text.split(' ');
+    const spans = reserveJudgedSpans(scratch, ids.length);
+    let start = 0;
+    ids.forEach((id, index) => {
+      spans.texts[index] = text;
+      spans.starts[index] = start;
+      spans.ends[index] = start + id.length;
+      scratch.judgedGrades[index] = grades[index] as number;
+      start += id.length + 1;
+    });
+    return loadJudgedSpans(scratch, ids.length, kept);
+  }
+  /** A run text of space-separated ids, as docStart/docEnd columns. */
+  function runOf(text: string) {
+    const ids = text.split(' ');
+    const docStart = new Int32Array(ids.length);
+    const docEnd = new Int32Array(ids.length);
+    let start = 0;
+    ids.forEach((id, index) => {
+      docStart[index] = start;
+      docEnd[index] = start + id.length;
+      start += id.length + 1;
+    });
+    return { docStart, docEnd };
+  }
+
+  it('finds the judged ids by rank, with their grades, from spans of two different texts', () => {
+    const scratch = createMeasureScratch();
+    expect(loadSpans(scratch, 'd1 d2 d3', [2, 0, 1], 4)).toBe(-1);
+    const runText = 'd9 d3 d1 d7';
+    const { docStart, docEnd } = runOf(runText);
+    // Ranked order: entries 2, 0, 1, 3 → d1 (rank 0), d9 (1), d3 (2), d7 (3).
+    expect(judgeSpans(scratch, runText, docStart, docEnd, [2, 0, 1, 3], 4)).toBe(-1);
+    expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 2]);
+    expect(Array.from(scratch.foundGrades.subarray(0, scratch.foundCount))).toEqual([2, 1]);
+  });
+
+  it('a repeated judged id is the index of the repeat; a repeated kept id (judged or not) is its rank', () => {
+    const scratch = createMeasureScratch();
+    expect(loadSpans(scratch, 'a b a', [1, 1, 0], 0)).toBe(2);
+    expect(loadSpans(scratch, 'a b', [1, 0], 4)).toBe(-1);
+    const unjudged = runOf('x y x');
+    expect(judgeSpans(scratch, 'x y x', unjudged.docStart, unjudged.docEnd, [0, 1, 2], 3)).toBe(2);
+    expect(loadSpans(scratch, 'a b', [1, 0], 4)).toBe(-1);
+    const judged = runOf('a y a');
+    expect(judgeSpans(scratch, 'a y a', judged.docStart, judged.docEnd, [0, 1, 2], 3)).toBe(2);
+    // Only the kept ranks count: the repeat at rank 2 is beyond two.
+    expect(loadSpans(scratch, 'a b', [1, 0], 2)).toBe(-1);
+    expect(judgeSpans(scratch, 'a y a', judged.docStart, judged.docEnd, [0, 1, 2], 2)).toBe(-1);
+    expect(scratch.foundCount).toBe(1);
   });
 });
