@@ -669,6 +669,8 @@ export interface JudgeKeysOptions {
   trackEveryKey: boolean;
   /** Throw on any repeat. */
   duplicatesError: boolean;
+  /** When given, set to 1 at each rank whose key a higher rank holds already (explainRanking). */
+  duplicateAtRank?: Uint8Array;
 }
 
 /**
@@ -684,7 +686,7 @@ export function judgeKeys(
   rankCount: number,
   options: JudgeKeysOptions,
 ): JudgingOutcome {
-  const { checkKeys, trackEveryKey, duplicatesError } = options;
+  const { checkKeys, trackEveryKey, duplicatesError, duplicateAtRank } = options;
   const retrievedCount = keys.length;
   if (checkKeys)
     for (let rank = rankCount; rank < retrievedCount; rank++) if (!isPlainKey(keys[rank])) return 'notPlainKeys';
@@ -726,6 +728,7 @@ export function judgeKeys(
     }
     if (ref < 0 || seen[ref] === 1) {
       if (duplicatesError) throw repeatedKeyError(rank, key as string);
+      if (duplicateAtRank !== undefined) duplicateAtRank[rank] = 1;
       duplicateCount++;
       continue;
     }

@@ -1,5 +1,6 @@
 import { describeValue } from './describe.js';
 import { documentKeyOf, hitKeys, isDocumentScorePair, isPlainKey } from './keys.js';
+import { createMeasureScratch, judgeKeys, loadGrades } from './measure-ranking.js';
 import { gainOf, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit } from './types.js';
 
@@ -128,7 +129,13 @@ export interface JudgedRanking {
   duplicateCount: number;
 }
 
-/** One pass over the ranking: looks every key up once and marks repeats. */
+/** The key table judgeRanking reuses from call to call (explainRanking runs one ranking at a time). */
+const explainScratch = createMeasureScratch();
+
+/**
+ * One pass over the ranking through the kernel's key table (loadGrades, judgeKeys: the judging
+ * evaluate() does), spelled out per rank: relevant, gain, repeat.
+ */
 export function judgeRanking(
   keys: readonly string[],
   judgments: Judgments,
@@ -148,27 +155,23 @@ export function judgeRanking(
   const gainFloor = applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
   // Only a judged repeat changes a measure; unjudged repeats are tracked just to count (or reject) them.
   const trackEveryKey = countEveryDuplicate || duplicates === 'error';
-  const seen = new Set<string>();
-  let duplicateCount = 0;
-  for (let index = 0; index < length; index++) {
-    const key = keys[index] as string;
-    const grade = grades.get(key);
-    if (grade === undefined && !trackEveryKey) continue;
-    if (seen.has(key)) {
-      if (duplicates === 'error') {
-        throw new RangeError(
-          `hits[${index}] repeats the key ${JSON.stringify(key)} already ranked higher, and duplicates is 'error'. ` +
-            `De-duplicate the hits, or use duplicates: 'count' to let a repeat take its slot without gaining.`,
-        );
-      }
-      duplicateAtRank[index] = 1;
-      duplicateCount++;
-      continue;
-    }
-    seen.add(key);
-    if (grade === undefined) continue;
-    if (grade >= minGrade) relevantAtRank[index] = 1;
-    if (grade >= gainFloor) gainAtRank[index] = gainOf(grade, gain);
+  const scratch = explainScratch;
+  const options = { checkKeys: false, trackEveryKey, duplicatesError: duplicates === 'error', duplicateAtRank };
+  // The grades are a clean Map (readJudgedGrades made it); a long probe asks for them again, once.
+  do loadGrades(scratch, grades, 'map');
+  while (judgeKeys(scratch, keys, length, options) !== 'done');
+  const { foundRanks, foundGrades, foundCount } = scratch;
+  for (let found = 0; found < foundCount; found++) {
+    const rank = foundRanks[found] as number;
+    const grade = foundGrades[found] as number;
+    if (grade >= minGrade) relevantAtRank[rank] = 1;
+    if (grade >= gainFloor) gainAtRank[rank] = gainOf(grade, gain);
   }
-  return { keys, relevantAtRank, gainAtRank, duplicateAtRank, duplicateCount: trackEveryKey ? duplicateCount : -1 };
+  return {
+    keys,
+    relevantAtRank,
+    gainAtRank,
+    duplicateAtRank,
+    duplicateCount: trackEveryKey ? scratch.duplicateCount : -1,
+  };
 }
