@@ -2,6 +2,27 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// Which folders each layer may import (docs/architecture.md draws the same table). A folder not listed
+// for a layer is out of bounds for it, type imports included; the entries (src/index.ts, src/entries/)
+// may import anything, and nothing imports them. The layers form a ladder: each imports only layers
+// listed before it, never one after it. test/package/layers.test.ts checks that this table keeps to the
+// ladder, that the code does, and that there is no cycle inside a folder.
+export const LAYER_IMPORTS = {
+  core: [],
+  files: [],
+  recording: ['core'],
+  generation: ['core'],
+  trec: ['core', 'files'],
+  dataset: ['core', 'files', 'trec'],
+  matchers: ['core', 'generation', 'dataset', 'recording'],
+  baseline: ['core', 'files', 'recording'],
+  report: ['core', 'files', 'recording', 'baseline'],
+  gate: ['core', 'files', 'recording', 'baseline', 'report'],
+  vitest: ['files', 'recording', 'matchers', 'report', 'gate'],
+  jest: ['files', 'recording', 'matchers', 'report', 'gate'],
+  cli: ['core', 'files', 'recording', 'generation', 'trec', 'dataset', 'baseline', 'report', 'gate'],
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -28,25 +49,8 @@ export default tseslint.config(
   ...layerRules(),
 );
 
-// Which folders each layer may import (docs/architecture.md draws the same graph). A folder not listed
-// for a layer is out of bounds for it, type imports included; the entries (src/index.ts, src/entries/)
-// may import anything, and nothing imports them. test/package/layers.test.ts checks there is no cycle.
 function layerRules() {
-  const mayImport = {
-    core: [],
-    files: [],
-    recording: ['core'],
-    generation: ['core'],
-    dataset: ['core', 'files', 'trec'],
-    trec: ['core', 'files', 'dataset'],
-    matchers: ['core', 'generation', 'dataset', 'recording'],
-    baseline: ['core', 'files', 'recording'],
-    report: ['core', 'files', 'recording', 'baseline'],
-    gate: ['core', 'files', 'recording', 'baseline', 'report'],
-    vitest: ['files', 'recording', 'matchers', 'report', 'gate'],
-    jest: ['files', 'recording', 'matchers', 'report', 'gate'],
-    cli: ['core', 'files', 'recording', 'generation', 'dataset', 'trec', 'baseline', 'report', 'gate'],
-  };
+  const mayImport = LAYER_IMPORTS;
   // What a layer never imports from outside the project.
   const runnerPackages = ['vitest', 'vitest/*', 'jest', '@jest/*', 'expect', 'jest-matcher-utils'];
   const nodePackages = ['node:*', 'fs', 'path'];

@@ -89,8 +89,8 @@ export default defineConfig({
     generation: 'src/entries/generation.ts',
     report: 'src/entries/report.ts',
     cli: 'src/cli/main.ts',
-    // Started by the CLI's trec-eval on large runs (one per extra thread); not an export.
-    'trec-eval-worker': 'src/cli/trec-eval/worker.ts',
+    // Started by the trec-eval engine (src/trec/eval/) on large runs (one per extra thread); not an export.
+    'trec-eval-worker': 'src/trec/eval/worker.ts',
   },
   format: javascriptOnly ? ['esm'] : ['esm', 'cjs'],
   dts: !javascriptOnly,

@@ -8,7 +8,6 @@ import {
   gradeTooLargeError,
   judgedIdAt,
   judgeKeys,
-  NOT_CLEAN,
   unmatchedJudgedIds,
   judgmentName,
   loadGrades,
@@ -19,6 +18,7 @@ import {
   reserveScratch,
   type GradeSource,
   type GradeSourceKind,
+  type JudgeKeysOptions,
   type MeasurePlan,
   type MeasureScratch,
 } from './measure-ranking.js';
@@ -202,45 +202,42 @@ function judgeQuery(
   const rewritesKeys = options.granularity === 'document' || options.normalize !== undefined;
   let source: GradeSource = NO_JUDGMENTS;
   let kind: GradeSourceKind = 'map';
-  let judgedCount = -1;
+  let loaded = false;
   if (!rewritesKeys) {
     const direct = directKindOf(relevant);
     if (direct !== undefined) {
       source = relevant as GradeSource;
       kind = direct;
-      judgedCount = loadGrades(kernel, source, kind);
+      loaded = loadGrades(kernel, source, kind) === 'done';
     }
   }
-  if (judgedCount < 0) {
+  if (!loaded) {
     source = readJudgedGrades(relevant, options);
     kind = 'map';
-    judgedCount = loadGrades(kernel, source, kind);
+    loadGrades(kernel, source, kind); // a Map readJudgedGrades made: clean
   }
+  const judgedCount = kernel.keys.count;
   assertHits(hits);
   const hitsAreKeys =
     options.key === undefined && (options.sortBy === undefined || options.sortBy === 'rank') && !rewritesKeys;
   let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, options);
-  const duplicatesError = options.duplicates === 'error';
-  let checkKeys = hitsAreKeys;
-  let duplicateCount: number;
+  const judging: JudgeKeysOptions = {
+    checkKeys: hitsAreKeys,
+    trackEveryKey,
+    duplicatesError: options.duplicates === 'error',
+  };
   for (;;) {
-    duplicateCount = judgeKeys(
-      kernel,
-      keys,
-      rankCountOf(plan, trackEveryKey, keys.length),
-      checkKeys,
-      trackEveryKey,
-      duplicatesError,
-    );
-    if (duplicateCount >= 0) break;
+    const outcome = judgeKeys(kernel, keys, rankCountOf(plan, trackEveryKey, keys.length), judging);
+    if (outcome === 'done') break;
     // Each happens once at most: hits that are not their own keys are keyed, a long probe makes the
     // table hash every character. The table holds the hits seen so far: start it again.
-    if (duplicateCount === NOT_CLEAN) {
+    if (outcome === 'notPlainKeys') {
       keys = keysOf(hits, options);
-      checkKeys = false;
+      judging.checkKeys = false;
     }
     loadGrades(kernel, source, kind);
   }
+  const duplicateCount = kernel.duplicateCount;
   const query = scratch.query;
   query.keys = keys;
   query.source = source;

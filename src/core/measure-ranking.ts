@@ -2,7 +2,8 @@
 // judged keys found (first sightings only) and the query's judged grades. The formulas are the measure
 // table's (measure-table.ts); this module only keeps the running counts they read. Its callers:
 //   evaluate() and evaluateMeasures() (evaluate.ts), through judgeKeys below;
-//   the CLI's trec-eval (cli/trec-eval/engine.ts), which finds the judged keys in its own span tables.
+//   trec-eval (src/trec/eval/engine.ts), through loadJudgedSpans and judgeSpans below: the same key
+//   table, its keys spans of the files' text rather than strings (no string per run line).
 import { describeValue } from './describe.js';
 import { isPlainKey } from './keys.js';
 import { formatMeasure, type Measure } from './measures.js';
@@ -95,6 +96,10 @@ export interface MeasureScratch {
   gainCounts: Int32Array;
   /** The keys of the query being judged: its judged ids first (entry i ↔ judgedGrades[i]), then unjudged hits. */
   keys: KeyTable;
+  /** After judgeKeys: how many keys were ranked again lower down. */
+  duplicateCount: number;
+  /** The judged ids as spans, for loadJudgedSpans (trec-eval). */
+  judgedSpans: JudgedSpans;
   state: KernelState;
   settings: JudgmentSettings;
 }
@@ -111,6 +116,8 @@ export function createMeasureScratch(): MeasureScratch {
     gainCount: 0,
     gainCounts: new Int32Array(COUNTED_GAIN_LIMIT),
     keys: createKeyTable(),
+    duplicateCount: 0,
+    judgedSpans: { texts: [], starts: new Int32Array(64), ends: new Int32Array(64) },
     state: {
       k: 0,
       evaluatedAtK: 0,
@@ -472,9 +479,9 @@ function addJudgedId(table: KeyTable, id: string): boolean {
   return true;
 }
 
-function switchToFullHash(table: KeyTable): number {
+function switchToFullHash(table: KeyTable): 'rehashed' {
   table.fullHash = true;
-  return REHASHED;
+  return 'rehashed';
 }
 
 /**
@@ -499,30 +506,42 @@ function reserveJudged(scratch: MeasureScratch, count: number): void {
   if (table.seen.length < count) table.seen = new Uint8Array(Math.max(count, table.seen.length * 2));
 }
 
-/** loadGrades's answer when the source must be read first; judgeKeys's for a key that is not a plain key. */
-export const NOT_CLEAN = -1;
-/** loadGrades's and judgeKeys's answer after a long probe: the table now hashes every character, start again. */
-export const REHASHED = -2;
+/**
+ * What loadGrades or judgeKeys did: 'done'; 'notPlainKeys' when an id or key is not a non-blank
+ * string or a grade is not finite (read the source first, or key the hits, and start again);
+ * 'rehashed' after a long probe (the table now hashes every character: load the grades again and
+ * start again). The counts are in the scratch: keys.count judgments, duplicateCount repeats.
+ */
+export type JudgingOutcome = 'done' | 'notPlainKeys' | 'rehashed';
 
 /**
- * Starts a query: puts the ids of `source` into the key table and their grades into
- * scratch.judgedGrades, in iteration order, and returns how many; NOT_CLEAN when the source must be
- * read (readJudgedGrades) first: an id that is not a non-blank string, a grade that is not finite.
+ * Starts a query: puts the ids of `source` into the key table (scratch.keys.count of them) and their
+ * grades into scratch.judgedGrades, in iteration order; 'notPlainKeys' when the source must be read
+ * (readJudgedGrades) first: an id that is not a non-blank string, a grade that is not finite.
  */
-export function loadGrades(scratch: MeasureScratch, source: GradeSource, kind: GradeSourceKind): number {
-  const count = loadGradesOnce(scratch, source, kind);
-  return count === REHASHED ? loadGradesOnce(scratch, source, kind) : count;
+export function loadGrades(
+  scratch: MeasureScratch,
+  source: GradeSource,
+  kind: GradeSourceKind,
+): Exclude<JudgingOutcome, 'rehashed'> {
+  const outcome = loadGradesOnce(scratch, source, kind);
+  return outcome === 'rehashed' ? (loadGradesOnce(scratch, source, kind) as 'done' | 'notPlainKeys') : outcome;
 }
 
 /**
  * The Map or Set loadGradesOnce is reading. Its entries come through its forEach, the quickest way
  * through either, to loadJudgment: a function made once, which no user code can call back into.
  */
-const loading: { table: KeyTable | undefined; judgedGrades: Float64Array; entry: number; answer: number } = {
+const loading: {
+  table: KeyTable | undefined;
+  judgedGrades: Float64Array;
+  entry: number;
+  outcome: JudgingOutcome;
+} = {
   table: undefined,
   judgedGrades: new Float64Array(0),
   entry: 0,
-  answer: 0,
+  outcome: 'done',
 };
 /** Map's and Set's own forEach, called on the judgments with `.call` (an overridden one is never run). */
 type ForEach = (this: unknown, load: (value: unknown, key: unknown) => void) => void;
@@ -535,16 +554,16 @@ function loadRelevantSetId(id: unknown): void {
 }
 
 function loadJudgment(grade: unknown, id: unknown): void {
-  if (loading.answer < 0) return;
+  if (loading.outcome !== 'done') return;
   if (!isPlainKey(id) || typeof grade !== 'number' || grade - grade !== 0) {
-    loading.answer = NOT_CLEAN;
+    loading.outcome = 'notPlainKeys';
     return;
   }
   const table = loading.table as KeyTable;
   const entry = loading.entry++;
   table.judgedIds[entry] = id;
   loading.judgedGrades[entry] = grade;
-  if (!addJudgedId(table, id)) loading.answer = switchToFullHash(table);
+  if (!addJudgedId(table, id)) loading.outcome = switchToFullHash(table);
 }
 
 /** Loads the `count` judgments of a Map or a Set, whose own forEach hands each to `load` (no closure per query). */
@@ -554,18 +573,18 @@ function loadEach(
   forEach: ForEach,
   source: ReadonlyMap<unknown, unknown> | ReadonlySet<unknown>,
   load: (value: unknown, key: unknown) => void,
-): number {
+): JudgingOutcome {
   reserveJudged(scratch, count);
   loading.table = scratch.keys;
   loading.judgedGrades = scratch.judgedGrades;
   loading.entry = 0;
-  loading.answer = count;
+  loading.outcome = 'done';
   forEach.call(source, load);
   loading.table = undefined;
-  return loading.answer;
+  return loading.outcome;
 }
 
-function loadGradesOnce(scratch: MeasureScratch, source: GradeSource, kind: GradeSourceKind): number {
+function loadGradesOnce(scratch: MeasureScratch, source: GradeSource, kind: GradeSourceKind): JudgingOutcome {
   const table = scratch.keys;
   resetKeyTable(table);
   if (kind === 'ids') return loadRelevantIds(scratch, source as readonly unknown[]);
@@ -587,12 +606,12 @@ function loadGradesOnce(scratch: MeasureScratch, source: GradeSource, kind: Grad
   for (let entry = 0; entry < count; entry++) {
     const id = ids[entry] as string;
     const grade = record[id];
-    if (!isCleanJudgment(id, grade)) return NOT_CLEAN;
+    if (!isCleanJudgment(id, grade)) return 'notPlainKeys';
     judgedGrades[entry] = grade as number;
     if (!addJudgedId(table, id)) return switchToFullHash(table);
   }
   table.judgedIds = ids;
-  return count;
+  return 'done';
 }
 
 /** addRelevantId's answer when the probe was long (the table should hash every character). */
@@ -602,19 +621,19 @@ const LONG_PROBE_FOUND = -2;
  * loadGradesOnce for an array of relevant ids: each a judgment of grade 1, in first-seen order (as
  * readJudgedGrades's Map would hold them), without building that Map.
  */
-function loadRelevantIds(scratch: MeasureScratch, ids: readonly unknown[]): number {
+function loadRelevantIds(scratch: MeasureScratch, ids: readonly unknown[]): JudgingOutcome {
   const table = scratch.keys;
   const length = ids.length;
   reserveJudged(scratch, length);
   const judgedGrades = scratch.judgedGrades;
   for (let index = 0; index < length; index++) {
     const id = ids[index];
-    if (!isPlainKey(id)) return NOT_CLEAN;
+    if (!isPlainKey(id)) return 'notPlainKeys';
     const entry = addRelevantId(table, id);
     if (entry === LONG_PROBE_FOUND) return switchToFullHash(table);
     if (entry >= 0) judgedGrades[entry] = 1;
   }
-  return table.count;
+  return 'done';
 }
 
 /**
@@ -642,26 +661,35 @@ function addRelevantId(table: KeyTable, id: string): number {
   return entry;
 }
 
+/** How judgeKeys reads the keys and their repeats. */
+export interface JudgeKeysOptions {
+  /** Check that each key is a non-blank string (the usual hits are their own keys). */
+  checkKeys: boolean;
+  /** Find repeats of unjudged keys too (rankCount must then be every key), not only of judged ones. */
+  trackEveryKey: boolean;
+  /** Throw on any repeat. */
+  duplicatesError: boolean;
+  /** When given, set to 1 at each rank whose key a higher rank holds already (explainRanking). */
+  duplicateAtRank?: Uint8Array;
+}
+
 /**
  * Finds the judged keys among the first `rankCount` of `keys` (after loadGrades put the judgments in)
  * into scratch.foundRanks/foundGrades (first sightings only: a repeat takes its slot and gains
- * nothing) and returns how many keys were ranked again lower down. With `trackEveryKey` (rankCount
- * must then be every key) unjudged repeats are counted too, else judged ones only; with
- * `duplicatesError` any repeat throws. With `checkKeys`, each key is checked to be a non-blank string
- * (the usual hits are their own keys): returns NOT_CLEAN at the first that is not. Returns REHASHED
- * after a long probe: load the grades again and start again.
+ * nothing) and how many keys were ranked again lower down into scratch.duplicateCount. Returns
+ * 'notPlainKeys' at the first key that is not a non-blank string (with options.checkKeys), and
+ * 'rehashed' after a long probe: load the grades again and start again.
  */
 export function judgeKeys(
   scratch: MeasureScratch,
   keys: readonly unknown[],
   rankCount: number,
-  checkKeys: boolean,
-  trackEveryKey: boolean,
-  duplicatesError: boolean,
-): number {
+  options: JudgeKeysOptions,
+): JudgingOutcome {
+  const { checkKeys, trackEveryKey, duplicatesError, duplicateAtRank } = options;
   const retrievedCount = keys.length;
   if (checkKeys)
-    for (let rank = rankCount; rank < retrievedCount; rank++) if (!isPlainKey(keys[rank])) return NOT_CLEAN;
+    for (let rank = rankCount; rank < retrievedCount; rank++) if (!isPlainKey(keys[rank])) return 'notPlainKeys';
   const table = scratch.keys;
   if (trackEveryKey) reserveSlots(table, rankCount);
   const { foundRanks, foundGrades, judgedGrades } = scratch;
@@ -672,7 +700,7 @@ export function judgeKeys(
   let added = 0;
   for (let rank = 0; rank < rankCount; rank++) {
     const key = keys[rank];
-    if (checkKeys && !isPlainKey(key)) return NOT_CLEAN;
+    if (checkKeys && !isPlainKey(key)) return 'notPlainKeys';
     const hash = hashOf(key as string, fullHash);
     let slot = hash & mask;
     let ref = 0;
@@ -700,6 +728,7 @@ export function judgeKeys(
     }
     if (ref < 0 || seen[ref] === 1) {
       if (duplicatesError) throw repeatedKeyError(rank, key as string);
+      if (duplicateAtRank !== undefined) duplicateAtRank[rank] = 1;
       duplicateCount++;
       continue;
     }
@@ -709,7 +738,154 @@ export function judgeKeys(
   }
   table.used += added;
   scratch.foundCount = foundCount;
-  return duplicateCount;
+  scratch.duplicateCount = duplicateCount;
+  return 'done';
+}
+
+/**
+ * Judged ids held as spans of text, never cut out (trec-eval's qrels columns, or each id a whole
+ * string): entry i is texts[i][starts[i], ends[i]), its grade scratch.judgedGrades[i]. The caller
+ * fills the first `count` entries, then calls loadJudgedSpans.
+ */
+export interface JudgedSpans {
+  texts: string[];
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/** Makes room for `count` judged spans (and their grades, and as many found) in the scratch; contents are not kept. */
+export function reserveJudgedSpans(scratch: MeasureScratch, count: number): JudgedSpans {
+  reserveScratch(scratch, count);
+  const spans = scratch.judgedSpans;
+  if (spans.starts.length < count) {
+    spans.starts = new Int32Array(count * 2);
+    spans.ends = new Int32Array(count * 2);
+  }
+  const table = scratch.keys;
+  if (table.seen.length < count) table.seen = new Uint8Array(Math.max(count, table.seen.length * 2));
+  return spans;
+}
+
+/**
+ * A 32-bit hash of text[start, end) for spans: FNV-1a over the length and the last (at most) 12 code
+ * units, where doc ids of one collection differ. Equal spans hash equal; lookups compare the spans
+ * themselves on a hash match.
+ */
+export function spanHash(text: string, start: number, end: number): number {
+  let hash = Math.imul(0x811c9dc5 ^ (end - start), 0x01000193);
+  for (let position = Math.max(start, end - 12); position < end; position++) {
+    hash ^= text.charCodeAt(position);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash;
+}
+
+/** True when a[aStart, aEnd) and b[bStart, bEnd) hold the same characters. */
+export function spansEqual(a: string, aStart: number, aEnd: number, b: string, bStart: number, bEnd: number): boolean {
+  const length = aEnd - aStart;
+  if (length !== bEnd - bStart) return false;
+  for (let index = 0; index < length; index++)
+    if (a.charCodeAt(aStart + index) !== b.charCodeAt(bStart + index)) return false;
+  return true;
+}
+
+/**
+ * loadGrades for judged spans: starts a query with the first `count` entries of scratch.judgedSpans
+ * in the key table (the same table judgeKeys uses, slots referring to entries). Returns the index of
+ * the first entry that repeats an earlier one (trec_eval's fatal duplicate), else -1.
+ */
+export function loadJudgedSpans(scratch: MeasureScratch, count: number, rankCount: number): number {
+  const table = scratch.keys;
+  resetKeyTable(table);
+  reserveSlots(table, count + rankCount);
+  const { texts, starts, ends } = scratch.judgedSpans;
+  const { stamps, hashes, refs, generation, seen } = table;
+  const mask = stamps.length - 1;
+  for (let entry = 0; entry < count; entry++) {
+    const text = texts[entry] as string;
+    const start = starts[entry] as number;
+    const end = ends[entry] as number;
+    const hash = spanHash(text, start, end);
+    let slot = hash & mask;
+    for (; stamps[slot] === generation; slot = (slot + 1) & mask) {
+      const other = refs[slot] as number;
+      if (
+        hashes[slot] === hash &&
+        spansEqual(text, start, end, texts[other] as string, starts[other] as number, ends[other] as number)
+      )
+        return entry;
+    }
+    stamps[slot] = generation;
+    hashes[slot] = hash;
+    refs[slot] = entry;
+    seen[entry] = 0;
+  }
+  table.count = count;
+  table.used = count;
+  return -1;
+}
+
+/**
+ * judgeKeys for a ranking of spans of one text: the key at rank r is text[docStart[e], docEnd[e]) with
+ * e = order[r], for the first `rankCount` ranks (after loadJudgedSpans, whose rankCount this must not
+ * exceed). Fills scratch.foundRanks/foundGrades/foundCount; every repeat is fatal (trec_eval): returns
+ * the first rank whose key a higher rank holds already, else -1.
+ */
+export function judgeSpans(
+  scratch: MeasureScratch,
+  text: string,
+  docStart: Int32Array,
+  docEnd: Int32Array,
+  order: readonly number[],
+  rankCount: number,
+): number {
+  const table = scratch.keys;
+  const { foundRanks, foundGrades, judgedGrades } = scratch;
+  const { texts, starts, ends } = scratch.judgedSpans;
+  const { stamps, hashes, refs, generation, seen } = table;
+  const mask = stamps.length - 1;
+  let foundCount = 0;
+  for (let rank = 0; rank < rankCount; rank++) {
+    const entry = order[rank] as number;
+    const start = docStart[entry] as number;
+    const end = docEnd[entry] as number;
+    const hash = spanHash(text, start, end);
+    let slot = hash & mask;
+    let ref = 0;
+    let found = false;
+    for (; stamps[slot] === generation; slot = (slot + 1) & mask) {
+      if (hashes[slot] !== hash) continue;
+      ref = refs[slot] as number;
+      if (ref >= 0) {
+        if (spansEqual(text, start, end, texts[ref] as string, starts[ref] as number, ends[ref] as number)) {
+          found = true;
+          break;
+        }
+      } else {
+        const other = order[~ref] as number;
+        if (spansEqual(text, start, end, text, docStart[other] as number, docEnd[other] as number)) {
+          found = true;
+          break;
+        }
+      }
+    }
+    if (!found) {
+      // A new unjudged key: remembered by its rank, to find its repeats.
+      stamps[slot] = generation;
+      hashes[slot] = hash;
+      refs[slot] = ~rank;
+      continue;
+    }
+    if (ref < 0 || seen[ref] === 1) {
+      scratch.foundCount = foundCount;
+      return rank;
+    }
+    seen[ref] = 1;
+    foundRanks[foundCount] = rank;
+    foundGrades[foundCount++] = judgedGrades[ref] as number;
+  }
+  scratch.foundCount = foundCount;
+  return -1;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describeValue } from './describe.js';
 import { documentKeyOf, hitKeys, isDocumentScorePair, isPlainKey } from './keys.js';
+import { createMeasureScratch, judgeKeys, loadGrades } from './measure-ranking.js';
 import { gainOf, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit } from './types.js';
 
@@ -8,21 +9,22 @@ import type { EvaluateOptions, Hit } from './types.js';
  * JavaScript's `<` compares UTF-16 code units, which orders U+E000–U+FFFF above astral characters.
  */
 export function compareUtf8(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index++) {
-    const unitA = a.charCodeAt(index);
-    const unitB = b.charCodeAt(index);
-    if (unitA !== unitB) return codePointOrder(unitA) - codePointOrder(unitB);
-  }
-  return a.length - b.length;
+  return compareUtf8Ranges(a, 0, a.length, b, 0, b.length);
 }
 
-/** text[aStart, aEnd) against text[bStart, bEnd) in UTF-8 byte order, as compareUtf8 (no substring made). */
-export function compareUtf8Spans(text: string, aStart: number, aEnd: number, bStart: number, bEnd: number): number {
+/** The one byte-order comparison: textA[aStart, aEnd) against textB[bStart, bEnd). */
+function compareUtf8Ranges(
+  textA: string,
+  aStart: number,
+  aEnd: number,
+  textB: string,
+  bStart: number,
+  bEnd: number,
+): number {
   const length = Math.min(aEnd - aStart, bEnd - bStart);
   for (let offset = 0; offset < length; offset++) {
-    const unitA = text.charCodeAt(aStart + offset);
-    const unitB = text.charCodeAt(bStart + offset);
+    const unitA = textA.charCodeAt(aStart + offset);
+    const unitB = textB.charCodeAt(bStart + offset);
     if (unitA !== unitB) return codePointOrder(unitA) - codePointOrder(unitB);
   }
   return aEnd - aStart - (bEnd - bStart);
@@ -36,12 +38,26 @@ function codePointOrder(unit: number): number {
 }
 
 /**
- * trec_eval's ranking rule, the one every ranking by score follows (rankedKeys, TREC runs,
- * trec-eval): negative when (scoreA, idA) ranks above (scoreB, idB) — higher score first, equal
- * scores by id descending in byte order (strcmp). A sort comparator.
+ * trec_eval's ranking rule, the one every ranking by score follows (rankedKeys, rankTrecRun, eval,
+ * compare, and trec-eval's columnar runs through compareSpansByTrecRank): negative when
+ * (scoreA, idA) ranks above (scoreB, idB) — higher score first, equal scores by id descending in
+ * byte order (strcmp). A sort comparator.
  */
 export function compareByTrecRank(scoreA: number, idA: string, scoreB: number, idB: string): number {
-  return scoreA === scoreB ? compareUtf8(idB, idA) : scoreB - scoreA;
+  return scoreA === scoreB ? compareUtf8Ranges(idB, 0, idB.length, idA, 0, idA.length) : scoreB - scoreA;
+}
+
+/** compareByTrecRank for two ids held as spans of one text, text[aStart, aEnd) and text[bStart, bEnd). */
+export function compareSpansByTrecRank(
+  text: string,
+  scoreA: number,
+  aStart: number,
+  aEnd: number,
+  scoreB: number,
+  bStart: number,
+  bEnd: number,
+): number {
+  return scoreA === scoreB ? compareUtf8Ranges(text, bStart, bEnd, text, aStart, aEnd) : scoreB - scoreA;
 }
 
 function scoreOf(hit: Hit, index: number): number {
@@ -113,7 +129,13 @@ export interface JudgedRanking {
   duplicateCount: number;
 }
 
-/** One pass over the ranking: looks every key up once and marks repeats. */
+/** The key table judgeRanking reuses from call to call (explainRanking runs one ranking at a time). */
+const explainScratch = createMeasureScratch();
+
+/**
+ * One pass over the ranking through the kernel's key table (loadGrades, judgeKeys: the judging
+ * evaluate() does), spelled out per rank: relevant, gain, repeat.
+ */
 export function judgeRanking(
   keys: readonly string[],
   judgments: Judgments,
@@ -133,27 +155,23 @@ export function judgeRanking(
   const gainFloor = applyMinGradeToNdcg ? minGrade : Number.MIN_VALUE;
   // Only a judged repeat changes a measure; unjudged repeats are tracked just to count (or reject) them.
   const trackEveryKey = countEveryDuplicate || duplicates === 'error';
-  const seen = new Set<string>();
-  let duplicateCount = 0;
-  for (let index = 0; index < length; index++) {
-    const key = keys[index] as string;
-    const grade = grades.get(key);
-    if (grade === undefined && !trackEveryKey) continue;
-    if (seen.has(key)) {
-      if (duplicates === 'error') {
-        throw new RangeError(
-          `hits[${index}] repeats the key ${JSON.stringify(key)} already ranked higher, and duplicates is 'error'. ` +
-            `De-duplicate the hits, or use duplicates: 'count' to let a repeat take its slot without gaining.`,
-        );
-      }
-      duplicateAtRank[index] = 1;
-      duplicateCount++;
-      continue;
-    }
-    seen.add(key);
-    if (grade === undefined) continue;
-    if (grade >= minGrade) relevantAtRank[index] = 1;
-    if (grade >= gainFloor) gainAtRank[index] = gainOf(grade, gain);
+  const scratch = explainScratch;
+  const options = { checkKeys: false, trackEveryKey, duplicatesError: duplicates === 'error', duplicateAtRank };
+  // The grades are a clean Map (readJudgedGrades made it); a long probe asks for them again, once.
+  do loadGrades(scratch, grades, 'map');
+  while (judgeKeys(scratch, keys, length, options) !== 'done');
+  const { foundRanks, foundGrades, foundCount } = scratch;
+  for (let found = 0; found < foundCount; found++) {
+    const rank = foundRanks[found] as number;
+    const grade = foundGrades[found] as number;
+    if (grade >= minGrade) relevantAtRank[rank] = 1;
+    if (grade >= gainFloor) gainAtRank[rank] = gainOf(grade, gain);
   }
-  return { keys, relevantAtRank, gainAtRank, duplicateAtRank, duplicateCount: trackEveryKey ? duplicateCount : -1 };
+  return {
+    keys,
+    relevantAtRank,
+    gainAtRank,
+    duplicateAtRank,
+    duplicateCount: trackEveryKey ? scratch.duplicateCount : -1,
+  };
 }

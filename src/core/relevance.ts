@@ -134,7 +134,7 @@ function normalizeIds(
 }
 
 /** Collapses chunk-level annotations to documents; a document keeps its best grade. */
-function collapseToDocuments(grades: Map<string, number>, documentKey: (key: string) => string): Map<string, number> {
+function bestGradePerDocument(grades: Map<string, number>, documentKey: (key: string) => string): Map<string, number> {
   const documents = new Map<string, number>();
   for (const [id, grade] of grades) {
     const documentId = documentKey(id);
@@ -190,7 +190,7 @@ export function readJudgedGrades(
   const grades =
     options.normalize === undefined ? readGrades(relevant) : normalizeIds(readGrades(relevant), options.normalize);
   return options.granularity === 'document'
-    ? collapseToDocuments(grades, options.documentKey ?? documentKeyOf)
+    ? bestGradePerDocument(grades, options.documentKey ?? documentKeyOf)
     : grades;
 }
 

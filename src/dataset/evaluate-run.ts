@@ -7,7 +7,7 @@ import { formatMeasure, parseMeasure, type Measure } from '../core/measures.js';
 import { listUpTo, plural } from '../core/present.js';
 import type { EvaluateOptions, Hit, Relevance } from '../core/types.js';
 import type { EvalQuery, EvalSet } from './jsonl.js';
-import type { Qrels, TrecRun } from './trec.js';
+import type { Qrels, TrecRun } from '../trec/index.js';
 
 /**
  * A run: query id → hits in rank order (rank 1 first), as a Map or a plain object. Hits are what

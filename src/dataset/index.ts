@@ -1,29 +1,6 @@
-// Sets of queries and runs: readers and writers (TREC, JSON Lines), evaluation of a whole run,
-// paired comparison of two evaluations, and running a retriever over a set.
-export {
-  parseQrels,
-  readQrelsFile,
-  formatQrels,
-  writeQrelsFile,
-  parseRun,
-  readRunFile,
-  parseRunColumns,
-  readRunColumnsFile,
-  runColumnDocId,
-  runFromColumns,
-  streamRunByQuery,
-  formatRun,
-  writeRunFile,
-  type Qrels,
-  type RunEntry,
-  type TrecRun,
-  type TrecRunColumns,
-  type TrecParseOptions,
-  type RunQueryGroup,
-  type RunStreamSource,
-  type FormatRunOptions,
-  type TrecGrammar,
-} from '../trec/index.js';
+// Sets of queries and runs: JSON Lines readers and writers, evaluation of a whole run, paired
+// comparison of two evaluations, and running a retriever over a set. The TREC readers and writers
+// are src/trec's (its barrel, src/trec/index.ts).
 export {
   parseEvalSetJsonl,
   readEvalSetFile,
@@ -39,7 +16,7 @@ export {
   type JsonlRun,
   type JsonlParseOptions,
 } from './jsonl.js';
-export { DatasetFormatError, TrecFormatError, JsonlFormatError, type DatasetFormatErrorDetails } from './errors.js';
+export { DatasetFormatError, JsonlFormatError, type DatasetFormatErrorDetails } from './errors.js';
 export {
   evaluateRun,
   isRunEvaluation,

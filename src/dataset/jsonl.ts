@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 
 import { JsonlFormatError, STRING_SOURCE_NAME } from './errors.js';
-import type { Qrels } from './trec.js';
+import type { Qrels } from '../trec/index.js';
 
 export { JsonlFormatError } from './errors.js';
 

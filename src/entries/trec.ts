@@ -1,35 +1,15 @@
-// `rag-matchers/trec`: runs and qrels on disk — TREC and JSON Lines readers and writers, the columnar run
-// for millions of lines, the trec_eval ranking rule, and the atomic file write they use.
+// `rag-matchers/trec`: runs and qrels on disk — the TREC readers and writers and the columnar run for
+// millions of lines (src/trec's barrel, all of it), the JSON Lines runs, the trec_eval ranking rule,
+// and the atomic file write they use.
+export * from '../trec/index.js';
 export {
-  parseQrels,
-  readQrelsFile,
-  formatQrels,
-  writeQrelsFile,
-  parseRun,
-  readRunFile,
-  parseRunColumns,
-  readRunColumnsFile,
-  runColumnDocId,
-  runFromColumns,
-  streamRunByQuery,
-  formatRun,
-  writeRunFile,
   rankTrecRun,
-  TrecFormatError,
   parseRunJsonl,
   readRunJsonlFile,
   formatRunJsonl,
   formatEvalSetJsonl,
   toQrels,
   fromQrels,
-  type Qrels,
-  type RunEntry,
-  type TrecRun,
-  type TrecRunColumns,
-  type TrecParseOptions,
-  type RunQueryGroup,
-  type RunStreamSource,
-  type FormatRunOptions,
   type JsonlRun,
 } from '../dataset/index.js';
 export { writeFileAtomic, writeFileAtomicSync } from '../files/atomic-write.js';

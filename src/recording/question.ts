@@ -7,6 +7,7 @@ import { relative } from 'node:path';
 import type { MeasurePlan } from '../core/evaluate.js';
 import { unjudgedAtCutoff, type JudgmentAudit } from '../core/judgment-audit.js';
 import { parseMeasure } from '../core/measures.js';
+import { toPosixPath } from './collected.js';
 import { measuresFor, planFor, publishedDeclaration, type WorkerDeclaration } from './declaration.js';
 import { isRecording, recordSample, type MetricSample, type RecordingContext } from './sample.js';
 
@@ -127,14 +128,10 @@ function recordingOf(place: TestPlace): TestRecording {
   return fresh;
 }
 
-function toPosix(path: string): string {
-  return path.split('\\').join('/');
-}
-
 /** The declared measures (canonical) for the test running in `context`; [] when none. */
 function declaredFor(declaration: WorkerDeclaration, place: TestPlace | undefined): string[] {
   if (declaration.suites.length === 0 || place?.filePath === undefined) return declaration.measures;
-  return measuresFor(declaration, toPosix(relative(declaration.root, place.filePath)), describePathOf(place) ?? []);
+  return measuresFor(declaration, toPosixPath(relative(declaration.root, place.filePath)), describePathOf(place) ?? []);
 }
 
 /** What a matcher measured for one question. */

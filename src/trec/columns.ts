@@ -2,7 +2,7 @@
 // or string per line — and the ranking of one query's entries: what trec-eval measures from, and
 // what parseRunColumns returns. Lines are read by grammar.ts's scanners.
 
-import { compareUtf8Spans } from '../core/ranking.js';
+import { compareSpansByTrecRank } from '../core/ranking.js';
 import {
   firstLineStart,
   isSeparator,
@@ -15,27 +15,6 @@ import {
   type TrecGrammar,
 } from './grammar.js';
 import { parseIntegerSpan } from './number.js';
-
-/** A docno that appears twice in one query's run or qrels: trec_eval's fatal error (exit 4). */
-export class DuplicateDocnoError extends Error {
-  constructor(
-    readonly file: string,
-    readonly queryId: string,
-    readonly docId: string,
-    readonly lineNumber: number,
-    readonly firstLineNumber: number,
-    /** Where the repeat is: the run's lines or the qrels'. */
-    readonly source: 'run' | 'qrels' = 'run',
-  ) {
-    const where = Number.isFinite(lineNumber) ? `${file}:${lineNumber}` : file;
-    const first = Number.isFinite(firstLineNumber) ? ` (first on line ${firstLineNumber})` : '';
-    super(
-      `${where}: duplicate docno '${docId}' in query '${queryId}'${first}. ` +
-        `trec_eval treats a repeated document as a fatal error; remove the repeat (keep the line with the best score).`,
-    );
-    this.name = 'DuplicateDocnoError';
-  }
-}
 
 /**
  * A whole run kept as columns over the chunks it was read in: entry i belongs to query
@@ -320,30 +299,18 @@ export function docIdOf(query: Omit<SpanQuery, 'queryId'>, entry: number): strin
   return query.text.slice(query.docStart[entry] as number, query.docEnd[entry] as number);
 }
 
-/** text[aStart, aEnd) against text[bStart, bEnd) in UTF-8 byte order (C's strcmp): the core's rule. */
-export const compareSpans = compareUtf8Spans;
-
-/**
- * A 32-bit hash of text[start, end) for the per-query tables: FNV-1a over the length and the last
- * (at most) 12 code units, where doc ids of one collection differ. Equal ids hash equal; the tables
- * compare the ids themselves on a hash match.
- */
-export function spanHash(text: string, start: number, end: number): number {
-  let hash = Math.imul(0x811c9dc5 ^ (end - start), 0x01000193);
-  for (let position = Math.max(start, end - 12); position < end; position++) {
-    hash ^= text.charCodeAt(position);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** True when entry a ranks above entry b: higher score, or equal score and larger docno (byte order). */
-function ranksAbove(query: Omit<SpanQuery, 'queryId'>, a: number, b: number): boolean {
-  const scoreA = query.score[a] as number;
-  const scoreB = query.score[b] as number;
-  if (scoreA !== scoreB) return scoreA > scoreB;
-  const { text, docStart, docEnd } = query;
-  return compareSpans(text, docStart[a] as number, docEnd[a] as number, docStart[b] as number, docEnd[b] as number) > 0;
+/** Entry a against entry b (array positions) by the core's ranking rule: negative when a ranks above b. */
+function compareEntries(query: Omit<SpanQuery, 'queryId'>, a: number, b: number): number {
+  const { text, score, docStart, docEnd } = query;
+  return compareSpansByTrecRank(
+    text,
+    score[a] as number,
+    docStart[a] as number,
+    docEnd[a] as number,
+    score[b] as number,
+    docStart[b] as number,
+    docEnd[b] as number,
+  );
 }
 
 /**
@@ -360,7 +327,7 @@ export function rankEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
   for (let index = 0; index < count; index++) {
     const entry = indices === undefined ? index : (indices[index] as number);
     let position = index;
-    while (position > 0 && ranksAbove(query, entry, order[position - 1] as number)) {
+    while (position > 0 && compareEntries(query, entry, order[position - 1] as number) < 0) {
       order[position] = order[position - 1] as number;
       position--;
       if (++moves > budget) return sortEntries(query);
@@ -371,16 +338,11 @@ export function rankEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
 }
 
 function sortEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
-  const { count, indices, score, text, docStart, docEnd } = query;
+  const { count, indices } = query;
   const order = Array.from({ length: count }, (_, index) =>
     indices === undefined ? index : (indices[index] as number),
   );
-  return order.sort((a, b) => {
-    const difference = (score[b] as number) - (score[a] as number);
-    return difference !== 0
-      ? difference
-      : compareSpans(text, docStart[b] as number, docEnd[b] as number, docStart[a] as number, docEnd[a] as number);
-  });
+  return order.sort((a, b) => compareEntries(query, a, b));
 }
 
 // ---------------------------------------------------------------------------------------------

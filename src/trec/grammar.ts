@@ -18,7 +18,7 @@
 // Either way a score must be a decimal number and a grade or score finite: where trec_eval would
 // read garbage silently (`atof("abc")` is 0), the readers stop with file, line and problem.
 
-import { TrecFormatError } from '../dataset/errors.js';
+import { TrecFormatError } from './errors.js';
 import { parseDecimalSpan, parseIntegerSpan } from './number.js';
 
 /** Which variant of the TREC grammar a reader accepts (see the table at the top of this file). */

@@ -4,9 +4,9 @@
 
 import { closeSync, openSync, readSync } from 'node:fs';
 
-import { TrecFormatError } from '../dataset/errors.js';
 import { compareUtf8 } from '../core/ranking.js';
-import { DuplicateDocnoError, type QueryQrels, type SpanQuery } from './columns.js';
+import type { QueryQrels, SpanQuery } from './columns.js';
+import { DuplicateDocnoError, TrecFormatError } from './errors.js';
 import {
   formatError,
   RunLine,

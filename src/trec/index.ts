@@ -1,5 +1,7 @@
-// The TREC module's public part: readers and writers of qrels and runs. The trec-eval engine
-// (./eval/) and the columnar internals are the CLI's.
+// The TREC module's public part, listed once: the readers and writers of qrels and runs, the columnar
+// run, and the format error. `rag-matchers/trec` (src/entries/trec.ts) exports all of it. The
+// trec-eval engine is in ./eval/ (its barrel ./eval/index.ts, used by the CLI's `trec-eval`); the
+// columns, grouper and grammar are internals, imported by path.
 export {
   parseQrels,
   readQrelsFile,
@@ -10,7 +12,6 @@ export {
   runColumnDocId,
   runFromColumns,
   streamRunByQuery,
-  TrecFormatError,
   type Qrels,
   type RunEntry,
   type TrecRun,
@@ -20,4 +21,5 @@ export {
   type RunStreamSource,
 } from './read.js';
 export { formatQrels, formatRun, writeQrelsFile, writeRunFile, type FormatRunOptions } from './write.js';
+export { TrecFormatError } from './errors.js';
 export type { TrecGrammar } from './grammar.js';

@@ -6,7 +6,8 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
-import { STRING_SOURCE_NAME, TrecFormatError } from '../dataset/errors.js';
+import { STRING_SOURCE_NAME } from '../files/format-error.js';
+import { TrecFormatError } from './errors.js';
 import { RunColumnsBuilder, type SpanQuery } from './columns.js';
 import {
   firstLineStart,
@@ -20,8 +21,6 @@ import {
 import { RunGrouper } from './grouper.js';
 import { parseIntegerSpan } from './number.js';
 import { decodeText, LineChunker } from './text.js';
-
-export { TrecFormatError } from '../dataset/errors.js';
 
 /** query id → doc id → grade. Insertion order is file order. */
 export type Qrels = Map<string, Map<string, number>>;

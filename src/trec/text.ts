@@ -5,7 +5,7 @@
 import { constants, isAscii } from 'node:buffer';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 
-import { TrecFormatError } from '../dataset/errors.js';
+import { TrecFormatError } from './errors.js';
 import { BYTE_ORDER_MARK } from './grammar.js';
 
 /** Source of a run or qrels: a path, or `-` for standard input. */

@@ -9,7 +9,7 @@ import {
   trecValueLine,
   writeCount,
   writeFixed,
-} from '../../src/cli/trec-eval/format.js';
+} from '../../src/trec/eval/format.js';
 import { createProgress } from '../../src/cli/progress.js';
 
 describe("formatFixed: C printf's %.Nf", () => {

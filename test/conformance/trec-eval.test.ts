@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateMeasures, formatMeasure, parseMeasure } from '../../src/index.js';
-import { parseQrels, parseRun, type Qrels, type TrecRun } from '../../src/dataset/trec.js';
+import { parseQrels, parseRun, type Qrels, type TrecRun } from '../../src/trec/index.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url));
 const read = (name: string) => readFileSync(fixtures + name, 'utf8');

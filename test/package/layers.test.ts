@@ -1,14 +1,58 @@
-// No module of src/ or matchers/ reaches itself through its imports, type imports included: a cycle is
-// how layers start to loop back (docs/architecture.md). ESLint (eslint.config.js) keeps the folders'
-// directions; this test catches the cycles inside a folder, which no folder rule can see.
+// The folders of src/ and matchers/ form a ladder (docs/architecture.md): each imports only folders
+// above it, type imports included, with no exception; the entries import anything and nothing imports
+// them. This test checks the code against the ladder, checks that ESLint's layer table
+// (eslint.config.js, LAYER_IMPORTS, which flags a wrong import as it is written) allows nothing else,
+// and checks that no module reaches itself through its imports, which no folder rule can see.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+// @ts-expect-error -- eslint.config.js is JavaScript without declarations.
+import { LAYER_IMPORTS } from '../../eslint.config.js';
+
 const root = resolve(import.meta.dirname, '../..');
 
-// A cycle known when this test was written, owned by another piece of work. Remove an entry when its cycle
-// is gone (the test says so).
+/** The ladder, top first: a folder imports only folders before it. */
+const LADDER = [
+  'core',
+  'files',
+  'recording',
+  'generation',
+  'trec',
+  'dataset',
+  'matchers',
+  'baseline',
+  'report',
+  'gate',
+  'vitest',
+  'jest',
+  'cli',
+  'entries',
+] as const;
+
+/** The ladder folder of a source file: src/<folder>/…, matchers/…, or the entries (src/index.ts, src/entries/). */
+export function folderOf(file: string): string {
+  if (file.startsWith('matchers/')) return 'matchers';
+  if (file === 'src/index.ts') return 'entries';
+  return file.split('/')[1] ?? file;
+}
+
+/** The imports that go across folders against the ladder (or to a folder off it), as 'from -> to'. */
+export function upwardImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const rung = (folder: string) => (LADDER as readonly string[]).indexOf(folder);
+  const wrong: string[] = [];
+  for (const [file, imports] of graph) {
+    const from = folderOf(file);
+    for (const target of imports) {
+      if (!graph.has(target)) continue;
+      const to = folderOf(target);
+      if (to !== from && (rung(from) === -1 || rung(to) === -1 || rung(to) >= rung(from)))
+        wrong.push(`${file} -> ${target}`);
+    }
+  }
+  return wrong.sort();
+}
+
 function sourceFiles(directory: string): string[] {
   return readdirSync(join(root, directory), { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
@@ -65,6 +109,54 @@ export function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[
   return cycles.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
 }
 
+function sourceGraph(): Map<string, string[]> {
+  const files = [...sourceFiles('src'), ...sourceFiles('matchers')];
+  return new Map(files.map((file) => [file, importsOf(file, readFileSync(join(root, file), 'utf8'))]));
+}
+
+describe('the ladder of src/ and matchers/', () => {
+  it('finds an import against the ladder when there is one (the check can fail)', () => {
+    const graph = new Map([
+      ['src/trec/read.ts', ['src/dataset/errors.ts', 'src/core/ranking.ts', 'src/trec/grammar.ts']],
+      ['src/dataset/errors.ts', ['src/trec/errors.ts']],
+      ['src/core/ranking.ts', ['src/index.ts']],
+      ['src/index.ts', ['src/cli/main.ts']],
+      ['src/trec/grammar.ts', []],
+      ['src/trec/errors.ts', []],
+      ['src/cli/main.ts', []],
+    ]);
+    expect(upwardImports(graph)).toEqual([
+      'src/core/ranking.ts -> src/index.ts',
+      'src/trec/read.ts -> src/dataset/errors.ts',
+    ]);
+    expect(folderOf('matchers/support/hint.ts')).toBe('matchers');
+    expect(folderOf('src/entries/trec.ts')).toBe('entries');
+  });
+
+  it('every folder of src/ has its rung', () => {
+    const folders = readdirSync(join(root, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.filter((folder) => !(LADDER as readonly string[]).includes(folder))).toEqual([]);
+  });
+
+  it('no import goes against the ladder, type imports included, with no exception', () => {
+    expect(upwardImports(sourceGraph()), 'imports against the ladder').toEqual([]);
+  });
+
+  it("ESLint's layer table allows only folders above each layer, and names every layer but the entries", () => {
+    const table = LAYER_IMPORTS as Record<string, string[]>;
+    expect(Object.keys(table).sort()).toEqual(LADDER.filter((folder) => folder !== 'entries').sort());
+    const rung = (folder: string) => (LADDER as readonly string[]).indexOf(folder);
+    const against = Object.entries(table).flatMap(([layer, allowed]) =>
+      allowed
+        .filter((folder) => rung(folder) === -1 || rung(folder) >= rung(layer))
+        .map((folder) => `${layer} -> ${folder}`),
+    );
+    expect(against).toEqual([]);
+  });
+});
+
 describe('import graph of src/ and matchers/', () => {
   it('finds a cycle when there is one (the check can fail)', () => {
     const graph = new Map([
@@ -83,9 +175,7 @@ describe('import graph of src/ and matchers/', () => {
   });
 
   it('has no cycle, type imports included', () => {
-    const files = [...sourceFiles('src'), ...sourceFiles('matchers')];
-    const graph = new Map(files.map((file) => [file, importsOf(file, readFileSync(join(root, file), 'utf8'))]));
-    const cycles = cyclesOf(graph).map((cycle) => cycle.join(' <-> '));
+    const cycles = cyclesOf(sourceGraph()).map((cycle) => cycle.join(' <-> '));
     expect(cycles, 'import cycles').toEqual([]);
   });
 });

@@ -1,16 +1,24 @@
 // `rag-matchers trec-eval`: a drop-in for NIST trec_eval 10 on the measures it supports, with the
-// same flags, output format and order, query rules and fatal duplicates. This file reads the flags;
-// src/cli/trec-eval/ evaluates.
+// same flags, output format and order, query rules and fatal duplicates. This file reads the flags
+// and words the errors; the engine in src/trec/eval/ evaluates.
 import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
-import { EXIT_USAGE, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
+import { CommandError, EXIT_USAGE, fileError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
+import { createProgress } from '../progress.js';
 import {
   MeasureSpecError,
   SUPPORTED_TREC_MEASURES,
+  evaluateTrec,
   planTrecMeasures,
+  type TrecEvalInvocation,
   type TrecMeasurePlan,
-} from '../trec-eval/measures.js';
-import { DuplicateDocnoError } from '../../trec/columns.js';
-import { EXIT_DUPLICATE, EXIT_NO_QUERIES, evaluateTrec, type TrecEvalInvocation } from '../trec-eval/evaluate.js';
+} from '../../trec/eval/index.js';
+import {
+  DuplicateDocnoError,
+  EXIT_DUPLICATE,
+  EXIT_NO_QUERIES,
+  TrecEvalStop,
+  TrecReadError,
+} from '../../trec/errors.js';
 
 export const HELP = `Usage: rag-matchers trec-eval [-q] [-c] [-n] [-l N] [-M N] [-m MEASURE[.CUTOFFS]]... QRELS RUN
 
@@ -152,14 +160,27 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       return 0;
     }
     for (const warning of invocation.plan.warnings) io.stderr.write(`rag-matchers trec-eval: ${warning}\n`);
-    return await evaluateTrec(invocation, io);
+    const timings = await evaluateTrec(invocation, {
+      stdout: io.stdout,
+      stdin: io.stdin,
+      progress: (total) => createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total }),
+    });
+    if (timings !== undefined) io.stderr.write(`${JSON.stringify(timings)}\n`);
+    return 0;
   } catch (error) {
     if (error instanceof DuplicateDocnoError) {
       io.stderr.write(`rag-matchers trec-eval: ${error.message}\n`);
-      return EXIT_DUPLICATE;
+      return error.exitStatus;
     }
-    return reportFailure('trec-eval', io, error);
+    return reportFailure('trec-eval', io, commandErrorOf(error));
   }
+}
+
+/** The engine's stops as the CLI's errors (a file it cannot read worded as every command words it). */
+function commandErrorOf(error: unknown): unknown {
+  if (error instanceof TrecReadError) return fileError(error.role, error.path, error.cause);
+  if (error instanceof TrecEvalStop) return new CommandError(error.message, error.exitStatus);
+  return error;
 }
 
 export { EXIT_DUPLICATE, EXIT_NO_QUERIES, EXIT_USAGE };

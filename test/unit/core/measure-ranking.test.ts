@@ -5,7 +5,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateMeasures, parseMeasure, planMeasures } from '../../../src/index.js';
-import { createMeasureScratch, judgeKeys, loadGrades, REHASHED } from '../../../src/core/measure-ranking.js';
+import {
+  createMeasureScratch,
+  judgeKeys,
+  judgeSpans,
+  loadGrades,
+  loadJudgedSpans,
+  reserveJudgedSpans,
+} from '../../../src/core/measure-ranking.js';
+
+const TRACK_EVERY_KEY = { checkKeys: true, trackEveryKey: true, duplicatesError: false };
 import { evaluateWithMeasures } from '../../../src/core/evaluate.js';
 
 const measuresOf = (...names: string[]) => names.map(parseMeasure);
@@ -381,38 +390,44 @@ describe('ids that differ only where the sampled hash does not look', () => {
     const scratch = createMeasureScratch();
     const ids = collidingIds(60);
     expect(scratch.keys.fullHash).toBe(false);
-    expect(loadGrades(scratch, new Map(ids.map((id) => [id, 1])), 'map')).toBe(60);
+    expect(loadGrades(scratch, new Map(ids.map((id) => [id, 1])), 'map')).toBe('done');
+    expect(scratch.keys.count).toBe(60);
     expect(scratch.keys.fullHash).toBe(true);
-    expect(judgeKeys(scratch, [ids[59], 'other', ids[0], ids[59]], 4, true, true, false)).toBe(1);
+    expect(judgeKeys(scratch, [ids[59], 'other', ids[0], ids[59]], 4, TRACK_EVERY_KEY)).toBe('done');
+    expect(scratch.duplicateCount).toBe(1);
     expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 2]);
   });
 
   it('an array of ids is read in place: a repeated id counts once, and colliding ids switch to the full hash', () => {
     const scratch = createMeasureScratch();
     const ids = collidingIds(60);
-    expect(loadGrades(scratch, [...ids, ids[0], ids[30]], 'ids')).toBe(60);
+    expect(loadGrades(scratch, [...ids, ids[0], ids[30]], 'ids')).toBe('done');
+    expect(scratch.keys.count).toBe(60);
     expect(scratch.keys.fullHash).toBe(true);
     expect(Array.from(scratch.judgedGrades.subarray(0, 60))).toEqual(new Array<number>(60).fill(1));
-    expect(judgeKeys(scratch, [ids[59], 'other', ids[0]], 3, true, true, false)).toBe(0);
+    expect(judgeKeys(scratch, [ids[59], 'other', ids[0]], 3, TRACK_EVERY_KEY)).toBe('done');
+    expect(scratch.duplicateCount).toBe(0);
     expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 2]);
   });
 
-  it('an array of ids with a blank or non-string id is left to readJudgedGrades (NOT_CLEAN)', () => {
+  it('an array of ids with a blank or non-string id is left to readJudgedGrades (notPlainKeys)', () => {
     const scratch = createMeasureScratch();
-    expect(loadGrades(scratch, ['a', ' '], 'ids')).toBe(-1);
-    expect(loadGrades(scratch, ['a', 7], 'ids')).toBe(-1);
+    expect(loadGrades(scratch, ['a', ' '], 'ids')).toBe('notPlainKeys');
+    expect(loadGrades(scratch, ['a', 7], 'ids')).toBe('notPlainKeys');
   });
 
   it('a Set of ids is read in place too: grade 1 each, in insertion order, with the same fallbacks', () => {
     const scratch = createMeasureScratch();
     const ids = collidingIds(60);
-    expect(loadGrades(scratch, new Set(ids), 'idSet')).toBe(60);
+    expect(loadGrades(scratch, new Set(ids), 'idSet')).toBe('done');
+    expect(scratch.keys.count).toBe(60);
     expect(scratch.keys.fullHash).toBe(true);
     expect(Array.from(scratch.judgedGrades.subarray(0, 60))).toEqual(new Array<number>(60).fill(1));
-    expect(judgeKeys(scratch, [ids[7], ids[3]], 2, true, true, false)).toBe(0);
+    expect(judgeKeys(scratch, [ids[7], ids[3]], 2, TRACK_EVERY_KEY)).toBe('done');
+    expect(scratch.duplicateCount).toBe(0);
     expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 1]);
-    expect(loadGrades(scratch, new Set(['a', '']), 'idSet')).toBe(-1);
-    expect(loadGrades(scratch, new Set(['a', null]), 'idSet')).toBe(-1);
+    expect(loadGrades(scratch, new Set(['a', '']), 'idSet')).toBe('notPlainKeys');
+    expect(loadGrades(scratch, new Set(['a', null]), 'idSet')).toBe('notPlainKeys');
     expect(evaluate(['x', 'z', 'y'], new Set(['y', 'w', 'x', 'v']), 3).unmatchedRelevantIds).toEqual(['w', 'v']);
   });
 
@@ -420,11 +435,14 @@ describe('ids that differ only where the sampled hash does not look', () => {
     const scratch = createMeasureScratch();
     const ids = collidingIds(60);
     const judgments = new Map([[ids[40] as string, 2]]);
-    expect(loadGrades(scratch, judgments, 'map')).toBe(1);
-    expect(judgeKeys(scratch, ids, ids.length, true, true, false)).toBe(REHASHED);
+    expect(loadGrades(scratch, judgments, 'map')).toBe('done');
+    expect(scratch.keys.count).toBe(1);
+    expect(judgeKeys(scratch, ids, ids.length, TRACK_EVERY_KEY)).toBe('rehashed');
     expect(scratch.keys.fullHash).toBe(true);
-    expect(loadGrades(scratch, judgments, 'map')).toBe(1);
-    expect(judgeKeys(scratch, [...ids, ids[3]], ids.length + 1, true, true, false)).toBe(1);
+    expect(loadGrades(scratch, judgments, 'map')).toBe('done');
+    expect(scratch.keys.count).toBe(1);
+    expect(judgeKeys(scratch, [...ids, ids[3]], ids.length + 1, TRACK_EVERY_KEY)).toBe('done');
+    expect(scratch.duplicateCount).toBe(1);
     expect(scratch.foundCount).toBe(1);
     expect(scratch.foundRanks[0]).toBe(40);
     expect(scratch.foundGrades[0]).toBe(2);
@@ -471,5 +489,61 @@ describe('evaluateWithMeasures: evaluate() and a plan from one judging of the hi
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('judging spans (trec-eval): the same key table, keys never cut out of their text', () => {
+  /** Judged ids as spans of one qrels-like text, with their grades. */
+  function loadSpans(scratch: ReturnType<typeof createMeasureScratch>, text: string, grades: number[], kept: number) {
+    const ids = text.split(' ');
+    const spans = reserveJudgedSpans(scratch, ids.length);
+    let start = 0;
+    ids.forEach((id, index) => {
+      spans.texts[index] = text;
+      spans.starts[index] = start;
+      spans.ends[index] = start + id.length;
+      scratch.judgedGrades[index] = grades[index] as number;
+      start += id.length + 1;
+    });
+    return loadJudgedSpans(scratch, ids.length, kept);
+  }
+  /** A run text of space-separated ids, as docStart/docEnd columns. */
+  function runOf(text: string) {
+    const ids = text.split(' ');
+    const docStart = new Int32Array(ids.length);
+    const docEnd = new Int32Array(ids.length);
+    let start = 0;
+    ids.forEach((id, index) => {
+      docStart[index] = start;
+      docEnd[index] = start + id.length;
+      start += id.length + 1;
+    });
+    return { docStart, docEnd };
+  }
+
+  it('finds the judged ids by rank, with their grades, from spans of two different texts', () => {
+    const scratch = createMeasureScratch();
+    expect(loadSpans(scratch, 'd1 d2 d3', [2, 0, 1], 4)).toBe(-1);
+    const runText = 'd9 d3 d1 d7';
+    const { docStart, docEnd } = runOf(runText);
+    // Ranked order: entries 2, 0, 1, 3 → d1 (rank 0), d9 (1), d3 (2), d7 (3).
+    expect(judgeSpans(scratch, runText, docStart, docEnd, [2, 0, 1, 3], 4)).toBe(-1);
+    expect(Array.from(scratch.foundRanks.subarray(0, scratch.foundCount))).toEqual([0, 2]);
+    expect(Array.from(scratch.foundGrades.subarray(0, scratch.foundCount))).toEqual([2, 1]);
+  });
+
+  it('a repeated judged id is the index of the repeat; a repeated kept id (judged or not) is its rank', () => {
+    const scratch = createMeasureScratch();
+    expect(loadSpans(scratch, 'a b a', [1, 1, 0], 0)).toBe(2);
+    expect(loadSpans(scratch, 'a b', [1, 0], 4)).toBe(-1);
+    const unjudged = runOf('x y x');
+    expect(judgeSpans(scratch, 'x y x', unjudged.docStart, unjudged.docEnd, [0, 1, 2], 3)).toBe(2);
+    expect(loadSpans(scratch, 'a b', [1, 0], 4)).toBe(-1);
+    const judged = runOf('a y a');
+    expect(judgeSpans(scratch, 'a y a', judged.docStart, judged.docEnd, [0, 1, 2], 3)).toBe(2);
+    // Only the kept ranks count: the repeat at rank 2 is beyond two.
+    expect(loadSpans(scratch, 'a b', [1, 0], 2)).toBe(-1);
+    expect(judgeSpans(scratch, 'a y a', judged.docStart, judged.docEnd, [0, 1, 2], 2)).toBe(-1);
+    expect(scratch.foundCount).toBe(1);
   });
 });

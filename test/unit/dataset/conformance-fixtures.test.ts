@@ -23,7 +23,7 @@ import {
   TrecFormatError,
   type Qrels,
   type TrecRun,
-} from '../../../src/dataset/trec.js';
+} from '../../../src/trec/index.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/conformance/', import.meta.url));
 

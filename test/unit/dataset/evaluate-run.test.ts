@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateRun, measureValues, rankTrecRun } from '../../../src/dataset/evaluate-run.js';
-import { parseRun, type Qrels } from '../../../src/dataset/trec.js';
+import { parseRun, type Qrels } from '../../../src/trec/index.js';
 import type { EvalSet } from '../../../src/dataset/jsonl.js';
 
 // The Orders API example (seed 001): four labelled questions and the retriever's ranked chunks.

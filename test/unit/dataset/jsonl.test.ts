@@ -17,7 +17,7 @@ import {
   type EvalSet,
   type JsonlRun,
 } from '../../../src/dataset/jsonl.js';
-import type { Qrels } from '../../../src/dataset/trec.js';
+import type { Qrels } from '../../../src/trec/index.js';
 
 function captureFormatError(action: () => unknown): JsonlFormatError {
   try {

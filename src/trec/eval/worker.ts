@@ -3,9 +3,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import { TrecEvaluator } from './engine.js';
 import { TrecOutput } from './output.js';
-import { TrecFormatError } from '../../dataset/errors.js';
-import { qrelsFromShared, type SharedQrelsColumns } from '../../trec/columns.js';
-import { readText } from '../../trec/text.js';
+import { TrecFormatError } from '../errors.js';
+import { qrelsFromShared, type SharedQrelsColumns } from '../columns.js';
+import { readText } from '../text.js';
 import { packOutcome, type PartReply, type PartRequest } from './parallel.js';
 import { measureRunRange } from './part.js';
 

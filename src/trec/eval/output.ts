@@ -2,8 +2,13 @@
 import { fstatSync, writeSync } from 'node:fs';
 import { Writable } from 'node:stream';
 
-import type { WritableLike } from '../io.js';
 import { ByteLines } from './format.js';
+
+/** Where the lines go: a Node stream (written as bytes) or anything with write(text), such as a test's capture. */
+export interface OutputStream {
+  write(chunk: string): boolean;
+  once?(event: 'drain', listener: () => void): unknown;
+}
 
 /** Pieces at least this long are copied with TypedArray.set rather than byte by byte. */
 const LONG_PIECE = 256;
@@ -17,7 +22,7 @@ export class TrecOutput {
   private readonly fileDescriptor: number | undefined;
 
   constructor(
-    private readonly stream: WritableLike,
+    private readonly stream: OutputStream,
     private readonly flushAt = 1 << 16,
   ) {
     this.lines = new ByteLines(flushAt + (flushAt >> 2));

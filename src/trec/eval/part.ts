@@ -4,9 +4,10 @@ import { statSync } from 'node:fs';
 
 import type { TrecEvaluator } from './engine.js';
 import { ByteLines } from './format.js';
-import { DuplicateDocnoError, type QrelsColumns } from '../../trec/columns.js';
-import { QueryTooLargeError, RunGrouper, RunNotGroupedError } from '../../trec/grouper.js';
-import { readFileChunks } from '../../trec/text.js';
+import type { QrelsColumns } from '../columns.js';
+import { DuplicateDocnoError } from '../errors.js';
+import { QueryTooLargeError, RunGrouper, RunNotGroupedError } from '../grouper.js';
+import { readFileChunks } from '../text.js';
 
 /** A query that cannot be measured: a docno repeated in its run lines or in its judgments. */
 export interface PartFailure {

@@ -8,8 +8,9 @@ import { Worker } from 'node:worker_threads';
 
 import type { StageTimes, TrecEvalSettings } from './engine.js';
 import type { TrecMeasurePlan } from './measures.js';
-import { TrecFormatError } from '../../dataset/errors.js';
-import { DuplicateDocnoError, type SharedQrelsColumns } from '../../trec/columns.js';
+import { TrecFormatError } from '../errors.js';
+import type { SharedQrelsColumns } from '../columns.js';
+import { DuplicateDocnoError } from '../errors.js';
 import type { PartFailure, PartOutcome } from './part.js';
 
 /** Below this run size one thread is as fast: a worker costs ~50 ms to start and read the qrels. */

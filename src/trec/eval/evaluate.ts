@@ -1,18 +1,16 @@
 // trec-eval's evaluation: reads the qrels whole and the run in chunks (or both one query at a time
-// with --streaming), measures each judged query with the engine (cli/trec-eval/engine.ts), on one
-// thread or several (parallel.ts), and prints what trec_eval 10 prints. The command
-// (cli/commands/trec-eval.ts) only turns flags into a TrecEvalInvocation.
+// with --streaming), measures each judged query with the engine (engine.ts), on one thread or
+// several (parallel.ts), and prints what trec_eval 10 prints. The command (src/cli/commands/trec-eval.ts)
+// only turns flags into a TrecEvalInvocation, calls evaluateTrec, and words its errors.
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 
-import { CommandError, EXIT_USAGE, fileError, type CommandIO } from '../io.js';
-import { createProgress } from '../progress.js';
+import { DuplicateDocnoError, EXIT_BAD_INPUT, EXIT_NO_QUERIES, TrecEvalStop, TrecReadError } from '../errors.js';
 import { TrecEvaluator, type TrecEvalSettings } from './engine.js';
-import { TrecOutput } from './output.js';
+import { TrecOutput, type OutputStream } from './output.js';
 import type { TrecMeasurePlan } from './measures.js';
 import { compareUtf8 } from '../../core/ranking.js';
 import {
-  DuplicateDocnoError,
   EMPTY_SPAN_QUERY,
   RunColumnsBuilder,
   countPositiveJudgments,
@@ -23,9 +21,9 @@ import {
   type QrelsColumns,
   type QueryQrels,
   type SpanQuery,
-} from '../../trec/columns.js';
-import { QueryTooLargeError, RunGrouper, RunNotGroupedError, streamQrelsQueries } from '../../trec/grouper.js';
-import { forEachLineChunk, readText } from '../../trec/text.js';
+} from '../columns.js';
+import { QueryTooLargeError, RunGrouper, RunNotGroupedError, streamQrelsQueries } from '../grouper.js';
+import { forEachLineChunk, readText } from '../text.js';
 import {
   PARALLEL_MIN_BYTES,
   findRunCuts,
@@ -36,11 +34,6 @@ import {
   type StartedPart,
 } from './parallel.js';
 import { emptyOutcome, measureRunRange, type PartOutcome } from './part.js';
-
-/** trec_eval's exit status for a duplicate docno ("Can't calculate measure"). */
-export const EXIT_DUPLICATE = 4;
-/** trec_eval's exit status when no query has both results and judgments. */
-export const EXIT_NO_QUERIES = 7;
 
 /** What to evaluate and how: the command's flags, read. */
 export interface TrecEvalInvocation {
@@ -54,53 +47,100 @@ export interface TrecEvalInvocation {
   threads: number | undefined;
 }
 
-/** Evaluates the run against the qrels and prints trec_eval's lines; returns the exit status. */
-export async function evaluateTrec(invocation: TrecEvalInvocation, io: CommandIO): Promise<number> {
-  return invocation.streaming ? await evaluateStreaming(invocation, io) : await evaluateWholeRun(invocation, io);
+/** A progress display over the bytes of the run read so far. */
+export interface ProgressDisplay {
+  update(done: number): void;
+  finish(): void;
 }
 
-async function readSource(role: string, path: string, io: CommandIO): Promise<string> {
+/** Where the evaluation reads standard input and writes its lines. */
+export interface TrecEvalStreams {
+  /** Receives trec_eval's lines (a Node stream takes bytes; anything else gets text). */
+  stdout: OutputStream;
+  /** The run when its path is '-'. */
+  stdin: AsyncIterable<string | Uint8Array>;
+  /** Starts a progress display over `total` bytes (undefined: unknown). Default: none. */
+  progress?: (total: number | undefined) => ProgressDisplay;
+}
+
+/** --timings: the stages' milliseconds, the peak memory and the threads that measured. */
+export interface TrecEvalTimings {
+  read: number;
+  sort: number;
+  measure: number;
+  write: number;
+  total: number;
+  maxRssMB: number;
+  threads: number;
+}
+
+const NO_PROGRESS: ProgressDisplay = { update() {}, finish() {} };
+
+function startProgress(streams: TrecEvalStreams, total: number | undefined): ProgressDisplay {
+  return streams.progress?.(total) ?? NO_PROGRESS;
+}
+
+/**
+ * Evaluates the run against the qrels and writes trec_eval's lines to streams.stdout; returns the
+ * stage times when invocation.timings is set. Throws what stops trec_eval too: TrecReadError (a file
+ * it cannot read), TrecFormatError, DuplicateDocnoError and TrecEvalStop, the last two with their
+ * exit status.
+ */
+export async function evaluateTrec(
+  invocation: TrecEvalInvocation,
+  streams: TrecEvalStreams,
+): Promise<TrecEvalTimings | undefined> {
+  return invocation.streaming
+    ? await evaluateStreaming(invocation, streams)
+    : await evaluateWholeRun(invocation, streams);
+}
+
+async function readSource(role: TrecReadError['role'], path: string, streams: TrecEvalStreams): Promise<string> {
   try {
-    return await readText(path, io.stdin, path === '-' ? '<stdin>' : path);
+    return await readText(path, streams.stdin, path === '-' ? '<stdin>' : path);
   } catch (error) {
-    throw fileError(role, path === '-' ? '<stdin>' : path, error);
+    throw new TrecReadError(role, path === '-' ? '<stdin>' : path, error);
   }
 }
 
+/** A failure to read the run file (from the file system, not its text) as a TrecReadError. */
+function runReadError(invocation: TrecEvalInvocation, error: unknown): unknown {
+  return error instanceof Error && 'code' in error ? new TrecReadError('run file', invocation.runPath, error) : error;
+}
+
 /** A qrels file without a judgment line: trec_eval stops too ("Cannot read qrels file", exit 2). */
-function emptyQrels(path: string): CommandError {
-  return new CommandError(
+function emptyQrels(path: string): TrecEvalStop {
+  return new TrecEvalStop(
     `cannot read qrels file '${path}': it holds no judgment line (trec_eval stops on it too: "Cannot read qrels file")`,
-    EXIT_USAGE,
+    EXIT_BAD_INPUT,
   );
 }
 
 /** A run without a result line: trec_eval stops too ("Cannot read results file", exit 2). */
-function emptyRun(file: string): CommandError {
-  return new CommandError(
+function emptyRun(file: string): TrecEvalStop {
+  return new TrecEvalStop(
     `cannot read run file '${file}': it holds no result line (trec_eval stops on it too: "Cannot read results file")`,
-    EXIT_USAGE,
+    EXIT_BAD_INPUT,
   );
 }
 
-function noQueries(): CommandError {
-  return new CommandError(
+function noQueries(): TrecEvalStop {
+  return new TrecEvalStop(
     'no queries with both results and relevance info (use -c to score qrels queries missing from the run as 0)',
     EXIT_NO_QUERIES,
   );
 }
 
-function finishTimings(
+function timingsOf(
   invocation: TrecEvalInvocation,
   evaluator: TrecEvaluator,
-  io: CommandIO,
   startedAt: number,
-): void {
-  if (!invocation.timings) return;
+): TrecEvalTimings | undefined {
+  if (!invocation.timings) return undefined;
   const { read, sort, measure, write } = evaluator.times;
   const round = (value: number) => Math.round(value * 10) / 10;
   const total = performance.now() - startedAt;
-  const report = {
+  return {
     read: round(read),
     sort: round(sort),
     measure: round(measure),
@@ -109,7 +149,6 @@ function finishTimings(
     maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
     threads: evaluator.threads,
   };
-  io.stderr.write(`${JSON.stringify(report)}\n`);
 }
 
 async function fileSize(path: string): Promise<number | undefined> {
@@ -121,13 +160,13 @@ async function fileSize(path: string): Promise<number | undefined> {
   }
 }
 
-async function checkReadable(role: string, path: string): Promise<void> {
+async function checkReadable(role: TrecReadError['role'], path: string): Promise<void> {
   if (path === '-') return;
   try {
     const info = await stat(path);
     if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
   } catch (error) {
-    throw fileError(role, path, error);
+    throw new TrecReadError(role, path, error);
   }
 }
 
@@ -153,7 +192,7 @@ interface Measured {
  */
 async function measureSerially(
   invocation: TrecEvalInvocation,
-  io: CommandIO,
+  streams: TrecEvalStreams,
   qrels: QrelsColumns,
   evaluator: TrecEvaluator,
 ): Promise<Measured> {
@@ -161,10 +200,17 @@ async function measureSerially(
   let result: Measured | undefined;
   let retained: string[] | undefined;
   if (invocation.runPath !== '-') {
-    const outcome = measureFilePart(invocation, io, qrels, evaluator, Infinity, await fileSize(invocation.runPath));
+    const outcome = measureFilePart(
+      invocation,
+      streams,
+      qrels,
+      evaluator,
+      Infinity,
+      await fileSize(invocation.runPath),
+    );
     if (outcome.grouped) return measuredOf(outcome, qrels);
   } else {
-    ({ result, retained } = await measureGroupedStdin(invocation, io, qrels, evaluator));
+    ({ result, retained } = await measureGroupedStdin(invocation, streams, qrels, evaluator));
     if (result !== undefined) return result;
   }
 
@@ -178,12 +224,12 @@ async function measureSerially(
   );
   if (retained === undefined) {
     try {
-      await forEachLineChunk(invocation.runPath, io.stdin, (text) => builder.accept(text), {
+      await forEachLineChunk(invocation.runPath, streams.stdin, (text) => builder.accept(text), {
         file: invocation.settings.runFile,
         lineNumber: () => builder.linesRead + 1,
       });
     } catch (error) {
-      throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+      throw runReadError(invocation, error);
     }
   } else {
     for (const text of retained) builder.accept(text);
@@ -222,12 +268,12 @@ function measureInto(
  */
 async function measureGroupedStdin(
   invocation: TrecEvalInvocation,
-  io: CommandIO,
+  streams: TrecEvalStreams,
   qrels: QrelsColumns,
   evaluator: TrecEvaluator,
 ): Promise<{ result: Measured | undefined; retained: string[] }> {
   const result = measuredOf(emptyOutcome(qrels, evaluator.rowCount), qrels);
-  const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total: undefined });
+  const progress = startProgress(streams, undefined);
   let bytesRead = 0;
   const retained: string[] = [];
   let grouped = true;
@@ -243,7 +289,7 @@ async function measureGroupedStdin(
   try {
     await forEachLineChunk(
       '-',
-      io.stdin,
+      streams.stdin,
       (text) => {
         retained.push(text);
         evaluator.noteRunText(text);
@@ -262,7 +308,7 @@ async function measureGroupedStdin(
       },
     );
   } catch (error) {
-    throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+    throw runReadError(invocation, error);
   } finally {
     progress.finish();
   }
@@ -273,20 +319,20 @@ async function measureGroupedStdin(
 /** The run file's bytes [0, end), measured as they come (with a progress bar over `total` bytes). */
 function measureFilePart(
   invocation: TrecEvalInvocation,
-  io: CommandIO,
+  streams: TrecEvalStreams,
   qrels: QrelsColumns,
   evaluator: TrecEvaluator,
   end: number,
   total: number | undefined,
 ): PartOutcome {
-  const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total });
+  const progress = startProgress(streams, total);
   let bytesRead = 0;
   try {
     return measureRunRange(invocation.runPath, 0, end, qrels, evaluator, MAX_CARRY, (bytes) =>
       progress.update((bytesRead += bytes)),
     );
   } catch (error) {
-    throw error instanceof Error && 'code' in error ? fileError('run file', invocation.runPath, error) : error;
+    throw runReadError(invocation, error);
   } finally {
     progress.finish();
   }
@@ -362,12 +408,12 @@ async function startParallelParts(invocation: TrecEvalInvocation): Promise<Paral
  */
 async function measureInParallel(
   invocation: TrecEvalInvocation,
-  io: CommandIO,
+  streams: TrecEvalStreams,
   qrels: QrelsColumns,
   evaluator: TrecEvaluator,
   parts: ParallelParts,
 ): Promise<Measured | undefined> {
-  const mine = measureFilePart(invocation, io, qrels, evaluator, parts.cuts[0] as number, parts.cuts[0]);
+  const mine = measureFilePart(invocation, streams, qrels, evaluator, parts.cuts[0] as number, parts.cuts[0]);
   if (!mine.grouped) return undefined;
   const outcomes = [mine];
   let lineOffset = mine.linesRead;
@@ -409,13 +455,16 @@ async function measureInParallel(
  * of id, as trec_eval does; a duplicate docno surfaces when that order reaches its query, after any
  * format error.
  */
-async function evaluateWholeRun(invocation: TrecEvalInvocation, io: CommandIO): Promise<number> {
+async function evaluateWholeRun(
+  invocation: TrecEvalInvocation,
+  streams: TrecEvalStreams,
+): Promise<TrecEvalTimings | undefined> {
   const startedAt = performance.now();
   await checkReadable('run file', invocation.runPath);
   // Workers start first: they read the qrels while the main thread does too.
   const parts = await startParallelParts(invocation);
   try {
-    return await evaluateWholeRunWith(invocation, io, parts, startedAt);
+    return await evaluateWholeRunWith(invocation, streams, parts, startedAt);
   } finally {
     for (const worker of parts?.workers ?? []) worker.cancel();
   }
@@ -423,27 +472,27 @@ async function evaluateWholeRun(invocation: TrecEvalInvocation, io: CommandIO): 
 
 async function evaluateWholeRunWith(
   invocation: TrecEvalInvocation,
-  io: CommandIO,
+  streams: TrecEvalStreams,
   parts: ParallelParts | undefined,
   startedAt: number,
-): Promise<number> {
+): Promise<TrecEvalTimings | undefined> {
   const { settings } = invocation;
   const qrels = parseQrelsColumns(
-    await readSource('qrels file', invocation.qrelsPath, io),
+    await readSource('qrels file', invocation.qrelsPath, streams),
     invocation.qrelsPath,
     'trec_eval',
     parts !== undefined,
   );
   if (qrels.count === 0) throw emptyQrels(invocation.qrelsPath);
   for (const worker of parts?.workers ?? []) worker.sendQrels(sharedQrelsColumns(qrels));
-  const output = new TrecOutput(io.stdout);
+  const output = new TrecOutput(streams.stdout);
   const evaluator = new TrecEvaluator(invocation.plan, settings, output);
   if (invocation.runPath !== '-') evaluator.noteRunFile(invocation.runPath);
-  let measured = parts && (await measureInParallel(invocation, io, qrels, evaluator, parts));
+  let measured = parts && (await measureInParallel(invocation, streams, qrels, evaluator, parts));
   if (measured === undefined) {
     // Not grouped (or a worker failed): the workers' memory goes before the run is read again whole.
     for (const worker of parts?.workers ?? []) worker.cancel();
-    measured = await measureSerially(invocation, io, qrels, evaluator);
+    measured = await measureSerially(invocation, streams, qrels, evaluator);
   }
   if (measured.runQueryCount === 0) throw emptyRun(settings.runFile);
 
@@ -478,8 +527,7 @@ async function evaluateWholeRunWith(
   evaluator.times.write += performance.now() - writeStarted;
   evaluator.times.read =
     performance.now() - startedAt - evaluator.times.sort - evaluator.times.measure - evaluator.times.write;
-  finishTimings(invocation, evaluator, io, startedAt);
-  return 0;
+  return timingsOf(invocation, evaluator, startedAt);
 }
 
 /** Indices of `ids` in byte order of id (trec_eval's print order); a qrels file usually is in that order already. */
@@ -497,14 +545,17 @@ function byteOrder(ids: readonly string[]): number[] {
  * in byte order of id; memory holds one query of each plus the output buffer, however many queries.
  * Lines are printed as queries complete, in the same order and bytes as the whole-run mode.
  */
-async function evaluateStreaming(invocation: TrecEvalInvocation, io: CommandIO): Promise<number> {
+async function evaluateStreaming(
+  invocation: TrecEvalInvocation,
+  streams: TrecEvalStreams,
+): Promise<TrecEvalTimings | undefined> {
   const startedAt = performance.now();
   const { settings } = invocation;
   await checkReadable('qrels file', invocation.qrelsPath);
   await checkReadable('run file', invocation.runPath);
-  const output = new TrecOutput(io.stdout);
+  const output = new TrecOutput(streams.stdout);
   const evaluator = new TrecEvaluator(invocation.plan, settings, output);
-  const progress = createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total: await fileSize(invocation.runPath) });
+  const progress = startProgress(streams, await fileSize(invocation.runPath));
   let bytesRead = 0;
 
   const qrelsQueries = streamQrelsQueries(invocation.qrelsPath, invocation.qrelsPath);
@@ -538,7 +589,7 @@ async function evaluateStreaming(invocation: TrecEvalInvocation, io: CommandIO):
   try {
     await forEachLineChunk(
       invocation.runPath,
-      io.stdin,
+      streams.stdin,
       (text) => {
         evaluator.noteRunText(text);
         grouper.accept(text);
@@ -563,6 +614,5 @@ async function evaluateStreaming(invocation: TrecEvalInvocation, io: CommandIO):
   await output.end();
   evaluator.times.read =
     performance.now() - startedAt - evaluator.times.sort - evaluator.times.measure - evaluator.times.write;
-  finishTimings(invocation, evaluator, io, startedAt);
-  return 0;
+  return timingsOf(invocation, evaluator, startedAt);
 }

@@ -1,29 +1,25 @@
 // The evaluation behind `rag-matchers trec-eval`: one query at a time, through the metric core
-// (measureGradedRanking), printed exactly as trec_eval 10 prints.
+// (measureGradedRanking), printed exactly as trec_eval 10 prints. evaluate.ts drives it.
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
-import { textLimits } from '../../trec/text.js';
+import { textLimits } from '../text.js';
 import { formatMeasure } from '../../core/measures.js';
 import {
   createMeasureScratch,
   gradeTooLargeError,
   interpolatedPrecision,
+  judgeSpans,
+  loadJudgedSpans,
   measureGradedRanking,
   planMeasures,
+  reserveJudgedSpans,
   reserveScratch,
+  spansEqual,
   type MeasurePlan,
   type MeasureScratch,
 } from '../../core/measure-ranking.js';
 import type { JudgmentSettings } from '../../core/relevance.js';
-import {
-  DuplicateDocnoError,
-  compareSpans,
-  docIdOf,
-  qrelsLineOf,
-  rankEntries,
-  spanHash,
-  type QrelsColumns,
-  type SpanQuery,
-} from '../../trec/columns.js';
+import { DuplicateDocnoError } from '../errors.js';
+import { docIdOf, qrelsLineOf, rankEntries, type QrelsColumns, type SpanQuery } from '../columns.js';
 import { FAST_VALUE_BYTES, formatFixed, measureColumn, writeCount, writeFixed, type ByteLines } from './format.js';
 import type { TrecOutput } from './output.js';
 import type { TrecMeasurePlan } from './measures.js';
@@ -60,35 +56,6 @@ export interface StageTimes {
   sort: number;
   measure: number;
   write: number;
-}
-
-/** True when a[aStart, aEnd) and b[bStart, bEnd) hold the same characters. */
-function spansEqual(a: string, aStart: number, aEnd: number, b: string, bStart: number, bEnd: number): boolean {
-  const length = aEnd - aStart;
-  if (length !== bEnd - bStart) return false;
-  for (let index = 0; index < length; index++)
-    if (a.charCodeAt(aStart + index) !== b.charCodeAt(bStart + index)) return false;
-  return true;
-}
-
-/** An open-addressing table of small positive integers keyed by 32-bit hashes, reused across queries. */
-class ReusableTable {
-  slots = new Int32Array(256);
-  hashes = new Uint32Array(256);
-  mask = 255;
-
-  /** Empties the table, sized for `entries` (load ≤ 1/2). */
-  prepare(entries: number): void {
-    let capacity = 16;
-    while (capacity < entries * 2) capacity *= 2;
-    if (capacity > this.slots.length) {
-      this.slots = new Int32Array(capacity);
-      this.hashes = new Uint32Array(capacity);
-    } else {
-      this.slots.fill(0, 0, capacity);
-    }
-    this.mask = capacity - 1;
-  }
 }
 
 /** trec_eval's floor for a value in a geometric mean (MIN_GEO_MEAN): a query with AP 0 does not make it 0. */
@@ -186,6 +153,7 @@ export class TrecEvaluator {
     this.prefixBytes = this.prefixes.map((prefix) => Buffer.from(prefix, 'utf8'));
     this.queryLineBytes = this.prefixBytes.reduce((total, prefix) => total + prefix.length + FAST_VALUE_BYTES + 2, 0);
     this.measurePlan = planMeasures(plan.measures);
+    reserveScratch(this.scratch, 0, this.measurePlan.measures.length);
     const measureNames = this.measurePlan.names;
     this.rowMeasure = Int32Array.from(plan.rows, (row) =>
       row.measure === undefined ? -1 : measureNames.indexOf(formatMeasure(row.measure)),
@@ -232,13 +200,8 @@ export class TrecEvaluator {
     this.relevantInAllQrels = count;
   }
 
-  /** The judged documents of the query being measured: spans of a text (the qrels', or each id itself). */
-  private judgedTexts: string[] = [];
-  private judgedStarts = new Int32Array(64);
-  private judgedEnds = new Int32Array(64);
+  /** How many judged documents the query being measured has (in scratch.judgedSpans). */
   private judgedCount = 0;
-  private readonly judgedTable = new ReusableTable();
-  private readonly rankTable = new ReusableTable();
   /** addQuery's row values, consumed at once. */
   private readonly rowBuffer: Float64Array;
 
@@ -272,56 +235,18 @@ export class TrecEvaluator {
     this.measureJudged(qrels.queryIds[query] as string, run, target, offset);
   }
 
-  private reserveJudged(count: number): void {
-    if (this.judgedStarts.length < count) {
-      this.judgedStarts = new Int32Array(count * 2);
-      this.judgedEnds = new Int32Array(count * 2);
-    }
-    reserveScratch(this.scratch, count, this.measurePlan.measures.length);
-    this.judgedTable.prepare(count);
-  }
-
-  /** Adds judged document `index` (already in the span arrays) to the hash table; returns the index it repeats, or -1. */
-  private indexJudged(index: number): number {
-    const table = this.judgedTable;
-    const text = this.judgedTexts[index] as string;
-    const start = this.judgedStarts[index] as number;
-    const end = this.judgedEnds[index] as number;
-    const hash = spanHash(text, start, end);
-    let slot = hash & table.mask;
-    for (let found = table.slots[slot] as number; found !== 0; found = table.slots[slot] as number) {
-      const other = found - 1;
-      if (
-        table.hashes[slot] === hash &&
-        spansEqual(
-          text,
-          start,
-          end,
-          this.judgedTexts[other] as string,
-          this.judgedStarts[other] as number,
-          this.judgedEnds[other] as number,
-        )
-      )
-        return other;
-      slot = (slot + 1) & table.mask;
-    }
-    table.slots[slot] = index + 1;
-    table.hashes[slot] = hash;
-    return -1;
-  }
-
   private judgeFromMap(grades: Map<string, number>): void {
-    this.reserveJudged(grades.size);
+    const spans = reserveJudgedSpans(this.scratch, grades.size);
     const judgedGrades = this.scratch.judgedGrades;
     let count = 0;
     for (const [id, grade] of grades) {
-      this.judgedTexts[count] = id;
-      this.judgedStarts[count] = 0;
-      this.judgedEnds[count] = id.length;
-      judgedGrades[count] = grade;
-      this.indexJudged(count++);
+      spans.texts[count] = id;
+      spans.starts[count] = 0;
+      spans.ends[count] = id.length;
+      judgedGrades[count++] = grade;
     }
-    this.judgedCount = count;
+    this.judgedCount = count; // the ids of a Map are distinct
+    this.qrels = undefined;
   }
 
   /** The judgments of qrels query `query`, straight from the columns (no strings); a repeated docno is fatal. */
@@ -329,30 +254,54 @@ export class TrecEvaluator {
     const { starts, order } = qrels.groups;
     const first = starts[query] as number;
     const count = (starts[query + 1] as number) - first;
-    this.reserveJudged(count);
+    const spans = reserveJudgedSpans(this.scratch, count);
     const judgedGrades = this.scratch.judgedGrades;
     const text = qrels.text;
     for (let index = 0; index < count; index++) {
       const entry = order === undefined ? first + index : (order[first + index] as number);
-      this.judgedTexts[index] = text;
-      this.judgedStarts[index] = qrels.docStart[entry] as number;
-      this.judgedEnds[index] = qrels.docEnd[entry] as number;
+      spans.texts[index] = text;
+      spans.starts[index] = qrels.docStart[entry] as number;
+      spans.ends[index] = qrels.docEnd[entry] as number;
       judgedGrades[index] = qrels.grade[entry] as number;
-      const repeated = this.indexJudged(index);
-      if (repeated !== -1) {
-        const docId = text.slice(qrels.docStart[entry] as number, qrels.docEnd[entry] as number);
-        const firstEntry = order === undefined ? first + repeated : (order[first + repeated] as number);
-        throw new DuplicateDocnoError(
-          qrels.file,
-          qrels.queryIds[query] as string,
-          docId,
-          qrelsLineOf(qrels, entry),
-          qrelsLineOf(qrels, firstEntry),
-          'qrels',
-        );
-      }
     }
     this.judgedCount = count;
+    this.qrelsQuery = query;
+    this.qrels = qrels;
+  }
+
+  /** The qrels query judgeFromQrels set up last (for the message of a repeated docno), if any. */
+  private qrels: QrelsColumns | undefined;
+  private qrelsQuery = -1;
+
+  /** The error for judged entry `repeated`, which repeats an earlier one, of the query set up last. */
+  private judgedRepeatError(queryId: string, repeated: number): DuplicateDocnoError {
+    const { texts, starts, ends } = this.scratch.judgedSpans;
+    const docId = (texts[repeated] as string).slice(starts[repeated] as number, ends[repeated] as number);
+    let firstIndex = 0;
+    while (
+      !spansEqual(
+        texts[firstIndex] as string,
+        starts[firstIndex] as number,
+        ends[firstIndex] as number,
+        texts[repeated] as string,
+        starts[repeated] as number,
+        ends[repeated] as number,
+      )
+    )
+      firstIndex++;
+    const qrels = this.qrels;
+    if (qrels === undefined) return new DuplicateDocnoError('qrels', queryId, docId, NaN, NaN, 'qrels');
+    const { starts: groupStarts, order } = qrels.groups;
+    const first = groupStarts[this.qrelsQuery] as number;
+    const entryOf = (index: number) => (order === undefined ? first + index : (order[first + index] as number));
+    return new DuplicateDocnoError(
+      qrels.file,
+      queryId,
+      docId,
+      qrelsLineOf(qrels, entryOf(repeated)),
+      qrelsLineOf(qrels, entryOf(firstIndex)),
+      'qrels',
+    );
   }
 
   /**
@@ -360,8 +309,8 @@ export class TrecEvaluator {
    * under -c), judged by the judged spans set up before. Throws DuplicateDocnoError for a docno
    * repeated within the kept top documents.
    *
-   * Doc ids stay spans of the run text: ranked by score and docno, checked for repeats and matched
-   * with the judged spans through hash tables, then measured from each rank's grade.
+   * Doc ids stay spans of the run text: ranked by score and docno (the core's rule), checked for
+   * repeats and matched with the judged spans in the core's key table, then measured from each rank's grade.
    */
   private measureJudged(queryId: string, run: Omit<SpanQuery, 'queryId'>, target: Float64Array, offset: number): void {
     const timed = this.settings.timeStages === true;
@@ -371,62 +320,17 @@ export class TrecEvaluator {
     const measureStarted = clock(timed);
     this.times.sort += measureStarted - sortStarted;
 
-    const { text, docStart, docEnd } = run;
     const scratch = this.scratch;
-    // The scratch was sized for the judged documents when they were set up (reserveJudged).
-    const { foundRanks, foundGrades, judgedGrades } = scratch;
-    let foundCount = 0;
-    const judged = this.judgedTable;
-    const { judgedTexts, judgedStarts, judgedEnds } = this;
-    // Each kept document: a repeat is fatal (trec_eval); a judged one gets its grade.
+    // One key table for the judged spans and the kept ones: a repeat is fatal (trec_eval), first in
+    // the qrels, then in the run; a judged document gets its grade.
+    const repeatedJudgment = loadJudgedSpans(scratch, this.judgedCount, kept);
+    if (repeatedJudgment !== -1) throw this.judgedRepeatError(queryId, repeatedJudgment);
+    const repeatedRank = judgeSpans(scratch, run.text, run.docStart, run.docEnd, order, kept);
+    if (repeatedRank !== -1) throw this.rankRepeatError(queryId, run, order, repeatedRank);
+    const { foundGrades, foundCount, judgedGrades } = scratch;
     const level = this.settings.relevanceLevel;
     let relevantRetrieved = 0;
-    const seen = this.rankTable;
-    seen.prepare(kept);
-    for (let rank = 0; rank < kept; rank++) {
-      const entry = order[rank] as number;
-      const start = docStart[entry] as number;
-      const end = docEnd[entry] as number;
-      const hash = spanHash(text, start, end);
-      let slot = hash & seen.mask;
-      for (let other = seen.slots[slot] as number; other !== 0; other = seen.slots[slot] as number) {
-        const otherEntry = order[other - 1] as number;
-        if (
-          seen.hashes[slot] === hash &&
-          compareSpans(text, start, end, docStart[otherEntry] as number, docEnd[otherEntry] as number) === 0
-        ) {
-          throw this.duplicateError(queryId, run, entry, otherEntry);
-        }
-        slot = (slot + 1) & seen.mask;
-      }
-      seen.slots[slot] = rank + 1;
-      seen.hashes[slot] = hash;
-      for (
-        let probe = hash & judged.mask, found = judged.slots[probe] as number;
-        found !== 0;
-        probe = (probe + 1) & judged.mask, found = judged.slots[probe] as number
-      ) {
-        const index = found - 1;
-        if (
-          judged.hashes[probe] === hash &&
-          spansEqual(
-            text,
-            start,
-            end,
-            judgedTexts[index] as string,
-            judgedStarts[index] as number,
-            judgedEnds[index] as number,
-          )
-        ) {
-          const grade = judgedGrades[index] as number;
-          if (grade >= level) relevantRetrieved++;
-          foundRanks[foundCount] = rank;
-          foundGrades[foundCount++] = grade;
-          break;
-        }
-      }
-    }
-    scratch.foundCount = foundCount;
+    for (let found = 0; found < foundCount; found++) if ((foundGrades[found] as number) >= level) relevantRetrieved++;
 
     const overflowing = measureGradedRanking(
       scratch,
@@ -437,10 +341,8 @@ export class TrecEvaluator {
       false,
     );
     if (overflowing !== -1) {
-      const docId = (judgedTexts[overflowing] as string).slice(
-        judgedStarts[overflowing] as number,
-        judgedEnds[overflowing] as number,
-      );
+      const { texts, starts, ends } = scratch.judgedSpans;
+      const docId = (texts[overflowing] as string).slice(starts[overflowing] as number, ends[overflowing] as number);
       throw gradeTooLargeError(
         `the judgment of ${docId} in query ${queryId}`,
         judgedGrades[overflowing] as number,
@@ -562,14 +464,32 @@ export class TrecEvaluator {
     return text.length >= 6 ? text : text.padStart(6);
   }
 
-  private duplicateError(
+  /** The error for the key at rank `rank`, which a higher rank holds already. */
+  private rankRepeatError(
     queryId: string,
     run: Omit<SpanQuery, 'queryId'>,
-    entry: number,
-    otherEntry: number,
+    order: readonly number[],
+    rank: number,
   ): DuplicateDocnoError {
+    const { text, docStart, docEnd } = run;
+    const entry = order[rank] as number;
+    let higher = 0;
+    for (; ; higher++) {
+      const other = order[higher] as number;
+      if (
+        spansEqual(
+          text,
+          docStart[entry] as number,
+          docEnd[entry] as number,
+          text,
+          docStart[other] as number,
+          docEnd[other] as number,
+        )
+      )
+        break;
+    }
     const lineOf = (position: number) => run.lineNumberOf?.(position) ?? (run.lineNumber[position] as number);
-    const lines = [lineOf(entry), lineOf(otherEntry)].sort((a, b) => a - b);
+    const lines = [lineOf(entry), lineOf(order[higher] as number)].sort((a, b) => a - b);
     return new DuplicateDocnoError(
       this.settings.runFile,
       queryId,
