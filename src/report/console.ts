@@ -18,6 +18,7 @@ import {
   acceptModeOf,
   actionFor,
   describeNotJudged,
+  isRepeatFinding,
   reportCommands,
   type ReportCommands,
 } from './format.js';
@@ -167,7 +168,9 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   }
 
   // What an update would change beyond tolerance, by name, with the command that accepts it.
-  const listed = summary.findings.filter((finding) => finding.kind !== 'regression' && finding.kind !== 'not-judged');
+  const listed = summary.findings.filter(
+    (finding) => finding.kind !== 'regression' && finding.kind !== 'not-judged' && !isRepeatFinding(finding),
+  );
   if (listed.length > 0) {
     const failing = listed.some((finding) => finding.fails);
     lines.push(
@@ -185,6 +188,15 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   }
   const notJudged = notJudgedLines(summary, commands, maxMissing, paint);
   if (notJudged.length > 0) lines.push('', ...notJudged);
+  const repeated = summary.findings.filter(isRepeatFinding);
+  if (repeated.length > 0) {
+    lines.push('', (repeated.some((finding) => finding.fails) ? paint.yellow : paint.bold)('Repeated questions:'));
+    for (const finding of repeated.slice(0, maxMissing))
+      lines.push(
+        `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,
+      );
+    if (repeated.length > maxMissing) lines.push(`  … and ${repeated.length - maxMissing} more (see the JSON report)`);
+  }
 
   // Notes.
   const notes: string[] = [];
@@ -241,15 +253,20 @@ export function describeDifferences(findings: readonly GateFinding[]): string {
 /** The report's last line: the verdict, and on a failure the command that clears it. */
 function verdictLine(summary: RunSummary, commands: ReportCommands, paint: ReturnType<typeof painter>): string {
   const failingFindings = summary.findings.filter(
-    (finding) => finding.fails && finding.kind !== 'regression' && finding.kind !== 'not-judged',
+    (finding) =>
+      finding.fails && finding.kind !== 'regression' && finding.kind !== 'not-judged' && !isRepeatFinding(finding),
   );
+  const failingRepeats = summary.findings.filter((finding) => finding.fails && isRepeatFinding(finding));
   const failingNotJudged = summary.findings.filter((finding) => finding.fails && finding.kind === 'not-judged');
   const notJudged = summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
   const regressionsFail =
     summary.regressions > 0 && summary.settings.failOnRegression && !summary.settings.updatingBaseline;
   const notJudgedNote =
     notJudged === 0 ? '' : ` ${plural(notJudged, 'baseline question')} not judged (${describeNotJudged(summary)}).`;
-  if (summary.regressions > 0 && (regressionsFail || (failingFindings.length === 0 && failingNotJudged.length === 0))) {
+  if (
+    summary.regressions > 0 &&
+    (regressionsFail || (failingFindings.length === 0 && failingNotJudged.length === 0 && failingRepeats.length === 0))
+  ) {
     return (
       paint.red(`Retrieval quality regressed in ${plural(summary.regressions, 'suite × measure row')}.`) +
       notJudgedNote +
@@ -261,6 +278,11 @@ function verdictLine(summary: RunSummary, commands: ReportCommands, paint: Retur
       paint.yellow(`The baseline is out of date: ${describeDifferences(failingFindings)}.`) +
       notJudgedNote +
       ` Accept with: ${commands[acceptModeOf(summary.findings)]} and commit the baseline.`
+    );
+  }
+  if (failingRepeats.length > 0) {
+    return paint.yellow(
+      `Repeated questions break the CI rules (minRepeats, maxSpread) in ${plural(failingRepeats.length, 'suite × measure row')}: see "Repeated questions" above.`,
     );
   }
   if (failingNotJudged.length > 0) {

@@ -4,6 +4,7 @@
 
 import type { CollectedRun } from '../recording/collected.js';
 import { acceptCommandFor, reportCommands, type ReportCommands } from './format.js';
+import { isUnstable, spreadOf } from './repeats.js';
 import type {
   BaselineCoverage,
   GateFinding,
@@ -56,6 +57,9 @@ export interface JsonReport {
     resamples: number;
     intervalResamples: number;
     holmFamily: number;
+    /** Only when set: the reporter options of repeated runs. */
+    minRepeats?: number;
+    maxSpread?: number;
   };
   warnings: string[];
   /** Test files that ran in full (CollectedRun.files), or null when the runner did not say. */
@@ -128,6 +132,12 @@ export interface JsonReportSample {
   pass: boolean;
   threshold: number | null;
   negated: boolean;
+  /** Only for a question run several times (repeats): its values over its runs (`value` is their mean). */
+  repeats?: number[];
+  /** With `repeats`: max − min of them. */
+  spread?: number;
+  /** With `repeats`: whether they differ. */
+  unstable?: boolean;
 }
 
 /** The report object (see JsonReport). `run` supplies the list of files that ran; `acceptCommand` the update command (default for the runner). */
@@ -180,6 +190,8 @@ export function renderJson(
       resamples: settings.resamples,
       intervalResamples: settings.intervalResamples,
       holmFamily: settings.holmFamily,
+      ...(settings.minRepeats !== undefined ? { minRepeats: settings.minRepeats } : {}),
+      ...(settings.maxSpread !== undefined ? { maxSpread: settings.maxSpread } : {}),
     },
     warnings: [...summary.warnings],
     files: run?.files ? [...run.files] : null,
@@ -249,6 +261,7 @@ function jsonRow(row: SummaryRow): JsonReportRow {
     notJudgedSamples: [...row.notJudgedSamples],
     samples: row.sampleIds.map((id, index) => {
       const source = row.sources[index]!;
+      const runs = row.repeats?.[index];
       return {
         id,
         test: source.test,
@@ -257,6 +270,7 @@ function jsonRow(row: SummaryRow): JsonReportRow {
         pass: source.pass !== false,
         threshold: source.threshold ?? null,
         negated: source.negated === true,
+        ...(runs === undefined ? {} : { repeats: [...runs], spread: spreadOf(runs), unstable: isUnstable(runs) }),
       };
     }),
   };

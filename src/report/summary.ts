@@ -26,6 +26,7 @@ import {
   type CollectedSample,
   type SuiteIdentity,
 } from '../recording/collected.js';
+import { checkRepeatRules, repeatFindings, type RepeatRules } from './repeats.js';
 
 export type { RowComparison, SampleChange } from '../baseline/compare.js';
 export { DEFAULT_TEST } from '../core/regression-rule.js';
@@ -83,6 +84,10 @@ export interface SummaryOptions {
    * files are reported missing (obsolete) rather than "not run". summaryOptionsFrom fills it in.
    */
   fileExists?: (file: string) => boolean;
+  /** Under `strict`, each question must run at least this many times (repeats): `too-few-repeats` otherwise. */
+  minRepeats?: number;
+  /** Under `strict`, no question's spread over its runs (max − min) may exceed this: `unstable` fails otherwise. */
+  maxSpread?: number;
 }
 
 export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'new';
@@ -97,7 +102,9 @@ export type FindingKind =
   | 'renamed-suite'
   | 'ambiguous-suite'
   | 'unconfirmed-move'
-  | 'not-judged';
+  | 'not-judged'
+  | 'unstable'
+  | 'too-few-repeats';
 
 /**
  * One way in which an update would change the baseline beyond tolerance (or a legacy suite that cannot
@@ -123,6 +130,12 @@ export interface GateFinding {
   detail?: string;
   /** Not judged: how many baseline questions. */
   count?: number;
+  /** Unstable: each question's spread over its runs (max − min), parallel to `questions`. */
+  spreads?: number[];
+  /** Too few repeats: how many times each question ran, parallel to `questions`. */
+  runs?: number[];
+  /** The rule's limit: maxSpread (unstable, when set) or minRepeats (too-few-repeats). */
+  limit?: number;
   /** What accepts it: RAG_BASELINE=update or RAG_BASELINE=prune; `run`: running those questions (or declaring the run partial). */
   accept: 'update' | 'prune' | 'run';
   /** True when it fails the run under the current settings. */
@@ -182,6 +195,11 @@ export interface SummaryRow {
   values: number[];
   before: (number | undefined)[];
   sources: CollectedSample[];
+  /**
+   * Only when some question ran more than once (repeats): each question's values over its runs, parallel
+   * to `sampleIds` (undefined for a question run once); `values` holds their means.
+   */
+  repeats?: (number[] | undefined)[];
 }
 
 /** The questions of a baseline suite × measure that this run found gone (deleted or renamed tests, a deleted test file). */
@@ -260,7 +278,7 @@ export interface RunSummary {
     intervalResamples: number;
     /** Rows in the Holm family: compared rows with at least one changed question. */
     holmFamily: number;
-  };
+  } & RepeatRules;
 }
 
 /**
@@ -403,6 +421,9 @@ export function summarize(
     baseline === undefined && !settings.strict
       ? []
       : collectFindings(rows, missing, baseline, grouped.suites, legacy, notJudged.groups(), settings);
+  // Repeated questions are marked whether or not there is a baseline.
+  for (const finding of repeatFindings(rows, settings, settings.strict && !settings.updatingBaseline))
+    findings.push(finding);
   const passed =
     !(settings.failOnRegression && regressions > 0) &&
     !(settings.failOnNew && newSamples > 0) &&
@@ -686,6 +707,7 @@ function summarizeRow(
     values,
     before: new Array<number | undefined>(values.length),
     sources: row.sources,
+    ...(row.repeats !== undefined ? { repeats: row.repeats } : {}),
   };
 
   const suiteBaseline = baseline === undefined ? undefined : own(baseline.suites, renamedFrom ?? row.key);
@@ -847,6 +869,7 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
   }
   return {
     ...rule,
+    ...checkRepeatRules({ minRepeats: options.minRepeats, maxSpread: options.maxSpread }, 'summarize: options'),
     failOnRegression,
     failOnNew,
     strict,
