@@ -282,7 +282,7 @@ function verdictLine(summary: RunSummary, commands: ReportCommands, paint: Retur
   }
   if (failingRepeats.length > 0) {
     return paint.yellow(
-      `Repeated questions break the CI rules (minRepeats, maxSpread) in ${plural(failingRepeats.length, 'suite × measure row')}: see "Repeated questions" above.`,
+      `Repeated questions break the CI rules (minRepeats, maxSpread): ${plural(failingRepeats.length, 'finding')} under "Repeated questions" above.`,
     );
   }
   if (failingNotJudged.length > 0) {

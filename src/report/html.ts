@@ -159,7 +159,7 @@ function verdict(report: JsonReport): string {
       : failing.some((finding) => finding.kind !== 'not-judged' && finding.kind !== 'regression')
         ? `Baseline out of date: ${plural(failing.filter((finding) => finding.kind !== 'not-judged').length, 'difference')}`
         : failingRepeats.length > 0
-          ? `Repeated questions break the CI rules in ${plural(failingRepeats.length, 'row')}`
+          ? `Repeated questions break the CI rules: ${plural(failingRepeats.length, 'finding')}`
           : failing.some((finding) => finding.kind === 'not-judged')
             ? `Not judged: ${plural(notJudged, 'baseline question')}`
             : !report.passed

@@ -60,7 +60,7 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
       : !summary.passed && failing.length > failingNotJudged.length && summary.settings.strict
         ? `**Baseline out of date: ${plural(failing.length - failingNotJudged.length, 'difference')}**`
         : failingRepeats.length > 0
-          ? `**Repeated questions break the CI rules in ${plural(failingRepeats.length, 'row')}**`
+          ? `**Repeated questions break the CI rules: ${plural(failingRepeats.length, 'finding')}**`
           : failingNotJudged.length > 0
             ? `**Not judged: ${plural(notJudged, 'baseline question')}**`
             : !summary.passed
