@@ -9,6 +9,11 @@
 // the npm registry once and cached as `npm run test:compat` does (test/compat/toolchain.mjs).
 // BENCH_TOOLCHAINS picks others, comma-separated: node<20|22|24>-vitest<4|5> (Vitest 4.1 or 5; 5 needs
 // Node 22 or 24), or `repo` (the repository's own Vitest on the Node.js running this script: no download).
+// BENCH_ROUNDS sets the rounds (default 9). BENCH_COMPARE_DIST=<folder> compares two builds: the dist/
+// folder of another build (say main's, built and copied aside) runs as a third style in every round,
+// next to this build, their order alternating, and the figure is the same-run ratio of this build's
+// matchers run to that build's (target ≤ 1.10: a change must not slow the recording and the reporter's
+// end of run down by more than 10%).
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -31,6 +36,7 @@ const FILES = 8;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const MEASURES = ['hit@3', 'recall@5', 'ndcg@10', 'mrr@10'];
 const DEFAULT_TOOLCHAINS = 'node22-vitest5,node24-vitest5';
+const COMPARE_DIST = process.env.BENCH_COMPARE_DIST || undefined;
 
 /** Where Vitest runs: a Node.js binary and the folder that holds the `vitest` package. */
 interface Toolchain {
@@ -108,11 +114,11 @@ export default {
  * and Vitest would then run every file of the package through Vite's transform in each worker and, for
  * the reporter, in the main process (about 0.5 s per run here), a cost no installed copy has.
  */
-function installPackage(dir: string): void {
+function installPackage(dir: string, dist: string): void {
   const target = join(dir, 'node_modules', 'rag-matchers');
   mkdirSync(target);
   copyFileSync(join(ROOT, 'package.json'), join(target, 'package.json'));
-  cpSync(join(ROOT, 'dist'), join(target, 'dist'), { recursive: true });
+  cpSync(dist, join(target, 'dist'), { recursive: true });
   for (const dependency of Object.keys(
     (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> })
       .dependencies ?? {},
@@ -120,12 +126,13 @@ function installPackage(dir: string): void {
     symlinkSync(join(ROOT, 'node_modules', dependency), join(dir, 'node_modules', dependency), 'dir');
 }
 
-export function createProject(vitestDir = join(ROOT, 'node_modules', 'vitest')): string {
+/** A project with this build (`dist`, default the repository's dist/) of the package installed. */
+export function createProject(vitestDir = join(ROOT, 'node_modules', 'vitest'), dist = join(ROOT, 'dist')): string {
   const dir = mkdtempSync(join(tmpdir(), 'rag-bench-recording-'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-recording', private: true, type: 'module' }));
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(vitestDir, join(dir, 'node_modules', 'vitest'), 'dir');
-  installPackage(dir);
+  installPackage(dir, dist);
   writeFileSync(join(dir, 'questions.js'), questionsModule());
   for (const style of ['matchers', 'plain'] as const) {
     mkdirSync(join(dir, style));
@@ -207,20 +214,25 @@ export function medianInterval(values: readonly number[]): { low: number; high: 
 /** The two styles on one toolchain; returns each round's ratio of the wall times (matchers / plain). */
 function benchToolchain(toolchain: Toolchain): number[] {
   const dir = createProject(toolchain.vitestDir);
+  const otherDir = COMPARE_DIST === undefined ? undefined : createProject(toolchain.vitestDir, COMPARE_DIST);
   const { node } = toolchain;
   try {
     // Untimed: the baseline the timed runs compare with, and a warm Vite cache for both styles.
     runVitest(node, dir, 'matchers', { RAG_BASELINE: 'update' });
     runVitest(node, dir, 'plain');
+    if (otherDir !== undefined) runVitest(node, otherDir, 'matchers', { RAG_BASELINE: 'update' });
     const plain: Timing[] = [];
     const matchers: Timing[] = [];
-    // The order alternates from round to round, so that whatever the machine does between the two
-    // runs of a round (a cache filled, a neighbour's load) falls on each style as often.
+    const other: Timing[] = [];
+    // The order alternates from round to round, so that whatever the machine does between the runs of
+    // a round (a cache filled, a neighbour's load) falls on each style as often.
     for (let round = 0; round < ROUNDS; round++) {
       if (round % 2 === 0) {
         plain.push(runVitest(node, dir, 'plain'));
         matchers.push(runVitest(node, dir, 'matchers'));
+        if (otherDir !== undefined) other.push(runVitest(node, otherDir, 'matchers'));
       } else {
+        if (otherDir !== undefined) other.push(runVitest(node, otherDir, 'matchers'));
         matchers.push(runVitest(node, dir, 'matchers'));
         plain.push(runVitest(node, dir, 'plain'));
       }
@@ -251,9 +263,20 @@ function benchToolchain(toolchain: Toolchain): number[] {
     console.log(
       `  median of the rounds' own ratios [${coverage}% interval]: wall ${withInterval(perRound('wall'))}, cpu ${withInterval(perRound('cpu'))} (target ≤ 1.10)`,
     );
+    if (otherDir !== undefined) {
+      const againstOther = (key: keyof Timing) =>
+        matchers.map((timing, round) => timing[key] / (other[round] as Timing)[key]);
+      console.log(
+        `  matchers + reporter, build ${COMPARE_DIST}: wall ${show(other, 'wall')}, cpu ${show(other, 'cpu')}`,
+      );
+      console.log(
+        `  this build ÷ that build, median of the rounds' own ratios [${coverage}% interval]: wall ${withInterval(againstOther('wall'))}, cpu ${withInterval(againstOther('cpu'))} (target ≤ 1.10)`,
+      );
+    }
     return perRound('wall');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    if (otherDir !== undefined) rmSync(otherDir, { recursive: true, force: true });
   }
 }
 
