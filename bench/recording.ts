@@ -13,7 +13,10 @@
 // folder of another build (say main's, built and copied aside) runs as a third style in every round,
 // next to this build, their order alternating, and the figure is the same-run ratio of this build's
 // matchers run to that build's (target ≤ 1.10: a change must not slow the recording and the reporter's
-// end of run down by more than 10%).
+// end of run down by more than 10%). It first times the end of the run alone, in this process: the
+// reporter's work once the tests are done (summarize against the baseline, the console, JSON and
+// Markdown reports, the baseline the run would write) on the same 4,000 questions × 4 measures, each
+// build's rag-matchers/report alternately, 4 × BENCH_ROUNDS times.
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -27,7 +30,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { installedPackages, nodeBinary, VERSIONS } from '../test/compat/toolchain.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -280,7 +283,88 @@ function benchToolchain(toolchain: Toolchain): number[] {
   }
 }
 
+/** The part of rag-matchers/report that the end of a run uses (either build's). */
+interface ReportEntry {
+  summarize: (run: unknown, baseline: unknown, options?: unknown) => unknown;
+  renderConsole: (summary: unknown, options: { color: boolean }) => string;
+  renderMarkdown: (summary: unknown) => string;
+  renderJson: (summary: unknown) => unknown;
+  formatJsonReport: (report: unknown) => string;
+  baselineFromRun: (run: unknown) => unknown;
+  formatBaseline: (file: unknown) => string;
+}
+
+/** The collected run of the Vitest benchmark's matchers style, built directly: 4,000 questions × the declared measures. */
+function endOfRunInput(entry: ReportEntry): { run: unknown; baseline: unknown } {
+  let state = 12345;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const samples = (shift: number) => {
+    const list: object[] = [];
+    for (let index = 0; index < QUESTIONS; index++) {
+      const file = Math.floor(index / (QUESTIONS / FILES));
+      for (const measure of MEASURES) {
+        const drawn = next();
+        const value = measure === 'hit@3' ? (drawn < 0.7 ? 1 : 0) : Math.min(1, Math.max(0, drawn + shift));
+        list.push({
+          measure,
+          value,
+          queryId: `q${index}`,
+          file: `matchers/f${file}.test.js`,
+          describePath: [`file ${file}`],
+          test: `q${index}`,
+        });
+      }
+    }
+    return list;
+  };
+  const baseline = entry.baselineFromRun({ runner: 'vitest', samples: samples(0) });
+  return { run: { runner: 'vitest', samples: samples(-0.01) }, baseline };
+}
+
+/** CPU milliseconds of one end of run: on a shared machine steadier than wall time (this is one thread). */
+function endOfRun(entry: ReportEntry, input: { run: unknown; baseline: unknown }): number {
+  const started = process.cpuUsage();
+  const summary = entry.summarize(input.run, input.baseline, { strict: true });
+  entry.renderConsole(summary, { color: false });
+  entry.renderMarkdown(summary);
+  entry.formatJsonReport(entry.renderJson(summary));
+  entry.formatBaseline(entry.baselineFromRun(input.run));
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000;
+}
+
+/** The end of a run with this build and with the build in `otherDist`, alternately; prints the same-run ratio. */
+export async function benchEndOfRun(otherDist: string): Promise<void> {
+  const load = async (dist: string) => (await import(pathToFileURL(join(dist, 'report.js')).href)) as ReportEntry;
+  const mine = await load(join(ROOT, 'dist'));
+  const theirs = await load(otherDist);
+  const inputs = [endOfRunInput(mine), endOfRunInput(theirs)] as const;
+  for (let warm = 0; warm < 2; warm++) {
+    endOfRun(mine, inputs[0]);
+    endOfRun(theirs, inputs[1]);
+  }
+  const mineMs: number[] = [];
+  const theirsMs: number[] = [];
+  for (let round = 0; round < 4 * ROUNDS; round++) {
+    if (round % 2 === 0) {
+      mineMs.push(endOfRun(mine, inputs[0]));
+      theirsMs.push(endOfRun(theirs, inputs[1]));
+    } else {
+      theirsMs.push(endOfRun(theirs, inputs[1]));
+      mineMs.push(endOfRun(mine, inputs[0]));
+    }
+  }
+  const ratios = mineMs.map((ms, round) => ms / (theirsMs[round] as number));
+  const interval = medianInterval(ratios);
+  console.log(
+    `end of run (summarize, console, Markdown, JSON, baseline of ${QUESTIONS * MEASURES.length} samples), ${ratios.length} alternating rounds: ` +
+      `CPU this build ${median(mineMs).toFixed(0)} ms, build ${otherDist} ${median(theirsMs).toFixed(0)} ms; ` +
+      `ratio ${median(ratios).toFixed(3)} [${interval.low.toFixed(3)}, ${interval.high.toFixed(3)}] (${(interval.coverage * 100).toFixed(1)}% interval, target ≤ 1.10)`,
+  );
+}
+
 export async function benchRecording(): Promise<void> {
+  if (COMPARE_DIST !== undefined) await benchEndOfRun(COMPARE_DIST);
   // Every toolchain is resolved (downloaded on first use) before any timing starts.
   const toolchains = (process.env.BENCH_TOOLCHAINS || DEFAULT_TOOLCHAINS)
     .split(',')

@@ -99,7 +99,7 @@ export function groupRun(run: CollectedRun): GroupedRun {
     row.sources.push(sample);
     files.add(sample.file);
   }
-  for (const row of rows) if (!foldRepeats(row)) assignOrdinals(row.ids);
+  for (const row of rows) assignQuestions(row);
   return { suites, files, sampleCount: samples.length };
 }
 
@@ -124,13 +124,13 @@ function runKeyOf(sample: CollectedSample): string {
 }
 
 /**
- * Folds the samples of a question recorded by several runs into one question (in place), its value the
- * mean of theirs; the k-th recording of an id in one run is the same question as the k-th in another.
- * Returns false, leaving the row alone, when no id was recorded by more than one run.
+ * Decides the row's question ids (in place). Samples of a question recorded by several runs fold into
+ * one question, its value the mean of theirs (the k-th recording of an id in one run is the same
+ * question as the k-th in another); ids recorded twice within one run get ordinals (assignOrdinals).
  */
-function foldRepeats(row: GroupedRow): boolean {
+function assignQuestions(row: GroupedRow): void {
   const { ids, values, sources } = row;
-  if (new Set(ids).size === ids.length) return false; // no id recorded twice: the common case
+  if (new Set(ids).size === ids.length) return; // no id recorded twice: the common case
   const timesInRun = new Map<string, number>();
   const questionAt = new Map<string, number>();
   const questionIds: string[] = [];
@@ -154,13 +154,15 @@ function foldRepeats(row: GroupedRow): boolean {
     questionValues[at]!.push(values[index]!);
     if (source.pass === false && questionSources[at]!.pass !== false) questionSources[at] = source;
   }
-  if (questionIds.length === ids.length) return false;
+  if (questionIds.length === ids.length) {
+    assignOrdinals(ids);
+    return;
+  }
   assignOrdinals(questionIds);
   row.ids = questionIds;
   row.values = questionValues.map(meanOfRuns);
   row.sources = questionSources;
   row.repeats = questionValues.map((runs) => (runs.length > 1 ? runs : undefined));
-  return true;
 }
 
 /** The mean of a question's runs, exact when they agree (a sum of n equal values ÷ n can be off in the last bit). */

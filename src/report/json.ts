@@ -261,8 +261,7 @@ function jsonRow(row: SummaryRow): JsonReportRow {
     notJudgedSamples: [...row.notJudgedSamples],
     samples: row.sampleIds.map((id, index) => {
       const source = row.sources[index]!;
-      const runs = row.repeats?.[index];
-      return {
+      const sample: JsonReportSample = {
         id,
         test: source.test,
         value: row.values[index]!,
@@ -270,8 +269,14 @@ function jsonRow(row: SummaryRow): JsonReportRow {
         pass: source.pass !== false,
         threshold: source.threshold ?? null,
         negated: source.negated === true,
-        ...(runs === undefined ? {} : { repeats: [...runs], spread: spreadOf(runs), unstable: isUnstable(runs) }),
       };
+      const runs = row.repeats?.[index];
+      if (runs !== undefined) {
+        sample.repeats = [...runs];
+        sample.spread = spreadOf(runs);
+        sample.unstable = isUnstable(runs);
+      }
+      return sample;
     }),
   };
 }
