@@ -186,7 +186,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
       : summary.settings.strict && outOfDate.length > 0
         ? `${options.baselineDisplayPath} is out of date: ${describeDifferences(outOfDate)} (strict, the default under CI)`
         : repeats.length > 0
-          ? `repeated questions break minRepeats or maxSpread (${repeats.length} finding${repeats.length === 1 ? '' : 's'}; strict, the default under CI)`
+          ? `repeated questions break minRepeats or maxSpread (${plural(repeats.length, 'finding')}; strict, the default under CI)`
           : summary.findings.some((finding) => finding.fails && finding.kind === 'not-judged')
             ? `${plural(notJudged, 'baseline question was', 'baseline questions were')} not judged (strict, the default under CI; RAG_PARTIAL=1 marks a deliberate subset)`
             : `${plural(summary.newSamples, 'question')} not in ${options.baselineDisplayPath} (failOnNew)`;
