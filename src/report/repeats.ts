@@ -39,26 +39,28 @@ export interface RepeatRules {
   maxSpread?: number;
 }
 
-/** The spread of a question's values over its runs: max − min (0 for one run). */
-export function spreadOf(runs: readonly number[]): number {
+/** The smallest and largest of a question's values over its runs. */
+function rangeOf(runs: readonly number[]): { min: number; max: number } {
   let min = Infinity;
   let max = -Infinity;
   for (const value of runs) {
     if (value < min) min = value;
     if (value > max) max = value;
   }
-  return runs.length === 0 ? 0 : max - min;
+  return { min, max };
+}
+
+/** The spread of a question's values over its runs: max − min (0 for one run). */
+export function spreadOf(runs: readonly number[]): number {
+  if (runs.length === 0) return 0;
+  const { min, max } = rangeOf(runs);
+  return max - min;
 }
 
 /** Whether a question's runs gave different values (beyond floating-point rounding). */
 export function isUnstable(runs: readonly number[] | undefined): boolean {
   if (runs === undefined || runs.length < 2) return false;
-  let min = Infinity;
-  let max = -Infinity;
-  for (const value of runs) {
-    if (value < min) min = value;
-    if (value > max) max = value;
-  }
+  const { min, max } = rangeOf(runs);
   return valuesDiffer(min, max);
 }
 
