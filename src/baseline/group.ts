@@ -60,6 +60,7 @@ export function groupRun(run: CollectedRun): GroupedRun {
   // Consecutive samples of one test share file, describe path and project: compute the key once for them.
   let previous: CollectedSample | undefined;
   let key = '';
+  let verdicts = 0;
   for (let index = 0; index < samples.length; index++) {
     const sample = samples[index];
     validateSample(sample, index);
@@ -78,6 +79,11 @@ export function groupRun(run: CollectedRun): GroupedRun {
       suites.set(key, measures);
     }
     let row = measures.get(sample.measure);
+    if (sample.verdictOnly === true) {
+      if (row !== undefined) foldVerdict(row, sample);
+      verdicts++;
+      continue;
+    }
     if (row === undefined) {
       const identity = identityOf(sample);
       row = {
@@ -100,7 +106,32 @@ export function groupRun(run: CollectedRun): GroupedRun {
     files.add(sample.file);
   }
   for (const row of rows) assignQuestions(row);
-  return { suites, files, sampleCount: samples.length };
+  return { suites, files, sampleCount: samples.length - verdicts };
+}
+
+/**
+ * A later failed assertion on a sample already recorded (MetricSample.verdictOnly): the latest sample of
+ * the same test and question in the row fails, counts it and, when it is its first failure, takes its
+ * threshold. The sample is replaced by a copy, so that
+ * grouping the same run twice gives the same rows.
+ */
+function foldVerdict(row: GroupedRow, verdict: CollectedSample): void {
+  if (verdict.pass !== false) return;
+  for (let index = row.sources.length - 1; index >= 0; index--) {
+    const source = row.sources[index]!;
+    if (source.test !== verdict.test || source.queryId !== verdict.queryId || source.file !== verdict.file) continue;
+    const failed = (source.failedAssertions ?? (source.pass === false ? 1 : 0)) + 1;
+    const updated: CollectedSample = { ...source, pass: false, failedAssertions: failed };
+    if (source.pass !== false) {
+      // Its first failure: the sample now reports that assertion (its threshold, its negation).
+      if (verdict.threshold === undefined) delete updated.threshold;
+      else updated.threshold = verdict.threshold;
+      if (verdict.negated === true) updated.negated = true;
+      else delete updated.negated;
+    }
+    row.sources[index] = updated;
+    return;
+  }
 }
 
 /** Each test's samples carry their own describe path array, so equal paths are compared by content. */

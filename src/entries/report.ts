@@ -32,8 +32,8 @@ export {
   validateJsonReport,
   ReportFormatError,
   type HtmlRenderOptions,
-} from '../report/html.js';
-export { DEFAULT_BASELINE_PATH } from '../report/options.js';
+} from '../report/html/run-report.js';
+export { DEFAULT_BASELINE_PATH } from '../gate/user-options.js';
 export {
   readBaseline,
   readBaselineSync,

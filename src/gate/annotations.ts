@@ -3,7 +3,7 @@
 // every measure that fell, worst first; one `::error` per question new to or missing from the baseline
 // when those fail the run; a `::notice` per improvement to record. GitHub keeps 10 errors and 10
 // notices per step, so each kind is capped and its last slot says how many more there are.
-import { formatValue, plural } from '../report/format.js';
+import { formatValue, plural } from '../report/wording.js';
 import type { RunSummary, SummaryRow } from '../report/summary.js';
 import { parseSuiteKey } from '../recording/collected.js';
 

@@ -15,12 +15,12 @@ import {
 } from '../baseline/index.js';
 import type { CollectedRun } from '../recording/collected.js';
 import { describeDifferences, renderConsole, UPDATING_NOTE } from '../report/console.js';
-import { isRepeatFinding } from '../report/format.js';
+import { isRepeatFinding } from '../report/wording.js';
 import { workflowAnnotations } from './annotations.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
-import { DEFAULT_BASELINE_PATH } from '../report/options.js';
+import { DEFAULT_BASELINE_PATH } from './user-options.js';
 import { summaryOptionsFrom, type ResolvedReporterOptions } from './options.js';
-import { summarize, type RunSummary } from '../report/summary.js';
+import { summarize, type IntervalCache, type RunSummary } from '../report/summary.js';
 import { plannedReports, writeReport } from '../report/write.js';
 
 export interface FinishContext {
@@ -47,6 +47,8 @@ export interface FinishContext {
   baseline?: BaselineReadAhead;
   /** Where GitHub Actions annotations go: the runner reads workflow commands from stdout. Default `print`. */
   printAnnotations?: (text: string) => void;
+  /** Intervals the caller worked out while the tests ran (precomputeIntervals), for the summary to take. */
+  intervals?: IntervalCache;
 }
 
 export interface FinishResult {
@@ -86,7 +88,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     return { failed: true, reason: problem, baselineWritten: false };
   }
 
-  const summary = summarize(run, baseline, summaryOptionsFrom(options));
+  const summary = summarize(run, baseline, { ...summaryOptionsFrom(options), intervals: context.intervals });
   const text = renderConsole(summary, {
     color: context.color,
     maxWorse: options.maxWorse,

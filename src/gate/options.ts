@@ -7,14 +7,14 @@ import { resolveTolerance, type ResolvedTolerance } from '../core/regression-rul
 import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type WorkerDeclaration } from '../recording/declaration.js';
 import type { CollectedRun } from '../recording/collected.js';
-import { acceptCommandFor } from '../report/format.js';
+import { acceptCommandFor } from '../report/wording.js';
 import {
   DEFAULT_BASELINE_PATH,
   REPORT_FILE_OPTIONS,
   validateReporterOptions,
   type RagReporterOptions,
   type ReportFileOption,
-} from '../report/options.js';
+} from './user-options.js';
 import type { SummaryOptions } from '../report/summary.js';
 import { resolveBaselineMode, resolvePartial, type BaselineMode } from './mode.js';
 

@@ -6,12 +6,12 @@ import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { writeFileAtomicSync } from '../files/atomic-write.js';
 import { createShardReport, formatShardReport, shardReportName } from './shard-report.js';
-import { validateReporterOptions, type RagReporterOptions } from '../report/options.js';
+import { validateReporterOptions, type RagReporterOptions } from './user-options.js';
 import { publishDeclaration, resolveDeclaration } from '../recording/declaration.js';
 import { publishRunStamp } from '../recording/run-stamp.js';
 import { runStampOf } from './run-identity.js';
 
-export type { RagReporterOptions } from '../report/options.js';
+export type { RagReporterOptions } from './user-options.js';
 export type { MeasureDeclaration, SuiteDeclaration } from '../recording/declaration.js';
 
 /**

@@ -28,7 +28,7 @@ import { writeFileAtomic } from '../files/atomic-write.js';
 import { cleanSample, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import { NOT_JUDGED_REASONS, type FileOutcome, type NotJudgedReason } from '../recording/outcomes.js';
 import type { RunStamp } from '../recording/run-stamp.js';
-import type { RagReporterOptions } from '../report/options.js';
+import type { RagReporterOptions } from './user-options.js';
 
 export const SHARD_REPORT_KIND = 'shard-samples';
 /** 2 added `stamp` and `outcomes`; version 1 files are still read (nothing to check them against). */

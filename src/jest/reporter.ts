@@ -16,7 +16,7 @@ import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '..
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { JEST_REPORTER_STARTED } from '../gate/reporter-options.js';
 import { shouldUseColor } from '../report/console.js';
-import { validateReporterOptions, type RagReporterOptions } from '../report/options.js';
+import { validateReporterOptions, type RagReporterOptions } from '../gate/user-options.js';
 import { resolveReporterOptions, type ResolvedReporterOptions } from '../gate/options.js';
 import {
   collectJestRun,
@@ -31,7 +31,7 @@ import { runStampOf } from '../gate/run-identity.js';
 import { RUN_DIRECTORY_ENV } from './recorder.js';
 import { createShardReport, shardReportName, writeShardReport } from '../gate/shard-report.js';
 
-export type { RagReporterOptions } from '../report/options.js';
+export type { RagReporterOptions } from '../gate/user-options.js';
 
 const SOURCE = 'rag-matchers/jest-reporter options';
 

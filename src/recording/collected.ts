@@ -116,5 +116,6 @@ export function cleanSample(value: unknown): MetricSample | undefined {
   if (raw.negated === true) sample.negated = true;
   if (typeof raw.queryId === 'string') sample.queryId = raw.queryId;
   if (typeof raw.repeat === 'number' && Number.isInteger(raw.repeat) && raw.repeat > 0) sample.repeat = raw.repeat;
+  if (raw.verdictOnly === true) sample.verdictOnly = true;
   return sample;
 }

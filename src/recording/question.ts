@@ -178,6 +178,8 @@ export class QuestionRecorder {
       return;
     }
     let recorded = this.recorded;
+    // Own samples whose verdict went onto the declared sample of their measure in this call.
+    const carried = new Set<MetricSample>();
     if (recorded === undefined) {
       if (declaredValues === undefined) throw new TypeError('QuestionRecorder.record: the declared values are due.');
       recorded = new Set();
@@ -190,17 +192,31 @@ export class QuestionRecorder {
         if (mine?.threshold !== undefined) sample.threshold = mine.threshold;
         if (mine?.pass !== undefined) sample.pass = mine.pass;
         if (mine?.negated === true) sample.negated = true;
+        if (mine !== undefined) carried.add(mine);
         if (queryId !== undefined) sample.queryId = queryId;
         recordSample(sample, context);
         recorded.add(measure);
       }
     }
     for (const sample of own) {
-      if (recorded.has(sample.measure)) continue;
+      if (carried.has(sample)) continue;
+      if (recorded.has(sample.measure)) {
+        // The value stays the first one recorded for this question; a failed assertion still reads as
+        // failed, and counts, in every report.
+        if (sample.pass === false) recordSample(verdictOf(sample, queryId), context);
+        continue;
+      }
       recorded.add(sample.measure);
       recordSample(sample, context);
     }
   }
+}
+
+/** A later assertion's verdict on a measure already recorded for the question. */
+function verdictOf(sample: MetricSample, queryId: string | undefined): MetricSample {
+  const verdict: MetricSample = { ...sample, verdictOnly: true };
+  if (queryId !== undefined) verdict.queryId = queryId;
+  return verdict;
 }
 
 /** The recorder of one matcher call for the question `queryId` of the test running in `context`. */

@@ -24,6 +24,14 @@ export interface MetricSample {
    * test's first run). Samples of one question from several runs are one question with several values.
    */
   repeat?: number;
+  /**
+   * A later assertion on a measure already recorded for its question in this test: not a value (the
+   * first recording keeps the value), only a verdict. A failed one makes the recorded sample fail and
+   * counts in its row's failures (groupRun folds it into that sample). Recorded only when it failed.
+   */
+  verdictOnly?: true;
+  /** Set by groupRun on a sample that later assertions failed: every failed assertion on it, its own included. */
+  failedAssertions?: number;
 }
 
 /** The parts of a Vitest/Jest matcher context that recording reads. */

@@ -21,9 +21,10 @@ import {
   isRepeatFinding,
   reportCommands,
   type ReportCommands,
-} from './format.js';
+} from './wording.js';
 import { escapeConsole } from '../core/escape.js';
 import { andMore, percent } from '../core/present.js';
+import { FINDING_KINDS } from './finding-kinds.js';
 import type { GateFinding, RowStatus, RunSummary, SummaryRow } from './summary.js';
 
 /** The note of a run that updates the baseline; finishRun takes it back when the write failed. */
@@ -52,6 +53,8 @@ const STATUS_TEXT: Record<RowStatus, string> = {
 
 type Paint = (text: string) => string;
 
+type Painter = ReturnType<typeof painter>;
+
 function painter(color: boolean): Record<'red' | 'green' | 'cyan' | 'dim' | 'bold' | 'yellow', Paint> {
   const wrap =
     (open: number, close: number): Paint =>
@@ -79,32 +82,48 @@ export function shouldUseColor(
   return stream?.isTTY === true;
 }
 
-/** The report as text (no trailing newline). */
+/** The report as text (no trailing newline): header, table, questions that got worse, findings, notes, verdict. */
 export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions): string {
   const maxWorse = checkCount(options.maxWorse ?? 10, 'maxWorse');
   const maxMissing = checkCount(options.maxMissing ?? 10, 'maxMissing');
   const acceptCommand = options.acceptCommand ?? acceptCommandFor(summary.runner);
   const commands = reportCommands(acceptCommand);
   const paint = painter(options.color === true);
-  const lines: string[] = [];
-  const baselineName = escapeConsole(summary.baselinePath ?? 'the baseline');
-
-  lines.push(
-    paint.bold('RAG retrieval quality') +
-      paint.dim(
-        ` · ${summary.runner} · ${plural(summary.totals.suites, 'suite')} · ${plural(summary.totals.rows, 'row')} · ${plural(summary.totals.samples, 'sample')}` +
-          (summary.baselineFound ? ` · compared with ${baselineName}` : ''),
-      ),
-  );
+  const lines: string[] = [headerLine(summary, paint)];
   if (summary.rows.length === 0) {
     lines.push('No retrieval measures were recorded in this run.');
     const notJudged = notJudgedLines(summary, commands, maxMissing, paint);
     if (notJudged.length > 0) lines.push('', ...notJudged, '', verdictLine(summary, commands, paint));
     return lines.join('\n');
   }
-  lines.push('');
+  lines.push('', ...tableLines(summary, paint));
+  for (const row of summary.rows)
+    if (row.status === 'regressed') lines.push('', ...regressedRowLines(row, maxWorse, paint));
+  const findings = findingLines(summary, commands, maxMissing, paint);
+  if (findings.length > 0) lines.push('', ...findings);
+  const notJudged = notJudgedLines(summary, commands, maxMissing, paint);
+  if (notJudged.length > 0) lines.push('', ...notJudged);
+  const repeated = repeatLines(summary, commands, maxMissing, paint);
+  if (repeated.length > 0) lines.push('', ...repeated);
+  const notes = noteLines(summary, acceptCommand, paint);
+  if (notes.length > 0) lines.push('', ...notes);
+  lines.push('', verdictLine(summary, commands, paint));
+  return lines.join('\n').replace(/\n+$/, '');
+}
 
-  // The table.
+function headerLine(summary: RunSummary, paint: Painter): string {
+  const baselineName = escapeConsole(summary.baselinePath ?? 'the baseline');
+  return (
+    paint.bold('RAG retrieval quality') +
+    paint.dim(
+      ` · ${summary.runner} · ${plural(summary.totals.suites, 'suite')} · ${plural(summary.totals.rows, 'row')} · ${plural(summary.totals.samples, 'sample')}` +
+        (summary.baselineFound ? ` · compared with ${baselineName}` : ''),
+    )
+  );
+}
+
+/** The table of suite × measure rows, aligned, with a footnote when Δ rests on part of the questions. */
+function tableLines(summary: RunSummary, paint: Painter): string[] {
   const withP = summary.settings.significance !== undefined;
   const header = [
     'suite',
@@ -141,6 +160,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   });
   const widths = header.map((_, column) => Math.max(...table.map((line) => displayWidth(line.cells[column]!))));
   const statusColumn = header.length - 1;
+  const lines: string[] = [];
   for (const [index, line] of table.entries()) {
     const cells = line.cells.map((cell, column) => {
       const pad = ' '.repeat(widths[column]! - displayWidth(cell));
@@ -153,57 +173,66 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   }
   if (partial)
     lines.push(paint.dim('* Δ and the test use only the questions that both this run and the baseline have.'));
+  return lines;
+}
 
-  // The questions that got worse, per regressed row.
-  for (const row of summary.rows) {
-    if (row.status !== 'regressed') continue;
-    lines.push('');
-    const test = describeTest(row);
+/** A regressed row: what fell, and the questions that got worse. */
+function regressedRowLines(row: SummaryRow, maxWorse: number, paint: Painter): string[] {
+  const test = describeTest(row);
+  return [
+    paint.red(`▼ ${fitWidth(escapeConsole(row.suite), MAX_NAME_WIDTH)} · ${escapeConsole(describeChange(row))}`) +
+      (test ? paint.dim(` (${test})`) : '') +
+      `; ${plural(row.worse.length, 'question')} got worse:`,
+    ...worseLines(row, maxWorse, paint),
+  ];
+}
+
+/** What an update would change beyond tolerance (regressions are above), by name, with the command that accepts it. */
+function findingLines(summary: RunSummary, commands: ReportCommands, maxMissing: number, paint: Painter): string[] {
+  const listed = listedFindings(summary);
+  if (listed.length === 0) return [];
+  const failing = listed.some((finding) => finding.fails);
+  const lines = [
+    (failing ? paint.yellow : paint.bold)(
+      failing ? 'The baseline is out of date:' : 'Not in the baseline yet, or no longer produced:',
+    ),
+  ];
+  for (const finding of listed.slice(0, maxMissing)) {
     lines.push(
-      paint.red(`▼ ${fitWidth(escapeConsole(row.suite), MAX_NAME_WIDTH)} · ${escapeConsole(describeChange(row))}`) +
-        (test ? paint.dim(` (${test})`) : '') +
-        `; ${plural(row.worse.length, 'question')} got worse:`,
+      `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,
     );
-    lines.push(...worseLines(row, maxWorse, paint));
   }
+  if (listed.length > maxMissing) lines.push(`  … and ${listed.length - maxMissing} more (see the JSON report)`);
+  return lines;
+}
 
-  // What an update would change beyond tolerance, by name, with the command that accepts it.
-  const listed = summary.findings.filter(
+function listedFindings(summary: RunSummary): GateFinding[] {
+  return summary.findings.filter(
     (finding) => finding.kind !== 'regression' && finding.kind !== 'not-judged' && !isRepeatFinding(finding),
   );
-  if (listed.length > 0) {
-    const failing = listed.some((finding) => finding.fails);
-    lines.push(
-      '',
-      (failing ? paint.yellow : paint.bold)(
-        failing ? 'The baseline is out of date:' : 'Not in the baseline yet, or no longer produced:',
-      ),
-    );
-    for (const finding of listed.slice(0, maxMissing)) {
-      lines.push(
-        `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,
-      );
-    }
-    if (listed.length > maxMissing) lines.push(`  … and ${listed.length - maxMissing} more (see the JSON report)`);
-  }
-  const notJudged = notJudgedLines(summary, commands, maxMissing, paint);
-  if (notJudged.length > 0) lines.push('', ...notJudged);
-  const repeated = summary.findings.filter(isRepeatFinding);
-  if (repeated.length > 0) {
-    lines.push('', (repeated.some((finding) => finding.fails) ? paint.yellow : paint.bold)('Repeated questions:'));
-    for (const finding of repeated.slice(0, maxMissing))
-      lines.push(
-        `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,
-      );
-    if (repeated.length > maxMissing) lines.push(`  … and ${repeated.length - maxMissing} more (see the JSON report)`);
-  }
+}
 
-  // Notes.
+/** Questions run several times: unstable ones, and the CI rules minRepeats and maxSpread. */
+function repeatLines(summary: RunSummary, commands: ReportCommands, maxMissing: number, paint: Painter): string[] {
+  const repeated = summary.findings.filter(isRepeatFinding);
+  if (repeated.length === 0) return [];
+  const lines = [(repeated.some((finding) => finding.fails) ? paint.yellow : paint.bold)('Repeated questions:')];
+  for (const finding of repeated.slice(0, maxMissing))
+    lines.push(
+      `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,
+    );
+  if (repeated.length > maxMissing) lines.push(`  … and ${repeated.length - maxMissing} more (see the JSON report)`);
+  return lines;
+}
+
+/** Notes: no baseline yet, findings that fail only in CI, a legacy baseline, warnings, regressions that do not fail. */
+function noteLines(summary: RunSummary, acceptCommand: string, paint: Painter): string[] {
+  const baselineName = escapeConsole(summary.baselinePath ?? 'the baseline');
   const notes: string[] = [];
   if (!summary.baselineFound) {
     notes.push(`No baseline yet${summary.baselinePath ? ` (${baselineName})` : ''}: record one with ${acceptCommand}`);
   } else {
-    if (summary.settings.strict === false && listed.some((finding) => finding.kind !== 'regression')) {
+    if (summary.settings.strict === false && listedFindings(summary).length > 0) {
       notes.push('These do not fail this run; in CI (strict) they do.');
     }
     if (summary.legacy !== undefined)
@@ -213,19 +242,11 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   if (summary.regressions > 0 && summary.settings.updatingBaseline) notes.push(UPDATING_NOTE);
   else if (summary.regressions > 0 && !summary.settings.failOnRegression)
     notes.push('failOnRegression is false: the regressions are reported but do not fail the run.');
-  if (notes.length > 0) lines.push('', ...notes);
-
-  lines.push('', verdictLine(summary, commands, paint));
-  return lines.join('\n').replace(/\n+$/, '');
+  return notes;
 }
 
 /** The baseline questions this run did not judge, one line per reason with what makes a run judge them. */
-function notJudgedLines(
-  summary: RunSummary,
-  commands: ReportCommands,
-  maxLines: number,
-  paint: ReturnType<typeof painter>,
-): string[] {
+function notJudgedLines(summary: RunSummary, commands: ReportCommands, maxLines: number, paint: Painter): string[] {
   const findings = summary.findings.filter((finding) => finding.kind === 'not-judged');
   if (findings.length === 0) return [];
   const failing = findings.some((finding) => finding.fails);
@@ -242,16 +263,14 @@ function notJudgedLines(
  * new, missing or renamed suite or question), `3 differences (1 beyond tolerance)` for a mix.
  */
 export function describeDifferences(findings: readonly GateFinding[]): string {
-  const moves = findings.filter(
-    (finding) => finding.kind === 'improvement' || finding.kind === 'unconfirmed-move',
-  ).length;
+  const moves = findings.filter((finding) => FINDING_KINDS[finding.kind].valueMove).length;
   const all = plural(findings.length, 'difference');
   if (moves === findings.length) return `${all} beyond tolerance`;
   return moves === 0 ? all : `${all} (${moves} beyond tolerance)`;
 }
 
 /** The report's last line: the verdict, and on a failure the command that clears it. */
-function verdictLine(summary: RunSummary, commands: ReportCommands, paint: ReturnType<typeof painter>): string {
+function verdictLine(summary: RunSummary, commands: ReportCommands, paint: Painter): string {
   const failingFindings = summary.findings.filter(
     (finding) =>
       finding.fails && finding.kind !== 'regression' && finding.kind !== 'not-judged' && !isRepeatFinding(finding),
@@ -311,7 +330,7 @@ function verdictLine(summary: RunSummary, commands: ReportCommands, paint: Retur
   return paint.green(`No retrieval regressions (${counts}).`);
 }
 
-function worseLines(row: SummaryRow, maxWorse: number, paint: ReturnType<typeof painter>): string[] {
+function worseLines(row: SummaryRow, maxWorse: number, paint: Painter): string[] {
   const shown = row.worse.slice(0, maxWorse);
   const labels = shown.map((change) => fitWidth(questionLabel(change, escapeConsole), MAX_NAME_WIDTH));
   const width = Math.max(0, ...labels.map(displayWidth));
@@ -323,7 +342,7 @@ function worseLines(row: SummaryRow, maxWorse: number, paint: ReturnType<typeof 
   return lines;
 }
 
-function colourStatus(text: string, status: RowStatus, paint: ReturnType<typeof painter>): string {
+function colourStatus(text: string, status: RowStatus, paint: Painter): string {
   if (status === 'regressed') return paint.red(text);
   if (status === 'improved') return paint.green(text);
   if (status === 'new') return paint.cyan(text);

@@ -17,7 +17,7 @@ import { plural } from '../core/present.js';
 import { parseBaseline, type BaselineSuite } from '../baseline/schema.js';
 import { parseSuiteKey, suiteNameOf } from '../recording/collected.js';
 import { escapeConsole } from '../core/escape.js';
-import { displayWidth, formatDelta, formatValue } from './format.js';
+import { displayWidth, formatDelta, formatValue } from './wording.js';
 
 export interface HistoryCommit {
   sha: string;

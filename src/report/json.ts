@@ -3,7 +3,7 @@
 // docs/baselines-and-ci.md. Absent values are null, never missing keys, so consumers can rely on the shape.
 
 import type { CollectedRun } from '../recording/collected.js';
-import { acceptCommandFor, reportCommands, type ReportCommands } from './format.js';
+import { acceptCommandFor, reportCommands, type ReportCommands } from './wording.js';
 import { isUnstable, spreadOf } from './repeats.js';
 import type {
   BaselineCoverage,

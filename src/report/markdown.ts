@@ -18,7 +18,7 @@ import {
   isRepeatFinding,
   reportCommands,
   type ReportCommands,
-} from './format.js';
+} from './wording.js';
 import { escapeMarkdown, markdownCode } from '../core/escape.js';
 import { andMore } from '../core/present.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';

@@ -4,31 +4,40 @@
 
 import { mean as meanOf } from '../core/mean.js';
 import { codePoints, lookAlikeKey, visibleControls } from '../core/escape.js';
-import { meanInterval, type PairedTestName } from '../core/stats.js';
-import { compareIds, pairRow, type RowComparison, type SampleChange } from '../baseline/compare.js';
-import { groupRun, type GroupedRow } from '../baseline/group.js';
+import { compareIds, pairRow } from '../baseline/compare.js';
+import { groupRun, type GroupedRow, type GroupedRun } from '../baseline/group.js';
 import { coverageOf, findRenamedSuites, isCovered, resolveLegacySuites } from '../baseline/identity.js';
 import type { QuestionStatus } from '../baseline/accounting.js';
+import { IntervalCache, intervalOf } from './intervals.js';
+import { collectFindings } from './findings.js';
+import { checkRepeatRules, repeatFindings } from './repeats.js';
+import type {
+  MissingRow,
+  NotJudgedGroup,
+  ResolvedSummaryOptions,
+  RowStatus,
+  RunSummary,
+  SummaryOptions,
+  SummaryRow,
+} from './summary-model.js';
 import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
 import { own, type BaselineFile } from '../baseline/schema.js';
-import {
-  judgeMoves,
-  movementOfMeans,
-  resolveRegressionRule,
-  toleranceFor,
-  type ResolvedTolerance,
-  type ToleranceOption,
-} from '../core/regression-rule.js';
-import {
-  parseSuiteKey,
-  suiteNameOf,
-  type CollectedRun,
-  type CollectedSample,
-  type SuiteIdentity,
-} from '../recording/collected.js';
-import { checkRepeatRules, repeatFindings, type RepeatRules } from './repeats.js';
+import { judgeMoves, resolveRegressionRule, toleranceFor } from '../core/regression-rule.js';
+import { parseSuiteKey, suiteNameOf, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 
 export type { RowComparison, SampleChange } from '../baseline/compare.js';
+export { IntervalCache, type RowInterval } from './intervals.js';
+export type { FindingKind, GateFinding } from './finding-kinds.js';
+export type {
+  BaselineCoverage,
+  MissingRow,
+  NotJudgedGroup,
+  ResolvedSummaryOptions,
+  RowStatus,
+  RunSummary,
+  SummaryOptions,
+  SummaryRow,
+} from './summary-model.js';
 export { DEFAULT_TEST } from '../core/regression-rule.js';
 
 export const DEFAULT_SEED = 42;
@@ -44,242 +53,6 @@ export const DEFAULT_TEST_RESAMPLES = 10_000;
  */
 export const DEFAULT_INTERVAL_RESAMPLES = 1_000;
 export const DEFAULT_CONFIDENCE = 0.95;
-
-export interface SummaryOptions {
-  /** Largest drop of a mean that is not a regression: a number, or per-measure overrides `{ default: 0.01, 'recall@5': 0 }`. Default 0.01. */
-  tolerance?: ToleranceOption | ResolvedTolerance;
-  /** When set (e.g. 0.05), a drop must also be significant under the paired test, Holm-corrected across the compared rows. */
-  significance?: number;
-  /** Paired test: exact sign test (default), randomization (sign-flip) test, or paired t-test. */
-  test?: PairedTestName;
-  /** A regression fails the run (passed = false). Default true. */
-  failOnRegression?: boolean;
-  /** Samples missing from the baseline fail the run. Default false. */
-  failOnNew?: boolean;
-  /**
-   * The baseline must be up to date (the reporters' default under CI): every finding — a regression, an
-   * improvement not recorded, a suite or question new to the baseline, a baseline suite or question that
-   * did not run although its file ran, a renamed suite — fails the run. Default false.
-   */
-  strict?: boolean;
-  /** The run is updating the baseline: its changes are recorded, not judged (reporting only). */
-  updatingBaseline?: boolean;
-  /**
-   * The run is a deliberate subset (RAG_PARTIAL=1, or the reporter option `partial`): baseline questions
-   * it did not judge are reported but do not fail it under `strict`. Default false.
-   */
-  partial?: boolean;
-  /** Interval coverage. Default 0.95. */
-  confidence?: number;
-  /** Seed of the bootstrap and the randomization test. Default 42. */
-  seed?: number;
-  /** Randomization-test resamples. Default 10,000. */
-  resamples?: number;
-  /** Bootstrap resamples for intervals. Default 1,000. */
-  intervalResamples?: number;
-  /** Where the baseline was read from, for the report (informational). */
-  baselinePath?: string;
-  /**
-   * Whether a test file (relative, '/'-separated) still exists. When given, the baseline rows of deleted
-   * files are reported missing (obsolete) rather than "not run". summaryOptionsFrom fills it in.
-   */
-  fileExists?: (file: string) => boolean;
-  /** Under `strict`, each question must run at least this many times (repeats): `too-few-repeats` otherwise. */
-  minRepeats?: number;
-  /** Under `strict`, no question's spread over its runs (max − min) may exceed this: `unstable` fails otherwise. */
-  maxSpread?: number;
-}
-
-export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'new';
-
-export type FindingKind =
-  | 'regression'
-  | 'improvement'
-  | 'new-suite'
-  | 'new-questions'
-  | 'missing-suite'
-  | 'missing-questions'
-  | 'renamed-suite'
-  | 'ambiguous-suite'
-  | 'unconfirmed-move'
-  | 'not-judged'
-  | 'unstable'
-  | 'too-few-repeats';
-
-/**
- * One way in which an update would change the baseline beyond tolerance (or a legacy suite that cannot
- * be matched). Plain text: each renderer escapes it for its medium.
- */
-export interface GateFinding {
-  kind: FindingKind;
-  /** Display name of the suite (the new name for a rename). */
-  suite: string;
-  /** Exact key of the suite (suiteKeyOf). */
-  suiteKey: string;
-  measure?: string;
-  /** Question ids concerned (new or missing ones); for a regression, the questions that got worse. */
-  questions?: string[];
-  /** Renamed suite: its name in the baseline. */
-  from?: string;
-  /** Means over the shared questions (regression, improvement). */
-  before?: number;
-  after?: number;
-  /** Not judged: why, and how many baseline questions (`questions` holds the first few, as `suite › id`). */
-  reason?: NotJudgedReason;
-  /** Not judged: what the reason means here (`project bm25 was not selected (--project)`), when known. */
-  detail?: string;
-  /** Not judged: how many baseline questions. */
-  count?: number;
-  /** Unstable: each question's spread over its runs (max − min), parallel to `questions`. */
-  spreads?: number[];
-  /** Too few repeats: how many times each question ran, parallel to `questions`. */
-  runs?: number[];
-  /** The rule's limit: maxSpread (unstable, when set) or minRepeats (too-few-repeats). */
-  limit?: number;
-  /** What accepts it: RAG_BASELINE=update or RAG_BASELINE=prune; `run`: running those questions (or declaring the run partial). */
-  accept: 'update' | 'prune' | 'run';
-  /** True when it fails the run under the current settings. */
-  fails: boolean;
-}
-
-export interface RowInterval {
-  lower: number;
-  upper: number;
-  method: 'wilson' | 'bootstrap-percentile';
-  confidence: number;
-  /** Bootstrap only. */
-  resamples?: number;
-  seed?: number;
-}
-
-export interface SummaryRow {
-  /** Display name of the suite (suiteNameOf). */
-  suite: string;
-  /** Exact identity of the suite (suiteKeyOf). */
-  suiteKey: string;
-  /** The Vitest project, when named. */
-  project?: string;
-  /** The suite's name in the baseline, when this run renamed it (same questions). */
-  renamedFrom?: string;
-  file: string;
-  describePath: string[];
-  measure: string;
-  count: number;
-  mean: number;
-  interval: RowInterval;
-  min: number;
-  max: number;
-  /** Samples whose assertion failed. */
-  failures: number;
-  /** The baseline's samples of this suite × measure (all of them, shared or not). */
-  baseline?: { mean: number; count: number };
-  /** mean(after − before) over the shared questions; equals mean − baseline.mean when both have the same questions. */
-  delta?: number;
-  /** The tolerance applied to this measure. */
-  tolerance: number;
-  status: RowStatus;
-  comparison?: RowComparison;
-  worse: SampleChange[];
-  better: SampleChange[];
-  /** Question ids of this run not in the baseline. */
-  newSamples: string[];
-  /** Question ids of the baseline this run found gone: their tests ran to the end and no longer produce them. */
-  missingSamples: string[];
-  /** Question ids of the baseline this run did not judge (filtered, skipped, failed before measuring, …): see RunSummary.notJudged. */
-  notJudgedSamples: string[];
-  /**
-   * The row's samples as parallel arrays in recording order: question id, this run's value, the baseline's
-   * value (undefined for a new question) and the collected sample itself (test name, pass, threshold).
-   */
-  sampleIds: string[];
-  values: number[];
-  before: (number | undefined)[];
-  sources: CollectedSample[];
-  /**
-   * Only when some question ran more than once (repeats): each question's values over its runs, parallel
-   * to `sampleIds` (undefined for a question run once); `values` holds their means.
-   */
-  repeats?: (number[] | undefined)[];
-}
-
-/** The questions of a baseline suite × measure that this run found gone (deleted or renamed tests, a deleted test file). */
-export interface MissingRow {
-  suite: string;
-  suiteKey: string;
-  measure: string;
-  /** How many questions, and the mean of their baseline values. */
-  count: number;
-  mean: number;
-  /** Their ids. */
-  questions: string[];
-}
-
-/** Baseline questions this run did not judge, for one reason. */
-export interface NotJudgedGroup {
-  reason: NotJudgedReason;
-  /** What the reason means here, when one detail covers the whole group. */
-  detail?: string;
-  /** Baseline questions (a question counts once, whatever its measures). */
-  questions: number;
-  /** Display names of their suites, in baseline order. */
-  suites: string[];
-  /** The first few, as `suite › question`. */
-  examples: string[];
-}
-
-/** Every baseline question in the run's scope: judged (produced), missing (gone), or not judged. */
-export interface BaselineCoverage {
-  /** Baseline questions this run produced (for at least one measure) and so compared. */
-  judged: number;
-  /** Baseline questions this run found gone (prune removes them). */
-  missing: number;
-  /** The others, by reason, in NOT_JUDGED_REASONS order. */
-  notJudged: NotJudgedGroup[];
-}
-
-export interface RunSummary {
-  runner: CollectedRun['runner'];
-  /** Whether every baseline question was judged: see BaselineCoverage. */
-  coverage: BaselineCoverage;
-  /** Sorted by suite, then measure (natural order). */
-  rows: SummaryRow[];
-  missing: MissingRow[];
-  /** Baseline suites of files this run did not run (kept, not compared); deleted files' suites are in `missing` instead when fileExists was given. */
-  notRun: { suites: number; rows: number };
-  regressions: number;
-  improvements: number;
-  unchanged: number;
-  newRows: number;
-  /** Every difference between this run and the baseline beyond tolerance, by name, with what accepts it. */
-  findings: GateFinding[];
-  /** A version-1 baseline was read: how its suites were matched. */
-  legacy?: { matched: number; guessed: number; ambiguous: { name: string; suites: string[] }[] };
-  /** Questions with no baseline value, over all rows (new rows included). */
-  newSamples: number;
-  /** The gate: false on a regression (unless failOnRegression is false) or, with failOnNew, on new samples. */
-  passed: boolean;
-  baselineFound: boolean;
-  baselinePath?: string;
-  /** Settings that make the verdict weaker than it looks (e.g. a test that can never reach significance). */
-  warnings: string[];
-  totals: { samples: number; suites: number; rows: number };
-  settings: {
-    tolerance: ResolvedTolerance;
-    significance?: number;
-    test: PairedTestName;
-    failOnRegression: boolean;
-    failOnNew: boolean;
-    strict: boolean;
-    updatingBaseline: boolean;
-    partial: boolean;
-    confidence: number;
-    seed: number;
-    resamples: number;
-    intervalResamples: number;
-    /** Rows in the Holm family: compared rows with at least one changed question. */
-    holmFamily: number;
-  } & RepeatRules;
-}
 
 /**
  * Summarises a run and compares it with the baseline (undefined: no baseline yet, every row is new).
@@ -311,7 +84,7 @@ export function summarize(
     (a, b) => compareIds(a.suite, b.suite) || compareIds(a.key, b.key) || compareIds(a.measure, b.measure),
   );
 
-  const rows = groupedRows.map((row) => summarizeRow(row, baseline, renames.get(row.key), settings));
+  const rows = groupedRows.map((row) => summarizeRow(row, baseline, renames.get(row.key), settings, options.intervals));
   const compared = rows.filter((row) => row.comparison !== undefined);
   const verdicts = judgeMoves(
     compared.map((row) => ({ measure: row.measure, move: row.comparison! })),
@@ -324,94 +97,12 @@ export function summarize(
     (row) => row.comparison!.p !== undefined && row.comparison!.wins + row.comparison!.losses > 0,
   ).length;
 
-  const notJudged = new NotJudgedTally();
-  const missing: MissingRow[] = [];
-  let notRunSuites = 0;
-  let notRunRows = 0;
-  let judgedQuestions = 0;
-  let missingQuestions = 0;
-  const movedAway = new Set(renames.values());
-  // A renamed suite has the same questions as its baseline rows: nothing of it is absent.
-  const rowsByKey = new Map<string, SummaryRow[]>();
-  for (const row of rows) {
-    const list = rowsByKey.get(row.suiteKey);
-    if (list === undefined) rowsByKey.set(row.suiteKey, [row]);
-    else list.push(row);
-  }
-  if (baseline !== undefined) {
-    for (const key of Object.keys(baseline.suites)) {
-      const measures = baseline.suites[key]!;
-      const questions = new Set<string>();
-      for (const measure of Object.keys(measures)) for (const id of Object.keys(measures[measure]!)) questions.add(id);
-      // A renamed suite is compared under its new name: its questions were judged.
-      if (movedAway.has(key)) {
-        judgedQuestions += questions.size;
-        continue;
-      }
-      const seen = grouped.suites.get(key);
-      const identity = parseSuiteKey(key);
-      const suiteName = suiteNameOf(identity);
-      // Every baseline question of the suite once, with its status when this run did not produce it.
-      const statuses = new Map<string, QuestionStatus | 'judged'>();
-      const produced = new Set<string>();
-      for (const row of seen?.values() ?? []) for (const id of row.ids) produced.add(id);
-      const statusOf = (id: string): QuestionStatus | 'judged' => {
-        let status = statuses.get(id);
-        if (status === undefined) {
-          status = produced.has(id) ? 'judged' : coverage.accounting.statusOf(identity, id, seen);
-          statuses.set(id, status);
-        }
-        return status;
-      };
-      for (const measure of Object.keys(measures)) {
-        const ids = Object.keys(measures[measure]!);
-        const row = seen?.get(measure);
-        const rowIds = row === undefined ? undefined : new Set(row.ids);
-        const gone: string[] = [];
-        for (const id of ids) {
-          if (rowIds?.has(id) === true) continue;
-          const status = statusOf(id);
-          // Produced for another measure but not this one: gone from this measure unless its test stopped early.
-          const measureStatus = status === 'judged' ? coverage.accounting.statusOf(identity, id, seen) : status;
-          if (measureStatus.kind === 'missing') gone.push(id);
-          else if (status !== 'judged') notJudged.add(measureStatus, key, suiteName, id);
-        }
-        if (row !== undefined) {
-          // The row's own list of absent questions keeps only the gone ones.
-          for (const summaryRow of rowsByKey.get(key) ?? []) {
-            if (summaryRow.measure !== measure) continue;
-            const goneIds = new Set(gone);
-            summaryRow.notJudgedSamples = summaryRow.missingSamples.filter((id) => !goneIds.has(id));
-            summaryRow.missingSamples = summaryRow.missingSamples.filter((id) => goneIds.has(id));
-          }
-          continue;
-        }
-        if (gone.length === 0) continue;
-        const goneValues = gone.map((id) => measures[measure]![id]!);
-        missing.push({
-          suite: suiteName,
-          suiteKey: key,
-          measure,
-          count: gone.length,
-          mean: meanOf(goneValues),
-          questions: gone,
-        });
-      }
-      let suiteJudged = 0;
-      for (const id of questions) {
-        const status = statuses.get(id);
-        if (produced.has(id)) suiteJudged++;
-        else if (status !== undefined && status !== 'judged' && status.kind === 'missing') missingQuestions++;
-      }
-      judgedQuestions += suiteJudged;
-      if (seen === undefined && !isCovered(identity, coverage) && suiteJudged === 0) {
-        notRunSuites++;
-        notRunRows += Object.keys(measures).length;
-      }
-    }
-  }
-  missing.sort(
-    (a, b) => compareIds(a.suite, b.suite) || compareIds(a.suiteKey, b.suiteKey) || compareIds(a.measure, b.measure),
+  const { notJudged, missing, notRun, judgedQuestions, missingQuestions } = accountBaseline(
+    baseline,
+    grouped,
+    rows,
+    renames,
+    coverage,
   );
 
   const count = (status: RowStatus): number => rows.reduce((total, row) => total + (row.status === status ? 1 : 0), 0);
@@ -420,7 +111,10 @@ export function summarize(
   const findings =
     baseline === undefined && !settings.strict
       ? []
-      : collectFindings(rows, missing, baseline, grouped.suites, legacy, notJudged.groups(), settings);
+      : collectFindings(
+          { rows, missing, baseline, current: grouped.suites, legacy, notJudged: notJudged.groups() },
+          settings,
+        );
   // Repeated questions are marked whether or not there is a baseline.
   for (const finding of repeatFindings(rows, settings, settings.strict && !settings.updatingBaseline))
     findings.push(finding);
@@ -429,26 +123,14 @@ export function summarize(
     !(settings.failOnNew && newSamples > 0) &&
     !findings.some((finding) => finding.fails);
 
-  const warnings: string[] = lookAlikeWarnings(rows);
-  if (settings.significance !== undefined && settings.test === 'randomization') {
-    // A Monte Carlo p is at least 1/(resamples + 1); Holm multiplies the smallest p by the family size.
-    const monteCarloRows = compared.filter((row) => row.comparison!.method === 'randomization-monte-carlo').length;
-    const smallestAdjusted = (holmFamily * 1) / (settings.resamples + 1);
-    if (monteCarloRows > 0 && smallestAdjusted > settings.significance) {
-      const needed = Math.ceil(holmFamily / settings.significance);
-      warnings.push(
-        `With ${holmFamily} compared ${holmFamily === 1 ? 'row' : 'rows'} and ${settings.resamples} randomization resamples, no Monte Carlo p-value can pass Holm at ${settings.significance} ` +
-          `(the smallest is 1/${settings.resamples + 1}, times ${holmFamily}): such rows can never regress. Set resamples to at least ${needed}, or use test: 'sign'.`,
-      );
-    }
-  }
+  const warnings = [...lookAlikeWarnings(rows), ...holmWarnings(compared, holmFamily, settings)];
 
   return {
     runner: run.runner,
     coverage: { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() },
     rows,
     missing,
-    notRun: { suites: notRunSuites, rows: notRunRows },
+    notRun,
     regressions,
     improvements: count('improved'),
     unchanged: count('unchanged'),
@@ -465,162 +147,142 @@ export function summarize(
   };
 }
 
-/** Every difference an update would write (beyond tolerance), in the order of the rows, each with what accepts it. */
-function collectFindings(
-  rows: readonly SummaryRow[],
-  missing: readonly MissingRow[],
-  baseline: BaselineFile | undefined,
-  current: ReadonlyMap<string, ReadonlyMap<string, GroupedRow>>,
-  legacy: RunSummary['legacy'],
-  notJudged: readonly NotJudgedGroup[],
-  settings: ResolvedSummaryOptions,
-): GateFinding[] {
-  const findings: GateFinding[] = [];
-  const judged = !settings.updatingBaseline;
-  const strict = judged && settings.strict;
-  const failsNew = judged && (settings.strict || settings.failOnNew);
-  const suitesSeen = new Set<string>();
-  for (const row of rows) {
-    const inBaseline =
-      baseline !== undefined && (own(baseline.suites, row.suiteKey) !== undefined || row.renamedFrom !== undefined);
-    if (!suitesSeen.has(row.suiteKey)) {
-      suitesSeen.add(row.suiteKey);
-      if (row.renamedFrom !== undefined) {
-        findings.push({
-          kind: 'renamed-suite',
-          suite: row.suite,
-          suiteKey: row.suiteKey,
-          from: row.renamedFrom,
-          accept: 'update',
-          fails: strict,
-        });
-      } else if (!inBaseline) {
-        const questions = new Set<string>();
-        for (const suiteRow of current.get(row.suiteKey)!.values()) for (const id of suiteRow.ids) questions.add(id);
-        findings.push({
-          kind: 'new-suite',
-          suite: row.suite,
-          suiteKey: row.suiteKey,
-          questions: [...questions],
-          accept: 'update',
-          fails: failsNew,
-        });
-      }
-    }
-    if (!inBaseline) continue;
-    if (row.status === 'regressed' || row.status === 'improved') {
-      const regressed = row.status === 'regressed';
-      findings.push({
-        kind: regressed ? 'regression' : 'improvement',
-        suite: row.suite,
-        suiteKey: row.suiteKey,
-        measure: row.measure,
-        questions: (regressed ? row.worse : row.better).map((change) => change.sampleId),
-        before: row.comparison!.meanBefore,
-        after: row.comparison!.meanAfter,
-        accept: 'update',
-        fails: regressed ? judged && settings.failOnRegression : strict,
-      });
-    } else if (row.comparison !== undefined && movementOfMeans(row.comparison, row.tolerance) !== 'within') {
-      // Beyond the tolerance but not significant: not a regression, yet an update would write it (it
-      // writes by tolerance alone), so under CI the file is out of date as with an improvement.
-      findings.push({
-        kind: 'unconfirmed-move',
-        suite: row.suite,
-        suiteKey: row.suiteKey,
-        measure: row.measure,
-        questions: (row.comparison.delta < 0 ? row.worse : row.better).map((change) => change.sampleId),
-        before: row.comparison.meanBefore,
-        after: row.comparison.meanAfter,
-        accept: 'update',
-        fails: strict,
-      });
-    }
-    if (row.newSamples.length > 0) {
-      findings.push({
-        kind: 'new-questions',
-        suite: row.suite,
-        suiteKey: row.suiteKey,
-        measure: row.measure,
-        questions: [...row.newSamples],
-        accept: 'update',
-        fails: failsNew,
-      });
-    }
-    if (row.missingSamples.length > 0) {
-      findings.push({
-        kind: 'missing-questions',
-        suite: row.suite,
-        suiteKey: row.suiteKey,
-        measure: row.measure,
-        questions: [...row.missingSamples],
-        accept: 'prune',
-        fails: strict,
-      });
+/** A warning when Holm makes every Monte Carlo p-value unable to reach `significance`: such rows can never regress. */
+function holmWarnings(compared: readonly SummaryRow[], holmFamily: number, settings: ResolvedSummaryOptions): string[] {
+  const warnings: string[] = [];
+  if (settings.significance !== undefined && settings.test === 'randomization') {
+    // A Monte Carlo p is at least 1/(resamples + 1); Holm multiplies the smallest p by the family size.
+    const monteCarloRows = compared.filter((row) => row.comparison!.method === 'randomization-monte-carlo').length;
+    const smallestAdjusted = (holmFamily * 1) / (settings.resamples + 1);
+    if (monteCarloRows > 0 && smallestAdjusted > settings.significance) {
+      const needed = Math.ceil(holmFamily / settings.significance);
+      warnings.push(
+        `With ${holmFamily} compared ${holmFamily === 1 ? 'row' : 'rows'} and ${settings.resamples} randomization resamples, no Monte Carlo p-value can pass Holm at ${settings.significance} ` +
+          `(the smallest is 1/${settings.resamples + 1}, times ${holmFamily}): such rows can never regress. Set resamples to at least ${needed}, or use test: 'sign'.`,
+      );
     }
   }
-  // Baseline rows this run did not produce although their file ran: whole suites, or measures of a suite.
-  const missingSuites = new Map<string, MissingRow[]>();
-  for (const entry of missing) {
-    const list = missingSuites.get(entry.suiteKey);
-    if (list === undefined) missingSuites.set(entry.suiteKey, [entry]);
-    else list.push(entry);
-  }
-  for (const [key, entries] of missingSuites) {
-    if (!current.has(key)) {
-      const questions = new Set<string>();
-      for (const entry of entries) for (const id of entry.questions) questions.add(id);
-      findings.push({
-        kind: 'missing-suite',
-        suite: entries[0]!.suite,
-        suiteKey: key,
-        questions: [...questions].sort(compareIds),
-        accept: 'prune',
-        fails: strict,
-      });
-      continue;
-    }
-    for (const entry of entries) {
-      const ids = [...entry.questions].sort(compareIds);
-      findings.push({
-        kind: 'missing-questions',
-        suite: entry.suite,
-        suiteKey: key,
-        measure: entry.measure,
-        questions: ids,
-        accept: 'prune',
-        fails: strict,
-      });
-    }
-  }
-  // Baseline questions this run did not judge: in strict CI a run must judge them all, unless it said it is partial.
-  for (const group of notJudged) {
-    findings.push({
-      kind: 'not-judged',
-      suite: group.suites[0]!,
-      suiteKey: '',
-      reason: group.reason,
-      ...(group.detail !== undefined ? { detail: group.detail } : {}),
-      count: group.questions,
-      questions: group.examples,
-      accept: 'run',
-      fails: strict && !settings.partial,
-    });
-  }
-  for (const ambiguous of legacy?.ambiguous ?? []) {
-    findings.push({
-      kind: 'ambiguous-suite',
-      suite: ambiguous.name,
-      suiteKey: '',
-      questions: ambiguous.suites,
-      accept: 'update',
-      fails: strict,
-    });
-  }
-  return findings;
+  return warnings;
 }
 
-type ResolvedSummaryOptions = Omit<RunSummary['settings'], 'holmFamily'>;
+/** What the summary found of the baseline: what it judged or not, and why. */
+interface BaselineAccount {
+  notJudged: NotJudgedTally;
+  /** Baseline rows this run did not produce although their file ran (sorted by suite, then measure). */
+  missing: MissingRow[];
+  notRun: RunSummary['notRun'];
+  judgedQuestions: number;
+  missingQuestions: number;
+}
+
+/**
+ * Walks the baseline: each of its questions is judged (produced), missing (gone) or not judged, and
+ * each row's absent questions are split into gone and not judged (in place, on `rows`).
+ */
+function accountBaseline(
+  baseline: BaselineFile | undefined,
+  grouped: GroupedRun,
+  rows: readonly SummaryRow[],
+  renames: ReadonlyMap<string, string>,
+  coverage: ReturnType<typeof coverageOf>,
+): BaselineAccount {
+  const notJudged = new NotJudgedTally();
+  const missing: MissingRow[] = [];
+  let notRunSuites = 0;
+  let notRunRows = 0;
+  let judgedQuestions = 0;
+  let missingQuestions = 0;
+  const movedAway = new Set(renames.values());
+  // A renamed suite has the same questions as its baseline rows: nothing of it is absent.
+  const rowsByKey = new Map<string, SummaryRow[]>();
+  for (const row of rows) {
+    const list = rowsByKey.get(row.suiteKey);
+    if (list === undefined) rowsByKey.set(row.suiteKey, [row]);
+    else list.push(row);
+  }
+  if (baseline === undefined)
+    return { notJudged, missing, notRun: { suites: 0, rows: 0 }, judgedQuestions, missingQuestions };
+  for (const key of Object.keys(baseline.suites)) {
+    const measures = baseline.suites[key]!;
+    const questions = new Set<string>();
+    for (const measure of Object.keys(measures)) for (const id of Object.keys(measures[measure]!)) questions.add(id);
+    // A renamed suite is compared under its new name: its questions were judged.
+    if (movedAway.has(key)) {
+      judgedQuestions += questions.size;
+      continue;
+    }
+    const seen = grouped.suites.get(key);
+    const identity = parseSuiteKey(key);
+    const suiteName = suiteNameOf(identity);
+    // Every baseline question of the suite once, with its status when this run did not produce it.
+    const statuses = new Map<string, QuestionStatus | 'judged'>();
+    const produced = new Set<string>();
+    for (const row of seen?.values() ?? []) for (const id of row.ids) produced.add(id);
+    const statusOf = (id: string): QuestionStatus | 'judged' => {
+      let status = statuses.get(id);
+      if (status === undefined) {
+        status = produced.has(id) ? 'judged' : coverage.accounting.statusOf(identity, id, seen);
+        statuses.set(id, status);
+      }
+      return status;
+    };
+    for (const measure of Object.keys(measures)) {
+      const ids = Object.keys(measures[measure]!);
+      const row = seen?.get(measure);
+      const rowIds = row === undefined ? undefined : new Set(row.ids);
+      const gone: string[] = [];
+      for (const id of ids) {
+        if (rowIds?.has(id) === true) continue;
+        const status = statusOf(id);
+        // Produced for another measure but not this one: gone from this measure unless its test stopped early.
+        const measureStatus = status === 'judged' ? coverage.accounting.statusOf(identity, id, seen) : status;
+        if (measureStatus.kind === 'missing') gone.push(id);
+        else if (status !== 'judged') notJudged.add(measureStatus, key, suiteName, id);
+      }
+      if (row !== undefined) {
+        // The row's own list of absent questions keeps only the gone ones.
+        for (const summaryRow of rowsByKey.get(key) ?? []) {
+          if (summaryRow.measure !== measure) continue;
+          const goneIds = new Set(gone);
+          summaryRow.notJudgedSamples = summaryRow.missingSamples.filter((id) => !goneIds.has(id));
+          summaryRow.missingSamples = summaryRow.missingSamples.filter((id) => goneIds.has(id));
+        }
+        continue;
+      }
+      if (gone.length === 0) continue;
+      const goneValues = gone.map((id) => measures[measure]![id]!);
+      missing.push({
+        suite: suiteName,
+        suiteKey: key,
+        measure,
+        count: gone.length,
+        mean: meanOf(goneValues),
+        questions: gone,
+      });
+    }
+    let suiteJudged = 0;
+    for (const id of questions) {
+      const status = statuses.get(id);
+      if (produced.has(id)) suiteJudged++;
+      else if (status !== undefined && status !== 'judged' && status.kind === 'missing') missingQuestions++;
+    }
+    judgedQuestions += suiteJudged;
+    if (seen === undefined && !isCovered(identity, coverage) && suiteJudged === 0) {
+      notRunSuites++;
+      notRunRows += Object.keys(measures).length;
+    }
+  }
+  missing.sort(
+    (a, b) => compareIds(a.suite, b.suite) || compareIds(a.suiteKey, b.suiteKey) || compareIds(a.measure, b.measure),
+  );
+  return {
+    notJudged,
+    missing,
+    notRun: { suites: notRunSuites, rows: notRunRows },
+    judgedQuestions,
+    missingQuestions,
+  };
+}
 
 /** How many examples a not-judged group keeps. */
 const NOT_JUDGED_EXAMPLES = 5;
@@ -670,6 +332,7 @@ function summarizeRow(
   baseline: BaselineFile | undefined,
   renamedFrom: string | undefined,
   settings: ResolvedSummaryOptions,
+  intervals: IntervalCache | undefined,
 ): SummaryRow {
   const values = row.values;
   let min = Infinity;
@@ -679,9 +342,10 @@ function summarizeRow(
     const value = values[i]!;
     if (value < min) min = value;
     if (value > max) max = value;
-    if (row.sources[i]!.pass === false) failures++;
+    const source = row.sources[i]!;
+    failures += source.failedAssertions ?? (source.pass === false ? 1 : 0);
   }
-  const { mean, ...interval } = takeIntervalAhead(values, settings) ?? intervalOf(values, min, max, settings);
+  const { mean, ...interval } = intervals?.take(values, settings) ?? intervalOf(values, min, max, settings);
   const summary: SummaryRow = {
     suite: row.suite,
     suiteKey: row.key,
@@ -734,40 +398,13 @@ function summarizeRow(
   return summary;
 }
 
-type RowIntervalWithMean = RowInterval & { mean: number };
-
 /**
- * Intervals worked out before summarize (precomputeIntervals, while later test files still run), each
- * with the values and settings it was worked out for: a row takes one only when both are exactly its own.
+ * Works out the intervals of `run`'s rows now and keeps them in `cache`, for a summarize given the same
+ * cache (and the same options) to take: a reporter calls it with each ended test file's samples while
+ * later files still run, so that the bootstrap runs then rather than after the last one. The summary is
+ * the same either way.
  */
-const intervalsAhead = new Map<string, { values: readonly number[]; interval: RowIntervalWithMean }>();
-
-function intervalAheadKey(values: readonly number[], settings: ResolvedSummaryOptions): string {
-  let sum = 0;
-  for (const value of values) sum += value;
-  return `${settings.confidence} ${settings.seed} ${settings.intervalResamples} ${values.length} ${sum}`;
-}
-
-function takeIntervalAhead(
-  values: readonly number[],
-  settings: ResolvedSummaryOptions,
-): RowIntervalWithMean | undefined {
-  if (intervalsAhead.size === 0) return undefined;
-  const key = intervalAheadKey(values, settings);
-  const ahead = intervalsAhead.get(key);
-  if (ahead === undefined || ahead.values.length !== values.length) return undefined;
-  for (let index = 0; index < values.length; index++)
-    if (!Object.is(ahead.values[index], values[index])) return undefined;
-  intervalsAhead.delete(key);
-  return ahead.interval;
-}
-
-/**
- * Works out the intervals of `run`'s rows now, for summarize to take later (with the same options): a
- * reporter calls it with each ended test file's samples while later files still run, so that the
- * bootstrap runs then rather than after the last one. The summary is the same either way.
- */
-export function precomputeIntervals(run: CollectedRun, options: SummaryOptions = {}): void {
+export function precomputeIntervals(run: CollectedRun, options: SummaryOptions, cache: IntervalCache): void {
   const settings = resolveSummaryOptions(options);
   for (const measures of groupRun(run).suites.values()) {
     for (const row of measures.values()) {
@@ -778,61 +415,9 @@ export function precomputeIntervals(run: CollectedRun, options: SummaryOptions =
         if (value < min) min = value;
         if (value > max) max = value;
       }
-      intervalsAhead.set(intervalAheadKey(values, settings), {
-        values: [...values],
-        interval: intervalOf(values, min, max, settings),
-      });
+      cache.keep(values, settings, intervalOf(values, min, max, settings));
     }
   }
-}
-
-/** Drops the intervals worked out ahead that no summary took (a run cut short, a file run again). */
-export function forgetPrecomputedIntervals(): void {
-  intervalsAhead.clear();
-}
-
-/** meanInterval (Wilson when every value is 0/1, else the seeded bootstrap); all-equal values give [v, v] under either, without resampling. */
-function intervalOf(
-  values: number[],
-  min: number,
-  max: number,
-  settings: ResolvedSummaryOptions,
-): RowInterval & { mean: number } {
-  const binary = values.every((value) => value === 0 || value === 1);
-  if (min === max && !binary) {
-    return {
-      mean: min,
-      lower: min,
-      upper: min,
-      method: 'bootstrap-percentile',
-      confidence: settings.confidence,
-      resamples: settings.intervalResamples,
-      seed: settings.seed,
-    };
-  }
-  const interval = meanInterval(values, {
-    confidence: settings.confidence,
-    seed: settings.seed,
-    resamples: settings.intervalResamples,
-    binary,
-  });
-  return interval.method === 'wilson'
-    ? {
-        mean: interval.mean,
-        lower: interval.lower,
-        upper: interval.upper,
-        method: 'wilson',
-        confidence: interval.confidence,
-      }
-    : {
-        mean: interval.mean,
-        lower: interval.lower,
-        upper: interval.upper,
-        method: interval.method,
-        confidence: interval.confidence,
-        resamples: interval.resamples,
-        seed: interval.seed,
-      };
 }
 
 function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions {
@@ -840,6 +425,8 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     throw new TypeError(`summarize: options must be an object, got ${options === null ? 'null' : typeof options}.`);
   if (options.fileExists !== undefined && typeof options.fileExists !== 'function')
     throw new TypeError('fileExists must be a function (file) => boolean when given.');
+  if (options.intervals !== undefined && !(options.intervals instanceof IntervalCache))
+    throw new TypeError('intervals must be an IntervalCache (new IntervalCache()) when given.');
   const rule = resolveRegressionRule(
     {
       tolerance: options.tolerance,

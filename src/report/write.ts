@@ -6,21 +6,19 @@ import path from 'node:path';
 
 import { writeFileAtomic } from '../files/atomic-write.js';
 import type { CollectedRun } from '../recording/collected.js';
+import type { ReportFileOptions, WrittenReports } from './formats/catalogue.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput, type ReportPlace } from './formats/index.js';
 import type { MarkdownRenderOptions } from './markdown.js';
 import type { RunSummary } from './summary.js';
 
-export interface WriteReportsOptions {
-  /** JSON report path (relative to rootDir); false or absent: none. */
-  json?: string | false;
-  /** Markdown report path (relative to rootDir); false or absent: none. */
-  markdown?: string | false;
-  /** HTML report path (relative to rootDir); false or absent: none. */
-  html?: string | false;
+/**
+ * One option per format of the catalogue (./formats/catalogue.ts): `json`, `markdown`, `html` (a path
+ * relative to rootDir; false or absent: none) and `githubStepSummary` (append the Markdown report to
+ * $GITHUB_STEP_SUMMARY when that is set; default true), and where and what to write.
+ */
+export interface WriteReportsOptions extends ReportFileOptions {
   /** Base of relative paths. Default process.cwd(). */
   rootDir?: string;
-  /** Append the Markdown report to $GITHUB_STEP_SUMMARY when that is set. Default true. */
-  githubStepSummary?: boolean;
   /** Environment to read GITHUB_STEP_SUMMARY from. Default process.env. */
   env?: Record<string, string | undefined>;
   /** Passed to renderMarkdown (and acceptCommand to renderJson). */
@@ -29,14 +27,7 @@ export interface WriteReportsOptions {
   run?: Pick<CollectedRun, 'files'>;
 }
 
-export interface WrittenReports {
-  /** Absolute paths written. */
-  json?: string;
-  markdown?: string;
-  html?: string;
-  /** The step-summary file appended to. */
-  githubStepSummary?: string;
-}
+export type { WrittenReports } from './formats/catalogue.js';
 
 /** A format that is on, and the file it goes to. */
 export interface PlannedReport {

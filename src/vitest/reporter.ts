@@ -9,8 +9,8 @@ import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node
 import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { shouldUseColor } from '../report/console.js';
-import { forgetPrecomputedIntervals, precomputeIntervals } from '../report/summary.js';
-import { validateReporterOptions, type RagReporterOptions } from '../report/options.js';
+import { IntervalCache, precomputeIntervals } from '../report/summary.js';
+import { validateReporterOptions, type RagReporterOptions } from '../gate/user-options.js';
 import { resolveReporterOptions, summaryOptionsFrom, type ResolvedReporterOptions } from '../gate/options.js';
 import { collectVitestModule, collectVitestRun, type CollectedModule, type VitestRunContext } from './collect.js';
 import { missingBlobShards } from './blobs.js';
@@ -19,7 +19,7 @@ import type { NotJudgedReason } from '../recording/outcomes.js';
 import { runStampOf } from '../gate/run-identity.js';
 import { resolve } from 'node:path';
 
-export type { RagReporterOptions } from '../report/options.js';
+export type { RagReporterOptions } from '../gate/user-options.js';
 
 const SOURCE = 'rag-matchers/vitest-reporter options';
 
@@ -33,6 +33,8 @@ export default class RagMatchersVitestReporter implements Reporter {
   private readonly collected = new Map<TestModule, CollectedModule>();
   /** The baseline, read along with the first module collected while later files run. */
   private baseline: BaselineReadAhead | undefined;
+  /** Each ended file's intervals, worked out while later files run, for the summary at the end. */
+  private readonly intervals = new IntervalCache();
   /** This run's stamp (commit, declared measures): a merge leaves out samples stamped otherwise. */
   private stamp: RunStamp | undefined;
 
@@ -62,7 +64,7 @@ export default class RagMatchersVitestReporter implements Reporter {
     this.ended = [];
     this.collected.clear();
     this.baseline = undefined;
-    forgetPrecomputedIntervals();
+    this.intervals.clear();
   }
 
   /**
@@ -92,7 +94,7 @@ export default class RagMatchersVitestReporter implements Reporter {
       this.baseline ??= readBaselineAhead(options.baselinePath);
       // A file's suites are complete when it ends: their intervals (the bootstrap) are worked out now.
       try {
-        precomputeIntervals({ runner: 'vitest', samples: module.samples }, summaryOptionsFrom(options));
+        precomputeIntervals({ runner: 'vitest', samples: module.samples }, summaryOptionsFrom(options), this.intervals);
       } catch {
         // Whatever stops it stops the summary at the end too, which reports it.
       }
@@ -145,9 +147,10 @@ export default class RagMatchersVitestReporter implements Reporter {
       color: shouldUseColor(process.stdout),
       notes,
       baseline: this.baseline,
+      intervals: this.intervals,
     });
     this.baseline = undefined;
-    forgetPrecomputedIntervals();
+    this.intervals.clear();
     // Vitest exits with process.exitCode once the run is over (and sets 1 itself when a test failed).
     if (result.failed) process.exitCode = 1;
   }

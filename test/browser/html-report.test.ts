@@ -9,7 +9,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { historyBySuite, readBaselineHistory } from '../../src/report/history.js';
-import { renderHistoryHtml, renderHtml } from '../../src/report/html.js';
+import { renderHistoryHtml, renderHtml } from '../../src/report/html/run-report.js';
 import { HOSTILE_QUESTION, HOSTILE_SUITE, HOSTILE_TEST, realisticFixture } from './fixture.js';
 import { baselineHistoryRepo } from './git-fixture.js';
 

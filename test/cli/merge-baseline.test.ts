@@ -7,7 +7,7 @@ import { formatBaseline, parseBaseline, type BaselineFile } from '../../src/base
 import { COMMANDS } from '../../src/cli/commands.js';
 import * as mergeBaseline from '../../src/cli/commands/merge-baseline.js';
 import { runnersInManifest } from '../../src/cli/commands/merge-baseline.js';
-import { suiteUpdateCommand } from '../../src/report/format.js';
+import { suiteUpdateCommand } from '../../src/report/wording.js';
 import { baselineFile } from '../unit/baseline/keyed.js';
 import { runCommand } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { COMMANDS } from '../../src/cli/commands.js';
 import * as report from '../../src/cli/commands/report.js';
-import { renderHtml } from '../../src/report/html.js';
+import { renderHtml } from '../../src/report/html/run-report.js';
 import { formatJsonReport } from '../../src/report/json.js';
 import { realisticFixture } from '../browser/fixture.js';
 import { runCommand } from './helpers.js';

@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { matchers } from '../../matchers/index.js';
 import { evaluateRun } from '../../src/index.js';
 import { publishDeclaration, resolveDeclaration } from '../../src/recording/declaration.js';
+import type { CollectedRun } from '../../src/recording/collected.js';
 import { TASK_META_KEY, type MetricSample } from '../../src/recording/sample.js';
+import { summarize } from '../../src/report/summary.js';
 
 const HITS = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6'];
 const RELEVANT = ['d2', 'd9'];
@@ -73,13 +75,52 @@ describe('with declared measures', () => {
     matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.5);
     matchers.toHavePrecisionAtK.call({ task }, HITS, RELEVANT, 5, 0.1);
     matchers.toHavePrecisionAtK.call({ task }, HITS, RELEVANT, 5, 0.3);
-    expect(recorded(task).map((sample) => [sample.measure, sample.value])).toEqual([
+    const values = recorded(task).filter((sample) => sample.verdictOnly !== true);
+    expect(values.map((sample) => [sample.measure, sample.value])).toEqual([
       ['hit@3', 1],
       ['recall@5', 0.5],
       ['precision@5', 0.2],
     ]);
     // The undeclared measure keeps its matcher's threshold and verdict.
-    expect(recorded(task)[2]).toMatchObject({ threshold: 0.1, pass: true });
+    expect(values[2]).toMatchObject({ threshold: 0.1, pass: true });
+    // The second precision@5 assertion (0.2 < 0.3) failed: recorded as a verdict, not as a value.
+    expect(recorded(task)[3]).toMatchObject({ measure: 'precision@5', threshold: 0.3, pass: false, verdictOnly: true });
+  });
+
+  it('a later failed assertion on a recorded measure makes its sample fail, and failures counts each failed assertion', () => {
+    declare({ measures: ['hit@3', 'recall@5'] });
+    const task = fakeTest();
+    // recall@5 = 0.5: the first assertion passes, the next two fail, the last passes.
+    expect(matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.5, { queryId: 'q1' }).pass).toBe(true);
+    expect(matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.9, { queryId: 'q1' }).pass).toBe(false);
+    expect(matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.8, { queryId: 'q1' }).pass).toBe(false);
+    expect(matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q1' }).pass).toBe(true);
+    // A passing question beside it: recall@5 = 1/2 again, asserted once.
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.5, { queryId: 'q2' });
+    const run: CollectedRun = {
+      runner: 'vitest',
+      samples: recorded(task).map((sample) => ({
+        ...sample,
+        file: 'test/q.test.ts',
+        test: 't',
+        describePath: ['orders'],
+      })),
+    };
+    const summary = summarize(run, undefined);
+    const recall = summary.rows.find((row) => row.measure === 'recall@5')!;
+    // Two questions, values as first recorded; q1 failed (two failed assertions), q2 passed.
+    expect(recall.sampleIds).toEqual(['q1', 'q2']);
+    expect(recall.values).toEqual([0.5, 0.5]);
+    expect(recall.sources.map((source) => [source.pass, source.threshold])).toEqual([
+      [false, 0.9],
+      [true, 0.5],
+    ]);
+    expect(recall.failures).toBe(2);
+    expect(summary.totals.samples).toBe(4);
+    const hit = summary.rows.find((row) => row.measure === 'hit@3')!;
+    expect([hit.failures, hit.sources.map((source) => source.pass)]).toEqual([0, [undefined, undefined]]);
+    // Grouping does not change the run: a second summary is the same.
+    expect(summarize(run, undefined)).toEqual(summary);
   });
 
   it('another question in the same test records its own declared measures', () => {

@@ -1,6 +1,6 @@
 // `rag-matchers history`: how each suite's measures moved over the git history of the baseline file.
 import { formatMeasure, parseMeasure } from '../../core/measures.js';
-import { writeHistoryHtml } from '../../report/html.js';
+import { writeHistoryHtml } from '../../report/html/run-report.js';
 import { formatHistory, historyBySuite, HistoryError, readBaselineHistory } from '../../report/history.js';
 import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
 import { CommandError, EXIT_OK, processIO, reportFailure, usageError, type CommandIO } from '../io.js';

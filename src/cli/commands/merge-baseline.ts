@@ -14,7 +14,7 @@ import {
 } from '../../baseline/three-way.js';
 import { suiteKeyOf, type CollectedRun, type SuiteIdentity } from '../../recording/collected.js';
 import { andMore, plural, wordFor } from '../../core/present.js';
-import { suiteUpdateCommand } from '../../report/format.js';
+import { suiteUpdateCommand } from '../../report/wording.js';
 import { flag, parseCommandArgs, stringOption } from '../args.js';
 import { CommandError, EXIT_OK, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 

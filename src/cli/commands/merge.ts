@@ -10,7 +10,7 @@ import { finishRun } from '../../gate/finish.js';
 import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../gate/shard-report.js';
 import { shouldUseColor } from '../../report/console.js';
 import { REPORT_FORMATS } from '../../report/formats/index.js';
-import type { RagReporterOptions } from '../../report/options.js';
+import type { RagReporterOptions } from '../../gate/user-options.js';
 import { resolveReporterOptions } from '../../gate/options.js';
 import { currentCommit } from '../../gate/run-identity.js';
 

@@ -10,7 +10,7 @@ import {
   renderHtml,
   writeHtmlReport,
   type HtmlRenderOptions,
-} from '../../report/html.js';
+} from '../../report/html/run-report.js';
 import { flag, parseCommandArgs, stringOption } from '../args.js';
 import { CommandError, EXIT_OK, fileError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 

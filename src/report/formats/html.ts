@@ -1,11 +1,6 @@
 // The HTML report (option `html`): one self-contained page drawn from the JSON report.
-import { renderHtml } from '../html.js';
-import { pathFormat } from './format.js';
+import { renderHtml } from '../html/run-report.js';
+import { catalogueFileFormat } from './report-format.js';
 import { jsonReportOf } from './json.js';
 
-export const htmlFormat = pathFormat({
-  name: 'html',
-  title: 'the HTML report',
-  exampleFile: 'rag-report.html',
-  render: (input) => renderHtml(jsonReportOf(input)),
-});
+export const htmlFormat = catalogueFileFormat('html', (input) => renderHtml(jsonReportOf(input)));

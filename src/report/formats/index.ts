@@ -1,6 +1,6 @@
 // Every report format, in the order a run writes them. A new format is a module in this folder
-// (a ReportFormat, see ./format.ts) and an entry here.
-import type { ReportFormat } from './format.js';
+// (a ReportFormat, see ./report-format.ts), an entry in ./catalogue.ts and one here.
+import type { ReportFormat } from './report-format.js';
 import { htmlFormat } from './html.js';
 import { jsonFormat } from './json.js';
 import { markdownFormat } from './markdown.js';
@@ -13,4 +13,4 @@ export const REPORT_PATH_OPTIONS: readonly string[] = REPORT_FORMATS.filter((for
   (format) => format.name,
 );
 
-export type { ReportFormat, ReportInput, ReportPlace } from './format.js';
+export type { ReportFormat, ReportInput, ReportPlace } from './report-format.js';

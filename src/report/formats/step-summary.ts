@@ -1,14 +1,11 @@
 // The Markdown report appended to $GITHUB_STEP_SUMMARY (option `githubStepSummary`, default true), when
 // that variable is set. Appended, not replaced: GitHub gives each step that file to add to, and other
 // tools may have written to it already.
-import type { ReportFormat } from './format.js';
+import { catalogueEntry, type ReportFormat } from './report-format.js';
 import { markdownOf } from './markdown.js';
 
 export const stepSummaryFormat: ReportFormat = {
-  name: 'githubStepSummary',
-  title: 'the Markdown report in $GITHUB_STEP_SUMMARY',
-  path: false,
-  exampleFile: 'step-summary.md',
+  ...catalogueEntry('githubStepSummary'),
   target: ({ options, env }) => {
     const wanted = (options as { githubStepSummary?: unknown }).githubStepSummary ?? true;
     const file = env.GITHUB_STEP_SUMMARY;

@@ -5,7 +5,7 @@
 // Every data mark carries class "mark" and a <title> (the browser's tooltip) stating its numbers.
 
 import { percent, plural } from '../../core/present.js';
-import { formatDelta, formatValue } from '../format.js';
+import { formatDelta, formatValue } from '../wording.js';
 import type { JsonReportRow } from '../json.js';
 import { escapeHtml, escapeHtmlName, truncate } from './escape.js';
 import { linearScale, px, svgOpen, textWidth, xAxis, yAxis } from './svg.js';

@@ -36,6 +36,7 @@ interface Finding {
   suite: string;
   from?: string;
   measure?: string;
+  measures?: string[];
   questions?: string[];
   command: string;
   fails: boolean;
@@ -177,14 +178,14 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
     expect(gone.exitCode, explain(gone)).toBe(1);
     const out = output(gone);
     expect(out).toContain(
-      `1 question of suite ${orders} > orders API > refunds · ndcg@3 in the baseline did not run although the test file ran: refund-status — run ${prune} and commit`,
+      `1 question of suite ${orders} > orders API > refunds (ndcg@3, recall@3) in the baseline did not run although the test file ran: refund-status — run ${prune} and commit`,
     );
     expect(lastLine(out)).toBe(
-      `The baseline is out of date: 2 differences. Accept with: ${prune} and commit the baseline.`,
+      `The baseline is out of date: 1 difference. Accept with: ${prune} and commit the baseline.`,
     );
-    expect(findings().findings.map((finding) => [finding.kind, finding.questions])).toEqual([
-      ['missing-questions', ['refund-status']],
-      ['missing-questions', ['refund-status']],
+    // One question gone from both measures: one finding, not one per measure.
+    expect(findings().findings.map((finding) => [finding.kind, finding.measures, finding.questions])).toEqual([
+      ['missing-questions', ['ndcg@3', 'recall@3'], ['refund-status']],
     ]);
 
     expect((await run({ RAG_BASELINE: 'update' })).exitCode).toBe(0);

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { suiteUpdateCommand } from '../../../src/report/format.js';
+import { suiteUpdateCommand } from '../../../src/report/wording.js';
 import type { PackageSnapshot } from '../support/project.js';
 import { describeRun, runCommand } from '../support/run.js';
 import { createReporterProject, preparePackage, suitesByName, type ReporterProject } from './support.js';

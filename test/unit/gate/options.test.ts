@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { resolveBaselineMode } from '../../../src/gate/mode.js';
 import { resolveReporterOptions, summaryOptionsFrom } from '../../../src/gate/options.js';
-import { validateReporterOptions } from '../../../src/report/options.js';
+import { validateReporterOptions } from '../../../src/gate/user-options.js';
 
 describe('resolveBaselineMode', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateReporterOptions } from '../../../src/report/options.js';
+import { validateReporterOptions } from '../../../src/gate/user-options.js';
 import {
   DeclarationError,
   measuresFor,

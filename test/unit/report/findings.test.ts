@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseBaseline } from '../../../src/baseline/schema.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 import { summarize } from '../../../src/report/summary.js';
+import { describeFinding } from '../../../src/report/wording.js';
 import { baselineFile, key } from '../baseline/keyed.js';
 
 const FILE = 'test/orders.test.ts';
@@ -114,6 +115,51 @@ describe('findings', () => {
       ['missing-questions', ['q4'], 'prune'],
     ]);
     expect(summary.passed).toBe(false);
+  });
+
+  it('new and missing questions are one finding per suite and kind, naming every measure they concern', () => {
+    // Two measures; q5 and q6 new to both, q4 gone from both, and the suite's ndcg@10 row of the
+    // baseline not produced at all (its q1–q4 gone from that measure too).
+    const now = { q1: 1, q2: 0.5, q3: 0.5, q5: 0, q6: 1 };
+    const summary = summarize(
+      run(samples(['refunds'], 'recall@5', now), samples(['refunds'], 'hit@5', now)),
+      baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE, 'hit@5': BEFORE, 'ndcg@10': BEFORE } }),
+      { strict: true },
+    );
+    expect(
+      summary.findings.map((finding) => [
+        finding.kind,
+        finding.suite,
+        finding.measures,
+        finding.questions,
+        finding.fails,
+      ]),
+    ).toEqual([
+      ['new-questions', 'test/orders.test.ts > refunds', ['hit@5', 'recall@5'], ['q5', 'q6'], true],
+      [
+        'missing-questions',
+        'test/orders.test.ts > refunds',
+        ['hit@5', 'recall@5', 'ndcg@10'],
+        ['q4', 'q1', 'q2', 'q3'],
+        true,
+      ],
+    ]);
+    expect(describeFinding(summary.findings[0]!, String)).toBe(
+      '2 questions of suite test/orders.test.ts > refunds (hit@5, recall@5) not in the baseline: q5, q6',
+    );
+  });
+
+  it('a long list of questions is cut with "… and N more", once for all the measures', () => {
+    const now = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`n${index + 1}`, 1]));
+    const summary = summarize(
+      run(samples(['refunds'], 'recall@5', { ...BEFORE, ...now }), samples(['refunds'], 'mrr', { ...BEFORE, ...now })),
+      baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE, mrr: BEFORE } }),
+      { strict: true },
+    );
+    expect(summary.findings).toHaveLength(1);
+    expect(describeFinding(summary.findings[0]!, String)).toBe(
+      '12 questions of suite test/orders.test.ts > refunds (mrr, recall@5) not in the baseline: n1, n2, n3, n4, n5, … and 7 more',
+    );
   });
 
   it('a new suite and a suite that did not run although its file ran: named, update and prune', () => {

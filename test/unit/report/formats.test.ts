@@ -8,9 +8,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { describeWriteError, finishRun } from '../../../src/gate/finish.js';
-import { pathFormat, type ReportFormat, type ReportInput } from '../../../src/report/formats/format.js';
+import { pathFormat, type ReportFormat, type ReportInput } from '../../../src/report/formats/report-format.js';
+import { REPORT_CATALOGUE } from '../../../src/report/formats/catalogue.js';
 import { REPORT_FORMATS, REPORT_PATH_OPTIONS } from '../../../src/report/formats/index.js';
-import { REPORT_FILE_OPTIONS, validateReporterOptions } from '../../../src/report/options.js';
+import { REPORT_FILE_OPTIONS, validateReporterOptions } from '../../../src/gate/user-options.js';
 import { resolveReporterOptions } from '../../../src/gate/options.js';
 import { summarize } from '../../../src/report/summary.js';
 import { writeReportsOf, type WriteReportsOptions } from '../../../src/report/write.js';
@@ -43,6 +44,14 @@ describe('the list of report formats', () => {
   it('holds JSON, Markdown, the step summary and HTML, in the order a run writes them', () => {
     expect(REPORT_FORMATS.map((format) => format.name)).toEqual(['json', 'markdown', 'githubStepSummary', 'html']);
     expect(REPORT_PATH_OPTIONS).toEqual(['json', 'markdown', 'html']);
+  });
+
+  it('is the catalogue: the same names in the same order, each with the catalogue’s title and example file', () => {
+    expect(REPORT_FORMATS.map((format) => format.name)).toEqual(Object.keys(REPORT_CATALOGUE));
+    for (const format of REPORT_FORMATS) {
+      const entry = REPORT_CATALOGUE[format.name as keyof typeof REPORT_CATALOGUE];
+      expect([format.title, format.path, format.exampleFile]).toEqual([entry.title, entry.path, entry.exampleFile]);
+    }
   });
 
   it('has a reporter option, checked and resolved, for each format written to a path', () => {

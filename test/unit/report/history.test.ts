@@ -11,7 +11,7 @@ import {
   parseLog,
   readBaselineHistory,
 } from '../../../src/report/history.js';
-import { renderHistoryHtml } from '../../../src/report/html.js';
+import { renderHistoryHtml } from '../../../src/report/html/run-report.js';
 import { baselineHistoryRepo, createGitRepo, type GitRepo } from '../../browser/git-fixture.js';
 
 const ORDERS = 'test/orders.test.ts > orders API';

@@ -13,7 +13,7 @@ import {
   ReportFormatError,
   validateJsonReport,
   writeHtmlReport,
-} from '../../../src/report/html.js';
+} from '../../../src/report/html/run-report.js';
 import { summarize } from '../../../src/report/summary.js';
 import { HOSTILE_QUESTION, HOSTILE_SUITE, HOSTILE_TEST, realisticFixture } from '../../browser/fixture.js';
 import { BASELINE, regressedRun, RUN } from './fixture.js';
@@ -83,7 +83,7 @@ describe('renderHtml', () => {
     // Every other finding too, each with the command that accepts it.
     expect(html).toContain('<section id="findings"><h2>Differences from the baseline</h2>');
     expect(html).toContain(
-      '<li>✗ 1 question of suite test/orders.test.ts &gt; refunds · precision@5 in the baseline did not run although the test file ran: q1 — run <code>RAG_BASELINE=prune npx vitest run</code> and commit</li>',
+      '<li>✗ 1 question of suite test/orders.test.ts &gt; refunds (precision@5) in the baseline did not run although the test file ran: q1 — run <code>RAG_BASELINE=prune npx vitest run</code> and commit</li>',
     );
     const report = fixtureReport();
     expect(renderHtml(report)).toContain('<li>· 1 baseline question not judged');

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeDifferences, renderConsole, shouldUseColor } from '../../../src/report/console.js';
 import { formatJsonReport, renderJson, REPORT_SCHEMA_VERSION } from '../../../src/report/json.js';
 import { writeReports } from '../../../src/report/write.js';
-import { renderHtml } from '../../../src/report/html.js';
+import { renderHtml } from '../../../src/report/html/run-report.js';
 import { escapeText, renderMarkdown } from '../../../src/report/markdown.js';
 import { summarize, type GateFinding } from '../../../src/report/summary.js';
 import { BASELINE, regressedRun, RUN } from './fixture.js';
@@ -38,10 +38,10 @@ test/orders.test.ts > shipping          mrr       3  0.583  [0.250, 1.000]     0
 
 Not in the baseline yet, or no longer produced:
   · baseline out of date: hit@5 0.571 → 0.857 in suite test/orders.test.ts > refunds (better: q3, q4) — run RAG_BASELINE=update npx vitest run and commit
+  · 1 question of suite test/orders.test.ts > refunds (precision@5) in the baseline did not run although the test file ran: q1 — run RAG_BASELINE=prune npx vitest run and commit
   · suite not in the baseline: test/orders.test.ts > returns | policy (1 question: r1) — run RAG_BASELINE=update npx vitest run and commit
-  · 1 question of suite test/orders.test.ts > shipping · mrr not in the baseline: uk — run RAG_BASELINE=update npx vitest run and commit
-  · 1 question of suite test/orders.test.ts > shipping · mrr in the baseline did not run although the test file ran: gone — run RAG_BASELINE=prune npx vitest run and commit
-  · 1 question of suite test/orders.test.ts > refunds · precision@5 in the baseline did not run although the test file ran: q1 — run RAG_BASELINE=prune npx vitest run and commit
+  · 1 question of suite test/orders.test.ts > shipping (mrr) not in the baseline: uk — run RAG_BASELINE=update npx vitest run and commit
+  · 1 question of suite test/orders.test.ts > shipping (mrr) in the baseline did not run although the test file ran: gone — run RAG_BASELINE=prune npx vitest run and commit
 
 Not judged by this run:
   · 1 baseline question not judged: their test file did not run — test/other.test.ts › x — run the whole suite, npx vitest run, or set RAG_PARTIAL=1 on a job that runs a deliberate subset
@@ -60,10 +60,10 @@ If this change is intended, accept it with \`RAG_BASELINE=update npx vitest run\
 
 - · baseline out of date: hit@5 0.571 → 0.857 in suite test/orders.test.ts > refunds (better: q3, q4) — run \`RAG_BASELINE=update npx vitest run\` and commit
 - ❌ regression: recall@5 1.000 → 0.536 in suite test/orders.test.ts > refunds (worse: q2, q1: refunds after 30 days, q3, q4, q6, … and 1 more) — run \`RAG_BASELINE=update npx vitest run\` and commit
+- · 1 question of suite test/orders.test.ts > refunds (precision@5) in the baseline did not run although the test file ran: q1 — run \`RAG_BASELINE=prune npx vitest run\` and commit
 - · suite not in the baseline: test/orders.test.ts > returns \\| policy (1 question: r1) — run \`RAG_BASELINE=update npx vitest run\` and commit
-- · 1 question of suite test/orders.test.ts > shipping · mrr not in the baseline: uk — run \`RAG_BASELINE=update npx vitest run\` and commit
-- · 1 question of suite test/orders.test.ts > shipping · mrr in the baseline did not run although the test file ran: gone — run \`RAG_BASELINE=prune npx vitest run\` and commit
-- · 1 question of suite test/orders.test.ts > refunds · precision@5 in the baseline did not run although the test file ran: q1 — run \`RAG_BASELINE=prune npx vitest run\` and commit
+- · 1 question of suite test/orders.test.ts > shipping (mrr) not in the baseline: uk — run \`RAG_BASELINE=update npx vitest run\` and commit
+- · 1 question of suite test/orders.test.ts > shipping (mrr) in the baseline did not run although the test file ran: gone — run \`RAG_BASELINE=prune npx vitest run\` and commit
 
 **Not judged by this run:**
 
@@ -154,7 +154,7 @@ describe('renderConsole', () => {
     expect(text).toContain(
       '  ✗ suite not in the baseline: test/orders.test.ts > returns | policy (1 question: r1) — run RAG_BASELINE=update npx vitest run and commit',
     );
-    expect(text).toContain('  ✗ 1 question of suite test/orders.test.ts > shipping · mrr not in the baseline: uk');
+    expect(text).toContain('  ✗ 1 question of suite test/orders.test.ts > shipping (mrr) not in the baseline: uk');
     expect(text.split('\n').at(-1)).toBe(
       '2 questions not in the baseline (failOnNew). Record them with: RAG_BASELINE=update npx vitest run',
     );
@@ -423,8 +423,11 @@ describe('renderJson', () => {
       fails: false,
     });
     expect(
-      report.findings.find((finding) => finding.kind === 'missing-questions' && finding.measure === 'precision@5'),
+      report.findings.find(
+        (finding) => finding.kind === 'missing-questions' && finding.measures?.includes('precision@5') === true,
+      ),
     ).toMatchObject({
+      measures: ['precision@5'],
       questions: ['q1'],
       accept: 'prune',
       command: 'RAG_BASELINE=prune npx vitest run',

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { finishRun, type FinishResult } from '../../../src/gate/finish.js';
 import type { CollectedRun } from '../../../src/recording/collected.js';
-import type { RagReporterOptions } from '../../../src/report/options.js';
+import type { RagReporterOptions } from '../../../src/gate/user-options.js';
 import { resolveReporterOptions } from '../../../src/gate/options.js';
 import { recallRun } from '../report/fixture.js';
 

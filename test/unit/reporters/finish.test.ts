@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { finishRun, type FinishResult } from '../../../src/gate/finish.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
-import type { RagReporterOptions } from '../../../src/report/options.js';
+import type { RagReporterOptions } from '../../../src/gate/user-options.js';
 import { resolveReporterOptions } from '../../../src/gate/options.js';
 
 let root: string;

@@ -1,11 +1,13 @@
-// One report format (JSON, Markdown, the GitHub step summary, HTML, …) behind one interface: where it
-// goes for the given options, and its text. writeReports (src/report/write.ts) and the end of a run
-// (src/gate/finish.ts) loop over the list in ./index.ts and know no format by name.
+// The interface every report format (JSON, Markdown, the GitHub step summary, HTML, …) implements: where
+// it goes for the given options, and its text; its name, title and example file come from ./catalogue.ts.
+// writeReports (src/report/write.ts) and the end of a run (src/gate/finish.ts) loop over the list in
+// ./index.ts and know no format by name.
 import path from 'node:path';
 
 import type { CollectedRun } from '../../recording/collected.js';
 import type { MarkdownRenderOptions } from '../markdown.js';
 import type { RunSummary } from '../summary.js';
+import { REPORT_CATALOGUE, type ReportFileOption, type ReportFormatName } from './catalogue.js';
 
 /** What a format renders. One object per run: formats that share a rendering cache it on this object. */
 export interface ReportInput {
@@ -73,6 +75,16 @@ export function pathFormat(spec: {
     describe: (target) => `${spec.title} ${target}`,
     render: spec.render,
   };
+}
+
+/** The format of the catalogue's entry `name` written to the file that option names. */
+export function catalogueFileFormat(name: ReportFileOption, render: (input: ReportInput) => string): ReportFormat {
+  return pathFormat({ name, ...REPORT_CATALOGUE[name], render });
+}
+
+/** The catalogue's name, title and example file of format `name`, for a format that is not written to a path. */
+export function catalogueEntry(name: ReportFormatName): Pick<ReportFormat, 'name' | 'title' | 'path' | 'exampleFile'> {
+  return { name, ...REPORT_CATALOGUE[name] };
 }
 
 /** `compute(input)` once per input object: for renderings that more than one format uses. */

@@ -1,4 +1,5 @@
-// Number and text formatting shared by the console and Markdown renderers.
+// How reports word things: values, signed changes and p-values, the commands that accept a change,
+// findings and counts. Shared by the console, Markdown, HTML and annotation renderers.
 
 import { andMore, fixed, formatP, listUpTo, plural, signed } from '../core/present.js';
 import type { CollectedRun, SuiteIdentity } from '../recording/collected.js';
@@ -219,6 +220,9 @@ const LISTED_NAMES = 5;
 export function describeFinding(finding: GateFinding, escape: (text: string) => string): string {
   const suite = escape(finding.suite);
   const measure = finding.measure === undefined ? '' : escape(finding.measure);
+  // New and missing questions: one finding names every measure it concerns.
+  const measureList = finding.measures ?? (finding.measure === undefined ? [] : [finding.measure]);
+  const measures = measureList.length === 0 ? '' : ` (${listUpTo(measureList, LISTED_NAMES, escape)})`;
   const questions = finding.questions ?? [];
   const named = questions.length > 0 ? `: ${listUpTo(questions, LISTED_NAMES, escape)}` : '';
   switch (finding.kind) {
@@ -229,11 +233,11 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
     case 'new-suite':
       return `suite not in the baseline: ${suite} (${plural(questions.length, 'question')}${named})`;
     case 'new-questions':
-      return `${plural(questions.length, 'question')} of suite ${suite} · ${measure} not in the baseline${named}`;
+      return `${plural(questions.length, 'question')} of suite ${suite}${measures} not in the baseline${named}`;
     case 'missing-suite':
       return `suite in the baseline did not run although its test file ran: ${suite} (${plural(questions.length, 'question')}${named})`;
     case 'missing-questions':
-      return `${plural(questions.length, 'question')} of suite ${suite} · ${measure} in the baseline did not run although the test file ran${named}`;
+      return `${plural(questions.length, 'question')} of suite ${suite}${measures} in the baseline did not run although the test file ran${named}`;
     case 'renamed-suite':
       return `suite renamed: ${escape(finding.from!)} → ${suite} (same questions; compared with its baseline rows)`;
     case 'unconfirmed-move':

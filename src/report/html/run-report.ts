@@ -11,16 +11,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { writeFileAtomic } from '../files/atomic-write.js';
-import { actionFor, describeFinding, formatP, isRepeatFinding, plural, reportCommands } from './format.js';
-import type { JsonReport, JsonReportRow } from './json.js';
-import { changesChart, distributionChart, fmt, fmtDelta, meansChart, percent } from './html/charts.js';
-import { escapeHtml, escapeHtmlName } from './html/escape.js';
-import { validateJsonReport } from './html/input.js';
-import { page } from './html/page.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
+import { actionFor, describeFinding, formatP, isRepeatFinding, plural, reportCommands } from '../wording.js';
+import type { JsonReport, JsonReportRow } from '../json.js';
+import { changesChart, distributionChart, fmt, fmtDelta, meansChart, percent } from './charts.js';
+import { escapeHtml, escapeHtmlName } from './escape.js';
+import { validateJsonReport } from './input.js';
+import { page } from './page.js';
 
-export { parseJsonReport, ReportFormatError, validateJsonReport } from './html/input.js';
-export { renderHistoryHtml, writeHistoryHtml, type HistoryHtmlOptions } from './html/history.js';
+export { parseJsonReport, ReportFormatError, validateJsonReport } from './input.js';
+export { renderHistoryHtml, writeHistoryHtml, type HistoryHtmlOptions } from './history.js';
 
 export interface HtmlRenderOptions {
   /** Heading and page title. Default "RAG retrieval quality". */

@@ -1,15 +1,23 @@
-// Options of the Vitest and Jest reporters, checked in one place so both reporters accept the same
-// things and say the same when something is wrong. What a run makes of them (paths, the baseline mode,
-// CI) is src/gate's: gate/options.ts and gate/mode.ts.
+// The options users write for the Vitest and Jest reporters (and `rag-matchers merge`), checked in one
+// place so both reporters accept the same things and say the same when something is wrong. What a run
+// makes of them (paths, the baseline mode, CI) is ./options.ts and ./mode.ts.
 
 import { resolveTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type MeasureDeclaration } from '../recording/declaration.js';
+import { REPORT_CATALOGUE, REPORT_FILE_OPTIONS, type ReportFileOptions } from '../report/formats/catalogue.js';
+
+export { REPORT_FILE_OPTIONS, type ReportFileOption } from '../report/formats/catalogue.js';
 
 export const DEFAULT_BASELINE_PATH = 'rag-baseline.json';
 
-/** What users put in `reporters: [['rag-matchers/vitest-reporter', { … }]]` (Jest: the same options object). */
-export interface RagReporterOptions extends MeasureDeclaration {
+/**
+ * What users put in `reporters: [['rag-matchers/vitest-reporter', { … }]]` (Jest: the same options object).
+ * The report options come from the catalogue of formats: `json`, `markdown`, `html` (a file path, or
+ * false for none; default none) and `githubStepSummary` (append the Markdown report to
+ * $GITHUB_STEP_SUMMARY when that is set; default true).
+ */
+export interface RagReporterOptions extends MeasureDeclaration, ReportFileOptions {
   /** Baseline file, relative to the project root. Default `rag-baseline.json`. */
   baseline?: string;
   /** Largest drop of a mean that is not a regression: 0.01 by default; per-measure `{ default: 0.01, 'recall@5': 0 }`. */
@@ -35,14 +43,6 @@ export interface RagReporterOptions extends MeasureDeclaration {
    * `RAG_PARTIAL=1` in the environment turns it on for one job.
    */
   partial?: boolean;
-  /** Write the JSON report here (relative to the root). Default: none. */
-  json?: string | false;
-  /** Write the Markdown report here. Default: none (still appended to $GITHUB_STEP_SUMMARY when set). */
-  markdown?: string | false;
-  /** Write the HTML report here. Default: none. */
-  html?: string | false;
-  /** Append the Markdown report to $GITHUB_STEP_SUMMARY when set. Default true. */
-  githubStepSummary?: boolean;
   /**
    * The Markdown report (and the step summary) is one line, the verdict, when nothing changed: no row
    * moved and nothing is new, missing or not judged. For a pull-request comment that stays quiet. Default false.
@@ -74,20 +74,12 @@ export interface RagReporterOptions extends MeasureDeclaration {
   maxSpread?: number;
 }
 
-/**
- * The options that name a report file, with a file name to suggest: one per format of
- * src/report/formats/ written to a path (test/unit/report/formats.test.ts checks they agree). Not read
- * from that list, so that loading the options does not load every renderer.
- */
-export const REPORT_FILE_OPTIONS = {
-  json: 'rag-report.json',
-  markdown: 'rag-report.md',
-  html: 'rag-report.html',
-} as const satisfies Partial<Record<keyof RagReporterOptions, string>>;
+const REPORT_SWITCH_OPTIONS = (Object.keys(REPORT_CATALOGUE) as (keyof typeof REPORT_CATALOGUE)[]).filter(
+  (name) => !REPORT_CATALOGUE[name].path,
+);
 
-export type ReportFileOption = keyof typeof REPORT_FILE_OPTIONS;
-
-const OPTION_NAMES = [
+/** Every reporter option, in the order docs/baselines-and-ci.md#options lists them (test/unit/docs/reporter-options.test.ts). */
+export const REPORTER_OPTION_NAMES = [
   'baseline',
   'tolerance',
   'significance',
@@ -96,8 +88,7 @@ const OPTION_NAMES = [
   'failOnNew',
   'strict',
   'partial',
-  ...(Object.keys(REPORT_FILE_OPTIONS) as ReportFileOption[]),
-  'githubStepSummary',
+  ...(Object.keys(REPORT_CATALOGUE) as (keyof typeof REPORT_CATALOGUE)[]),
   'quiet',
   'annotations',
   'maxWorse',
@@ -126,9 +117,9 @@ export function validateReporterOptions(
   }
   const record = options as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!(OPTION_NAMES as readonly string[]).includes(key)) {
+    if (!(REPORTER_OPTION_NAMES as readonly string[]).includes(key)) {
       throw new TypeError(
-        `${source}: unknown option ${JSON.stringify(key)}; the options are ${OPTION_NAMES.join(', ')}.`,
+        `${source}: unknown option ${JSON.stringify(key)}; the options are ${REPORTER_OPTION_NAMES.join(', ')}.`,
       );
     }
   }
@@ -160,7 +151,7 @@ export function validateReporterOptions(
     'failOnNew',
     'strict',
     'partial',
-    'githubStepSummary',
+    ...REPORT_SWITCH_OPTIONS,
     'quiet',
     'annotations',
   ] as const) {

@@ -1,0 +1,191 @@
+// The findings of a run: every way in which an update would change the baseline beyond tolerance (or a
+// legacy suite that cannot be matched), each with what accepts it and whether it fails the run. One list
+// that every report (console, Markdown, step summary, HTML, JSON, annotations) reads; the kinds are the
+// table in ./finding-kinds.ts.
+
+import { compareIds } from '../baseline/compare.js';
+import type { GroupedRow } from '../baseline/group.js';
+import { own, type BaselineFile } from '../baseline/schema.js';
+import { movementOfMeans } from '../core/regression-rule.js';
+import { FINDING_KINDS, type FindingKind, type GateFinding } from './finding-kinds.js';
+import type { MissingRow, NotJudgedGroup, ResolvedSummaryOptions, RunSummary, SummaryRow } from './summary-model.js';
+
+export { FINDING_KINDS, type FindingKind, type GateFinding } from './finding-kinds.js';
+
+/** A finding's fields beyond those its kind decides (accept, fails). */
+type FindingFields = Omit<GateFinding, 'accept' | 'fails'>;
+
+/** Whether a finding of `kind` fails the run under `settings`. */
+export function findingFails(kind: FindingKind, settings: ResolvedSummaryOptions): boolean {
+  if (settings.updatingBaseline) return false;
+  switch (FINDING_KINDS[kind].fails) {
+    case 'regression':
+      return settings.failOnRegression;
+    case 'new':
+      return settings.strict || settings.failOnNew;
+    case 'strict':
+      return settings.strict;
+    case 'strict-unless-partial':
+      return settings.strict && !settings.partial;
+  }
+}
+
+function findingOf(fields: FindingFields, settings: ResolvedSummaryOptions): GateFinding {
+  return { ...fields, accept: FINDING_KINDS[fields.kind].accept, fails: findingFails(fields.kind, settings) };
+}
+
+/** What collectFindings reads: the summary's rows and what it found of the baseline. */
+export interface FindingSources {
+  rows: readonly SummaryRow[];
+  missing: readonly MissingRow[];
+  baseline: BaselineFile | undefined;
+  /** This run's rows by suite key, then measure. */
+  current: ReadonlyMap<string, ReadonlyMap<string, GroupedRow>>;
+  legacy: RunSummary['legacy'];
+  notJudged: readonly NotJudgedGroup[];
+}
+
+/**
+ * Every difference an update would write (beyond tolerance), suite by suite in the order of the rows, each
+ * with what accepts it: per suite its rename or newness, the means that moved (one per measure), then
+ * its new and missing questions (one finding each for every measure they concern); then the suites that
+ * did not run although their file ran, the questions not judged, and unmatched legacy suites.
+ */
+export function collectFindings(sources: FindingSources, settings: ResolvedSummaryOptions): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const missingBySuite = groupBy(sources.missing, (entry) => entry.suiteKey);
+  for (const suiteRows of groupBy(sources.rows, (row) => row.suiteKey).values()) {
+    findings.push(...suiteFindings(suiteRows, sources, missingBySuite.get(suiteRows[0]!.suiteKey) ?? [], settings));
+  }
+  for (const [key, entries] of missingBySuite) {
+    if (!sources.current.has(key)) findings.push(missingSuiteFinding(key, entries, settings));
+  }
+  // Baseline questions this run did not judge: in strict CI a run must judge them all, unless it said it is partial.
+  for (const group of sources.notJudged) {
+    findings.push(
+      findingOf(
+        {
+          kind: 'not-judged',
+          suite: group.suites[0]!,
+          suiteKey: '',
+          reason: group.reason,
+          ...(group.detail !== undefined ? { detail: group.detail } : {}),
+          count: group.questions,
+          questions: group.examples,
+        },
+        settings,
+      ),
+    );
+  }
+  for (const ambiguous of sources.legacy?.ambiguous ?? []) {
+    findings.push(
+      findingOf(
+        { kind: 'ambiguous-suite', suite: ambiguous.name, suiteKey: '', questions: ambiguous.suites },
+        settings,
+      ),
+    );
+  }
+  return findings;
+}
+
+/** The findings of one suite this run produced: rename or newness, moved means, new and missing questions. */
+function suiteFindings(
+  suiteRows: readonly SummaryRow[],
+  sources: FindingSources,
+  missingMeasures: readonly MissingRow[],
+  settings: ResolvedSummaryOptions,
+): GateFinding[] {
+  const first = suiteRows[0]!;
+  const suite = { suite: first.suite, suiteKey: first.suiteKey };
+  const findings: GateFinding[] = [];
+  const inBaseline =
+    sources.baseline !== undefined &&
+    (own(sources.baseline.suites, first.suiteKey) !== undefined || first.renamedFrom !== undefined);
+  if (first.renamedFrom !== undefined) {
+    findings.push(findingOf({ kind: 'renamed-suite', ...suite, from: first.renamedFrom }, settings));
+  } else if (!inBaseline) {
+    const questions = new Set<string>();
+    for (const row of sources.current.get(first.suiteKey)!.values()) for (const id of row.ids) questions.add(id);
+    findings.push(findingOf({ kind: 'new-suite', ...suite, questions: [...questions] }, settings));
+    return findings;
+  }
+  for (const row of suiteRows) {
+    const move = moveFinding(row);
+    if (move !== undefined) findings.push(findingOf({ ...suite, ...move }, settings));
+  }
+  const added = new QuestionsByMeasure();
+  const gone = new QuestionsByMeasure();
+  for (const row of suiteRows) {
+    added.add(row.measure, row.newSamples);
+    gone.add(row.measure, row.missingSamples);
+  }
+  // Measures of the suite that this run did not produce at all although the suite ran.
+  for (const entry of missingMeasures) gone.add(entry.measure, [...entry.questions].sort(compareIds));
+  if (added.size > 0) findings.push(findingOf({ kind: 'new-questions', ...suite, ...added.fields() }, settings));
+  if (gone.size > 0) findings.push(findingOf({ kind: 'missing-questions', ...suite, ...gone.fields() }, settings));
+  return findings;
+}
+
+/** A row whose mean moved beyond tolerance: regression, improvement, or a move too small to be significant. */
+function moveFinding(
+  row: SummaryRow,
+): Pick<GateFinding, 'kind' | 'measure' | 'questions' | 'before' | 'after'> | undefined {
+  const comparison = row.comparison;
+  if (comparison === undefined) return undefined;
+  const means = { measure: row.measure, before: comparison.meanBefore, after: comparison.meanAfter };
+  if (row.status === 'regressed') return { kind: 'regression', ...means, questions: ids(row.worse) };
+  if (row.status === 'improved') return { kind: 'improvement', ...means, questions: ids(row.better) };
+  // Beyond the tolerance but not significant: not a regression, yet an update would write it (it writes
+  // by tolerance alone), so under CI the file is out of date as with an improvement.
+  if (movementOfMeans(comparison, row.tolerance) === 'within') return undefined;
+  return { kind: 'unconfirmed-move', ...means, questions: ids(comparison.delta < 0 ? row.worse : row.better) };
+}
+
+/** A baseline suite this run did not produce at all although its file ran. */
+function missingSuiteFinding(
+  key: string,
+  entries: readonly MissingRow[],
+  settings: ResolvedSummaryOptions,
+): GateFinding {
+  const questions = new Set<string>();
+  for (const entry of entries) for (const id of entry.questions) questions.add(id);
+  return findingOf(
+    { kind: 'missing-suite', suite: entries[0]!.suite, suiteKey: key, questions: [...questions].sort(compareIds) },
+    settings,
+  );
+}
+
+/** The questions of one suite and kind, each once, with every measure they concern. */
+class QuestionsByMeasure {
+  private readonly questions = new Set<string>();
+  private readonly measures: string[] = [];
+
+  add(measure: string, ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    if (!this.measures.includes(measure)) this.measures.push(measure);
+    for (const id of ids) this.questions.add(id);
+  }
+
+  get size(): number {
+    return this.questions.size;
+  }
+
+  fields(): { measures: string[]; questions: string[] } {
+    return { measures: [...this.measures], questions: [...this.questions] };
+  }
+}
+
+function ids(changes: readonly { sampleId: string }[]): string[] {
+  return changes.map((change) => change.sampleId);
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [item]);
+    else group.push(item);
+  }
+  return groups;
+}

@@ -1,0 +1,108 @@
+// The interval printed beside each mean (Wilson for 0/1 values, else the seeded percentile bootstrap),
+// and the cache that lets a reporter work them out while later test files still run.
+import { meanInterval } from '../core/stats.js';
+
+export interface RowInterval {
+  lower: number;
+  upper: number;
+  method: 'wilson' | 'bootstrap-percentile';
+  confidence: number;
+  /** Bootstrap only. */
+  resamples?: number;
+  seed?: number;
+}
+
+/** What an interval depends on besides the values. */
+export interface IntervalSettings {
+  confidence: number;
+  seed: number;
+  intervalResamples: number;
+}
+
+export type RowIntervalWithMean = RowInterval & { mean: number };
+
+/** meanInterval (Wilson when every value is 0/1, else the seeded bootstrap); all-equal values give [v, v] under either, without resampling. */
+export function intervalOf(
+  values: readonly number[],
+  min: number,
+  max: number,
+  settings: IntervalSettings,
+): RowIntervalWithMean {
+  const binary = values.every((value) => value === 0 || value === 1);
+  if (min === max && !binary) {
+    return {
+      mean: min,
+      lower: min,
+      upper: min,
+      method: 'bootstrap-percentile',
+      confidence: settings.confidence,
+      resamples: settings.intervalResamples,
+      seed: settings.seed,
+    };
+  }
+  const interval = meanInterval([...values], {
+    confidence: settings.confidence,
+    seed: settings.seed,
+    resamples: settings.intervalResamples,
+    binary,
+  });
+  return interval.method === 'wilson'
+    ? {
+        mean: interval.mean,
+        lower: interval.lower,
+        upper: interval.upper,
+        method: 'wilson',
+        confidence: interval.confidence,
+      }
+    : {
+        mean: interval.mean,
+        lower: interval.lower,
+        upper: interval.upper,
+        method: interval.method,
+        confidence: interval.confidence,
+        resamples: interval.resamples,
+        seed: interval.seed,
+      };
+}
+
+/**
+ * Intervals worked out before summarize, each with the values and settings it was worked out for: a row
+ * takes one only when both are exactly its own, and takes it once. One per run, owned by its caller (the
+ * Vitest reporter), cleared when a run starts or ends: nothing is kept between callers.
+ */
+export class IntervalCache {
+  private readonly ahead = new Map<string, { values: readonly number[]; interval: RowIntervalWithMean }>();
+
+  /** Keeps `interval`, worked out for these values and settings. */
+  keep(values: readonly number[], settings: IntervalSettings, interval: RowIntervalWithMean): void {
+    this.ahead.set(keyOf(values, settings), { values: [...values], interval });
+  }
+
+  /** The interval kept for exactly these values (same order) and settings, removed from the cache; undefined when none. */
+  take(values: readonly number[], settings: IntervalSettings): RowIntervalWithMean | undefined {
+    if (this.ahead.size === 0) return undefined;
+    const key = keyOf(values, settings);
+    const kept = this.ahead.get(key);
+    if (kept === undefined || kept.values.length !== values.length) return undefined;
+    for (let index = 0; index < values.length; index++)
+      if (!Object.is(kept.values[index], values[index])) return undefined;
+    this.ahead.delete(key);
+    return kept.interval;
+  }
+
+  /** How many intervals are kept and not yet taken. */
+  get size(): number {
+    return this.ahead.size;
+  }
+
+  /** Drops what no summary took (a run cut short, a file run again). */
+  clear(): void {
+    this.ahead.clear();
+  }
+}
+
+function keyOf(values: readonly number[], settings: IntervalSettings): string {
+  let sum = 0;
+  for (const value of values) sum += value;
+  return `${settings.confidence} ${settings.seed} ${settings.intervalResamples} ${values.length} ${sum}`;
+}

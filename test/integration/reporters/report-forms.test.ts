@@ -1,0 +1,216 @@
+// One truth in every report: the five forms of one real, failed `vitest run` under CI — the console,
+// the Markdown file, the GitHub step summary ($GITHUB_STEP_SUMMARY), the HTML file and the JSON file —
+// give the same verdict, list the same findings with the same questions, and the same counts. The run
+// has a renamed suite, an improvement not recorded, a question whose first assertion failed and one
+// whose later assertion on an already-recorded measure failed.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { escapeConsole, escapeMarkdown } from '../../../src/core/escape.js';
+import { escapeHtmlName } from '../../../src/report/html/escape.js';
+import type { JsonReport } from '../../../src/report/json.js';
+import { describeFinding } from '../../../src/report/wording.js';
+import type { PackageSnapshot } from '../support/project.js';
+import type { RunResult } from '../support/run.js';
+import {
+  createReporterProject,
+  explain,
+  lastLine,
+  preparePackage,
+  readJson,
+  runTests,
+  type ReporterProject,
+} from './support.js';
+
+const CONFIG = `import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    setupFiles: ['rag-matchers/vitest'],
+    include: ['test/**/*.test.ts'],
+    reporters: [
+      'default',
+      [
+        'rag-matchers/vitest-reporter',
+        {
+          baseline: 'rag-baseline.json',
+          measures: ['recall@3', 'ndcg@3'],
+          json: 'rag-report.json',
+          markdown: 'rag-report.md',
+          html: 'rag-report.html',
+        },
+      ],
+    ],
+  },
+});
+`;
+
+// REFUNDS_SUITE renames the refunds block; FAIL_FIRST names a question whose first assertion asks
+// recall@3 ≥ 0.9; FAIL_LATER one whose last assertion asks ndcg@3 ≥ 0.95, a measure the first matcher
+// already recorded for it.
+const ORDERS = `import { describe, expect, it } from 'vitest';
+import { questions, search } from '../retriever.js';
+
+describe('orders API', () => {
+  for (const [topic, title] of [['refunds', process.env.REFUNDS_SUITE ?? 'refunds'], ['shipping', 'shipping']]) {
+    describe(title, () => {
+      for (const question of questions(topic)) {
+        it(question.question, () => {
+          const hits = search(question.id);
+          const wanted = process.env.FAIL_FIRST === question.id ? 0.9 : 0.3;
+          expect(hits).toHaveRecallAtK(question.relevant, 3, wanted, { queryId: question.id });
+          expect(hits).toHaveNdcgAtK(question.relevant, 3, 0.2, { queryId: question.id });
+          if (process.env.FAIL_LATER === question.id)
+            expect(hits).toHaveNdcgAtK(question.relevant, 3, 0.95, { queryId: question.id });
+        });
+      }
+    });
+  }
+});
+`;
+
+const UPDATE = 'RAG_BASELINE=update npx vitest run';
+const SUITE = 'test/orders.test.ts > orders API';
+
+interface Forms {
+  run: RunResult;
+  console: string;
+  markdown: string;
+  stepSummary: string;
+  html: string;
+  json: JsonReport;
+}
+
+let pkg: PackageSnapshot;
+let project: ReporterProject;
+let forms: Forms;
+
+beforeAll(async () => {
+  pkg = await preparePackage();
+  project = createReporterProject('vitest', pkg);
+  rmSync(project.path('test/account.test.ts'));
+  writeFileSync(project.path('vitest.config.ts'), CONFIG);
+  writeFileSync(project.path('test/orders.test.ts'), ORDERS);
+  const recorded = await runTests(project, { env: { RAG_BASELINE: 'update' } });
+  expect(recorded.exitCode, explain(recorded)).toBe(0);
+
+  const stepSummary = project.path('step-summary.md');
+  writeFileSync(stepSummary, '');
+  // The better retriever finds ship-delay's second document: shipping's recall@3 0.750 → 1.000 and
+  // ndcg@3 0.622 → 0.815 (docs/baselines-and-ci.md's numbers); refund-status has recall@3 = 1/2 < 0.9;
+  // refund-window has ndcg@3 = (1 + 1/log2 4) / (1 + 1/log2 3) = 0.920 < 0.95.
+  const run = await runTests(project, {
+    env: {
+      CI: 'true',
+      RETRIEVER: 'better',
+      REFUNDS_SUITE: 'refund policy',
+      FAIL_FIRST: 'refund-status',
+      FAIL_LATER: 'refund-window',
+      GITHUB_STEP_SUMMARY: stepSummary,
+    },
+  });
+  const read = (file: string) => readFileSync(project.path(file), 'utf8');
+  forms = {
+    run,
+    console: run.stdout,
+    markdown: read('rag-report.md'),
+    stepSummary: read('step-summary.md'),
+    html: read('rag-report.html'),
+    json: readJson<JsonReport>(project, 'rag-report.json'),
+  };
+}, 240_000);
+
+afterAll(() => {
+  project?.remove();
+  pkg?.remove();
+});
+
+describe('the five report forms of one failed CI run', { timeout: 240_000 }, () => {
+  it('the run fails, and the JSON report holds the three findings and both failed assertions', () => {
+    expect(forms.run.exitCode, explain(forms.run)).toBe(1);
+    const { json } = forms;
+    expect(json.passed).toBe(false);
+    expect(
+      json.findings.map((finding) => [finding.kind, finding.suite, finding.measure, finding.questions, finding.fails]),
+    ).toEqual([
+      ['renamed-suite', `${SUITE} > refund policy`, undefined, undefined, true],
+      ['improvement', `${SUITE} > shipping`, 'ndcg@3', ['ship-delay'], true],
+      ['improvement', `${SUITE} > shipping`, 'recall@3', ['ship-delay'], true],
+    ]);
+    expect(json.findings.every((finding) => finding.command === UPDATE)).toBe(true);
+    // The failed first assertion: its sample is failed and counted; the declared ndcg@3 value of that
+    // question (recorded by the same matcher, never asserted: the test stopped) is a value, no verdict.
+    const row = (measure: string) =>
+      json.rows.find((candidate) => candidate.suite === `${SUITE} > refund policy` && candidate.measure === measure)!;
+    expect(row('recall@3').failures).toBe(1);
+    expect(row('recall@3').samples.map((sample) => [sample.id, sample.pass, sample.threshold])).toEqual([
+      ['refund-window', true, 0.3],
+      ['refund-partial', true, 0.3],
+      ['refund-status', false, 0.9],
+    ]);
+    // The later failed assertion: refund-window's ndcg@3 value (recorded by its first matcher, without a
+    // verdict) is failed, with that assertion's threshold, and counted. The other values have no verdict
+    // (the JSON report reads them pass: true, threshold: null).
+    expect(row('ndcg@3').failures).toBe(1);
+    expect(row('ndcg@3').samples.map((sample) => [sample.id, sample.pass, sample.threshold])).toEqual([
+      ['refund-window', false, 0.95],
+      ['refund-partial', true, null],
+      ['refund-status', true, null],
+    ]);
+    expect(json.counts).toMatchObject({ improved: 2, unchanged: 2, regressed: 0, samples: 10, suites: 2 });
+  });
+
+  it('every form gives the same verdict: out of date, with as many differences as failing findings', () => {
+    const differences = forms.json.findings.filter((finding) => finding.fails).length;
+    expect(differences).toBe(3);
+    const outOfDate = new RegExp(`out of date: ${differences} differences`, 'i');
+    expect(lastLine(forms.console)).toMatch(/^The baseline is out of date: /);
+    expect(lastLine(forms.console)).toMatch(outOfDate);
+    expect(lastLine(forms.console)).toContain(`Accept with: ${UPDATE}`);
+    expect(forms.markdown).toMatch(new RegExp(`❌ \\*\\*Baseline out of date: ${differences} differences\\*\\*`));
+    expect(forms.html).toContain('<span class="verdict failed">Failed</span>');
+    expect(forms.html).toMatch(new RegExp(`<strong>Baseline out of date: ${differences} differences</strong>`));
+    // The step summary is the Markdown report, appended.
+    expect(forms.stepSummary).toBe(`${forms.markdown}\n`);
+  });
+
+  it('every form lists each finding of the JSON report, with its questions and command, and no other', () => {
+    const { json } = forms;
+    for (const finding of json.findings) {
+      expect(forms.console).toContain(
+        `  ✗ ${describeFinding(finding, escapeConsole)} — run ${finding.command} and commit`,
+      );
+      const markdownLine = `- ❌ ${describeFinding(finding, escapeMarkdown)} — run \`${finding.command}\` and commit`;
+      expect(forms.markdown).toContain(markdownLine);
+      expect(forms.stepSummary).toContain(markdownLine);
+      expect(forms.html).toContain(
+        `<li>✗ ${describeFinding(finding, escapeHtmlName)} — run <code>${finding.command}</code> and commit</li>`,
+      );
+    }
+    const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+    expect(count(forms.console, /^ {2}[✗·] /gmu)).toBe(json.findings.length);
+    expect(count(forms.markdown, /^- [❌·] /gmu)).toBe(json.findings.length);
+    expect(count(forms.stepSummary, /^- [❌·] /gmu)).toBe(json.findings.length);
+    expect(count(forms.html, /<li>[✗·] /gu)).toBe(json.findings.length);
+    // The question that got better is named in every form.
+    for (const text of [forms.console, forms.markdown, forms.stepSummary, forms.html])
+      expect(text).toContain('(better: ship-delay)');
+  });
+
+  it('every form gives the same counts: improved, unchanged, samples, suites, and the failed assertion', () => {
+    const counts = forms.json.counts;
+    const tally = `${counts.improved} improved · ${counts.unchanged} unchanged`;
+    expect(forms.markdown).toContain(`${tally} — ${counts.samples} samples in ${counts.suites} suites (vitest)`);
+    expect(forms.html).toContain(`${tally} — ${counts.samples} samples in ${counts.suites} suites (vitest)`);
+    expect(forms.console).toContain(
+      `vitest · ${counts.suites} suites · ${counts.rows} rows · ${counts.samples} samples`,
+    );
+    // The HTML table's "failed" column is the JSON row's failures.
+    for (const measure of ['recall@3', 'ndcg@3'])
+      expect(forms.html).toMatch(
+        new RegExp(
+          `refund policy</a></td><td>${measure}</td>(<td class="num">[^<]*(<span[^>]*>[^<]*</span>)?[^<]*</td>)*<td class="num">1</td></tr>`,
+        ),
+      );
+  });
+});
