@@ -7,7 +7,6 @@ const spec: MetricMatcherSpec = {
   matcherName: 'toHaveAveragePrecisionAbove',
   expectedArguments: 'relevant, min',
   measure: 'map',
-  pick: (evaluation) => evaluation.averagePrecision,
 };
 
 /** Passes when average precision (at options.k) is at least min. */

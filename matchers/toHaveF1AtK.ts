@@ -7,7 +7,6 @@ const spec: MetricMatcherSpec = {
   matcherName: 'toHaveF1AtK',
   expectedArguments: 'relevant, k, min',
   measure: 'f1',
-  pick: (evaluation) => evaluation.f1AtK,
 };
 
 /** Passes when F1@k, the harmonic mean of precision@k and recall@k, is at least min. */

@@ -7,7 +7,6 @@ const spec: MetricMatcherSpec = {
   matcherName: 'toHaveHitAtK',
   expectedArguments: 'relevant, k',
   measure: 'hit',
-  pick: (evaluation) => evaluation.hitAtK,
 };
 
 /** Passes when at least one relevant hit is in the top k. */

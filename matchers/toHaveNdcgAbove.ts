@@ -7,7 +7,6 @@ const spec: MetricMatcherSpec = {
   matcherName: 'toHaveNdcgAbove',
   expectedArguments: 'relevant, min',
   measure: 'ndcg',
-  pick: (evaluation) => evaluation.ndcg,
 };
 
 /** Passes when nDCG (at options.k, else over the whole list with an uncut ideal) is at least min. */

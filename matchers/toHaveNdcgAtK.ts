@@ -7,7 +7,6 @@ const spec: MetricMatcherSpec = {
   matcherName: 'toHaveNdcgAtK',
   expectedArguments: 'relevant, k, min',
   measure: 'ndcg',
-  pick: (evaluation) => evaluation.ndcg,
 };
 
 /** Passes when nDCG@k (graded gains, trec_eval ndcg_cut) is at least min. */

@@ -7,7 +7,6 @@ const spec: MetricMatcherSpec = {
   matcherName: 'toHavePrecisionAtK',
   expectedArguments: 'relevant, k, min',
   measure: 'precision',
-  pick: (evaluation) => evaluation.precisionAtK,
 };
 
 /** Passes when precision@k (relevant in the top k ÷ k) is at least min. */

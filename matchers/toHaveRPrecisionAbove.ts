@@ -8,7 +8,6 @@ const spec: MetricMatcherSpec = {
   matcherName: 'toHaveRPrecisionAbove',
   expectedArguments: 'relevant, min',
   measure: 'rprec',
-  pick: (evaluation) => evaluation.rPrecision,
 };
 
 /** Passes when R-precision (relevant in the top R ÷ R, R = relevant count) is at least min. */

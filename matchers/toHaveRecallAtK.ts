@@ -7,7 +7,6 @@ const spec: MetricMatcherSpec = {
   matcherName: 'toHaveRecallAtK',
   expectedArguments: 'relevant, k, min',
   measure: 'recall',
-  pick: (evaluation) => evaluation.recallAtK,
 };
 
 /** Passes when recall@k (relevant in the top k ÷ relevant count) is at least min. */

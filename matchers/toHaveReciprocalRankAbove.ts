@@ -7,7 +7,6 @@ const spec: MetricMatcherSpec = {
   matcherName: 'toHaveReciprocalRankAbove',
   expectedArguments: 'relevant, min',
   measure: 'mrr',
-  pick: (evaluation) => evaluation.mrr,
 };
 
 /** Passes when 1 / rank of the first relevant hit (within options.k) is at least min. */

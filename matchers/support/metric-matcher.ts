@@ -1,5 +1,5 @@
 import { explainRanking } from '../../src/core/explain.js';
-import type { Hit, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
+import type { Hit, MeasureName, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
 import { formatNumber, plural } from '../../src/core/present.js';
 import { questionRecorder } from '../../src/recording/question.js';
 import type { MetricSample } from '../../src/recording/sample.js';
@@ -16,9 +16,8 @@ export interface MetricMatcherSpec {
   matcherName: string;
   /** As shown in the hint: `relevant, k, min`. */
   expectedArguments: string;
-  /** Canonical base name (`recall`), suffixed with `@k` when a cutoff applies. */
-  measure: string;
-  pick: (evaluation: RetrievalEvaluation) => number;
+  /** Canonical name (`recall`): the value is `evaluation.values[measure]`; shown as `recall@k` with a cutoff. */
+  measure: MeasureName;
 }
 
 /** The arguments of one metric matcher call. */
@@ -62,7 +61,7 @@ export function runMetricMatcher(
   const recorder = questionRecorder(context, queryId);
   const { evaluation, declared } = evaluateForMatcher(call, hits, args.relevant, args.k, options, recorder.plan);
 
-  const value = spec.pick(evaluation);
+  const value = evaluation.values[spec.measure];
   const threshold = min ?? 1;
   const pass = meetsThreshold(value, threshold);
   const measure = measureName(spec, args.k);

@@ -1,6 +1,7 @@
 import { describeValue } from './describe.js';
 import type { Measure } from './measures.js';
-import { MEASURE_TABLE } from './measure-table.js';
+import { evaluationOf } from './measure-fields.js';
+import { MEASURE_NAMES, MEASURE_TABLE, type MeasureName, type RankingState } from './measure-table.js';
 import {
   advanceTo,
   createMeasureScratch,
@@ -287,6 +288,34 @@ function overflowError(
   );
 }
 
+/** Some measures of the table: their names and, index for index, their formulas. */
+interface TableMeasures {
+  names: readonly MeasureName[];
+  formulas: readonly ((state: RankingState) => number)[];
+}
+
+/** The table's measures read at evaluate()'s k, and those that take no cutoff (read over the whole list). */
+const AT_K = measuresWhere((cutoff) => cutoff !== 'none');
+const WHOLE_LIST = measuresWhere((cutoff) => cutoff === 'none');
+
+function measuresWhere(test: (cutoff: string) => boolean): TableMeasures {
+  const names = MEASURE_NAMES.filter((name) => test(MEASURE_TABLE[name].cutoff));
+  return { names, formulas: names.map((name) => MEASURE_TABLE[name].formula) };
+}
+
+/** Every measure name, in table order: copied per evaluation so that each `values` has the same shape. */
+const VALUES_TEMPLATE = Object.fromEntries(MEASURE_NAMES.map((name) => [name, Number.NaN])) as Record<
+  MeasureName,
+  number
+>;
+
+function measureInto(values: Record<MeasureName, number>, measures: TableMeasures, state: RankingState): void {
+  const { names, formulas } = measures;
+  for (let index = 0; index < names.length; index++) {
+    values[names[index] as MeasureName] = (formulas[index] as TableMeasures['formulas'][number])(state);
+  }
+}
+
 /**
  * Evaluates one ranked list against its annotations: every measure and count at once.
  * `kOrOptions` is a cutoff, or `{ k, ...options }`. Never throws for empty hits or empty annotations.
@@ -339,35 +368,16 @@ function evaluateWithPlan(
     const evaluatedAtK = atK.evaluatedAtK;
     const relevantCount = atK.relevantCount;
     const truePositiveCount = atK.truePositiveCount;
-    const precisionAtK = MEASURE_TABLE.precision.formula(atK);
-    const recallAtK = MEASURE_TABLE.recall.formula(atK);
-    const f1AtK = MEASURE_TABLE.f1.formula(atK);
-    const hitAtK = MEASURE_TABLE.hit.formula(atK);
-    const mrr = MEASURE_TABLE.mrr.formula(atK);
-    const ndcg = MEASURE_TABLE.ndcg.formula(atK);
-    const averagePrecision = MEASURE_TABLE.map.formula(atK);
-    const judgedAtK = MEASURE_TABLE.judged.formula(atK);
+    const values = { ...VALUES_TEMPLATE };
+    measureInto(values, AT_K, atK);
     // R-precision and bpref have no cutoff: they read the whole list.
     const whole = advanceTo(kernel, Math.max(k, retrievedCount), uncut);
-    const evaluation: RetrievalEvaluation = {
-      k,
-      evaluatedAtK,
-      retrievedCount,
-      relevantCount,
-      truePositiveCount,
-      duplicateCount: query.duplicateCount,
-      precisionAtK,
-      recallAtK,
-      f1AtK,
-      hitAtK,
-      mrr,
-      ndcg,
-      averagePrecision,
-      judgedAtK,
-      rPrecision: MEASURE_TABLE.rprec.formula(whole),
-      bpref: MEASURE_TABLE.bpref.formula(whole),
-      unmatchedRelevantIds: unmatchedJudgedIds(kernel, settings.minGrade, relevantCount - whole.truePositiveCount),
-    };
+    measureInto(values, WHOLE_LIST, whole);
+    const evaluation = evaluationOf(
+      { k, evaluatedAtK, retrievedCount, relevantCount, truePositiveCount, duplicateCount: query.duplicateCount },
+      values,
+      unmatchedJudgedIds(kernel, settings.minGrade, relevantCount - whole.truePositiveCount),
+    );
     if (plan !== undefined && measured !== undefined) {
       // Every rank was judged above, so each of the plan's cutoffs reads the same found keys; a grade
       // whose gain would overflow was refused by prepare.
@@ -444,40 +454,40 @@ function evaluateAt(
 
 /** Relevant hits in the top k ÷ k (trec_eval P_k). */
 export function precisionAtK(hits: readonly Hit[], relevant: Relevance, k: number, options?: EvaluateOptions): number {
-  return evaluateAt(hits, relevant, k, options, 'k').precisionAtK;
+  return evaluateAt(hits, relevant, k, options, 'k').values.precision;
 }
 
 /** Relevant hits in the top k ÷ relevant count (trec_eval recall_k). */
 export function recallAtK(hits: readonly Hit[], relevant: Relevance, k: number, options?: EvaluateOptions): number {
-  return evaluateAt(hits, relevant, k, options, 'k').recallAtK;
+  return evaluateAt(hits, relevant, k, options, 'k').values.recall;
 }
 
 /** Harmonic mean of precision@k and recall@k. */
 export function f1AtK(hits: readonly Hit[], relevant: Relevance, k: number, options?: EvaluateOptions): number {
-  return evaluateAt(hits, relevant, k, options, 'k').f1AtK;
+  return evaluateAt(hits, relevant, k, options, 'k').values.f1;
 }
 
 /** 1 when a relevant hit is in the top k, else 0 (trec_eval success_k). */
 export function hitAtK(hits: readonly Hit[], relevant: Relevance, k: number, options?: EvaluateOptions): number {
-  return evaluateAt(hits, relevant, k, options, 'k').hitAtK;
+  return evaluateAt(hits, relevant, k, options, 'k').values.hit;
 }
 
 /** nDCG at k with graded gains (trec_eval ndcg_cut_k). */
 export function ndcgAtK(hits: readonly Hit[], relevant: Relevance, k: number, options?: EvaluateOptions): number {
-  return evaluateAt(hits, relevant, k, options, 'k').ndcg;
+  return evaluateAt(hits, relevant, k, options, 'k').values.ndcg;
 }
 
 /** 1 / rank of the first relevant hit (within `options.k` if given). */
 export function reciprocalRank(hits: readonly Hit[], relevant: Relevance, options?: EvaluateOptions): number {
-  return evaluate(hits, relevant, { ...options }).mrr;
+  return evaluate(hits, relevant, { ...options }).values.mrr;
 }
 
 /** Average precision (at `options.k` if given), divided by the relevant count (trec_eval map / map_cut). */
 export function averagePrecision(hits: readonly Hit[], relevant: Relevance, options?: EvaluateOptions): number {
-  return evaluate(hits, relevant, { ...options }).averagePrecision;
+  return evaluate(hits, relevant, { ...options }).values.map;
 }
 
 /** Precision at rank R where R is the number of relevant ids (trec_eval Rprec). */
 export function rPrecision(hits: readonly Hit[], relevant: Relevance, options?: Omit<EvaluateOptions, 'k'>): number {
-  return evaluate(hits, relevant, { ...options }).rPrecision;
+  return evaluate(hits, relevant, { ...options }).values.rprec;
 }

@@ -169,6 +169,18 @@ export const MEASURE_TABLE = {
     // ir_measures' Judged@k divides by the hits in the top k, not by k, since 0.3.1 (its #48); 0 with no hits.
     formula: (state) => (state.evaluatedAtK === 0 ? 0 : state.judgedInTopK / state.evaluatedAtK),
   },
+  capped_recall: {
+    aliases: ['capped_recall', 'relative_p', 'r_cap'],
+    cutoff: 'required',
+    trecEvalForms: ['relative_P_5', 'relative_P.5'],
+    trecCutName: 'relative_P',
+    binary: false,
+    // trec_eval's relative_P (BEIR's R_cap@k): relevant in the top k ÷ the most the top k can hold, min(k, R).
+    formula: (state) => {
+      const best = Math.min(state.k, state.relevantCount);
+      return best === 0 ? 0 : state.truePositiveCount / best;
+    },
+  },
 } as const satisfies Record<string, MeasureDefinition>;
 
 export type MeasureName = keyof typeof MEASURE_TABLE;

@@ -4,6 +4,7 @@ import {
   MEASURE_ALIASES,
   MEASURE_NAMES,
   definitionOf,
+  type CutoffRule,
   type MeasureDefinition,
   type MEASURE_TABLE,
   type MeasureName,
@@ -19,33 +20,36 @@ type CanonicalSpelling<N extends MeasureName> =
 
 type Spread<T> = T extends string ? T : never;
 
+/** `Form` with its cutoff digits after `Separator` made any number: `ndcg_cut_10` → `ndcg_cut_${number}`. */
+type CutPattern<Form extends string, Separator extends string> = Form extends `${infer Head}${Separator}${infer Tail}`
+  ? Tail extends `${number}`
+    ? `${Head}${Separator}${number}`
+    : `${Head}${Separator}${CutPattern<Tail, Separator>}`
+  : never;
+
+/** How one example form of the table (`P@5`, `RR@10`, `ndcg_cut.10`, `Rprec`) is written with any cutoff, or none. */
+type FormPattern<Form extends string, Rule extends CutoffRule> = Form extends string
+  ? [CutPattern<Form, '@'> | CutPattern<Form, '_'> | CutPattern<Form, '.'>] extends [never]
+    ? Form
+    : | CutPattern<Form, '@'>
+      | CutPattern<Form, '_'>
+      | CutPattern<Form, '.'>
+      // An optional cutoff may be left out: `nDCG` as well as `nDCG@10`.
+      | (Rule extends 'optional' ? (Form extends `${infer Head}@${number}` ? Head : never) : never)
+  : never;
+
+/** A measure's ir_measures and trec_eval forms in the table. */
+type TableForm<Definition> =
+  | (Definition extends { irMeasuresForms: readonly (infer Form extends string)[] } ? Form : never)
+  | (Definition extends { trecEvalForms: readonly (infer Form extends string)[] } ? Form : never);
+
 // The union sits in an interface property and is read through it, so that a compile error lists the
 // spellings ('"mrr" | `recall@${number}` | …') instead of naming an alias.
 interface MeasureSpellings {
   spelling: Spread<
     | { [N in MeasureName]: CanonicalSpelling<N> }[MeasureName]
-    // The ir_measures and trec_eval spellings of VALID_MEASURE_FORMS.
-    | `P@${number}`
-    | `R@${number}`
-    | 'RR'
-    | `RR@${number}`
-    | 'nDCG'
-    | `nDCG@${number}`
-    | 'AP'
-    | `AP@${number}`
-    | `Success@${number}`
-    | 'Rprec'
-    | 'Bpref'
-    | 'Judged'
-    | `Judged@${number}`
-    | `P_${number}`
-    | `P.${number}`
-    | `recall_${number}`
-    | `ndcg_cut_${number}`
-    | `ndcg_cut.${number}`
-    | `map_cut_${number}`
-    | 'recip_rank'
-    | `success_${number}`
+    // The ir_measures and trec_eval spellings of the table's forms (`P@${number}`, `RR`, `ndcg_cut_${number}`).
+    | { [N in MeasureName]: FormPattern<TableForm<(typeof MEASURE_TABLE)[N]>, CutoffOf<N>> }[MeasureName]
   >;
 }
 

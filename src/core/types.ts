@@ -1,3 +1,5 @@
+import type { MeasureName } from './measure-table.js';
+
 /**
  * A retrieved hit: a bare id, or an object the key rules of `stableKey` understand
  * (plain hit objects, LangChain.js `Document` and `[Document, score]` pairs, LlamaIndex.TS `NodeWithScore`).
@@ -45,7 +47,8 @@ export interface EvaluateOptions extends KeyOptions {
   sortBy?: 'rank' | 'score';
 }
 
-export interface RetrievalEvaluation {
+/** The counts of one evaluation, besides its measures. */
+export interface EvaluationCounts {
   /** The cutoff asked for (the number of hits when k was omitted). */
   k: number;
   /** min(k, number of ranked hits). */
@@ -58,29 +61,61 @@ export interface RetrievalEvaluation {
   truePositiveCount: number;
   /** Hits whose key was already seen higher in the ranking. */
   duplicateCount: number;
+}
+
+/**
+ * The measures evaluate() also returns under a field name of their own, each the value of one measure
+ * of `values` (measure-fields.ts reads them from it).
+ */
+export interface NamedMeasureFields {
+  /** `values.precision`: relevant hits in the top k ÷ k. */
   precisionAtK: number;
+  /** `values.recall`: relevant hits in the top k ÷ relevant count. */
   recallAtK: number;
+  /** `values.f1`: harmonic mean of precision@k and recall@k. */
   f1AtK: number;
+  /** `values.hit`: 1 when a relevant hit is in the top k, else 0. */
   hitAtK: number;
-  /** Reciprocal rank of the first relevant hit within k (its mean over queries is MRR). */
+  /** `values.mrr`: reciprocal rank of the first relevant hit within k (its mean over queries is MRR). */
+  reciprocalRankAtK: number;
+  /** @deprecated Use `reciprocalRankAtK` (the same value); `mrr` is removed in the next major release. */
   mrr: number;
-  /** nDCG at k; with k omitted, trec_eval's uncut `ndcg` (ideal over every judged grade). */
+  /** `values.ndcg`: nDCG at k; with k omitted, trec_eval's uncut `ndcg` (ideal over every judged grade). */
+  ndcgAtK: number;
+  /** @deprecated Use `ndcgAtK` (the same value); `ndcg` is removed in the next major release. */
   ndcg: number;
-  /** Average precision at k (divided by the relevant count, as trec_eval's map_cut). */
+  /** `values.map`: average precision at k (divided by the relevant count, as trec_eval's map_cut). */
+  averagePrecisionAtK: number;
+  /** @deprecated Use `averagePrecisionAtK` (the same value); `averagePrecision` is removed in the next major release. */
   averagePrecision: number;
   /**
-   * Judged hits in the top k ÷ the hits there, min(k, retrievedCount) (ir_measures' `Judged@k`): a
-   * judged hit has a judgment of any grade, 0 included; a repeated hit is not judged again. 0 with no hits.
+   * `values.judged`: judged hits in the top k ÷ the hits there, min(k, retrievedCount) (ir_measures'
+   * `Judged@k`): a judged hit has a judgment of any grade, 0 included; a repeated hit is not judged
+   * again. 0 with no hits.
    */
   judgedAtK: number;
-  /** Precision at rank R, R = relevantCount. Independent of k. */
+  /** `values.rprec`: precision at rank R, R = relevantCount. Independent of k. */
   rPrecision: number;
   /**
-   * trec_eval's bpref over the whole list (independent of k): for each relevant id, the share of
-   * judged non-relevant ids (0 ≤ grade < minGrade) ranked above it, counting at most R of them.
+   * `values.bpref`: trec_eval's bpref over the whole list (independent of k): for each relevant id, the
+   * share of judged non-relevant ids (0 ≤ grade < minGrade) ranked above it, counting at most R of them.
    * Unjudged hits are ignored, which makes it robust to incomplete judgments.
    */
   bpref: number;
+}
+
+/**
+ * Every measure of the measure table by its canonical name (`values.recall`, `values.ndcg`,
+ * `values.rprec`): at k, or over the whole list for the measures that take no cutoff (rprec, bpref).
+ */
+export type MeasureValues = Readonly<Record<MeasureName, number>>;
+
+export interface RetrievalEvaluation extends EvaluationCounts, NamedMeasureFields {
+  /**
+   * Every measure of the measure table by its canonical name (`values.recall`, `values.ndcg`,
+   * `values.rprec`): at k, or over the whole list for the measures that take no cutoff (rprec, bpref).
+   */
+  values: MeasureValues;
   /** Relevant ids no hit matched anywhere in the list: the alignment diagnostic. */
   unmatchedRelevantIds: string[];
 }

@@ -14,8 +14,8 @@ describe('AI4J RagEvaluator example (seed 000): hits a,b,c,d, relevant b,d, k=4'
   });
 
   it('MRR = 0.5 and nDCG = 0.6509', () => {
-    expect(result.mrr).toBe(0.5);
-    expect(round(result.ndcg, 4)).toBe(0.6509);
+    expect(result.reciprocalRankAtK).toBe(0.5);
+    expect(round(result.ndcgAtK, 4)).toBe(0.6509);
   });
 
   it('reports the counts', () => {
@@ -39,13 +39,13 @@ describe('Orders API example (seed 002): graded rate-limits 2, error-codes 1, k=
   it('P@3 = 0.667, recall@3 = 1.000, RR = 1.000', () => {
     expect(round(result.precisionAtK, 3)).toBe(0.667);
     expect(result.recallAtK).toBe(1);
-    expect(result.mrr).toBe(1);
+    expect(result.reciprocalRankAtK).toBe(1);
   });
 
   it('DCG 2.000 / IDCG 2.631 = nDCG@3 0.760', () => {
     // DCG@3 = 1/log2(2) + 0/log2(3) + 2/log2(4) = 2.000; IDCG@3 = 2/log2(2) + 1/log2(3) = 2.631.
-    expect(round(result.ndcg, 3)).toBe(0.76);
-    expect(round(2 / result.ndcg, 3)).toBe(2.631);
+    expect(round(result.ndcgAtK, 3)).toBe(0.76);
+    expect(round(2 / result.ndcgAtK, 3)).toBe(2.631);
   });
 });
 

@@ -81,16 +81,16 @@ describe('graded relevance and minGrade', () => {
     const result = evaluate(['b', 'a', 'c', 'd'], graded, { k: 2, minGrade: 2 });
     expect(result.relevantCount).toBe(2);
     expect(result.truePositiveCount).toBe(1);
-    expect(result.mrr).toBe(0.5);
+    expect(result.reciprocalRankAtK).toBe(0.5);
   });
 
   it('nDCG ignores minGrade by default and applies it with applyMinGradeToNdcg (ranx)', () => {
     // ranking b, a: DCG@2 = 1/1 + 3/log2(3); ideal 3, 2 → 3 + 2/log2(3).
     const expectedDefault = (1 + 3 / Math.log2(3)) / (3 + 2 / Math.log2(3));
-    expect(evaluate(['b', 'a'], graded, { k: 2, minGrade: 2 }).ndcg).toBeCloseTo(expectedDefault, 14);
+    expect(evaluate(['b', 'a'], graded, { k: 2, minGrade: 2 }).ndcgAtK).toBeCloseTo(expectedDefault, 14);
     // with minGrade applied b gains 0: DCG = 3/log2(3); ideal unchanged (a 3, d 2).
     const expectedApplied = 3 / Math.log2(3) / (3 + 2 / Math.log2(3));
-    expect(evaluate(['b', 'a'], graded, { k: 2, minGrade: 2, applyMinGradeToNdcg: true }).ndcg).toBeCloseTo(
+    expect(evaluate(['b', 'a'], graded, { k: 2, minGrade: 2, applyMinGradeToNdcg: true }).ndcgAtK).toBeCloseTo(
       expectedApplied,
       14,
     );
@@ -114,9 +114,9 @@ describe('graded relevance and minGrade', () => {
 
   it('nDCG without k is trec_eval ndcg (ideal uncut); with k it is ndcg_cut', () => {
     // one hit a(1) ranked first, three relevant ids of grade 1.
-    const uncut = evaluate(['a'], ['a', 'b', 'c']).ndcg; // 1 / (1 + 1/log2 3 + 1/2)
+    const uncut = evaluate(['a'], ['a', 'b', 'c']).ndcgAtK; // 1 / (1 + 1/log2 3 + 1/2)
     expect(uncut).toBeCloseTo(1 / (1 + 1 / Math.log2(3) + 0.5), 14);
-    expect(evaluate(['a'], ['a', 'b', 'c'], 1).ndcg).toBe(1);
+    expect(evaluate(['a'], ['a', 'b', 'c'], 1).ndcgAtK).toBe(1);
   });
 });
 
@@ -138,7 +138,7 @@ describe('duplicates', () => {
       unmatchedRelevantIds: ['x'],
     });
     expect(result.recallAtK).toBeCloseTo(2 / 3, 14);
-    expect(result.averagePrecision).toBeCloseTo((1 + 2 / 3) / 3, 14);
+    expect(result.averagePrecisionAtK).toBeCloseTo((1 + 2 / 3) / 3, 14);
     expect(evaluate(['x', 'z', 'y'], ['y', 'x', 'y', 'w', 'x', 'v'], 3).unmatchedRelevantIds).toEqual(['w', 'v']);
   });
 

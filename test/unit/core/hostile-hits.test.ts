@@ -52,7 +52,7 @@ describe('NFC and NFD spellings of one id', () => {
 
   it("match with normalize: 'NFC' or 'NFD', on both sides, on every path", () => {
     expect(evaluate([nfd], [nfc], { normalize: 'NFC' }).recallAtK).toBe(1);
-    expect(evaluate([nfc], new Map([[nfd, 2]]), { normalize: 'NFD' }).ndcg).toBe(1);
+    expect(evaluate([nfc], new Map([[nfd, 2]]), { normalize: 'NFD' }).ndcgAtK).toBe(1);
     expect(
       evaluateMeasures([nfd], new Map([[nfc, 1]]), [parseMeasure('recall@1')], { normalize: 'NFC' })['recall@1'],
     ).toBe(1);

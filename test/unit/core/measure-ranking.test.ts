@@ -334,8 +334,8 @@ describe('large queries (the key table grows past its first size)', () => {
     for (let round = 0; round < 2; round++) {
       const expected = reference(hits, relevant, { ...options, k: 1000 });
       const actual = evaluate(hits, new Map(Object.entries(relevant)), { k: 1000 });
-      expect(actual.averagePrecision).toBeCloseTo(expected.map, 12);
-      expect(actual.ndcg).toBeCloseTo(expected.ndcg, 12);
+      expect(actual.averagePrecisionAtK).toBeCloseTo(expected.map, 12);
+      expect(actual.ndcgAtK).toBeCloseTo(expected.ndcg, 12);
       expect(actual.bpref).toBeCloseTo(expected.bpref, 12);
       expect(actual.truePositiveCount).toBe(expected.truePositives);
       expect(actual.duplicateCount).toBe(hits.length - new Set(hits).size);
@@ -369,9 +369,9 @@ describe('ids that differ only where the sampled hash does not look', () => {
       expect(result.relevantCount).toBe(4);
       expect(result.precisionAtK).toBe(0.3);
       expect(result.recallAtK).toBe(0.75);
-      expect(result.mrr).toBe(1);
+      expect(result.reciprocalRankAtK).toBe(1);
       // AP@10: (1/1 + 2/3 + 3/5) / 4.
-      expect(result.averagePrecision).toBeCloseTo((1 + 2 / 3 + 3 / 5) / 4, 12);
+      expect(result.averagePrecisionAtK).toBeCloseTo((1 + 2 / 3 + 3 / 5) / 4, 12);
       expect(result.duplicateCount).toBe(2);
       expect(result.unmatchedRelevantIds).toEqual([ids[110]]);
     }

@@ -67,9 +67,10 @@ describe('parseMeasure / formatMeasure', () => {
   it('lists every valid form, in the order of the measure table', () => {
     expect(() => parseMeasure('bleu')).toThrow(
       'measure "bleu" is not valid: unknown measure "bleu". Valid forms: ' +
-        'hit@k, precision@k, recall@k, f1@k, mrr, mrr@k, ndcg, ndcg@k, map, map@k, rprec, bpref, judged, judged@k ' +
-        '(also ir_measures Success@5, P@5, R@10, RR, RR@10, nDCG@10, AP, AP@10, Rprec, Bpref, Judged@10, ' +
-        'and trec_eval success_5, P_5, P.5, recall_10, recip_rank, ndcg_cut_10, ndcg_cut.10, map_cut_10, Rprec, bpref).',
+        'hit@k, precision@k, recall@k, f1@k, mrr, mrr@k, ndcg, ndcg@k, map, map@k, rprec, bpref, judged, judged@k, ' +
+        'capped_recall@k (also ir_measures Success@5, P@5, R@10, RR, RR@10, nDCG@10, AP, AP@10, Rprec, Bpref, Judged@10, ' +
+        'and trec_eval success_5, P_5, P.5, recall_10, recip_rank, ndcg_cut_10, ndcg_cut.10, map_cut_10, Rprec, bpref, ' +
+        'relative_P_5, relative_P.5).',
     );
   });
 });

@@ -60,8 +60,8 @@ describe('metric invariants', () => {
           .map(([id]) => id);
         fc.pre(ideal.length > 0);
         const result = evaluate(ideal, relevant);
-        expect(result.ndcg).toBeCloseTo(1, 12);
-        expect(result.averagePrecision).toBeCloseTo(1, 12);
+        expect(result.ndcgAtK).toBeCloseTo(1, 12);
+        expect(result.averagePrecisionAtK).toBeCloseTo(1, 12);
         expect(result.rPrecision).toBe(1);
         expect(result.bpref).toBe(1);
       }),
