@@ -9,6 +9,14 @@
 // the npm registry once and cached as `npm run test:compat` does (test/compat/toolchain.mjs).
 // BENCH_TOOLCHAINS picks others, comma-separated: node<20|22|24>-vitest<4|5> (Vitest 4.1 or 5; 5 needs
 // Node 22 or 24), or `repo` (the repository's own Vitest on the Node.js running this script: no download).
+// BENCH_ROUNDS sets the rounds (default 9). BENCH_COMPARE_DIST=<folder> compares two builds: the dist/
+// folder of another build (say main's, built and copied aside) runs as a third style in every round,
+// next to this build, their order alternating, and the figure is the same-run ratio of this build's
+// matchers run to that build's (target ≤ 1.10: a change must not slow the recording and the reporter's
+// end of run down by more than 10%). It first times the end of the run alone, in this process: the
+// reporter's work once the tests are done (summarize against the baseline, the console, JSON and
+// Markdown reports, the baseline the run would write) on the same 4,000 questions × 4 measures, each
+// build's rag-matchers/report alternately, 4 × BENCH_ROUNDS times.
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -22,7 +30,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { installedPackages, nodeBinary, VERSIONS } from '../test/compat/toolchain.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,6 +39,7 @@ const FILES = 8;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const MEASURES = ['hit@3', 'recall@5', 'ndcg@10', 'mrr@10'];
 const DEFAULT_TOOLCHAINS = 'node22-vitest5,node24-vitest5';
+const COMPARE_DIST = process.env.BENCH_COMPARE_DIST || undefined;
 
 /** Where Vitest runs: a Node.js binary and the folder that holds the `vitest` package. */
 interface Toolchain {
@@ -108,11 +117,11 @@ export default {
  * and Vitest would then run every file of the package through Vite's transform in each worker and, for
  * the reporter, in the main process (about 0.5 s per run here), a cost no installed copy has.
  */
-function installPackage(dir: string): void {
+function installPackage(dir: string, dist: string): void {
   const target = join(dir, 'node_modules', 'rag-matchers');
   mkdirSync(target);
   copyFileSync(join(ROOT, 'package.json'), join(target, 'package.json'));
-  cpSync(join(ROOT, 'dist'), join(target, 'dist'), { recursive: true });
+  cpSync(dist, join(target, 'dist'), { recursive: true });
   for (const dependency of Object.keys(
     (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> })
       .dependencies ?? {},
@@ -120,12 +129,13 @@ function installPackage(dir: string): void {
     symlinkSync(join(ROOT, 'node_modules', dependency), join(dir, 'node_modules', dependency), 'dir');
 }
 
-export function createProject(vitestDir = join(ROOT, 'node_modules', 'vitest')): string {
+/** A project with this build (`dist`, default the repository's dist/) of the package installed. */
+export function createProject(vitestDir = join(ROOT, 'node_modules', 'vitest'), dist = join(ROOT, 'dist')): string {
   const dir = mkdtempSync(join(tmpdir(), 'rag-bench-recording-'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-recording', private: true, type: 'module' }));
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(vitestDir, join(dir, 'node_modules', 'vitest'), 'dir');
-  installPackage(dir);
+  installPackage(dir, dist);
   writeFileSync(join(dir, 'questions.js'), questionsModule());
   for (const style of ['matchers', 'plain'] as const) {
     mkdirSync(join(dir, style));
@@ -207,20 +217,25 @@ export function medianInterval(values: readonly number[]): { low: number; high: 
 /** The two styles on one toolchain; returns each round's ratio of the wall times (matchers / plain). */
 function benchToolchain(toolchain: Toolchain): number[] {
   const dir = createProject(toolchain.vitestDir);
+  const otherDir = COMPARE_DIST === undefined ? undefined : createProject(toolchain.vitestDir, COMPARE_DIST);
   const { node } = toolchain;
   try {
     // Untimed: the baseline the timed runs compare with, and a warm Vite cache for both styles.
     runVitest(node, dir, 'matchers', { RAG_BASELINE: 'update' });
     runVitest(node, dir, 'plain');
+    if (otherDir !== undefined) runVitest(node, otherDir, 'matchers', { RAG_BASELINE: 'update' });
     const plain: Timing[] = [];
     const matchers: Timing[] = [];
-    // The order alternates from round to round, so that whatever the machine does between the two
-    // runs of a round (a cache filled, a neighbour's load) falls on each style as often.
+    const other: Timing[] = [];
+    // The order alternates from round to round, so that whatever the machine does between the runs of
+    // a round (a cache filled, a neighbour's load) falls on each style as often.
     for (let round = 0; round < ROUNDS; round++) {
       if (round % 2 === 0) {
         plain.push(runVitest(node, dir, 'plain'));
         matchers.push(runVitest(node, dir, 'matchers'));
+        if (otherDir !== undefined) other.push(runVitest(node, otherDir, 'matchers'));
       } else {
+        if (otherDir !== undefined) other.push(runVitest(node, otherDir, 'matchers'));
         matchers.push(runVitest(node, dir, 'matchers'));
         plain.push(runVitest(node, dir, 'plain'));
       }
@@ -251,13 +266,105 @@ function benchToolchain(toolchain: Toolchain): number[] {
     console.log(
       `  median of the rounds' own ratios [${coverage}% interval]: wall ${withInterval(perRound('wall'))}, cpu ${withInterval(perRound('cpu'))} (target ≤ 1.10)`,
     );
+    if (otherDir !== undefined) {
+      const againstOther = (key: keyof Timing) =>
+        matchers.map((timing, round) => timing[key] / (other[round] as Timing)[key]);
+      console.log(
+        `  matchers + reporter, build ${COMPARE_DIST}: wall ${show(other, 'wall')}, cpu ${show(other, 'cpu')}`,
+      );
+      console.log(
+        `  this build ÷ that build, median of the rounds' own ratios [${coverage}% interval]: wall ${withInterval(againstOther('wall'))}, cpu ${withInterval(againstOther('cpu'))} (target ≤ 1.10)`,
+      );
+    }
     return perRound('wall');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    if (otherDir !== undefined) rmSync(otherDir, { recursive: true, force: true });
   }
 }
 
+/** The part of rag-matchers/report that the end of a run uses (either build's). */
+interface ReportEntry {
+  summarize: (run: unknown, baseline: unknown, options?: unknown) => unknown;
+  renderConsole: (summary: unknown, options: { color: boolean }) => string;
+  renderMarkdown: (summary: unknown) => string;
+  renderJson: (summary: unknown) => unknown;
+  formatJsonReport: (report: unknown) => string;
+  baselineFromRun: (run: unknown) => unknown;
+  formatBaseline: (file: unknown) => string;
+}
+
+/** The collected run of the Vitest benchmark's matchers style, built directly: 4,000 questions × the declared measures. */
+function endOfRunInput(entry: ReportEntry): { run: unknown; baseline: unknown } {
+  let state = 12345;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const samples = (shift: number) => {
+    const list: object[] = [];
+    for (let index = 0; index < QUESTIONS; index++) {
+      const file = Math.floor(index / (QUESTIONS / FILES));
+      for (const measure of MEASURES) {
+        const drawn = next();
+        const value = measure === 'hit@3' ? (drawn < 0.7 ? 1 : 0) : Math.min(1, Math.max(0, drawn + shift));
+        list.push({
+          measure,
+          value,
+          queryId: `q${index}`,
+          file: `matchers/f${file}.test.js`,
+          describePath: [`file ${file}`],
+          test: `q${index}`,
+        });
+      }
+    }
+    return list;
+  };
+  const baseline = entry.baselineFromRun({ runner: 'vitest', samples: samples(0) });
+  return { run: { runner: 'vitest', samples: samples(-0.01) }, baseline };
+}
+
+/** CPU milliseconds of one end of run: on a shared machine steadier than wall time (this is one thread). */
+function endOfRun(entry: ReportEntry, input: { run: unknown; baseline: unknown }): number {
+  const started = process.cpuUsage();
+  const summary = entry.summarize(input.run, input.baseline, { strict: true });
+  entry.renderConsole(summary, { color: false });
+  entry.renderMarkdown(summary);
+  entry.formatJsonReport(entry.renderJson(summary));
+  entry.formatBaseline(entry.baselineFromRun(input.run));
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000;
+}
+
+/** The end of a run with this build and with the build in `otherDist`, alternately; prints the same-run ratio. */
+export async function benchEndOfRun(otherDist: string): Promise<void> {
+  const load = async (dist: string) => (await import(pathToFileURL(join(dist, 'report.js')).href)) as ReportEntry;
+  const mine = await load(join(ROOT, 'dist'));
+  const theirs = await load(otherDist);
+  const inputs = [endOfRunInput(mine), endOfRunInput(theirs)] as const;
+  for (let warm = 0; warm < 2; warm++) {
+    endOfRun(mine, inputs[0]);
+    endOfRun(theirs, inputs[1]);
+  }
+  const mineMs: number[] = [];
+  const theirsMs: number[] = [];
+  for (let round = 0; round < 4 * ROUNDS; round++) {
+    if (round % 2 === 0) {
+      mineMs.push(endOfRun(mine, inputs[0]));
+      theirsMs.push(endOfRun(theirs, inputs[1]));
+    } else {
+      theirsMs.push(endOfRun(theirs, inputs[1]));
+      mineMs.push(endOfRun(mine, inputs[0]));
+    }
+  }
+  const ratios = mineMs.map((ms, round) => ms / (theirsMs[round] as number));
+  const interval = medianInterval(ratios);
+  console.log(
+    `end of run (summarize, console, Markdown, JSON, baseline of ${QUESTIONS * MEASURES.length} samples), ${ratios.length} alternating rounds: ` +
+      `CPU this build ${median(mineMs).toFixed(0)} ms, build ${otherDist} ${median(theirsMs).toFixed(0)} ms; ` +
+      `ratio ${median(ratios).toFixed(3)} [${interval.low.toFixed(3)}, ${interval.high.toFixed(3)}] (${(interval.coverage * 100).toFixed(1)}% interval, target ≤ 1.10)`,
+  );
+}
+
 export async function benchRecording(): Promise<void> {
+  if (COMPARE_DIST !== undefined) await benchEndOfRun(COMPARE_DIST);
   // Every toolchain is resolved (downloaded on first use) before any timing starts.
   const toolchains = (process.env.BENCH_TOOLCHAINS || DEFAULT_TOOLCHAINS)
     .split(',')

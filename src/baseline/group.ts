@@ -7,6 +7,11 @@
 // recording order, skipping any suffix that is already a real id in that row. The reporters deliver
 // samples in recording order (file, then test order, then order of the assertions), so the ids are stable
 // from run to run.
+//
+// Repeated runs: samples of one id recorded by different runs of tests — Vitest's `repeats` (the sample's
+// `repeat`), or tests of different names that give the same queryId (`test.each` over a repeat index) —
+// are one question with several values, not ordinals: its value is their mean, and `repeats` keeps them.
+// Within one run the ordinal rule above still tells a question's first and second recording apart.
 
 import type { CollectedRun, CollectedSample } from '../recording/collected.js';
 import { sampleIdOf, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../recording/collected.js';
@@ -22,8 +27,15 @@ export interface GroupedRow {
   describePath: string[];
   measure: string;
   ids: string[];
+  /** A question's value; for a question run several times, the mean over its runs. */
   values: number[];
+  /** The sample that measured it (of a question run several times, its first failed run, else its first). */
   sources: CollectedSample[];
+  /**
+   * Only when some question of the row ran more than once: each question's values in recording order
+   * (undefined for a question run once).
+   */
+  repeats?: (number[] | undefined)[];
 }
 
 export interface GroupedRun {
@@ -93,7 +105,7 @@ export function groupRun(run: CollectedRun): GroupedRun {
     row.sources.push(sample);
     files.add(sample.file);
   }
-  for (const row of rows) assignOrdinals(row.ids);
+  for (const row of rows) assignQuestions(row);
   return { suites, files, sampleCount: samples.length - verdicts };
 }
 
@@ -135,6 +147,65 @@ function identityOf(sample: CollectedSample): SuiteIdentity {
   return sample.project === undefined
     ? { file: sample.file, describe }
     : { file: sample.file, describe, project: sample.project };
+}
+
+/** The run of a test a sample came from: its test and, under Vitest's `repeats`, which repeat. */
+function runKeyOf(sample: CollectedSample): string {
+  return sample.repeat === undefined ? sample.test : `${sample.test}\u0000${sample.repeat}`;
+}
+
+/**
+ * Decides the row's question ids (in place). Samples of a question recorded by several runs fold into
+ * one question, its value the mean of theirs (the k-th recording of an id in one run is the same
+ * question as the k-th in another); ids recorded twice within one run get ordinals (assignOrdinals).
+ */
+function assignQuestions(row: GroupedRow): void {
+  const { ids, values, sources } = row;
+  if (new Set(ids).size === ids.length) return; // no id recorded twice: the common case
+  const timesInRun = new Map<string, number>();
+  const questionAt = new Map<string, number>();
+  const questionIds: string[] = [];
+  const questionValues: number[][] = [];
+  const questionSources: CollectedSample[] = [];
+  for (let index = 0; index < ids.length; index++) {
+    const id = ids[index]!;
+    const source = sources[index]!;
+    const inRun = JSON.stringify([id, runKeyOf(source)]);
+    const occurrence = (timesInRun.get(inRun) ?? 0) + 1;
+    timesInRun.set(inRun, occurrence);
+    const question = JSON.stringify([id, occurrence]);
+    const at = questionAt.get(question);
+    if (at === undefined) {
+      questionAt.set(question, questionIds.length);
+      questionIds.push(id);
+      questionValues.push([values[index]!]);
+      questionSources.push(source);
+      continue;
+    }
+    questionValues[at]!.push(values[index]!);
+    if (source.pass === false && questionSources[at]!.pass !== false) questionSources[at] = source;
+  }
+  if (questionIds.length === ids.length) {
+    assignOrdinals(ids);
+    return;
+  }
+  assignOrdinals(questionIds);
+  row.ids = questionIds;
+  row.values = questionValues.map(meanOfRuns);
+  row.sources = questionSources;
+  row.repeats = questionValues.map((runs) => (runs.length > 1 ? runs : undefined));
+}
+
+/** The mean of a question's runs, exact when they agree (a sum of n equal values ÷ n can be off in the last bit). */
+function meanOfRuns(runs: readonly number[]): number {
+  const first = runs[0]!;
+  let total = 0;
+  let same = true;
+  for (const value of runs) {
+    total += value;
+    if (value !== first) same = false;
+  }
+  return same ? first : total / runs.length;
 }
 
 /** Gives repeated ids ` #2`, ` #3`, … in order (in place), never colliding with an id that occurs in the row. */
@@ -192,6 +263,11 @@ function validateSample(sample: unknown, index: number): asserts sample is Colle
   }
   if (s.queryId !== undefined && typeof s.queryId !== 'string') {
     throw new TypeError(`${where}.queryId must be a string when given, got ${JSON.stringify(s.queryId)}.`);
+  }
+  if (s.repeat !== undefined && !(Number.isInteger(s.repeat) && s.repeat > 0)) {
+    throw new TypeError(
+      `${where}.repeat must be a whole number ≥ 1 when given (which repeat of its test recorded it), got ${JSON.stringify(s.repeat)}.`,
+    );
   }
   if (s.queryId === undefined && s.test.length === 0) {
     throw new TypeError(

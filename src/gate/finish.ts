@@ -15,6 +15,7 @@ import {
 } from '../baseline/index.js';
 import type { CollectedRun } from '../recording/collected.js';
 import { describeDifferences, renderConsole, UPDATING_NOTE } from '../report/console.js';
+import { isRepeatFinding } from '../report/wording.js';
 import { workflowAnnotations } from './annotations.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
 import { DEFAULT_BASELINE_PATH } from './user-options.js';
@@ -176,17 +177,21 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     return { failed: true, reason, summary, baselineWritten, ...(held !== undefined ? { lastLine: held } : {}) };
   }
   const outOfDate = summary.findings.filter(
-    (finding) => finding.fails && finding.kind !== 'regression' && finding.kind !== 'not-judged',
+    (finding) =>
+      finding.fails && finding.kind !== 'regression' && finding.kind !== 'not-judged' && !isRepeatFinding(finding),
   );
+  const repeats = summary.findings.filter((finding) => finding.fails && isRepeatFinding(finding));
   const notJudged = summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
   const reason =
     summary.regressions > 0 && summary.settings.failOnRegression
       ? `retrieval quality regressed in ${plural(summary.regressions, 'suite × measure row')} (compared with ${options.baselineDisplayPath})`
       : summary.settings.strict && outOfDate.length > 0
         ? `${options.baselineDisplayPath} is out of date: ${describeDifferences(outOfDate)} (strict, the default under CI)`
-        : summary.findings.some((finding) => finding.fails && finding.kind === 'not-judged')
-          ? `${plural(notJudged, 'baseline question was', 'baseline questions were')} not judged (strict, the default under CI; RAG_PARTIAL=1 marks a deliberate subset)`
-          : `${plural(summary.newSamples, 'question')} not in ${options.baselineDisplayPath} (failOnNew)`;
+        : repeats.length > 0
+          ? `repeated questions break minRepeats or maxSpread (${plural(repeats.length, 'finding')}; strict, the default under CI)`
+          : summary.findings.some((finding) => finding.fails && finding.kind === 'not-judged')
+            ? `${plural(notJudged, 'baseline question was', 'baseline questions were')} not judged (strict, the default under CI; RAG_PARTIAL=1 marks a deliberate subset)`
+            : `${plural(summary.newSamples, 'question')} not in ${options.baselineDisplayPath} (failOnNew)`;
   return { failed: true, reason, summary, baselineWritten, ...(held !== undefined ? { lastLine: held } : {}) };
 }
 

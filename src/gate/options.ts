@@ -47,6 +47,9 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   seed?: number;
   resamples?: number;
   intervalResamples?: number;
+  /** Repeated runs, in CI: the fewest runs of a question, the largest spread. */
+  minRepeats?: number;
+  maxSpread?: number;
   /** `RAG_BASELINE=update npx vitest run` or `… npx jest`. */
   acceptCommand: string;
   /** `RAG_BASELINE=prune npx vitest run` or `… npx jest`. */
@@ -92,6 +95,8 @@ export function resolveReporterOptions(
       seed: checked.seed,
       resamples: checked.resamples,
       intervalResamples: checked.intervalResamples,
+      minRepeats: checked.minRepeats,
+      maxSpread: checked.maxSpread,
     }),
     acceptCommand: acceptCommandFor(context.runner),
     pruneCommand: acceptCommandFor(context.runner, 'prune'),
@@ -120,6 +125,8 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
       seed: resolved.seed,
       resamples: resolved.resamples,
       intervalResamples: resolved.intervalResamples,
+      minRepeats: resolved.minRepeats,
+      maxSpread: resolved.maxSpread,
     }),
   };
 }

@@ -261,6 +261,8 @@ const VERDICT_OPTIONS = [
   'seed',
   'resamples',
   'intervalResamples',
+  'minRepeats',
+  'maxSpread',
   'measures',
   'suites',
 ] as const;

@@ -61,6 +61,17 @@ export interface RagReporterOptions extends MeasureDeclaration, ReportFileOption
   resamples?: number;
   /** Bootstrap resamples for the intervals. Default 1,000. */
   intervalResamples?: number;
+  /**
+   * In CI (`strict`), every question must run at least this many times, its first run included (Vitest
+   * `repeats: 4` runs a test 5 times); a question that ran fewer times is a `too-few-repeats` finding.
+   * Default: unset.
+   */
+  minRepeats?: number;
+  /**
+   * In CI (`strict`), a question run several times whose spread (max − min of its values) exceeds this is
+   * an `unstable` finding that fails the run; below it the question is only marked unstable. Default: unset.
+   */
+  maxSpread?: number;
 }
 
 const REPORT_SWITCH_OPTIONS = (Object.keys(REPORT_CATALOGUE) as (keyof typeof REPORT_CATALOGUE)[]).filter(
@@ -84,6 +95,8 @@ export const REPORTER_OPTION_NAMES = [
   'seed',
   'resamples',
   'intervalResamples',
+  'minRepeats',
+  'maxSpread',
   'measures',
   'suites',
 ] as const satisfies readonly (keyof RagReporterOptions)[];
@@ -162,6 +175,13 @@ export function validateReporterOptions(
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 10_000_000))
       fail(name, 'a whole number from 1 to 10000000');
   }
+  if (record.minRepeats !== undefined && !(Number.isInteger(record.minRepeats) && (record.minRepeats as number) >= 1))
+    fail('minRepeats', 'a whole number ≥ 1 (runs of each question, its first run included)');
+  if (
+    record.maxSpread !== undefined &&
+    !(typeof record.maxSpread === 'number' && Number.isFinite(record.maxSpread) && record.maxSpread >= 0)
+  )
+    fail('maxSpread', "a number ≥ 0 (the largest max − min of a question's values over its runs)");
   // A declared measure that does not parse, or a malformed override, stops the run here (a DeclarationError is a TypeError).
   resolveDeclaration(record as MeasureDeclaration, '', source);
   return record as RagReporterOptions;

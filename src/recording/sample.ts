@@ -20,6 +20,11 @@ export interface MetricSample {
   /** The question this sample belongs to (`options.queryId`); else the test name identifies it. */
   queryId?: string;
   /**
+   * Vitest's `repeats`: which repeat of its test recorded it (1 for the first repeat; absent on the
+   * test's first run). Samples of one question from several runs are one question with several values.
+   */
+  repeat?: number;
+  /**
    * A later assertion on a measure already recorded for its question in this test: not a value (the
    * first recording keeps the value), only a verdict. A failed one makes the recorded sample fail and
    * counts in its row's failures (groupRun folds it into that sample). Recorded only when it failed.
@@ -84,8 +89,8 @@ export function recordSample(sample: MetricSample, context: RecordingContext): v
       const stamp = publishedRunStamp();
       if (stamp !== undefined) meta[RUN_META_KEY] = stamp;
     }
-    startAttempt(meta, samples, context.task?.result);
-    samples.push(sample);
+    const repeat = startAttempt(meta, samples, context.task?.result);
+    samples.push(repeat === 0 ? sample : { ...sample, repeat });
     return;
   }
   recorder?.(sample, context);
@@ -93,17 +98,18 @@ export function recordSample(sample: MetricSample, context: RecordingContext): v
 
 /**
  * A retried attempt replaces the failed attempt's samples (they would count twice otherwise);
- * each repeat (`repeats`) keeps its own, as the user asked for them.
+ * each repeat (`repeats`) keeps its own, as the user asked for them. Returns the repeat.
  */
 function startAttempt(
   meta: Record<string, unknown>,
   samples: MetricSample[],
   result: { retryCount?: number; repeatCount?: number } | undefined,
-): void {
+): number {
   const repeat = result?.repeatCount ?? 0;
   const retry = result?.retryCount ?? 0;
   const previous = meta[ATTEMPT_META_KEY] as Attempt | undefined;
-  if (previous !== undefined && previous.repeat === repeat && previous.retry === retry) return;
+  if (previous !== undefined && previous.repeat === repeat && previous.retry === retry) return repeat;
   if (previous !== undefined && previous.repeat === repeat) samples.length = previous.start;
   meta[ATTEMPT_META_KEY] = { repeat, retry, start: samples.length } satisfies Attempt;
+  return repeat;
 }

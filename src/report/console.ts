@@ -19,6 +19,7 @@ import {
   actionFor,
   describeUnjudged,
   describeNotJudged,
+  isRepeatFinding,
   reportCommands,
   type ReportCommands,
 } from './wording.js';
@@ -103,6 +104,8 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   if (findings.length > 0) lines.push('', ...findings);
   const notJudged = notJudgedLines(summary, commands, maxMissing, paint);
   if (notJudged.length > 0) lines.push('', ...notJudged);
+  const repeated = repeatLines(summary, commands, maxMissing, paint);
+  if (repeated.length > 0) lines.push('', ...repeated);
   const notes = noteLines(summary, acceptCommand, paint);
   if (notes.length > 0) lines.push('', ...notes);
   lines.push('', verdictLine(summary, commands, paint));
@@ -205,7 +208,22 @@ function findingLines(summary: RunSummary, commands: ReportCommands, maxMissing:
 }
 
 function listedFindings(summary: RunSummary): GateFinding[] {
-  return summary.findings.filter((finding) => finding.kind !== 'regression' && finding.kind !== 'not-judged');
+  return summary.findings.filter(
+    (finding) => finding.kind !== 'regression' && finding.kind !== 'not-judged' && !isRepeatFinding(finding),
+  );
+}
+
+/** Questions run several times: unstable ones, and the CI rules minRepeats and maxSpread. */
+function repeatLines(summary: RunSummary, commands: ReportCommands, maxMissing: number, paint: Painter): string[] {
+  const repeated = summary.findings.filter(isRepeatFinding);
+  if (repeated.length === 0) return [];
+  const lines = [(repeated.some((finding) => finding.fails) ? paint.yellow : paint.bold)('Repeated questions:')];
+  for (const finding of repeated.slice(0, maxMissing))
+    lines.push(
+      `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,
+    );
+  if (repeated.length > maxMissing) lines.push(`  … and ${repeated.length - maxMissing} more (see the JSON report)`);
+  return lines;
 }
 
 /** Notes: no baseline yet, findings that fail only in CI, a legacy baseline, warnings, regressions that do not fail. */
@@ -255,15 +273,20 @@ export function describeDifferences(findings: readonly GateFinding[]): string {
 /** The report's last line: the verdict, and on a failure the command that clears it. */
 function verdictLine(summary: RunSummary, commands: ReportCommands, paint: Painter): string {
   const failingFindings = summary.findings.filter(
-    (finding) => finding.fails && finding.kind !== 'regression' && finding.kind !== 'not-judged',
+    (finding) =>
+      finding.fails && finding.kind !== 'regression' && finding.kind !== 'not-judged' && !isRepeatFinding(finding),
   );
+  const failingRepeats = summary.findings.filter((finding) => finding.fails && isRepeatFinding(finding));
   const failingNotJudged = summary.findings.filter((finding) => finding.fails && finding.kind === 'not-judged');
   const notJudged = summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
   const regressionsFail =
     summary.regressions > 0 && summary.settings.failOnRegression && !summary.settings.updatingBaseline;
   const notJudgedNote =
     notJudged === 0 ? '' : ` ${plural(notJudged, 'baseline question')} not judged (${describeNotJudged(summary)}).`;
-  if (summary.regressions > 0 && (regressionsFail || (failingFindings.length === 0 && failingNotJudged.length === 0))) {
+  if (
+    summary.regressions > 0 &&
+    (regressionsFail || (failingFindings.length === 0 && failingNotJudged.length === 0 && failingRepeats.length === 0))
+  ) {
     return (
       paint.red(`Retrieval quality regressed in ${plural(summary.regressions, 'suite × measure row')}.`) +
       notJudgedNote +
@@ -275,6 +298,11 @@ function verdictLine(summary: RunSummary, commands: ReportCommands, paint: Paint
       paint.yellow(`The baseline is out of date: ${describeDifferences(failingFindings)}.`) +
       notJudgedNote +
       ` Accept with: ${commands[acceptModeOf(summary.findings)]} and commit the baseline.`
+    );
+  }
+  if (failingRepeats.length > 0) {
+    return paint.yellow(
+      `Repeated questions break the CI rules (minRepeats, maxSpread): ${plural(failingRepeats.length, 'finding')} under "Repeated questions" above.`,
     );
   }
   if (failingNotJudged.length > 0) {

@@ -43,6 +43,9 @@ export const FINDING_KINDS = {
   'ambiguous-suite': { accept: 'update', fails: 'strict', valueMove: false, perSuite: true },
   // Values measured against other judgments than the baseline's: not a move of the retriever.
   'labels-changed': { accept: 'suite', fails: 'strict', valueMove: false, perSuite: false },
+  // Repeated runs (./repeats.ts): an unstable question fails only beyond maxSpread.
+  unstable: { accept: 'run', fails: 'strict', valueMove: false, perSuite: false },
+  'too-few-repeats': { accept: 'run', fails: 'strict', valueMove: false, perSuite: false },
 } as const satisfies Record<string, FindingKindSpec>;
 
 export type FindingKind = keyof typeof FINDING_KINDS;
@@ -87,6 +90,12 @@ export interface GateFinding {
     baselineCount: number;
     k?: number;
   }[];
+  /** Unstable: each question's spread over its runs (max − min), parallel to `questions`. */
+  spreads?: number[];
+  /** Too few repeats: how many times each question ran, parallel to `questions`. */
+  runs?: number[];
+  /** The rule's limit: maxSpread (unstable, when set) or minRepeats (too-few-repeats). */
+  limit?: number;
   /** What accepts it: see FindingKindSpec.accept. */
   accept: 'update' | 'prune' | 'run' | 'suite';
   /** True when it fails the run under the current settings. */

@@ -3,7 +3,8 @@
 // docs/baselines-and-ci.md. Absent values are null, never missing keys, so consumers can rely on the shape.
 
 import type { CollectedRun } from '../recording/collected.js';
-import { acceptCommandFor, findingCommand, reportCommands, type ReportCommands } from './wording.js';
+import { acceptCommandFor, findingCommand, reportCommands } from './wording.js';
+import { isUnstable, spreadOf } from './repeats.js';
 import type {
   BaselineCoverage,
   GateFinding,
@@ -56,6 +57,9 @@ export interface JsonReport {
     resamples: number;
     intervalResamples: number;
     holmFamily: number;
+    /** Only when set: the reporter options of repeated runs. */
+    minRepeats?: number;
+    maxSpread?: number;
   };
   warnings: string[];
   /** Test files that ran in full (CollectedRun.files), or null when the runner did not say. */
@@ -128,6 +132,12 @@ export interface JsonReportSample {
   pass: boolean;
   threshold: number | null;
   negated: boolean;
+  /** Only for a question run several times (repeats): its values over its runs (`value` is their mean). */
+  repeats?: number[];
+  /** With `repeats`: max − min of them. */
+  spread?: number;
+  /** With `repeats`: whether they differ. */
+  unstable?: boolean;
 }
 
 /** The report object (see JsonReport). `run` supplies the list of files that ran; `acceptCommand` the update command (default for the runner). */
@@ -180,6 +190,8 @@ export function renderJson(
       resamples: settings.resamples,
       intervalResamples: settings.intervalResamples,
       holmFamily: settings.holmFamily,
+      ...(settings.minRepeats !== undefined ? { minRepeats: settings.minRepeats } : {}),
+      ...(settings.maxSpread !== undefined ? { maxSpread: settings.maxSpread } : {}),
     },
     warnings: [...summary.warnings],
     files: run?.files ? [...run.files] : null,
@@ -188,14 +200,9 @@ export function renderJson(
     findings: summary.findings.map((finding) => ({
       ...finding,
       ...(finding.questions !== undefined ? { questions: [...finding.questions] } : {}),
-      command: actionCommand(finding, reportCommands(acceptCommand)),
+      command: findingCommand(finding, reportCommands(acceptCommand)),
     })),
   };
-}
-
-/** The command a finding's `command` field names: the one that accepts it, or for questions not judged the run that judges them. */
-function actionCommand(finding: GateFinding, commands: ReportCommands): string {
-  return findingCommand(finding, commands);
 }
 
 function jsonRow(row: SummaryRow): JsonReportRow {
@@ -249,7 +256,7 @@ function jsonRow(row: SummaryRow): JsonReportRow {
     notJudgedSamples: [...row.notJudgedSamples],
     samples: row.sampleIds.map((id, index) => {
       const source = row.sources[index]!;
-      return {
+      const sample: JsonReportSample = {
         id,
         test: source.test,
         value: row.values[index]!,
@@ -258,6 +265,13 @@ function jsonRow(row: SummaryRow): JsonReportRow {
         threshold: source.threshold ?? null,
         negated: source.negated === true,
       };
+      const runs = row.repeats?.[index];
+      if (runs !== undefined) {
+        sample.repeats = [...runs];
+        sample.spread = spreadOf(runs);
+        sample.unstable = isUnstable(runs);
+      }
+      return sample;
     }),
   };
 }

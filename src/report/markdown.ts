@@ -15,6 +15,7 @@ import {
   describeFinding,
   acceptModeOf,
   actionFor,
+  isRepeatFinding,
   reportCommands,
   type ReportCommands,
 } from './wording.js';
@@ -46,7 +47,8 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   const maxRows = options.maxRows ?? 50;
   const acceptCommand = options.acceptCommand ?? acceptCommandFor(summary.runner);
   const commands = reportCommands(acceptCommand);
-  const failing = summary.findings.filter((finding) => finding.fails);
+  const failingRepeats = summary.findings.filter((finding) => finding.fails && isRepeatFinding(finding));
+  const failing = summary.findings.filter((finding) => finding.fails && !isRepeatFinding(finding));
   const failingNotJudged = failing.filter((finding) => finding.kind === 'not-judged');
   const notJudged = summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
   const out: string[] = [`### ${escapeText(options.title ?? 'RAG retrieval quality')}`, ''];
@@ -57,15 +59,17 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
       ? `**${plural(summary.regressions, 'regression')}**`
       : !summary.passed && failing.length > failingNotJudged.length && summary.settings.strict
         ? `**Baseline out of date: ${plural(failing.length - failingNotJudged.length, 'difference')}**`
-        : failingNotJudged.length > 0
-          ? `**Not judged: ${plural(notJudged, 'baseline question')}**`
-          : !summary.passed
-            ? `**${plural(summary.newSamples, 'question')} not in the baseline**`
-            : summary.baselineFound
-              ? notJudged > 0
-                ? `**No regressions among ${plural(summary.coverage.judged, 'judged question')}; ${notJudged} not judged**`
-                : '**No regressions**'
-              : '**No baseline yet**';
+        : failingRepeats.length > 0
+          ? `**Repeated questions break the CI rules: ${plural(failingRepeats.length, 'finding')}**`
+          : failingNotJudged.length > 0
+            ? `**Not judged: ${plural(notJudged, 'baseline question')}**`
+            : !summary.passed
+              ? `**${plural(summary.newSamples, 'question')} not in the baseline**`
+              : summary.baselineFound
+                ? notJudged > 0
+                  ? `**No regressions among ${plural(summary.coverage.judged, 'judged question')}; ${notJudged} not judged**`
+                  : '**No regressions**'
+                : '**No baseline yet**';
   const counts = summary.baselineFound
     ? ` · ${summary.improvements} improved · ${summary.unchanged} unchanged${summary.newRows > 0 ? ` · ${summary.newRows} new` : ''}`
     : '';
@@ -94,7 +98,7 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   }
   for (const warning of summary.warnings) text.add([`> [!WARNING]\n> ${escapeText(warning)}`, '']);
 
-  const listed = summary.findings.filter((finding) => finding.kind !== 'not-judged');
+  const listed = summary.findings.filter((finding) => finding.kind !== 'not-judged' && !isRepeatFinding(finding));
   if (listed.length > 0) {
     const strict = listed.some((finding) => finding.fails) && summary.settings.strict;
     text.addList(
@@ -118,6 +122,20 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
           `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${actionFor(finding, commands, markdownCode)}`,
       ),
       0,
+      [''],
+    );
+  }
+  const repeated = summary.findings.filter(isRepeatFinding);
+  if (repeated.length > 0) {
+    text.addList(
+      ['**Repeated questions:**', ''],
+      repeated
+        .slice(0, maxRows)
+        .map(
+          (finding) =>
+            `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${actionFor(finding, commands, markdownCode)}`,
+        ),
+      repeated.length - Math.min(repeated.length, maxRows),
       [''],
     );
   }

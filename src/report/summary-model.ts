@@ -7,6 +7,7 @@ import type { CollectedRun, CollectedSample } from '../recording/collected.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
 import type { GateFinding } from './finding-kinds.js';
 import type { IntervalCache, RowInterval } from './intervals.js';
+import type { RepeatRules } from './repeats.js';
 
 export interface SummaryOptions {
   /** Largest drop of a mean that is not a regression: a number, or per-measure overrides `{ default: 0.01, 'recall@5': 0 }`. Default 0.01. */
@@ -52,6 +53,10 @@ export interface SummaryOptions {
    * worked out for exactly its values and settings instead of bootstrapping again.
    */
   intervals?: IntervalCache;
+  /** Under `strict`, each question must run at least this many times (repeats): `too-few-repeats` otherwise. */
+  minRepeats?: number;
+  /** Under `strict`, no question's spread over its runs (max − min) may exceed this: `unstable` fails otherwise. */
+  maxSpread?: number;
 }
 
 export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'new';
@@ -104,6 +109,11 @@ export interface SummaryRow {
   values: number[];
   before: (number | undefined)[];
   sources: CollectedSample[];
+  /**
+   * Only when some question ran more than once (repeats): each question's values over its runs, parallel
+   * to `sampleIds` (undefined for a question run once); `values` holds their means.
+   */
+  repeats?: (number[] | undefined)[];
 }
 
 /** The questions of a baseline suite × measure that this run found gone (deleted or renamed tests, a deleted test file). */
@@ -182,7 +192,7 @@ export interface RunSummary {
     intervalResamples: number;
     /** Rows in the Holm family: compared rows with at least one changed question. */
     holmFamily: number;
-  };
+  } & RepeatRules;
 }
 
 export type ResolvedSummaryOptions = Omit<RunSummary['settings'], 'holmFamily'>;

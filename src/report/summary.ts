@@ -10,6 +10,7 @@ import { coverageOf, findRenamedSuites, isCovered, resolveLegacySuites } from '.
 import type { QuestionStatus } from '../baseline/accounting.js';
 import { IntervalCache, intervalOf } from './intervals.js';
 import { collectFindings } from './findings.js';
+import { checkRepeatRules, repeatFindings } from './repeats.js';
 import type {
   MissingRow,
   NotJudgedGroup,
@@ -116,6 +117,9 @@ export function summarize(
           { rows, missing, baseline, current: grouped.suites, legacy, notJudged: notJudged.groups() },
           settings,
         );
+  // Repeated questions are marked whether or not there is a baseline.
+  for (const finding of repeatFindings(rows, settings, settings.strict && !settings.updatingBaseline))
+    findings.push(finding);
   const passed =
     !(settings.failOnRegression && regressions > 0) &&
     !(settings.failOnNew && newSamples > 0) &&
@@ -369,6 +373,7 @@ function summarizeRow(
     values,
     before: new Array<number | undefined>(values.length),
     sources: row.sources,
+    ...(row.repeats !== undefined ? { repeats: row.repeats } : {}),
   };
 
   const suiteBaseline = baseline === undefined ? undefined : own(baseline.suites, renamedFrom ?? row.key);
@@ -510,6 +515,7 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
   }
   return {
     ...rule,
+    ...checkRepeatRules({ minRepeats: options.minRepeats, maxSpread: options.maxSpread }, 'summarize: options'),
     failOnRegression,
     failOnNew,
     strict,

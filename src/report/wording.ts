@@ -63,6 +63,12 @@ export const NOT_JUDGED_TEXT: Record<NotJudgedReason, string> = {
  * what makes a run judge them, or RAG_PARTIAL=1 for a deliberate subset.
  */
 export function actionFor(finding: GateFinding, commands: ReportCommands, code: (text: string) => string): string {
+  if (finding.kind === 'unstable')
+    return finding.limit === undefined || !finding.fails
+      ? 'its mean is what the baseline compares; seed what varies between runs to make it repeatable'
+      : `seed or fix what varies between runs, or raise ${code('maxSpread')}`;
+  if (finding.kind === 'too-few-repeats')
+    return `run each question at least ${finding.limit} times (Vitest ${code(`repeats: ${finding.limit! - 1}`)}, or ${code('test.each')} over a repeat index with the same queryId)`;
   if (finding.accept === 'suite')
     return `re-record the suite with ${code(findingCommand(finding, commands))} and commit`;
   if (finding.accept !== 'run') return `run ${code(commands[finding.accept])} and commit`;
@@ -258,6 +264,28 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
       return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite} (beyond the tolerance but not significant, so not a regression${questions.length > 0 ? `; ${finding.after! < finding.before! ? 'worse' : 'better'}${named}` : ''})${unjudgedNotes(finding, escape)}`;
     case 'ambiguous-suite':
       return `suite ${suite} of the version-1 baseline matches several suites of this run (${listUpTo(questions, LISTED_NAMES, escape)}): not compared`;
+    case 'unstable': {
+      const spreads = finding.spreads ?? [];
+      const listed = listUpTo(
+        questions.map((id, index) => `${escape(id)} (spread ${formatValue(spreads[index]!)})`),
+        LISTED_NAMES,
+      );
+      const limit =
+        finding.limit === undefined
+          ? ''
+          : finding.fails
+            ? `, over maxSpread ${formatValue(finding.limit)}`
+            : `, within maxSpread ${formatValue(finding.limit)}`;
+      return `unstable: ${measure} of ${plural(questions.length, 'question')} in suite ${suite} differs between repeated runs${limit}: ${listed}`;
+    }
+    case 'too-few-repeats': {
+      const runs = finding.runs ?? [];
+      const listed = listUpTo(
+        questions.map((id, index) => `${escape(id)} (${plural(runs[index]!, 'run')})`),
+        LISTED_NAMES,
+      );
+      return `too few repeats: ${plural(questions.length, 'question')} of suite ${suite} · ${measure} ran fewer than ${finding.limit} times (minRepeats): ${listed}`;
+    }
     case 'not-judged': {
       const count = finding.count ?? questions.length;
       const more = count > questions.length ? `, ${andMore(count - questions.length)}` : '';
@@ -305,6 +333,11 @@ const NOT_JUDGED_SHORT: Record<NotJudgedReason, string> = {
 /** `4 skipped, 2 in a file not run`: the not-judged groups in a few words. */
 export function describeNotJudged(summary: RunSummary): string {
   return summary.coverage.notJudged.map((group) => `${group.questions} ${NOT_JUDGED_SHORT[group.reason]}`).join(', ');
+}
+
+/** Findings about questions run several times (repeats): listed apart, as they are not differences from the baseline. */
+export function isRepeatFinding(finding: Pick<GateFinding, 'kind'>): boolean {
+  return finding.kind === 'unstable' || finding.kind === 'too-few-repeats';
 }
 
 /** The command that accepts every failing finding: prune when one of them needs entries removed, else update. */

@@ -179,6 +179,22 @@ describe('with declared measures', () => {
     ]);
   });
 
+  it('each Vitest repeat records the declared measures once more, marked with its repeat', () => {
+    declare({ measures: ['hit@3', 'recall@5'] });
+    const task = fakeTest();
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.5, { queryId: 'q1' });
+    matchers.toHaveHitAtK.call({ task }, HITS, RELEVANT, 3, { queryId: 'q1' });
+    task.result.repeatCount = 1;
+    matchers.toHaveRecallAtK.call({ task }, ['d9'], RELEVANT, 5, 0, { queryId: 'q1' });
+    matchers.toHaveHitAtK.call({ task }, ['d9'], RELEVANT, 3, { queryId: 'q1' });
+    expect(recorded(task).map((sample) => [sample.measure, sample.value, sample.repeat])).toEqual([
+      ['hit@3', 1, undefined],
+      ['recall@5', 0.5, undefined],
+      ['hit@3', 1, 1],
+      ['recall@5', 0.5, 1], // d9 at rank 1: 1 of the 2 relevant ids
+    ]);
+  });
+
   it('a retry starts a fresh attempt: its first matcher records the declared measures again', () => {
     declare({ measures: ['recall@5'] });
     const task = fakeTest();

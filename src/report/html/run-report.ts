@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { writeFileAtomic } from '../../files/atomic-write.js';
-import { actionFor, describeFinding, formatP, plural, reportCommands } from '../wording.js';
+import { actionFor, describeFinding, formatP, isRepeatFinding, plural, reportCommands } from '../wording.js';
 import type { JsonReport, JsonReportRow } from '../json.js';
 import { changesChart, distributionChart, fmt, fmtDelta, meansChart, percent } from './charts.js';
 import { escapeHtml, escapeHtmlName } from './escape.js';
@@ -97,7 +97,9 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
     const action = actionFor(finding, commands, (command) => `<code>${escapeHtml(command)}</code>`);
     return `<li>${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeHtmlName)} — ${action}</li>`;
   };
-  const baselineFindings = report.findings.filter((finding) => finding.kind !== 'not-judged');
+  const baselineFindings = report.findings.filter(
+    (finding) => finding.kind !== 'not-judged' && !isRepeatFinding(finding),
+  );
   if (baselineFindings.length > 0) {
     body.push('<section id="findings"><h2>Differences from the baseline</h2><ul>');
     for (const finding of baselineFindings) body.push(findingItem(finding));
@@ -107,6 +109,12 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
   if (notJudgedFindings.length > 0) {
     body.push('<section id="not-judged"><h2>Not judged by this run</h2><ul>');
     for (const finding of notJudgedFindings) body.push(findingItem(finding));
+    body.push('</ul></section>');
+  }
+  const repeatedFindings = report.findings.filter(isRepeatFinding);
+  if (repeatedFindings.length > 0) {
+    body.push('<section id="repeats"><h2>Repeated questions</h2><ul>');
+    for (const finding of repeatedFindings) body.push(findingItem(finding));
     body.push('</ul></section>');
   }
 
@@ -142,22 +150,25 @@ function verdict(report: JsonReport): string {
   const badge = report.passed
     ? '<span class="verdict passed">Passed</span>'
     : '<span class="verdict failed">Failed</span>';
-  const failing = report.findings.filter((finding) => finding.fails);
+  const failing = report.findings.filter((finding) => finding.fails && !isRepeatFinding(finding));
+  const failingRepeats = report.findings.filter((finding) => finding.fails && isRepeatFinding(finding));
   const notJudged = counts.notJudged ?? 0;
   const headline =
     counts.regressed > 0
       ? plural(counts.regressed, 'regression')
       : failing.some((finding) => finding.kind !== 'not-judged' && finding.kind !== 'regression')
         ? `Baseline out of date: ${plural(failing.filter((finding) => finding.kind !== 'not-judged').length, 'difference')}`
-        : failing.some((finding) => finding.kind === 'not-judged')
-          ? `Not judged: ${plural(notJudged, 'baseline question')}`
-          : !report.passed
-            ? `${plural(counts.newSamples, 'question')} not in the baseline`
-            : report.baseline.found
-              ? notJudged > 0
-                ? `No regressions among ${plural(report.coverage?.judged ?? 0, 'judged question')}; ${notJudged} not judged`
-                : 'No regressions'
-              : 'No baseline yet';
+        : failingRepeats.length > 0
+          ? `Repeated questions break the CI rules: ${plural(failingRepeats.length, 'finding')}`
+          : failing.some((finding) => finding.kind === 'not-judged')
+            ? `Not judged: ${plural(notJudged, 'baseline question')}`
+            : !report.passed
+              ? `${plural(counts.newSamples, 'question')} not in the baseline`
+              : report.baseline.found
+                ? notJudged > 0
+                  ? `No regressions among ${plural(report.coverage?.judged ?? 0, 'judged question')}; ${notJudged} not judged`
+                  : 'No regressions'
+                : 'No baseline yet';
   const parts = report.baseline.found
     ? [`${counts.improved} improved`, `${counts.unchanged} unchanged`, ...(counts.new > 0 ? [`${counts.new} new`] : [])]
     : [];

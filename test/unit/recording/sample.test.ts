@@ -30,6 +30,18 @@ describe('recordSample on a Vitest task', () => {
     expect((task.meta[TASK_META_KEY] as MetricSample[]).map((entry) => entry.value)).toEqual([0.1, 0.3]);
   });
 
+  it('a repeat’s samples say which repeat recorded them; the first run’s are stored as given', () => {
+    const task = { meta: {} as Record<string, unknown>, result: { retryCount: 0, repeatCount: 0 } };
+    const first = sample(0.1);
+    recordSample(first, { task });
+    task.result.repeatCount = 2;
+    recordSample(sample(0.2), { task });
+    const recorded = task.meta[TASK_META_KEY] as MetricSample[];
+    expect(recorded[0]).toBe(first);
+    expect(recorded[0]).not.toHaveProperty('repeat');
+    expect(recorded[1]).toEqual({ ...sample(0.2), repeat: 2 });
+  });
+
   it('without a task, hands the sample to the installed recorder (Jest), and to nobody when none is', () => {
     const received: number[] = [];
     setSampleRecorder((recorded) => received.push(recorded.value));
