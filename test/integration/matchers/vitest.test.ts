@@ -51,6 +51,11 @@ afterAll(() => {
 
 const message = (name: string) => findTest(vitest.summary, name).messages.join('\n\n');
 
+// Every test of the fixture judges against the same relevant ids (test/data.ts): one fingerprint of 8 hex
+// digits. Its top 5 (doc-3, doc-9, doc-1, doc-4, doc-8) holds three hits with no judgment, in rank order.
+const fingerprint = expect.stringMatching(/^[0-9a-f]{8}$/);
+const topFiveAudit = { labels: fingerprint, unjudgedIds: ['doc-9', 'doc-4', 'doc-8'], unjudgedCount: 3 };
+
 describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
   it('exits 1 because tests fail on purpose, with no file-level error', () => {
     expect(vitest.run.timedOut, describeRun(vitest.run)).toBe(false);
@@ -145,13 +150,13 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
   it("records one sample per metric assertion on the test's task.meta, .not and queryId included", () => {
     const samples = (name: string) => findTest(vitest.summary, name).meta?.['ragMatchers'];
     expect(samples('passes > recall@5 meets 0.4')).toEqual([
-      { measure: 'recall@5', value: 0.4, threshold: 0.4, pass: true, queryId: 'q1' },
+      { measure: 'recall@5', value: 0.4, threshold: 0.4, pass: true, queryId: 'q1', ...topFiveAudit },
     ]);
     expect(samples('fails on purpose > recall@5 below 0.8')).toEqual([
-      { measure: 'recall@5', value: 0.4, threshold: 0.8, pass: false, queryId: 'q7' },
+      { measure: 'recall@5', value: 0.4, threshold: 0.8, pass: false, queryId: 'q7', ...topFiveAudit },
     ]);
     expect(samples('passes > .not passes when recall@5 is below the minimum')).toEqual([
-      { measure: 'recall@5', value: 0.4, threshold: 0.8, pass: true, negated: true },
+      { measure: 'recall@5', value: 0.4, threshold: 0.8, pass: true, negated: true, ...topFiveAudit },
     ]);
     expect(samples('passes > every metric matcher on the AI4J example')).toHaveLength(8);
     // A usage error records nothing: there is no value.
@@ -160,11 +165,26 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
 
   it("records concurrent tests' samples on their own tests when they use the test context's expect", () => {
     const samples = (name: string) => findTest(vitest.summary, name).meta?.['ragMatchers'];
+    const labelsOf = (name: string) => (samples(name) as { labels?: string }[] | undefined)?.[0]?.labels;
+    // The same judgments give the same fingerprint, whatever the test and the measure.
+    expect(labelsOf('passes > concurrent test A records on its own test')).toBe(
+      labelsOf('passes > recall@5 meets 0.4'),
+    );
     expect(samples('passes > concurrent test A records on its own test')).toEqual([
-      { measure: 'hit@1', value: 1, pass: true, queryId: 'concurrent-a' },
+      // Its top 1 (doc-3) is judged: no unjudged hits to keep.
+      { measure: 'hit@1', value: 1, pass: true, queryId: 'concurrent-a', labels: fingerprint },
     ]);
     expect(samples('passes > concurrent test B records on its own test')).toEqual([
-      { measure: 'precision@3', value: 2 / 3, threshold: 0.6, pass: true, queryId: 'concurrent-b' },
+      {
+        measure: 'precision@3',
+        value: 2 / 3,
+        threshold: 0.6,
+        pass: true,
+        queryId: 'concurrent-b',
+        labels: fingerprint,
+        unjudgedIds: ['doc-9'],
+        unjudgedCount: 1,
+      },
     ]);
   });
 
