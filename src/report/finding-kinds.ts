@@ -42,7 +42,7 @@ export const FINDING_KINDS = {
   'not-judged': { accept: 'run', fails: 'strict-unless-partial', valueMove: false, perSuite: false },
   'ambiguous-suite': { accept: 'update', fails: 'strict', valueMove: false, perSuite: true },
   // Values measured against other judgments than the baseline's: not a move of the retriever.
-  'labels-changed': { accept: 'suite', fails: 'strict', valueMove: false, perSuite: false },
+  'labels-changed': { accept: 'suite', fails: 'strict', valueMove: false, perSuite: true },
   // Repeated runs (./repeats.ts): an unstable question fails only beyond maxSpread.
   unstable: { accept: 'run', fails: 'strict', valueMove: false, perSuite: false },
   'too-few-repeats': { accept: 'run', fails: 'strict', valueMove: false, perSuite: false },

@@ -4,7 +4,6 @@
 // table in ./finding-kinds.ts.
 
 import { compareIds, type SampleChange } from '../baseline/compare.js';
-import { mean as meanOf } from '../core/mean.js';
 import type { GroupedRow } from '../baseline/group.js';
 import { own, type BaselineFile } from '../baseline/schema.js';
 import { movementOfMeans } from '../core/regression-rule.js';
@@ -110,19 +109,12 @@ function suiteFindings(
     findings.push(findingOf({ kind: 'new-suite', ...suite, questions: [...questions] }, settings));
     return findings;
   }
+  // Questions measured against other judgments than their baseline values: one finding for every measure.
+  const relabelled = new QuestionsByMeasure();
+  for (const row of suiteRows) relabelled.add(row.measure, ids(row.relabelled ?? []));
+  if (relabelled.size > 0)
+    findings.push(findingOf({ kind: 'labels-changed', ...suite, ...relabelled.fields() }, settings));
   for (const row of suiteRows) {
-    if (row.relabelled !== undefined && row.relabelled.length > 0) {
-      const relabelled = row.relabelled;
-      const labels: FindingFields = {
-        kind: 'labels-changed',
-        ...suite,
-        measure: row.measure,
-        questions: ids(relabelled),
-        before: meanOf(relabelled.map((change) => change.before)),
-        after: meanOf(relabelled.map((change) => change.after)),
-      };
-      findings.push(findingOf(labels, settings));
-    }
     const move = moveFinding(row);
     if (move !== undefined) findings.push(findingOf({ ...suite, ...move }, settings));
   }

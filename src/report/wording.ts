@@ -247,7 +247,7 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
     case 'regression':
       return `regression: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite}${questions.length > 0 ? ` (worse${named})` : ''}${unjudgedNotes(finding, escape)}`;
     case 'labels-changed':
-      return `labels changed: ${plural(questions.length, 'question')} of suite ${suite} · ${measure} measured against other judgments than the baseline's${named} (${formatValue(finding.before!)} → ${formatValue(finding.after!)}), so not compared: neither a regression nor an improvement`;
+      return `labels changed: ${plural(questions.length, 'question')} of suite ${suite}${measures} measured against other judgments than the baseline's${named}, so not compared: neither a regression nor an improvement`;
     case 'improvement':
       return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite}${questions.length > 0 ? ` (better${named})` : ''}`;
     case 'new-suite':

@@ -32,6 +32,7 @@ afterAll(() => {
 interface Finding {
   kind: string;
   measure?: string;
+  measures?: string[];
   questions?: string[];
   unjudged?: { question: string; count: number; ids: string[]; baselineCount: number; k?: number }[];
   command: string;
@@ -118,19 +119,17 @@ describe.each(['vitest', 'jest'] as const)(
       relabel();
       const changed = await ci();
       expect(changed.exitCode, explain(changed)).toBe(1);
-      const line = `labels changed: 1 question of suite ${orders} > orders API > refunds · recall@3 measured against other judgments than the baseline's: refund-status (0.500 → 0.333), so not compared: neither a regression nor an improvement`;
+      // One line for the suite, naming every measure the edit touched.
+      const line = `labels changed: 1 question of suite ${orders} > orders API > refunds (ndcg@3, recall@3) measured against other judgments than the baseline's: refund-status, so not compared: neither a regression nor an improvement`;
       const out = output(changed);
       expect(out).toContain(`✗ ${line} — re-record the suite with ${rerecord} and commit`);
       expect(out).not.toContain('▼');
       expect(markdown()).toContain('labels changed: 1 question of suite');
-      expect(markdown()).toContain('refund-status (0.500 → 0.333)');
+      expect(markdown()).toContain('(ndcg@3, recall@3) measured against other judgments');
       const json = report();
       expect(
-        json.findings.map((finding) => [finding.kind, finding.measure, finding.questions, finding.command]),
-      ).toEqual([
-        ['labels-changed', 'ndcg@3', ['refund-status'], rerecord],
-        ['labels-changed', 'recall@3', ['refund-status'], rerecord],
-      ]);
+        json.findings.map((finding) => [finding.kind, finding.measures, finding.questions, finding.command]),
+      ).toEqual([['labels-changed', ['ndcg@3', 'recall@3'], ['refund-status'], rerecord]]);
       expect(json.findings.some((finding) => finding.kind === 'regression')).toBe(false);
       const page = await html();
       expect(page).toContain('labels changed: 1 question of suite');
