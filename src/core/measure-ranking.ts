@@ -791,7 +791,9 @@ export function spansEqual(a: string, aStart: number, aEnd: number, b: string, b
 
 /**
  * loadGrades for judged spans: starts a query with the first `count` entries of scratch.judgedSpans
- * in the key table (the same table judgeKeys uses, slots referring to entries). Returns the index of
+ * in the key table (the same table judgeKeys uses, slots referring to entries). It and judgeSpans keep
+ * probe loops of their own, beside loadGrades and judgeKeys, on purpose: they compare spans of the file
+ * text in place, where a string per doc id (about 2M per trec-eval run) would cost more than the table. Returns the index of
  * the first entry that repeats an earlier one (trec_eval's fatal duplicate), else -1.
  */
 export function loadJudgedSpans(scratch: MeasureScratch, count: number, rankCount: number): number {
