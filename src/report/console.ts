@@ -15,6 +15,7 @@ import {
   isPartialComparison,
   plural,
   describeFinding,
+  findingsHeading,
   acceptModeOf,
   actionFor,
   describeUnjudged,
@@ -193,11 +194,7 @@ function findingLines(summary: RunSummary, commands: ReportCommands, maxMissing:
   const listed = listedFindings(summary);
   if (listed.length === 0) return [];
   const failing = listed.some((finding) => finding.fails);
-  const lines = [
-    (failing ? paint.yellow : paint.bold)(
-      failing ? 'The baseline is out of date:' : 'Not in the baseline yet, or no longer produced:',
-    ),
-  ];
+  const lines = [(failing ? paint.yellow : paint.bold)(findingsHeading(listed, failing))];
   for (const finding of listed.slice(0, maxMissing)) {
     lines.push(
       `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,

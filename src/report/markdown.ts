@@ -13,6 +13,7 @@ import {
   isPartialComparison,
   plural,
   describeFinding,
+  findingsHeading,
   acceptModeOf,
   actionFor,
   isRepeatFinding,
@@ -102,7 +103,7 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   if (listed.length > 0) {
     const strict = listed.some((finding) => finding.fails) && summary.settings.strict;
     text.addList(
-      [strict ? '**The baseline is out of date:**' : '**Not in the baseline yet, or no longer produced:**', ''],
+      [`**${findingsHeading(listed, strict)}**`, ''],
       listed
         .slice(0, maxRows)
         .map(

@@ -295,6 +295,26 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
   }
 }
 
+/** Kinds the heading "Not in the baseline yet, or no longer produced" describes. */
+const NEW_OR_GONE_KINDS: ReadonlySet<GateFinding['kind']> = new Set([
+  'new-suite',
+  'new-questions',
+  'missing-suite',
+  'missing-questions',
+]);
+
+/**
+ * The heading above the findings a report lists: out of date when the baseline must be up to date and
+ * one of them fails the run, else what they are when all are new or gone questions, else what every
+ * finding is (an improvement or a relabelled question is neither new nor gone).
+ */
+export function findingsHeading(listed: readonly GateFinding[], outOfDate: boolean): string {
+  if (outOfDate) return 'The baseline is out of date:';
+  if (listed.every((finding) => NEW_OR_GONE_KINDS.has(finding.kind)))
+    return 'Not in the baseline yet, or no longer produced:';
+  return 'What an update of the baseline would change:';
+}
+
 /** `; q12 recall@5 1.000 → 0.500; 2 of its top 5 are unjudged: doc-81, doc-90 — label them before trusting this drop` per question. */
 function unjudgedNotes(finding: GateFinding, escape: (text: string) => string): string {
   const measure = escape(finding.measure ?? '');

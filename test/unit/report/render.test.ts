@@ -36,7 +36,7 @@ test/orders.test.ts > shipping          mrr       3  0.583  [0.250, 1.000]     0
     q3                         1.000 → 0.500
     … and 3 more
 
-Not in the baseline yet, or no longer produced:
+What an update of the baseline would change:
   · baseline out of date: hit@5 0.571 → 0.857 in suite test/orders.test.ts > refunds (better: q3, q4) — run RAG_BASELINE=update npx vitest run and commit
   · 1 question of suite test/orders.test.ts > refunds (precision@5) in the baseline did not run although the test file ran: q1 — run RAG_BASELINE=prune npx vitest run and commit
   · suite not in the baseline: test/orders.test.ts > returns | policy (1 question: r1) — run RAG_BASELINE=update npx vitest run and commit
@@ -56,7 +56,7 @@ const MARKDOWN = `### RAG retrieval quality
 
 If this change is intended, accept it with \`RAG_BASELINE=update npx vitest run\` and commit the baseline.
 
-**Not in the baseline yet, or no longer produced:**
+**What an update of the baseline would change:**
 
 - · baseline out of date: hit@5 0.571 → 0.857 in suite test/orders.test.ts > refunds (better: q3, q4) — run \`RAG_BASELINE=update npx vitest run\` and commit
 - ❌ regression: recall@5 1.000 → 0.536 in suite test/orders.test.ts > refunds (worse: q2, q1: refunds after 30 days, q3, q4, q6, … and 1 more) — run \`RAG_BASELINE=update npx vitest run\` and commit
