@@ -35,13 +35,7 @@ export {
   type UpdateBaselineOptions,
   type UpdateBaselineResult,
 } from './store.js';
-export {
-  findRenamedSuites,
-  isCovered,
-  resolveLegacySuites,
-  type FileCoverage,
-  type LegacyResolution,
-} from './identity.js';
+export { findRenamedSuites, isCovered, type FileCoverage } from './identity.js';
 export {
   DEFAULT_TOLERANCE,
   canonicalMeasure,

@@ -33,13 +33,8 @@
 //
 //       ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 0.5, {"labels": "3f9a0c21", "unjudged": 1}]
 //
-// Version 3 is read as it is (no audits: it compares as before and gains them on the next update).
-// Version 2 held the same data nested (suites → measures → samples; each suite an object with file,
-// describe, project): still read. Version 1 keyed suites by a joined name (`file > describe > …`), which two
-// suites could share: still read (into `legacy`), matched against the suites of the current run
-// (resolveLegacySuites). The next update writes version 3.
-
-import { posix } from 'node:path';
+// Version 3 is read as it is (no audits: it compares as before and gains them on the next update). Versions
+// 1 and 2 (rag-matchers before 0.1.0) are refused with the command that records a new file.
 
 import { jsonPreview } from '../core/describe.js';
 import { parseMeasure } from '../core/measures.js';
@@ -49,6 +44,8 @@ import { parseSuiteKey, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../r
 export const BASELINE_SCHEMA_VERSION = 4;
 /** The version a file without judgment audits is written in: the same bytes as before version 4. */
 const ROWS_ONLY_SCHEMA_VERSION = 3;
+/** The oldest version read: 1 and 2 came before 0.1.0. */
+const OLDEST_READ_SCHEMA_VERSION = ROWS_ONLY_SCHEMA_VERSION;
 export const BASELINE_GENERATED_BY = 'rag-matchers';
 
 /** sampleId → value. */
@@ -82,16 +79,10 @@ export interface BaselineFile {
    * older files: they gain audits on the next update.
    */
   audits?: Record<string, Record<string, BaselineSampleAudits>>;
-  /**
-   * Read from a version-1 file: its suites by their joined names (`file > describe > …`), not yet matched
-   * to structured suites. resolveLegacySuites moves them into `suites`; formatBaseline refuses a file
-   * that still has them.
-   */
-  legacy?: Record<string, BaselineSuite>;
 }
 
 export type BaselineErrorKind =
-  'unreadable' | 'invalid-json' | 'not-a-baseline' | 'newer-schema' | 'malformed' | 'locked';
+  'unreadable' | 'invalid-json' | 'not-a-baseline' | 'older-schema' | 'newer-schema' | 'malformed' | 'locked';
 
 /** A baseline file that cannot be used. The message names the path and what was wrong; the file is never overwritten. */
 export class BaselineError extends Error {
@@ -133,8 +124,8 @@ export function sortedKeys(record: object): string[] {
 }
 
 const TOP_LEVEL_KEYS = ['generatedBy', 'schemaVersion'];
-/** How deep a version-2 baseline nests: file, suites, suite, measures, measure (samples). */
-const BASELINE_NESTING = 5;
+/** How deep a baseline nests: file, rows, row, its describe path or its audit. */
+const BASELINE_NESTING = 4;
 // Far above BASELINE_NESTING, far below what would strain the checks that walk the parsed value.
 const MAX_NESTING = 64;
 const ACCEPT_HINT =
@@ -226,6 +217,13 @@ export function validateBaseline(data: unknown, path: string): BaselineFile {
       `"schemaVersion" must be a whole number ≥ 1, found ${JSON.stringify(version)}; ${ACCEPT_HINT}.`,
     );
   }
+  if (version < OLDEST_READ_SCHEMA_VERSION) {
+    throw new BaselineError(
+      path,
+      'older-schema',
+      `written in baseline schema version ${version}, which rag-matchers no longer reads (it reads versions ${OLDEST_READ_SCHEMA_VERSION} to ${BASELINE_SCHEMA_VERSION}); delete it and record a new one with RAG_BASELINE=update (e.g. RAG_BASELINE=update npx vitest run). The file was left as it is.`,
+    );
+  }
   if (version > BASELINE_SCHEMA_VERSION) {
     throw new BaselineError(
       path,
@@ -233,130 +231,16 @@ export function validateBaseline(data: unknown, path: string): BaselineFile {
       `written by a newer rag-matchers (baseline schema version ${version}; this version reads up to ${BASELINE_SCHEMA_VERSION}); upgrade rag-matchers. The file was left as it is.`,
     );
   }
-  const body = version >= 3 ? 'rows' : 'suites';
   for (const key of Object.keys(top)) {
-    if (!TOP_LEVEL_KEYS.includes(key) && key !== body) {
+    if (!TOP_LEVEL_KEYS.includes(key) && key !== 'rows') {
       throw new BaselineError(
         path,
         'malformed',
-        `unknown top-level key ${JSON.stringify(key)}; a baseline holds only "generatedBy", "schemaVersion" and "${body}" (an update would drop it, so it is refused rather than lost).`,
+        `unknown top-level key ${JSON.stringify(key)}; a baseline holds only "generatedBy", "schemaVersion" and "rows" (an update would drop it, so it is refused rather than lost).`,
       );
     }
   }
-  if (version === 1) return validateVersion1(top.suites, path);
-  return version === 2 ? validateVersion2(top.suites, path) : validateRows(top.rows, path, version);
-}
-
-function validateVersion1(suites: unknown, path: string): BaselineFile {
-  if (!isPlainObject(suites)) {
-    throw new BaselineError(
-      path,
-      'malformed',
-      `"suites" must be an object (suite → measure → sample → value) in a version-1 baseline, found ${describeJson(suites)}; ${ACCEPT_HINT}.`,
-    );
-  }
-  const legacy = createRecord<BaselineSuite>();
-  for (const suite of Object.keys(suites)) {
-    legacy[suite] = validateMeasures(suites[suite], path, `suites[${JSON.stringify(suite)}]`);
-  }
-  return { ...emptyBaseline(), legacy };
-}
-
-const SUITE_KEYS = ['file', 'describe', 'project', 'measures'];
-
-function validateVersion2(suites: unknown, path: string): BaselineFile {
-  if (!Array.isArray(suites)) {
-    throw new BaselineError(
-      path,
-      'malformed',
-      `"suites" must be a list of suites ({ "file", "describe", "measures" }), found ${describeJson(suites)}; ${ACCEPT_HINT}.`,
-    );
-  }
-  const result = emptyBaseline();
-  suites.forEach((entry: unknown, index) => {
-    const where = `suites[${index}]`;
-    if (!isPlainObject(entry))
-      throw new BaselineError(
-        path,
-        'malformed',
-        `${where} must be an object with "file", "describe" and "measures", found ${describeJson(entry)}; ${ACCEPT_HINT}.`,
-      );
-    for (const key of Object.keys(entry)) {
-      if (!SUITE_KEYS.includes(key)) {
-        throw new BaselineError(
-          path,
-          'malformed',
-          `${where} has an unknown key ${JSON.stringify(key)}; a suite holds only "file", "describe", "project" and "measures"; ${ACCEPT_HINT}.`,
-        );
-      }
-    }
-    const { file, describe, project } = entry;
-    if (typeof file !== 'string' || file.length === 0)
-      throw new BaselineError(
-        path,
-        'malformed',
-        `${where}.file must be the test file's path, found ${describeJson(file)}; ${ACCEPT_HINT}.`,
-      );
-    if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string')) {
-      throw new BaselineError(
-        path,
-        'malformed',
-        `${where}.describe must be a list of describe-block names ([] at the top level), found ${describeJson(describe)}; ${ACCEPT_HINT}.`,
-      );
-    }
-    if (project !== undefined && (typeof project !== 'string' || project.length === 0)) {
-      throw new BaselineError(
-        path,
-        'malformed',
-        `${where}.project must be a Vitest project's name when present, found ${describeJson(project)}; ${ACCEPT_HINT}.`,
-      );
-    }
-    const identity: SuiteIdentity =
-      project === undefined
-        ? { file: normalizedFile(file), describe: describe as string[] }
-        : { file: normalizedFile(file), describe: describe as string[], project: project as string };
-    const key = suiteKeyOf(identity);
-    const label = `${where} (${suiteNameOf(identity)})`;
-    if (own(result.suites, key) !== undefined) {
-      throw new BaselineError(
-        path,
-        'malformed',
-        `${label} appears twice; merge the two entries or delete one; ${ACCEPT_HINT}.`,
-      );
-    }
-    result.suites[key] = validateMeasures(entry.measures, path, label);
-  });
-  return result;
-}
-
-function validateMeasures(measures: unknown, path: string, where: string): BaselineSuite {
-  if (!isPlainObject(measures)) throw malformedEntry(path, where, [], measures, 'an object of measures');
-  const suite = createRecord<BaselineSamples>();
-  for (const measure of Object.keys(measures)) {
-    const samples = measures[measure];
-    if (!isPlainObject(samples)) throw malformedEntry(path, where, [measure], samples, 'an object of sample values');
-    const bounded = isProportion(measure);
-    const record = createRecord<number>();
-    for (const sampleId of Object.keys(samples)) {
-      const value = samples[sampleId];
-      if (typeof value !== 'number' || !Number.isFinite(value))
-        throw malformedEntry(path, where, [measure, sampleId], value, 'a finite number');
-      if (bounded && (value < 0 || value > 1))
-        throw malformedEntry(path, where, [measure, sampleId], value, `between 0 and 1 (${measure} is a proportion)`);
-      record[sampleId] = value;
-    }
-    suite[measure] = record;
-  }
-  return suite;
-}
-
-/**
- * A test file's path as the reporters record it: `./test/a.test.ts` and `test//a.test.ts` are
- * `test/a.test.ts`, so a hand-edited suite is compared with the run's rather than kept beside it.
- */
-function normalizedFile(file: string): string {
-  const normalized = posix.normalize(file);
-  return normalized.startsWith('./') ? normalized.slice(2) : normalized;
+  return validateRows(top.rows, path, version);
 }
 
 /** Measures whose every value lies in [0, 1]: the retrieval measures, faithfulness and judge scores (any case). */
@@ -524,7 +408,7 @@ export interface BaselineRow {
  * The file's text (schema version 4 when a sample holds a judgment audit, else 3): the column header, then one row per sample in the file's order
  * (compareRows), each on its own line after its separating comma; a final newline. The same baseline always
  * gives the same bytes. A suite or measure without samples has no row, so it is not written. Throws for a
- * value that JSON cannot hold (NaN, Infinity) and for unresolved version-1 suites.
+ * value that JSON cannot hold (NaN, Infinity).
  */
 export function formatBaseline(file: BaselineFile): string {
   const rows = baselineRows(checkFormattable(file));
@@ -649,11 +533,6 @@ function checkFormattable(file: BaselineFile): BaselineFile {
       `${where}: file must be a BaselineFile ({ schemaVersion, generatedBy: "rag-matchers", suites }).`,
     );
   }
-  if (file.legacy !== undefined && Object.keys(file.legacy).length > 0) {
-    throw new TypeError(
-      `${where}: the file still holds version-1 suites; match them with resolveLegacySuites before writing.`,
-    );
-  }
   for (const key of Object.keys(file.suites)) {
     const measures: unknown = file.suites[key];
     const label = suiteNameOf(parseSuiteKey(key));
@@ -711,7 +590,7 @@ export function findNestingBeyond(text: string, limit: number): number | undefin
 
 /**
  * The first key that occurs twice in one object of valid JSON `text`, with the path of that object
- * (`suites[2].measures["recall@5"]`) and the offset of the repeat; undefined when there is none.
+ * (`rows[2]`) and the offset of the repeat; undefined when there is none.
  */
 export function findRepeatedKey(text: string): { key: string; path: string; offset: number } | undefined {
   interface Level {

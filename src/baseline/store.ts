@@ -17,7 +17,7 @@ import { plural } from '../core/present.js';
 import { parseSuiteKey, suiteNameOf, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 import { groupRun } from './group.js';
 import { auditOfSample, auditsOf, labelsChanged, setAudit } from './audits.js';
-import { coverageOf, findRenamedSuites, resolveLegacySuites, type LegacyResolution } from './identity.js';
+import { coverageOf, findRenamedSuites } from './identity.js';
 import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
 import {
   BaselineError,
@@ -203,7 +203,6 @@ export interface MergeResult {
  * seen in this run take this run's values (unless the row moved within tolerance: then its shared
  * questions keep their values), renamed suites move, the other suites are kept as they are. Entries of the
  * files that ran which this run did not produce again are obsolete: reported, and removed only with `prune`.
- * A version-1 `previous` is matched to this run's suites first (resolveLegacySuites).
  */
 export function mergeBaseline(
   previous: BaselineFile | undefined,
@@ -233,9 +232,7 @@ export function mergeBaseline(
     (key: string, identity: SuiteIdentity) =>
     (sampleId: string): boolean =>
       coverage.accounting.statusOf(identity, sampleId, producedRows?.get(key)).kind === 'missing';
-  let before = previous ?? emptyBaseline();
-  if (before.legacy !== undefined)
-    before = resolveLegacySuites(before, Object.keys(current.suites).map(parseSuiteKey), coverage).file;
+  const before = previous ?? emptyBaseline();
   const renames = options.renames ?? findRenamedSuites(before, suitesAsRows(current), coverage);
   const movedAway = new Set(renames.values());
 
@@ -440,8 +437,6 @@ export interface UpdateBaselineResult extends MergeResult {
   written: boolean;
   /** The baseline before the update (undefined when there was none). */
   previous: BaselineFile | undefined;
-  /** Set when the file on disk was a version-1 baseline, now written as version 2. */
-  legacy?: LegacyResolution;
 }
 
 /**
@@ -478,17 +473,7 @@ async function readMergeWrite(
   }
   const previous = existingText === undefined ? undefined : parseBaseline(existingText, path);
   const current = baselineFromRun(run);
-  let legacy: LegacyResolution | undefined;
-  let resolved = previous;
-  if (previous?.legacy !== undefined) {
-    legacy = resolveLegacySuites(
-      previous,
-      Object.keys(current.suites).map(parseSuiteKey),
-      coverageOf(run, options.fileExists),
-    );
-    resolved = legacy.file;
-  }
-  const merged = mergeBaseline(resolved, current, {
+  const merged = mergeBaseline(previous, current, {
     prune: options.prune ?? false,
     run,
     fileExists: options.fileExists,
@@ -497,13 +482,13 @@ async function readMergeWrite(
   const text = formatBaseline(merged.file);
   const written = text !== existingText;
   if (written) await writeFileAtomic(path, text);
-  return { ...merged, path, written, previous, ...(legacy !== undefined ? { legacy } : {}) };
+  return { ...merged, path, written, previous };
 }
 
 /** One line for the console after an update, e.g. `Updated rag-baseline.json: 3 samples added, 2 changed; 1 obsolete entry kept (RAG_BASELINE=prune removes it).` */
 export function describeUpdate(
   result: Pick<UpdateBaselineResult, 'path' | 'written' | 'counts' | 'obsolete' | 'pruned'> &
-    Partial<Pick<UpdateBaselineResult, 'renamed' | 'legacy'>>,
+    Partial<Pick<UpdateBaselineResult, 'renamed'>>,
 ): string {
   const { addedSamples, updatedSamples, obsoleteSamples } = result.counts;
   const parts: string[] = [];
@@ -511,7 +496,6 @@ export function describeUpdate(
   if (updatedSamples > 0) parts.push(`${plural(updatedSamples, 'sample')} changed`);
   const renamed = result.renamed?.length ?? 0;
   if (renamed > 0) parts.push(`${plural(renamed, 'suite')} renamed`);
-  if (result.legacy !== undefined) parts.push('converted to baseline schema version 2');
   const head = result.written ? `Updated ${result.path}` : `${result.path} is up to date`;
   let line = parts.length > 0 ? `${head}: ${parts.join(', ')}` : head;
   if (result.obsolete.length > 0) {

@@ -37,16 +37,6 @@ export interface ThreeWayMerge {
 
 /** Merges `ours` and `theirs`, two versions of one baseline, given the version both started from. */
 export function mergeBaselineVersions(base: BaselineFile, ours: BaselineFile, theirs: BaselineFile): ThreeWayMerge {
-  for (const [side, file] of [
-    ['base', base],
-    ['ours', ours],
-    ['theirs', theirs],
-  ] as const) {
-    if (file.legacy !== undefined && Object.keys(file.legacy).length > 0)
-      throw new TypeError(
-        `mergeBaselineVersions: ${side} holds version-1 suites, which are keyed by a joined name and cannot be matched row by row.`,
-      );
-  }
   const versions = new Map<string, BaselineConflict>();
   const versionOf = (row: BaselineRow): BaselineConflict => {
     const key = JSON.stringify([suiteKeyOf(row.identity), row.question, row.measure]);

@@ -223,7 +223,7 @@ function repeatLines(summary: RunSummary, commands: ReportCommands, maxMissing: 
   return lines;
 }
 
-/** Notes: no baseline yet, findings that fail only in CI, a legacy baseline, warnings, regressions that do not fail. */
+/** Notes: no baseline yet, findings that fail only in CI, warnings, regressions that do not fail. */
 function noteLines(summary: RunSummary, acceptCommand: string, paint: Painter): string[] {
   const baselineName = escapeConsole(summary.baselinePath ?? 'the baseline');
   const notes: string[] = [];
@@ -233,8 +233,6 @@ function noteLines(summary: RunSummary, acceptCommand: string, paint: Painter): 
     if (summary.settings.strict === false && listedFindings(summary).length > 0) {
       notes.push('These do not fail this run; in CI (strict) they do.');
     }
-    if (summary.legacy !== undefined)
-      notes.push(`${baselineName} uses baseline schema version 1; the next ${acceptCommand} writes version 2.`);
   }
   for (const warning of summary.warnings) notes.push(paint.yellow(`Warning: ${warning}`));
   if (summary.regressions > 0 && summary.settings.updatingBaseline) notes.push(UPDATING_NOTE);

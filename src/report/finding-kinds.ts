@@ -40,7 +40,6 @@ export const FINDING_KINDS = {
   'missing-questions': { accept: 'prune', fails: 'strict', valueMove: false, perSuite: true },
   'missing-suite': { accept: 'prune', fails: 'strict', valueMove: false, perSuite: true },
   'not-judged': { accept: 'run', fails: 'strict-unless-partial', valueMove: false, perSuite: false },
-  'ambiguous-suite': { accept: 'update', fails: 'strict', valueMove: false, perSuite: true },
   // Values measured against other judgments than the baseline's: not a move of the retriever.
   'labels-changed': { accept: 'suite', fails: 'strict', valueMove: false, perSuite: true },
   // Repeated runs (./repeats.ts): an unstable question fails only beyond maxSpread.
@@ -51,8 +50,8 @@ export const FINDING_KINDS = {
 export type FindingKind = keyof typeof FINDING_KINDS;
 
 /**
- * One way in which an update would change the baseline beyond tolerance (or a legacy suite that cannot
- * be matched). Plain text: each renderer escapes it for its medium.
+ * One way in which an update would change the baseline beyond tolerance. Plain text: each renderer
+ * escapes it for its medium.
  */
 export interface GateFinding {
   kind: FindingKind;

@@ -1,5 +1,5 @@
-// The findings of a run: every way in which an update would change the baseline beyond tolerance (or a
-// legacy suite that cannot be matched), each with what accepts it and whether it fails the run. One list
+// The findings of a run: every way in which an update would change the baseline beyond tolerance, each
+// with what accepts it and whether it fails the run. One list
 // that every report (console, Markdown, step summary, HTML, JSON, annotations) reads; the kinds are the
 // table in ./finding-kinds.ts.
 
@@ -8,7 +8,7 @@ import type { GroupedRow } from '../baseline/group.js';
 import { own, type BaselineFile } from '../baseline/schema.js';
 import { movementOfMeans } from '../core/regression-rule.js';
 import { FINDING_KINDS, type FindingKind, type GateFinding } from './finding-kinds.js';
-import type { MissingRow, NotJudgedGroup, ResolvedSummaryOptions, RunSummary, SummaryRow } from './summary-model.js';
+import type { MissingRow, NotJudgedGroup, ResolvedSummaryOptions, SummaryRow } from './summary-model.js';
 
 export { FINDING_KINDS, type FindingKind, type GateFinding } from './finding-kinds.js';
 
@@ -41,7 +41,6 @@ export interface FindingSources {
   baseline: BaselineFile | undefined;
   /** This run's rows by suite key, then measure. */
   current: ReadonlyMap<string, ReadonlyMap<string, GroupedRow>>;
-  legacy: RunSummary['legacy'];
   notJudged: readonly NotJudgedGroup[];
 }
 
@@ -49,7 +48,7 @@ export interface FindingSources {
  * Every difference an update would write (beyond tolerance), suite by suite in the order of the rows, each
  * with what accepts it: per suite its rename or newness, the means that moved (one per measure), then
  * its new and missing questions (one finding each for every measure they concern); then the suites that
- * did not run although their file ran, the questions not judged, and unmatched legacy suites.
+ * did not run although their file ran, and the questions not judged.
  */
 export function collectFindings(sources: FindingSources, settings: ResolvedSummaryOptions): GateFinding[] {
   const findings: GateFinding[] = [];
@@ -73,14 +72,6 @@ export function collectFindings(sources: FindingSources, settings: ResolvedSumma
           count: group.questions,
           questions: group.examples,
         },
-        settings,
-      ),
-    );
-  }
-  for (const ambiguous of sources.legacy?.ambiguous ?? []) {
-    findings.push(
-      findingOf(
-        { kind: 'ambiguous-suite', suite: ambiguous.name, suiteKey: '', questions: ambiguous.suites },
         settings,
       ),
     );

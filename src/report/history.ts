@@ -181,14 +181,10 @@ export async function readBaselineHistory(file: string, options: ReadHistoryOpti
 function reduceVersion(version: BaselineVersion, text: string): void {
   try {
     const baseline = parseBaseline(text, `${version.label}:${version.path}`);
-    // Version-1 files name suites by their joined names; version 2 by structured identity, shown by name.
-    const named: [string, BaselineSuite][] = [
-      ...Object.entries(baseline.legacy ?? {}),
-      ...Object.entries(baseline.suites).map(([key, suite]): [string, BaselineSuite] => [
-        suiteNameOf(parseSuiteKey(key)),
-        suite,
-      ]),
-    ];
+    const named = Object.entries(baseline.suites).map(([key, suite]): [string, BaselineSuite] => [
+      suiteNameOf(parseSuiteKey(key)),
+      suite,
+    ]);
     for (const [suite, measures] of named) {
       const points = new Map<string, MeasurePoint>();
       for (const [measure, samples] of Object.entries(measures)) {

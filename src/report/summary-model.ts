@@ -166,8 +166,6 @@ export interface RunSummary {
   newRows: number;
   /** Every difference between this run and the baseline beyond tolerance, by name, with what accepts it. */
   findings: GateFinding[];
-  /** A version-1 baseline was read: how its suites were matched. */
-  legacy?: { matched: number; guessed: number; ambiguous: { name: string; suites: string[] }[] };
   /** Questions with no baseline value, over all rows (new rows included). */
   newSamples: number;
   /** The gate: false on a regression (unless failOnRegression is false) or, with failOnNew, on new samples. */

@@ -6,7 +6,7 @@ import { mean as meanOf } from '../core/mean.js';
 import { codePoints, lookAlikeKey, visibleControls } from '../core/escape.js';
 import { compareIds, pairRow, type SampleChange } from '../baseline/compare.js';
 import { groupRun, type GroupedRow, type GroupedRun } from '../baseline/group.js';
-import { coverageOf, findRenamedSuites, isCovered, resolveLegacySuites } from '../baseline/identity.js';
+import { coverageOf, findRenamedSuites, isCovered } from '../baseline/identity.js';
 import type { QuestionStatus } from '../baseline/accounting.js';
 import { IntervalCache, intervalOf } from './intervals.js';
 import { collectFindings } from './findings.js';
@@ -25,7 +25,7 @@ import { own, type BaselineFile, type BaselineSampleAudits, type BaselineSamples
 import { auditsOf, labelsChanged } from '../baseline/audits.js';
 import { parseMeasure } from '../core/measures.js';
 import { judgeMoves, resolveRegressionRule, toleranceFor } from '../core/regression-rule.js';
-import { parseSuiteKey, suiteNameOf, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
+import { parseSuiteKey, suiteNameOf, type CollectedRun } from '../recording/collected.js';
 
 export type { RowComparison, SampleChange } from '../baseline/compare.js';
 export { IntervalCache, type RowInterval } from './intervals.js';
@@ -69,14 +69,6 @@ export function summarize(
   const grouped = groupRun(run);
   const coverage = coverageOf(run, options.fileExists);
 
-  let legacy: RunSummary['legacy'];
-  if (baseline?.legacy !== undefined) {
-    const identities: SuiteIdentity[] = [];
-    for (const measures of grouped.suites.values()) identities.push(measures.values().next().value!.identity);
-    const resolution = resolveLegacySuites(baseline, identities, coverage);
-    baseline = resolution.file;
-    legacy = { matched: resolution.matched, guessed: resolution.guessed, ambiguous: resolution.ambiguous };
-  }
   const renames =
     baseline === undefined ? new Map<string, string>() : findRenamedSuites(baseline, grouped.suites, coverage);
 
@@ -113,10 +105,7 @@ export function summarize(
   const findings =
     baseline === undefined && !settings.strict
       ? []
-      : collectFindings(
-          { rows, missing, baseline, current: grouped.suites, legacy, notJudged: notJudged.groups() },
-          settings,
-        );
+      : collectFindings({ rows, missing, baseline, current: grouped.suites, notJudged: notJudged.groups() }, settings);
   // Repeated questions are marked whether or not there is a baseline.
   for (const finding of repeatFindings(rows, settings, settings.strict && !settings.updatingBaseline))
     findings.push(finding);
@@ -138,7 +127,6 @@ export function summarize(
     unchanged: count('unchanged'),
     newRows: count('new'),
     findings,
-    ...(legacy !== undefined ? { legacy } : {}),
     newSamples,
     passed,
     baselineFound: baseline !== undefined,

@@ -262,8 +262,6 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
       return `suite renamed: ${escape(finding.from!)} → ${suite} (same questions; compared with its baseline rows)`;
     case 'unconfirmed-move':
       return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite} (beyond the tolerance but not significant, so not a regression${questions.length > 0 ? `; ${finding.after! < finding.before! ? 'worse' : 'better'}${named}` : ''})${unjudgedNotes(finding, escape)}`;
-    case 'ambiguous-suite':
-      return `suite ${suite} of the version-1 baseline matches several suites of this run (${listUpTo(questions, LISTED_NAMES, escape)}): not compared`;
     case 'unstable': {
       const spreads = finding.spreads ?? [];
       const listed = listUpTo(

@@ -73,11 +73,18 @@ function shard(
   return path;
 }
 
-const BASELINE = JSON.stringify({
-  generatedBy: 'rag-matchers',
-  schemaVersion: 1,
-  suites: { 'a.test.ts': { 'recall@5': { q1: 1, q2: 1 } } },
-});
+const BASELINE = [
+  '{',
+  '  "generatedBy": "rag-matchers",',
+  '  "schemaVersion": 3,',
+  '  "rows": [',
+  '    ["file", "describe", "question", "measure", "value", "project"]',
+  '    ,["a.test.ts", [], "q1", "recall@5", 1]',
+  '    ,["a.test.ts", [], "q2", "recall@5", 1]',
+  '  ]',
+  '}',
+  '',
+].join('\n');
 
 describe('rag-matchers merge: paths from shard reports', () => {
   it.each([

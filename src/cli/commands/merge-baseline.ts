@@ -80,20 +80,13 @@ function readVersion(path: string, side: string, options: { emptyIsNone?: boolea
   }
   // git passes an empty file as the ancestor when both branches added the file.
   if (options.emptyIsNone === true && text.trim() === '') return emptyBaseline();
-  let file: BaselineFile;
   try {
-    file = parseBaseline(text, path);
+    return parseBaseline(text, path);
   } catch (error) {
     if (error instanceof BaselineError)
       throw new CommandError(`cannot merge: ${side} is not a baseline it can read: ${error.message}`);
     throw error;
   }
-  if (file.legacy !== undefined && Object.keys(file.legacy).length > 0) {
-    throw new CommandError(
-      `cannot merge: ${side} '${path}' is a version-1 baseline, whose suites cannot be matched row by row; take one side (git checkout --ours or --theirs) and re-record what the other changed with RAG_BASELINE=update.`,
-    );
-  }
-  return file;
 }
 
 /** The runners to name in re-record commands: the one asked for, else the one ./package.json depends on, else both. */

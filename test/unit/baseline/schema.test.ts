@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { baselineFile, key } from './keyed.js';
-import { resolveLegacySuites } from '../../../src/baseline/identity.js';
 import { suiteKeyOf } from '../../../src/recording/collected.js';
 
 import {
@@ -53,40 +52,6 @@ const EXAMPLE_TEXT = `{
 }
 `;
 
-// The same baseline as version 2 wrote it (nested suites → measures → samples).
-const EXAMPLE_V2_TEXT = `{
-  "generatedBy": "rag-matchers",
-  "schemaVersion": 2,
-  "suites": [
-    {
-      "file": "test/a.test.ts",
-      "describe": [],
-      "measures": {
-        "mrr": {
-          "only": 0.3333333333333333
-        }
-      }
-    },
-    {
-      "file": "test/orders.test.ts",
-      "describe": ["refunds"],
-      "measures": {
-        "hit@5": {
-          "q10": 0,
-          "q17: refunds after 30 days": 1,
-          "q2": 1
-        },
-        "recall@5": {
-          "q10": 0.5,
-          "q17: refunds after 30 days": 0.8,
-          "q2": 1
-        }
-      }
-    }
-  ]
-}
-`;
-
 /** The question column of every row, in file order. */
 const questionsOf = (text: string): string[] =>
   (JSON.parse(text) as { rows: string[][] }).rows.slice(1).map((row) => row[2]!);
@@ -94,11 +59,6 @@ const questionsOf = (text: string): string[] =>
 describe('formatBaseline', () => {
   it('writes the column header, then one row per sample sorted by suite, question and measure, each after its comma; a final newline', () => {
     expect(formatBaseline(EXAMPLE)).toBe(EXAMPLE_TEXT);
-  });
-
-  it('reads version 2 into the same baseline, and writes it as version 3', () => {
-    expect(parseBaseline(EXAMPLE_V2_TEXT, PATH)).toEqual(parseBaseline(EXAMPLE_TEXT, PATH));
-    expect(formatBaseline(parseBaseline(EXAMPLE_V2_TEXT, PATH))).toBe(EXAMPLE_TEXT);
   });
 
   it('gives the same bytes whatever order the entries were added in', () => {
@@ -173,7 +133,7 @@ describe('formatBaseline', () => {
 
   it('round-trips through parseBaseline, including ids such as __proto__ and constructor', () => {
     const tricky = parseBaseline(
-      '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"s","describe":[],"measures":{"m":{"__proto__":0.5,"constructor":1,"toString":0}}}]}',
+      '{"generatedBy":"rag-matchers","schemaVersion":3,"rows":[["file","describe","question","measure","value","project"],["s",[],"__proto__","m",0.5],["s",[],"constructor","m",1],["s",[],"toString","m",0]]}',
       PATH,
     );
     const samples = tricky.suites[key('s')]!['m']!;
@@ -247,70 +207,44 @@ describe('baseline schema version 3 rows', () => {
   });
 });
 
-describe('baseline schema version 1', () => {
-  const V1 = `{
-  "generatedBy": "rag-matchers",
-  "schemaVersion": 1,
-  "suites": {
-    "test/a > b.test.ts > refunds": {
-      "recall@5": {
-        "q1": 1
-      }
-    },
-    "test/orders.test.ts > a > b": {
-      "mrr": {
-        "q2": 0.5
-      }
-    }
-  }
-}
-`;
-
-  it('is read into legacy suites by name, never into structured suites it might not be', () => {
-    const file = parseBaseline(V1, PATH);
-    expect(file.suites).toEqual({});
-    expect(Object.keys(file.legacy!)).toEqual(['test/a > b.test.ts > refunds', 'test/orders.test.ts > a > b']);
-    expect(() => formatBaseline(file)).toThrow(/version-1 suites; match them with resolveLegacySuites/);
-  });
-
-  it('is matched to the structured suites of the run; a name two suites share is ambiguous and reported', () => {
-    const file = parseBaseline(V1, PATH);
-    const nested = { file: 'test/orders.test.ts', describe: ['a', 'b'] };
-    const joined = { file: 'test/orders.test.ts', describe: ['a > b'] };
-    const resolved = resolveLegacySuites(file, [nested, joined], {
-      ranFiles: new Set(['test/orders.test.ts']),
-      fileExists: (name) => name === 'test/a > b.test.ts',
-    });
-    expect(resolved.ambiguous).toEqual([
-      { name: 'test/orders.test.ts > a > b', suites: ['test/orders.test.ts > a > b', 'test/orders.test.ts > a > b'] },
-    ]);
-    // The other suite's file exists on disk although it did not run: its name is split at that file.
-    expect(Object.keys(resolved.file.suites)).toEqual([
-      suiteKeyOf({ file: 'test/a > b.test.ts', describe: ['refunds'] }),
-    ]);
-    expect(resolved).toMatchObject({ matched: 0, guessed: 1 });
+describe('baseline schema versions 1 and 2 (before 0.1.0)', () => {
+  it.each([
+    ['1', '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"test/a.test.ts > refunds":{"mrr":{"q1":1}}}}'],
+    [
+      '2',
+      '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"test/a.test.ts","describe":[],"measures":{"mrr":{"q1":1}}}]}',
+    ],
+  ])('version %s is refused with one error naming its version and how to record a new file', (version, text) => {
+    const error = captureBaselineError(() => parseBaseline(text, PATH));
+    expect(error.kind).toBe('older-schema');
+    expect(error.message).toBe(
+      `${PATH}: written in baseline schema version ${version}, which rag-matchers no longer reads (it reads versions 3 to 4); delete it and record a new one with RAG_BASELINE=update (e.g. RAG_BASELINE=update npx vitest run). The file was left as it is.`,
+    );
   });
 });
 
 describe('repeated keys and impossible values', () => {
+  const withRows = (...rows: string[]): string =>
+    `{"generatedBy":"rag-matchers","schemaVersion":4,"rows":[["file","describe","question","measure","value","project","judgments"]${rows.map((row) => `\n,${row}`).join('')}]}`;
+
   it('a key repeated in one object is refused with the file, the line and the object', () => {
-    const text = EXAMPLE_V2_TEXT.replace('"q10": 0.5,', '"q10": 0.5,\n          "q2": 0.25,');
+    const text = withRows('["f",[],"q1","mrr",1]', '["f",[],"q2","mrr",1,{"labels":"a1","labels":"b2"}]');
     const error = captureBaselineError(() => parseBaseline(text, PATH));
     expect(error.kind).toBe('malformed');
     expect(error.message).toMatch(
-      /^project\/rag-baseline\.json: line 27: the key "q2" appears twice in suites\[1\]\.measures\["recall@5"\]/,
+      /^project\/rag-baseline\.json: line 3: the key "labels" appears twice in rows\[2\]\[5\], so its value is ambiguous/,
     );
   });
 
-  it('a repeated top-level key or suite is refused too', () => {
+  it('a repeated top-level key is refused too', () => {
     expect(
       captureBaselineError(() =>
-        parseBaseline('{"generatedBy":"rag-matchers","schemaVersion":2,"schemaVersion":2,"suites":[]}', PATH),
+        parseBaseline(
+          '{"generatedBy":"rag-matchers","schemaVersion":3,"schemaVersion":3,"rows":[["file","describe","question","measure","value","project"]]}',
+          PATH,
+        ),
       ).message,
     ).toMatch(/the key "schemaVersion" appears twice in the top-level object/);
-    const twice =
-      '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"f","describe":[],"measures":{}},{"file":"f","describe":[],"measures":{}}]}';
-    expect(captureBaselineError(() => parseBaseline(twice, PATH)).message).toMatch(/suites\[1\] \(f\) appears twice/);
   });
 
   it.each([
@@ -321,33 +255,18 @@ describe('repeated keys and impossible values', () => {
     ['JUDGE:x', 2],
     ['Faithfulness', 2],
   ])('%s = %s is refused: a proportion lies in [0, 1]', (measure, value) => {
-    const text = `{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"t.test.ts","describe":["s"],"measures":{"${measure}":{"q1":${value}}}}]}`;
-    const error = captureBaselineError(() => parseBaseline(text, PATH));
-    expect(error.message).toContain(
-      `project/rag-baseline.json: suites[0] (t.test.ts > s)["${measure}"]["q1"] must be between 0 and 1 (${measure} is a proportion), found ${value}`,
-    );
-  });
-
-  it("reads ./test/a.test.ts as test/a.test.ts, so it is one suite with the run's, and two spellings of one file collide", () => {
-    const suite = (file: string) => `{"file":"${file}","describe":[],"measures":{"mrr":{"q1":1}}}`;
-    const one = parseBaseline(
-      `{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[${suite('./test/a.test.ts')}]}`,
-      PATH,
-    );
-    expect(Object.keys(one.suites)).toEqual([key('test/a.test.ts')]);
     const error = captureBaselineError(() =>
-      parseBaseline(
-        `{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[${suite('test/a.test.ts')},${suite('test//./a.test.ts')}]}`,
-        PATH,
-      ),
+      parseBaseline(withRows(`["t.test.ts",["s"],"q1","${measure}",${value}]`), PATH),
     );
-    expect(error.message).toContain('suites[1] (test/a.test.ts) appears twice');
+    expect(error.message).toContain(
+      `project/rag-baseline.json: rows[1] (t.test.ts > s)["${measure}"]["q1"] must be between 0 and 1 (${measure} is a proportion), found ${value}`,
+    );
   });
 
   it('a measure that is not a proportion may hold any finite value', () => {
-    const text =
-      '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"f","describe":[],"measures":{"latency-ms":{"q1":120}}}]}';
-    expect(parseBaseline(text, PATH).suites[key('f')]).toEqual({ 'latency-ms': { q1: 120 } });
+    expect(parseBaseline(withRows('["f",[],"q1","latency-ms",120]'), PATH).suites[key('f')]).toEqual({
+      'latency-ms': { q1: 120 },
+    });
   });
 });
 
@@ -358,7 +277,7 @@ describe('parseBaseline', () => {
   });
 
   it('invalid JSON: names the path, the line and the column', () => {
-    const text = '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 1\n  "suites": {}\n}\n';
+    const text = '{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 3\n  "rows": []\n}\n';
     const error = captureBaselineError(() => parseBaseline(text, PATH));
     expect(error.kind).toBe('invalid-json');
     expect(error.path).toBe(PATH);
@@ -374,7 +293,7 @@ describe('parseBaseline', () => {
   it('a baseline nested deeper than 64 levels is refused naming the file, line and column, truncated or not', () => {
     // Before: RangeError: Maximum call stack size exceeded (recursive error location, JSON.stringify
     // of the value in the message) from about 5,000 levels, without the file's name.
-    const deepSample = `{"schemaVersion": 2, "suites": {"s": {"m": {"q": ${'{"a": '.repeat(10_000)}1${'}'.repeat(10_000)}}}}}`;
+    const deepSample = `{"schemaVersion": 3, "suites": {"s": {"m": {"q": ${'{"a": '.repeat(10_000)}1${'}'.repeat(10_000)}}}}}`;
     const truncated = `{"suites":\n${'['.repeat(10_000)}`;
     for (const [text, column] of [
       // The 65th "{" or "[": the file's own "{" is level 1, then "{" at columns 32, 38 and 44 and
@@ -387,7 +306,7 @@ describe('parseBaseline', () => {
       expect(error.kind).toBe('malformed');
       expect(error.message).toMatch(
         new RegExp(
-          `^project/rag-baseline\\.json: nests objects and arrays more than 64 levels deep \\(${column}\\); a baseline nests 5;`,
+          `^project/rag-baseline\\.json: nests objects and arrays more than 64 levels deep \\(${column}\\); a baseline nests 4;`,
         ),
       );
     }
@@ -472,35 +391,24 @@ describe('parseBaseline', () => {
       '{"generatedBy":"rag-matchers","schemaVersion":0,"suites":{}}',
       /"schemaVersion" must be a whole number ≥ 1, found 0/,
     ],
-    ['no suites', '{"generatedBy":"rag-matchers","schemaVersion":1}', /"suites" must be an object .* found nothing/],
     [
-      'suites as an array',
-      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":[]}',
-      /"suites" must be an object .* found an array/,
+      'no rows',
+      '{"generatedBy":"rag-matchers","schemaVersion":3}',
+      /"rows" must be a list whose first entry is the column header .* found nothing/,
     ],
     [
-      'a suite that is a number',
-      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":3}}',
-      /suites\["s"\] must be an object of measures, found 3/,
-    ],
-    [
-      'a measure that is an array',
-      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":{"recall@5":[0.5]}}}',
-      /suites\["s"\]\["recall@5"\] must be an object of sample values, found an array/,
-    ],
-    [
-      'a value that is a string',
-      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":{"m":{"q1":"0.8"}}}}',
-      /suites\["s"\]\["m"\]\["q1"\] must be a finite number, found "0.8"/,
+      'rows as an object',
+      '{"generatedBy":"rag-matchers","schemaVersion":3,"rows":{}}',
+      /"rows" must be a list whose first entry is the column header .* found \{\}/,
     ],
     [
       'a value that is null',
-      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{"s":{"m":{"q1":null}}}}',
-      /suites\["s"\]\["m"\]\["q1"\] must be a finite number, found null/,
+      '{"generatedBy":"rag-matchers","schemaVersion":3,"rows":[["file","describe","question","measure","value","project"],["s",[],"q1","m",null]]}',
+      /rows\[1\] \(s\)\["m"\]\["q1"\] must be a finite number, found null/,
     ],
     [
       'an unknown top-level key',
-      '{"generatedBy":"rag-matchers","schemaVersion":1,"suites":{},"means":{}}',
+      '{"generatedBy":"rag-matchers","schemaVersion":3,"rows":[["file","describe","question","measure","value","project"]],"means":{}}',
       /unknown top-level key "means"/,
     ],
   ])('malformed (%s): names the entry and the path', (_name, text, pattern) => {

@@ -85,13 +85,6 @@ describe('mergeBaselineVersions', () => {
       conflicts: [],
     });
   });
-
-  it('refuses version-1 suites, which have no structured identity to match rows by', () => {
-    const legacy = { ...baselineFile({}), legacy: { 'test/a.test.ts > x': { mrr: { q: 1 } } } };
-    expect(() => mergeBaselineVersions(base, legacy, base)).toThrow(
-      'mergeBaselineVersions: ours holds version-1 suites, which are keyed by a joined name and cannot be matched row by row.',
-    );
-  });
 });
 
 describe('formatMergedBaseline', () => {

@@ -2,7 +2,6 @@
 // that accepts it; strict (CI) fails on each, otherwise only regressions (and new questions with failOnNew).
 import { describe, expect, it } from 'vitest';
 
-import { parseBaseline } from '../../../src/baseline/schema.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 import { summarize } from '../../../src/report/summary.js';
 import { describeFinding } from '../../../src/report/wording.js';
@@ -265,29 +264,5 @@ describe('findings', () => {
       [`${FILE} > a > b`, 'unchanged'],
     ]);
     expect(summary.passed).toBe(true);
-  });
-
-  it('a version-1 baseline is matched by name; a name two suites share is reported, not compared', () => {
-    const v1 = parseBaseline(
-      JSON.stringify({
-        generatedBy: 'rag-matchers',
-        schemaVersion: 1,
-        suites: { [`${FILE} > refunds`]: { 'recall@5': BEFORE }, [`${FILE} > a > b`]: { mrr: { q1: 0.5 } } },
-      }),
-      'rag-baseline.json',
-    );
-    const summary = summarize(
-      run(
-        samples(['refunds'], 'recall@5', BEFORE),
-        samples(['a > b'], 'mrr', { q1: 1 }),
-        samples(['a', 'b'], 'mrr', { q1: 1 }),
-      ),
-      v1,
-      { strict: true },
-    );
-    expect(summary.legacy).toMatchObject({ matched: 1, ambiguous: [{ name: `${FILE} > a > b` }] });
-    expect(summary.rows.find((row) => row.measure === 'recall@5')).toMatchObject({ status: 'unchanged' });
-    expect(summary.rows.filter((row) => row.measure === 'mrr').map((row) => row.status)).toEqual(['new', 'new']);
-    expect(summary.findings.map((finding) => finding.kind)).toContain('ambiguous-suite');
   });
 });

@@ -43,11 +43,18 @@ async function finish(
   return { result, out: out.join('\n'), err };
 }
 
-const BASELINE = JSON.stringify({
-  generatedBy: 'rag-matchers',
-  schemaVersion: 1,
-  suites: { 'a.test.ts > refunds': { 'recall@5': { q1: 1, q2: 1 } } },
-});
+const BASELINE = [
+  '{',
+  '  "generatedBy": "rag-matchers",',
+  '  "schemaVersion": 3,',
+  '  "rows": [',
+  '    ["file", "describe", "question", "measure", "value", "project"]',
+  '    ,["a.test.ts", ["refunds"], "q1", "recall@5", 1]',
+  '    ,["a.test.ts", ["refunds"], "q2", "recall@5", 1]',
+  '  ]',
+  '}',
+  '',
+].join('\n');
 
 describe('finishRun when a file cannot be written', () => {
   it('a json option naming a folder: the regression is still printed and fails the run, with one line about the report', async () => {
