@@ -7,7 +7,9 @@
 // Run: npx tsx bench/report.ts   (npm run bench runs it too)
 import { pathToFileURL } from 'node:url';
 
-import { formatBaseline, parseBaseline, type BaselineFile } from '../src/baseline/schema.js';
+import { parseBaseline } from '../src/baseline/file/read.js';
+import { type BaselineFile } from '../src/baseline/file/types.js';
+import { formatBaseline } from '../src/baseline/file/write.js';
 import { baselineFromRun } from '../src/baseline/store.js';
 import { createRandom } from '../src/core/random.js';
 import { holmCorrection, meanInterval, pairedComparison, type PairedTestName } from '../src/core/stats.js';

@@ -2,7 +2,7 @@
 // judgments and the unjudged hits in its top k. Held beside the values (BaselineFile.audits) so that
 // everything that reads values reads them as before.
 import type { MetricSample } from '../recording/sample.js';
-import { createRecord, own, type BaselineFile, type BaselineSampleAudits, type SampleAudit } from './schema.js';
+import { createRecord, own, type BaselineFile, type BaselineSampleAudits, type SampleAudit } from './file/types.js';
 
 /** What a recorded sample kept about its judgments, as a baseline holds it; undefined when nothing. */
 export function auditOfSample(

@@ -5,7 +5,7 @@
 
 import { comparePaired, valuesDiffer, type PairedMove, type RegressionRule } from '../core/regression-rule.js';
 import type { GroupedRow } from './group.js';
-import { own, type BaselineSamples } from './schema.js';
+import { own, type BaselineSamples } from './file/types.js';
 
 export {
   DEFAULT_TOLERANCE,

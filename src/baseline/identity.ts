@@ -4,7 +4,7 @@
 
 import { parseSuiteKey, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 import { accountFor, outcomesOf, type BaselineAccounting } from './accounting.js';
-import { own, type BaselineFile, type BaselineSuite } from './schema.js';
+import { own, type BaselineFile, type BaselineSuite } from './file/types.js';
 
 /** What rename detection needs to know of the run. */
 export interface FileCoverage {

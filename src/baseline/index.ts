@@ -2,34 +2,31 @@
 export {
   BASELINE_GENERATED_BY,
   BASELINE_SCHEMA_VERSION,
-  BaselineError,
-  compareIdentities,
   emptyBaseline,
-  findJsonErrorOffset,
-  findRepeatedKey,
-  formatBaseline,
-  parseBaseline,
-  validateBaseline,
-  type BaselineErrorKind,
   type BaselineFile,
   type BaselineSamples,
   type BaselineSuite,
   type BaselineSampleAudits,
   type SampleAudit,
-} from './schema.js';
+} from './file/types.js';
+export { BaselineError, type BaselineErrorKind } from './file/errors.js';
+export {
+  parseBaseline,
+  readBaseline,
+  readBaselineAhead,
+  readBaselineSync,
+  validateBaseline,
+  type BaselineReadAhead,
+} from './file/read.js';
+export { compareIdentities, formatBaseline, writeBaseline, writeBaselineSync } from './file/write.js';
+export { findJsonErrorOffset, findRepeatedKey } from '../files/json-text.js';
 export {
   baselineFromRun,
   describeUpdate,
   filesOfRun,
   mergeBaseline,
-  readBaseline,
-  readBaselineAhead,
-  readBaselineSync,
   updateBaseline,
-  writeBaseline,
-  writeBaselineSync,
   type BaselineEntryRef,
-  type BaselineReadAhead,
   type MergeOptions,
   type MergeResult,
   type UpdateBaselineOptions,

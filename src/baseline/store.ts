@@ -1,10 +1,9 @@
-// Reading, writing and updating the baseline file. Writes are atomic (temp file + rename in the same
-// directory): a crash or kill leaves the old file or the new one, never a half-written one. A file that
-// cannot be read as a baseline is an error and is never overwritten.
+// Updating the baseline file: this run merged into the previous baseline, read and written by ./file/
+// under a lock. Writes are atomic (temp file + rename in the same directory): a crash or kill leaves the
+// old file or the new one, never a half-written one. A file that cannot be read as a baseline is an error
+// and is never overwritten.
 
-import fs from 'node:fs';
-
-import { writeFileAtomic, writeFileAtomicSync } from '../files/atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import {
   movementOfMeans,
   resolveTolerance,
@@ -19,112 +18,18 @@ import { groupRun } from './group.js';
 import { auditOfSample, auditsOf, labelsChanged, setAudit } from './audits.js';
 import { coverageOf, findRenamedSuites } from './identity.js';
 import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
+import { assertBaselinePath, BaselineError } from './file/errors.js';
+import { readBaselineAndText } from './file/read.js';
 import {
-  BaselineError,
-  compareIdentities,
   createRecord,
   own,
   emptyBaseline,
-  formatBaseline,
-  parseBaseline,
   sortedKeys,
   type BaselineFile,
   type BaselineSamples,
   type SampleAudit,
-} from './schema.js';
-
-/** Reads and checks the baseline at `path`; undefined when there is no file there. */
-export async function readBaseline(path: string): Promise<BaselineFile | undefined> {
-  assertPath(path, 'readBaseline');
-  let text: string;
-  try {
-    text = await fs.promises.readFile(path, 'utf8');
-  } catch (error) {
-    return handleReadError(error, path);
-  }
-  return parseBaseline(text, path);
-}
-
-/** The version of a file a read saw: what tells a later look whether the file changed since. */
-type FileVersion = string;
-
-function versionOf(path: string): FileVersion {
-  try {
-    const stat = fs.statSync(path, { bigint: true });
-    return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
-  } catch (error) {
-    return `missing:${(error as { code?: unknown } | null)?.code ?? ''}`;
-  }
-}
-
-/** A baseline read ahead of need (while the tests run); `current()` gives what readBaseline would give now. */
-export interface BaselineReadAhead {
-  current(): Promise<BaselineFile | undefined>;
-}
-
-/**
- * Starts reading the baseline at `path` now. `current()` returns that read when the file is still the
- * version it saw (same inode, size, modification and change times), else reads it again: a baseline
- * edited, replaced or removed in the meantime is read as it is at the end.
- */
-export function readBaselineAhead(path: string): BaselineReadAhead {
-  assertPath(path, 'readBaselineAhead');
-  const version = versionOf(path);
-  const early = readBaseline(path).then(
-    (file) => ({ file }),
-    (error: unknown) => ({ error }),
-  );
-  return {
-    async current() {
-      const outcome = await early;
-      if (versionOf(path) !== version) return readBaseline(path);
-      if ('error' in outcome) throw outcome.error;
-      return outcome.file;
-    },
-  };
-}
-
-/** Synchronous twin of readBaseline. */
-export function readBaselineSync(path: string): BaselineFile | undefined {
-  assertPath(path, 'readBaselineSync');
-  let text: string;
-  try {
-    text = fs.readFileSync(path, 'utf8');
-  } catch (error) {
-    return handleReadError(error, path);
-  }
-  return parseBaseline(text, path);
-}
-
-function handleReadError(error: unknown, path: string): undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT') return undefined;
-  if (code === 'EISDIR')
-    throw new BaselineError(
-      path,
-      'unreadable',
-      'is a directory, not a baseline file; point the `baseline` option at a file such as rag-baseline.json.',
-      { cause: error },
-    );
-  throw new BaselineError(
-    path,
-    'unreadable',
-    `cannot be read (${error instanceof Error ? error.message : String(error)}).`,
-    { cause: error },
-  );
-}
-
-/** Writes `file` to `path` atomically in the format of formatBaseline. */
-export async function writeBaseline(path: string, file: BaselineFile): Promise<void> {
-  assertPath(path, 'writeBaseline');
-  await writeFileAtomic(path, formatBaseline(file));
-}
-
-/** Synchronous twin of writeBaseline. */
-export function writeBaselineSync(path: string, file: BaselineFile): void {
-  assertPath(path, 'writeBaselineSync');
-  writeFileAtomicSync(path, formatBaseline(file));
-}
+} from './file/types.js';
+import { compareIdentities, formatBaseline } from './file/write.js';
 
 /** The baseline this run would record: every suite × measure × sample it measured. */
 export function baselineFromRun(run: CollectedRun): BaselineFile {
@@ -449,7 +354,7 @@ export async function updateBaseline(
   run: CollectedRun,
   options: UpdateBaselineOptions = {},
 ): Promise<UpdateBaselineResult> {
-  assertPath(path, 'updateBaseline');
+  assertBaselinePath(path, 'updateBaseline');
   // Concurrent updates (two test runs at once) take turns: each re-reads the file the previous one
   // wrote and merges into it, so neither run's suites are lost.
   try {
@@ -465,13 +370,8 @@ async function readMergeWrite(
   run: CollectedRun,
   options: UpdateBaselineOptions,
 ): Promise<UpdateBaselineResult> {
-  let existingText: string | undefined;
-  try {
-    existingText = await fs.promises.readFile(path, 'utf8');
-  } catch (error) {
-    handleReadError(error, path);
-  }
-  const previous = existingText === undefined ? undefined : parseBaseline(existingText, path);
+  const existing = await readBaselineAndText(path);
+  const previous = existing?.file;
   const current = baselineFromRun(run);
   const merged = mergeBaseline(previous, current, {
     prune: options.prune ?? false,
@@ -480,7 +380,7 @@ async function readMergeWrite(
     ...(options.tolerance !== undefined ? { tolerance: options.tolerance } : {}),
   });
   const text = formatBaseline(merged.file);
-  const written = text !== existingText;
+  const written = text !== existing?.text;
   if (written) await writeFileAtomic(path, text);
   return { ...merged, path, written, previous };
 }
@@ -503,12 +403,4 @@ export function describeUpdate(
     line += result.pruned ? `; removed ${what}` : `; kept ${what}: RAG_BASELINE=prune removes them`;
   }
   return `${line}.`;
-}
-
-function assertPath(path: unknown, caller: string): asserts path is string {
-  if (typeof path !== 'string' || path.length === 0) {
-    throw new TypeError(
-      `${caller}: path must be a non-empty string (the baseline file, e.g. rag-baseline.json), got ${JSON.stringify(path)}.`,
-    );
-  }
 }

@@ -5,18 +5,20 @@
 import { suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../recording/collected.js';
 import { driverConflictMarkers } from './conflict-markers.js';
 import {
-  baselineRows,
-  compareRows,
   createRecord,
   emptyBaseline,
+  type BaselineFile,
+  type BaselineSamples,
+  type SampleAudit,
+} from './file/types.js';
+import {
+  baselineRows,
+  compareRows,
   formatBaselineRow,
   formatBaselineRows,
   schemaVersionFor,
-  type BaselineFile,
   type BaselineRow,
-  type BaselineSamples,
-  type SampleAudit,
-} from './schema.js';
+} from './file/write.js';
 
 /** One row both sides changed differently. A value is undefined where that side has no such row. */
 export interface BaselineConflict {

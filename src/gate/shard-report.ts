@@ -21,7 +21,7 @@
 //     ]
 //   }
 import { readFile } from 'node:fs/promises';
-import { findNestingBeyond } from '../baseline/schema.js';
+import { findNestingBeyond } from '../files/json-text.js';
 import { jsonPreview } from '../core/describe.js';
 import { wordFor } from '../core/present.js';
 import { writeFileAtomic } from '../files/atomic-write.js';

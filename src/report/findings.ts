@@ -5,7 +5,7 @@
 
 import { compareIds, type SampleChange } from '../baseline/compare.js';
 import type { GroupedRow } from '../baseline/group.js';
-import { own, type BaselineFile } from '../baseline/schema.js';
+import { own, type BaselineFile } from '../baseline/file/types.js';
 import { movementOfMeans } from '../core/regression-rule.js';
 import { FINDING_KINDS, type FindingKind, type GateFinding } from './finding-kinds.js';
 import type { MissingRow, NotJudgedGroup, ResolvedSummaryOptions, SummaryRow } from './summary-model.js';

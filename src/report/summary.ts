@@ -21,7 +21,7 @@ import type {
   SummaryRow,
 } from './summary-model.js';
 import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
-import { own, type BaselineFile, type BaselineSampleAudits, type BaselineSamples } from '../baseline/schema.js';
+import { own, type BaselineFile, type BaselineSampleAudits, type BaselineSamples } from '../baseline/file/types.js';
 import { auditsOf, labelsChanged } from '../baseline/audits.js';
 import { parseMeasure } from '../core/measures.js';
 import { judgeMoves, resolveRegressionRule, toleranceFor } from '../core/regression-rule.js';

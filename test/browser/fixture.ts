@@ -3,7 +3,7 @@
 // obsolete baseline row, and hostile strings (script tags, quotes, an img with onerror) in a suite name,
 // a question id and a test name. Deterministic (a fixed linear congruential generator).
 import { baselineFile } from '../unit/baseline/keyed.js';
-import type { BaselineFile } from '../../src/baseline/schema.js';
+import type { BaselineFile } from '../../src/baseline/file/types.js';
 import type { CollectedRun, CollectedSample } from '../../src/recording/collected.js';
 import { renderJson, type JsonReport } from '../../src/report/json.js';
 import { summarize } from '../../src/report/summary.js';

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-import { formatBaseline, type BaselineFile } from '../../src/baseline/schema.js';
+import { type BaselineFile } from '../../src/baseline/file/types.js';
+import { formatBaseline } from '../../src/baseline/file/write.js';
 
 export interface GitRepo {
   dir: string;

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { formatBaseline, parseBaseline, type BaselineFile } from '../../src/baseline/schema.js';
+import { parseBaseline } from '../../src/baseline/file/read.js';
+import { type BaselineFile } from '../../src/baseline/file/types.js';
+import { formatBaseline } from '../../src/baseline/file/write.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 import * as mergeBaseline from '../../src/cli/commands/merge-baseline.js';
 import { runnersInManifest } from '../../src/cli/commands/merge-baseline.js';

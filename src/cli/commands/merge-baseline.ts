@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 
 import { writeFileAtomic } from '../../files/atomic-write.js';
-import { BaselineError, emptyBaseline, parseBaseline, type BaselineFile } from '../../baseline/schema.js';
+import { BaselineError } from '../../baseline/file/errors.js';
+import { parseBaseline } from '../../baseline/file/read.js';
+import { emptyBaseline, type BaselineFile } from '../../baseline/file/types.js';
 import {
   describeConflict,
   formatMergedBaseline,

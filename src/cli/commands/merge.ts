@@ -6,6 +6,8 @@ import { readFileSync, realpathSync, readlinkSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { plural } from '../../core/present.js';
+import { BaselineError } from '../../baseline/file/errors.js';
+import { readBaselineSync } from '../../baseline/file/read.js';
 import { finishRun } from '../../gate/finish.js';
 import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../gate/shard-report.js';
 import { shouldUseColor } from '../../report/console.js';
@@ -190,7 +192,7 @@ export function pathsNotOurs(
               .split(sep)
               .some((segment) => segment.startsWith('.') && segment !== '.')
           ? 'in a hidden folder'
-          : isForeignFile(target, extension)
+          : isForeignFile(target, name)
             ? 'an existing file that rag-matchers did not write'
             : undefined;
     if (problem !== undefined) refused.push({ name, value, extension, problem });
@@ -198,14 +200,27 @@ export function pathsNotOurs(
   return refused;
 }
 
-/** True when `path` exists and is not a rag-matchers baseline or report of its kind (told by its content). */
-function isForeignFile(path: string, extension: string): boolean {
+/**
+ * True when `path` exists and is not a rag-matchers baseline or report of its kind (told by its content).
+ * A baseline is foreign only when it parses and is not a baseline: a damaged one (empty, not JSON,
+ * conflict markers, too old) is ours, and the end of the run diagnoses it as the reporters do.
+ */
+function isForeignFile(path: string, option: string): boolean {
+  if (option === 'baseline') {
+    try {
+      readBaselineSync(path);
+      return false;
+    } catch (error) {
+      return error instanceof BaselineError && error.kind === 'not-a-baseline';
+    }
+  }
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
     return false;
   }
+  const extension = EXTENSIONS[option]!;
   if (extension === '.html') return !text.includes('<meta name="generator" content="rag-matchers">');
   // The Markdown report starts with its "### " heading, the step summary and README-like files do not.
   if (extension === '.md') return !text.startsWith('### ');

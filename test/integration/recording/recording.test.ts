@@ -16,7 +16,7 @@ import {
   type PackageSnapshot,
 } from '../support/project.js';
 import { describeRun, runCommand, type RunResult } from '../support/run.js';
-import { parseBaseline } from '../../../src/baseline/schema.js';
+import { parseBaseline } from '../../../src/baseline/file/read.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const MRR_RANK_3 = 1 / 3;

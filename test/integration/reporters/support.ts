@@ -13,7 +13,7 @@ import {
   type PackageSnapshot,
 } from '../support/project.js';
 import { describeRun, runCommand, type RunResult } from '../support/run.js';
-import { parseBaseline } from '../../../src/baseline/schema.js';
+import { parseBaseline } from '../../../src/baseline/file/read.js';
 import { parseSuiteKey, suiteNameOf } from '../../../src/recording/collected.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

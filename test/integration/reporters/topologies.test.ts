@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageSnapshot } from '../support/project.js';
-import { parseBaseline } from '../../../src/baseline/schema.js';
+import { parseBaseline } from '../../../src/baseline/file/read.js';
 import { parseSuiteKey } from '../../../src/recording/collected.js';
 import {
   bytesOf,

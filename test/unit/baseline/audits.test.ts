@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { baselineFromRun, mergeBaseline } from '../../../src/baseline/store.js';
-import { BaselineError, formatBaseline, parseBaseline } from '../../../src/baseline/schema.js';
+import { BaselineError } from '../../../src/baseline/file/errors.js';
+import { parseBaseline } from '../../../src/baseline/file/read.js';
+import { formatBaseline } from '../../../src/baseline/file/write.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 
 const FILE = 'test/orders.test.ts';

@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { BaselineError, formatBaseline, parseBaseline, type BaselineFile } from '../../../src/baseline/schema.js';
+import { BaselineError } from '../../../src/baseline/file/errors.js';
+import { parseBaseline } from '../../../src/baseline/file/read.js';
+import { type BaselineFile } from '../../../src/baseline/file/types.js';
+import { formatBaseline } from '../../../src/baseline/file/write.js';
 import { updateBaseline } from '../../../src/baseline/store.js';
 import { parseSuiteKey, suiteKeyOf, type CollectedRun } from '../../../src/recording/collected.js';
 

@@ -1,6 +1,6 @@
 // Baselines in tests are written with readable suite names (`file > describe > …`); the baseline keys
 // suites by their structured identity. These helpers convert (the file is the part before the first ` > `).
-import { BASELINE_SCHEMA_VERSION, type BaselineFile, type BaselineSuite } from '../../../src/baseline/schema.js';
+import { BASELINE_SCHEMA_VERSION, type BaselineFile, type BaselineSuite } from '../../../src/baseline/file/types.js';
 import { suiteKeyOf } from '../../../src/recording/collected.js';
 
 /** The suite key of a readable name: `test/a.test.ts > refunds` → key of { file: 'test/a.test.ts', describe: ['refunds'] }. */

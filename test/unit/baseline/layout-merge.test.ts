@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { formatBaseline, parseBaseline, type BaselineFile } from '../../../src/baseline/schema.js';
+import { parseBaseline } from '../../../src/baseline/file/read.js';
+import { type BaselineFile } from '../../../src/baseline/file/types.js';
+import { formatBaseline } from '../../../src/baseline/file/write.js';
 import { baselineFile } from './keyed.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rag-layout-merge-'));

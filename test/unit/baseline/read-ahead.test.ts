@@ -7,8 +7,9 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { BaselineError, formatBaseline } from '../../../src/baseline/schema.js';
-import { readBaselineAhead } from '../../../src/baseline/store.js';
+import { BaselineError } from '../../../src/baseline/file/errors.js';
+import { formatBaseline } from '../../../src/baseline/file/write.js';
+import { readBaselineAhead } from '../../../src/baseline/file/read.js';
 import { baselineFile, key } from './keyed.js';
 
 const withRecall = (value: number) => formatBaseline(baselineFile({ 'test/a.test.ts': { 'recall@5': { q1: value } } }));

@@ -2,15 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { baselineFile, key } from './keyed.js';
 import { suiteKeyOf } from '../../../src/recording/collected.js';
 
-import {
-  BASELINE_SCHEMA_VERSION,
-  BaselineError,
-  emptyBaseline,
-  findJsonErrorOffset,
-  formatBaseline,
-  parseBaseline,
-  type BaselineFile,
-} from '../../../src/baseline/schema.js';
+import { BaselineError } from '../../../src/baseline/file/errors.js';
+import { parseBaseline } from '../../../src/baseline/file/read.js';
+import { BASELINE_SCHEMA_VERSION, emptyBaseline, type BaselineFile } from '../../../src/baseline/file/types.js';
+import { formatBaseline } from '../../../src/baseline/file/write.js';
+import { findJsonErrorOffset } from '../../../src/files/json-text.js';
 
 const PATH = 'project/rag-baseline.json';
 
@@ -352,8 +348,18 @@ describe('parseBaseline', () => {
   });
 
   it.each([
-    ['an empty file', '', /the file is empty, so it is not a rag-matchers baseline/],
-    ['whitespace only', '  \n', /the file is empty/],
+    ['', 'the file is empty, so it holds no baseline'],
+    ['  \r\n\t', 'the file is empty (only whitespace), so it holds no baseline'],
+    ['\uFEFF', 'the file is empty, so it holds no baseline'],
+  ])('an empty file (%j) is empty, not "not a baseline"', (text, problem) => {
+    const error = captureBaselineError(() => parseBaseline(text, PATH));
+    expect(error.kind).toBe('empty');
+    expect(error.problem).toBe(
+      `${problem}; fix it by hand, restore it from version control (git checkout -- <file>), or delete it and record a new one with RAG_BASELINE=update.`,
+    );
+  });
+
+  it.each([
     ['an array', '[1, 2]', /not a rag-matchers baseline: expected a JSON object .* found an array/],
     ['a string', '"rag"', /found string/],
     [

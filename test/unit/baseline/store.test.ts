@@ -6,17 +6,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { groupRun } from '../../../src/baseline/group.js';
-import { BaselineError, emptyBaseline, formatBaseline, type BaselineFile } from '../../../src/baseline/schema.js';
-import {
-  baselineFromRun,
-  describeUpdate,
-  mergeBaseline,
-  readBaseline,
-  readBaselineSync,
-  updateBaseline,
-  writeBaseline,
-  writeBaselineSync,
-} from '../../../src/baseline/store.js';
+import { BaselineError } from '../../../src/baseline/file/errors.js';
+import { emptyBaseline, type BaselineFile } from '../../../src/baseline/file/types.js';
+import { formatBaseline } from '../../../src/baseline/file/write.js';
+import { readBaseline, readBaselineSync } from '../../../src/baseline/file/read.js';
+import { writeBaseline, writeBaselineSync } from '../../../src/baseline/file/write.js';
+import { baselineFromRun, describeUpdate, mergeBaseline, updateBaseline } from '../../../src/baseline/store.js';
 import { baselineFile, key } from './keyed.js';
 import { suiteKeyOf } from '../../../src/recording/collected.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { formatBaseline, parseBaseline, type BaselineFile } from '../../../src/baseline/schema.js';
+import { parseBaseline } from '../../../src/baseline/file/read.js';
+import { type BaselineFile } from '../../../src/baseline/file/types.js';
+import { formatBaseline } from '../../../src/baseline/file/write.js';
 import { describeConflict, formatMergedBaseline, mergeBaselineVersions } from '../../../src/baseline/three-way.js';
 import { suiteNameOf } from '../../../src/recording/collected.js';
 import { baselineFile, key } from './keyed.js';

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workflowAnnotations } from '../../../src/gate/annotations.js';
 import { finishRun } from '../../../src/gate/finish.js';
 import { resolveReporterOptions } from '../../../src/gate/options.js';
-import { formatBaseline } from '../../../src/baseline/schema.js';
+import { formatBaseline } from '../../../src/baseline/file/write.js';
 import type { CollectedSample } from '../../../src/recording/collected.js';
 import { summarize } from '../../../src/report/summary.js';
 import { BASELINE, RUN } from '../report/fixture.js';

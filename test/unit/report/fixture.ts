@@ -1,6 +1,6 @@
 // A small run and baseline shared by the renderer tests: one regressed row (6 questions got worse, more
 // than maxWorse 3), one improved, one unchanged, one new row, a partial comparison, and an obsolete row.
-import type { BaselineFile } from '../../../src/baseline/schema.js';
+import type { BaselineFile } from '../../../src/baseline/file/types.js';
 import { baselineFile } from '../baseline/keyed.js';
 import { suiteKeyOf, type CollectedRun, type CollectedSample } from '../../../src/recording/collected.js';
 import { summarize, type RunSummary } from '../../../src/report/summary.js';

@@ -2,7 +2,7 @@
 // hits since the baseline names them. The verdict does not change for the latter.
 import { describe, expect, it } from 'vitest';
 
-import { parseBaseline } from '../../../src/baseline/schema.js';
+import { parseBaseline } from '../../../src/baseline/file/read.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 import { describeFinding, findingCommand, reportCommands } from '../../../src/report/wording.js';
 import { renderConsole } from '../../../src/report/console.js';

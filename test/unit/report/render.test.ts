@@ -13,7 +13,7 @@ import { summarize, type GateFinding } from '../../../src/report/summary.js';
 import { BASELINE, regressedRun, RUN } from './fixture.js';
 import { escapeConsole } from '../../../src/core/escape.js';
 import { suiteKeyOf, type CollectedRun, type CollectedSample } from '../../../src/recording/collected.js';
-import { emptyBaseline } from '../../../src/baseline/schema.js';
+import { emptyBaseline } from '../../../src/baseline/file/types.js';
 import { baselineFile } from '../baseline/keyed.js';
 
 const SUMMARY = summarize(RUN, BASELINE, { baselinePath: 'rag-baseline.json' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { BaselineFile } from '../../../src/baseline/schema.js';
+import type { BaselineFile } from '../../../src/baseline/file/types.js';
 import { meanInterval } from '../../../src/core/stats.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 import { summarize, type SummaryRow } from '../../../src/report/summary.js';

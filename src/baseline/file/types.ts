@@ -1,0 +1,106 @@
+// The baseline file: what each suite × measure measured per question, committed with the code so a pull
+// request can be compared with it (paired, question by question).
+//
+// Format, schema version 3 (docs/baselines-and-ci.md): one JSON object whose "rows" list holds one
+// sample per line, each row complete in itself — [file, describe path, question, measure, value], plus the
+// project for a named Vitest project — after a fixed column-header row, with the separating comma at the
+// start of each row's line:
+//
+//   {
+//     "generatedBy": "rag-matchers",
+//     "schemaVersion": 3,
+//     "rows": [
+//       ["file", "describe", "question", "measure", "value", "project"]
+//       ,["test/orders.test.ts", ["orders API", "refunds"], "refund-window", "recall@5", 1]
+//       ,["test/orders.test.ts", ["orders API", "refunds"], "refund-window", "recall@5", 0.5, "api"]
+//     ]
+//   }
+//
+// Why this layout: git merges line by line, and two changes conflict when they touch the same or adjacent
+// lines. Adding a row inserts one line and changes no other (no trailing comma to add to the previous last
+// line, no enclosing block to open), so two branches that recorded different questions merge under a plain
+// `git merge` unless their rows are neighbours; the merge driver (rag-matchers merge-baseline) does the rest.
+// Rows are sorted by suite (file, describe path, project), then question, then measure, in UTF-16
+// code-unit order (RFC 8785's order), so a question's measures sit together.
+//
+// A sample id is the sample's queryId, else its test name; a repeat inside one suite × measure gets ` #2`,
+// ` #3`, … (src/baseline/group.ts). Values are written with full precision (JavaScript's shortest
+// round-trip form), so an unchanged question compares as exactly equal.
+//
+// Version 4 (written only when a row has one; else the file is version 3, byte for byte) adds a last,
+// optional cell to retrieval rows — what the sample was measured against, SampleAudit — and a seventh
+// column name, "judgments", to the header:
+//
+//       ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 0.5, {"labels": "3f9a0c21", "unjudged": 1}]
+//
+// Version 3 is read as it is (no audits: it compares as before and gains them on the next update). Versions
+// 1 and 2 (rag-matchers before 0.1.0) are refused with the command that records a new file.
+
+export const BASELINE_SCHEMA_VERSION = 4;
+/** The version a file without judgment audits is written in: the same bytes as before version 4. */
+export const ROWS_ONLY_SCHEMA_VERSION = 3;
+/** The oldest version read: 1 and 2 came before 0.1.0. */
+export const OLDEST_READ_SCHEMA_VERSION = ROWS_ONLY_SCHEMA_VERSION;
+export const BASELINE_GENERATED_BY = 'rag-matchers';
+
+/** sampleId → value. */
+export type BaselineSamples = Record<string, number>;
+/** measure → samples. */
+export type BaselineSuite = Record<string, BaselineSamples>;
+
+/**
+ * What a sample kept about its judgments (schema version 4, the row's last cell): the fingerprint of the
+ * question's judgments as evaluated, and the first few hits in its measure's top k that had no judgment.
+ */
+export interface SampleAudit {
+  /** The judgments' fingerprint (MetricSample.labels). */
+  labels?: string;
+  /** How many hits in the measure's top k had no judgment; absent when none. */
+  unjudged?: number;
+}
+
+/** sampleId → audit. */
+export type BaselineSampleAudits = Record<string, SampleAudit>;
+
+export interface BaselineFile {
+  /** BASELINE_SCHEMA_VERSION after a read, whatever version the file had; formatBaseline writes the current one. */
+  schemaVersion: number;
+  generatedBy: typeof BASELINE_GENERATED_BY;
+  /** Suite key (suiteKeyOf: file, describe path, project) → measure → sampleId → value. */
+  suites: Record<string, BaselineSuite>;
+  /**
+   * Suite key → measure → sampleId → what the sample kept about its judgments, for the samples that kept
+   * anything (retrieval measures recorded by rag-matchers 0.x with schema version 4). Absent or partial for
+   * older files: they gain audits on the next update.
+   */
+  audits?: Record<string, Record<string, BaselineSampleAudits>>;
+}
+
+/** An object without a prototype, so ids such as `constructor` or `__proto__` are plain keys. */
+export function createRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/** `record[key]` when it is the record's own property (so `constructor` on a plain object is not found), else undefined. */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/** A baseline with no suites. */
+export function emptyBaseline(): BaselineFile {
+  return { schemaVersion: BASELINE_SCHEMA_VERSION, generatedBy: BASELINE_GENERATED_BY, suites: createRecord() };
+}
+
+/** UTF-16 code-unit order (the default of Array.prototype.sort, and RFC 8785's key order), independent of locale. */
+export function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function sortedKeys(record: object): string[] {
+  return Object.keys(record).sort(compareKeys);
+}
+
+/** The first row of "rows": the column names, fixed, so that no sample row is ever the first (see the top). */
+export const BASELINE_COLUMNS = ['file', 'describe', 'question', 'measure', 'value', 'project'] as const;
+/** Version 4's header: a last, optional cell holds the sample's judgment audit (SampleAudit). */
+export const BASELINE_AUDIT_COLUMNS = [...BASELINE_COLUMNS, 'judgments'] as const;

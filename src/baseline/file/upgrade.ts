@@ -1,0 +1,165 @@
+// Each schema version the reader accepts, brought to the current in-memory BaselineFile. Versions 3 and 4
+// share their rows (4 adds an optional judgments cell), so both are read as they are; a later format
+// change adds its version here, read into the current shape, and the writer writes only the newest.
+
+import { parseMeasure } from '../../core/measures.js';
+import { suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../../recording/collected.js';
+import { ACCEPT_HINT, BaselineError, describeJson, isPlainObject, malformedEntry } from './errors.js';
+import {
+  BASELINE_AUDIT_COLUMNS,
+  BASELINE_COLUMNS,
+  createRecord,
+  emptyBaseline,
+  own,
+  type BaselineFile,
+  type BaselineSamples,
+  type BaselineSuite,
+  type SampleAudit,
+} from './types.js';
+
+const ROW_SHAPE = '[file, [describe path], question, measure, value] (and the project of a named Vitest project)';
+const AUDIT_ROW_SHAPE = `${ROW_SHAPE}, and last an optional { "labels", "unjudged" } object`;
+
+/** Versions 3 and 4: one row per sample (version 4 rows may end with a SampleAudit object). */
+export function upgradeRows(rows: unknown, path: string, version: number): BaselineFile {
+  const columns = version >= 4 ? BASELINE_AUDIT_COLUMNS : BASELINE_COLUMNS;
+  if (!Array.isArray(rows) || JSON.stringify(rows[0]) !== JSON.stringify(columns)) {
+    throw new BaselineError(
+      path,
+      'malformed',
+      `"rows" must be a list whose first entry is the column header ${JSON.stringify(columns)}, found ${Array.isArray(rows) ? rowText(rows[0]) : describeJson(rows)}; ${ACCEPT_HINT}.`,
+    );
+  }
+  const result = emptyBaseline();
+  const proportion = new Map<string, boolean>();
+  let previous: { cells: unknown[]; identity: SuiteIdentity; key: string; suite: BaselineSuite } | undefined;
+  rows.forEach((cells: unknown, index) => {
+    if (index === 0) return;
+    const where = `rows[${index}]`;
+    const problem = rowProblem(cells, version);
+    if (problem !== undefined)
+      throw new BaselineError(path, 'malformed', `${where}${problem}, found ${rowText(cells)}; ${ACCEPT_HINT}.`);
+    const [file, describe, question, measure, value] = cells as [string, string[], string, string, unknown];
+    const project = projectCell(cells as unknown[]);
+    const audit = auditCell(cells as unknown[]);
+    // Rows of one suite come together: its key is worked out once per run of them.
+    if (previous === undefined || !sameSuite(previous.cells, cells as unknown[])) {
+      const identity: SuiteIdentity = project === undefined ? { file, describe } : { file, describe, project };
+      const key = suiteKeyOf(identity);
+      previous = {
+        cells: cells as unknown[],
+        identity,
+        key,
+        suite: (result.suites[key] ??= createRecord<BaselineSamples>()),
+      };
+    }
+    const { identity, suite, key } = previous;
+    const label = (): string => `${where} (${suiteNameOf(identity)})`;
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw malformedEntry(path, label(), [measure, question], value, 'a finite number');
+    if (!proportion.has(measure)) proportion.set(measure, isProportion(measure));
+    if (proportion.get(measure) === true && (value < 0 || value > 1))
+      throw malformedEntry(path, label(), [measure, question], value, `between 0 and 1 (${measure} is a proportion)`);
+    const samples = (suite[measure] ??= createRecord<number>());
+    if (own(samples, question) !== undefined) {
+      const first = rows.findIndex((other, i) => i > 0 && sameSample(other as unknown[], cells as unknown[]));
+      throw new BaselineError(
+        path,
+        'malformed',
+        `${where} repeats rows[${first}]: question ${JSON.stringify(question)} of ${suiteNameOf(identity)} · ${measure} has two values (${samples[question]} and ${value}), so it is ambiguous; keep one of the two rows; ${ACCEPT_HINT}.`,
+      );
+    }
+    samples[question] = value;
+    if (audit !== undefined) {
+      const problem = auditProblem(audit);
+      if (problem !== undefined) throw malformedEntry(path, label(), [measure, question], audit, problem);
+      const audits = ((result.audits ??= createRecord())[key] ??= createRecord());
+      (audits[measure] ??= createRecord())[question] = cleanAudit(audit as Record<string, unknown>);
+    }
+  });
+  return result;
+}
+
+/** A valid row's project: the string after the value, when there is one. */
+function projectCell(cells: readonly unknown[]): string | undefined {
+  return typeof cells[5] === 'string' ? cells[5] : undefined;
+}
+
+/** A valid row's audit: the object that ends it, when there is one. */
+function auditCell(cells: readonly unknown[]): unknown {
+  const last = cells[cells.length - 1];
+  return cells.length > 5 && typeof last === 'object' && last !== null ? last : undefined;
+}
+
+const AUDIT_KEYS = ['labels', 'unjudged'];
+
+/** What is wrong with a row's audit cell, as "must be …" text, or undefined. */
+function auditProblem(audit: unknown): string | undefined {
+  const expected = 'an object { "labels": fingerprint, "unjudged": count }';
+  if (!isPlainObject(audit)) return expected;
+  for (const key of Object.keys(audit)) if (!AUDIT_KEYS.includes(key)) return expected;
+  const { labels, unjudged } = audit;
+  if (labels !== undefined && (typeof labels !== 'string' || labels.length === 0))
+    return `${expected}, its "labels" a non-empty string`;
+  if (unjudged !== undefined && (typeof unjudged !== 'number' || !Number.isSafeInteger(unjudged) || unjudged < 1))
+    return `${expected}, its "unjudged" a whole number ≥ 1`;
+  return undefined;
+}
+
+/** A valid audit cell as held in memory: the parsed object itself (it is fresh, and only read). */
+function cleanAudit(audit: Record<string, unknown>): SampleAudit {
+  return audit as SampleAudit;
+}
+
+/** True when two valid rows belong to the same suite (file, describe path, project). */
+function sameSuite(a: unknown[], b: unknown[]): boolean {
+  const [describeA, describeB] = [a[1] as string[], b[1] as string[]];
+  return (
+    a[0] === b[0] &&
+    projectCell(a) === projectCell(b) &&
+    describeA.length === describeB.length &&
+    describeA.every((name, index) => name === describeB[index])
+  );
+}
+
+/** True when two valid rows are the same suite × question × measure. */
+function sameSample(a: unknown[], b: unknown[]): boolean {
+  return JSON.stringify([...a.slice(0, 4), projectCell(a)]) === JSON.stringify([...b.slice(0, 4), projectCell(b)]);
+}
+
+/** What is wrong with a row's shape or its identity cells (its value is checked with the measure), or undefined. */
+function rowProblem(cells: unknown, version: number): string | undefined {
+  const audited = version >= 4 && Array.isArray(cells) && auditCell(cells) !== undefined;
+  const maxLength = audited ? 7 : 6;
+  if (!Array.isArray(cells) || cells.length < 5 || cells.length > maxLength)
+    return ` must be ${version >= 4 ? AUDIT_ROW_SHAPE : ROW_SHAPE}`;
+  const [file, describe, question, measure] = cells as unknown[];
+  const project = audited && cells.length === 6 ? undefined : cells[5];
+  if (typeof file !== 'string' || file.length === 0) return ": its file must be the test file's path";
+  if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string'))
+    return ': its describe path must be a list of describe-block names ([] at the top level)';
+  if (typeof question !== 'string') return ': its question must be a string';
+  if (typeof measure !== 'string' || measure.length === 0) return ': its measure must be a measure name';
+  if (cells.length > (audited ? 6 : 5) && (typeof project !== 'string' || project.length === 0))
+    return ": its project must be a Vitest project's name";
+  return undefined;
+}
+
+/** A row as it reads in the file (cut after 100 characters). */
+function rowText(row: unknown): string {
+  const json = JSON.stringify(row);
+  if (json === undefined) return 'nothing';
+  return json.length > 100 ? `${json.slice(0, 97)}...` : json;
+}
+
+/** Measures whose every value lies in [0, 1]: the retrieval measures, faithfulness and judge scores (any case). */
+function isProportion(measure: string): boolean {
+  const lowered = measure.toLowerCase();
+  if (lowered === 'faithfulness' || lowered.startsWith('judge:')) return true;
+  try {
+    parseMeasure(measure);
+    return true;
+  } catch {
+    return false;
+  }
+}
