@@ -171,9 +171,9 @@ function referenceEvaluate(hits: string[], relevant: Record<string, number>, k: 
     recallAtK,
     f1AtK: precisionAtK + recallAtK === 0 ? 0 : (2 * precisionAtK * recallAtK) / (precisionAtK + recallAtK),
     hitAtK: found.length > 0 ? 1 : 0,
-    mrr: firstRank < 0 ? 0 : 1 / (firstRank + 1),
-    ndcg: ideal === 0 ? 0 : dcg / ideal,
-    averagePrecision: relevantIds.length === 0 ? 0 : precisionSum / relevantIds.length,
+    reciprocalRankAtK: firstRank < 0 ? 0 : 1 / (firstRank + 1),
+    ndcgAtK: ideal === 0 ? 0 : dcg / ideal,
+    averagePrecisionAtK: relevantIds.length === 0 ? 0 : precisionSum / relevantIds.length,
     rPrecision:
       relevantIds.length === 0 ? 0 : topR.filter((id) => relevantIds.includes(id)).length / relevantIds.length,
     bpref: relevantIds.length === 0 ? 0 : bprefSum / relevantIds.length,
@@ -257,11 +257,11 @@ export async function benchCore(): Promise<void> {
     checkAgainstReference(evaluate(query.hits, asMaps[index] as Map<string, number>, EVALUATE_K), theirs, 'Maps');
   });
   const evaluateFromObjectsTimes = timesOf(20, () => {
-    for (const query of queries) checksum += evaluate(query.hits, query.relevant, EVALUATE_K).ndcg;
+    for (const query of queries) checksum += evaluate(query.hits, query.relevant, EVALUATE_K).ndcgAtK;
   });
   const evaluateFromMapsTimes = timesOf(20, () => {
     queries.forEach((query, index) => {
-      checksum += evaluate(query.hits, asMaps[index] as Map<string, number>, EVALUATE_K).ndcg;
+      checksum += evaluate(query.hits, asMaps[index] as Map<string, number>, EVALUATE_K).ndcgAtK;
     });
   });
   // The commonest form in tests: an array of the relevant ids (grade 1 each), read in place too.
@@ -273,7 +273,7 @@ export async function benchCore(): Promise<void> {
   });
   const evaluateFromIdsTimes = timesOf(20, () => {
     queries.forEach((query, index) => {
-      checksum += evaluate(query.hits, asIds[index] as string[], EVALUATE_K).ndcg;
+      checksum += evaluate(query.hits, asIds[index] as string[], EVALUATE_K).ndcgAtK;
     });
   });
   const evaluateFromObjectsMs = evaluateFromObjectsTimes[0] as number;
@@ -294,7 +294,7 @@ export async function benchCore(): Promise<void> {
     }
   });
   const evaluateReferenceMs = bestOf(3, () => {
-    for (const query of queries) checksum += referenceEvaluate(query.hits, query.relevant, EVALUATE_K).ndcg;
+    for (const query of queries) checksum += referenceEvaluate(query.hits, query.relevant, EVALUATE_K).ndcgAtK;
   });
 
   const rate = (ms: number) => (judgedHits / (ms / 1000) / 1e6).toFixed(1);

@@ -28,10 +28,6 @@ export function evaluationOf(
     judgedAtK: values.judged,
     rPrecision: values.rprec,
     bpref: values.bpref,
-    // The former names, deprecated (NamedMeasureFields), returned for one release.
-    mrr: values.mrr,
-    ndcg: values.ndcg,
-    averagePrecision: values.map,
     values,
     unmatchedRelevantIds,
   };

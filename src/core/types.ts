@@ -78,16 +78,10 @@ export interface NamedMeasureFields {
   hitAtK: number;
   /** `values.mrr`: reciprocal rank of the first relevant hit within k (its mean over queries is MRR). */
   reciprocalRankAtK: number;
-  /** @deprecated Use `reciprocalRankAtK` (the same value); `mrr` is removed in the next major release. */
-  mrr: number;
   /** `values.ndcg`: nDCG at k; with k omitted, trec_eval's uncut `ndcg` (ideal over every judged grade). */
   ndcgAtK: number;
-  /** @deprecated Use `ndcgAtK` (the same value); `ndcg` is removed in the next major release. */
-  ndcg: number;
   /** `values.map`: average precision at k (divided by the relevant count, as trec_eval's map_cut). */
   averagePrecisionAtK: number;
-  /** @deprecated Use `averagePrecisionAtK` (the same value); `averagePrecision` is removed in the next major release. */
-  averagePrecision: number;
   /**
    * `values.judged`: judged hits in the top k ÷ the hits there, min(k, retrievedCount) (ir_measures'
    * `Judged@k`): a judged hit has a judgment of any grade, 0 included; a repeated hit is not judged

@@ -41,9 +41,9 @@ describe('degenerate input never throws and gives 0', () => {
       recallAtK: 0,
       f1AtK: 0,
       hitAtK: 0,
-      mrr: 0,
-      ndcg: 0,
-      averagePrecision: 0,
+      reciprocalRankAtK: 0,
+      ndcgAtK: 0,
+      averagePrecisionAtK: 0,
       rPrecision: 0,
       evaluatedAtK: 0,
       retrievedCount: 0,
@@ -53,16 +53,16 @@ describe('degenerate input never throws and gives 0', () => {
   });
 
   it('empty hits and no k', () => {
-    expect(evaluate([], ['a'])).toMatchObject({ k: 0, precisionAtK: 0, recallAtK: 0, ndcg: 0 });
+    expect(evaluate([], ['a'])).toMatchObject({ k: 0, precisionAtK: 0, recallAtK: 0, ndcgAtK: 0 });
   });
 
   it('no relevant ids: recall, AP, R-precision and nDCG are 0, not NaN', () => {
     expect(evaluate(['a', 'b'], [], 2)).toMatchObject({
       recallAtK: 0,
       precisionAtK: 0,
-      averagePrecision: 0,
+      averagePrecisionAtK: 0,
       rPrecision: 0,
-      ndcg: 0,
+      ndcgAtK: 0,
       f1AtK: 0,
       relevantCount: 0,
     });
@@ -103,7 +103,7 @@ describe('graded relevance and minGrade', () => {
   });
 
   it('a grade ≤ 0 is judged non-relevant and gains nothing', () => {
-    expect(evaluate(['c'], { c: 0, x: -1 }, 1)).toMatchObject({ relevantCount: 0, ndcg: 0, hitAtK: 0 });
+    expect(evaluate(['c'], { c: 0, x: -1 }, 1)).toMatchObject({ relevantCount: 0, ndcgAtK: 0, hitAtK: 0 });
   });
 
   it('Map and Set annotations equal their object and array forms', () => {
@@ -134,7 +134,7 @@ describe('duplicates', () => {
       truePositiveCount: 2,
       duplicateCount: 1,
       precisionAtK: 0.4,
-      mrr: 1,
+      reciprocalRankAtK: 1,
       unmatchedRelevantIds: ['x'],
     });
     expect(result.recallAtK).toBeCloseTo(2 / 3, 14);

@@ -74,7 +74,12 @@ describe("granularity: 'document' — the seeds' number-one pitfall", () => {
     ];
     const result = evaluate(hits, ['doc-1'], { k: 2, granularity: 'document' });
     // documents ranked: doc-2, doc-1 → doc-1 at rank 2.
-    expect(result).toMatchObject({ retrievedCount: 2, truePositiveCount: 1, mrr: 0.5, duplicateCount: 0 });
+    expect(result).toMatchObject({
+      retrievedCount: 2,
+      truePositiveCount: 1,
+      reciprocalRankAtK: 0.5,
+      duplicateCount: 0,
+    });
   });
 
   it('chunk-level annotations collapse too, keeping the best grade', () => {

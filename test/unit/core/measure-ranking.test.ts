@@ -250,9 +250,9 @@ describe('evaluate() and evaluateMeasures() against a plain reference implementa
     precision: 'precisionAtK',
     recall: 'recallAtK',
     f1: 'f1AtK',
-    mrr: 'mrr',
-    ndcg: 'ndcg',
-    map: 'averagePrecision',
+    mrr: 'reciprocalRankAtK',
+    ndcg: 'ndcgAtK',
+    map: 'averagePrecisionAtK',
     judged: 'judgedAtK',
   } as const;
   const close = (actual: number | undefined, expected: number, what: string) =>
@@ -464,7 +464,7 @@ describe('evaluateWithMeasures: evaluate() and a plan from one judging of the hi
       k: 2,
       precisionAtK: 0.5,
       recallAtK: 1 / 3,
-      mrr: 1,
+      reciprocalRankAtK: 1,
       unmatchedRelevantIds: ['d'],
     });
     expect(values['recall@3']).toBeCloseTo(2 / 3, 12);

@@ -50,9 +50,6 @@ describe('the named fields', () => {
       judgedAtK: 'judged',
       rPrecision: 'rprec',
       bpref: 'bpref',
-      mrr: 'mrr',
-      ndcg: 'ndcg',
-      averagePrecision: 'map',
     } as const;
     // Graded judgments, a cutoff, a repeated hit and an unjudged one.
     const graded = evaluate(['n', 'a', 'x', 'a', 'b'], { a: 2, b: 1, c: 1, n: 0 }, 3);
@@ -65,13 +62,12 @@ describe('the named fields', () => {
     expect(numberFields.sort()).toEqual([...counts, ...Object.keys(measureOfField)].sort());
   });
 
-  it('end in AtK for every measure read at k, and keep the former names as deprecated aliases', () => {
+  it('end in AtK for every measure read at k; the former names are gone', () => {
     expect(result.ndcgAtK).toBeCloseTo(0.6509209298, 9);
     expect(result.reciprocalRankAtK).toBe(0.5);
     expect(result.averagePrecisionAtK).toBe(0.5);
-    // The former names, deprecated, still returned for one release.
-    expect(result.ndcg).toBe(result.ndcgAtK);
-    expect(result.mrr).toBe(result.reciprocalRankAtK);
-    expect(result.averagePrecision).toBe(result.averagePrecisionAtK);
+    // The former names (mrr, ndcg, averagePrecision) went before 0.1.0.
+    const record = result as unknown as Record<string, unknown>;
+    expect([record.mrr, record.ndcg, record.averagePrecision]).toEqual([undefined, undefined, undefined]);
   });
 });
