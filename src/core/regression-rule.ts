@@ -252,7 +252,7 @@ export function judgeMoves(
   rows: readonly { measure: string; move: PairedMove }[],
   rule: RegressionRule,
 ): MoveVerdict[] {
-  const family = rows.filter((row) => row.move.p !== undefined && row.move.wins + row.move.losses > 0);
+  const family = rows.filter((row) => inHolmFamily(row.move));
   const adjusted = holmCorrection(family.map((row) => row.move.p!));
   family.forEach((row, index) => {
     row.move.adjustedP = adjusted[index]!;
@@ -269,5 +269,10 @@ export function judgeMoves(
 
 /** Rows in the Holm family of judgeMoves. */
 export function holmFamilySize(moves: readonly (PairedMove | undefined)[]): number {
-  return moves.filter((move) => move?.p !== undefined && move.wins + move.losses > 0).length;
+  return moves.filter(inHolmFamily).length;
+}
+
+/** A row with a p-value and at least one changed question: the rows Holm corrects across. */
+function inHolmFamily(move: PairedMove | undefined): boolean {
+  return move?.p !== undefined && move.wins + move.losses > 0;
 }

@@ -2,6 +2,12 @@
 // keeps the last silently), and where it stops being JSON, as a line and column the way editors count.
 // No file access: the readers of each format (the baseline's in src/baseline/file/read.ts) call these.
 
+/**
+ * How deep the readers of JSON files let a file nest (findNestingBeyond): far deeper than any file
+ * rag-matchers writes, far below what would strain the checks that walk the parsed value.
+ */
+export const MAX_JSON_NESTING = 64;
+
 /** Offset of the first `{` or `[` that opens level `limit + 1` in `text` (strings skipped); undefined when none does. */
 export function findNestingBeyond(text: string, limit: number): number | undefined {
   let depth = 0;

@@ -21,14 +21,14 @@
 //     ]
 //   }
 import { readFile } from 'node:fs/promises';
-import { findNestingBeyond } from '../files/json-text.js';
+import { findNestingBeyond, MAX_JSON_NESTING } from '../files/json-text.js';
 import { jsonPreview } from '../core/describe.js';
 import { wordFor } from '../core/present.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { cleanSample, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import { NOT_JUDGED_REASONS, type FileOutcome, type NotJudgedReason } from '../recording/outcomes.js';
 import type { RunStamp } from '../recording/run-stamp.js';
-import type { RagReporterOptions } from './user-options.js';
+import { SHARED_REPORTER_OPTIONS, type RagReporterOptions } from './user-options.js';
 
 export const SHARD_REPORT_KIND = 'shard-samples';
 /** 2 added `stamp` and `outcomes`; version 1 files are still read (nothing to check them against). */
@@ -250,26 +250,6 @@ function describeStampDifference(stamp: RunStamp, other: RunStamp): string {
   return 'other declared measures';
 }
 
-/** Options that change the summary or the verdict: the shards must agree on them (report paths may differ). */
-const VERDICT_OPTIONS = [
-  'baseline',
-  'tolerance',
-  'significance',
-  'test',
-  'failOnRegression',
-  'failOnNew',
-  'seed',
-  'resamples',
-  'intervalResamples',
-  'minRepeats',
-  'maxSpread',
-  'measures',
-  'suites',
-] as const;
-
-/** Far deeper than any shard report's options (suites → measures → …), far below the stack's limit. */
-const MAX_SHARD_NESTING = 64;
-
 export async function readShardReport(path: string): Promise<ShardReport> {
   let text: string;
   try {
@@ -278,10 +258,10 @@ export async function readShardReport(path: string): Promise<ShardReport> {
     throw new ShardReportError(`${path}: cannot be read (${(error as Error).message}).`);
   }
   // The checks below compare options as JSON text: a value nested thousands deep would overflow the stack.
-  const tooDeep = findNestingBeyond(text, MAX_SHARD_NESTING);
+  const tooDeep = findNestingBeyond(text, MAX_JSON_NESTING);
   if (tooDeep !== undefined) {
     throw new ShardReportError(
-      `${path}: nests objects and arrays more than ${MAX_SHARD_NESTING} levels deep (at character ${tooDeep + 1}); not a shard report a rag-matchers reporter wrote.`,
+      `${path}: nests objects and arrays more than ${MAX_JSON_NESTING} levels deep (at character ${tooDeep + 1}); not a shard report a rag-matchers reporter wrote.`,
     );
   }
   let data: unknown;
@@ -330,9 +310,9 @@ export function mergeShardReports(
   }
   const options = reports[0]!.report.options;
   const verdictOptions = (source: RagReporterOptions): string =>
-    JSON.stringify(VERDICT_OPTIONS.map((name) => source[name] ?? null));
+    JSON.stringify(SHARED_REPORTER_OPTIONS.map((name) => source[name] ?? null));
   for (const { path, report } of reports) {
-    const differing = VERDICT_OPTIONS.filter(
+    const differing = SHARED_REPORTER_OPTIONS.filter(
       (name) => JSON.stringify(report.options[name] ?? null) !== JSON.stringify(options[name] ?? null),
     );
     if (verdictOptions(report.options) !== verdictOptions(options)) {

@@ -78,28 +78,53 @@ const REPORT_SWITCH_OPTIONS = (Object.keys(REPORT_CATALOGUE) as (keyof typeof RE
   (name) => !REPORT_CATALOGUE[name].path,
 );
 
-/** Every reporter option, in the order docs/baselines-and-ci.md#options lists them (test/unit/docs/reporter-options.test.ts). */
-export const REPORTER_OPTION_NAMES = [
-  'baseline',
-  'tolerance',
-  'significance',
-  'test',
-  'failOnRegression',
-  'failOnNew',
-  'strict',
-  'partial',
-  ...(Object.keys(REPORT_CATALOGUE) as (keyof typeof REPORT_CATALOGUE)[]),
-  'quiet',
-  'annotations',
-  'maxWorse',
-  'seed',
-  'resamples',
-  'intervalResamples',
-  'minRepeats',
-  'maxSpread',
-  'measures',
-  'suites',
-] as const satisfies readonly (keyof RagReporterOptions)[];
+/**
+ * What a run must know of an option beyond its check. `shared`: it decides the summary or the verdict, so
+ * the shards of one `jest --shard` run must agree on it (`rag-matchers merge` refuses them otherwise);
+ * report paths, display options and what follows from the environment may differ.
+ */
+interface ReporterOptionSpec {
+  shared: boolean;
+}
+const SHARED: ReporterOptionSpec = { shared: true };
+const PER_SHARD: ReporterOptionSpec = { shared: false };
+
+/**
+ * The table of reporter options, in the order docs/baselines-and-ci.md#options lists them
+ * (test/unit/docs/reporter-options.test.ts); every option of RagReporterOptions, each once.
+ */
+const REPORTER_OPTIONS = {
+  baseline: SHARED,
+  tolerance: SHARED,
+  significance: SHARED,
+  test: SHARED,
+  failOnRegression: SHARED,
+  failOnNew: SHARED,
+  strict: PER_SHARD,
+  partial: PER_SHARD,
+  ...(Object.fromEntries(Object.keys(REPORT_CATALOGUE).map((name) => [name, PER_SHARD])) as Record<
+    keyof typeof REPORT_CATALOGUE,
+    ReporterOptionSpec
+  >),
+  quiet: PER_SHARD,
+  annotations: PER_SHARD,
+  maxWorse: PER_SHARD,
+  seed: SHARED,
+  resamples: SHARED,
+  intervalResamples: SHARED,
+  minRepeats: SHARED,
+  maxSpread: SHARED,
+  measures: SHARED,
+  suites: SHARED,
+} satisfies Record<keyof RagReporterOptions, ReporterOptionSpec>;
+
+type ReporterOptionName = keyof typeof REPORTER_OPTIONS;
+
+/** Every reporter option, in the table's order. */
+export const REPORTER_OPTION_NAMES = Object.keys(REPORTER_OPTIONS) as ReporterOptionName[];
+
+/** The options the shards of one run must share (see ReporterOptionSpec). */
+export const SHARED_REPORTER_OPTIONS = REPORTER_OPTION_NAMES.filter((name) => REPORTER_OPTIONS[name].shared);
 
 /**
  * Checks reporter options; throws a TypeError/RangeError that names the option (prefixed with `source`,

@@ -24,7 +24,14 @@ import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.
 import { own, type BaselineFile, type BaselineSampleAudits, type BaselineSamples } from '../baseline/file/types.js';
 import { auditsOf, labelsChanged } from '../baseline/audits.js';
 import { parseMeasure } from '../core/measures.js';
-import { judgeMoves, resolveRegressionRule, toleranceFor } from '../core/regression-rule.js';
+import {
+  DEFAULT_RESAMPLES,
+  DEFAULT_SEED,
+  holmFamilySize,
+  judgeMoves,
+  resolveRegressionRule,
+  toleranceFor,
+} from '../core/regression-rule.js';
 import { parseSuiteKey, suiteNameOf, type CollectedRun } from '../recording/collected.js';
 
 export type { RowComparison, SampleChange } from '../baseline/compare.js';
@@ -42,9 +49,6 @@ export type {
 } from './summary-model.js';
 export { DEFAULT_TEST } from '../core/regression-rule.js';
 
-export const DEFAULT_SEED = 42;
-/** Resamples of the paired randomization test. */
-export const DEFAULT_TEST_RESAMPLES = 10_000;
 /**
  * Resamples of the bootstrap interval shown next to a mean. The interval describes; the paired test
  * decides. 1,000 is the usual floor for percentile intervals (Efron & Tibshirani 1993, §19.3): the Monte
@@ -87,9 +91,7 @@ export function summarize(
   compared.forEach((row, index) => {
     row.status = verdicts[index]!;
   });
-  const holmFamily = compared.filter(
-    (row) => row.comparison!.p !== undefined && row.comparison!.wins + row.comparison!.losses > 0,
-  ).length;
+  const holmFamily = holmFamilySize(compared.map((row) => row.comparison));
 
   const { notJudged, missing, notRun, judgedQuestions, missingQuestions } = accountBaseline(
     baseline,
@@ -479,7 +481,7 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
       tolerance: options.tolerance,
       significance: options.significance,
       test: options.test,
-      resamples: options.resamples ?? DEFAULT_TEST_RESAMPLES,
+      resamples: options.resamples ?? DEFAULT_RESAMPLES,
       seed: options.seed ?? DEFAULT_SEED,
     },
     'summarize: options',

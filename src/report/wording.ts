@@ -174,17 +174,6 @@ export function describeChange(row: SummaryRow): string {
   return `${row.measure} ${verb} ${to} on ${plural(comparison.shared, 'question')}`;
 }
 
-/** Counts for a one-line verdict: `1 regressed, 2 improved, 5 unchanged, 1 new`. */
-export function describeCounts(summary: RunSummary): string {
-  const parts = [
-    `${summary.regressions} regressed`,
-    `${summary.improvements} improved`,
-    `${summary.unchanged} unchanged`,
-  ];
-  if (summary.newRows > 0) parts.push(`${summary.newRows} new`);
-  return parts.join(', ');
-}
-
 /**
  * `text` cut to at most `maxWidth` display columns, ending in "…" when cut: a 100 kB suite name would
  * otherwise pad every row of a table to its width.

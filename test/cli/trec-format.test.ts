@@ -5,8 +5,6 @@ import {
   FAST_VALUE_BYTES,
   formatFixed,
   measureColumn,
-  trecCountLine,
-  trecValueLine,
   writeCount,
   writeFixed,
 } from '../../src/trec/eval/format.js';
@@ -35,11 +33,18 @@ describe("formatFixed: C printf's %.Nf", () => {
     expect(formatFixed(1, 17)).toBe('1.00000000000000000');
   });
 
-  it("writes trec_eval's lines", () => {
+  it("writes trec_eval's lines (%-22s\\t%s\\t%6.4f\\n and %ld), as the engine does: through ByteLines", () => {
     expect(measureColumn('P_5')).toBe('P_5                   ');
-    expect(trecValueLine('ndcg_cut_10', 'q1', 0.03125)).toBe('ndcg_cut_10           \tq1\t0.0312\n');
-    expect(trecValueLine('map', 'all', 0.5, 2)).toBe('map                   \tall\t  0.50\n');
-    expect(trecCountLine('num_rel_ret', 'q10', 7)).toBe('num_rel_ret           \tq10\t7\n');
+    const line = (name: string, queryId: string, write: (lines: ByteLines) => void): string => {
+      const lines = new ByteLines(4);
+      lines.text(`${measureColumn(name)}\t${queryId}\t`);
+      write(lines);
+      lines.newline();
+      return lines.bytes.toString('utf8', 0, lines.length);
+    };
+    expect(line('ndcg_cut_10', 'q1', (lines) => lines.fixed(0.03125, 4))).toBe('ndcg_cut_10           \tq1\t0.0312\n');
+    expect(line('map', 'all', (lines) => lines.fixed(0.5, 2))).toBe('map                   \tall\t  0.50\n');
+    expect(line('num_rel_ret', 'q10', (lines) => lines.count(7))).toBe('num_rel_ret           \tq10\t7\n');
   });
 });
 

@@ -6,7 +6,13 @@
 
 import fs from 'node:fs';
 
-import { describeJsonError, findNestingBeyond, findRepeatedKey, lineAndColumn } from '../../files/json-text.js';
+import {
+  describeJsonError,
+  findNestingBeyond,
+  findRepeatedKey,
+  lineAndColumn,
+  MAX_JSON_NESTING,
+} from '../../files/json-text.js';
 import { describeConflictMarkers } from '../conflict-markers.js';
 import { ACCEPT_HINT, BaselineError, assertBaselinePath } from './errors.js';
 import {
@@ -20,8 +26,6 @@ import { upgradeRows } from './upgrade.js';
 const TOP_LEVEL_KEYS = ['generatedBy', 'schemaVersion'];
 /** How deep a baseline nests: file, rows, row, its describe path or its audit. */
 const BASELINE_NESTING = 4;
-// Far above BASELINE_NESTING, far below what would strain the checks that walk the parsed value.
-const MAX_NESTING = 64;
 
 /**
  * Reads baseline text. `path` is used in messages only. Throws BaselineError for an empty file, text that
@@ -48,13 +52,13 @@ export function parseBaseline(text: string, path: string): BaselineFile {
   }
   const conflict = describeConflictMarkers(body, path);
   if (conflict !== undefined) throw new BaselineError(path, 'invalid-json', conflict);
-  const tooDeep = findNestingBeyond(body, MAX_NESTING);
+  const tooDeep = findNestingBeyond(body, MAX_JSON_NESTING);
   if (tooDeep !== undefined) {
     const { line, column } = lineAndColumn(body, tooDeep);
     throw new BaselineError(
       path,
       'malformed',
-      `nests objects and arrays more than ${MAX_NESTING} levels deep (line ${line}, column ${column}); a baseline nests ${BASELINE_NESTING}; ${ACCEPT_HINT}.`,
+      `nests objects and arrays more than ${MAX_JSON_NESTING} levels deep (line ${line}, column ${column}); a baseline nests ${BASELINE_NESTING}; ${ACCEPT_HINT}.`,
     );
   }
   let data: unknown;

@@ -1,11 +1,10 @@
 // `rag-matchers history`: how each suite's measures moved over the git history of the baseline file.
+import { DEFAULT_BASELINE_PATH } from '../../gate/user-options.js';
 import { formatMeasure, parseMeasure } from '../../core/measures.js';
 import { writeHistoryHtml } from '../../report/html/run-report.js';
 import { formatHistory, historyBySuite, HistoryError, readBaselineHistory } from '../../report/history.js';
 import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
 import { CommandError, EXIT_OK, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
-
-export const DEFAULT_BASELINE = 'rag-baseline.json';
 
 const USAGE = `Usage: rag-matchers history [options]
 
@@ -15,7 +14,7 @@ the number of questions when it changed). Uncommitted changes show as
 "working tree". Renames of the file are followed.
 
 Options:
-      --baseline <file>  the baseline file (default ${DEFAULT_BASELINE})
+      --baseline <file>  the baseline file (default ${DEFAULT_BASELINE_PATH})
       --html <file>      also draw the history as a self-contained HTML page
       --suite <text>     only suites whose id contains <text> (repeatable)
       --measure <name>   only this measure, e.g. recall@5 (repeatable)
@@ -47,7 +46,7 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
     if (parsed.positionals.length > 0) {
       throw usageError(`unexpected argument '${parsed.positionals[0]}'; name the baseline with --baseline <file>`);
     }
-    const baseline = stringOption(parsed, 'baseline') ?? DEFAULT_BASELINE;
+    const baseline = stringOption(parsed, 'baseline') ?? DEFAULT_BASELINE_PATH;
     if (baseline.trim() === '') throw usageError('--baseline needs a file path');
     const htmlPath = stringOption(parsed, 'html');
     if (htmlPath !== undefined && htmlPath.trim() === '') throw usageError('--html needs a file path');

@@ -52,16 +52,6 @@ export function measureColumn(name: string): string {
   return name.length >= 22 ? name : name.padEnd(22);
 }
 
-/** One line of trec_eval output for a float measure: `%-22s\t%s\t%6.<digits>f\n`. */
-export function trecValueLine(name: string, queryId: string, value: number, digits = 4): string {
-  return `${measureColumn(name)}\t${queryId}\t${formatFixed(value, digits).padStart(6)}\n`;
-}
-
-/** One line of trec_eval output for a count: `%-22s\t%s\t%ld\n`. */
-export function trecCountLine(name: string, queryId: string, count: number): string {
-  return `${measureColumn(name)}\t${queryId}\t${Math.trunc(count)}\n`;
-}
-
 const BYTE_SPACE = 0x20;
 const BYTE_DOT = 0x2e;
 const BYTE_ZERO = 0x30;
