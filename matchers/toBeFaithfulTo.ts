@@ -17,7 +17,7 @@ const NAME = 'toBeFaithfulTo';
 const ARGS = 'contexts, options';
 
 /** Every checked sentence must be supported unless the test asks for less. */
-export const DEFAULT_FAITHFULNESS_MIN = 1;
+const DEFAULT_FAITHFULNESS_MIN = 1;
 /** Missing terms listed per unsupported sentence. */
 const MAX_TERMS_SHOWN = 15;
 

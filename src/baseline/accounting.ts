@@ -25,7 +25,7 @@ export interface BaselineAccounting {
 }
 
 /** What statusOf reads of a GroupedRow: the row's question ids and the samples (their tests) behind them. */
-export interface ProducedRow {
+interface ProducedRow {
   readonly ids: readonly string[];
   readonly sources: readonly { readonly test: string }[];
 }

@@ -7,15 +7,6 @@ import { comparePaired, valuesDiffer, type PairedMove, type RegressionRule } fro
 import type { GroupedRow } from './group.js';
 import { own, type BaselineSamples } from './file/types.js';
 
-export {
-  DEFAULT_TOLERANCE,
-  canonicalMeasure,
-  resolveTolerance,
-  toleranceFor,
-  type ResolvedTolerance,
-  type ToleranceOption,
-} from '../core/regression-rule.js';
-
 /** A question whose value changed. */
 export interface SampleChange {
   sampleId: string;

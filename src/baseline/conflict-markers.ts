@@ -3,7 +3,7 @@
 // JSON; the reader says which it is and how to resolve it instead of "unexpected token".
 
 /** In the closing marker the merge driver writes, before the command that re-records the block's suite. */
-export const DRIVER_MARKER_TAG = 'rag-matchers merge-baseline';
+const DRIVER_MARKER_TAG = 'rag-matchers merge-baseline';
 const RERECORD = '; then re-record: ';
 
 /** The three marker lines around one conflict the merge driver leaves. */

@@ -209,7 +209,7 @@ function meanOfRuns(runs: readonly number[]): number {
 }
 
 /** Gives repeated ids ` #2`, ` #3`, … in order (in place), never colliding with an id that occurs in the row. */
-export function assignOrdinals(ids: string[]): void {
+function assignOrdinals(ids: string[]): void {
   const taken = new Set(ids);
   if (taken.size === ids.length) return; // no repeats: the common case
   const rawIds = [...ids];

@@ -54,7 +54,7 @@ export function baselineFromRun(run: CollectedRun): BaselineFile {
  * An entry of the baseline: a whole suite (no measure), a whole suite × measure (no sampleIds), or some
  * samples of one suite × measure. `suite` is the display name, `suiteKey` the exact identity (suiteKeyOf).
  */
-export interface BaselineEntryRef {
+interface BaselineEntryRef {
   suite: string;
   suiteKey: string;
   measure?: string;
@@ -67,7 +67,7 @@ export interface MergeOptions {
   /**
    * Test files this run executed in full (relative, '/' separated). Only their entries can be obsolete:
    * a run of some files never marks other files' suites obsolete. Default: the files of the suites in
-   * `current` (CollectedRun.files when the reporter knows them better; see filesOfRun).
+   * `current` (CollectedRun.files when the reporter knows them better).
    */
   files?: Iterable<string>;
   /** When given, every suite of a file for which it returns false is obsolete (the test file was deleted). */
@@ -317,12 +317,6 @@ function suitesAsRows(file: BaselineFile): Map<string, Map<string, { ids: string
     rows.set(key, new Map(Object.keys(suite).map((measure) => [measure, { ids: Object.keys(suite[measure]!) }])));
   }
   return rows;
-}
-
-/** The files a run covered in full: `run.files` when the reporter listed them, else the files that recorded samples. */
-export function filesOfRun(run: CollectedRun): string[] {
-  if (run.files !== undefined) return [...run.files];
-  return [...new Set(run.samples.map((sample) => sample.file))];
 }
 
 export interface UpdateBaselineOptions {

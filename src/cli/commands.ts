@@ -1,5 +1,5 @@
 // One line per subcommand; each module exports `run(args): Promise<number>` (the exit code).
-export interface CommandModule {
+interface CommandModule {
   run(args: readonly string[]): Promise<number>;
 }
 

@@ -18,7 +18,7 @@ import { choiceOption, numberOption, stringList, stringOption, type OptionSpec, 
 import { fileError, usageError, type CommandIO } from './io.js';
 
 /** Measures evaluated when no -m is given. */
-export const DEFAULT_MEASURES = ['hit@10', 'recall@10', 'mrr@10', 'ndcg@10'] as const;
+const DEFAULT_MEASURES = ['hit@10', 'recall@10', 'mrr@10', 'ndcg@10'] as const;
 
 /** Flags shared by eval and compare: measures and the core's options. */
 export const EVALUATION_OPTIONS: Record<string, OptionSpec> = {

@@ -43,7 +43,7 @@ const KNOWN_OPTIONS = new Set([
 ]);
 
 /** Validates a cutoff: a whole number, or undefined / ≤ 0 for "the whole list". */
-export function validateK(k: unknown, argumentName = 'k'): number | undefined {
+function validateK(k: unknown, argumentName = 'k'): number | undefined {
   if (k === undefined) return undefined;
   if (typeof k !== 'number') {
     throw new TypeError(

@@ -1,13 +1,9 @@
 export type { Hit, Relevance, KeySelector, KeyOptions, EvaluateOptions, RetrievalEvaluation } from './types.js';
 export { stableKey, documentKeyOf, KEY_RULES } from './keys.js';
-export { prepareJudgments, type Judgments, type JudgmentOptions } from './relevance.js';
-export { compareUtf8, rankedKeys, judgeRanking, collapseToDocuments, type JudgedRanking } from './ranking.js';
 export { explainRanking, type RankedRow, type RankingExplanation } from './explain.js';
 export {
   evaluate,
   evaluateMeasures,
-  judgeHits,
-  validateK,
   precisionAtK,
   recallAtK,
   f1AtK,
@@ -26,13 +22,7 @@ export {
   type MeasureName,
   type MeasureSpelling,
 } from './measures.js';
-export {
-  MEASURE_TABLE,
-  MEASURE_NAMES,
-  type MeasureDefinition,
-  type RankingState,
-  type CutoffRule,
-} from './measure-table.js';
+export { MEASURE_NAMES } from './measure-table.js';
 export {
   wilsonInterval,
   bootstrapMeanInterval,

@@ -6,7 +6,7 @@ import { readJudgedGrades, readJudgmentSettings } from './relevance.js';
 import type { EvaluateOptions, Hit, Relevance } from './types.js';
 
 /** How many unjudged ids a sample keeps (their count is kept in full). */
-export const MAX_UNJUDGED_IDS = 5;
+const MAX_UNJUDGED_IDS = 5;
 
 export interface JudgmentAudit {
   /** 8 hex characters; equal for the same judgments as evaluated, whatever their shape (array, Set, object, Map). */
@@ -56,7 +56,7 @@ export function unjudgedAtCutoff(audit: JudgmentAudit, k: number | undefined): U
  * A short, stable fingerprint of judgments: ids sorted in code-unit order with their grades, and the
  * minimum grade, hashed. Grades below the minimum count (a 0 is a judgment).
  */
-export function judgmentsFingerprint(grades: ReadonlyMap<string, number>, minGrade: number): string {
+function judgmentsFingerprint(grades: ReadonlyMap<string, number>, minGrade: number): string {
   const ids = [...grades.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return hash53(JSON.stringify([minGrade, ids.map((id) => [id, grades.get(id)])])).slice(0, 8);
 }

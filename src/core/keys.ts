@@ -16,7 +16,7 @@ export const KEY_RULES = [
 ] as const;
 
 /** Unicode normalisation forms accepted by the `normalize` option. */
-export const NORMALIZATION_FORMS = ['NFC', 'NFD', 'NFKC', 'NFKD'] as const;
+const NORMALIZATION_FORMS = ['NFC', 'NFD', 'NFKC', 'NFKD'] as const;
 
 type Fields = Record<string, unknown>;
 
@@ -129,7 +129,7 @@ export function isDocumentScorePair(hit: unknown): hit is readonly [object, numb
 }
 
 /** The hit the key rules read: the document of a `[Document, score]` pair, else the hit itself. */
-export function unwrapHit(hit: Hit): Hit {
+function unwrapHit(hit: Hit): Hit {
   return isDocumentScorePair(hit) ? hit[0] : hit;
 }
 

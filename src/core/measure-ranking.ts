@@ -17,7 +17,7 @@ const COUNTED_GAIN_LIMIT = 64;
  * The largest nDCG gain accepted. Beyond it a sum of gains (the DCG, the ideal DCG) could overflow
  * to Infinity and nDCG become NaN; with gain 'exponential' that is a grade above 996.
  */
-export const MAX_GAIN = 1e300;
+const MAX_GAIN = 1e300;
 
 /** Measures with their canonical names and the distinct cutoffs they need: computed once, reused per query. */
 export interface MeasurePlan {
@@ -158,7 +158,7 @@ export function ranksNeeded(plan: MeasurePlan, retrievedCount: number): number {
 }
 
 /** The highest grade whose nDCG gain stays within MAX_GAIN (996 with exponential gain). */
-export function largestGrade(gain: JudgmentSettings['gain']): number {
+function largestGrade(gain: JudgmentSettings['gain']): number {
   return gain === 'exponential' ? Math.floor(Math.log2(MAX_GAIN)) : MAX_GAIN;
 }
 
@@ -350,7 +350,7 @@ export function measureGradedRanking(
  * ranked before, with nothing allocated per query. A slot refers to its key rather than holding it:
  * a judged id by its entry (≥ 0), a hit by its rank (as ~rank, < 0, in the keys being judged).
  */
-export interface KeyTable {
+interface KeyTable {
   /** Per slot: in use when stamps[slot] === generation. */
   stamps: Int32Array;
   /** Per slot: the hash of its key. */
@@ -771,7 +771,7 @@ export function reserveJudgedSpans(scratch: MeasureScratch, count: number): Judg
  * units, where doc ids of one collection differ. Equal spans hash equal; lookups compare the spans
  * themselves on a hash match.
  */
-export function spanHash(text: string, start: number, end: number): number {
+function spanHash(text: string, start: number, end: number): number {
   let hash = Math.imul(0x811c9dc5 ^ (end - start), 0x01000193);
   for (let position = Math.max(start, end - 12); position < end; position++) {
     hash ^= text.charCodeAt(position);
@@ -905,7 +905,7 @@ export function unmatchedJudgedIds(scratch: MeasureScratch, minGrade: number, co
   return unmatched;
 }
 
-export function repeatedKeyError(index: number, key: string): RangeError {
+function repeatedKeyError(index: number, key: string): RangeError {
   return new RangeError(
     `hits[${index}] repeats the key ${JSON.stringify(key)} already ranked higher, and duplicates is 'error'. ` +
       `De-duplicate the hits, or use duplicates: 'count' to let a repeat take its slot without gaining.`,

@@ -6,7 +6,7 @@
 export type Random = () => number;
 
 const TWO_POW_32 = 4294967296;
-export const MAX_SEED = TWO_POW_32 - 1;
+const MAX_SEED = TWO_POW_32 - 1;
 
 /**
  * xoshiro128** 1.1 (Blackman & Vigna, https://prng.di.unimi.it/xoshiro128starstar.c): 32-bit outputs,

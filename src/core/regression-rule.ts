@@ -19,10 +19,10 @@ import { DEFAULT_RESAMPLES, DEFAULT_SEED, holmCorrection, pairedComparison, type
 
 export const DEFAULT_TOLERANCE = 0.01;
 /** The paired test when none is named: exact, deterministic, and cheap (see docs/decisions.md). */
-export const DEFAULT_TEST: PairedTestName = 'sign';
+const DEFAULT_TEST: PairedTestName = 'sign';
 export { DEFAULT_RESAMPLES, DEFAULT_SEED };
 /** Relative rounding slack of every tolerance comparison and of "this question changed". */
-export const ROUNDING_SLACK = 1e-12;
+const ROUNDING_SLACK = 1e-12;
 
 /** A number for every measure, or per-measure overrides (`{ 'recall@5': 0 }`) with an optional `default`. */
 export type ToleranceOption = number | Readonly<Record<string, number>>;
@@ -88,7 +88,7 @@ function checkTolerance(value: unknown, name: string): number {
 }
 
 /** `recall@5` for `R@5`; `faithfulness` and `judge:<name>` as they are. */
-export function canonicalMeasure(key: string, name: string): string {
+function canonicalMeasure(key: string, name: string): string {
   if (key === 'faithfulness' || /^judge:.+/.test(key)) return key;
   try {
     return formatMeasure(parseMeasure(key));
@@ -98,7 +98,7 @@ export function canonicalMeasure(key: string, name: string): string {
 }
 
 /** Whether a mean change is beyond the tolerance, with rounding absorbed (0.80 − 0.81 is exactly at 0.01). */
-export function movementOf(delta: number, tolerance: number, scale: number): 'below' | 'above' | 'within' {
+function movementOf(delta: number, tolerance: number, scale: number): 'below' | 'above' | 'within' {
   const slack = ROUNDING_SLACK * Math.max(1, Math.abs(scale));
   if (delta < -tolerance - slack) return 'below';
   if (delta > tolerance + slack) return 'above';

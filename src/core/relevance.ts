@@ -144,7 +144,7 @@ function bestGradePerDocument(grades: Map<string, number>, documentKey: (key: st
   return documents;
 }
 
-export function validateMinGrade(minGrade: unknown): number {
+function validateMinGrade(minGrade: unknown): number {
   if (minGrade === undefined) return 1;
   if (typeof minGrade !== 'number' || !Number.isFinite(minGrade) || minGrade <= 0) {
     throw new RangeError(

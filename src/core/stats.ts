@@ -10,11 +10,11 @@ export const DEFAULT_CONFIDENCE = 0.95;
 export const DEFAULT_RESAMPLES = 10_000;
 export const DEFAULT_SEED = 42;
 /** Largest number of resamples accepted (80 MB of Float64 resample means). */
-export const MAX_RESAMPLES = 10_000_000;
+const MAX_RESAMPLES = 10_000_000;
 /** With `exact: 'auto'`, the randomization test enumerates every sign assignment up to this many non-zero differences. */
-export const AUTO_EXACT_MAX_PAIRS = 16;
+const AUTO_EXACT_MAX_PAIRS = 16;
 /** With `exact: true`, enumeration is allowed up to this many non-zero differences (2^20 assignments). */
-export const EXACT_MAX_PAIRS = 20;
+const EXACT_MAX_PAIRS = 20;
 
 // Two statistics that are equal in exact arithmetic can differ in the last bits after summation in a
 // different order. Comparisons treat values this close (relative to the data's scale) as equal.

@@ -67,7 +67,7 @@ export interface EvaluationCounts {
  * The measures evaluate() also returns under a field name of their own, each the value of one measure
  * of `values` (measure-fields.ts reads them from it).
  */
-export interface NamedMeasureFields {
+interface NamedMeasureFields {
   /** `values.precision`: relevant hits in the top k ÷ k. */
   precisionAtK: number;
   /** `values.recall`: relevant hits in the top k ÷ relevant count. */

@@ -3,7 +3,6 @@
 import { DatasetFormatError } from '../files/format-error.js';
 
 export { DatasetFormatError, STRING_SOURCE_NAME, type DatasetFormatErrorDetails } from '../files/format-error.js';
-export { TrecFormatError } from '../trec/errors.js';
 
 /** A malformed line in a JSON Lines eval set or run. */
 export class JsonlFormatError extends DatasetFormatError {

@@ -40,7 +40,7 @@ function formatErrorMessage({ file, lineNumber, lineText, problem }: DatasetForm
 }
 
 /** Shows at most MAX_SHOWN_LINE_LENGTH characters, JSON-quoted so tabs and control characters are visible. */
-export function truncateLine(lineText: string): string {
+function truncateLine(lineText: string): string {
   const shown = lineText.length > MAX_SHOWN_LINE_LENGTH ? `${lineText.slice(0, MAX_SHOWN_LINE_LENGTH)}…` : lineText;
   return JSON.stringify(shown);
 }

@@ -56,7 +56,7 @@ const DEFAULT_STALE_MS = 10 * 60_000;
 const BREAKER_STALE_MS = 10_000;
 
 /** `<dir>/.<name>.lock` for `<dir>/<name>`. */
-export function lockPathFor(target: string): string {
+function lockPathFor(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.lock`);
 }
 

@@ -8,7 +8,7 @@ import type { RunSummary, SummaryRow } from '../report/summary.js';
 import { parseSuiteKey } from '../recording/collected.js';
 
 /** GitHub shows at most this many annotations of one kind per step. */
-export const ANNOTATIONS_PER_KIND = 10;
+const ANNOTATIONS_PER_KIND = 10;
 
 interface Annotation {
   level: 'error' | 'notice';

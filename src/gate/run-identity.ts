@@ -32,7 +32,7 @@ export function currentCommit(root: string, env: Record<string, string | undefin
 }
 
 /** A short fingerprint of what is declared (measures and overrides; not the root, which differs between machines). */
-export function declarationFingerprint(declaration: WorkerDeclaration): string {
+function declarationFingerprint(declaration: WorkerDeclaration): string {
   if (!declaresAnything(declaration)) return '';
   const canonical = JSON.stringify([
     declaration.measures,

@@ -30,9 +30,9 @@ import { NOT_JUDGED_REASONS, type FileOutcome, type NotJudgedReason } from '../r
 import type { RunStamp } from '../recording/run-stamp.js';
 import { SHARED_REPORTER_OPTIONS, type RagReporterOptions } from './user-options.js';
 
-export const SHARD_REPORT_KIND = 'shard-samples';
+const SHARD_REPORT_KIND = 'shard-samples';
 /** 2 added `stamp` and `outcomes`; version 1 files are still read (nothing to check them against). */
-export const SHARD_REPORT_SCHEMA_VERSION = 2;
+const SHARD_REPORT_SCHEMA_VERSION = 2;
 
 export interface ShardReport {
   generatedBy: 'rag-matchers';

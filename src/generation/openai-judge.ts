@@ -16,7 +16,7 @@ export interface ChatMessage {
 }
 
 /** The response of a fetch, as far as the judge reads it. */
-export interface JudgeFetchResponse {
+interface JudgeFetchResponse {
   status: number;
   statusText: string;
   headers: { get(name: string): string | null };
@@ -31,7 +31,7 @@ export interface JudgeFetchResponse {
  * The fetch function the judge calls: the global one's type where the project has it (Node's or the
  * DOM's), else the shape the judge uses, so that these declarations need neither @types/node nor DOM.
  */
-export type JudgeFetch = typeof globalThis extends { fetch: infer GlobalFetch }
+type JudgeFetch = typeof globalThis extends { fetch: infer GlobalFetch }
   ? GlobalFetch
   : (
       url: string,

@@ -252,7 +252,7 @@ export const CHINESE_STOP_WORDS: readonly string[] = Object.freeze([
 export const DEFAULT_STOP_WORDS: readonly string[] = Object.freeze([...ENGLISH_STOP_WORDS, ...CHINESE_STOP_WORDS]);
 
 /** Used when no locale is given, so results do not depend on the machine's settings. */
-export const DEFAULT_LOCALE = 'en';
+const DEFAULT_LOCALE = 'en';
 
 export type StopWordList = readonly string[] | ReadonlySet<string>;
 

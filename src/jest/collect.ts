@@ -8,7 +8,7 @@ import type { FileOutcome, NotJudgedReason, RunOutcomes } from '../recording/out
 import { SIDECAR_PREFIX, SIDECAR_SUFFIX, type SidecarRecord } from './recorder.js';
 
 /** What Jest reports per test (AssertionResult), as far as matching needs it. */
-export interface JestTestOutcome {
+interface JestTestOutcome {
   ancestorTitles: readonly string[];
   title: string;
   fullName: string;
@@ -48,7 +48,7 @@ function incompleteReason(test: JestTestOutcome, context: JestRunContext): NotJu
 }
 
 /** The file's outcome: whether it loaded, and the tests that did not run to the end. */
-export function outcomeOfFile(file: JestFileOutcome, relativePath: string, context: JestRunContext = {}): FileOutcome {
+function outcomeOfFile(file: JestFileOutcome, relativePath: string, context: JestRunContext = {}): FileOutcome {
   const outcome: FileOutcome = { file: relativePath, incomplete: [] };
   if (file.testExecError !== undefined && file.testExecError !== null) {
     const message = (file.testExecError as { message?: unknown }).message;

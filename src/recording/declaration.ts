@@ -14,10 +14,10 @@ import { describeValue } from '../core/describe.js';
 import type { CollectedRun } from './collected.js';
 
 /** Where the reporter puts the checked declaration for the test workers (JSON of a WorkerDeclaration). */
-export const DECLARATION_ENV = 'RAG_MATCHERS_DECLARATION';
+const DECLARATION_ENV = 'RAG_MATCHERS_DECLARATION';
 
 /** Separator of the parts of a suite name: `test/faq.test.ts > refunds > partial`. */
-export const SUITE_SEPARATOR = ' > ';
+const SUITE_SEPARATOR = ' > ';
 
 /** A suite's own measures, replacing the project's. */
 export interface SuiteDeclaration {
@@ -82,7 +82,7 @@ function canonicalMeasures(value: unknown, where: string, source: string): strin
 }
 
 /** `'test/a.test.ts > refunds'` → ['test/a.test.ts', 'refunds'] (parts trimmed, file '/'-separated). */
-export function suiteKeyPath(key: string): string[] {
+function suiteKeyPath(key: string): string[] {
   const parts = key.split(SUITE_SEPARATOR).map((part) => part.trim());
   parts[0] = (parts[0] as string).split('\\').join('/').replace(/^\.\//, '');
   return parts;
@@ -157,7 +157,7 @@ function samePrefix(prefix: readonly string[], path: readonly string[]): boolean
 }
 
 /** The suite override that applies to a test in `file` under `describePath`: the longest matching key. */
-export function overrideFor(
+function overrideFor(
   declaration: WorkerDeclaration,
   file: string,
   describePath: readonly string[],
@@ -260,7 +260,7 @@ export function unmatchedSuiteOverrides(
 }
 
 /** The message reporters print for unmatched overrides (and fail the run with). */
-export function formatUnmatchedOverrides(problems: readonly string[]): string {
+function formatUnmatchedOverrides(problems: readonly string[]): string {
   return `rag-matchers: a per-suite measures override names no suite (fix or remove it in the reporter options):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`;
 }
 

@@ -7,7 +7,7 @@
 // instead of judged.
 
 /** The variable that carries the stamp to the workers. */
-export const RUN_STAMP_ENV = 'RAG_MATCHERS_RUN';
+const RUN_STAMP_ENV = 'RAG_MATCHERS_RUN';
 /** Where a Vitest test carries the stamp in its task.meta. */
 export const RUN_META_KEY = 'ragMatchersRun';
 
@@ -19,7 +19,7 @@ export interface RunStamp {
   commit: string;
 }
 
-export function formatRunStamp(stamp: RunStamp): string {
+function formatRunStamp(stamp: RunStamp): string {
   return `${stamp.declaration} ${stamp.commit}`;
 }
 

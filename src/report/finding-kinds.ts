@@ -3,7 +3,7 @@
 import type { NotJudgedReason } from '../recording/outcomes.js';
 
 /** Which settings make a finding of a kind fail the run (when the run is judged, not updating the baseline). */
-export type FindingFailRule =
+type FindingFailRule =
   /** failOnRegression (default true). */
   | 'regression'
   /** strict or failOnNew. */

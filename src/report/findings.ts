@@ -10,13 +10,13 @@ import { movementOfMeans } from '../core/regression-rule.js';
 import { FINDING_KINDS, type FindingKind, type GateFinding } from './finding-kinds.js';
 import type { MissingRow, NotJudgedGroup, ResolvedSummaryOptions, SummaryRow } from './summary-model.js';
 
-export { FINDING_KINDS, type FindingKind, type GateFinding } from './finding-kinds.js';
+export { type GateFinding } from './finding-kinds.js';
 
 /** A finding's fields beyond those its kind decides (accept, fails). */
 type FindingFields = Omit<GateFinding, 'accept' | 'fails'>;
 
 /** Whether a finding of `kind` fails the run under `settings`. */
-export function findingFails(kind: FindingKind, settings: ResolvedSummaryOptions): boolean {
+function findingFails(kind: FindingKind, settings: ResolvedSummaryOptions): boolean {
   if (settings.updatingBaseline) return false;
   switch (FINDING_KINDS[kind].fails) {
     case 'regression':

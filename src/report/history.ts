@@ -20,7 +20,7 @@ import { parseSuiteKey, suiteNameOf } from '../recording/collected.js';
 import { escapeConsole } from '../core/escape.js';
 import { displayWidth, formatDelta, formatValue } from './wording.js';
 
-export interface HistoryCommit {
+interface HistoryCommit {
   sha: string;
   shortSha: string;
   /** Author date, ISO 8601 with the author's offset. */
@@ -29,7 +29,7 @@ export interface HistoryCommit {
   subject: string;
 }
 
-export interface MeasurePoint {
+interface MeasurePoint {
   mean: number;
   count: number;
 }
@@ -375,7 +375,7 @@ export type HistoryCell =
       first: boolean;
     };
 
-export interface SuiteHistoryRow {
+interface SuiteHistoryRow {
   /** Index into history.versions. */
   version: number;
   cells: HistoryCell[];

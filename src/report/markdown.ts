@@ -201,7 +201,7 @@ function nothingChanged(summary: RunSummary): boolean {
 }
 
 /** GitHub's limit on a pull-request comment's body, in characters. */
-export const MARKDOWN_COMMENT_LIMIT = 65_536;
+const MARKDOWN_COMMENT_LIMIT = 65_536;
 
 /**
  * Lines that never grow past `limit` characters (joined with newlines): a block that does not fit is

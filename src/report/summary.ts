@@ -36,18 +36,15 @@ import { parseSuiteKey, suiteNameOf, type CollectedRun } from '../recording/coll
 
 export type { RowComparison, SampleChange } from '../baseline/compare.js';
 export { IntervalCache, type RowInterval } from './intervals.js';
-export type { FindingKind, GateFinding } from './finding-kinds.js';
+export type { GateFinding } from './finding-kinds.js';
 export type {
   BaselineCoverage,
   MissingRow,
-  NotJudgedGroup,
-  ResolvedSummaryOptions,
   RowStatus,
   RunSummary,
   SummaryOptions,
   SummaryRow,
 } from './summary-model.js';
-export { DEFAULT_TEST } from '../core/regression-rule.js';
 
 /**
  * Resamples of the bootstrap interval shown next to a mean. The interval describes; the paired test
@@ -58,7 +55,7 @@ export { DEFAULT_TEST } from '../core/regression-rule.js';
  * times slower for a third decimal; set intervalResamples for more.
  */
 export const DEFAULT_INTERVAL_RESAMPLES = 1_000;
-export const DEFAULT_CONFIDENCE = 0.95;
+const DEFAULT_CONFIDENCE = 0.95;
 
 /**
  * Summarises a run and compares it with the baseline (undefined: no baseline yet, every row is new).
@@ -524,7 +521,7 @@ const MAX_LOOK_ALIKE_WARNINGS = 5;
  * characters, trailing spaces or Unicode normalisation: they print alike but are compared as two
  * questions (`q1` in the baseline, `q1 ` now: one missing, one new).
  */
-export function lookAlikeWarnings(rows: readonly SummaryRow[]): string[] {
+function lookAlikeWarnings(rows: readonly SummaryRow[]): string[] {
   const warnings: string[] = [];
   let more = 0;
   for (const row of rows) {

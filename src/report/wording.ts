@@ -42,10 +42,10 @@ export function reportCommands(acceptCommand: string): ReportCommands {
 }
 
 /** The environment variable that declares a run a deliberate subset (docs/baselines-and-ci.md, "Partial runs"). */
-export const PARTIAL_SWITCH = 'RAG_PARTIAL=1';
+const PARTIAL_SWITCH = 'RAG_PARTIAL=1';
 
 /** Why baseline questions were not judged, as a report says it. */
-export const NOT_JUDGED_TEXT: Record<NotJudgedReason, string> = {
+const NOT_JUDGED_TEXT: Record<NotJudgedReason, string> = {
   filtered: 'filtered out of this run (-t, file arguments, --project, or a shard of its own)',
   skipped: 'skipped (.skip, .todo, skipIf, or .only elsewhere in the file)',
   failed: 'their test failed before measuring them',

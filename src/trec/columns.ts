@@ -42,7 +42,7 @@ export interface RunColumns {
 }
 
 /** The line number of entry `entry`: its text's first line plus the line ends before the entry. */
-export function runLineNumberOf(run: RunColumns, entry: number): number {
+function runLineNumberOf(run: RunColumns, entry: number): number {
   const chunk = entryTextOf(run, entry);
   const text = run.texts[chunk] as string;
   const end = run.docStart[entry] as number;
@@ -188,7 +188,7 @@ export class RunColumnsBuilder implements RunSink {
   }
 }
 
-export function countNewlines(text: string): number {
+function countNewlines(text: string): number {
   let count = 0;
   for (let position = text.indexOf('\n'); position !== -1; position = text.indexOf('\n', position + 1)) count++;
   return count;

@@ -24,8 +24,8 @@ import { parseDecimalSpan, parseIntegerSpan } from './number.js';
 /** Which variant of the TREC grammar a reader accepts (see the table at the top of this file). */
 export type TrecGrammar = 'strict' | 'trec_eval';
 
-export const RUN_LAYOUT = 'qid Q0 docno rank score tag';
-export const QRELS_LAYOUT = 'qid iter docno rel';
+const RUN_LAYOUT = 'qid Q0 docno rank score tag';
+const QRELS_LAYOUT = 'qid iter docno rel';
 
 const CHAR_TAB = 9;
 const CHAR_CARRIAGE_RETURN = 13;

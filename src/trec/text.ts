@@ -28,7 +28,7 @@ export class TrecTextTooLargeError extends RangeError {
 }
 
 /** The error for a file of `length` bytes read whole. */
-export function tooLargeToReadWhole(file: string, length: number, hint: string): TrecTextTooLargeError {
+function tooLargeToReadWhole(file: string, length: number, hint: string): TrecTextTooLargeError {
   return new TrecTextTooLargeError(
     `${file}: ${length} bytes is more than one JavaScript string holds (${textLimits.maxTextLength} characters), ` +
       `so the file cannot be read whole; ${hint}`,
@@ -178,7 +178,7 @@ export function readFileChunks(path: string, onText: (text: string) => void, rea
 }
 
 /** Hands over the chunks of an async source (standard input, a stream) in pieces that end on a line end. */
-export async function forEachAsyncLineChunk(
+async function forEachAsyncLineChunk(
   source: AsyncIterable<string | Uint8Array>,
   onText: (text: string) => void,
   reading: Pick<ChunkReading, 'file' | 'lineNumber' | 'onBytes'>,

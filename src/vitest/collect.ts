@@ -68,7 +68,7 @@ export function describePathOf(test: ReportedTestLike): string[] {
 }
 
 /** The samples a test recorded (none when it recorded nothing or the meta holds something else). */
-export function samplesOf(test: ReportedTestLike): MetricSample[] {
+function samplesOf(test: ReportedTestLike): MetricSample[] {
   const recorded = (test.meta() as Record<string, unknown>)[TASK_META_KEY];
   if (!Array.isArray(recorded)) return [];
   return recorded.map(cleanSample).filter((sample): sample is MetricSample => sample !== undefined);
@@ -92,7 +92,7 @@ function incompleteReason(test: ReportedTestLike, context: VitestRunContext): No
 }
 
 /** The file's outcome: whether it loaded and finished, and the tests that did not run to the end. */
-export function outcomeOfModule(module: ReportedModuleLike, file: string, context: VitestRunContext = {}): FileOutcome {
+function outcomeOfModule(module: ReportedModuleLike, file: string, context: VitestRunContext = {}): FileOutcome {
   const project = module.project?.name;
   const outcome: FileOutcome = { file, ...(project ? { project } : {}), incomplete: [] };
   const errors = module.errors?.() ?? [];

@@ -31,7 +31,7 @@ export const REPORT_FILE_OPTIONS = Object.fromEntries(
 ) as { readonly [Name in ReportFileOption]: (typeof REPORT_CATALOGUE)[Name]['exampleFile'] };
 
 /** The formats turned on or off by a boolean option of the same name (the step summary: default on). */
-export type ReportSwitchOption = Exclude<ReportFormatName, ReportFileOption>;
+type ReportSwitchOption = Exclude<ReportFormatName, ReportFileOption>;
 
 /** One option per report file: its path (relative to the project root), or false (or absent) for none. */
 export type ReportFileOptions = { [Name in ReportFileOption]?: string | false } & {

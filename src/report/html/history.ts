@@ -96,7 +96,7 @@ export async function writeHistoryHtml(
 }
 
 /** One line per measure over the versions (x: version order, evenly spaced; a gap where the measure is absent). */
-export function historyChart(history: BaselineHistory, suite: SuiteHistory): string {
+function historyChart(history: BaselineHistory, suite: SuiteHistory): string {
   const versions = history.versions;
   const width = 760;
   const left = 48;

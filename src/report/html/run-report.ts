@@ -20,7 +20,7 @@ import { validateJsonReport } from './input.js';
 import { page } from './page.js';
 
 export { parseJsonReport, ReportFormatError, validateJsonReport } from './input.js';
-export { renderHistoryHtml, writeHistoryHtml, type HistoryHtmlOptions } from './history.js';
+export { renderHistoryHtml, writeHistoryHtml } from './history.js';
 
 export interface HtmlRenderOptions {
   /** Heading and page title. Default "RAG retrieval quality". */

@@ -69,7 +69,7 @@ function isBlank(code: number): boolean {
  * The run tag of the last run line in `text` (trec_eval's runid: the sixth column of the file's
  * last line that is neither blank nor a comment), or undefined when `text` has no such line.
  */
-export function lastRunTag(text: string, end = text.length): string | undefined {
+function lastRunTag(text: string, end = text.length): string | undefined {
   while (end > 0) {
     const start = text.lastIndexOf('\n', end - 1) + 1;
     let first = start;
@@ -92,7 +92,7 @@ export function lastRunTag(text: string, end = text.length): string | undefined 
  * reader takes, in UTF-8): a longer last line is the reader's error to report, with the file and line,
  * and a file of one gigabyte-long line is never decoded whole.
  */
-export function runTagOfFile(path: string): string | undefined {
+function runTagOfFile(path: string): string | undefined {
   const descriptor = openSync(path, 'r');
   try {
     const size = fstatSync(descriptor).size;

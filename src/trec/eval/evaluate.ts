@@ -48,7 +48,7 @@ export interface TrecEvalInvocation {
 }
 
 /** A progress display over the bytes of the run read so far. */
-export interface ProgressDisplay {
+interface ProgressDisplay {
   update(done: number): void;
   finish(): void;
 }

@@ -12,7 +12,7 @@ const DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000] as const;
 const DEFAULT_RECALL_LEVELS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] as const;
 
 /** The count a `count` row prints. */
-export type TrecCount = 'num_q' | 'num_ret' | 'num_rel' | 'num_rel_ret';
+type TrecCount = 'num_q' | 'num_ret' | 'num_rel' | 'num_rel_ret';
 
 interface TrecMeasureSpec {
   /** trec_eval's name (`P`, `ndcg_cut`, …). */
@@ -152,7 +152,7 @@ const KNOWN_UNSUPPORTED = new Set([
 ]);
 
 /** One printed line per query: `P_5`, `map`, `num_ret`. */
-export interface TrecRow {
+interface TrecRow {
   /** As printed: `P_5`, `ndcg_cut_10`, `map`. */
   label: string;
   kind: 'runid' | 'count' | 'value' | 'gm' | 'iprec';
