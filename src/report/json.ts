@@ -42,24 +42,10 @@ export interface JsonReport {
   /** Every baseline question in the run's scope: judged, missing (gone), or not judged by reason. */
   coverage: BaselineCoverage;
   baseline: { path: string | null; found: boolean };
-  settings: {
+  /** The run's settings (RunSummary.settings) as JSON: tolerance as plain objects, significance null when unset. */
+  settings: Omit<RunSummary['settings'], 'tolerance' | 'significance' | 'updatingBaseline'> & {
     tolerance: { default: number; byMeasure: Record<string, number> };
     significance: number | null;
-    test: 'sign' | 'randomization' | 't';
-    failOnRegression: boolean;
-    failOnNew: boolean;
-    /** The baseline had to be up to date (CI by default). */
-    strict: boolean;
-    /** The run declared itself a deliberate subset (RAG_PARTIAL=1): questions it did not judge do not fail it. */
-    partial: boolean;
-    confidence: number;
-    seed: number;
-    resamples: number;
-    intervalResamples: number;
-    holmFamily: number;
-    /** Only when set: the reporter options of repeated runs. */
-    minRepeats?: number;
-    maxSpread?: number;
   };
   warnings: string[];
   /** Test files that ran in full (CollectedRun.files), or null when the runner did not say. */

@@ -175,22 +175,27 @@ export interface RunSummary {
   /** Settings that make the verdict weaker than it looks (e.g. a test that can never reach significance). */
   warnings: string[];
   totals: { samples: number; suites: number; rows: number };
-  settings: {
-    tolerance: ResolvedTolerance;
-    significance?: number;
-    test: PairedTestName;
-    failOnRegression: boolean;
-    failOnNew: boolean;
-    strict: boolean;
-    updatingBaseline: boolean;
-    partial: boolean;
-    confidence: number;
-    seed: number;
-    resamples: number;
-    intervalResamples: number;
-    /** Rows in the Holm family: compared rows with at least one changed question. */
-    holmFamily: number;
-  } & RepeatRules;
+  /** SummaryOptions with their defaults filled in (the settings are stated there, once). */
+  settings: Required<Pick<SummaryOptions, DefaultedSetting>> &
+    Pick<SummaryOptions, 'significance'> &
+    RepeatRules & {
+      tolerance: ResolvedTolerance;
+      /** Rows in the Holm family: compared rows with at least one changed question. */
+      holmFamily: number;
+    };
 }
+
+/** The settings that always have a value once resolved (their defaults are in SummaryOptions' docs). */
+type DefaultedSetting =
+  | 'test'
+  | 'failOnRegression'
+  | 'failOnNew'
+  | 'strict'
+  | 'updatingBaseline'
+  | 'partial'
+  | 'confidence'
+  | 'seed'
+  | 'resamples'
+  | 'intervalResamples';
 
 export type ResolvedSummaryOptions = Omit<RunSummary['settings'], 'holmFamily'>;
