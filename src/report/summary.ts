@@ -24,6 +24,7 @@ import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.
 import { own, type BaselineFile, type BaselineSampleAudits, type BaselineSamples } from '../baseline/file/types.js';
 import { auditsOf, labelsChanged } from '../baseline/audits.js';
 import { parseMeasure } from '../core/measures.js';
+import { DEFAULT_CONFIDENCE } from '../core/stats.js';
 import {
   DEFAULT_RESAMPLES,
   DEFAULT_SEED,
@@ -55,7 +56,6 @@ export type {
  * times slower for a third decimal; set intervalResamples for more.
  */
 export const DEFAULT_INTERVAL_RESAMPLES = 1_000;
-const DEFAULT_CONFIDENCE = 0.95;
 
 /**
  * Summarises a run and compares it with the baseline (undefined: no baseline yet, every row is new).
