@@ -291,9 +291,12 @@ interface TableMeasures {
   formulas: readonly ((state: RankingState) => number)[];
 }
 
-/** The table's measures read at evaluate()'s k, and those that take no cutoff (read over the whole list). */
-const AT_K = measuresWhere((cutoff) => cutoff !== 'none');
-const WHOLE_LIST = measuresWhere((cutoff) => cutoff === 'none');
+/**
+ * The table's measures read at evaluate()'s k, and those that take no cutoff (read over the whole
+ * list; `rbp` with its default persistence).
+ */
+const AT_K = measuresWhere((cutoff) => cutoff !== 'none' && cutoff !== 'parameter');
+const WHOLE_LIST = measuresWhere((cutoff) => cutoff === 'none' || cutoff === 'parameter');
 
 function measuresWhere(test: (cutoff: string) => boolean): TableMeasures {
   const names = MEASURE_NAMES.filter((name) => test(MEASURE_TABLE[name].cutoff));

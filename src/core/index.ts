@@ -21,6 +21,7 @@ export {
   parseMeasure,
   formatMeasure,
   isBinaryMeasure,
+  rankCutoffOf,
   VALID_MEASURE_FORMS,
   type Measure,
   type MeasureName,

@@ -6,7 +6,7 @@
 //   table, its keys spans of the files' text rather than strings (no string per run line).
 import { describeValue } from './describe.js';
 import { isPlainKey } from './keys.js';
-import { formatMeasure, type Measure } from './measures.js';
+import { formatMeasure, rankCutoffOf, type Measure } from './measures.js';
 import { definitionOf, type RankingState } from './measure-table.js';
 import { gainOf, type JudgmentSettings } from './relevance.js';
 
@@ -24,7 +24,9 @@ export interface MeasurePlan {
   measures: readonly Measure[];
   names: readonly string[];
   /** Per measure: its formula (from the measure table). */
-  formulas: readonly ((state: RankingState) => number)[];
+  formulas: readonly ((state: RankingState, parameter?: number) => number)[];
+  /** Per measure: its parameter (`rbp@0.8`'s 0.8), undefined for the others. */
+  parameters: readonly (number | undefined)[];
   /** Per measure: index into `cutoffs`, or -1 for an uncut measure (rprec and bpref are always uncut). */
   cutoffIndex: Int32Array;
   /** Distinct cutoffs, ascending. */
@@ -39,8 +41,7 @@ export interface MeasurePlan {
 
 export function planMeasures(measures: readonly Measure[]): MeasurePlan {
   const definitions = measures.map((measure) => definitionOf(measure.name));
-  const cutOf = (index: number) =>
-    (definitions[index] as { cutoff: string }).cutoff === 'none' ? undefined : (measures[index] as Measure).k;
+  const cutOf = (index: number) => rankCutoffOf(measures[index] as Measure);
   const cutoffs = [
     ...new Set(measures.flatMap((_, index) => (cutOf(index) === undefined ? [] : [cutOf(index) as number]))),
   ].sort((a, b) => a - b);
@@ -56,10 +57,14 @@ export function planMeasures(measures: readonly Measure[]): MeasurePlan {
   const template: Record<string, number> = {};
   for (const name of names) template[name] = Number.NaN; // a double, not a small integer: the fields hold doubles from the start
   const formulas = definitions.map((definition) => definition.formula);
+  const parameters = measures.map((measure, index) =>
+    (definitions[index] as { cutoff: string }).cutoff === 'parameter' ? measure.k : undefined,
+  );
   return {
     measures,
     names,
     formulas,
+    parameters,
     cutoffIndex,
     cutoffs,
     needsUncut: cutoffIndex.includes(-1),
@@ -133,6 +138,11 @@ export function createMeasureScratch(): MeasureScratch {
       dcg: 0,
       idealDcg: 0,
       precisionOverRetrieved: false,
+      foundRanks: new Int32Array(0),
+      foundGrades: new Float64Array(0),
+      foundCount: 0,
+      minGrade: 1,
+      highestGrade: 0,
       idealRank: 0,
       nonRelevantSoFar: 0,
     },
@@ -212,8 +222,10 @@ export function prepareRanking(
   let highestCounted = 0; // the highest gain counted so far; -1 once some gain cannot be counted
   let overflowing = -1;
   const highestGrade = largestGrade(gain);
+  let highestJudged = 0;
   for (let index = 0; index < judgedCount; index++) {
     const grade = judgedGrades[index] as number;
+    if (grade > highestJudged) highestJudged = grade;
     if (grade >= minGrade) relevantCount++;
     else if (grade >= 0) judgedNonRelevantCount++;
     if (grade >= gainFloor) {
@@ -247,6 +259,11 @@ export function prepareRanking(
   state.dcg = 0;
   state.idealDcg = 0;
   state.precisionOverRetrieved = precisionOverRetrieved;
+  state.foundRanks = scratch.foundRanks;
+  state.foundGrades = scratch.foundGrades;
+  state.foundCount = scratch.foundCount;
+  state.minGrade = minGrade;
+  state.highestGrade = highestJudged;
   state.idealRank = 0;
   state.nonRelevantSoFar = 0;
   return overflowing;
@@ -338,7 +355,10 @@ export function measureGradedRanking(
     const members = plan.cutoffMembers[group] as readonly number[];
     for (let member = 0; member < members.length; member++) {
       const measureIndex = members[member] as number;
-      values[measureIndex] = (formulas[measureIndex] as (state: RankingState) => number)(state);
+      values[measureIndex] = (formulas[measureIndex] as MeasurePlan['formulas'][number])(
+        state,
+        plan.parameters[measureIndex],
+      );
     }
   }
   return -1;

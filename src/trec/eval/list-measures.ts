@@ -1,7 +1,8 @@
-// trec_eval's measures over a query's judged list that the library's kernel does not keep running
-// counts for (infAP, Rprec_mult, utility, 11pt_avg, binG, G, ndcg_rel, Rndcg, the set_ measures,
-// rbp, rbp_resid, unj, relstring): each a small pure function of one JudgedList, written from the
-// definitions in trec_eval 10's m_*.c, edge cases included. The engine builds the list only when a
+// trec_eval's measures over a query's judged list that the library's measure table does not hold
+// (Rprec_mult, utility, 11pt_avg, binG, G, dcg, ideal_dcg, ndcg_rel, Rndcg, the set_ measures, yaap,
+// rbp with gain parameters — the table's rbp@p is the same without them —, rbp_resid, unj, relstring):
+// each a small pure function of one JudgedList, written from the definitions in trec_eval 10's
+// m_*.c, edge cases included. The engine builds the list only when a
 // plan asks for one of them, so the official set pays nothing for them.
 
 /** A retrieved document that is not in the qrels (trec_eval's RELVALUE_NONPOOL). */
@@ -92,47 +93,6 @@ class IdealWalk {
 
 function isRelevant(list: JudgedList, grade: number): boolean {
   return grade >= list.relevanceLevel;
-}
-
-/** Judged non-relevant: 0 ≤ grade < -l. */
-function isJudgedNonRelevant(list: JudgedList, grade: number): boolean {
-  return grade >= 0 && grade < list.relevanceLevel;
-}
-
-/** trec_eval's INFAP_EPSILON. */
-const INFAP_EPSILON = 0.00001;
-
-/** Inferred AP (Yilmaz & Aslam): precision above each relevant document from the judged ones, unjudged pool documents skipped. */
-export function inferredAveragePrecision(list: JudgedList): number {
-  let relevantSoFar = 0;
-  let nonRelevantSoFar = 0;
-  let unjudgedSoFar = 0;
-  let sum = 0;
-  for (let rank = 0; rank < list.retrieved; rank++) {
-    const grade = list.grades[rank] as number;
-    if (grade === NOT_IN_POOL) continue;
-    if (grade === IN_POOL_UNJUDGED) {
-      unjudgedSoFar++;
-      continue;
-    }
-    if (isJudgedNonRelevant(list, grade)) {
-      nonRelevantSoFar++;
-      continue;
-    }
-    relevantSoFar++;
-    if (rank === 0) {
-      sum += 1;
-      continue;
-    }
-    const above = rank;
-    const judgedAbove = relevantSoFar - 1 + nonRelevantSoFar;
-    sum +=
-      1 / (above + 1) +
-      (above / (above + 1)) *
-        ((judgedAbove + unjudgedSoFar) / above) *
-        ((relevantSoFar - 1 + INFAP_EPSILON) / (judgedAbove + 2 * INFAP_EPSILON));
-  }
-  return list.relevantCount === 0 ? sum : sum / list.relevantCount;
 }
 
 /**
@@ -475,7 +435,6 @@ export function relevanceString(list: JudgedList, length: number): string {
 
 /** The trec_eval measures computed here, by trec_eval name. */
 export type ListMeasureName =
-  | 'infAP'
   | 'Rprec_mult'
   | 'utility'
   | '11pt_avg'
@@ -511,8 +470,6 @@ export interface ListMeasureRow {
 export function listMeasureValue(list: JudgedList, row: ListMeasureRow): number {
   const first = row.numbers[0] as number;
   switch (row.measure) {
-    case 'infAP':
-      return inferredAveragePrecision(list);
     case 'Rprec_mult':
       return precisionAtRMultiple(list, first);
     case 'utility':

@@ -87,7 +87,7 @@ const SUPPORTED: readonly TrecMeasureSpec[] = [
   // relstring: printed per query only, as a quoted string (default length 10).
   { name: 'relstring', kind: 'relstring', parameters: 'numbers', defaults: [10] },
   library('recall', DEFAULT_CUTOFFS),
-  list('infAP'),
+  library('infap'),
   { name: 'gm_bpref', kind: 'gm', base: 'bpref', summaryOnly: true },
   list('Rprec_mult', 'multiples', DEFAULT_R_MULTIPLES),
   list('utility', 'numbers', [1, -1, 0, 0]),

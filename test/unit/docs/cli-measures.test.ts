@@ -66,7 +66,10 @@ describe('trec-eval measures in docs/cli.md and --help', () => {
       expect(helpMeasures()).toContain(trecName);
       const library = documented.get(trecName) ?? '';
       expect(library, `docs/cli.md's library cell of ${trecName}`).not.toBe('');
-      expect(parseMeasure(library.replace('@k', '@10')).name, `${library} parses as ${canonical}`).toBe(canonical);
+      expect(
+        parseMeasure(library.replace('@k', '@10').replace('@p', '@0.5')).name,
+        `${library} parses as ${canonical}`,
+      ).toBe(canonical);
     }
   });
 

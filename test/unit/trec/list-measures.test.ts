@@ -9,7 +9,6 @@ import {
   discountedGains,
   elevenPointAverage,
   gainTable,
-  inferredAveragePrecision,
   listMeasureValue,
   ndcgAtRLevels,
   ndcgAtRelevant,
@@ -60,24 +59,6 @@ function listOf(
 
 const NOTHING = listOf([], [1, 1]);
 const NO_RELEVANT = listOf([0, 'x'], [0]);
-const EPSILON = 0.00001; // trec_eval's INFAP_EPSILON
-
-describe('infAP', () => {
-  it('no relevant judgment, or nothing retrieved: 0', () => {
-    expect(inferredAveragePrecision(NO_RELEVANT)).toBe(0);
-    expect(inferredAveragePrecision(NOTHING)).toBe(0);
-  });
-
-  it('skips documents outside the pool, counts unjudged pool documents as sampled', () => {
-    // Ranks: rel, outside, rel, unjudged, non-rel, rel; four relevant judged (one not retrieved).
-    const list = listOf([1, 'x', 1, 'u', 0, 1], [1, 1, 1, 1, 0]);
-    const atRank1 = 1;
-    const atRank3 = 1 / 3 + (2 / 3) * (1 / 2) * ((1 + EPSILON) / (1 + 2 * EPSILON));
-    const atRank6 = 1 / 6 + (5 / 6) * (4 / 5) * ((2 + EPSILON) / (3 + 2 * EPSILON));
-    expect(inferredAveragePrecision(list)).toBeCloseTo((atRank1 + atRank3 + atRank6) / 4, 12);
-    expect((atRank1 + atRank3 + atRank6) / 4).toBeCloseTo(0.569444, 5);
-  });
-});
 
 describe('Rprec_mult', () => {
   const list = listOf([1, 0, 1, 0], [1, 1]); // R = 2
