@@ -1,6 +1,6 @@
 // `rag-matchers trec-eval -m all_trec` against NIST trec_eval 10's own output, byte for byte: on
 // trec_eval's test files (test/fixtures/trec_eval-test/README.md) and on our conformance sets
-// (test/fixtures/conformance/README.md), with and without -q, -c, -J and -l, and with every
+// (test/fixtures/conformance/README.md), with and without -q, -c, -J, -l and -M, and with every
 // parameter form trec_eval takes. Expected files are trec_eval's output, never ours.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,13 @@ const cases = [
     run: 'small.run',
     flags: ['-q', '-c', '-l2'],
     expected: 'small.trec_eval.all_trec.q.c.l2.txt',
+  },
+  {
+    files: conformance,
+    qrels: 'small.qrels',
+    run: 'small.run',
+    flags: ['-q', '-c', '-M7'],
+    expected: 'small.trec_eval.all_trec.q.c.M7.txt',
   },
   {
     files: conformance,
