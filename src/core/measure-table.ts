@@ -135,11 +135,16 @@ function rankBiasedPrecision(state: RankingState, persistence = DEFAULT_PERSISTE
   const { foundRanks, foundGrades, foundCount, evaluatedAtK, highestGrade } = state;
   const scale = highestGrade > 1 ? highestGrade : 1;
   let sum = 0;
+  // p^rank by repeated multiplication, as trec_eval keeps it (Math.pow may differ in the last bit).
+  let weight = 1;
+  let weightRank = 0;
   for (let found = 0; found < foundCount; found++) {
     const rank = foundRanks[found] as number;
     if (rank >= evaluatedAtK) break;
     const grade = foundGrades[found] as number;
-    if (grade > 0) sum += (grade / scale) * persistence ** rank;
+    if (grade <= 0) continue;
+    for (; weightRank < rank; weightRank++) weight *= persistence;
+    sum += (grade / scale) * weight;
   }
   return (1 - persistence) * sum;
 }
