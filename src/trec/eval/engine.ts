@@ -3,20 +3,10 @@
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { textLimits } from '../text.js';
 import { formatMeasure } from '../../core/measures.js';
-import {
-  createMeasureScratch,
-  gradeTooLargeError,
-  interpolatedPrecision,
-  judgeSpans,
-  loadJudgedSpans,
-  measureGradedRanking,
-  planMeasures,
-  reserveJudgedSpans,
-  reserveScratch,
-  spansEqual,
-  type MeasurePlan,
-  type MeasureScratch,
-} from '../../core/measure-ranking.js';
+import { judgeSpans, loadJudgedSpans, reserveJudgedSpans, spansEqual } from '../../core/judge-spans.js';
+import { planMeasures, type MeasurePlan } from '../../core/measure-plan.js';
+import { gradeTooLargeError, interpolatedPrecision, measureGradedRanking } from '../../core/measure-ranking.js';
+import { createMeasureScratch, reserveScratch, type MeasureScratch } from '../../core/measure-scratch.js';
 import type { JudgmentSettings } from '../../core/relevance.js';
 import { DuplicateDocnoError } from '../errors.js';
 import { docIdOf, qrelsLineOf, rankEntries, type QrelsColumns, type SpanQuery } from '../columns.js';
