@@ -98,6 +98,26 @@ describe('trec_eval -m all_trec, summary only', () => {
     expect(result.stdout).toBe(readFileSync(files + expected, 'utf8'));
   });
 
+  it("-m set prints trec_eval's `set` lines, as in its all_trec output", async () => {
+    const names = [
+      'runid',
+      'num_q',
+      'num_ret',
+      'num_rel',
+      'num_rel_ret',
+      'utility',
+      'set_P',
+      'set_relative_P',
+      'set_recall',
+      'set_map',
+      'set_F',
+    ];
+    const allTrec = readFileSync(testFiles + 'all_trec.txt', 'utf8').split('\n');
+    const expected = allTrec.filter((line) => names.includes(line.split('\t')[0]!.trim()));
+    const result = await runCommand(trecEval, ['-m', 'set', testFiles + 'qrels.test', testFiles + 'results.test']);
+    expect(result.stdout).toBe(expected.map((line) => `${line}\n`).join(''));
+  });
+
   it('prints 99 lines on trec_eval’s test files, as trec_eval 10 does (relstring prints per query only)', async () => {
     const result = await runCommand(trecEval, ['-m', 'all_trec', testFiles + 'qrels.test', testFiles + 'results.test']);
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(99);
