@@ -2,9 +2,12 @@
 // trec_eval's test files (test/fixtures/trec_eval-test/README.md) and on our conformance sets
 // (test/fixtures/conformance/README.md), with and without -q, -c, -J, -l and -M, and with every
 // parameter form trec_eval takes. Expected files are trec_eval's output, never ours.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compareUtf8 } from '../../src/core/ranking.js';
 import * as trecEval from '../../src/cli/commands/trec-eval.js';
 import { runCommand } from '../cli/helpers.js';
 
@@ -159,5 +162,38 @@ describe('every parameter form trec_eval takes', () => {
     ]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(readFileSync(testFiles + 'params.q.txt', 'utf8'));
+  });
+});
+
+describe('the same bytes streamed and from standard input', () => {
+  const sorted = mkdtempSync(join(tmpdir(), 'rag-matchers-all-trec-'));
+  afterAll(() => rmSync(sorted, { recursive: true, force: true }));
+  /** `LC_ALL=C sort -s -k1,1`, as --streaming needs. */
+  const sortByQuery = (text: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line, index) => ({ line, index, key: line.trim().split(/\s+/)[0] as string }))
+      .sort((a, b) => compareUtf8(a.key, b.key) || a.index - b.index)
+      .map(({ line }) => `${line}\n`)
+      .join('');
+  for (const name of ['small.qrels', 'small.run'])
+    writeFileSync(join(sorted, name), sortByQuery(readFileSync(conformance + name, 'utf8')));
+
+  it.each([
+    ['-q', '-c'],
+    ['-q', '-c', '-J'],
+  ])('%j -m all_trec', async (...flags) => {
+    const expected = readFileSync(
+      conformance + `small.trec_eval.all_trec.q.c${flags.includes('-J') ? '.J' : ''}.txt`,
+      'utf8',
+    );
+    const args = [...flags, '-m', 'all_trec', join(sorted, 'small.qrels')];
+    const streamed = await runCommand(trecEval, ['--streaming', ...args, join(sorted, 'small.run')]);
+    const piped = await runCommand(trecEval, [...args, '-'], {
+      stdin: readFileSync(join(sorted, 'small.run'), 'utf8'),
+    });
+    expect(streamed.stdout).toBe(expected);
+    expect(piped.stdout).toBe(expected);
   });
 });
