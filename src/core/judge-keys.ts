@@ -287,7 +287,7 @@ export function unmatchedJudgedIds(scratch: MeasureScratch, minGrade: number, co
   return unmatched;
 }
 
-export function repeatedKeyError(index: number, key: string): RangeError {
+function repeatedKeyError(index: number, key: string): RangeError {
   return new RangeError(
     `hits[${index}] repeats the key ${JSON.stringify(key)} already ranked higher, and duplicates is 'error'. ` +
       `De-duplicate the hits, or use duplicates: 'count' to let a repeat take its slot without gaining.`,

@@ -21,7 +21,7 @@ export function reserveJudgedSpans(scratch: MeasureScratch, count: number): Judg
  * units, where doc ids of one collection differ. Equal spans hash equal; lookups compare the spans
  * themselves on a hash match.
  */
-export function spanHash(text: string, start: number, end: number): number {
+function spanHash(text: string, start: number, end: number): number {
   let hash = Math.imul(0x811c9dc5 ^ (end - start), 0x01000193);
   for (let position = Math.max(start, end - 12); position < end; position++) {
     hash ^= text.charCodeAt(position);

@@ -14,10 +14,10 @@ import { gainOf, type JudgmentSettings } from './relevance.js';
  * The largest nDCG gain accepted. Beyond it a sum of gains (the DCG, the ideal DCG) could overflow
  * to Infinity and nDCG become NaN; with gain 'exponential' that is a grade above 996.
  */
-export const MAX_GAIN = 1e300;
+const MAX_GAIN = 1e300;
 
 /** The highest grade whose nDCG gain stays within MAX_GAIN (996 with exponential gain). */
-export function largestGrade(gain: JudgmentSettings['gain']): number {
+function largestGrade(gain: JudgmentSettings['gain']): number {
   return gain === 'exponential' ? Math.floor(Math.log2(MAX_GAIN)) : MAX_GAIN;
 }
 
