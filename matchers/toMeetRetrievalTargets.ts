@@ -3,6 +3,7 @@ import {
   evaluateMeasures,
   formatMeasure,
   parseMeasure,
+  rankCutoffOf,
   type Measure,
   type MeasureSpelling,
   type Relevance,
@@ -112,7 +113,7 @@ export function toMeetRetrievalTargets(
     const title = negated
       ? `Expected some target to be missed, but all ${results.length} were met:`
       : `${metCount} of ${results.length} targets met:`;
-    const largestCutoff = Math.max(...targetList.map((target) => target.measure.k ?? 0));
+    const largestCutoff = Math.max(...targetList.map((target) => rankCutoffOf(target.measure) ?? 0));
     const shownK = largestCutoff === 0 ? undefined : largestCutoff;
     const explanation = explainRanking(hits, relevant, coreOptions);
     return [

@@ -15,7 +15,7 @@ COMMANDS['eval'] = {
   load: () => import('./commands/eval.js'),
 };
 COMMANDS['trec-eval'] = {
-  summary: 'drop-in for trec_eval on P, recall, map, ndcg, recip_rank, Rprec, success and counts',
+  summary: "drop-in for trec_eval 10 on every measure of its all_trec set ('trec-eval --help' lists them)",
   load: () => import('./commands/trec-eval.js'),
 };
 COMMANDS['compare'] = {

@@ -12,6 +12,8 @@ import {
   type Run,
 } from '../dataset/evaluate-run.js';
 import { parseEvalSetJsonl, parseRunJsonl } from '../dataset/jsonl.js';
+import { TrecFormatError } from '../trec/errors.js';
+import { COMMENT_LINE_PROBLEM, type TrecGrammar } from '../trec/grammar.js';
 import { parseQrels, parseRun } from '../trec/read.js';
 import { decodeText } from '../trec/text.js';
 import { choiceOption, numberOption, stringList, stringOption, type OptionSpec, type ParsedArgs } from './args.js';
@@ -30,6 +32,7 @@ export const EVALUATION_OPTIONS: Record<string, OptionSpec> = {
   gain: { type: 'string' },
   duplicates: { type: 'string' },
   format: { type: 'string' },
+  grammar: { type: 'string' },
 };
 
 export const EVALUATION_HELP = `  -m, --measure NAME             measure to compute (repeatable; any spelling: recall@10,
@@ -42,7 +45,9 @@ export const EVALUATION_HELP = `  -m, --measure NAME             measure to comp
       --precision-denominator k|retrieved   P@k divides by k (default) or by the hits returned
       --gain linear|exponential  nDCG gain: the grade (default) or 2^grade - 1
       --duplicates count|error   a repeated hit takes its slot and gains nothing (default), or is an error
-      --format table|json|markdown   output format (default table)`;
+      --format table|json|markdown   output format (default table)
+      --grammar strict|trec_eval   TREC files: strict (default) or trec_eval's (skips # comment
+                                 lines, takes columns after a run's sixth; whole-number grades)`;
 
 export type OutputFormat = 'table' | 'json' | 'markdown';
 
@@ -50,6 +55,8 @@ export interface EvaluationSettings {
   measures: Measure[];
   options: Omit<EvaluateRunOptions, 'measures'>;
   format: OutputFormat;
+  /** How TREC files are read (--grammar): strict, or trec_eval's as `trec-eval` reads them. */
+  grammar: TrecGrammar;
 }
 
 export function readEvaluationSettings(parsed: ParsedArgs): EvaluationSettings {
@@ -88,7 +95,9 @@ export function readEvaluationSettings(parsed: ParsedArgs): EvaluationSettings {
   if (duplicates !== undefined) options.duplicates = duplicates;
   const format =
     choiceOption('--format', stringOption(parsed, 'format'), ['table', 'json', 'markdown'] as const) ?? 'table';
-  return { measures, options, format };
+  const grammar =
+    choiceOption('--grammar', stringOption(parsed, 'grammar'), ['strict', 'trec_eval'] as const) ?? 'strict';
+  return { measures, options, format, grammar };
 }
 
 async function readInput(role: string, path: string): Promise<string> {
@@ -107,16 +116,33 @@ function looksLikeJsonl(path: string, text: string): boolean {
 }
 
 /** Judgments: TREC qrels (`qid iter docno rel`) or a JSONL eval set (`{ id, query, relevant }`). */
-export async function loadQuerySet(path: string, _io: CommandIO): Promise<QuerySet> {
+export async function loadQuerySet(path: string, _io: CommandIO, grammar: TrecGrammar = 'strict'): Promise<QuerySet> {
   const text = await readInput('qrels file', path);
-  return looksLikeJsonl(path, text) ? parseEvalSetJsonl(text, { file: path }) : parseQrels(text, { file: path });
+  if (looksLikeJsonl(path, text)) return parseEvalSetJsonl(text, { file: path });
+  return withGrammarHint(() => parseQrels(text, { file: path, grammar }));
 }
 
 /**
  * A run: TREC (`qid Q0 docno rank score tag`, ranked as trec_eval ranks: score descending, ties
  * by doc id descending) or JSONL (`{ id, hits }`, hits in rank order).
  */
-export async function loadRun(path: string, _io: CommandIO): Promise<Run> {
+export async function loadRun(path: string, _io: CommandIO, grammar: TrecGrammar = 'strict'): Promise<Run> {
   const text = await readInput('run file', path);
-  return looksLikeJsonl(path, text) ? parseRunJsonl(text, { file: path }) : rankTrecRun(parseRun(text, { file: path }));
+  if (looksLikeJsonl(path, text)) return parseRunJsonl(text, { file: path });
+  return withGrammarHint(() => rankTrecRun(parseRun(text, { file: path, grammar })));
+}
+
+/** A '#' comment line the strict grammar refused: the error says which flag reads such a file. */
+function withGrammarHint<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof TrecFormatError) || error.problem !== COMMENT_LINE_PROBLEM) throw error;
+    throw new TrecFormatError({
+      file: error.file,
+      lineNumber: error.lineNumber,
+      lineText: error.lineText,
+      problem: `${COMMENT_LINE_PROBLEM}; add --grammar trec_eval to read this file`,
+    });
+  }
 }

@@ -3,31 +3,24 @@ import type { Measure } from './measures.js';
 import { evaluationOf } from './measure-fields.js';
 import { MEASURE_NAMES, MEASURE_TABLE, type MeasureName, type RankingState } from './measure-table.js';
 import {
-  advanceTo,
-  createMeasureScratch,
-  gradeTooLargeError,
   judgedIdAt,
   judgeKeys,
   unmatchedJudgedIds,
   judgmentName,
   loadGrades,
-  measureGradedRanking,
-  planMeasures,
-  prepareRanking,
-  ranksNeeded,
-  reserveScratch,
   type GradeSource,
   type GradeSourceKind,
   type JudgeKeysOptions,
-  type MeasurePlan,
-  type MeasureScratch,
-} from './measure-ranking.js';
+} from './judge-keys.js';
+import { planMeasures, ranksNeeded, type MeasurePlan } from './measure-plan.js';
+import { advanceTo, gradeTooLargeError, measureGradedRanking, prepareRanking } from './measure-ranking.js';
+import { createMeasureScratch, reserveScratch, type MeasureScratch } from './measure-scratch.js';
 import { isPromiseLike, readNormalization } from './keys.js';
 import { collapseToDocuments, judgeRanking, rankedKeys, type JudgedRanking } from './ranking.js';
 import { readJudgedGrades, readJudgmentSettings, type JudgmentSettings, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit, Relevance, RetrievalEvaluation } from './types.js';
 
-export { planMeasures, type MeasurePlan } from './measure-ranking.js';
+export { planMeasures, type MeasurePlan } from './measure-plan.js';
 const KNOWN_OPTIONS = new Set([
   'k',
   'key',
@@ -291,9 +284,12 @@ interface TableMeasures {
   formulas: readonly ((state: RankingState) => number)[];
 }
 
-/** The table's measures read at evaluate()'s k, and those that take no cutoff (read over the whole list). */
-const AT_K = measuresWhere((cutoff) => cutoff !== 'none');
-const WHOLE_LIST = measuresWhere((cutoff) => cutoff === 'none');
+/**
+ * The table's measures read at evaluate()'s k, and those that take no cutoff (read over the whole
+ * list; `rbp` with its default persistence).
+ */
+const AT_K = measuresWhere((cutoff) => cutoff !== 'none' && cutoff !== 'parameter');
+const WHOLE_LIST = measuresWhere((cutoff) => cutoff === 'none' || cutoff === 'parameter');
 
 function measuresWhere(test: (cutoff: string) => boolean): TableMeasures {
   const names = MEASURE_NAMES.filter((name) => test(MEASURE_TABLE[name].cutoff));

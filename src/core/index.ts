@@ -17,6 +17,7 @@ export {
   parseMeasure,
   formatMeasure,
   isBinaryMeasure,
+  rankCutoffOf,
   VALID_MEASURE_FORMS,
   type Measure,
   type MeasureName,

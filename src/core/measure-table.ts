@@ -31,6 +31,17 @@ export interface RankingState {
   idealDcg: number;
   /** Precision divides by the hits evaluated instead of k. */
   precisionOverRetrieved: boolean;
+  /**
+   * The judged hits found, first sightings in rank order: their 0-based ranks and grades, [0, foundCount).
+   * For the formulas that walk the ranking (infap, rbp); the running counts above serve the others.
+   */
+  foundRanks: Int32Array;
+  foundGrades: Float64Array;
+  foundCount: number;
+  /** The grade at or above which a judged id is relevant (minGrade). */
+  minGrade: number;
+  /** The query's highest judged grade (0 when none is positive). */
+  highestGrade: number;
 }
 
 /** How a measure takes a cutoff. */
@@ -40,7 +51,9 @@ export type CutoffRule =
   /** `ndcg` or `ndcg@10`. */
   | 'optional'
   /** Never: `rprec` (its cutoff is R), `bpref` (trec_eval's has none). */
-  | 'none';
+  | 'none'
+  /** Over the whole list, with a parameter after the `@` instead of a cutoff: `rbp@0.8` (its persistence). */
+  | 'parameter';
 
 export interface MeasureDefinition {
   /** Lower-cased spellings (ours, ir_measures, trec_eval) that name this measure. */
@@ -58,8 +71,10 @@ export interface MeasureDefinition {
   trecCutName?: string;
   /** Per-query values are 0 or 1: their mean is a proportion (Wilson intervals apply). */
   binary: boolean;
-  /** The value from the running counts at the measure's cutoff. */
-  formula: (state: RankingState) => number;
+  /** With cutoff 'parameter': what the parameter is, its open range and its value when left out. */
+  parameter?: { name: string; min: number; max: number; default: number };
+  /** The value from the running counts at the measure's cutoff (and its parameter, for cutoff 'parameter'). */
+  formula: (state: RankingState, parameter?: number) => number;
 }
 
 function precision(state: RankingState): number {
@@ -69,6 +84,69 @@ function precision(state: RankingState): number {
 
 function recall(state: RankingState): number {
   return state.relevantCount === 0 ? 0 : state.truePositiveCount / state.relevantCount;
+}
+
+/** trec_eval's INFAP_EPSILON: keeps infAP's estimate of precision finite when nothing above was judged. */
+const INFAP_EPSILON = 0.00001;
+
+/**
+ * Inferred AP (Yilmaz & Aslam; trec_eval's infAP): at each relevant hit in the top k, precision
+ * estimated from the judged hits above it, hits without a judgment counting 0 and hits judged with a
+ * negative grade ("in the pool, not judged") counting in the proportion of the judged ones; ÷ R.
+ */
+function inferredAveragePrecision(state: RankingState): number {
+  const { foundRanks, foundGrades, foundCount, minGrade, evaluatedAtK } = state;
+  let relevantSoFar = 0;
+  let nonRelevantSoFar = 0;
+  let unjudgedSoFar = 0;
+  let sum = 0;
+  for (let found = 0; found < foundCount; found++) {
+    const rank = foundRanks[found] as number;
+    if (rank >= evaluatedAtK) break;
+    const grade = foundGrades[found] as number;
+    if (grade < 0) unjudgedSoFar++;
+    else if (grade < minGrade) nonRelevantSoFar++;
+    else {
+      relevantSoFar++;
+      if (rank === 0) {
+        sum += 1;
+        continue;
+      }
+      const judgedAbove = relevantSoFar - 1 + nonRelevantSoFar;
+      sum +=
+        1 / (rank + 1) +
+        (rank / (rank + 1)) *
+          ((judgedAbove + unjudgedSoFar) / rank) *
+          ((relevantSoFar - 1 + INFAP_EPSILON) / (judgedAbove + 2 * INFAP_EPSILON));
+    }
+  }
+  return state.relevantCount === 0 ? sum : sum / state.relevantCount;
+}
+
+/** trec_eval's rbp persistence when none is given. */
+const DEFAULT_PERSISTENCE = 0.9;
+
+/**
+ * Rank-biased precision (Moffat & Zobel; trec_eval's rbp): (1 − p) Σ gain · p^(rank − 1) over the
+ * ranking. A hit's gain is its grade (0 when negative), divided by the query's highest grade when that
+ * is above 1, as trec_eval rescales gains to [0, 1]; with binary judgments, 1 per relevant hit.
+ */
+function rankBiasedPrecision(state: RankingState, persistence = DEFAULT_PERSISTENCE): number {
+  const { foundRanks, foundGrades, foundCount, evaluatedAtK, highestGrade } = state;
+  const scale = highestGrade > 1 ? highestGrade : 1;
+  let sum = 0;
+  // p^rank by repeated multiplication, as trec_eval keeps it (Math.pow may differ in the last bit).
+  let weight = 1;
+  let weightRank = 0;
+  for (let found = 0; found < foundCount; found++) {
+    const rank = foundRanks[found] as number;
+    if (rank >= evaluatedAtK) break;
+    const grade = foundGrades[found] as number;
+    if (grade <= 0) continue;
+    for (; weightRank < rank; weightRank++) weight *= persistence;
+    sum += (grade / scale) * weight;
+  }
+  return (1 - persistence) * sum;
 }
 
 /** Every measure, by canonical name. Adding a name to MeasureName without a definition here does not compile. */
@@ -180,6 +258,24 @@ export const MEASURE_TABLE = {
       const best = Math.min(state.k, state.relevantCount);
       return best === 0 ? 0 : state.truePositiveCount / best;
     },
+  },
+  infap: {
+    aliases: ['infap'],
+    cutoff: 'none',
+    noCutoffReason: 'trec_eval defines it over the whole list',
+    trecEvalForms: ['infAP'],
+    trecName: 'infAP',
+    binary: false,
+    formula: inferredAveragePrecision,
+  },
+  rbp: {
+    aliases: ['rbp'],
+    cutoff: 'parameter',
+    parameter: { name: 'persistence p', min: 0, max: 1, default: DEFAULT_PERSISTENCE },
+    trecEvalForms: ['rbp'],
+    trecName: 'rbp',
+    binary: false,
+    formula: rankBiasedPrecision,
   },
 } as const satisfies Record<string, MeasureDefinition>;
 

@@ -16,7 +16,11 @@ type CutoffOf<N extends MeasureName> = (typeof MEASURE_TABLE)[N]['cutoff'];
 
 /** A measure's canonical spellings, by its cutoff rule: `recall@5`; `ndcg` and `ndcg@10`; `rprec`. */
 type CanonicalSpelling<N extends MeasureName> =
-  CutoffOf<N> extends 'required' ? `${N}@${number}` : CutoffOf<N> extends 'optional' ? N | `${N}@${number}` : N;
+  CutoffOf<N> extends 'required'
+    ? `${N}@${number}`
+    : CutoffOf<N> extends 'optional' | 'parameter'
+      ? N | `${N}@${number}`
+      : N;
 
 type Spread<T> = T extends string ? T : never;
 
@@ -62,15 +66,25 @@ interface MeasureSpellings {
  */
 export type MeasureSpelling = MeasureSpellings['spelling'];
 
-/** A measure with its cutoff. `k` undefined means the whole list (trec_eval's uncut measure). */
+/**
+ * A measure with its cutoff. `k` undefined means the whole list (trec_eval's uncut measure). For a
+ * measure whose cutoff rule is 'parameter' (`rbp@0.8`), `k` holds that parameter and the measure is
+ * over the whole list: read its rank cutoff with rankCutoffOf.
+ */
 export interface Measure {
   name: MeasureName;
   k?: number;
 }
 
+/** The rank cutoff of a measure: its `k`, or undefined for the whole list (and for `rbp@p`, whose `k` is p). */
+export function rankCutoffOf(measure: Measure): number | undefined {
+  return definitionOf(measure.name).cutoff === 'parameter' ? undefined : measure.k;
+}
+
 /** How a measure is written here: `hit@k`; `mrr, mrr@k`; `rprec`. */
 function ourForms(name: MeasureName, definition: MeasureDefinition): string[] {
   if (definition.cutoff === 'required') return [`${name}@k`];
+  if (definition.cutoff === 'parameter') return [name, `${name}@p`];
   return definition.cutoff === 'optional' ? [name, `${name}@k`] : [name];
 }
 
@@ -113,6 +127,7 @@ export function parseMeasure(name: string): Measure {
     if (rule === 'required') throw invalid(name, `${canonical} needs a cutoff, e.g. ${canonical}@5`);
     return { name: canonical };
   }
+  if (rule === 'parameter') return { name: canonical, k: parseParameter(name, canonical, definition, cutoff) };
   if (!/^\d+$/.test(cutoff) || Number(cutoff) < 1)
     throw invalid(name, `the cutoff ${JSON.stringify(cutoff)} must be a positive whole number`);
   if (rule === 'none') {
@@ -120,6 +135,19 @@ export function parseMeasure(name: string): Measure {
     throw invalid(name, `${canonical} takes no cutoff (${why})`);
   }
   return { name: canonical, k: Number(cutoff) };
+}
+
+/** The parameter after `@` of a 'parameter' measure: a decimal number strictly inside its range. */
+function parseParameter(text: string, canonical: MeasureName, definition: MeasureDefinition, shown: string): number {
+  const parameter = definition.parameter as NonNullable<MeasureDefinition['parameter']>;
+  const value = /^(\d+\.?\d*|\.\d+)$/.test(shown) ? Number(shown) : Number.NaN;
+  if (!(value > parameter.min && value < parameter.max)) {
+    throw invalid(
+      text,
+      `${canonical}'s ${parameter.name} ${JSON.stringify(shown)} must be a number between ${parameter.min} and ${parameter.max} (exclusive), e.g. ${canonical}@0.8; ${canonical} alone is ${canonical}@${parameter.default}`,
+    );
+  }
+  return value;
 }
 
 /** The canonical spelling used everywhere: `recall@5`, `ndcg`, `mrr@10`, `rprec`. */

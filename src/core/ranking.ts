@@ -1,6 +1,7 @@
 import { describeValue } from './describe.js';
 import { documentKeyOf, hitKeys, isDocumentScorePair, isPlainKey } from './keys.js';
-import { createMeasureScratch, judgeKeys, loadGrades } from './measure-ranking.js';
+import { judgeKeys, loadGrades } from './judge-keys.js';
+import { createMeasureScratch } from './measure-scratch.js';
 import { gainOf, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit } from './types.js';
 

@@ -6,7 +6,7 @@
 import { relative } from 'node:path';
 import type { MeasurePlan } from '../core/evaluate.js';
 import { unjudgedAtCutoff, type JudgmentAudit } from '../core/judgment-audit.js';
-import { parseMeasure } from '../core/measures.js';
+import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { toPosixPath } from './collected.js';
 import { measuresFor, planFor, publishedDeclaration, type WorkerDeclaration } from './declaration.js';
 import { isRecording, recordSample, type MetricSample, type RecordingContext } from './sample.js';
@@ -237,7 +237,7 @@ function cutoffOf(measure: string): number | undefined | null {
   let cutoff = cutoffs.get(measure);
   if (cutoff === undefined && !cutoffs.has(measure)) {
     try {
-      cutoff = parseMeasure(measure).k;
+      cutoff = rankCutoffOf(parseMeasure(measure));
     } catch {
       cutoff = null;
     }

@@ -23,7 +23,7 @@ import type {
 import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
 import { own, type BaselineFile, type BaselineSampleAudits, type BaselineSamples } from '../baseline/file/types.js';
 import { auditsOf, labelsChanged } from '../baseline/audits.js';
-import { parseMeasure } from '../core/measures.js';
+import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { DEFAULT_CONFIDENCE } from '../core/stats.js';
 import {
   DEFAULT_RESAMPLES,
@@ -438,7 +438,7 @@ function noteUnjudgedEntries(row: GroupedRow, worse: SampleChange[], audits: Bas
 /** A retrieval measure's cutoff (undefined: the whole list, or not a retrieval measure). */
 function cutoffOf(measure: string): number | undefined {
   try {
-    return parseMeasure(measure).k;
+    return rankCutoffOf(parseMeasure(measure));
   } catch {
     return undefined;
   }

@@ -73,6 +73,19 @@ function columnCountProblem(layout: string, expected: number, found: number, orM
   return `expected ${expected}${orMore ? ' or more' : ''} columns (${layout}), found ${found}`;
 }
 
+/**
+ * What the strict grammar says of a line it cannot read that starts with '#': a comment line, which
+ * trec_eval skips and the strict grammar does not allow. Callers that know how the user picks the
+ * grammar (a CLI flag) find this text as TrecFormatError's `problem` and may add that.
+ */
+export const COMMENT_LINE_PROBLEM =
+  "a '#' comment line: the strict TREC grammar has none (grammar 'trec_eval' skips comment lines, as trec_eval does)";
+
+/** The problem of a line the grammar cannot read: a strict-grammar comment line is named as one. */
+function unreadableLineProblem(text: string, first: number, loose: boolean, problem: string): string {
+  return !loose && text.charCodeAt(first) === CHAR_HASH ? COMMENT_LINE_PROBLEM : problem;
+}
+
 function numberProblem(label: string, shown: string, value: number): string {
   return Number.isNaN(value) ? `${label} '${shown}' is not a number` : `${label} '${shown}' is not a finite number`;
 }
@@ -218,13 +231,19 @@ export function scanRunLines(
       !generalRunLine(text, lineStart, lineEnd, line)
     ) {
       const problem = columnCountProblem(RUN_LAYOUT, 6, countColumns(text, lineStart, lineEnd), loose);
-      throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
+      throw formatError(file, text, lineStart, lineEnd, lineNumber, unreadableLineProblem(text, first, loose, problem));
     }
-    if (!loose) checkStrictRunLine(text, lineStart, lineEnd, lineNumber, file, line);
+    if (!loose && text.charCodeAt(first) === CHAR_HASH) {
+      try {
+        checkStrictRunLine(text, lineStart, lineEnd, lineNumber, file, line);
+      } catch {
+        throw formatError(file, text, lineStart, lineEnd, lineNumber, COMMENT_LINE_PROBLEM);
+      }
+    } else if (!loose) checkStrictRunLine(text, lineStart, lineEnd, lineNumber, file, line);
     const score = parseDecimalSpan(text, line.scoreStart, line.scoreEnd);
     if (!Number.isFinite(score)) {
       const problem = numberProblem('score', text.slice(line.scoreStart, line.scoreEnd), score);
-      throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
+      throw formatError(file, text, lineStart, lineEnd, lineNumber, unreadableLineProblem(text, first, loose, problem));
     }
     line.score = score;
     line.lineNumber = lineNumber;
@@ -358,12 +377,18 @@ export function scanQrelsLines(
       !generalQrelsLine(text, lineStart, lineEnd, line)
     ) {
       const problem = columnCountProblem(QRELS_LAYOUT, 4, countColumns(text, lineStart, lineEnd));
-      throw formatError(file, text, lineStart, lineEnd, lineNumber, problem);
+      throw formatError(file, text, lineStart, lineEnd, lineNumber, unreadableLineProblem(text, first, loose, problem));
     }
     line.lineNumber = lineNumber;
     line.lineStart = lineStart;
     line.lineEnd = lineEnd;
-    line.grade = loose ? integerGrade(text, line, file) : decimalGrade(text, line, file);
+    if (!loose && text.charCodeAt(first) === CHAR_HASH) {
+      try {
+        line.grade = decimalGrade(text, line, file);
+      } catch {
+        throw formatError(file, text, lineStart, lineEnd, lineNumber, COMMENT_LINE_PROBLEM);
+      }
+    } else line.grade = loose ? integerGrade(text, line, file) : decimalGrade(text, line, file);
     sink.judgment(text, line);
     lineStart = lineEnd + 1;
   }

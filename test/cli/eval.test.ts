@@ -234,6 +234,18 @@ describe('rag-matchers eval', () => {
     expect(result.stderr).toMatch(/broken\.jsonl:2: "hits" must be an array in rank order/);
   });
 
+  it("a '#' comment line (which trec-eval skips) is named, with the flag that reads it", async () => {
+    const commented = file('commented.run', '# run made by bm25\nq1 Q0 doc390 1 2.5 bm25\n');
+    const refused = await runCommand(evalCommand, ['--qrels', qrels, '--run', commented]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      "commented.run:1: a '#' comment line: the strict TREC grammar has none (grammar 'trec_eval' skips comment lines, as trec_eval does); add --grammar trec_eval to read this file",
+    );
+    const read = await runCommand(evalCommand, ['--qrels', qrels, '--run', commented, '--grammar', 'trec_eval']);
+    expect(read.stderr).toBe('');
+    expect(read.stdout).toContain('Queries: 33 evaluated');
+  });
+
   it('--help prints the usage', async () => {
     const result = await runCommand(evalCommand, ['-h']);
     expect(result.code).toBe(0);

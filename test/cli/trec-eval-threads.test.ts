@@ -77,6 +77,24 @@ describe('trec-eval --threads', { timeout: 30_000 }, () => {
     },
   );
 
+  it("prints trec_eval's -m all_trec bytes with 2 threads (relstring and the list measures made in a worker)", async () => {
+    const run = write('small.all-trec.run', groupByQuery(read('small.run')));
+    const result = await cli(
+      '--threads',
+      '2',
+      '--timings',
+      '-q',
+      '-c',
+      '-m',
+      'all_trec',
+      fixtures + 'small.qrels',
+      run,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(read('small.trec_eval.all_trec.q.c.txt'));
+    expect(threadsOf(result.stderr)).toBe(2);
+  });
+
   it('falls back to one thread, same bytes, when a query id comes back in another part', async () => {
     // small.run is not grouped: q1's lines come back after other queries'.
     const result = await cli(

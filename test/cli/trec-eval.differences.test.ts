@@ -209,3 +209,34 @@ describe('trec-eval: scores C atof reads and this command refuses (docs/cli.md, 
     }
   });
 });
+
+describe('trec-eval: measure parameters and gains (docs/cli.md, differences)', () => {
+  // q1 judges a 2, b 0, c 1; the run ranks a, x (not judged), c.
+  const gradedQrels = file('gains.qrels', 'q1 0 a 2\nq1 0 b 0\nq1 0 c 1\n');
+  const gradedRun = file('gains.run', 'q1 Q0 a 1 3 t\nq1 Q0 x 2 2 t\nq1 Q0 c 3 1 t\n');
+
+  it('rbp rescales gains above 1 by their real minimum and maximum (trec_eval reads uninitialised ones)', async () => {
+    // Gains 0, 1, 2 → 0, 0.5, 1. p = 0.5: (1 − 0.5) · (1 + 0.5 · 0 + 0.25 · 0.5) = 0.5625.
+    const result = await runCommand(trecEval, ['-m', 'rbp.p=0.5', gradedQrels, gradedRun]);
+    expect(result.stdout).toBe(row('rbp_p=0.5', 'all', '0.5625'));
+  });
+
+  it('dcg keeps its own gains when ndcg is given some (trec_eval shares one parameter list)', async () => {
+    // dcg, gains = grades: 2/log2(2) + 1/log2(4) = 2.5. ndcg.1=3: (2 + 3/2) / (3 + 2/log2(3)) = 3.5 / 4.26186 = 0.8212.
+    const result = await runCommand(trecEval, ['-m', 'dcg', '-m', 'ndcg.1=3', gradedQrels, gradedRun]);
+    expect(result.stdout).toBe(row('dcg', 'all', '2.5000') + row('ndcg_1=3', 'all', '0.8212'));
+  });
+
+  it.each([
+    [['-m', 'utility.1,x,0,0'], /'x' in 'utility\.1,x,0,0' is not a number; write e\.g\. utility\.1,-1,0,0/],
+    [['-m', 'utility.1,-1'], /'utility\.1,-1' needs four coefficients a,b,c,d/],
+    [['-m', 'rbp.p=1.5'], /p=1\.5 in 'rbp\.p=1\.5' must lie between 0 and 1/],
+    [['-m', 'G.1'], /'1' in 'G\.1' is not a name=value pair \(trec_eval: "malformed pair parameters"\)/],
+    [['-m', 'Rprec_mult.1,1'], /repeats the cutoff 1/],
+  ])('%j: exit 2 naming the parameter (trec_eval would read it with atof)', async (flags, message) => {
+    const result = await runCommand(trecEval, [...flags, gradedQrels, gradedRun]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+  });
+});

@@ -284,10 +284,10 @@ describe('trec-eval: usage and input errors (exit 2)', () => {
     [['--frobnicate', qrels, run], /unknown option '--frobnicate'/],
     [[qrels], /expected two files, QRELS and RUN, got '.*basic\.qrels'/],
     [
-      ['-m', 'infAP', qrels, run],
-      /trec_eval measure 'infAP' is not supported by rag-matchers trec-eval\. Supported: runid, num_q, num_ret/,
+      ['-m', 'prefs_simp', qrels, run],
+      /trec_eval measure 'prefs_simp' is not supported by rag-matchers trec-eval \(it reads preference judgments, -R prefs\)\. Supported: runid, num_q, num_ret/,
     ],
-    [['-m', 'set', qrels, run], /'set' is not supported/],
+    [['-m', 'qrels_jg', qrels, run], /'qrels_jg' is not supported .*-R qrels_jg/],
     [['-m', 'constructor', qrels, run], /unknown measure 'constructor'/],
     [['-m', '__proto__', qrels, run], /unknown measure '__proto__'/],
     [
@@ -299,7 +299,8 @@ describe('trec-eval: usage and input errors (exit 2)', () => {
     [['-m', 'P.', qrels, run], /empty parameter list/],
     [['-l0', qrels, run], /-l must be a whole number ≥ 1, got '0'/],
     [['-l', 'two', qrels, run], /-l must be a whole number ≥ 1, got 'two'/],
-    [['-J', qrels, run], /-J\/--Judged_docs_only is not supported/],
+    [['-R', 'prefs', qrels, run], /-R\/--Rel_info_format is not supported/],
+    [['-N', 'many', qrels, run], /-N must be a whole number ≥ 0, got 'many'/],
     [[qrels, join(directory, 'nope.run')], /cannot read run file '.*nope\.run': no such file/],
     [[join(directory, 'nope.qrels'), run], /cannot read qrels file '.*nope\.qrels': no such file/],
     [['-', run], /QRELS cannot be '-'/],
@@ -380,5 +381,37 @@ describe('trec-eval --streaming', () => {
       maxRssMB: expect.any(Number),
       threads: 1,
     });
+  });
+});
+
+describe('trec-eval: gm_bpref and num_nonrel_judged_ret, worked by hand', () => {
+  // q1 judges a 1, b 0, c 1 and ranks a, b, x; q2 judges d 1, e 0 and ranks e, f.
+  const handQrels = file('hand.qrels', 'q1 0 a 1\nq1 0 b 0\nq1 0 c 1\nq2 0 d 1\nq2 0 e 0\n');
+  const handRun = file('hand.run', 'q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 x 3 1 t\nq2 Q0 e 1 2 t\nq2 Q0 f 2 1 t\n');
+  const line = (measure: string, queryId: string, value: string) => `${measure.padEnd(22)}\t${queryId}\t${value}\n`;
+
+  it('gm_bpref is the geometric mean of bpref, each at least 0.00001, summary only; num_nonrel_judged_ret counts and sums', async () => {
+    // bpref: q1 (a first, c missed) 1/2; q2 (d missed) 0 → 0.00001. gm = sqrt(0.5 × 0.00001) = 0.0022.
+    // Judged non-relevant ranked: b in q1, e in q2.
+    const result = await runCommand(trecEval, [
+      '-q',
+      '-m',
+      'gm_bpref',
+      '-m',
+      'num_nonrel_judged_ret',
+      '-m',
+      'bpref',
+      handQrels,
+      handRun,
+    ]);
+    expect(result.stdout).toBe(
+      line('bpref', 'q1', '0.5000') +
+        line('num_nonrel_judged_ret', 'q1', '1') +
+        line('bpref', 'q2', '0.0000') +
+        line('num_nonrel_judged_ret', 'q2', '1') +
+        line('bpref', 'all', '0.2500') +
+        line('gm_bpref', 'all', '0.0022') +
+        line('num_nonrel_judged_ret', 'all', '2'),
+    );
   });
 });

@@ -112,7 +112,7 @@ describe('ByteLines: -q lines written as bytes', () => {
       '999999.5000',
       '1234567.8910',
       '-0.2500',
-      '   nan',
+      '  -nan',
     ]);
     expect(text((lines) => lines.fixed(0.5, 1))).toBe('   0.5');
     expect(text((lines) => lines.fixed(2.5, 8))).toBe('2.50000000');

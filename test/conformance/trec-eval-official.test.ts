@@ -1,6 +1,6 @@
 // `rag-matchers trec-eval` with no -m prints what NIST trec_eval 10 prints by default (its `official`
 // set: runid, num_q, …, gm_map, bpref, iprec_at_recall, P), byte for byte, with -q, -c, -l, -M and -n;
-// and -m all_trec prints the same lines as trec_eval for the measures it computes.
+// -m all_trec is tested in trec-eval-all-trec.test.ts.
 // Expected files: trec_eval's own output (test/fixtures/conformance/README.md).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,24 +51,6 @@ describe('trec_eval -q without -c, every qrels query in the run', () => {
     const result = await runCommand(trecEval, ['-q', fixtures + 'small-inrun.qrels', fixtures + 'small.run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(read('small-inrun.trec_eval.official.q.txt'));
-  });
-});
-
-describe('-m all_trec', () => {
-  it("prints trec_eval's lines for every measure it computes, and names the ones left out", async () => {
-    const result = await runCommand(trecEval, [
-      '-q',
-      '-c',
-      '-m',
-      'all_trec',
-      fixtures + 'small.qrels',
-      fixtures + 'small.run',
-    ]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe(read('small.trec_eval.all_trec.q.c.supported.txt'));
-    expect(result.stderr).toMatch(
-      /'all_trec' includes measures rag-matchers trec-eval does not compute, left out: relstring, .*num_nonrel_judged_ret\./,
-    );
   });
 });
 

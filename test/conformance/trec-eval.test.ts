@@ -96,3 +96,29 @@ describe.each(cases)('$set qrels/run, trec_eval -q -c -l$minGrade', ({ set, minG
     }
   });
 });
+
+describe.each([
+  { minGrade: 1, file: 'small.trec_eval.all_trec.q.c.txt' },
+  { minGrade: 2, file: 'small.trec_eval.all_trec.q.c.l2.txt' },
+])('infap and rbp against trec_eval -q -c -l$minGrade -m all_trec (4 decimals)', ({ minGrade, file }) => {
+  const qrels: Qrels = parseQrels(read('small.qrels'), { file: 'small.qrels' });
+  const run: TrecRun = parseRun(read('small.run'), { file: 'small.run' });
+  const expected = parseTrecEvalOutput(read(file));
+
+  it("equal trec_eval's infAP and rbp for every query", () => {
+    const options = { sortBy: 'score' as const, minGrade, duplicates: 'error' as const };
+    let compared = 0;
+    for (const [queryId, grades] of qrels) {
+      const ours = evaluateMeasures(
+        runToHits(run, queryId),
+        grades,
+        [parseMeasure('infap'), parseMeasure('rbp')],
+        options,
+      );
+      expect.soft(ours.infap, `infAP for ${queryId}`).toBeCloseTo(expected.get(queryId)!.get('infAP')!, 4);
+      expect.soft(ours.rbp, `rbp for ${queryId}`).toBeCloseTo(expected.get(queryId)!.get('rbp')!, 4);
+      compared++;
+    }
+    expect(compared).toBe(33);
+  });
+});

@@ -293,8 +293,8 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
         example: '42',
       }) ?? DEFAULT_SEED;
 
-    const set = await loadQuerySet(qrelsPath, io);
-    const [runDataA, runDataB] = [await loadRun(runA, io), await loadRun(runB, io)];
+    const set = await loadQuerySet(qrelsPath, io, settings.grammar);
+    const [runDataA, runDataB] = [await loadRun(runA, io, settings.grammar), await loadRun(runB, io, settings.grammar)];
     for (const [name, data] of [
       [runA, runDataA],
       [runB, runDataB],

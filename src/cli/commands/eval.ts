@@ -152,8 +152,8 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       maxExclusive: true,
       example: '0.95',
     });
-    const set = await loadQuerySet(qrelsPath, io);
-    const runData = await loadRun(runPath, io);
+    const set = await loadQuerySet(qrelsPath, io, settings.grammar);
+    const runData = await loadRun(runPath, io, settings.grammar);
     assertSomethingToEvaluate(set, runData, qrelsPath, runPath);
     io.stderr.write(alignmentWarning(measureAlignment(set, runData, settings.options), runPath));
     const progress = createProgress(io.stderr, 'eval', { unit: 'queries' });

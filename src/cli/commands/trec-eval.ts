@@ -20,10 +20,11 @@ import {
   TrecReadError,
 } from '../../trec/errors.js';
 
-export const HELP = `Usage: rag-matchers trec-eval [-q] [-c] [-n] [-l N] [-M N] [-m MEASURE[.CUTOFFS]]... QRELS RUN
+export const HELP = `Usage: rag-matchers trec-eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-m MEASURE[.PARAMS]]... QRELS RUN
 
-A drop-in for NIST trec_eval 10 on the measures below: same flags, same output
-(\`%-22s\\t%s\\t%6.4f\`), same order, same query rules. RUN may be '-' (standard input).
+A drop-in for NIST trec_eval 10 on every measure of its all_trec set: same flags,
+same output (\`%-22s\\t%s\\t%6.4f\`), same order, same query rules. RUN may be '-'
+(standard input).
 
 Options (trec_eval's long names work too):
   -q, --query_eval_wanted          print every query's values before the summary
@@ -31,11 +32,13 @@ Options (trec_eval's long names work too):
                                    from the run scores 0 (default: only queries in both,
                                    as trec_eval 9; trec_eval 10 exits 4 on such a query)
   -n, --nosummary                  no summary ('all') lines
+  -J, --Judged_docs_only           rank only judged documents (others thrown out first)
   -l, --level_for_rel N            grade at or above which a document is relevant
-                                   (default 1; ndcg uses the grades themselves)
+                                   (default 1; the gain measures use the grades themselves)
   -M, --Max_retrieved_per_topic N  keep the top N documents of each query
-  -m, --measure NAME[.K1,K2,...]   measure to print (repeatable), or a set: official
-                                   (the default, as trec_eval) or all_trec
+  -N, --Number_docs_in_coll N      documents in the collection (utility's d; default 0)
+  -m, --measure NAME[.PARAMS]      measure to print (repeatable), or a set: official
+                                   (the default, as trec_eval), all_trec or set
       --precision N                decimals of measure values (default 4)
       --streaming                  read both files one query at a time (memory stays
                                    flat however many queries); both must be grouped by
@@ -48,10 +51,13 @@ Options (trec_eval's long names work too):
   -h, --help                       this help
 
 Measures: ${SUPPORTED_TREC_MEASURES.join(', ')}
-  P, recall, ndcg_cut, map_cut take cutoffs (default 5,10,15,20,30,100,200,500,1000);
-  success takes cutoffs (default 1,5,10); iprec_at_recall takes recall levels
-  (default 0,.1,...,1). runid, num_q and gm_map print in the summary only.
-  Example: -m P.5,10 -m ndcg_cut.10 -m map
+  Cutoffs: P, recall, ndcg_cut, map_cut, relative_P (default 5,10,15,20,30,100,200,500,1000),
+  success (1,5,10), unj (5,10,20). Recall levels: iprec_at_recall, 11pt_avg (0,.1,...,1).
+  Rprec_mult: multiples of R (.2,.4,...,2). utility: a,b,c,d (1,-1,0,0). set_F: beta (1).
+  relstring: length (10). Gains level=gain: G, dcg, ideal_dcg, ndcg, ndcg_rel, Rndcg, rbp;
+  rbp and rbp_resid also p=persistence (0.9). runid, num_q, gm_map and gm_bpref print in the
+  summary only, relstring per query only.
+  Example: -m P.5,10 -m ndcg_cut.10 -m map -m rbp.p=0.8 -m utility.2,-1,0,0
 
 Ranking: score descending, ties by docno descending (byte order), as trec_eval.
 Exit status: 0 ok; 2 bad usage or input; 4 duplicate docno in a query (as trec_eval);
@@ -83,8 +89,6 @@ const OPTIONS = {
 
 const UNSUPPORTED_FLAGS: Record<string, string> = {
   version: '-v/--version',
-  Judged_docs_only: '-J/--Judged_docs_only',
-  Number_docs_in_coll: '-N/--Number_docs_in_coll',
   Debug_level: '-D/--Debug_level',
   Rel_info_format: '-R/--Rel_info_format',
   Results_format: '-T/--Results_format',
@@ -98,7 +102,7 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
   for (const [name, shown] of Object.entries(UNSUPPORTED_FLAGS)) {
     if (parsed.values[name] !== undefined) {
       throw usageError(
-        `trec_eval's ${shown} is not supported by rag-matchers trec-eval (supported: -q -c -n -l -M -m)`,
+        `trec_eval's ${shown} is not supported by rag-matchers trec-eval (supported: -q -c -n -J -l -M -N -m)`,
       );
     }
   }
@@ -144,6 +148,10 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
       maxDocuments,
       perQuery: flag(parsed, 'query_eval_wanted'),
       complete: flag(parsed, 'complete_rel_info_wanted'),
+      judgedOnly: flag(parsed, 'Judged_docs_only'),
+      documentsInCollection:
+        numberOption('-N', stringOption(parsed, 'Number_docs_in_coll'), { integer: true, min: 0, example: '500000' }) ??
+        0,
       summary: !flag(parsed, 'nosummary'),
       digits,
       runFile: runPath === '-' ? '<stdin>' : runPath,

@@ -3,26 +3,25 @@
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { textLimits } from '../text.js';
 import { formatMeasure } from '../../core/measures.js';
-import {
-  createMeasureScratch,
-  gradeTooLargeError,
-  interpolatedPrecision,
-  judgeSpans,
-  loadJudgedSpans,
-  measureGradedRanking,
-  planMeasures,
-  reserveJudgedSpans,
-  reserveScratch,
-  spansEqual,
-  type MeasurePlan,
-  type MeasureScratch,
-} from '../../core/measure-ranking.js';
+import { judgeSpans, loadJudgedSpans, reserveJudgedSpans, spansEqual } from '../../core/judge-spans.js';
+import { planMeasures, type MeasurePlan } from '../../core/measure-plan.js';
+import { gradeTooLargeError, interpolatedPrecision, measureGradedRanking } from '../../core/measure-ranking.js';
+import { createMeasureScratch, reserveScratch, type MeasureScratch } from '../../core/measure-scratch.js';
 import type { JudgmentSettings } from '../../core/relevance.js';
 import { DuplicateDocnoError } from '../errors.js';
 import { docIdOf, qrelsLineOf, rankEntries, type QrelsColumns, type SpanQuery } from '../columns.js';
 import { FAST_VALUE_BYTES, formatFixed, measureColumn, writeCount, writeFixed, type ByteLines } from './format.js';
 import type { TrecOutput } from './output.js';
 import type { TrecMeasurePlan } from './measures.js';
+import {
+  IN_POOL_UNJUDGED,
+  NOT_IN_POOL,
+  listMeasureValue,
+  relevanceString,
+  zeroedWhenMissing,
+  type JudgedList,
+  type ListMeasureRow,
+} from './list-measures.js';
 
 export interface TrecEvalSettings {
   /** -l: the grade at or above which a document is relevant. */
@@ -33,6 +32,10 @@ export interface TrecEvalSettings {
   perQuery: boolean;
   /** -c: average over every qrels query (missing ones score 0). */
   complete: boolean;
+  /** -J: rank only the judged documents (grade ≥ 0); the others are thrown out before measuring. */
+  judgedOnly?: boolean;
+  /** -N: documents in the collection (utility's non-relevant-not-retrieved term); trec_eval's default 0. */
+  documentsInCollection?: number;
   /** -n: no summary. */
   summary: boolean;
   /** Decimals of measure values (trec_eval: 4). */
@@ -327,6 +330,7 @@ export class TrecEvaluator {
     if (repeatedJudgment !== -1) throw this.judgedRepeatError(queryId, repeatedJudgment);
     const repeatedRank = judgeSpans(scratch, run.text, run.docStart, run.docEnd, order, kept);
     if (repeatedRank !== -1) throw this.rankRepeatError(queryId, run, order, repeatedRank);
+    const retrieved = this.settings.judgedOnly === true ? keepJudgedOnly(scratch) : kept;
     const { foundGrades, foundCount, judgedGrades } = scratch;
     const level = this.settings.relevanceLevel;
     let relevantRetrieved = 0;
@@ -334,7 +338,7 @@ export class TrecEvaluator {
 
     const overflowing = measureGradedRanking(
       scratch,
-      kept,
+      retrieved,
       this.judgedCount,
       this.judgmentSettings,
       this.measurePlan,
@@ -349,6 +353,11 @@ export class TrecEvaluator {
         'linear',
       );
     }
+    // trec_eval measures a qrels query missing from the run (-c) as a ranking of one document
+    // outside the pool (none under -J or -M 0), then zeroes num_ret and a few leftovers.
+    const missing = order.length === 0;
+    const listed = missing && this.settings.judgedOnly !== true ? Math.min(1, this.settings.maxDocuments) : retrieved;
+    const judgedList = this.plan.needsList ? this.judgedListOf(scratch, listed) : undefined;
     const rows = this.plan.rows;
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
@@ -357,12 +366,28 @@ export class TrecEvaluator {
         case 'count':
           value =
             row.count === 'num_ret'
-              ? kept
+              ? retrieved
               : row.count === 'num_rel'
                 ? scratch.relevantCount
                 : row.count === 'num_q'
                   ? 1
-                  : relevantRetrieved;
+                  : row.count === 'num_nonrel_judged_ret'
+                    ? judgedNonRelevantFound(scratch, level)
+                    : relevantRetrieved;
+          break;
+        case 'list': {
+          const listRow = row.list as ListMeasureRow;
+          value = missing && zeroedWhenMissing(row.label) ? 0 : listMeasureValue(judgedList as JudgedList, listRow);
+          break;
+        }
+        case 'relstring':
+          this.relevanceStrings.set(
+            offset + index,
+            missing && zeroedWhenMissing(row.label)
+              ? ''
+              : relevanceString(judgedList as JudgedList, row.relstringLength as number),
+          );
+          value = 0;
           break;
         case 'value':
           value = scratch.values[this.rowMeasure[index] as number] as number;
@@ -371,7 +396,11 @@ export class TrecEvaluator {
           value = Math.log(Math.max(scratch.values[this.rowMeasure[index] as number] as number, GEOMETRIC_MEAN_FLOOR));
           break;
         case 'iprec':
-          value = interpolatedPrecision(scratch, row.recallLevel as number);
+          // With nothing ranked, trec_eval divides 0 by 0 at the levels it reaches (round(level × R) = 0).
+          value =
+            listed === 0 && Math.round((row.recallLevel as number) * scratch.relevantCount) === 0
+              ? Number.NaN
+              : interpolatedPrecision(scratch, row.recallLevel as number);
           break;
         default:
           value = 0; // runid: printed from this.runId
@@ -379,6 +408,54 @@ export class TrecEvaluator {
       target[offset + index] = value;
     }
     this.times.measure += clock(timed) - measureStarted;
+  }
+
+  /** Per row value offset: the relstring of the query measured there, until its line is formatted. */
+  private readonly relevanceStrings = new Map<number, string>();
+  /** The judged list's grades, reused from query to query. */
+  private listGrades = new Float64Array(64);
+
+  /**
+   * The query just measured as trec_eval's measures read it: the grade of each of the `retrieved`
+   * top ranks (ranks past the judged ones found are outside the pool) and the count per grade.
+   */
+  private judgedListOf(scratch: MeasureScratch, retrieved: number): JudgedList {
+    if (this.listGrades.length < retrieved)
+      this.listGrades = new Float64Array(Math.max(retrieved, this.listGrades.length * 2));
+    const grades = this.listGrades;
+    grades.fill(NOT_IN_POOL, 0, retrieved);
+    const level = this.settings.relevanceLevel;
+    const { foundRanks, foundGrades, foundCount, judgedGrades } = scratch;
+    let relevantRetrieved = 0;
+    let inPoolUnjudged = 0;
+    for (let found = 0; found < foundCount; found++) {
+      const rank = foundRanks[found] as number;
+      if (rank >= retrieved) break;
+      const grade = foundGrades[found] as number;
+      grades[rank] = grade < 0 ? IN_POOL_UNJUDGED : grade;
+      if (grade < 0) inPoolUnjudged++;
+      else if (grade >= level) relevantRetrieved++;
+    }
+    const levelCounts: number[] = [];
+    let relevantCount = 0;
+    for (let judged = 0; judged < this.judgedCount; judged++) {
+      const grade = judgedGrades[judged] as number;
+      if (grade < 0) continue;
+      for (let missingLevel = levelCounts.length; missingLevel <= grade; missingLevel++) levelCounts.push(0);
+      levelCounts[grade] = (levelCounts[grade] as number) + 1;
+      if (grade >= level) relevantCount++;
+    }
+    return {
+      retrieved,
+      grades,
+      relevantRetrieved,
+      notInPool: retrieved - foundCountWithin(scratch, retrieved),
+      inPoolUnjudged,
+      relevantCount,
+      levelCounts,
+      relevanceLevel: level,
+      documentsInCollection: this.settings.documentsInCollection ?? 0,
+    };
   }
 
   /** Appends one query's `-q` lines to `target`: bytes written in place, no string per line. */
@@ -397,6 +474,16 @@ export class TrecEvaluator {
       for (let position = 0; position < prefix.length; position++) bytes[at++] = prefix[position] as number;
       for (let position = 0; position < idLength; position++) bytes[at++] = id[position] as number;
       bytes[at++] = 0x09;
+      if (row.kind === 'relstring') {
+        // trec_eval's `'%s'`: the relstring between single quotes, printed per query only.
+        target.length = at;
+        target.text(`'${this.relevanceStrings.get(offset + index) ?? ''}'\n`);
+        this.relevanceStrings.delete(offset + index);
+        target.reserve(this.queryLineBytes + rows.length * idLength);
+        bytes = target.bytes;
+        at = target.length;
+        continue;
+      }
       const value = rowValues[offset + index] as number;
       const end = row.kind === 'count' ? writeCount(bytes, at, value) : writeFixed(bytes, at, value, digits);
       if (end === -1) {
@@ -444,6 +531,7 @@ export class TrecEvaluator {
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
       const sum = this.sums[index] as number;
+      if (row.kind === 'relstring') continue; // per query only
       if (row.kind === 'runid') {
         this.output.push(`${this.prefixes[index]}all\t${this.runId}\n`);
       } else if (row.kind === 'count') {
@@ -498,4 +586,38 @@ export class TrecEvaluator {
       lines[0] as number,
     );
   }
+}
+
+/**
+ * -J: keeps the judged documents (grade ≥ 0) of the ranking, in rank order, renumbered from 0 (as
+ * trec_eval throws out the others before any measure); returns how many are kept.
+ */
+function keepJudgedOnly(scratch: MeasureScratch): number {
+  const { foundRanks, foundGrades } = scratch;
+  let kept = 0;
+  for (let found = 0; found < scratch.foundCount; found++) {
+    const grade = foundGrades[found] as number;
+    if (grade < 0) continue;
+    foundRanks[kept] = kept;
+    foundGrades[kept++] = grade;
+  }
+  scratch.foundCount = kept;
+  return kept;
+}
+
+/** Judged documents found within the top `retrieved` ranks. */
+function foundCountWithin(scratch: MeasureScratch, retrieved: number): number {
+  let count = 0;
+  while (count < scratch.foundCount && (scratch.foundRanks[count] as number) < retrieved) count++;
+  return count;
+}
+
+/** trec_eval's num_nonrel_judged_ret: ranked documents judged with 0 ≤ grade < -l. */
+function judgedNonRelevantFound(scratch: MeasureScratch, level: number): number {
+  let count = 0;
+  for (let found = 0; found < scratch.foundCount; found++) {
+    const grade = scratch.foundGrades[found] as number;
+    if (grade >= 0 && grade < level) count++;
+  }
+  return count;
 }

@@ -7,7 +7,9 @@ const POWERS_OF_TEN = Array.from({ length: 23 }, (_, exponent) => 10 ** exponent
 
 /** `%.<digits>f` as glibc's printf writes it (round half to even on exact ties). */
 export function formatFixed(value: number, digits: number): string {
-  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
+  // A NaN here is always trec_eval's 0/0 (11pt_avg, iprec_at_recall with nothing ranked): on x86-64 that
+  // makes the default NaN, whose sign bit is set, and glibc prints it as "-nan".
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? '-nan' : value > 0 ? 'inf' : '-inf';
   // Fast path for a measure value: scale, round, and insert the point. value · 10^digits is off by at
   // most an ulp, so away from a half-way point (more than 1e-6 from it) the rounding is the exact one.
   if (value >= 0 && value < 1e6 && digits >= 1 && digits <= 8) {

@@ -2,17 +2,31 @@
 // trec_eval prints measures in the order of its internal table (measures.c), whatever the order of
 // the -m flags, and each measure's cutoffs in ascending order (`-m P.10,5` prints P_5 then P_10).
 // Measures of the library take their trec_eval names from the measure table (core/measure-table.ts);
-// the rest (runid, the counts, gm_map, iprec_at_recall) are trec_eval's own and defined here once.
+// the rest (runid, the counts, gm_map, gm_bpref, iprec_at_recall, and the list measures of
+// list-measures.ts) are trec_eval's own and defined here once.
 import { MEASURE_TABLE, type MeasureDefinition, type MeasureName } from '../../core/measure-table.js';
 import type { Measure } from '../../core/measures.js';
 import { formatFixed } from './format.js';
+import { DEFAULT_PERSISTENCE, type GainOverride, type ListMeasureName, type ListMeasureRow } from './list-measures.js';
 
 const DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000] as const;
 /** trec_eval's default recall levels of iprec_at_recall. */
 const DEFAULT_RECALL_LEVELS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] as const;
 
+/** trec_eval's default levels of 11pt_avg (its iprec_at_recall levels). */
+const ELEVEN_POINTS = DEFAULT_RECALL_LEVELS;
+/** trec_eval's default multiples of R of Rprec_mult. */
+const DEFAULT_R_MULTIPLES = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0] as const;
+
 /** The count a `count` row prints. */
-type TrecCount = 'num_q' | 'num_ret' | 'num_rel' | 'num_rel_ret';
+type TrecCount = 'num_q' | 'num_ret' | 'num_rel' | 'num_rel_ret' | 'num_nonrel_judged_ret';
+
+/**
+ * How a list measure takes parameters, as trec_eval reads them: none; numbers (`utility.1,-1,0,0`,
+ * printed `utility_1,-1,0,0`); `name=value` pairs (`rbp.p=0.8`, `G.1=3,2=9`); whole cutoffs
+ * (`unj.5,10`: one row each); or multiples of R (`Rprec_mult.0.5,1`: one row each, `%.2f` names).
+ */
+type ListParameters = 'none' | 'numbers' | 'pairs' | 'cutoffs' | 'multiples';
 
 interface TrecMeasureSpec {
   /** trec_eval's name (`P`, `ndcg_cut`, …). */
@@ -21,8 +35,13 @@ interface TrecMeasureSpec {
    * runid: the run's tag; count: a whole number, summed; single/cutoffs: a library measure, averaged;
    * gm: a library measure, geometric mean (floor 0.00001); recall-levels: iprec_at_recall.
    */
-  kind: 'runid' | 'count' | 'single' | 'cutoffs' | 'gm' | 'recall-levels';
+  kind: 'runid' | 'count' | 'single' | 'cutoffs' | 'gm' | 'recall-levels' | 'list' | 'relstring';
   count?: TrecCount;
+  /** For list rows: the measure, how it takes parameters. */
+  list?: ListMeasureName;
+  parameters?: ListParameters;
+  /** A library measure that trec_eval also takes `level=gain` pairs for: with them, this list measure. */
+  withGains?: ListMeasureName;
   /** The library measure it prints (cutoffs get `k`). */
   base?: MeasureName;
   defaults?: readonly number[];
@@ -41,7 +60,16 @@ function library(base: MeasureName, cut?: readonly number[]): TrecMeasureSpec {
   return cut === undefined ? { name, kind: 'single', base } : { name, kind: 'cutoffs', base, defaults: cut };
 }
 
-/** The supported measures, in trec_eval's print order. */
+/** A measure of list-measures.ts under its trec_eval name. */
+function list(
+  name: ListMeasureName,
+  parameters: ListParameters = 'none',
+  defaults?: readonly number[],
+): TrecMeasureSpec {
+  return { name, kind: 'list', list: name, parameters, ...(defaults === undefined ? {} : { defaults }) };
+}
+
+/** The supported measures, in trec_eval's print order (its measures.c table). */
 const SUPPORTED: readonly TrecMeasureSpec[] = [
   { name: 'runid', kind: 'runid', summaryOnly: true },
   { name: 'num_q', kind: 'count', count: 'num_q', summaryOnly: true },
@@ -56,11 +84,36 @@ const SUPPORTED: readonly TrecMeasureSpec[] = [
   library('mrr'),
   { name: 'iprec_at_recall', kind: 'recall-levels', defaults: DEFAULT_RECALL_LEVELS },
   library('precision', DEFAULT_CUTOFFS),
+  // relstring: printed per query only, as a quoted string (default length 10).
+  { name: 'relstring', kind: 'relstring', parameters: 'numbers', defaults: [10] },
   library('recall', DEFAULT_CUTOFFS),
-  library('ndcg'),
+  library('infap'),
+  { name: 'gm_bpref', kind: 'gm', base: 'bpref', summaryOnly: true },
+  list('Rprec_mult', 'multiples', DEFAULT_R_MULTIPLES),
+  list('utility', 'numbers', [1, -1, 0, 0]),
+  list('11pt_avg', 'numbers', ELEVEN_POINTS),
+  list('binG'),
+  list('G', 'pairs'),
+  list('dcg', 'pairs'),
+  list('ideal_dcg', 'pairs'),
+  // ndcg with gains (`ndcg.1=3,2=9`) is measured as trec_eval's list measure; without, by the library.
+  { ...library('ndcg'), withGains: 'ndcg' },
+  list('ndcg_rel', 'pairs'),
+  list('Rndcg', 'pairs'),
   library('ndcg', DEFAULT_CUTOFFS),
   library('map', DEFAULT_CUTOFFS),
+  library('capped_recall', DEFAULT_CUTOFFS),
   library('hit', [1, 5, 10]),
+  list('set_P'),
+  list('set_relative_P'),
+  list('set_recall'),
+  list('set_map'),
+  list('set_F', 'numbers', [1]),
+  { name: 'num_nonrel_judged_ret', kind: 'count', count: 'num_nonrel_judged_ret' },
+  list('yaap'),
+  list('rbp', 'pairs'),
+  list('rbp_resid', 'pairs'),
+  list('unj', 'cutoffs', [5, 10, 20]),
 ];
 
 export const SUPPORTED_TREC_MEASURES = SUPPORTED.map((spec) => spec.name);
@@ -84,6 +137,22 @@ const OFFICIAL: readonly string[] = [
 /** trec_eval's measure sets (nicknames): what `-m official` and `-m all_trec` stand for, in its order. */
 const NICKNAMES: ReadonlyMap<string, readonly string[]> = new Map([
   ['official', OFFICIAL],
+  [
+    'set',
+    [
+      'runid',
+      'num_q',
+      'num_ret',
+      'num_rel',
+      'num_rel_ret',
+      'utility',
+      'set_P',
+      'set_recall',
+      'set_relative_P',
+      'set_map',
+      'set_F',
+    ],
+  ],
   [
     'all_trec',
     [
@@ -120,32 +189,29 @@ const NICKNAMES: ReadonlyMap<string, readonly string[]> = new Map([
 /** What trec_eval prints with no -m. */
 const DEFAULT_SET = 'official';
 
-/** trec_eval measures (and nicknames) this command does not compute, to name them in errors. */
+/**
+ * trec_eval 10 measures (and nicknames) this command does not compute, to name them in errors: the
+ * preference measures and the judgment-group (`avgjg`) ones read other judgment formats (-R prefs,
+ * -R qrels_jg).
+ */
 const KNOWN_UNSUPPORTED = new Set([
-  'relstring',
-  'infAP',
-  'gm_bpref',
-  'Rprec_mult',
-  'utility',
-  'unj',
-  'rbp',
-  'rbp_resid',
-  'yaap',
-  '11pt_avg',
-  'binG',
-  'G',
-  'dcg',
-  'ideal_dcg',
-  'ndcg_rel',
-  'Rndcg',
-  'relative_P',
-  'set_P',
-  'set_relative_P',
-  'set_recall',
-  'set_map',
-  'set_F',
-  'num_nonrel_judged_ret',
-  'set',
+  'prefs_num_prefs_poss',
+  'prefs_num_prefs_ful',
+  'prefs_num_prefs_ful_ret',
+  'prefs_simp',
+  'prefs_pair',
+  'prefs_avgjg',
+  'prefs_avgjg_Rnonrel',
+  'prefs_simp_ret',
+  'prefs_pair_ret',
+  'prefs_avgjg_ret',
+  'prefs_avgjg_Rnonrel_ret',
+  'prefs_simp_imp',
+  'prefs_pair_imp',
+  'prefs_avgjg_imp',
+  'map_avgjg',
+  'P_avgjg',
+  'Rprec_mult_avgjg',
   'prefs',
   'all_prefs',
   'qrels_jg',
@@ -155,8 +221,12 @@ const KNOWN_UNSUPPORTED = new Set([
 interface TrecRow {
   /** As printed: `P_5`, `ndcg_cut_10`, `map`. */
   label: string;
-  kind: 'runid' | 'count' | 'value' | 'gm' | 'iprec';
+  kind: 'runid' | 'count' | 'value' | 'gm' | 'iprec' | 'list' | 'relstring';
   count?: TrecCount;
+  /** For list rows: the measure and its parameters. */
+  list?: ListMeasureRow;
+  /** For the relstring row: how many top documents it shows. */
+  relstringLength?: number;
   /** For value and gm rows: the library measure. */
   measure?: Measure;
   /** For iprec rows: the recall level. */
@@ -169,6 +239,8 @@ export interface TrecMeasurePlan {
   rows: TrecRow[];
   /** Distinct core measures behind the value and gm rows. */
   measures: Measure[];
+  /** Some row reads the judged list (list and relstring rows): the engine builds it only then. */
+  needsList: boolean;
   /** Notes for stderr (parameters trec_eval would silently ignore). */
   warnings: string[];
 }
@@ -234,14 +306,131 @@ function rejectRepeats(name: string, parameters: string, sorted: readonly number
   }
 }
 
+/** A number as a measure parameter (trec_eval's atof would read a typo as 0: refused here). */
+function parseNumber(name: string, parameters: string, part: string, example: string): number {
+  const text = part.trim();
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
+    throw new MeasureSpecError(`'${part}' in '${name}.${parameters}' is not a number; write e.g. ${name}.${example}`);
+  }
+  return Number(text);
+}
+
+/** Numbers in their given order (utility's coefficients, 11pt_avg's levels, set_F's β, relstring's length). */
+function parseNumbers(name: string, parameters: string, example: string): number[] {
+  return parameters.split(',').map((part) => parseNumber(name, parameters, part, example));
+}
+
+/** Rprec_mult's multiples of R: positive numbers, ascending, no repeats (as trec_eval sorts and checks them). */
+function parseMultiples(name: string, parameters: string): number[] {
+  const multiples = parseNumbers(name, parameters, '0.5,1,2').sort((a, b) => a - b);
+  rejectRepeats(name, parameters, multiples);
+  return multiples;
+}
+
+/** The parameters trec_eval checks the count of: utility takes exactly four coefficients. */
+function checkNumberCount(name: string, parameters: string, numbers: readonly number[]): void {
+  if (name === 'utility' && numbers.length !== 4) {
+    throw new MeasureSpecError(
+      `'${name}.${parameters}' needs four coefficients a,b,c,d (relevant retrieved, non-relevant retrieved, relevant missed, non-relevant missed), as trec_eval; write e.g. utility.1,-1,0,0`,
+    );
+  }
+  if (name === 'relstring' && !((numbers[0] as number) >= 0)) {
+    throw new MeasureSpecError(`'${name}.${parameters}' needs a length of 0 or more; write e.g. relstring.20`);
+  }
+}
+
+/**
+ * `name=value` pairs: `p=0.8` (rbp, rbp_resid) and `level=gain` (G, ndcg_rel, Rndcg, rbp). As in
+ * trec_eval, a pair whose name is neither is ignored; a pair without '=' is an error.
+ */
+function parsePairs(name: string, parameters: string): { gains: GainOverride[]; persistence: number } {
+  const gains: GainOverride[] = [];
+  let persistence = DEFAULT_PERSISTENCE;
+  for (const part of parameters.split(',')) {
+    const equals = part.indexOf('=');
+    if (equals === -1) {
+      throw new MeasureSpecError(
+        `'${part}' in '${name}.${parameters}' is not a name=value pair (trec_eval: "malformed pair parameters"); write e.g. ${name === 'rbp' || name === 'rbp_resid' ? `${name}.p=0.8` : `${name}.1=1,2=3`}`,
+      );
+    }
+    const key = part.slice(0, equals).trim();
+    const value = parseNumber(name, parameters, part.slice(equals + 1), key === 'p' ? 'p=0.8' : '1=1,2=3');
+    if (key === 'p') {
+      if (!(value > 0 && value < 1) && (name === 'rbp' || name === 'rbp_resid'))
+        throw new MeasureSpecError(
+          `p=${part.slice(equals + 1)} in '${name}.${parameters}' must lie between 0 and 1 (exclusive)`,
+        );
+      persistence = value;
+    } else if (/^[+-]?\d+$/.test(key)) {
+      gains.push({ level: Number(key), gain: value });
+    }
+  }
+  return { gains, persistence };
+}
+
+/** The rows of a list measure (or relstring) with its parameters (undefined: its defaults). */
+function listRows(spec: TrecMeasureSpec, parameters: string | undefined): TrecRow[] {
+  const name = spec.name;
+  const label = parameters === undefined ? name : `${name}_${parameters}`;
+  if (spec.kind === 'relstring') {
+    const numbers = parameters === undefined ? [...(spec.defaults ?? [])] : parseNumbers(name, parameters, '20');
+    checkNumberCount(name, parameters ?? '', numbers);
+    return [{ label, kind: 'relstring', relstringLength: numbers[0] as number }];
+  }
+  const measure = spec.list as ListMeasureName;
+  const row = (
+    rowLabel: string,
+    numbers: readonly number[],
+    pairs = { gains: [] as GainOverride[], persistence: DEFAULT_PERSISTENCE },
+  ): TrecRow => ({
+    label: rowLabel,
+    kind: 'list',
+    list: { measure, numbers, gains: pairs.gains, persistence: pairs.persistence },
+  });
+  switch (spec.parameters) {
+    case 'cutoffs': {
+      const cutoffs = parameters === undefined ? [...(spec.defaults ?? [])] : parseCutoffs(name, parameters);
+      return cutoffs.map((k) => row(`${name}_${k}`, [k]));
+    }
+    case 'multiples': {
+      const multiples = parameters === undefined ? [...(spec.defaults ?? [])] : parseMultiples(name, parameters);
+      return multiples.map((multiple) => row(`${name}_${formatFixed(multiple, 2)}`, [multiple]));
+    }
+    case 'numbers': {
+      const numbers =
+        parameters === undefined
+          ? [...(spec.defaults ?? [])]
+          : parseNumbers(name, parameters, String(spec.defaults?.join(',')));
+      checkNumberCount(name, parameters ?? '', numbers);
+      return [row(label, numbers)];
+    }
+    case 'pairs':
+      return [row(label, [], parameters === undefined ? undefined : parsePairs(name, parameters))];
+    default:
+      return [row(name, [])];
+  }
+}
+
+/** Whether trec_eval reads parameters of this measure (else they are ignored, with a note). */
+function takesParameters(spec: TrecMeasureSpec): boolean {
+  return (
+    spec.kind === 'cutoffs' ||
+    spec.kind === 'recall-levels' ||
+    spec.kind === 'relstring' ||
+    spec.withGains !== undefined ||
+    (spec.kind === 'list' && spec.parameters !== 'none')
+  );
+}
+
 /** The spec of a supported name (from a Map: `constructor` is no measure). */
 const SPECS: ReadonlyMap<string, TrecMeasureSpec> = new Map(SUPPORTED.map((spec) => [spec.name, spec]));
 
 function unknownMeasure(name: string): MeasureSpecError {
   const supported = SUPPORTED_TREC_MEASURES.join(', ');
   if (KNOWN_UNSUPPORTED.has(name)) {
+    const format = name.includes('prefs') ? 'preference judgments, -R prefs' : 'judgment groups, -R qrels_jg';
     return new MeasureSpecError(
-      `trec_eval measure '${name}' is not supported by rag-matchers trec-eval. Supported: ${supported}. Use trec_eval itself for the others.`,
+      `trec_eval measure '${name}' is not supported by rag-matchers trec-eval (it reads ${format}). Supported: ${supported}. Use trec_eval itself for the others.`,
     );
   }
   const caseMatch = [...SUPPORTED_TREC_MEASURES, ...NICKNAMES.keys()].find(
@@ -285,12 +474,7 @@ export function planTrecMeasures(requests: readonly string[]): TrecMeasurePlan {
     const { name, parameters } = splitRequest(text);
     const spec = SPECS.get(name);
     if (spec === undefined) throw unknownMeasure(name);
-    if (
-      parameters !== undefined &&
-      spec.kind !== 'cutoffs' &&
-      spec.kind !== 'recall-levels' &&
-      chosen.get(name) === undefined
-    ) {
+    if (parameters !== undefined && !takesParameters(spec) && chosen.get(name) === undefined) {
       const cutName = `${name}_cut`;
       const hint = SPECS.has(cutName) ? ` Did you mean -m ${cutName}.${parameters}?` : '';
       warnings.push(`'${name}' takes no parameters: '.${parameters}' ignored, as trec_eval does.${hint}`);
@@ -322,7 +506,9 @@ export function planTrecMeasures(requests: readonly string[]): TrecMeasurePlan {
   for (const spec of SUPPORTED) {
     if (!chosen.has(spec.name)) continue;
     const summaryOnly = spec.summaryOnly === true ? { summaryOnly: true } : {};
-    if (spec.kind === 'runid') {
+    if (spec.withGains !== undefined && chosen.get(spec.name) !== undefined) {
+      rows.push(...listRows(list(spec.withGains, 'pairs'), chosen.get(spec.name)));
+    } else if (spec.kind === 'runid') {
       rows.push({ label: spec.name, kind: 'runid', ...summaryOnly });
     } else if (spec.kind === 'count') {
       rows.push({ label: spec.name, kind: 'count', count: spec.count as TrecCount, ...summaryOnly });
@@ -330,6 +516,8 @@ export function planTrecMeasures(requests: readonly string[]): TrecMeasurePlan {
       const measure: Measure = { name: spec.base as MeasureName };
       addMeasure(measure);
       rows.push({ label: spec.name, kind: spec.kind === 'gm' ? 'gm' : 'value', measure, ...summaryOnly });
+    } else if (spec.kind === 'list' || spec.kind === 'relstring') {
+      rows.push(...listRows(spec, chosen.get(spec.name)));
     } else if (spec.kind === 'recall-levels') {
       const parameters = chosen.get(spec.name);
       const levels =
@@ -348,5 +536,6 @@ export function planTrecMeasures(requests: readonly string[]): TrecMeasurePlan {
       }
     }
   }
-  return { rows, measures, warnings };
+  const needsList = rows.some((row) => row.kind === 'list' || row.kind === 'relstring');
+  return { rows, measures, needsList, warnings };
 }

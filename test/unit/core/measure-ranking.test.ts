@@ -5,14 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateMeasures, parseMeasure, planMeasures } from '../../../src/index.js';
-import {
-  createMeasureScratch,
-  judgeKeys,
-  judgeSpans,
-  loadGrades,
-  loadJudgedSpans,
-  reserveJudgedSpans,
-} from '../../../src/core/measure-ranking.js';
+import { judgeKeys, loadGrades } from '../../../src/core/judge-keys.js';
+import { judgeSpans, loadJudgedSpans, reserveJudgedSpans } from '../../../src/core/judge-spans.js';
+import { createMeasureScratch } from '../../../src/core/measure-scratch.js';
 
 const TRACK_EVERY_KEY = { checkKeys: true, trackEveryKey: true, duplicatesError: false };
 import { evaluateWithMeasures } from '../../../src/core/evaluate.js';

@@ -64,13 +64,24 @@ describe('parseMeasure / formatMeasure', () => {
     expect(() => parseMeasure('Bpref@10')).toThrow('bpref takes no cutoff (trec_eval defines it over the whole list).');
   });
 
+  it("rbp takes its persistence after '@' (0 < p < 1; rbp alone is p = 0.9), infap no cutoff", () => {
+    expect(parseMeasure('rbp@0.8')).toEqual({ name: 'rbp', k: 0.8 });
+    expect(parseMeasure('RBP')).toEqual({ name: 'rbp' });
+    expect(parseMeasure('infAP')).toEqual({ name: 'infap' });
+    for (const bad of ['rbp@1', 'rbp@0', 'rbp@1.5', 'rbp@x'])
+      expect(() => parseMeasure(bad)).toThrow(
+        /rbp's persistence p ".*" must be a number between 0 and 1 \(exclusive\), e\.g\. rbp@0\.8; rbp alone is rbp@0\.9/,
+      );
+    expect(() => parseMeasure('infap@10')).toThrow('infap takes no cutoff (trec_eval defines it over the whole list)');
+  });
+
   it('lists every valid form, in the order of the measure table', () => {
     expect(() => parseMeasure('bleu')).toThrow(
       'measure "bleu" is not valid: unknown measure "bleu". Valid forms: ' +
         'hit@k, precision@k, recall@k, f1@k, mrr, mrr@k, ndcg, ndcg@k, map, map@k, rprec, bpref, judged, judged@k, ' +
-        'capped_recall@k (also ir_measures Success@5, P@5, R@10, RR, RR@10, nDCG@10, AP, AP@10, Rprec, Bpref, Judged@10, ' +
+        'capped_recall@k, infap, rbp, rbp@p (also ir_measures Success@5, P@5, R@10, RR, RR@10, nDCG@10, AP, AP@10, Rprec, Bpref, Judged@10, ' +
         'and trec_eval success_5, P_5, P.5, recall_10, recip_rank, ndcg_cut_10, ndcg_cut.10, map_cut_10, Rprec, bpref, ' +
-        'relative_P_5, relative_P.5).',
+        'relative_P_5, relative_P.5, infAP, rbp).',
     );
   });
 });

@@ -33,10 +33,20 @@ describe('run grammar', () => {
 
   it("'strict' (the default) rejects each of those lines, naming the problem", () => {
     expect(() => parseRun('# produced by bm25\n')).toThrow(
-      /<string>:1: expected 6 columns \(qid Q0 docno rank score tag\), found 4/,
+      "<string>:1: a '#' comment line: the strict TREC grammar has none (grammar 'trec_eval' skips comment lines, as trec_eval does)",
     );
     expect(() => parseRun('q1 Q0 d2 1 2.5 tag extra\n')).toThrow(/<string>:1: expected 6 columns .*found 7/);
     expect(() => parseRun('q1 Q0 d2 x 2.5 tag\n')).toThrow(/<string>:1: rank 'x' is not an integer/);
+  });
+
+  it("'strict' names a '#' line it cannot read as a comment line, whatever its columns", () => {
+    const comment = /<string>:2: a '#' comment line: the strict TREC grammar has none/;
+    expect(() => parseRun('q1 Q0 d1 1 2 t\n# qid Q0 docno rank score tag\n')).toThrow(comment);
+    expect(() => parseRun('q1 Q0 d1 1 2 t\n#q1 Q0 d2 1 2 t extra\n')).toThrow(comment);
+    expect(() => parseQrels('q1 0 d1 1\n# qid iter docno rel\n')).toThrow(comment);
+    expect(() => parseQrels('q1 0 d1 1\n# made by hand\n')).toThrow(comment);
+    // A line starting with '#' that reads as data stays data (a query id may start with '#').
+    expect([...parseRun('#7 Q0 d1 1 2 t\n').keys()]).toEqual(['#7']);
   });
 
   it('both read the same lines the same way in the columnar, object and streaming readers', async () => {
