@@ -7,6 +7,7 @@
 // row moved within tolerance), a question measured against other judgments is relabelled, and a
 // question found gone is removed by a prune. A question this run did not judge keeps its value.
 
+import { valuesDiffer } from '../core/regression-rule.js';
 import { suiteNameOf, parseSuiteKey } from '../recording/collected.js';
 import { setAudit } from './audits.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
@@ -187,15 +188,15 @@ function applyRow(row: RowDiff, prune: boolean): AppliedRow {
 
 /**
  * What an update writes for a question both sides have: measured against other judgments, this run's
- * value and audit; else, when the row moved within tolerance or the value did not change, the
- * baseline's value and audit (so an unjudged count that moved alone is no change), gaining this run's
- * fingerprint when it had none; else this run's value and audit.
+ * value and audit; else, when the row moved within tolerance or the value did not change (beyond
+ * rounding), the baseline's value and audit, gaining this run's fingerprint when it had none (so an
+ * unjudged count that moved alone is no change); else this run's value and audit.
  */
 function writtenCell(
   cell: Extract<CellDiff, { kind: 'judged' }>,
   withinTolerance: boolean,
 ): { value: number; audit: SampleAudit | undefined } {
-  if (cell.relabelled || !(withinTolerance || Object.is(cell.before, cell.after)))
+  if (cell.relabelled || (!withinTolerance && valuesDiffer(cell.before, cell.after)))
     return { value: cell.after, audit: cell.audit };
   const labels = cell.oldAudit?.labels ?? cell.audit?.labels;
   return { value: cell.before, audit: labels === undefined ? cell.oldAudit : { ...cell.oldAudit, labels } };
