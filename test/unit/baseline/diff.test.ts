@@ -239,3 +239,44 @@ describe('a run that recorded nothing', () => {
     });
   });
 });
+
+describe('docs/baselines-and-ci.md', () => {
+  const docs = readFileSync(new URL('../../../docs/baselines-and-ci.md', import.meta.url), 'utf8');
+
+  it('shows the update line as describeUpdate words it', () => {
+    const ref = { suite: 'test/orders.test.ts', suiteKey: '', measure: 'recall@3' };
+    const line = describeUpdate({
+      path: 'rag-baseline.json',
+      written: true,
+      pruned: false,
+      counts: { addedSamples: 3, updatedSamples: 2, relabelledSamples: 1, obsoleteSamples: 4, notJudgedSamples: 1 },
+      notJudged: [{ ...ref, sampleIds: ['q07'], reason: 'failed' }],
+      obsolete: [{ suite: 'test/orders.test.ts', suiteKey: '' }],
+    });
+    expect(docs).toContain(`\n${line}\n`);
+  });
+
+  it('shows the refusal of an update in which no test file loaded as the reporter words it', () => {
+    const run: CollectedRun = {
+      runner: 'jest',
+      samples: [],
+      outcomes: {
+        files: ['account', 'orders'].map((name) => ({
+          file: `test/${name}.test.js`,
+          notJudged: {
+            reason: 'load-failed' as const,
+            detail: `Must use import to load ES Module: /repo/test/${name}.test.js`,
+          },
+          incomplete: [],
+        })),
+      },
+    };
+    const line = describeUpdate({
+      ...applyDiff(diffRun(prepareRun(run), undefined)),
+      path: 'rag-baseline.json',
+      written: false,
+      refused: refusalToWrite(prepareRun(run), false)!,
+    });
+    expect(docs).toContain(`\n${line}\n`);
+  });
+});
