@@ -224,7 +224,11 @@ function movedWithin(cells: ReadonlyMap<string, CellDiff>, tolerance: number): b
 export function refusalToWrite(prepared: PreparedRun, prune: boolean): string | undefined {
   if (prepared.grouped.sampleCount > 0) return undefined;
   const files = outcomesOf(prepared.run).files;
-  const broken = files.filter((file) => file.notJudged !== undefined);
+  // Files that did not load or did not finish, and files that loaded with failing tests. A file judged
+  // for another reason (filtered, a stale shard) failed nothing.
+  const broken = files.filter(
+    (file) => file.notJudged?.reason === 'load-failed' || file.notJudged?.reason === 'crashed',
+  );
   const failing = files.filter(
     (file) =>
       file.notJudged === undefined &&
@@ -253,7 +257,10 @@ function describeBroken(
 ): string {
   const named = broken
     .slice(0, NAMED_FILES)
-    .map((file) => `${file.file} (${file.notJudged!.detail ?? file.notJudged!.reason})`);
+    .map(
+      (file) =>
+        `${file.file} (${file.notJudged!.detail ?? (file.notJudged!.reason === 'crashed' ? 'it did not finish' : 'it failed to load')})`,
+    );
   const more = broken.length > NAMED_FILES ? `, and ${broken.length - NAMED_FILES} more` : '';
   const count = broken.length === 1 ? 'a test file' : `${broken.length} test files`;
   const esm = broken.some((file) =>
@@ -263,5 +270,8 @@ function describeBroken(
     esm && runner === 'jest'
       ? '. Jest loads native ES modules only with NODE_OPTIONS=--experimental-vm-modules set'
       : '';
-  return `${count} failed to load: ${named.join(', ')}${more}${hint}`;
+  const what = broken.every((file) => file.notJudged!.reason === 'load-failed')
+    ? 'failed to load'
+    : 'failed to load or did not finish';
+  return `${count} ${what}: ${named.join(', ')}${more}${hint}`;
 }

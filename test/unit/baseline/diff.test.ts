@@ -194,6 +194,13 @@ describe('a run that recorded nothing', () => {
     const none: CollectedRun = { runner: 'vitest', samples: [], outcomes: { files: [] } };
     expect(refusalToWrite(prepareRun(none), false)).toMatch(/^no test file ran/);
     expect(refusalToWrite(prepareRun(none), true)).toBeUndefined();
+    // Files judged for another reason (a shard from another run) failed nothing: an update writes what it can.
+    const stale: CollectedRun = {
+      runner: 'merged',
+      samples: [],
+      outcomes: { files: [{ file: FILE, notJudged: { reason: 'shard-stale' }, incomplete: [] }] },
+    };
+    expect(refusalToWrite(prepareRun(stale), true)).toBeUndefined();
   });
 
   describe('updateBaseline', () => {
