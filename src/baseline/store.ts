@@ -237,7 +237,12 @@ function preparedFromFile(current: BaselineFile, options: MergeOptions): Prepare
       : Object.keys(current.suites).map((key) => parseSuiteKey(key).file);
   const run: CollectedRun = { runner: 'merged', samples, files };
   const accounted = options.run ?? { ...run, samples: [] };
-  return { ...prepareRun(run, options.fileExists), coverage: coverageOf(accounted, options.fileExists) };
+  return {
+    run,
+    grouped: groupRun(run),
+    coverage: coverageOf(accounted, options.fileExists),
+    ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}),
+  };
 }
 
 /** The files a run covered in full: `run.files` when the reporter listed them, else the files that recorded samples. */
@@ -256,6 +261,7 @@ export interface UpdateBaselineOptions {
   /** How long to wait for another run's update of the same file, and when its lock counts as abandoned. */
   lock?: FileLockOptions;
   /**
+   * @internal The end of a run (finishRun) passes it; not part of the public options.
    * The run prepared and diffed already (for the summary) against a baseline read with readBaseline or
    * readBaselineAhead: applied as it is when the file is still the one that was read, made again
    * otherwise. `run` must be the run it was prepared from, `tolerance` the one it was made with.
