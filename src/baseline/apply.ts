@@ -65,7 +65,7 @@ export interface MergeResult {
   counts: UpdateCounts;
 }
 
-export interface ApplyOptions {
+interface ApplyOptions {
   /** Remove the rows found gone (RAG_BASELINE=prune). Default false: report them and keep them. */
   prune?: boolean;
 }

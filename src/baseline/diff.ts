@@ -95,7 +95,7 @@ export interface BaselineDiff {
   legacy?: LegacyResolution;
 }
 
-export interface DiffOptions {
+interface DiffOptions {
   /** Rows that moved within it keep their baseline values on update. Default 0.01 (the regression rule's grammar). */
   tolerance?: ToleranceOption | ResolvedTolerance;
 }
