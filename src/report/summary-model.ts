@@ -143,7 +143,7 @@ export interface NotJudgedGroup {
 
 /** Every baseline question in the run's scope: judged (produced), missing (gone), or not judged. */
 export interface BaselineCoverage {
-  /** Baseline questions this run produced (for at least one measure) and so compared. */
+  /** Baseline questions this run produced and so compared (a question with a measure not judged counts as not judged). */
   judged: number;
   /** Baseline questions this run found gone (prune removes them). */
   missing: number;

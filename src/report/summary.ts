@@ -195,12 +195,14 @@ function accountBaseline(diff: BaselineDiff, prepared: PreparedRun): BaselineAcc
     const suiteName = suiteNameOf(identity);
     const produced = new Set<string>();
     const gone = new Set<string>();
+    const unjudged = new Set<string>();
     const inBaseline = new Set<string>();
     for (const row of suiteRows)
       for (const [id, cell] of row.cells) {
         if (cell.kind !== 'new') inBaseline.add(id);
         if (cell.kind === 'judged' || cell.kind === 'new') produced.add(id);
         if (cell.kind === 'missing') gone.add(id);
+        if (cell.kind === 'not-judged') unjudged.add(id);
       }
     for (const row of suiteRows) {
       const goneIds: string[] = [];
@@ -223,8 +225,10 @@ function accountBaseline(diff: BaselineDiff, prepared: PreparedRun): BaselineAcc
         questions: goneIds,
       });
     }
+    // Each baseline question counts once: judged, missing, or (with any measure not judged) not judged.
     let suiteJudged = 0;
     for (const id of inBaseline) {
+      if (unjudged.has(id)) continue;
       if (produced.has(id)) suiteJudged++;
       else if (gone.has(id)) missingQuestions++;
     }

@@ -63,6 +63,8 @@ describe('a measure a question of this run did not produce', () => {
     expect(summary.coverage.notJudged).toEqual([
       { reason: 'failed', questions: 1, suites: ['a.test.ts'], examples: ['a.test.ts › q02 · recall@3'] },
     ]);
+    // Each question once: q01 and q03 judged, q02 not judged (its hit@1 was measured, its recall@3 not).
+    expect(summary.coverage.judged).toBe(2);
   });
 
   it('is kept on update, and the update line says so: 1 changed (q02 hit@1 1 → 0), 1 kept not judged', () => {
