@@ -86,6 +86,11 @@ export interface SummaryRow {
   delta?: number;
   /** The tolerance applied to this measure. */
   tolerance: number;
+  /**
+   * True when the mean over the questions compared with the baseline moved by no more than the tolerance
+   * (the baseline diff's decision): an update keeps their baseline values. False for a row with none.
+   */
+  withinTolerance: boolean;
   status: RowStatus;
   comparison?: RowComparison;
   worse: SampleChange[];

@@ -349,6 +349,7 @@ function summarizeRow(
     max,
     failures,
     tolerance: toleranceFor(settings.tolerance, row.measure),
+    withinTolerance: diffRow.withinTolerance,
     status: 'new',
     worse: [],
     better: [],
