@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyDiff } from '../../../src/baseline/apply.js';
 import { diffRun, prepareRun, refusalToWrite } from '../../../src/baseline/diff.js';
-import { describeUpdate, updateBaseline } from '../../../src/baseline/store.js';
-import { emptyBaseline, type BaselineFile } from '../../../src/baseline/schema.js';
+import { describeUpdate, readBaseline, updateBaseline } from '../../../src/baseline/store.js';
+import { emptyBaseline, formatBaseline, type BaselineFile } from '../../../src/baseline/schema.js';
 import { suiteKeyOf, type CollectedRun, type CollectedSample } from '../../../src/recording/collected.js';
 import type { RunOutcomes } from '../../../src/recording/outcomes.js';
 import { summarize } from '../../../src/report/summary.js';
@@ -287,5 +287,32 @@ describe('docs/baselines-and-ci.md', () => {
       refused: refusalToWrite(prepareRun(run), false)!,
     });
     expect(docs).toContain(`\n${line}\n`);
+  });
+});
+
+describe('an update given the diff made for the summary', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rag-diff-reuse-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('applies it when the file is the one it was made against, and diffs again when the file changed since', async () => {
+    const path = join(dir, 'rag-baseline.json');
+    writeFileSync(path, formatBaseline(recorded()));
+    const read = await readBaseline(path);
+    const prepared = prepareRun(q02StopsEarly());
+    const diff = diffRun(prepared, read);
+    const same = await updateBaseline(path, q02StopsEarly(), { diff: { prepared, diff } });
+    expect(readFileSync(path, 'utf8')).toBe(formatBaseline(applyDiff(diff).file));
+    expect(same.counts.updatedSamples).toBe(1);
+
+    // Another run wrote a suite of its own in the meantime: the update keeps it.
+    const other = recorded();
+    other.suites[suiteKeyOf({ file: 'b.test.ts', describe: [] })] = { 'hit@1': { z1: 1 } };
+    writeFileSync(path, formatBaseline(other));
+    const changed = await updateBaseline(path, q02StopsEarly(), { diff: { prepared, diff } });
+    expect(Object.keys(changed.file.suites)).toContain(suiteKeyOf({ file: 'b.test.ts', describe: [] }));
+    expect(readFileSync(path, 'utf8')).toContain('["b.test.ts", [], "z1", "hit@1", 1]');
   });
 });
