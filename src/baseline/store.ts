@@ -26,16 +26,6 @@ import {
   type BaselineSamples,
 } from './schema.js';
 
-/** The text each baseline read here was parsed from: what tells an update whether the file changed since. */
-const sourceTexts = new WeakMap<BaselineFile, string>();
-
-/** Parses `text` and remembers it as the parsed baseline's source. */
-function parseRemembered(text: string, path: string): BaselineFile {
-  const file = parseBaseline(text, path);
-  sourceTexts.set(file, text);
-  return file;
-}
-
 /** Reads and checks the baseline at `path`; undefined when there is no file there. */
 export async function readBaseline(path: string): Promise<BaselineFile | undefined> {
   assertPath(path, 'readBaseline');
@@ -45,7 +35,7 @@ export async function readBaseline(path: string): Promise<BaselineFile | undefin
   } catch (error) {
     return handleReadError(error, path);
   }
-  return parseRemembered(text, path);
+  return parseBaseline(text, path);
 }
 
 /** The version of a file a read saw: what tells a later look whether the file changed since. */
@@ -96,7 +86,7 @@ export function readBaselineSync(path: string): BaselineFile | undefined {
   } catch (error) {
     return handleReadError(error, path);
   }
-  return parseRemembered(text, path);
+  return parseBaseline(text, path);
 }
 
 function handleReadError(error: unknown, path: string): undefined {
@@ -262,9 +252,9 @@ export interface UpdateBaselineOptions {
   lock?: FileLockOptions;
   /**
    * @internal The end of a run (finishRun) passes it; not part of the public options.
-   * The run prepared and diffed already (for the summary) against a baseline read with readBaseline or
-   * readBaselineAhead: applied as it is when the file is still the one that was read, made again
-   * otherwise. `run` must be the run it was prepared from, `tolerance` the one it was made with.
+   * The run prepared and diffed already (for the summary) against the baseline the file held: applied
+   * as it is when the file under the lock is still that baseline as written, made again otherwise.
+   * `run` must be the run it was prepared from, `tolerance` the one it was made with.
    */
   diff?: { prepared: PreparedRun; diff: BaselineDiff };
 }
@@ -325,10 +315,8 @@ async function readApplyWrite(
     handleReadError(error, path);
   }
   const given = options.diff?.diff;
-  // The diff made for the summary holds when the file is still the one it was made against.
-  const unchanged =
-    given !== undefined &&
-    (given.against === undefined ? existingText === undefined : sourceTexts.get(given.against) === existingText);
+  // The diff made for the summary holds when the file is still the one it was made against, as written.
+  const unchanged = given !== undefined && existingText === textOf(given.against);
   const previous = unchanged
     ? given.against
     : existingText === undefined
@@ -342,6 +330,11 @@ async function readApplyWrite(
   const written = text !== existingText;
   if (written) await writeFileAtomic(path, text);
   return { ...applied, path, written, previous, ...(diff.legacy !== undefined ? { legacy: diff.legacy } : {}) };
+}
+
+/** The text of `file` as the writer writes it (undefined: no file, or one only an update can write: version 1). */
+function textOf(file: BaselineFile | undefined): string | undefined {
+  return file === undefined || file.legacy !== undefined ? undefined : formatBaseline(file);
 }
 
 /** How an update names why rows were not judged (what src/report's NOT_JUDGED_TEXT says at length). */
