@@ -8,10 +8,10 @@ import { writeFileAtomic, writeFileAtomicSync } from '../files/atomic-write.js';
 import { resolveTolerance, type ResolvedTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import { plural } from '../core/present.js';
 import { parseSuiteKey, type CollectedRun, type CollectedSample } from '../recording/collected.js';
-import type { NotJudgedReason } from '../recording/outcomes.js';
+import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
 import { groupRun } from './group.js';
 import { auditOfSample, auditsOf, setAudit } from './audits.js';
-import { applyDiff, type MergeResult } from './apply.js';
+import { applyDiff, type BaselineEntryRef, type MergeResult } from './apply.js';
 import { diffRun, prepareRun, refusalToWrite, type BaselineDiff, type PreparedRun } from './diff.js';
 import { coverageOf, type LegacyResolution } from './identity.js';
 import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
@@ -337,27 +337,47 @@ function textOf(file: BaselineFile | undefined): string | undefined {
   return file === undefined || file.legacy !== undefined ? undefined : formatBaseline(file);
 }
 
-/** How an update names why rows were not judged (what src/report's NOT_JUDGED_TEXT says at length). */
+/** Why rows were not judged, as the update line counts them (`2 whose test failed before measuring them`). */
 const NOT_JUDGED_BRIEF: Record<NotJudgedReason, string> = {
   filtered: 'filtered out',
   skipped: 'skipped',
-  failed: 'their test failed before measuring them',
-  'timed-out': 'their test timed out before measuring them',
-  'load-failed': 'their test file failed to load',
-  crashed: 'their test file did not finish',
-  'not-run': 'their test file did not run',
-  'shard-missing': 'their shard is missing',
-  'shard-stale': 'their shard is from another run',
+  failed: 'whose test failed before measuring them',
+  'timed-out': 'whose test timed out before measuring them',
+  'load-failed': 'in files that failed to load',
+  crashed: 'in files that did not finish',
+  'not-run': 'in files this run did not run',
+  'shard-missing': 'in shards missing from the merge',
+  'shard-stale': 'in shards from another run',
 };
 
-/** Rows not judged named in the update line; more are counted. */
+/** Reasons whose rows the update line names: a test that stopped early is worth seeing row by row. */
+const NAMED_REASONS: ReadonlySet<NotJudgedReason> = new Set(['failed', 'timed-out']);
+
+/** Rows not judged named per reason in the update line; more are counted. */
 const NAMED_NOT_JUDGED = 3;
+
+/** `2 whose test failed before measuring them: a.test.ts › q07 · recall@3, …` per reason, in NOT_JUDGED_REASONS order. */
+function describeNotJudged(entries: readonly (BaselineEntryRef & { reason: NotJudgedReason })[]): string {
+  const parts: string[] = [];
+  for (const reason of NOT_JUDGED_REASONS) {
+    const rows: string[] = [];
+    for (const entry of entries)
+      if (entry.reason === reason)
+        for (const id of entry.sampleIds ?? []) rows.push(`${entry.suite} › ${id} · ${entry.measure!}`);
+    if (rows.length === 0) continue;
+    const named = NAMED_REASONS.has(reason)
+      ? `: ${rows.slice(0, NAMED_NOT_JUDGED).join(', ')}${rows.length > NAMED_NOT_JUDGED ? ', …' : ''}`
+      : '';
+    parts.push(`${rows.length} ${NOT_JUDGED_BRIEF[reason]}${named}`);
+  }
+  return parts.join('; ');
+}
 
 /**
  * One line for the console after an update: what changed in the file, row by row and by kind, then what
  * it kept that this run did not confirm, e.g. `Updated rag-baseline.json: 3 samples added, 2 changed;
- * kept 1 sample not judged (q07 · recall@3: their test failed before measuring them); kept 1 obsolete
- * entry (4 samples): RAG_BASELINE=prune removes them.`
+ * kept 1 sample this run did not judge (1 whose test failed before measuring them: test/a.test.ts › q07 ·
+ * recall@3); kept 1 obsolete entry (4 samples): RAG_BASELINE=prune removes them.`
  */
 export function describeUpdate(
   result: Pick<UpdateBaselineResult, 'path' | 'written' | 'counts' | 'obsolete' | 'pruned'> &
@@ -384,16 +404,8 @@ export function describeUpdate(
   if (result.pruned && result.file !== undefined && Object.keys(result.file.suites).length === 0)
     line += '; it is now empty: no test records a measure any more';
   const notJudged = result.notJudged ?? [];
-  if (notJudged.length > 0) {
-    const count = result.counts.notJudgedSamples;
-    const named: string[] = [];
-    for (const entry of notJudged)
-      for (const id of entry.sampleIds ?? [])
-        if (named.length < NAMED_NOT_JUDGED)
-          named.push(`${entry.suite} › ${id} · ${entry.measure!}: ${NOT_JUDGED_BRIEF[entry.reason]}`);
-    const more = count > named.length ? `; ${count - named.length} more` : '';
-    line += `; kept ${plural(count, 'sample')} this run did not judge (${named.join('; ')}${more})`;
-  }
+  if (notJudged.length > 0)
+    line += `; kept ${plural(result.counts.notJudgedSamples, 'sample')} this run did not judge (${describeNotJudged(notJudged)})`;
   if (result.obsolete.length > 0 && !result.pruned) {
     const what = `${plural(result.obsolete.length, 'obsolete entry', 'obsolete entries')} (${plural(obsoleteSamples, 'sample')})`;
     line += `; kept ${what}: RAG_BASELINE=prune removes them`;

@@ -93,7 +93,7 @@ describe.each(['vitest', 'jest'] as const)(
       const stale = await run({ RAG_BASELINE: 'update', STALE: '1' });
       expect(stale.exitCode, explain(stale)).toBe(1);
       expect(output(stale)).toContain(
-        `Updated rag-baseline.json: 1 sample changed; kept 1 sample this run did not judge (${file} › q07 · recall@3: their test failed before measuring them).`,
+        `Updated rag-baseline.json: 1 sample changed; kept 1 sample this run did not judge (1 whose test failed before measuring them: ${file} › q07 · recall@3).`,
       );
       const changed = changedRows(recorded, baseline());
       expect(changed.removed).toEqual([

@@ -82,7 +82,7 @@ describe('a measure a question of this run did not produce', () => {
       notJudgedSamples: 1,
     });
     expect(describeUpdate({ ...applied, path: 'rag-baseline.json', written: true })).toBe(
-      'Updated rag-baseline.json: 1 sample changed; kept 1 sample this run did not judge (a.test.ts › q02 · recall@3: their test failed before measuring them).',
+      'Updated rag-baseline.json: 1 sample changed; kept 1 sample this run did not judge (1 whose test failed before measuring them: a.test.ts › q02 · recall@3).',
     );
   });
 
@@ -258,8 +258,17 @@ describe('docs/baselines-and-ci.md', () => {
       path: 'rag-baseline.json',
       written: true,
       pruned: false,
-      counts: { addedSamples: 3, updatedSamples: 2, relabelledSamples: 1, obsoleteSamples: 4, notJudgedSamples: 1 },
-      notJudged: [{ ...ref, sampleIds: ['q07'], reason: 'failed' }],
+      counts: { addedSamples: 3, updatedSamples: 2, relabelledSamples: 1, obsoleteSamples: 4, notJudgedSamples: 3 },
+      notJudged: [
+        { ...ref, sampleIds: ['q07'], reason: 'failed' },
+        {
+          suite: 'test/account.test.ts',
+          suiteKey: '',
+          measure: 'recall@3',
+          sampleIds: ['a1', 'a2'],
+          reason: 'not-run',
+        },
+      ],
       obsolete: [{ suite: 'test/orders.test.ts', suiteKey: '' }],
     });
     expect(docs).toContain(`\n${line}\n`);
