@@ -243,7 +243,7 @@ export function refusalToWrite(prepared: PreparedRun, prune: boolean): string | 
   if (broken.length > 0) parts.push(describeBroken(broken, prepared.run.runner));
   if (failing.length > 0)
     parts.push(
-      `${failing.length === 1 ? 'a test file' : `${failing.length} test files`} had failing tests (${failing.map((file) => file.file).join(', ')})`,
+      `${failing.length === 1 ? 'a test file' : `${failing.length} test files`} had failing tests (${namesOf(failing)})`,
     );
   return `the run recorded nothing while ${parts.join('; ')}`;
 }
@@ -251,17 +251,24 @@ export function refusalToWrite(prepared: PreparedRun, prune: boolean): string | 
 /** Most broken files named in a refusal. */
 const NAMED_FILES = 3;
 
+/** The first few files' names, and how many more. */
+function namesOf<T extends { file: string }>(
+  files: readonly T[],
+  describe: (file: T) => string = (file) => file.file,
+): string {
+  const more = files.length > NAMED_FILES ? `, and ${files.length - NAMED_FILES} more` : '';
+  return `${files.slice(0, NAMED_FILES).map(describe).join(', ')}${more}`;
+}
+
 function describeBroken(
   broken: readonly { file: string; notJudged?: { reason: NotJudgedReason; detail?: string } }[],
   runner: CollectedRun['runner'],
 ): string {
-  const named = broken
-    .slice(0, NAMED_FILES)
-    .map(
-      (file) =>
-        `${file.file} (${file.notJudged!.detail ?? (file.notJudged!.reason === 'crashed' ? 'it did not finish' : 'it failed to load')})`,
-    );
-  const more = broken.length > NAMED_FILES ? `, and ${broken.length - NAMED_FILES} more` : '';
+  const named = namesOf(
+    broken,
+    (file) =>
+      `${file.file} (${file.notJudged!.detail ?? (file.notJudged!.reason === 'crashed' ? 'it did not finish' : 'it failed to load')})`,
+  );
   const count = broken.length === 1 ? 'a test file' : `${broken.length} test files`;
   const esm = broken.some((file) =>
     /Must use import to load ES Module|Cannot use import statement outside a module/.test(file.notJudged!.detail ?? ''),
@@ -273,5 +280,5 @@ function describeBroken(
   const what = broken.every((file) => file.notJudged!.reason === 'load-failed')
     ? 'failed to load'
     : 'failed to load or did not finish';
-  return `${count} ${what}: ${named.join(', ')}${more}${hint}`;
+  return `${count} ${what}: ${named}${hint}`;
 }

@@ -185,6 +185,19 @@ describe('a run that recorded nothing', () => {
     expect(refusalToWrite(prepareRun(failing), true)).toBe(
       'the run recorded nothing while a test file had failing tests (a.test.ts)',
     );
+    const fiveFailing: CollectedRun = {
+      runner: 'vitest',
+      samples: [],
+      outcomes: {
+        files: ['f1', 'f2', 'f3', 'f4', 'f5'].map((name) => ({
+          file: `${name}.test.ts`,
+          incomplete: [{ describePath: [], test: 't', reason: 'failed' as const }],
+        })),
+      },
+    };
+    expect(refusalToWrite(prepareRun(fiveFailing), false)).toBe(
+      'the run recorded nothing while 5 test files had failing tests (f1.test.ts, f2.test.ts, f3.test.ts, and 2 more)',
+    );
     const clean: CollectedRun = {
       runner: 'vitest',
       samples: [],
