@@ -3,33 +3,22 @@
 // old file or the new one, never a half-written one. A file that cannot be read as a baseline is an error
 // and is never overwritten.
 
+
 import { writeFileAtomic } from '../files/atomic-write.js';
-import {
-  movementOfMeans,
-  resolveTolerance,
-  toleranceFor,
-  valuesDiffer,
-  type ResolvedTolerance,
-  type ToleranceOption,
-} from '../core/regression-rule.js';
+import { resolveTolerance, type ResolvedTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import { plural } from '../core/present.js';
-import { parseSuiteKey, suiteNameOf, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
+import { parseSuiteKey, type CollectedRun, type CollectedSample } from '../recording/collected.js';
+import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
 import { groupRun } from './group.js';
-import { auditOfSample, auditsOf, labelsChanged, setAudit } from './audits.js';
-import { coverageOf, findRenamedSuites } from './identity.js';
+import { auditOfSample, auditsOf, setAudit } from './audits.js';
+import { applyDiff, type BaselineEntryRef, type MergeResult } from './apply.js';
+import { diffRun, prepareRun, refusalToWrite, type BaselineDiff, type PreparedRun } from './diff.js';
+import { coverageOf } from './identity.js';
 import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
 import { assertBaselinePath, BaselineError } from './file/errors.js';
-import { readBaselineAndText } from './file/read.js';
-import {
-  createRecord,
-  own,
-  emptyBaseline,
-  sortedKeys,
-  type BaselineFile,
-  type BaselineSamples,
-  type SampleAudit,
-} from './file/types.js';
-import { compareIdentities, formatBaseline } from './file/write.js';
+import { readBaseline, readBaselineAndText } from './file/read.js';
+import { createRecord, own, emptyBaseline, type BaselineFile, type BaselineSamples } from './file/types.js';
+import { formatBaseline } from './file/write.js';
 
 /** The baseline this run would record: every suite × measure × sample it measured. */
 export function baselineFromRun(run: CollectedRun): BaselineFile {
@@ -50,16 +39,7 @@ export function baselineFromRun(run: CollectedRun): BaselineFile {
   return file;
 }
 
-/**
- * An entry of the baseline: a whole suite (no measure), a whole suite × measure (no sampleIds), or some
- * samples of one suite × measure. `suite` is the display name, `suiteKey` the exact identity (suiteKeyOf).
- */
-interface BaselineEntryRef {
-  suite: string;
-  suiteKey: string;
-  measure?: string;
-  sampleIds?: string[];
-}
+export type { BaselineEntryRef, MergeResult, UpdateCounts } from './apply.js';
 
 export interface MergeOptions {
   /** Remove obsolete entries (RAG_BASELINE=prune). Default false: report them and keep them. */
@@ -67,7 +47,7 @@ export interface MergeOptions {
   /**
    * Test files this run executed in full (relative, '/' separated). Only their entries can be obsolete:
    * a run of some files never marks other files' suites obsolete. Default: the files of the suites in
-   * `current` (CollectedRun.files when the reporter knows them better).
+   * `current` (CollectedRun.files when the reporter knows them better; see filesOfRun).
    */
   files?: Iterable<string>;
   /** When given, every suite of a file for which it returns false is obsolete (the test file was deleted). */
@@ -84,30 +64,14 @@ export interface MergeOptions {
    * (the regression rule's tolerance grammar).
    */
   tolerance?: ToleranceOption | ResolvedTolerance;
-  /** Renamed suites (new key → old key, from findRenamedSuites): the old suite's entries move to the new one. Default: found here. */
-  renames?: ReadonlyMap<string, string>;
-}
-
-export interface MergeResult {
-  file: BaselineFile;
-  /** Entries of the files that ran (or of deleted files) that this run no longer produced. */
-  obsolete: BaselineEntryRef[];
-  /** True when the obsolete entries were removed from `file`. */
-  pruned: boolean;
-  /** Samples that were not in the previous baseline, per suite × measure. */
-  added: BaselineEntryRef[];
-  /** Samples whose value changed, per suite × measure. */
-  updated: BaselineEntryRef[];
-  /** Suites whose entries moved to a new name: display names. */
-  renamed: { from: string; to: string }[];
-  counts: { addedSamples: number; updatedSamples: number; obsoleteSamples: number };
 }
 
 /**
- * Merges what this run measured (`current`, from baselineFromRun) into the previous baseline: the suites
- * seen in this run take this run's values (unless the row moved within tolerance: then its shared
- * questions keep their values), renamed suites move, the other suites are kept as they are. Entries of the
- * files that ran which this run did not produce again are obsolete: reported, and removed only with `prune`.
+ * Merges what this run measured (`current`, from baselineFromRun) into the previous baseline: the diff
+ * of the run against it (diffRun), applied (applyDiff). The suites seen in this run take this run's
+ * values (unless the row moved within tolerance: then its shared questions keep their values), renamed
+ * suites move, the other suites are kept as they are. Entries of the files that ran which this run did
+ * not produce again are obsolete: reported, and removed only with `prune`.
  */
 export function mergeBaseline(
   previous: BaselineFile | undefined,
@@ -121,202 +85,55 @@ export function mergeBaseline(
     throw new TypeError('mergeBaseline: options.fileExists must be a function (file) => boolean when given.');
   }
   const tolerance = resolveTolerance(options.tolerance, 'mergeBaseline: options.tolerance');
-  // Which files ran in full: the run's own account, else given by the caller, else the files of the
-  // suites this run produced.
-  const run: CollectedRun = options.run ?? {
-    runner: 'merged',
-    samples: [],
-    files:
-      options.files !== undefined
-        ? [...options.files]
-        : Object.keys(current.suites).map((key) => parseSuiteKey(key).file),
-  };
-  const coverage = coverageOf(run, options.fileExists);
-  const producedRows = options.run === undefined ? undefined : groupRun(options.run).suites;
-  const isGoneIn =
-    (key: string, identity: SuiteIdentity) =>
-    (sampleId: string): boolean =>
-      coverage.accounting.statusOf(identity, sampleId, producedRows?.get(key)).kind === 'missing';
-  const before = previous ?? emptyBaseline();
-  const renames = options.renames ?? findRenamedSuites(before, suitesAsRows(current), coverage);
-  const movedAway = new Set(renames.values());
-
-  const result = emptyBaseline();
-  const obsolete: BaselineEntryRef[] = [];
-  const added: BaselineEntryRef[] = [];
-  const updated: BaselineEntryRef[] = [];
-  const renamed: { from: string; to: string }[] = [];
-  const counts = { addedSamples: 0, updatedSamples: 0, obsoleteSamples: 0 };
-
-  const allSuites = new Set([...Object.keys(before.suites), ...Object.keys(current.suites)]);
-  const ordered = [...allSuites]
-    .map((key) => ({ key, identity: parseSuiteKey(key) }))
-    .sort((a, b) => compareIdentities(a.identity, b.identity));
-  for (const { key, identity } of ordered) {
-    if (movedAway.has(key) && own(current.suites, key) === undefined) continue;
-    const name = suiteNameOf(identity);
-    const renamedFrom = renames.get(key);
-    if (renamedFrom !== undefined) renamed.push({ from: suiteNameOf(parseSuiteKey(renamedFrom)), to: name });
-    const oldSuite = own(before.suites, renamedFrom ?? key);
-    const newSuite = own(current.suites, key);
-    // Entries this run did not produce are obsolete only when it found their questions missing.
-    if (newSuite === undefined) {
-      const kept = createRecord<BaselineSamples>();
-      const refs: BaselineEntryRef[] = [];
-      let wholeSuite = true;
-      for (const measure of Object.keys(oldSuite!)) {
-        const { samples, gone } = keepSamples(oldSuite![measure]!, isGoneIn(key, identity), prune);
-        counts.obsoleteSamples += gone.length;
-        if (gone.length > 0) refs.push({ suite: name, suiteKey: key, measure, sampleIds: gone });
-        wholeSuite &&= gone.length === Object.keys(oldSuite![measure]!).length;
-        if (Object.keys(samples).length > 0 || !prune) kept[measure] = samples;
-        keepAudits(result, key, measure, samples, auditsOf(before, renamedFrom ?? key, measure));
-      }
-      obsolete.push(...(wholeSuite && refs.length > 0 ? [{ suite: name, suiteKey: key }] : refs));
-      if (Object.keys(kept).length > 0) result.suites[key] = kept;
-      continue;
-    }
-    const merged = createRecord<BaselineSamples>();
-    const measures = new Set([...Object.keys(oldSuite ?? {}), ...Object.keys(newSuite)]);
-    for (const measure of [...measures].sort()) {
-      const oldSamples = oldSuite === undefined ? undefined : own(oldSuite, measure);
-      const newSamples = own(newSuite, measure);
-      if (newSamples === undefined) {
-        const { samples, gone } = keepSamples(oldSamples!, isGoneIn(key, identity), prune);
-        counts.obsoleteSamples += gone.length;
-        if (gone.length === Object.keys(oldSamples!).length) obsolete.push({ suite: name, suiteKey: key, measure });
-        else if (gone.length > 0) obsolete.push({ suite: name, suiteKey: key, measure, sampleIds: gone });
-        if (Object.keys(samples).length > 0 || !prune) merged[measure] = samples;
-        keepAudits(result, key, measure, samples, auditsOf(before, renamedFrom ?? key, measure));
-        continue;
-      }
-      const oldAudits = auditsOf(before, renamedFrom ?? key, measure);
-      const newAudits = auditsOf(current, key, measure);
-      // A question measured against other judgments takes its new value whatever the row's movement.
-      const relabelled = new Set<string>();
-      for (const sampleId of Object.keys(newSamples)) {
-        const oldAudit = oldAudits === undefined ? undefined : own(oldAudits, sampleId);
-        const newAudit = newAudits === undefined ? undefined : own(newAudits, sampleId);
-        if (labelsChanged(oldAudit, newAudit?.labels)) relabelled.add(sampleId);
-      }
-      const keepOld =
-        oldSamples !== undefined && movedWithin(oldSamples, newSamples, toleranceFor(tolerance, measure), relabelled);
-      const samples = createRecord<number>();
-      const addedIds: string[] = [];
-      const updatedIds: string[] = [];
-      const obsoleteIds: string[] = [];
-      for (const sampleId of sortedKeys(newSamples)) {
-        const value = newSamples[sampleId]!;
-        const oldValue = oldSamples === undefined ? undefined : own(oldSamples, sampleId);
-        const newAudit = newAudits === undefined ? undefined : own(newAudits, sampleId);
-        if (oldValue === undefined) addedIds.push(sampleId);
-        else if (keepOld && !relabelled.has(sampleId)) {
-          samples[sampleId] = oldValue;
-          // The value stays, and so do the unjudged ids measured with it; a baseline without a
-          // fingerprint gains this run's.
-          const oldAudit = oldAudits === undefined ? undefined : own(oldAudits, sampleId);
-          setAudit(result, key, measure, sampleId, keptAudit(oldAudit, newAudit));
-          continue;
-        } else if (!Object.is(oldValue, value)) updatedIds.push(sampleId);
-        samples[sampleId] = value;
-        setAudit(result, key, measure, sampleId, newAudit);
-      }
-      if (oldSamples !== undefined) {
-        for (const sampleId of sortedKeys(oldSamples)) {
-          if (own(newSamples, sampleId) !== undefined) continue;
-          if (isGoneIn(key, identity)(sampleId)) {
-            obsoleteIds.push(sampleId);
-            if (prune) continue;
-          }
-          samples[sampleId] = oldSamples[sampleId]!;
-          setAudit(result, key, measure, sampleId, oldAudits === undefined ? undefined : own(oldAudits, sampleId));
-        }
-      }
-      if (addedIds.length > 0) added.push({ suite: name, suiteKey: key, measure, sampleIds: addedIds });
-      if (updatedIds.length > 0) updated.push({ suite: name, suiteKey: key, measure, sampleIds: updatedIds });
-      if (obsoleteIds.length > 0) obsolete.push({ suite: name, suiteKey: key, measure, sampleIds: obsoleteIds });
-      counts.addedSamples += addedIds.length;
-      counts.updatedSamples += updatedIds.length;
-      counts.obsoleteSamples += obsoleteIds.length;
-      merged[measure] = samples;
-    }
-    result.suites[key] = merged;
-  }
-  return { file: result, obsolete, pruned: prune && obsolete.length > 0, added, updated, renamed, counts };
-}
-
-/** What an update keeps of `samples`: all of them, less the ones found gone when pruning; and the gone ids. */
-function keepSamples(
-  samples: BaselineSamples,
-  isGone: (sampleId: string) => boolean,
-  prune: boolean,
-): { samples: BaselineSamples; gone: string[] } {
-  const kept = createRecord<number>();
-  const gone: string[] = [];
-  for (const sampleId of sortedKeys(samples)) {
-    const obsolete = isGone(sampleId);
-    if (obsolete) gone.push(sampleId);
-    if (!(obsolete && prune)) kept[sampleId] = samples[sampleId]!;
-  }
-  return { samples: kept, gone };
-}
-
-/** The audits of `samples` (the ones kept) from `audits`, into `file`. */
-function keepAudits(
-  file: BaselineFile,
-  suiteKey: string,
-  measure: string,
-  samples: BaselineSamples,
-  audits: Readonly<Record<string, SampleAudit>> | undefined,
-): void {
-  if (audits === undefined) return;
-  for (const sampleId of Object.keys(samples)) setAudit(file, suiteKey, measure, sampleId, own(audits, sampleId));
-}
-
-/** A kept value's audit: its own unjudged count, and its fingerprint (this run's when it had none: same labels, as far as anyone knows). */
-function keptAudit(oldAudit: SampleAudit | undefined, newAudit: SampleAudit | undefined): SampleAudit | undefined {
-  const labels = oldAudit?.labels ?? newAudit?.labels;
-  if (labels === undefined) return oldAudit;
-  return { ...oldAudit, labels };
+  // The run's own grouping when it holds the samples `current` was made from (its tests tell which
+  // questions stopped early); else `current` as a run, each question its own test.
+  const prepared =
+    options.run !== undefined && options.run.samples.length > 0
+      ? prepareRun(options.run, options.fileExists)
+      : preparedFromFile(current, options);
+  return applyDiff(diffRun(prepared, previous, { tolerance }), { prune });
 }
 
 /**
- * True when the mean over the questions both sides have moved by no more than `tolerance` (and at least
- * one is shared). Questions in `relabelled` (measured against other judgments) are left out.
+ * A run that produced exactly `current`'s samples (each question its own test), accounted as
+ * `options.run` says, else as one in which the files of `options.files` (default: those of `current`'s
+ * suites) ran in full.
  */
-function movedWithin(
-  oldSamples: BaselineSamples,
-  newSamples: BaselineSamples,
-  tolerance: number,
-  relabelled: ReadonlySet<string>,
-): boolean {
-  let shared = 0;
-  let before = 0;
-  let after = 0;
-  let changed = false;
-  for (const sampleId of Object.keys(newSamples)) {
-    const oldValue = own(oldSamples, sampleId);
-    if (oldValue === undefined || relabelled.has(sampleId)) continue;
-    const value = newSamples[sampleId]!;
-    shared++;
-    before += oldValue;
-    after += value;
-    changed ||= valuesDiffer(oldValue, value);
+function preparedFromFile(current: BaselineFile, options: MergeOptions): PreparedRun {
+  const samples: CollectedSample[] = [];
+  for (const key of Object.keys(current.suites)) {
+    const identity = parseSuiteKey(key);
+    const suite = current.suites[key]!;
+    for (const measure of Object.keys(suite)) {
+      const audits = auditsOf(current, key, measure);
+      for (const id of Object.keys(suite[measure]!)) {
+        const audit = audits === undefined ? undefined : own(audits, id);
+        samples.push({
+          file: identity.file,
+          describePath: [...identity.describe],
+          ...(identity.project !== undefined ? { project: identity.project } : {}),
+          test: id,
+          queryId: id,
+          measure,
+          value: suite[measure]![id]!,
+          ...(audit?.labels !== undefined ? { labels: audit.labels } : {}),
+          ...(audit?.unjudged !== undefined ? { unjudgedCount: audit.unjudged, unjudgedIds: [] } : {}),
+        });
+      }
+    }
   }
-  if (shared === 0) return false;
-  if (!changed) return true;
-  const meanBefore = before / shared;
-  const meanAfter = after / shared;
-  return movementOfMeans({ delta: meanAfter - meanBefore, meanBefore, meanAfter }, tolerance) === 'within';
-}
-
-function suitesAsRows(file: BaselineFile): Map<string, Map<string, { ids: string[] }>> {
-  const rows = new Map<string, Map<string, { ids: string[] }>>();
-  for (const key of Object.keys(file.suites)) {
-    const suite = file.suites[key]!;
-    rows.set(key, new Map(Object.keys(suite).map((measure) => [measure, { ids: Object.keys(suite[measure]!) }])));
-  }
-  return rows;
+  const files =
+    options.files !== undefined
+      ? [...options.files]
+      : Object.keys(current.suites).map((key) => parseSuiteKey(key).file);
+  const run: CollectedRun = { runner: 'merged', samples, files };
+  const accounted = options.run ?? { ...run, samples: [] };
+  return {
+    run,
+    grouped: groupRun(run),
+    coverage: coverageOf(accounted, options.fileExists),
+    ...(options.fileExists !== undefined ? { fileExists: options.fileExists } : {}),
+  };
 }
 
 export interface UpdateBaselineOptions {
@@ -328,19 +145,29 @@ export interface UpdateBaselineOptions {
   fileExists?: (file: string) => boolean;
   /** How long to wait for another run's update of the same file, and when its lock counts as abandoned. */
   lock?: FileLockOptions;
+  /**
+   * @internal The end of a run (finishRun) passes it; not part of the public options.
+   * The run prepared and diffed already (for the summary) against the baseline the file held: applied
+   * as it is when the file under the lock is still that baseline as written, made again otherwise.
+   * `run` must be the run it was prepared from, `tolerance` the one it was made with.
+   */
+  diff?: { prepared: PreparedRun; diff: BaselineDiff };
 }
 
 export interface UpdateBaselineResult extends MergeResult {
   path: string;
   /** False when the merged file is byte-identical to the one on disk (nothing was written). */
   written: boolean;
+  /** Why nothing was written although the run was an update: it recorded nothing while its test files failed (refusalToWrite). */
+  refused?: string;
   /** The baseline before the update (undefined when there was none). */
   previous: BaselineFile | undefined;
 }
 
 /**
- * Reads the baseline at `path`, merges this run into it and writes it back atomically. A baseline that
- * cannot be read (corrupt, newer schema, not a baseline) throws BaselineError and is left untouched.
+ * Reads the baseline at `path`, applies this run's diff to it and writes it back atomically. A baseline
+ * that cannot be read (corrupt, newer schema, not a baseline) throws BaselineError and is left untouched;
+ * a run that recorded nothing while its test files failed to load or failed writes nothing (`refused`).
  * Callers decide whether writing is allowed (never under CI: see resolveBaselineMode).
  */
 export async function updateBaseline(
@@ -349,52 +176,123 @@ export async function updateBaseline(
   options: UpdateBaselineOptions = {},
 ): Promise<UpdateBaselineResult> {
   assertBaselinePath(path, 'updateBaseline');
+  const prune = options.prune ?? false;
+  if (typeof prune !== 'boolean')
+    throw new TypeError(`updateBaseline: options.prune must be true or false, got ${String(prune)}.`);
+  const prepared = options.diff?.prepared ?? prepareRun(run, options.fileExists);
+  const refused = refusalToWrite(prepared, prune);
+  if (refused !== undefined) {
+    const previous = options.diff?.diff.against ?? (await readBaseline(path));
+    return { ...applyDiff(diffRun(prepared, undefined), { prune }), path, written: false, refused, previous };
+  }
   // Concurrent updates (two test runs at once) take turns: each re-reads the file the previous one
-  // wrote and merges into it, so neither run's suites are lost.
+  // wrote and applies its diff to it, so neither run's suites are lost.
   try {
-    return await withFileLock(path, () => readMergeWrite(path, run, options), options.lock);
+    return await withFileLock(path, () => readApplyWrite(path, prepared, prune, options), options.lock);
   } catch (error) {
     if (error instanceof LockTimeoutError) throw new BaselineError(path, 'locked', error.message, { cause: error });
     throw error;
   }
 }
 
-async function readMergeWrite(
+async function readApplyWrite(
   path: string,
-  run: CollectedRun,
+  prepared: PreparedRun,
+  prune: boolean,
   options: UpdateBaselineOptions,
 ): Promise<UpdateBaselineResult> {
   const existing = await readBaselineAndText(path);
-  const previous = existing?.file;
-  const current = baselineFromRun(run);
-  const merged = mergeBaseline(previous, current, {
-    prune: options.prune ?? false,
-    run,
-    fileExists: options.fileExists,
-    ...(options.tolerance !== undefined ? { tolerance: options.tolerance } : {}),
-  });
-  const text = formatBaseline(merged.file);
-  const written = text !== existing?.text;
+  const existingText = existing?.text;
+  const given = options.diff?.diff;
+  // The diff made for the summary holds when the file is still the one it was made against, as written.
+  const unchanged = given !== undefined && existingText === textOf(given.against);
+  const previous = unchanged ? given.against : existing?.file;
+  const diff = unchanged
+    ? given
+    : diffRun(prepared, previous, options.tolerance !== undefined ? { tolerance: options.tolerance } : {});
+  const applied = applyDiff(diff, { prune });
+  const text = formatBaseline(applied.file);
+  const written = text !== existingText;
   if (written) await writeFileAtomic(path, text);
-  return { ...merged, path, written, previous };
+  return { ...applied, path, written, previous };
 }
 
-/** One line for the console after an update, e.g. `Updated rag-baseline.json: 3 samples added, 2 changed; 1 obsolete entry kept (RAG_BASELINE=prune removes it).` */
+/** The text of `file` as the writer writes it (undefined: no file). */
+function textOf(file: BaselineFile | undefined): string | undefined {
+  return file === undefined ? undefined : formatBaseline(file);
+}
+
+/** Why rows were not judged, as the update line counts them (`2 whose test failed before measuring them`). */
+const NOT_JUDGED_BRIEF: Record<NotJudgedReason, string> = {
+  filtered: 'filtered out',
+  skipped: 'skipped',
+  failed: 'whose test failed before measuring them',
+  'timed-out': 'whose test timed out before measuring them',
+  'load-failed': 'in files that failed to load',
+  crashed: 'in files that did not finish',
+  'not-run': 'in files this run did not run',
+  'shard-missing': 'in shards missing from the merge',
+  'shard-stale': 'in shards from another run',
+};
+
+/** Reasons whose rows the update line names: a test that stopped early is worth seeing row by row. */
+const NAMED_REASONS: ReadonlySet<NotJudgedReason> = new Set(['failed', 'timed-out']);
+
+/** Rows not judged named per reason in the update line; more are counted. */
+const NAMED_NOT_JUDGED = 3;
+
+/** `2 whose test failed before measuring them: a.test.ts › q07 · recall@3, …` per reason, in NOT_JUDGED_REASONS order. */
+function describeNotJudged(entries: readonly (BaselineEntryRef & { reason: NotJudgedReason })[]): string {
+  const parts: string[] = [];
+  for (const reason of NOT_JUDGED_REASONS) {
+    const rows: string[] = [];
+    for (const entry of entries)
+      if (entry.reason === reason)
+        for (const id of entry.sampleIds ?? []) rows.push(`${entry.suite} › ${id} · ${entry.measure!}`);
+    if (rows.length === 0) continue;
+    const named = NAMED_REASONS.has(reason)
+      ? `: ${rows.slice(0, NAMED_NOT_JUDGED).join(', ')}${rows.length > NAMED_NOT_JUDGED ? ', …' : ''}`
+      : '';
+    parts.push(`${rows.length} ${NOT_JUDGED_BRIEF[reason]}${named}`);
+  }
+  return parts.join('; ');
+}
+
+/**
+ * One line for the console after an update: what changed in the file, row by row and by kind, then what
+ * it kept that this run did not confirm, e.g. `Updated rag-baseline.json: 3 samples added, 2 changed;
+ * kept 1 sample this run did not judge (1 whose test failed before measuring them: test/a.test.ts › q07 ·
+ * recall@3); kept 1 obsolete entry (4 samples): RAG_BASELINE=prune removes them.`
+ */
 export function describeUpdate(
   result: Pick<UpdateBaselineResult, 'path' | 'written' | 'counts' | 'obsolete' | 'pruned'> &
-    Partial<Pick<UpdateBaselineResult, 'renamed'>>,
+    Partial<Pick<UpdateBaselineResult, 'renamed' | 'notJudged' | 'refused' | 'file'>>,
 ): string {
-  const { addedSamples, updatedSamples, obsoleteSamples } = result.counts;
+  if (result.refused !== undefined) return `Did not update ${result.path}: ${result.refused}.`;
+  const { addedSamples, updatedSamples, relabelledSamples, obsoleteSamples } = result.counts;
+  const changes: [number, string][] = [
+    [addedSamples, 'added'],
+    [updatedSamples, 'changed'],
+    [relabelledSamples, 'relabelled'],
+    [result.pruned ? obsoleteSamples : 0, 'removed'],
+  ];
   const parts: string[] = [];
-  if (addedSamples > 0) parts.push(`${plural(addedSamples, 'sample')} added`);
-  if (updatedSamples > 0) parts.push(`${plural(updatedSamples, 'sample')} changed`);
+  for (const [count, kind] of changes) {
+    if (count === 0) continue;
+    parts.push(parts.length === 0 ? `${plural(count, 'sample')} ${kind}` : `${count} ${kind}`);
+  }
   const renamed = result.renamed?.length ?? 0;
   if (renamed > 0) parts.push(`${plural(renamed, 'suite')} renamed`);
   const head = result.written ? `Updated ${result.path}` : `${result.path} is up to date`;
   let line = parts.length > 0 ? `${head}: ${parts.join(', ')}` : head;
-  if (result.obsolete.length > 0) {
+  if (result.pruned && result.file !== undefined && Object.keys(result.file.suites).length === 0)
+    line += '; it is now empty: no test records a measure any more';
+  const notJudged = result.notJudged ?? [];
+  if (notJudged.length > 0)
+    line += `; kept ${plural(result.counts.notJudgedSamples, 'sample')} this run did not judge (${describeNotJudged(notJudged)})`;
+  if (result.obsolete.length > 0 && !result.pruned) {
     const what = `${plural(result.obsolete.length, 'obsolete entry', 'obsolete entries')} (${plural(obsoleteSamples, 'sample')})`;
-    line += result.pruned ? `; removed ${what}` : `; kept ${what}: RAG_BASELINE=prune removes them`;
+    line += `; kept ${what}: RAG_BASELINE=prune removes them`;
   }
   return `${line}.`;
 }

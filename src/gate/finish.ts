@@ -20,7 +20,8 @@ import { workflowAnnotations } from './annotations.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
 import { DEFAULT_BASELINE_PATH } from './user-options.js';
 import { summaryOptionsFrom, type ResolvedReporterOptions } from './options.js';
-import { summarize, type IntervalCache, type RunSummary } from '../report/summary.js';
+import { summarizeDiff, type IntervalCache, type RunSummary } from '../report/summary.js';
+import { diffRun, prepareRun } from '../baseline/diff.js';
 import { plannedReports, writeReport } from '../report/write.js';
 
 export interface FinishContext {
@@ -88,7 +89,11 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     return { failed: true, reason: problem, baselineWritten: false };
   }
 
-  const summary = summarize(run, baseline, { ...summaryOptionsFrom(options), intervals: context.intervals });
+  // The run is grouped and diffed against the baseline once: the summary reads the diff, an update applies it.
+  const summaryOptions = { ...summaryOptionsFrom(options), intervals: context.intervals };
+  const prepared = prepareRun(run, summaryOptions.fileExists);
+  const diff = diffRun(prepared, baseline, { tolerance: options.tolerance });
+  const summary = summarizeDiff(prepared, diff, summaryOptions);
   const text = renderConsole(summary, {
     color: context.color,
     maxWorse: options.maxWorse,
@@ -124,17 +129,25 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     await attempt(report.format.describe(report.target), report.format.exampleFile, () => writeReport(report, input));
 
   let baselineWritten = false;
+  let refused: string | undefined;
   if (options.mode !== 'compare') {
     try {
       const update = await updateBaseline(options.baselinePath, run, {
         prune: options.mode === 'prune',
         tolerance: options.tolerance,
         fileExists: (file) => existsSync(join(context.rootDir, file)),
+        diff: { prepared, diff },
       });
       baselineWritten = update.written;
+      refused = update.refused;
       // The change was just accepted (or the first baseline recorded): the last line reports the
       // update, not "accept it with …" or "record one with …".
-      if (summary.regressions > 0 || summary.findings.length > 0 || (!summary.baselineFound && summary.rows.length > 0))
+      if (
+        refused !== undefined ||
+        summary.regressions > 0 ||
+        summary.findings.length > 0 ||
+        (!summary.baselineFound && summary.rows.length > 0)
+      )
         last = undefined;
       extra.push(describeUpdate({ ...update, path: options.baselineDisplayPath }));
     } catch (error) {
@@ -153,14 +166,15 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   extra.push(...(context.notes ?? []));
 
   let output = [...lines];
+  // Nothing was recorded if the baseline write failed or was refused; the note would say it was.
+  if ((writeProblems.length > 0 || refused !== undefined) && !baselineWritten)
+    output = output.filter((line) => line !== UPDATING_NOTE);
   if (writeProblems.length > 0) {
-    // Nothing was recorded if the baseline write failed; the note would say it was.
-    if (!baselineWritten) output = output.filter((line) => line !== UPDATING_NOTE);
     extra.push(
       `The run fails: ${wordFor(writeProblems.length, 'a file', `${writeProblems.length} files`)} could not be written (see ${wordFor(writeProblems.length, 'the error', 'the errors')} below).`,
     );
   }
-  const failed = !summary.passed || writeProblems.length > 0;
+  const failed = !summary.passed || writeProblems.length > 0 || refused !== undefined;
   const held = context.holdLastLine === true && failed && last !== undefined ? last : undefined;
   if (extra.length > 0) output.push('', ...extra);
   if (last !== undefined && held === undefined) output.push('', last);
@@ -171,6 +185,14 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
     if (annotations.length > 0) (context.printAnnotations ?? print)(annotations.join('\n'));
   }
 
+  // An update that recorded nothing while its test files failed wrote nothing: the run fails, saying why.
+  if (refused !== undefined)
+    return {
+      failed: true,
+      reason: `${options.baselineDisplayPath} was not updated: ${refused}`,
+      summary,
+      baselineWritten,
+    };
   if (summary.passed && writeProblems.length === 0) return { failed: false, summary, baselineWritten };
   if (summary.passed) {
     const reason = writeProblems[0]!.slice(PREFIX.length + 1);

@@ -38,7 +38,7 @@ export const NOT_JUDGED_REASONS: readonly NotJudgedReason[] = [
 ];
 
 /** A test that did not run to the end, so the questions it measures may be absent for that reason. */
-interface IncompleteTest {
+export interface IncompleteTest {
   /** The describe path inside the file, outermost first. */
   describePath: string[];
   /** The test's own name. */

@@ -6,7 +6,6 @@
 import { compareIds, type SampleChange } from '../baseline/compare.js';
 import type { GroupedRow } from '../baseline/group.js';
 import { own, type BaselineFile } from '../baseline/file/types.js';
-import { movementOfMeans } from '../core/regression-rule.js';
 import { FINDING_KINDS, type FindingKind, type GateFinding } from './finding-kinds.js';
 import type { MissingRow, NotJudgedGroup, ResolvedSummaryOptions, SummaryRow } from './summary-model.js';
 
@@ -133,8 +132,8 @@ function moveFinding(
     return { kind: 'regression', ...means, questions: ids(row.worse), ...unjudgedDrops(row.worse) };
   if (row.status === 'improved') return { kind: 'improvement', ...means, questions: ids(row.better) };
   // Beyond the tolerance but not significant: not a regression, yet an update would write it (it writes
-  // by tolerance alone), so under CI the file is out of date as with an improvement.
-  if (movementOfMeans(comparison, row.tolerance) === 'within') return undefined;
+  // by tolerance alone, as the diff decided), so under CI the file is out of date as with an improvement.
+  if (row.withinTolerance) return undefined;
   const worse = comparison.delta < 0;
   return {
     kind: 'unconfirmed-move',

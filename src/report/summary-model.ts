@@ -86,6 +86,11 @@ export interface SummaryRow {
   delta?: number;
   /** The tolerance applied to this measure. */
   tolerance: number;
+  /**
+   * True when the mean over the questions compared with the baseline moved by no more than the tolerance
+   * (the baseline diff's decision): an update keeps their baseline values. False for a row with none.
+   */
+  withinTolerance: boolean;
   status: RowStatus;
   comparison?: RowComparison;
   worse: SampleChange[];
@@ -143,7 +148,7 @@ export interface NotJudgedGroup {
 
 /** Every baseline question in the run's scope: judged (produced), missing (gone), or not judged. */
 export interface BaselineCoverage {
-  /** Baseline questions this run produced (for at least one measure) and so compared. */
+  /** Baseline questions this run produced and so compared (a question with a measure not judged counts as not judged). */
   judged: number;
   /** Baseline questions this run found gone (prune removes them). */
   missing: number;

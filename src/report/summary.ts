@@ -5,9 +5,9 @@
 import { mean as meanOf } from '../core/mean.js';
 import { codePoints, lookAlikeKey, visibleControls } from '../core/escape.js';
 import { compareIds, pairRow, type SampleChange } from '../baseline/compare.js';
-import { groupRun, type GroupedRow, type GroupedRun } from '../baseline/group.js';
-import { coverageOf, findRenamedSuites, isCovered } from '../baseline/identity.js';
-import type { QuestionStatus } from '../baseline/accounting.js';
+import { groupRun, type GroupedRow } from '../baseline/group.js';
+import { isCovered } from '../baseline/identity.js';
+import { diffRun, prepareRun, type BaselineDiff, type PreparedRun, type RowDiff } from '../baseline/diff.js';
 import { IntervalCache, intervalOf } from './intervals.js';
 import { collectFindings } from './findings.js';
 import { checkRepeatRules, repeatFindings } from './repeats.js';
@@ -21,8 +21,8 @@ import type {
   SummaryRow,
 } from './summary-model.js';
 import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
-import { own, type BaselineFile, type BaselineSampleAudits, type BaselineSamples } from '../baseline/file/types.js';
-import { auditsOf, labelsChanged } from '../baseline/audits.js';
+import { own, type BaselineFile, type BaselineSampleAudits } from '../baseline/file/types.js';
+import { auditsOf } from '../baseline/audits.js';
 import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { DEFAULT_CONFIDENCE } from '../core/stats.js';
 import {
@@ -67,19 +67,27 @@ export function summarize(
   options: SummaryOptions = {},
 ): RunSummary {
   const settings = resolveSummaryOptions(options);
-  const grouped = groupRun(run);
-  const coverage = coverageOf(run, options.fileExists);
+  const prepared = prepareRun(run, options.fileExists);
+  return summarizeDiff(prepared, diffRun(prepared, baseline, { tolerance: settings.tolerance }), options);
+}
 
-  const renames =
-    baseline === undefined ? new Map<string, string>() : findRenamedSuites(baseline, grouped.suites, coverage);
+/**
+ * The summary of a run prepared once (prepareRun) and diffed once against its baseline (diffRun, with
+ * the tolerance of `options`): what summarize gives, for a caller that also updates the baseline with the
+ * same diff.
+ */
+export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options: SummaryOptions = {}): RunSummary {
+  const settings = resolveSummaryOptions(options);
+  const { run, grouped } = prepared;
+  const baseline = diff.baseline;
 
-  const groupedRows: GroupedRow[] = [];
-  for (const measures of grouped.suites.values()) for (const row of measures.values()) groupedRows.push(row);
-  groupedRows.sort(
-    (a, b) => compareIds(a.suite, b.suite) || compareIds(a.key, b.key) || compareIds(a.measure, b.measure),
+  const rows: SummaryRow[] = [];
+  for (const row of diff.rows) {
+    if (row.produced !== undefined) rows.push(summarizeRow(row, row.produced, baseline, settings, options.intervals));
+  }
+  rows.sort(
+    (a, b) => compareIds(a.suite, b.suite) || compareIds(a.suiteKey, b.suiteKey) || compareIds(a.measure, b.measure),
   );
-
-  const rows = groupedRows.map((row) => summarizeRow(row, baseline, renames.get(row.key), settings, options.intervals));
   const compared = rows.filter((row) => row.comparison !== undefined);
   const verdicts = judgeMoves(
     compared.map((row) => ({ measure: row.measure, move: row.comparison! })),
@@ -90,13 +98,7 @@ export function summarize(
   });
   const holmFamily = holmFamilySize(compared.map((row) => row.comparison));
 
-  const { notJudged, missing, notRun, judgedQuestions, missingQuestions } = accountBaseline(
-    baseline,
-    grouped,
-    rows,
-    renames,
-    coverage,
-  );
+  const { notJudged, missing, notRun, judgedQuestions, missingQuestions } = accountBaseline(diff, prepared);
 
   const count = (status: RowStatus): number => rows.reduce((total, row) => total + (row.status === status ? 1 : 0), 0);
   const regressions = count('regressed');
@@ -165,100 +167,70 @@ interface BaselineAccount {
 }
 
 /**
- * Walks the baseline: each of its questions is judged (produced), missing (gone) or not judged, and
- * each row's absent questions are split into gone and not judged (in place, on `rows`).
+ * Reads the diff's cells of the baseline: each baseline question is judged (produced, for some measure),
+ * missing (gone) or not judged, and every baseline cell this run did not produce is missing or not judged
+ * for its measure (a question produced for one measure and not another is not judged for the other
+ * unless its tests ran to the end). Sets each summary row's missing and not-judged questions (in place).
  */
-function accountBaseline(
-  baseline: BaselineFile | undefined,
-  grouped: GroupedRun,
-  rows: readonly SummaryRow[],
-  renames: ReadonlyMap<string, string>,
-  coverage: ReturnType<typeof coverageOf>,
-): BaselineAccount {
+function accountBaseline(diff: BaselineDiff, prepared: PreparedRun): BaselineAccount {
   const notJudged = new NotJudgedTally();
   const missing: MissingRow[] = [];
   let notRunSuites = 0;
   let notRunRows = 0;
   let judgedQuestions = 0;
   let missingQuestions = 0;
-  const movedAway = new Set(renames.values());
-  // A renamed suite has the same questions as its baseline rows: nothing of it is absent.
-  const rowsByKey = new Map<string, SummaryRow[]>();
-  for (const row of rows) {
-    const list = rowsByKey.get(row.suiteKey);
-    if (list === undefined) rowsByKey.set(row.suiteKey, [row]);
-    else list.push(row);
-  }
-  if (baseline === undefined)
+  if (diff.baseline === undefined)
     return { notJudged, missing, notRun: { suites: 0, rows: 0 }, judgedQuestions, missingQuestions };
-  for (const key of Object.keys(baseline.suites)) {
-    const measures = baseline.suites[key]!;
-    const questions = new Set<string>();
-    for (const measure of Object.keys(measures)) for (const id of Object.keys(measures[measure]!)) questions.add(id);
-    // A renamed suite is compared under its new name: its questions were judged.
-    if (movedAway.has(key)) {
-      judgedQuestions += questions.size;
-      continue;
-    }
-    const seen = grouped.suites.get(key);
-    const identity = parseSuiteKey(key);
+  for (const suiteRows of suitesOf(diff.rows)) {
+    const { identity, suiteKey } = suiteRows[0]!;
     const suiteName = suiteNameOf(identity);
-    // Every baseline question of the suite once, with its status when this run did not produce it.
-    const statuses = new Map<string, QuestionStatus | 'judged'>();
     const produced = new Set<string>();
-    for (const row of seen?.values() ?? []) for (const id of row.ids) produced.add(id);
-    const statusOf = (id: string): QuestionStatus | 'judged' => {
-      let status = statuses.get(id);
-      if (status === undefined) {
-        status = produced.has(id) ? 'judged' : coverage.accounting.statusOf(identity, id, seen);
-        statuses.set(id, status);
+    const gone = new Set<string>();
+    const unjudged = new Set<string>();
+    const inBaseline = new Set<string>();
+    for (const row of suiteRows)
+      for (const [id, cell] of row.cells) {
+        if (cell.kind !== 'new') inBaseline.add(id);
+        if (cell.kind === 'judged' || cell.kind === 'new') produced.add(id);
+        if (cell.kind === 'missing') gone.add(id);
+        if (cell.kind === 'not-judged') unjudged.add(id);
       }
-      return status;
-    };
-    for (const measure of Object.keys(measures)) {
-      const ids = Object.keys(measures[measure]!);
-      const row = seen?.get(measure);
-      const rowIds = row === undefined ? undefined : new Set(row.ids);
-      const gone: string[] = [];
-      for (const id of ids) {
-        if (rowIds?.has(id) === true) continue;
-        const status = statusOf(id);
-        // Produced for another measure but not this one: gone from this measure unless its test stopped early.
-        const measureStatus = status === 'judged' ? coverage.accounting.statusOf(identity, id, seen) : status;
-        if (measureStatus.kind === 'missing') gone.push(id);
-        else if (status !== 'judged') notJudged.add(measureStatus, key, suiteName, id);
+    for (const row of suiteRows) {
+      const goneIds: string[] = [];
+      const notJudgedIds: string[] = [];
+      for (const [id, cell] of row.cells) {
+        if (cell.kind === 'missing') goneIds.push(id);
+        if (cell.kind !== 'not-judged') continue;
+        notJudgedIds.push(id);
+        notJudged.add(cell, suiteKey, suiteName, produced.has(id) ? `${id} · ${row.measure}` : id, id);
       }
-      if (row !== undefined) {
-        // The row's own list of absent questions keeps only the gone ones.
-        for (const summaryRow of rowsByKey.get(key) ?? []) {
-          if (summaryRow.measure !== measure) continue;
-          const goneIds = new Set(gone);
-          summaryRow.notJudgedSamples = summaryRow.missingSamples.filter((id) => !goneIds.has(id));
-          summaryRow.missingSamples = summaryRow.missingSamples.filter((id) => goneIds.has(id));
-        }
-        continue;
-      }
-      if (gone.length === 0) continue;
-      const goneValues = gone.map((id) => measures[measure]![id]!);
+      goneIds.sort(compareIds);
+      if (row.produced !== undefined) continue;
+      if (goneIds.length === 0) continue;
       missing.push({
         suite: suiteName,
-        suiteKey: key,
-        measure,
-        count: gone.length,
-        mean: meanOf(goneValues),
-        questions: gone,
+        suiteKey,
+        measure: row.measure,
+        count: goneIds.length,
+        mean: meanOf(goneIds.map((id) => (row.cells.get(id) as { before: number }).before)),
+        questions: goneIds,
       });
     }
+    // Each baseline question counts once: judged, missing, or (with any measure not judged) not judged.
     let suiteJudged = 0;
-    for (const id of questions) {
-      const status = statuses.get(id);
+    for (const id of inBaseline) {
+      if (unjudged.has(id)) continue;
       if (produced.has(id)) suiteJudged++;
-      else if (status !== undefined && status !== 'judged' && status.kind === 'missing') missingQuestions++;
+      else if (gone.has(id)) missingQuestions++;
     }
     judgedQuestions += suiteJudged;
-    if (seen === undefined && !isCovered(identity, coverage) && suiteJudged === 0) {
+    if (
+      suiteRows.every((row) => row.produced === undefined) &&
+      !isCovered(identity, prepared.coverage) &&
+      suiteJudged === 0
+    ) {
       notRunSuites++;
-      notRunRows += Object.keys(measures).length;
+      notRunRows += suiteRows.length;
     }
   }
   missing.sort(
@@ -273,6 +245,17 @@ function accountBaseline(
   };
 }
 
+/** The diff's rows, one list per suite (they are in suite order). */
+function suitesOf(rows: readonly RowDiff[]): RowDiff[][] {
+  const suites: RowDiff[][] = [];
+  for (const row of rows) {
+    const last = suites.at(-1);
+    if (last !== undefined && last[0]!.suiteKey === row.suiteKey) last.push(row);
+    else suites.push([row]);
+  }
+  return suites;
+}
+
 /** How many examples a not-judged group keeps. */
 const NOT_JUDGED_EXAMPLES = 5;
 
@@ -283,8 +266,14 @@ class NotJudgedTally {
     { details: Set<string | undefined>; questions: Set<string>; suites: string[]; examples: string[] }
   >();
 
-  add(status: QuestionStatus, suiteKey: string, suiteName: string, questionId: string): void {
-    if (status.kind !== 'not-judged') return;
+  /** `example` names the question (with its measure when the run judged it for others); `questionId` counts it. */
+  add(
+    status: { reason: NotJudgedReason; detail?: string },
+    suiteKey: string,
+    suiteName: string,
+    example: string,
+    questionId: string,
+  ): void {
     let group = this.byReason.get(status.reason);
     if (group === undefined) {
       group = { details: new Set(), questions: new Set(), suites: [], examples: [] };
@@ -295,7 +284,7 @@ class NotJudgedTally {
     group.questions.add(question);
     group.details.add(status.detail);
     if (!group.suites.includes(suiteName)) group.suites.push(suiteName);
-    if (group.examples.length < NOT_JUDGED_EXAMPLES) group.examples.push(`${suiteName} › ${questionId}`);
+    if (group.examples.length < NOT_JUDGED_EXAMPLES) group.examples.push(`${suiteName} › ${example}`);
   }
 
   groups(): NotJudgedGroup[] {
@@ -317,12 +306,13 @@ class NotJudgedTally {
 }
 
 function summarizeRow(
+  diffRow: RowDiff,
   row: GroupedRow,
   baseline: BaselineFile | undefined,
-  renamedFrom: string | undefined,
   settings: ResolvedSummaryOptions,
   intervals: IntervalCache | undefined,
 ): SummaryRow {
+  const renamedFrom = diffRow.renamedFrom;
   const values = row.values;
   let min = Infinity;
   let max = -Infinity;
@@ -350,6 +340,7 @@ function summarizeRow(
     max,
     failures,
     tolerance: toleranceFor(settings.tolerance, row.measure),
+    withinTolerance: diffRow.withinTolerance,
     status: 'new',
     worse: [],
     better: [],
@@ -374,14 +365,15 @@ function summarizeRow(
       };
     }
     const audits = auditsOf(baseline, renamedFrom ?? row.key, row.measure);
-    const relabelled = relabelledOf(row, baselineSamples, audits);
+    const relabelled = relabelledOf(diffRow, row);
     const pairing = pairRow(row, baselineSamples, settings, relabelled.ids);
     if (relabelled.changes.length > 0) summary.relabelled = relabelled.changes;
     noteUnjudgedEntries(row, pairing.worse, audits);
     summary.worse = pairing.worse;
     summary.better = pairing.better;
     summary.newSamples = pairing.newSamples;
-    summary.missingSamples = pairing.missingSamples;
+    summary.missingSamples = absentOf(diffRow, 'missing');
+    summary.notJudgedSamples = absentOf(diffRow, 'not-judged');
     summary.before = pairing.before;
     if (pairing.comparison !== undefined) {
       summary.comparison = pairing.comparison;
@@ -394,22 +386,29 @@ function summarizeRow(
   return summary;
 }
 
-/** The questions of `row` measured against other judgments than their baseline values (labelsChanged). */
-function relabelledOf(
-  row: GroupedRow,
-  baselineSamples: BaselineSamples,
-  audits: BaselineSampleAudits | undefined,
-): { ids: Set<string>; changes: SampleChange[] } {
+/** The row's baseline questions this run did not produce, of one kind, in id order. */
+function absentOf(row: RowDiff, kind: 'missing' | 'not-judged'): string[] {
+  const ids: string[] = [];
+  for (const [id, cell] of row.cells) if (cell.kind === kind) ids.push(id);
+  return ids.sort(compareIds);
+}
+
+/** The questions of `row` measured against other judgments than their baseline values (the diff's relabelled cells). */
+function relabelledOf(diffRow: RowDiff, row: GroupedRow): { ids: Set<string>; changes: SampleChange[] } {
   const ids = new Set<string>();
   const changes: SampleChange[] = [];
-  if (audits === undefined) return { ids, changes };
   for (let index = 0; index < row.ids.length; index++) {
     const id = row.ids[index]!;
-    const before = own(baselineSamples, id);
-    if (before === undefined || !labelsChanged(own(audits, id), row.sources[index]!.labels)) continue;
+    const cell = diffRow.cells.get(id);
+    if (cell?.kind !== 'judged' || !cell.relabelled) continue;
     ids.add(id);
-    const after = row.values[index]!;
-    changes.push({ sampleId: id, test: row.sources[index]!.test, before, after, delta: after - before });
+    changes.push({
+      sampleId: id,
+      test: row.sources[index]!.test,
+      before: cell.before,
+      after: cell.after,
+      delta: cell.after - cell.before,
+    });
   }
   return { ids, changes };
 }

@@ -80,7 +80,9 @@ export function actionFor(finding: GateFinding, commands: ReportCommands, code: 
     case 'timed-out':
     case 'load-failed':
     case 'crashed':
-      return `fix the test file and run ${code(commands.run)} again`;
+      // After the fix an update records what the test now measures (a value its earlier assertion
+      // changed included), so the next run judges every row.
+      return `fix the test file, then run ${code(commands.update)} and commit`;
     case 'shard-missing':
       return 'merge the reports of every shard of this run';
     case 'shard-stale':

@@ -198,7 +198,7 @@ describe.each(['vitest', 'jest'] as const)(
       expect(failed.exitCode, explain(failed)).toBe(1);
       const out = output(failed);
       expect(out).toContain(
-        `  ✗ 1 baseline question not judged: their test failed before measuring them — ${orders} > orders API > refunds › refund-status — fix the test file and run ${command} again`,
+        `  ✗ 1 baseline question not judged: their test failed before measuring them — ${orders} > orders API > refunds › refund-status — fix the test file, then run RAG_BASELINE=update ${command} and commit`,
       );
       expect(out).not.toContain('did not run although the test file ran');
       const prune = await run([], { RAG_BASELINE: 'prune' });

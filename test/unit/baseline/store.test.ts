@@ -130,7 +130,17 @@ describe('mergeBaseline', () => {
       { suite: 'test/a.test.ts > refunds', measure: 'recall@5', sampleIds: ['q3'] },
     ]);
     expect(result.pruned).toBe(false);
-    expect(result.counts).toEqual({ addedSamples: 1, updatedSamples: 1, obsoleteSamples: 3 });
+    // test/b.test.ts did not run: its sample is kept, not judged.
+    expect(result.notJudged).toEqual([
+      { suite: 'test/b.test.ts', suiteKey: expect.any(String), measure: 'ndcg', sampleIds: ['x'], reason: 'not-run' },
+    ]);
+    expect(result.counts).toEqual({
+      addedSamples: 1,
+      updatedSamples: 1,
+      relabelledSamples: 0,
+      obsoleteSamples: 3,
+      notJudgedSamples: 1,
+    });
   });
 
   it('with prune removes the obsolete entries of the files that ran, and only those', () => {
@@ -307,7 +317,7 @@ describe('updateBaseline', () => {
       `${target} is up to date; kept 1 obsolete entry (1 sample): RAG_BASELINE=prune removes them.`,
     );
     const pruned = await updateBaseline(target, run([{ ...samples[0]!, value: 0.75 }]), { prune: true });
-    expect(describeUpdate(pruned)).toBe(`Updated ${target}: 1 sample changed; removed 1 obsolete entry (1 sample).`);
+    expect(describeUpdate(pruned)).toBe(`Updated ${target}: 1 sample changed, 1 removed.`);
     expect(await readBaseline(target)).toEqual(baseline({ 'test/a.test.ts > refunds': { 'recall@5': { q1: 0.75 } } }));
   });
 
