@@ -10,6 +10,7 @@ import { coverageOf, findRenamedSuites, isCovered, resolveLegacySuites } from '.
 import type { QuestionStatus } from '../baseline/accounting.js';
 import { IntervalCache, intervalOf } from './intervals.js';
 import { collectFindings } from './findings.js';
+import { decideVerdict } from './verdict.js';
 import { checkRepeatRules, repeatFindings } from './repeats.js';
 import type {
   MissingRow,
@@ -110,26 +111,41 @@ export function summarize(
   const count = (status: RowStatus): number => rows.reduce((total, row) => total + (row.status === status ? 1 : 0), 0);
   const regressions = count('regressed');
   const newSamples = rows.reduce((total, row) => total + row.newSamples.length, 0);
+  // Without a baseline, every suite is new: a finding only where that can fail the run.
   const findings =
-    baseline === undefined && !settings.strict
+    baseline === undefined && !settings.strict && !settings.failOnNew
       ? []
       : collectFindings(
-          { rows, missing, baseline, current: grouped.suites, legacy, notJudged: notJudged.groups() },
+          {
+            rows,
+            missing,
+            baseline,
+            current: grouped.suites,
+            legacy,
+            notJudged: notJudged.groups(),
+            fileGone: (file) => options.fileExists?.(file) === false,
+          },
           settings,
         );
   // Repeated questions are marked whether or not there is a baseline.
   for (const finding of repeatFindings(rows, settings, settings.strict && !settings.updatingBaseline))
     findings.push(finding);
-  const passed =
-    !(settings.failOnRegression && regressions > 0) &&
-    !(settings.failOnNew && newSamples > 0) &&
-    !findings.some((finding) => finding.fails);
+  const coverageCounts = { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() };
+  const verdict = decideVerdict({
+    findings,
+    settings,
+    baselineFound: baseline !== undefined,
+    ...(options.baselinePath !== undefined ? { baselinePath: options.baselinePath } : {}),
+    rows: rows.length,
+    counts: { improved: count('improved'), unchanged: count('unchanged'), new: count('new') },
+    coverage: coverageCounts,
+  });
 
   const warnings = [...lookAlikeWarnings(rows), ...holmWarnings(compared, holmFamily, settings)];
 
   return {
     runner: run.runner,
-    coverage: { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() },
+    coverage: coverageCounts,
     rows,
     missing,
     notRun,
@@ -140,7 +156,8 @@ export function summarize(
     findings,
     ...(legacy !== undefined ? { legacy } : {}),
     newSamples,
-    passed,
+    passed: verdict.passed,
+    verdict,
     baselineFound: baseline !== undefined,
     warnings,
     ...(options.baselinePath !== undefined ? { baselinePath: options.baselinePath } : {}),
@@ -520,6 +537,7 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     failOnNew,
     strict,
     updatingBaseline: options.updatingBaseline === true,
+    pruning: options.updatingBaseline === true && options.pruning === true,
     partial: options.partial === true,
     confidence,
     intervalResamples,

@@ -88,7 +88,7 @@ describe('finishRun', () => {
     const { result, out } = await finish(run([0, 1]));
     expect(result.failed).toBe(true);
     expect(result.reason).toBe(
-      'retrieval quality regressed in 1 suite × measure row (compared with rag-baseline.json)',
+      'Retrieval quality regressed in 1 suite × measure row — compared with rag-baseline.json',
     );
     expect(result.lastLine).toBeUndefined();
     expect(lines(out).at(-1)).toBe(ACCEPT);
@@ -123,7 +123,7 @@ describe('finishRun', () => {
     await finish(run([1]), {}, { RAG_BASELINE: 'update' });
     const { result } = await finish(run([1, 1]), { failOnNew: true });
     expect(result.failed).toBe(true);
-    expect(result.reason).toBe('1 question not in rag-baseline.json (failOnNew)');
+    expect(result.reason).toBe('1 question not in the baseline (failOnNew) — compared with rag-baseline.json');
   });
 
   it('an unusable baseline is an error naming it; the file is left as it is, even on update', async () => {
