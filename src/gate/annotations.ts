@@ -5,8 +5,8 @@
 // findings are in which section, and which fail, is the verdict's (src/report/verdict.ts). GitHub keeps 10
 // errors and 10 notices per step, so each kind is capped and its last slot says how many more there are.
 import { formatValue, plural } from '../report/wording.js';
-import type { GateFinding, RunSummary, SummaryRow } from '../report/summary.js';
-import { FINDING_KINDS, type FindingSection } from '../report/finding-kinds.js';
+import type { RunSummary, SummaryRow } from '../report/summary.js';
+import type { FindingSection } from '../report/finding-kinds.js';
 import { parseSuiteKey } from '../recording/collected.js';
 
 /** GitHub shows at most this many annotations of one kind per step. */
@@ -48,25 +48,20 @@ function placeOf(row: SummaryRow, sampleId: string): { file: string; line?: numb
   return line === undefined ? { file: row.file } : { file: row.file, line };
 }
 
-/** The verdict's findings of `section` (only those that fail the run, with `failing`). */
-function sectionFindings(summary: RunSummary, section: FindingSection, failing = false): GateFinding[] {
-  const found = summary.verdict.sections.find((candidate) => candidate.section === section);
-  const findings = (found?.findings ?? []).map((index) => summary.findings[index]!);
-  return failing ? findings.filter((finding) => finding.fails) : findings;
+/** The indexes of the verdict's findings in `section`. */
+function sectionFindings(summary: RunSummary, section: FindingSection): number[] {
+  return summary.verdict.sections.find((candidate) => candidate.section === section)?.findings ?? [];
 }
 
-/** One annotation per question of the findings' rows, its measures' moves in one message. */
-function perQuestion(
-  summary: RunSummary,
-  findings: readonly GateFinding[],
-  status: 'regressed' | 'improved',
-): Annotation[] {
+/** One annotation per question of the findings' rows that have `status`, its measures' moves in one message. */
+function perQuestion(summary: RunSummary, findings: readonly number[], status: 'regressed' | 'improved'): Annotation[] {
   const byQuestion = new Map<string, { row: SummaryRow; sampleId: string; moves: string[]; weight: number }>();
-  for (const finding of findings) {
+  for (const index of findings) {
+    const finding = summary.findings[index]!;
     const row = summary.rows.find(
       (candidate) => candidate.suiteKey === finding.suiteKey && candidate.measure === finding.measure,
     );
-    if (row === undefined) continue;
+    if (row?.status !== status) continue;
     for (const change of status === 'regressed' ? row.worse : row.better) {
       const key = JSON.stringify([row.suiteKey, change.sampleId]);
       const entry = byQuestion.get(key) ?? { row, sampleId: change.sampleId, moves: [], weight: 0 };
@@ -88,8 +83,10 @@ function perQuestion(
 function newOrMissing(summary: RunSummary): Annotation[] {
   const annotations: Annotation[] = [];
   const seen = new Set<string>();
-  for (const finding of sectionFindings(summary, 'new-or-gone', true)) {
-    const missing = FINDING_KINDS[finding.kind].accept === 'prune';
+  for (const index of sectionFindings(summary, 'new-or-gone')) {
+    const finding = summary.findings[index]!;
+    if (!finding.fails) continue;
+    const missing = summary.verdict.clears[index] === 'prune';
     const file = finding.suiteKey === '' ? undefined : parseSuiteKey(finding.suiteKey).file;
     const row = summary.rows.find((candidate) => candidate.suiteKey === finding.suiteKey);
     for (const question of finding.questions ?? []) {
@@ -133,7 +130,7 @@ export function workflowAnnotations(summary: RunSummary, max = ANNOTATIONS_PER_K
     ...perQuestion(summary, sectionFindings(summary, 'regressions'), 'regressed'),
     ...newOrMissing(summary),
   ];
-  const improvements = sectionFindings(summary, 'changes').filter((finding) => finding.kind === 'improvement');
-  const notices = summary.verdict.mode === 'compare' ? perQuestion(summary, improvements, 'improved') : [];
+  const notices =
+    summary.verdict.mode === 'compare' ? perQuestion(summary, sectionFindings(summary, 'changes'), 'improved') : [];
   return [...capped(errors, max, 'question'), ...capped(notices, max, 'improved question')].map(format);
 }

@@ -100,7 +100,12 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   if (summary.rows.some(isPartialComparison))
     text.add(['<sub>* Δ and the test use only the questions both this run and the baseline have.</sub>', '']);
 
-  const regressed = summary.rows.filter((row) => row.status === 'regressed');
+  // The rows of the verdict's regressions, in its order.
+  const regressed = (verdict.sections.find((section) => section.section === 'regressions')?.findings ?? [])
+    .map((index) => summary.findings[index]!)
+    .flatMap((finding) =>
+      summary.rows.filter((row) => row.suiteKey === finding.suiteKey && row.measure === finding.measure),
+    );
   if (regressed.length > 0) {
     // Questions, each once whatever its measures: a question worse on two measures is one question.
     const total = new Set(

@@ -15,6 +15,8 @@ import { summarize, type RunSummary } from '../../../src/report/summary.js';
 import { decideVerdict, type Verdict, type VerdictSources } from '../../../src/report/verdict.js';
 import { describeRule } from '../../../src/report/wording.js';
 import { BASELINE, RUN } from './fixture.js';
+import { baselineFile } from '../baseline/keyed.js';
+import type { CollectedSample } from '../../../src/recording/collected.js';
 
 const count = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0;
 
@@ -68,6 +70,7 @@ describe('every report reads the verdict and decides nothing', () => {
     expect(text).toContain('\n**Zebras seen:**\n');
     expect(count(text, /^- [❌·] /gmu)).toBe(1);
     expect(text).not.toMatch(/Regressions|out of date|Not in the baseline yet|Not judged by this run/);
+    expect(text).not.toContain('Questions that got worse');
   });
 
   it('the JSON stores it as given, and the HTML draws it from there', () => {
@@ -199,6 +202,27 @@ describe('decideVerdict', () => {
 });
 
 describe('the messages', () => {
+  it('"Questions that got worse (N)" counts questions: one question worse on two measures is one', () => {
+    const sample = (id: string, measure: string, value: number): CollectedSample => ({
+      file: 'test/a.test.ts',
+      describePath: [],
+      test: id,
+      measure,
+      value,
+    });
+    const baseline = baselineFile({ 'test/a.test.ts': { mrr: { q1: 1, q2: 1 }, 'recall@5': { q1: 1, q2: 1 } } });
+    const samples = [
+      sample('q1', 'mrr', 0),
+      sample('q2', 'mrr', 1),
+      sample('q1', 'recall@5', 0),
+      sample('q2', 'recall@5', 1),
+    ];
+    const summary = summarize({ runner: 'vitest', samples }, baseline);
+    // Both rows fell from 1.000 to 0.500 on q1 alone: two rows, one question.
+    expect(summary.regressions).toBe(2);
+    expect(renderMarkdown(summary)).toContain('<details><summary>Questions that got worse (1)</summary>');
+  });
+
   it('a failed row names the rule that failed it: by how much beyond the tolerance, and the p that decided', () => {
     // mean 0.820 → 0.740: Δ = −0.080, 0.070 beyond a tolerance of 0.010.
     const row = { tolerance: 0.01, comparison: { delta: -0.08, test: 'sign' as const, p: 1, adjustedP: 1 } };
@@ -207,6 +231,41 @@ describe('the messages', () => {
     expect(describeRule(significant, 0.05)).toBe(
       '0.070 beyond the tolerance of 0.010; sign test p = 0.012, Holm 0.031 ≤ 0.05',
     );
+  });
+
+  it('an update run never advises running the update, nor a prune run the prune', () => {
+    const written = 'this run writes it into the baseline: commit the file';
+    const update = summarize(RUN, BASELINE, { updatingBaseline: true });
+    const updateText = renderConsole(update, { color: false });
+    expect(updateText).toContain('\nWhat this update records:\n');
+    expect(updateText).toContain(
+      `  · improvement not recorded: hit@5 0.571 → 0.857 in suite test/orders.test.ts > refunds (better: q3, q4) — ${written}`,
+    );
+    expect(updateText).not.toContain('RAG_BASELINE=update');
+    // What only a prune removes is still the prune's.
+    expect(updateText).toContain('— run RAG_BASELINE=prune npx vitest run and commit');
+    expect(renderMarkdown(update)).not.toMatch(/RAG_BASELINE=update|accept it with/);
+    const prune = renderConsole(summarize(RUN, BASELINE, { updatingBaseline: true, pruning: true }), { color: false });
+    expect(prune).not.toMatch(/RAG_BASELINE=(update|prune)/);
+    expect(prune).toContain(`(precision@5) in the baseline did not run although the test file ran: q1 — ${written}`);
+  });
+
+  it('a suite of a deleted test file says so, not that it did not run although its file ran', () => {
+    const baseline = baselineFile({
+      'test/a.test.ts': { mrr: { q1: 1 } },
+      'test/gone.test.ts': { mrr: { g1: 1, g2: 0.5 } },
+    });
+    const run = {
+      runner: 'vitest' as const,
+      files: ['test/a.test.ts'],
+      samples: [{ file: 'test/a.test.ts', describePath: [], test: 'q1', measure: 'mrr', value: 1 }],
+    };
+    const summary = summarize(run, baseline, { strict: true, fileExists: (file) => file === 'test/a.test.ts' });
+    const text = renderConsole(summary, { color: false });
+    expect(text).toContain(
+      '  ✗ suite in the baseline whose test file was deleted: test/gone.test.ts (2 questions: g1, g2) — run RAG_BASELINE=prune npx vitest run and commit',
+    );
+    expect(text).not.toContain('although its test file ran');
   });
 
   it('the schema versions come from the constants: baseline 4, JSON report 2', () => {
