@@ -134,6 +134,15 @@ export function decideVerdict(sources: VerdictSources, kinds: KindsTable = FINDI
         ...(sources.counts.new > 0 ? [`${sources.counts.new} new`] : []),
       ]
     : [];
+  // Prune when one of the findings to accept needs entries removed, else update.
+  const acceptCommand = findings.some((finding) => finding.fails && finding.accept === 'prune') ? 'prune' : 'update';
+  const regressions = findings.filter((finding) => kinds[finding.kind]!.section === 'regressions');
+  const notJudged = sources.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
+  const notJudgedRemark =
+    notJudged === 0
+      ? null
+      : `${plural(notJudged, 'baseline question')} not judged (${describeNotJudgedGroups(sources.coverage)})`;
+  const notes = notesOf(findings, settings, mode, regressions.length, kinds);
   const verdict = (
     tone: Verdict['tone'],
     headline: string,
@@ -152,15 +161,6 @@ export function decideVerdict(sources: VerdictSources, kinds: KindsTable = FINDI
     clears,
     notes,
   });
-  // Prune when one of the findings to accept needs entries removed, else update.
-  const acceptCommand = findings.some((finding) => finding.fails && finding.accept === 'prune') ? 'prune' : 'update';
-  const regressions = findings.filter((finding) => kinds[finding.kind]!.section === 'regressions');
-  const notJudged = sources.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
-  const notJudgedRemark =
-    notJudged === 0
-      ? null
-      : `${plural(notJudged, 'baseline question')} not judged (${describeNotJudgedGroups(sources.coverage)})`;
-  const notes = notesOf(findings, settings, mode, regressions.length, kinds);
   const regressed = `Retrieval quality regressed in ${plural(regressions.length, 'suite × measure row')}`;
 
   if (failing('regressions').length > 0)
