@@ -26,7 +26,7 @@ export const FINDING_SECTIONS = ['regressions', 'changes', 'new-or-gone', 'not-j
 export type FindingSection = (typeof FINDING_SECTIONS)[number];
 
 /** What one finding of a kind counts: a suite × measure row, questions (its `questions` or `count`), or a suite. */
-export type FindingUnit = 'row' | 'questions' | 'suite';
+type FindingUnit = 'row' | 'questions' | 'suite';
 
 export interface FindingKindSpec {
   section: FindingSection;
@@ -43,6 +43,7 @@ export interface FindingKindSpec {
   unit: FindingUnit;
 }
 
+// prettier-ignore
 /**
  * Every kind of finding, in the order a report lists them within a suite. A new kind is an entry here
  * and a sentence in describeFinding (src/report/wording.ts; the switch there fails to compile without it);
@@ -51,105 +52,21 @@ export interface FindingKindSpec {
  * `fails: 'never'`: shown in their section, failing nothing.
  */
 export const FINDING_KINDS = {
-  'renamed-suite': {
-    section: 'changes',
-    accept: 'update',
-    fails: 'strict',
-    valueMove: false,
-    perSuite: true,
-    unit: 'suite',
-  },
-  'new-suite': {
-    section: 'new-or-gone',
-    accept: 'update',
-    fails: 'new',
-    valueMove: false,
-    perSuite: true,
-    unit: 'suite',
-  },
-  regression: {
-    section: 'regressions',
-    accept: 'update',
-    fails: 'regression',
-    valueMove: true,
-    perSuite: false,
-    unit: 'row',
-  },
-  improvement: { section: 'changes', accept: 'update', fails: 'strict', valueMove: true, perSuite: false, unit: 'row' },
-  'unconfirmed-move': {
-    section: 'changes',
-    accept: 'update',
-    fails: 'strict',
-    valueMove: true,
-    perSuite: false,
-    unit: 'row',
-  },
-  'new-questions': {
-    section: 'new-or-gone',
-    accept: 'update',
-    fails: 'new',
-    valueMove: false,
-    perSuite: true,
-    unit: 'questions',
-  },
-  'missing-questions': {
-    section: 'new-or-gone',
-    accept: 'prune',
-    fails: 'strict',
-    valueMove: false,
-    perSuite: true,
-    unit: 'questions',
-  },
-  'missing-suite': {
-    section: 'new-or-gone',
-    accept: 'prune',
-    fails: 'strict',
-    valueMove: false,
-    perSuite: true,
-    unit: 'suite',
-  },
-  'not-judged': {
-    section: 'not-judged',
-    accept: 'run',
-    fails: 'strict-unless-partial',
-    valueMove: false,
-    perSuite: false,
-    unit: 'questions',
-  },
-  'ambiguous-suite': {
-    section: 'changes',
-    accept: 'update',
-    fails: 'strict',
-    valueMove: false,
-    perSuite: true,
-    unit: 'suite',
-  },
+  'renamed-suite':     { section: 'changes',     accept: 'update', fails: 'strict', valueMove: false, perSuite: true, unit: 'suite' },
+  'new-suite':         { section: 'new-or-gone', accept: 'update', fails: 'new', valueMove: false, perSuite: true, unit: 'suite' },
+  regression:          { section: 'regressions', accept: 'update', fails: 'regression', valueMove: true, perSuite: false, unit: 'row' },
+  improvement:         { section: 'changes',     accept: 'update', fails: 'strict', valueMove: true, perSuite: false, unit: 'row' },
+  'unconfirmed-move':  { section: 'changes',     accept: 'update', fails: 'strict', valueMove: true, perSuite: false, unit: 'row' },
+  'new-questions':     { section: 'new-or-gone', accept: 'update', fails: 'new', valueMove: false, perSuite: true, unit: 'questions' },
+  'missing-questions': { section: 'new-or-gone', accept: 'prune', fails: 'strict', valueMove: false, perSuite: true, unit: 'questions' },
+  'missing-suite':     { section: 'new-or-gone', accept: 'prune', fails: 'strict', valueMove: false, perSuite: true, unit: 'suite' },
+  'not-judged':        { section: 'not-judged',  accept: 'run', fails: 'strict-unless-partial', valueMove: false, perSuite: false, unit: 'questions' },
+  'ambiguous-suite':   { section: 'changes',     accept: 'update', fails: 'strict', valueMove: false, perSuite: true, unit: 'suite' },
   // Values measured against other judgments than the baseline's: not a move of the retriever.
-  'labels-changed': {
-    section: 'changes',
-    accept: 'suite',
-    fails: 'strict',
-    valueMove: false,
-    perSuite: true,
-    unit: 'questions',
-  },
+  'labels-changed':    { section: 'changes',     accept: 'suite', fails: 'strict', valueMove: false, perSuite: true, unit: 'questions' },
   // Repeated runs (./repeats.ts): an unstable question fails only beyond maxSpread.
-  unstable: {
-    section: 'repeats',
-    accept: 'run',
-    fails: 'strict',
-    valueMove: false,
-    perSuite: false,
-    unit: 'questions',
-  },
-  'too-few-repeats': {
-    section: 'repeats',
-    accept: 'run',
-    fails: 'strict',
-    valueMove: false,
-    perSuite: false,
-    unit: 'questions',
-  },
+  unstable:            { section: 'repeats',     accept: 'run', fails: 'strict', valueMove: false, perSuite: false, unit: 'questions' },
+  'too-few-repeats':   { section: 'repeats',     accept: 'run', fails: 'strict', valueMove: false, perSuite: false, unit: 'questions' },
 } as const satisfies Record<string, FindingKindSpec>;
 
 export type FindingKind = keyof typeof FINDING_KINDS;

@@ -29,7 +29,7 @@ interface VerdictCoverage {
 }
 
 /** What the run does with the baseline: compare with it, or write it (update, or update and prune). */
-export type RunMode = 'compare' | 'update' | 'prune';
+type RunMode = 'compare' | 'update' | 'prune';
 
 /** What clears a finding: a command to run (see GateFinding.accept), or `this-run` when this very run records it. */
 export type FindingClear = GateFinding['accept'] | 'this-run';
@@ -45,7 +45,7 @@ export interface VerdictSection {
 }
 
 /** What the last line advises, worded by wording.ts (verdictAdvice) with the commands of the run. */
-export type VerdictAdvice =
+type VerdictAdvice =
   /** A regression: accept it with the command, if the change is intended. */
   | { kind: 'accept'; command: 'update' | 'prune' }
   /** The baseline is out of date: run the command and commit the file. */
