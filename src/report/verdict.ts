@@ -161,7 +161,7 @@ export function decideVerdict(sources: VerdictSources, kinds: KindsTable = FINDI
     clears,
     notes,
   });
-  const regressed = `Retrieval quality regressed in ${plural(regressions.length, 'suite × measure row')}`;
+  const regressed = `Retrieval quality regressed in ${countOf(regressions, kinds)}`;
 
   if (failing('regressions').length > 0)
     return verdict('regressed', regressed, { kind: 'accept', command: acceptCommand });
@@ -169,11 +169,9 @@ export function decideVerdict(sources: VerdictSources, kinds: KindsTable = FINDI
   if (baselineFailing.length > 0) {
     // Only new questions fail a run that is not strict (failOnNew): say so in their unit.
     if (baselineFailing.every((finding) => kinds[finding.kind]!.fails === 'new') && !settings.strict)
-      return verdict(
-        'attention',
-        `${plural(distinctQuestions(baselineFailing), 'question')} not in the baseline (failOnNew)`,
-        { kind: 'record-new' },
-      );
+      return verdict('attention', `${countOf(baselineFailing, kinds)} not in the baseline (failOnNew)`, {
+        kind: 'record-new',
+      });
     return verdict('attention', `The baseline is out of date: ${describeDifferences(baselineFailing, kinds)}`, {
       kind: 'commit',
       command: acceptCommand,
@@ -183,7 +181,7 @@ export function decideVerdict(sources: VerdictSources, kinds: KindsTable = FINDI
   if (repeats.length > 0)
     return verdict(
       'attention',
-      `Repeated questions break the CI rules (minRepeats, maxSpread): ${plural(repeats.length, 'finding')}`,
+      `Repeated questions break the CI rules (minRepeats, maxSpread): ${countOf(repeats, kinds)}`,
       { kind: 'finding', finding: findings.indexOf(repeats[0]!) },
     );
   const notJudgedFailing = failing('not-judged');
@@ -290,12 +288,21 @@ function describeDifferences(findings: readonly GateFinding[], kinds: KindsTable
   return moves === 0 ? all : `${all} (${moves} beyond tolerance)`;
 }
 
-/** Distinct questions of findings that name questions (a question of two suites is two questions). */
-function distinctQuestions(findings: readonly GateFinding[]): number {
-  const seen = new Set<string>();
-  for (const finding of findings)
-    for (const question of finding.questions ?? []) seen.add(JSON.stringify([finding.suiteKey, question]));
-  return seen.size;
+/**
+ * What findings count, in the unit of their kinds (FindingKindSpec.unit): suite × measure rows, or the
+ * distinct questions they name (a question of two suites is two; one new to two measures is one; a suite
+ * counts by the questions it holds). Rows mixed with questions are counted as findings.
+ */
+function countOf(findings: readonly GateFinding[], kinds: KindsTable): string {
+  const units = new Set(findings.map((finding) => kinds[finding.kind]!.unit));
+  if (units.size === 1 && units.has('row')) return plural(findings.length, 'suite × measure row');
+  if (!units.has('row')) {
+    const seen = new Set<string>();
+    for (const finding of findings)
+      for (const question of finding.questions ?? []) seen.add(JSON.stringify([finding.suiteKey, question]));
+    return plural(seen.size, 'question');
+  }
+  return plural(findings.length, 'finding');
 }
 
 /** Each reason in a few words, for counts: `4 skipped, 2 in a file not run`. */

@@ -174,6 +174,25 @@ describe('decideVerdict', () => {
     expect(verdict.headline).toBe('3 questions not in the baseline (failOnNew)');
   });
 
+  it('counts in the unit of the kinds: rows for regressions, questions for repeated questions', () => {
+    const regressions = decideVerdict(
+      sources([finding('regression', { fails: true, measure: 'mrr' }), finding('regression', { fails: true })]),
+    );
+    expect(regressions.headline).toBe('Retrieval quality regressed in 2 suite × measure rows');
+    // q1 unstable on two measures, q2 on one: two questions over two findings.
+    const unstable = decideVerdict(
+      sources(
+        [
+          finding('unstable', { fails: true, measure: 'mrr', questions: ['q1', 'q2'] }),
+          finding('unstable', { fails: true, measure: 'recall@5', questions: ['q1'] }),
+        ],
+        { strict: true },
+      ),
+    );
+    expect(unstable.headline).toBe('Repeated questions break the CI rules (minRepeats, maxSpread): 2 questions');
+    expect(unstable.advice).toEqual({ kind: 'finding', finding: 0 });
+  });
+
   it('an update run records what it lists: no advice to run itself, and a prune run prunes too', () => {
     const findings = [finding('improvement'), finding('missing-questions')];
     const update = decideVerdict(sources(findings, { updatingBaseline: true }));
