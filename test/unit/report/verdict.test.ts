@@ -250,6 +250,11 @@ describe('the messages', () => {
     expect(describeRule(significant, 0.05)).toBe(
       '0.070 beyond the tolerance of 0.010; sign test p = 0.012, Holm 0.031 ≤ 0.05',
     );
+    // The HTML report's captions too: recall@5 fell 0.464 (0.454 beyond 0.010), hit@5 rose 0.286 (0.276).
+    const html = renderHtml(renderJson(summarize(RUN, BASELINE)));
+    expect(html).toContain('mean 1.000 → 0.536, 0.454 beyond the tolerance of 0.010.');
+    expect(html).toContain('mean 0.571 → 0.857, 0.276 beyond the tolerance of 0.010.');
+    expect(html).not.toContain('sign test p = 0.031');
   });
 
   it('an update run never advises running the update, nor a prune run the prune', () => {
