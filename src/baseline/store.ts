@@ -20,7 +20,6 @@ import { auditOfSample, auditsOf, labelsChanged, setAudit } from './audits.js';
 import { coverageOf, findRenamedSuites, resolveLegacySuites, type LegacyResolution } from './identity.js';
 import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
 import {
-  BASELINE_SCHEMA_VERSION,
   BaselineError,
   compareIdentities,
   createRecord,
@@ -441,7 +440,7 @@ export interface UpdateBaselineResult extends MergeResult {
   written: boolean;
   /** The baseline before the update (undefined when there was none). */
   previous: BaselineFile | undefined;
-  /** Set when the file on disk was a version-1 baseline, now written in the current version. */
+  /** Set when the file on disk was a version-1 baseline, now written as version 2. */
   legacy?: LegacyResolution;
 }
 
@@ -512,7 +511,7 @@ export function describeUpdate(
   if (updatedSamples > 0) parts.push(`${plural(updatedSamples, 'sample')} changed`);
   const renamed = result.renamed?.length ?? 0;
   if (renamed > 0) parts.push(`${plural(renamed, 'suite')} renamed`);
-  if (result.legacy !== undefined) parts.push(`converted to baseline schema version ${BASELINE_SCHEMA_VERSION}`);
+  if (result.legacy !== undefined) parts.push('converted to baseline schema version 2');
   const head = result.written ? `Updated ${result.path}` : `${result.path} is up to date`;
   let line = parts.length > 0 ? `${head}: ${parts.join(', ')}` : head;
   if (result.obsolete.length > 0) {
