@@ -77,7 +77,10 @@ export function actionFor(
       : `seed or fix what varies between runs, or raise ${code('maxSpread')}`;
   if (finding.kind === 'too-few-repeats')
     return `run each question at least ${finding.limit} times (Vitest ${code(`repeats: ${finding.limit! - 1}`)}, or ${code('test.each')} over a repeat index with the same queryId)`;
-  if (clear === 'this-run') return 'this run writes it into the baseline: commit the file';
+  if (clear === 'this-run')
+    return finding.accept === 'prune'
+      ? 'this run removes it from the baseline: commit the file'
+      : 'this run writes it into the baseline: commit the file';
   if (clear === 'suite') return `re-record the suite with ${code(findingCommand(finding, commands))} and commit`;
   if (clear !== 'run') return `run ${code(commands[clear])} and commit`;
   const partial = `or set ${code(PARTIAL_SWITCH)} on a job that runs a deliberate subset`;

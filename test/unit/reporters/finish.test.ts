@@ -119,6 +119,17 @@ describe('finishRun', () => {
     expect(readFileSync(join(root, 'rag-baseline.json'))).toEqual(before);
   });
 
+  it('a prune run lists what it removes without advising to run the prune', async () => {
+    await finish(run([1, 1]), {}, { RAG_BASELINE: 'update' });
+    const { result, out } = await finish(run([1]), {}, { RAG_BASELINE: 'prune' });
+    expect(result.failed).toBe(false);
+    const text = out.join('\n');
+    expect(text).toContain(
+      '1 question of suite a.test.ts > refunds (recall@5) in the baseline did not run although the test file ran: q2 — this run removes it from the baseline: commit the file',
+    );
+    expect(text).not.toContain('RAG_BASELINE=prune');
+  });
+
   it('failOnNew fails on questions missing from the baseline', async () => {
     await finish(run([1]), {}, { RAG_BASELINE: 'update' });
     const { result } = await finish(run([1, 1]), { failOnNew: true });
