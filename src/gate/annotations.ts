@@ -1,10 +1,12 @@
-// GitHub Actions workflow commands that put the gate's findings on the pull request's diff: one
-// `::error` per regressed question at its test (file and line when the runner reports the line), with
-// every measure that fell, worst first; one `::error` per question new to or missing from the baseline
-// when those fail the run; a `::notice` per improvement to record. GitHub keeps 10 errors and 10
-// notices per step, so each kind is capped and its last slot says how many more there are.
+// GitHub Actions workflow commands that put the verdict's findings on the pull request's diff: one
+// `::error` per question of the regressions section at its test (file and line when the runner reports
+// the line), with every measure that fell, worst first; one `::error` per question of the new-or-gone
+// section when its finding fails the run; a `::notice` per question of an improvement to record. Which
+// findings are in which section, and which fail, is the verdict's (src/report/verdict.ts). GitHub keeps 10
+// errors and 10 notices per step, so each kind is capped and its last slot says how many more there are.
 import { formatValue, plural } from '../report/wording.js';
 import type { RunSummary, SummaryRow } from '../report/summary.js';
+import type { FindingSection } from '../report/finding-kinds.js';
 import { parseSuiteKey } from '../recording/collected.js';
 
 /** GitHub shows at most this many annotations of one kind per step. */
@@ -46,11 +48,20 @@ function placeOf(row: SummaryRow, sampleId: string): { file: string; line?: numb
   return line === undefined ? { file: row.file } : { file: row.file, line };
 }
 
-/** One annotation per question of the rows with `status`, its measures' moves in one message. */
-function perQuestion(summary: RunSummary, status: 'regressed' | 'improved'): Annotation[] {
+/** The indexes of the verdict's findings in `section`. */
+function sectionFindings(summary: RunSummary, section: FindingSection): number[] {
+  return summary.verdict.sections.find((candidate) => candidate.section === section)?.findings ?? [];
+}
+
+/** One annotation per question of the findings' rows that have `status`, its measures' moves in one message. */
+function perQuestion(summary: RunSummary, findings: readonly number[], status: 'regressed' | 'improved'): Annotation[] {
   const byQuestion = new Map<string, { row: SummaryRow; sampleId: string; moves: string[]; weight: number }>();
-  for (const row of summary.rows) {
-    if (row.status !== status) continue;
+  for (const index of findings) {
+    const finding = summary.findings[index]!;
+    const row = summary.rows.find(
+      (candidate) => candidate.suiteKey === finding.suiteKey && candidate.measure === finding.measure,
+    );
+    if (row?.status !== status) continue;
     for (const change of status === 'regressed' ? row.worse : row.better) {
       const key = JSON.stringify([row.suiteKey, change.sampleId]);
       const entry = byQuestion.get(key) ?? { row, sampleId: change.sampleId, moves: [], weight: 0 };
@@ -72,11 +83,10 @@ function perQuestion(summary: RunSummary, status: 'regressed' | 'improved'): Ann
 function newOrMissing(summary: RunSummary): Annotation[] {
   const annotations: Annotation[] = [];
   const seen = new Set<string>();
-  for (const finding of summary.findings) {
+  for (const index of sectionFindings(summary, 'new-or-gone')) {
+    const finding = summary.findings[index]!;
     if (!finding.fails) continue;
-    const missing = finding.kind === 'missing-suite' || finding.kind === 'missing-questions';
-    const added = finding.kind === 'new-suite' || finding.kind === 'new-questions';
-    if (!missing && !added) continue;
+    const missing = summary.verdict.clears[index] === 'prune';
     const file = finding.suiteKey === '' ? undefined : parseSuiteKey(finding.suiteKey).file;
     const row = summary.rows.find((candidate) => candidate.suiteKey === finding.suiteKey);
     for (const question of finding.questions ?? []) {
@@ -85,7 +95,7 @@ function newOrMissing(summary: RunSummary): Annotation[] {
       seen.add(key);
       annotations.push({
         level: 'error',
-        ...(row !== undefined && added ? placeOf(row, question) : file !== undefined ? { file } : {}),
+        ...(row !== undefined && !missing ? placeOf(row, question) : file !== undefined ? { file } : {}),
         title: missing ? `question missing from this run: ${question}` : `question not in the baseline: ${question}`,
         message: missing
           ? `${question} (suite ${finding.suite}) is in the baseline and its tests no longer produce it — RAG_BASELINE=prune removes it`
@@ -116,7 +126,11 @@ function capped(annotations: Annotation[], max: number, what: string): Annotatio
 
 /** The workflow commands for a summary, errors then notices, each kind capped at `max`. */
 export function workflowAnnotations(summary: RunSummary, max = ANNOTATIONS_PER_KIND): string[] {
-  const errors = [...perQuestion(summary, 'regressed'), ...newOrMissing(summary)];
-  const notices = summary.settings.updatingBaseline ? [] : perQuestion(summary, 'improved');
+  const errors = [
+    ...perQuestion(summary, sectionFindings(summary, 'regressions'), 'regressed'),
+    ...newOrMissing(summary),
+  ];
+  const notices =
+    summary.verdict.mode === 'compare' ? perQuestion(summary, sectionFindings(summary, 'changes'), 'improved') : [];
   return [...capped(errors, max, 'question'), ...capped(notices, max, 'improved question')].map(format);
 }

@@ -4,7 +4,7 @@
 // setting the exit code) stay in the callers.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { plural, wordFor } from '../core/present.js';
+import { wordFor } from '../core/present.js';
 import {
   BaselineError,
   describeUpdate,
@@ -14,8 +14,8 @@ import {
   type BaselineReadAhead,
 } from '../baseline/index.js';
 import type { CollectedRun } from '../recording/collected.js';
-import { describeDifferences, renderConsole, UPDATING_NOTE } from '../report/console.js';
-import { isRepeatFinding } from '../report/wording.js';
+import { renderConsole } from '../report/console.js';
+import { UPDATING_NOTE } from '../report/verdict.js';
 import { workflowAnnotations } from './annotations.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
 import { DEFAULT_BASELINE_PATH } from './user-options.js';
@@ -142,12 +142,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
       refused = update.refused;
       // The change was just accepted (or the first baseline recorded): the last line reports the
       // update, not "accept it with …" or "record one with …".
-      if (
-        refused !== undefined ||
-        summary.regressions > 0 ||
-        summary.findings.length > 0 ||
-        (!summary.baselineFound && summary.rows.length > 0)
-      )
+      if (refused !== undefined || summary.verdict.sections.length > 0 || (!summary.baselineFound && summary.rows.length > 0))
         last = undefined;
       extra.push(describeUpdate({ ...update, path: options.baselineDisplayPath }));
     } catch (error) {
@@ -174,7 +169,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
       `The run fails: ${wordFor(writeProblems.length, 'a file', `${writeProblems.length} files`)} could not be written (see ${wordFor(writeProblems.length, 'the error', 'the errors')} below).`,
     );
   }
-  const failed = !summary.passed || writeProblems.length > 0 || refused !== undefined;
+  const failed = summary.verdict.exitCode !== 0 || writeProblems.length > 0 || refused !== undefined;
   const held = context.holdLastLine === true && failed && last !== undefined ? last : undefined;
   if (extra.length > 0) output.push('', ...extra);
   if (last !== undefined && held === undefined) output.push('', last);
@@ -193,28 +188,14 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
       summary,
       baselineWritten,
     };
-  if (summary.passed && writeProblems.length === 0) return { failed: false, summary, baselineWritten };
-  if (summary.passed) {
+  if (!failed) return { failed: false, summary, baselineWritten };
+  const lastLine = held !== undefined ? { lastLine: held } : {};
+  if (summary.verdict.passed) {
     const reason = writeProblems[0]!.slice(PREFIX.length + 1);
-    return { failed: true, reason, summary, baselineWritten, ...(held !== undefined ? { lastLine: held } : {}) };
+    return { failed: true, reason, summary, baselineWritten, ...lastLine };
   }
-  const outOfDate = summary.findings.filter(
-    (finding) =>
-      finding.fails && finding.kind !== 'regression' && finding.kind !== 'not-judged' && !isRepeatFinding(finding),
-  );
-  const repeats = summary.findings.filter((finding) => finding.fails && isRepeatFinding(finding));
-  const notJudged = summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
-  const reason =
-    summary.regressions > 0 && summary.settings.failOnRegression
-      ? `retrieval quality regressed in ${plural(summary.regressions, 'suite × measure row')} (compared with ${options.baselineDisplayPath})`
-      : summary.settings.strict && outOfDate.length > 0
-        ? `${options.baselineDisplayPath} is out of date: ${describeDifferences(outOfDate)} (strict, the default under CI)`
-        : repeats.length > 0
-          ? `repeated questions break minRepeats or maxSpread (${plural(repeats.length, 'finding')}; strict, the default under CI)`
-          : summary.findings.some((finding) => finding.fails && finding.kind === 'not-judged')
-            ? `${plural(notJudged, 'baseline question was', 'baseline questions were')} not judged (strict, the default under CI; RAG_PARTIAL=1 marks a deliberate subset)`
-            : `${plural(summary.newSamples, 'question')} not in ${options.baselineDisplayPath} (failOnNew)`;
-  return { failed: true, reason, summary, baselineWritten, ...(held !== undefined ? { lastLine: held } : {}) };
+  const reason = `${summary.verdict.headline} — compared with ${options.baselineDisplayPath}`;
+  return { failed: true, reason, summary, baselineWritten, ...lastLine };
 }
 
 const WRITE_ERROR_HINTS: Record<string, string> = {

@@ -117,6 +117,7 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
     failOnNew: updating ? false : resolved.failOnNew,
     strict: updating ? false : resolved.strict,
     updatingBaseline: updating,
+    pruning: resolved.mode === 'prune',
     partial: resolved.partial,
     baselinePath: resolved.baselineDisplayPath,
     fileExists: (file) => existsSync(path.join(resolved.rootDir, file)),

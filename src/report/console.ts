@@ -6,7 +6,7 @@ import {
   acceptCommandFor,
   questionLabel,
   describeChange,
-  describeTest,
+  describeRule,
   displayWidth,
   fitWidth,
   formatDelta,
@@ -15,22 +15,17 @@ import {
   isPartialComparison,
   plural,
   describeFinding,
-  findingsHeading,
-  acceptModeOf,
   actionFor,
   describeUnjudged,
-  describeNotJudged,
-  isRepeatFinding,
   reportCommands,
+  verdictLine,
   type ReportCommands,
 } from './wording.js';
 import { escapeConsole } from '../core/escape.js';
 import { andMore, percent } from '../core/present.js';
-import { FINDING_KINDS } from './finding-kinds.js';
-import type { GateFinding, RowStatus, RunSummary, SummaryRow } from './summary.js';
-
-/** The note of a run that updates the baseline; finishRun takes it back when the write failed. */
-export const UPDATING_NOTE = 'The baseline is being updated: these changes are recorded, not judged.';
+import { BASELINE_SCHEMA_VERSION } from '../baseline/file/types.js';
+import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
+import type { Verdict, VerdictSection } from './verdict.js';
 
 /** Widest suite, measure or question name in the console's columns; the JSON report has the full names. */
 const MAX_NAME_WIDTH = 80;
@@ -84,33 +79,45 @@ export function shouldUseColor(
   return stream?.isTTY === true;
 }
 
-/** The report as text (no trailing newline): header, table, questions that got worse, findings, notes, verdict. */
+/** The report as text (no trailing newline): header, table, the verdict's sections, notes, last line. */
 export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions): string {
   const maxWorse = checkCount(options.maxWorse ?? 10, 'maxWorse');
   const maxMissing = checkCount(options.maxMissing ?? 10, 'maxMissing');
   const acceptCommand = options.acceptCommand ?? acceptCommandFor(summary.runner);
   const commands = reportCommands(acceptCommand);
   const paint = painter(options.color === true);
+  const verdict = summary.verdict;
   const lines: string[] = [headerLine(summary, paint)];
   if (summary.rows.length === 0) {
     lines.push('No retrieval measures were recorded in this run.');
-    const notJudged = notJudgedLines(summary, commands, maxMissing, paint);
-    if (notJudged.length > 0) lines.push('', ...notJudged, '', verdictLine(summary, commands, paint));
+    const sections = verdict.sections.flatMap((section) => [
+      '',
+      ...sectionLines(summary, section, commands, maxMissing, paint),
+    ]);
+    if (sections.length > 0) lines.push(...sections, '', lastLine(summary, commands, paint));
     return lines.join('\n');
   }
   lines.push('', ...tableLines(summary, paint));
-  for (const row of summary.rows)
-    if (row.status === 'regressed') lines.push('', ...regressedRowLines(row, maxWorse, paint));
-  const findings = findingLines(summary, commands, maxMissing, paint);
-  if (findings.length > 0) lines.push('', ...findings);
-  const notJudged = notJudgedLines(summary, commands, maxMissing, paint);
-  if (notJudged.length > 0) lines.push('', ...notJudged);
-  const repeated = repeatLines(summary, commands, maxMissing, paint);
-  if (repeated.length > 0) lines.push('', ...repeated);
-  const notes = noteLines(summary, acceptCommand, paint);
+  for (const section of verdict.sections) {
+    if (section.section === 'regressions') {
+      for (const index of section.findings) {
+        const row = rowOf(summary, index);
+        if (row !== undefined) lines.push('', ...regressedRowLines(row, summary, maxWorse, paint));
+      }
+    } else {
+      lines.push('', ...sectionLines(summary, section, commands, maxMissing, paint));
+    }
+  }
+  const notes = noteLines(summary, paint);
   if (notes.length > 0) lines.push('', ...notes);
-  lines.push('', verdictLine(summary, commands, paint));
+  lines.push('', lastLine(summary, commands, paint));
   return lines.join('\n').replace(/\n+$/, '');
+}
+
+/** The row a regression finding names. */
+function rowOf(summary: RunSummary, index: number): SummaryRow | undefined {
+  const finding = summary.findings[index]!;
+  return summary.rows.find((row) => row.suiteKey === finding.suiteKey && row.measure === finding.measure);
 }
 
 function headerLine(summary: RunSummary, paint: Painter): string {
@@ -178,152 +185,55 @@ function tableLines(summary: RunSummary, paint: Painter): string[] {
   return lines;
 }
 
-/** A regressed row: what fell, and the questions that got worse. */
-function regressedRowLines(row: SummaryRow, maxWorse: number, paint: Painter): string[] {
-  const test = describeTest(row);
+/** A regressed row: what fell, by which rule, and the questions that got worse. */
+function regressedRowLines(row: SummaryRow, summary: RunSummary, maxWorse: number, paint: Painter): string[] {
+  const rule = describeRule(row, summary.settings.significance);
   return [
     paint.red(`▼ ${fitWidth(escapeConsole(row.suite), MAX_NAME_WIDTH)} · ${escapeConsole(describeChange(row))}`) +
-      (test ? paint.dim(` (${test})`) : '') +
+      (rule ? paint.dim(` (${rule})`) : '') +
       `; ${plural(row.worse.length, 'question')} got worse:`,
     ...worseLines(row, maxWorse, paint),
   ];
 }
 
-/** What an update would change beyond tolerance (regressions are above), by name, with the command that accepts it. */
-function findingLines(summary: RunSummary, commands: ReportCommands, maxMissing: number, paint: Painter): string[] {
-  const listed = listedFindings(summary);
-  if (listed.length === 0) return [];
-  const failing = listed.some((finding) => finding.fails);
-  const lines = [(failing ? paint.yellow : paint.bold)(findingsHeading(listed, failing))];
-  for (const finding of listed.slice(0, maxMissing)) {
-    lines.push(
-      `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,
-    );
+/** A section of the verdict: its heading, then each finding with what clears it. */
+function sectionLines(
+  summary: RunSummary,
+  section: VerdictSection,
+  commands: ReportCommands,
+  maxLines: number,
+  paint: Painter,
+): string[] {
+  const lines = [(section.fails ? paint.yellow : paint.bold)(`${section.heading}:`)];
+  for (const index of section.findings.slice(0, maxLines)) {
+    const finding = summary.findings[index]!;
+    const action = actionFor(finding, summary.verdict.clears[index]!, commands, String);
+    lines.push(`  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${action}`);
   }
-  if (listed.length > maxMissing) lines.push(`  … and ${listed.length - maxMissing} more (see the JSON report)`);
+  if (section.findings.length > maxLines)
+    lines.push(`  … and ${section.findings.length - maxLines} more (see the JSON report)`);
   return lines;
 }
 
-function listedFindings(summary: RunSummary): GateFinding[] {
-  return summary.findings.filter(
-    (finding) => finding.kind !== 'regression' && finding.kind !== 'not-judged' && !isRepeatFinding(finding),
-  );
-}
-
-/** Questions run several times: unstable ones, and the CI rules minRepeats and maxSpread. */
-function repeatLines(summary: RunSummary, commands: ReportCommands, maxMissing: number, paint: Painter): string[] {
-  const repeated = summary.findings.filter(isRepeatFinding);
-  if (repeated.length === 0) return [];
-  const lines = [(repeated.some((finding) => finding.fails) ? paint.yellow : paint.bold)('Repeated questions:')];
-  for (const finding of repeated.slice(0, maxMissing))
-    lines.push(
-      `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,
-    );
-  if (repeated.length > maxMissing) lines.push(`  … and ${repeated.length - maxMissing} more (see the JSON report)`);
-  return lines;
-}
-
-/** Notes: no baseline yet, findings that fail only in CI, warnings, regressions that do not fail. */
-function noteLines(summary: RunSummary, acceptCommand: string, paint: Painter): string[] {
-  const baselineName = escapeConsole(summary.baselinePath ?? 'the baseline');
+/** Notes: warnings, then the verdict's. */
+function noteLines(summary: RunSummary, paint: Painter): string[] {
   const notes: string[] = [];
-  if (!summary.baselineFound) {
-    notes.push(`No baseline yet${summary.baselinePath ? ` (${baselineName})` : ''}: record one with ${acceptCommand}`);
-  } else {
-    if (summary.settings.strict === false && listedFindings(summary).length > 0) {
-      notes.push('These do not fail this run; in CI (strict) they do.');
-    }
-  }
   for (const warning of summary.warnings) notes.push(paint.yellow(`Warning: ${warning}`));
-  if (summary.regressions > 0 && summary.settings.updatingBaseline) notes.push(UPDATING_NOTE);
-  else if (summary.regressions > 0 && !summary.settings.failOnRegression)
-    notes.push('failOnRegression is false: the regressions are reported but do not fail the run.');
+  notes.push(...summary.verdict.notes);
   return notes;
 }
 
-/** The baseline questions this run did not judge, one line per reason with what makes a run judge them. */
-function notJudgedLines(summary: RunSummary, commands: ReportCommands, maxLines: number, paint: Painter): string[] {
-  const findings = summary.findings.filter((finding) => finding.kind === 'not-judged');
-  if (findings.length === 0) return [];
-  const failing = findings.some((finding) => finding.fails);
-  const lines = [(failing ? paint.yellow : paint.bold)('Not judged by this run:')];
-  for (const finding of findings.slice(0, maxLines))
-    lines.push(
-      `  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${actionFor(finding, commands, String)}`,
-    );
-  return lines;
-}
+const TONE: Record<Verdict['tone'], keyof Painter> = {
+  regressed: 'red',
+  attention: 'yellow',
+  passed: 'green',
+  neutral: 'bold',
+};
 
-/**
- * `2 differences beyond tolerance` when every one is a value that moved, `2 differences` when none is (a
- * new, missing or renamed suite or question), `3 differences (1 beyond tolerance)` for a mix.
- */
-export function describeDifferences(findings: readonly GateFinding[]): string {
-  const moves = findings.filter((finding) => FINDING_KINDS[finding.kind].valueMove).length;
-  const all = plural(findings.length, 'difference');
-  if (moves === findings.length) return `${all} beyond tolerance`;
-  return moves === 0 ? all : `${all} (${moves} beyond tolerance)`;
-}
-
-/** The report's last line: the verdict, and on a failure the command that clears it. */
-function verdictLine(summary: RunSummary, commands: ReportCommands, paint: Painter): string {
-  const failingFindings = summary.findings.filter(
-    (finding) =>
-      finding.fails && finding.kind !== 'regression' && finding.kind !== 'not-judged' && !isRepeatFinding(finding),
-  );
-  const failingRepeats = summary.findings.filter((finding) => finding.fails && isRepeatFinding(finding));
-  const failingNotJudged = summary.findings.filter((finding) => finding.fails && finding.kind === 'not-judged');
-  const notJudged = summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
-  const regressionsFail =
-    summary.regressions > 0 && summary.settings.failOnRegression && !summary.settings.updatingBaseline;
-  const notJudgedNote =
-    notJudged === 0 ? '' : ` ${plural(notJudged, 'baseline question')} not judged (${describeNotJudged(summary)}).`;
-  if (
-    summary.regressions > 0 &&
-    (regressionsFail || (failingFindings.length === 0 && failingNotJudged.length === 0 && failingRepeats.length === 0))
-  ) {
-    return (
-      paint.red(`Retrieval quality regressed in ${plural(summary.regressions, 'suite × measure row')}.`) +
-      notJudgedNote +
-      ` If this change is intended, accept it with: ${commands[acceptModeOf(summary.findings)]}`
-    );
-  }
-  if (failingFindings.length > 0 && summary.settings.strict) {
-    return (
-      paint.yellow(`The baseline is out of date: ${describeDifferences(failingFindings)}.`) +
-      notJudgedNote +
-      ` Accept with: ${commands[acceptModeOf(summary.findings)]} and commit the baseline.`
-    );
-  }
-  if (failingRepeats.length > 0) {
-    return paint.yellow(
-      `Repeated questions break the CI rules (minRepeats, maxSpread): ${plural(failingRepeats.length, 'finding')} under "Repeated questions" above.`,
-    );
-  }
-  if (failingNotJudged.length > 0) {
-    // The advice of the first reason (the list above has each one's): a missing shard is not cleared by
-    // declaring the run partial, nor a failing test by running the whole suite.
-    const action = actionFor(failingNotJudged[0]!, commands, String);
-    return (
-      paint.yellow(
-        `Not judged: ${plural(notJudged, 'baseline question')} (${describeNotJudged(summary)}); in CI every baseline question must be judged.`,
-      ) + ` To judge them: ${action}.`
-    );
-  }
-  if (summary.settings.failOnNew && summary.newSamples > 0) {
-    return (
-      paint.yellow(`${plural(summary.newSamples, 'question')} not in the baseline (failOnNew).`) +
-      ` Record them with: ${commands.update}`
-    );
-  }
-  if (!summary.baselineFound) return '';
-  const counts = `${summary.improvements} improved, ${summary.unchanged} unchanged${summary.newRows > 0 ? `, ${summary.newRows} new` : ''}`;
-  if (notJudged > 0) {
-    return paint.green(
-      `No retrieval regressions among the ${plural(summary.coverage.judged, 'judged baseline question')} (${counts}); ${notJudged} not judged (${describeNotJudged(summary)}).`,
-    );
-  }
-  return paint.green(`No retrieval regressions (${counts}).`);
+/** The report's last line: the verdict's headline, and the advice that clears it. */
+function lastLine(summary: RunSummary, commands: ReportCommands, paint: Painter): string {
+  const line = verdictLine(summary.verdict, summary.findings, commands, String);
+  return paint[TONE[summary.verdict.tone]](line.headline) + line.advice;
 }
 
 function worseLines(row: SummaryRow, maxWorse: number, paint: Painter): string[] {

@@ -1,5 +1,6 @@
-// The kinds of finding (FINDING_KINDS: what accepts each, what makes it fail the run, whether it is a value
-// that moved) and the finding itself. No logic: ./findings.ts collects them from a summary.
+// The kinds of finding (FINDING_KINDS: the section a report lists each under, what accepts it, what makes it
+// fail the run, the unit it counts, whether it is a value that moved) and the finding itself. No logic:
+// ./findings.ts collects them from a summary, ./verdict.ts decides the verdict from them.
 import type { NotJudgedReason } from '../recording/outcomes.js';
 
 /** Which settings make a finding of a kind fail the run (when the run is judged, not updating the baseline). */
@@ -11,9 +12,24 @@ type FindingFailRule =
   /** strict (the baseline must be up to date). */
   | 'strict'
   /** strict, unless the run declared itself partial. */
-  | 'strict-unless-partial';
+  | 'strict-unless-partial'
+  /** Never: shown, not failing (a kind no rule of the gate judges yet). */
+  | 'never';
+
+/**
+ * Where a report lists a finding, in this order: the means that fell; what an update would change beyond
+ * tolerance; questions or suites new to the baseline or gone from it; baseline questions this run did not
+ * judge; questions run several times.
+ */
+export const FINDING_SECTIONS = ['regressions', 'changes', 'new-or-gone', 'not-judged', 'repeats'] as const;
+
+export type FindingSection = (typeof FINDING_SECTIONS)[number];
+
+/** What one finding of a kind counts: a suite × measure row, questions (its `questions` or `count`), or a suite. */
+type FindingUnit = 'row' | 'questions' | 'suite';
 
 export interface FindingKindSpec {
+  section: FindingSection;
   /**
    * What accepts it: RAG_BASELINE=update or prune; `run`: running those questions (or declaring the run
    * partial); `suite`: re-recording the suite (the update command narrowed to its file and describe path).
@@ -24,27 +40,32 @@ export interface FindingKindSpec {
   valueMove: boolean;
   /** One finding per suite for every measure it affects (`measures`), rather than one per suite × measure. */
   perSuite: boolean;
+  unit: FindingUnit;
 }
 
+// prettier-ignore
 /**
  * Every kind of finding, in the order a report lists them within a suite. A new kind is an entry here
- * and a sentence in describeFinding (src/report/wording.ts; the switch there fails to compile without it).
+ * and a sentence in describeFinding (src/report/wording.ts; the switch there fails to compile without it);
+ * the verdict (./verdict.ts) reads its section, rule and unit from here, so no report names it. Kinds that
+ * no rule of the gate judges yet (ranking-only changes, latency, call counts, tags, churn) come in with
+ * `fails: 'never'`: shown in their section, failing nothing.
  */
 export const FINDING_KINDS = {
-  'renamed-suite': { accept: 'update', fails: 'strict', valueMove: false, perSuite: true },
-  'new-suite': { accept: 'update', fails: 'new', valueMove: false, perSuite: true },
-  regression: { accept: 'update', fails: 'regression', valueMove: true, perSuite: false },
-  improvement: { accept: 'update', fails: 'strict', valueMove: true, perSuite: false },
-  'unconfirmed-move': { accept: 'update', fails: 'strict', valueMove: true, perSuite: false },
-  'new-questions': { accept: 'update', fails: 'new', valueMove: false, perSuite: true },
-  'missing-questions': { accept: 'prune', fails: 'strict', valueMove: false, perSuite: true },
-  'missing-suite': { accept: 'prune', fails: 'strict', valueMove: false, perSuite: true },
-  'not-judged': { accept: 'run', fails: 'strict-unless-partial', valueMove: false, perSuite: false },
+  'renamed-suite':     { section: 'changes',     accept: 'update', fails: 'strict', valueMove: false, perSuite: true, unit: 'suite' },
+  'new-suite':         { section: 'new-or-gone', accept: 'update', fails: 'new', valueMove: false, perSuite: true, unit: 'suite' },
+  regression:          { section: 'regressions', accept: 'update', fails: 'regression', valueMove: true, perSuite: false, unit: 'row' },
+  improvement:         { section: 'changes',     accept: 'update', fails: 'strict', valueMove: true, perSuite: false, unit: 'row' },
+  'unconfirmed-move':  { section: 'changes',     accept: 'update', fails: 'strict', valueMove: true, perSuite: false, unit: 'row' },
+  'new-questions':     { section: 'new-or-gone', accept: 'update', fails: 'new', valueMove: false, perSuite: true, unit: 'questions' },
+  'missing-questions': { section: 'new-or-gone', accept: 'prune', fails: 'strict', valueMove: false, perSuite: true, unit: 'questions' },
+  'missing-suite':     { section: 'new-or-gone', accept: 'prune', fails: 'strict', valueMove: false, perSuite: true, unit: 'suite' },
+  'not-judged':        { section: 'not-judged',  accept: 'run', fails: 'strict-unless-partial', valueMove: false, perSuite: false, unit: 'questions' },
   // Values measured against other judgments than the baseline's: not a move of the retriever.
-  'labels-changed': { accept: 'suite', fails: 'strict', valueMove: false, perSuite: true },
+  'labels-changed':    { section: 'changes',     accept: 'suite', fails: 'strict', valueMove: false, perSuite: true, unit: 'questions' },
   // Repeated runs (./repeats.ts): an unstable question fails only beyond maxSpread.
-  unstable: { accept: 'run', fails: 'strict', valueMove: false, perSuite: false },
-  'too-few-repeats': { accept: 'run', fails: 'strict', valueMove: false, perSuite: false },
+  unstable:            { section: 'repeats',     accept: 'run', fails: 'strict', valueMove: false, perSuite: false, unit: 'questions' },
+  'too-few-repeats':   { section: 'repeats',     accept: 'run', fails: 'strict', valueMove: false, perSuite: false, unit: 'questions' },
 } as const satisfies Record<string, FindingKindSpec>;
 
 export type FindingKind = keyof typeof FINDING_KINDS;
@@ -65,6 +86,8 @@ export interface GateFinding {
   measures?: string[];
   /** Question ids concerned (new or missing ones, each once whatever its measures); for a regression, the questions that got worse. */
   questions?: string[];
+  /** Missing suite: its test file was deleted (rather than ran without it). */
+  fileGone?: true;
   /** Renamed suite: its name in the baseline. */
   from?: string;
   /** Means over the shared questions (regression, improvement). */

@@ -6,28 +6,15 @@
 import { compareIds, type SampleChange } from '../baseline/compare.js';
 import type { GroupedRow } from '../baseline/group.js';
 import { own, type BaselineFile } from '../baseline/file/types.js';
-import { FINDING_KINDS, type FindingKind, type GateFinding } from './finding-kinds.js';
+import { parseSuiteKey } from '../recording/collected.js';
+import { FINDING_KINDS, type GateFinding } from './finding-kinds.js';
+import { findingFails } from './verdict.js';
 import type { MissingRow, NotJudgedGroup, ResolvedSummaryOptions, SummaryRow } from './summary-model.js';
 
 export { type GateFinding } from './finding-kinds.js';
 
 /** A finding's fields beyond those its kind decides (accept, fails). */
 type FindingFields = Omit<GateFinding, 'accept' | 'fails'>;
-
-/** Whether a finding of `kind` fails the run under `settings`. */
-function findingFails(kind: FindingKind, settings: ResolvedSummaryOptions): boolean {
-  if (settings.updatingBaseline) return false;
-  switch (FINDING_KINDS[kind].fails) {
-    case 'regression':
-      return settings.failOnRegression;
-    case 'new':
-      return settings.strict || settings.failOnNew;
-    case 'strict':
-      return settings.strict;
-    case 'strict-unless-partial':
-      return settings.strict && !settings.partial;
-  }
-}
 
 function findingOf(fields: FindingFields, settings: ResolvedSummaryOptions): GateFinding {
   return { ...fields, accept: FINDING_KINDS[fields.kind].accept, fails: findingFails(fields.kind, settings) };
@@ -41,6 +28,8 @@ export interface FindingSources {
   /** This run's rows by suite key, then measure. */
   current: ReadonlyMap<string, ReadonlyMap<string, GroupedRow>>;
   notJudged: readonly NotJudgedGroup[];
+  /** Whether a test file no longer exists (SummaryOptions.fileExists says so). */
+  fileGone?: (file: string) => boolean;
 }
 
 /**
@@ -56,7 +45,8 @@ export function collectFindings(sources: FindingSources, settings: ResolvedSumma
     findings.push(...suiteFindings(suiteRows, sources, missingBySuite.get(suiteRows[0]!.suiteKey) ?? [], settings));
   }
   for (const [key, entries] of missingBySuite) {
-    if (!sources.current.has(key)) findings.push(missingSuiteFinding(key, entries, settings));
+    if (!sources.current.has(key))
+      findings.push(missingSuiteFinding(key, entries, sources.fileGone?.(parseSuiteKey(key).file) ?? false, settings));
   }
   // Baseline questions this run did not judge: in strict CI a run must judge them all, unless it said it is partial.
   for (const group of sources.notJudged) {
@@ -153,16 +143,23 @@ function unjudgedDrops(worse: readonly SampleChange[]): Pick<GateFinding, 'unjud
   return drops.length > 0 ? { unjudged: drops } : {};
 }
 
-/** A baseline suite this run did not produce at all although its file ran. */
+/** A baseline suite this run did not produce at all: its file ran without it, or was deleted. */
 function missingSuiteFinding(
   key: string,
   entries: readonly MissingRow[],
+  fileGone: boolean,
   settings: ResolvedSummaryOptions,
 ): GateFinding {
   const questions = new Set<string>();
   for (const entry of entries) for (const id of entry.questions) questions.add(id);
   return findingOf(
-    { kind: 'missing-suite', suite: entries[0]!.suite, suiteKey: key, questions: [...questions].sort(compareIds) },
+    {
+      kind: 'missing-suite',
+      suite: entries[0]!.suite,
+      suiteKey: key,
+      questions: [...questions].sort(compareIds),
+      ...(fileGone ? { fileGone: true } : {}),
+    },
     settings,
   );
 }

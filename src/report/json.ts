@@ -14,16 +14,20 @@ import type {
   SampleChange,
   SummaryRow,
 } from './summary.js';
+import type { Verdict } from './verdict.js';
 
-export const REPORT_SCHEMA_VERSION = 1;
+/** 2: the report stores the verdict (`verdict`), which the HTML report reads. */
+export const REPORT_SCHEMA_VERSION = 2;
 
 export interface JsonReport {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   generatedBy: 'rag-matchers';
   kind: 'retrieval-report';
   runner: CollectedRun['runner'];
-  /** The gate's verdict. */
+  /** The gate's verdict: verdict.passed. */
   passed: boolean;
+  /** The verdict every report reads: headline, sections (indexes into `findings`), advice, exit code. */
+  verdict: Verdict;
   counts: {
     samples: number;
     suites: number;
@@ -43,7 +47,7 @@ export interface JsonReport {
   coverage: BaselineCoverage;
   baseline: { path: string | null; found: boolean };
   /** The run's settings (RunSummary.settings) as JSON: tolerance as plain objects, significance null when unset. */
-  settings: Omit<RunSummary['settings'], 'tolerance' | 'significance' | 'updatingBaseline'> & {
+  settings: Omit<RunSummary['settings'], 'tolerance' | 'significance' | 'updatingBaseline' | 'pruning'> & {
     tolerance: { default: number; byMeasure: Record<string, number> };
     significance: number | null;
   };
@@ -139,6 +143,7 @@ export function renderJson(
     kind: 'retrieval-report',
     runner: summary.runner,
     passed: summary.passed,
+    verdict: copyVerdict(summary.verdict),
     counts: {
       samples: summary.totals.samples,
       suites: summary.totals.suites,
@@ -188,6 +193,17 @@ export function renderJson(
       ...(finding.questions !== undefined ? { questions: [...finding.questions] } : {}),
       command: findingCommand(finding, reportCommands(acceptCommand)),
     })),
+  };
+}
+
+function copyVerdict(verdict: Verdict): Verdict {
+  return {
+    ...verdict,
+    tally: [...verdict.tally],
+    advice: verdict.advice === null ? null : { ...verdict.advice },
+    sections: verdict.sections.map((section) => ({ ...section, findings: [...section.findings] })),
+    clears: [...verdict.clears],
+    notes: [...verdict.notes],
   };
 }
 

@@ -5,24 +5,23 @@
 import {
   acceptCommandFor,
   questionLabel,
+  describeAdvice,
   describeChange,
-  describeTest,
+  describeRule,
   formatDelta,
   formatP,
   formatValue,
   isPartialComparison,
   plural,
   describeFinding,
-  findingsHeading,
-  acceptModeOf,
   actionFor,
-  isRepeatFinding,
   reportCommands,
   type ReportCommands,
 } from './wording.js';
 import { escapeMarkdown, markdownCode } from '../core/escape.js';
 import { andMore } from '../core/present.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
+import type { VerdictSection } from './verdict.js';
 
 export interface MarkdownRenderOptions {
   /** Questions listed per regressed row. Default 10. */
@@ -48,41 +47,19 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   const maxRows = options.maxRows ?? 50;
   const acceptCommand = options.acceptCommand ?? acceptCommandFor(summary.runner);
   const commands = reportCommands(acceptCommand);
-  const failingRepeats = summary.findings.filter((finding) => finding.fails && isRepeatFinding(finding));
-  const failing = summary.findings.filter((finding) => finding.fails && !isRepeatFinding(finding));
-  const failingNotJudged = failing.filter((finding) => finding.kind === 'not-judged');
-  const notJudged = summary.coverage.notJudged.reduce((sum, group) => sum + group.questions, 0);
+  const verdict = summary.verdict;
   const out: string[] = [`### ${escapeText(options.title ?? 'RAG retrieval quality')}`, ''];
-
-  const verdict = summary.passed ? '✅' : '❌';
-  const headline =
-    summary.regressions > 0
-      ? `**${plural(summary.regressions, 'regression')}**`
-      : !summary.passed && failing.length > failingNotJudged.length && summary.settings.strict
-        ? `**Baseline out of date: ${plural(failing.length - failingNotJudged.length, 'difference')}**`
-        : failingRepeats.length > 0
-          ? `**Repeated questions break the CI rules: ${plural(failingRepeats.length, 'finding')}**`
-          : failingNotJudged.length > 0
-            ? `**Not judged: ${plural(notJudged, 'baseline question')}**`
-            : !summary.passed
-              ? `**${plural(summary.newSamples, 'question')} not in the baseline**`
-              : summary.baselineFound
-                ? notJudged > 0
-                  ? `**No regressions among ${plural(summary.coverage.judged, 'judged question')}; ${notJudged} not judged**`
-                  : '**No regressions**'
-                : '**No baseline yet**';
-  const counts = summary.baselineFound
-    ? ` · ${summary.improvements} improved · ${summary.unchanged} unchanged${summary.newRows > 0 ? ` · ${summary.newRows} new` : ''}`
-    : '';
+  const tally = verdict.tally.map((part) => ` · ${part}`).join('');
+  const remark = verdict.remark === null ? '' : `; ${escapeText(verdict.remark)}`;
   out.push(
-    `${verdict} ${headline}${counts} — ${plural(summary.totals.samples, 'sample')} in ${plural(summary.totals.suites, 'suite')} (${summary.runner})` +
+    `${verdict.passed ? '✅' : '❌'} **${escapeText(verdict.headline)}**${tally}${remark} — ${plural(summary.totals.samples, 'sample')} in ${plural(summary.totals.suites, 'suite')} (${summary.runner})` +
       (summary.baselinePath !== undefined ? `, baseline ${code(summary.baselinePath)}` : ''),
     '',
   );
   if (options.quiet === true && nothingChanged(summary)) return `${out[2]}\n`;
   if (summary.rows.length === 0) {
     out.push('No retrieval measures were recorded in this run.', '');
-    out.push(...notJudgedSection(summary, commands));
+    for (const section of verdict.sections) out.push(...sectionLines(summary, section, commands));
     return out.join('\n');
   }
 
@@ -91,55 +68,15 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   // end of a section with a line that says so (the JSON report keeps everything).
   const limit = options.maxLength ?? MARKDOWN_COMMENT_LIMIT;
   const text = new BoundedText(out, limit);
-  if (summary.regressions > 0 || failing.length > failingNotJudged.length || !summary.baselineFound) {
-    text.add([
-      `If this change is intended, accept it with ${code(commands[acceptModeOf(summary.findings)])} and commit the baseline.`,
-      '',
-    ]);
-  }
+  const advice = describeAdvice(verdict, summary.findings, commands, code);
+  if (advice !== '') text.add([advice, '']);
   for (const warning of summary.warnings) text.add([`> [!WARNING]\n> ${escapeText(warning)}`, '']);
 
-  const listed = summary.findings.filter((finding) => finding.kind !== 'not-judged' && !isRepeatFinding(finding));
-  if (listed.length > 0) {
-    const strict = listed.some((finding) => finding.fails) && summary.settings.strict;
-    text.addList(
-      [`**${findingsHeading(listed, strict)}**`, ''],
-      listed
-        .slice(0, maxRows)
-        .map(
-          (finding) =>
-            `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${actionFor(finding, commands, markdownCode)}`,
-        ),
-      listed.length - Math.min(listed.length, maxRows),
-      [''],
-    );
+  for (const section of verdict.sections) {
+    const items = sectionItems(summary, section, commands);
+    text.addList(sectionHead(section), items.slice(0, maxRows), items.length - Math.min(items.length, maxRows), ['']);
   }
-  const notJudgedFindings = summary.findings.filter((finding) => finding.kind === 'not-judged');
-  if (notJudgedFindings.length > 0) {
-    text.addList(
-      ['**Not judged by this run:**', ''],
-      notJudgedFindings.map(
-        (finding) =>
-          `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${actionFor(finding, commands, markdownCode)}`,
-      ),
-      0,
-      [''],
-    );
-  }
-  const repeated = summary.findings.filter(isRepeatFinding);
-  if (repeated.length > 0) {
-    text.addList(
-      ['**Repeated questions:**', ''],
-      repeated
-        .slice(0, maxRows)
-        .map(
-          (finding) =>
-            `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${actionFor(finding, commands, markdownCode)}`,
-        ),
-      repeated.length - Math.min(repeated.length, maxRows),
-      [''],
-    );
-  }
+  for (const note of verdict.notes) text.add([escapeText(note), '']);
 
   const withP = summary.settings.significance !== undefined;
   const changed = summary.rows
@@ -163,14 +100,22 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   if (summary.rows.some(isPartialComparison))
     text.add(['<sub>* Δ and the test use only the questions both this run and the baseline have.</sub>', '']);
 
-  const regressed = summary.rows.filter((row) => row.status === 'regressed');
+  // The rows of the verdict's regressions, in its order.
+  const regressed = (verdict.sections.find((section) => section.section === 'regressions')?.findings ?? [])
+    .map((index) => summary.findings[index]!)
+    .flatMap((finding) =>
+      summary.rows.filter((row) => row.suiteKey === finding.suiteKey && row.measure === finding.measure),
+    );
   if (regressed.length > 0) {
-    const total = regressed.reduce((sum, row) => sum + row.worse.length, 0);
+    // Questions, each once whatever its measures: a question worse on two measures is one question.
+    const total = new Set(
+      regressed.flatMap((row) => row.worse.map((change) => JSON.stringify([row.suiteKey, change.sampleId]))),
+    ).size;
     const items: string[] = [];
     for (const row of regressed) {
-      const test = describeTest(row);
+      const rule = describeRule(row, summary.settings.significance);
       const lines = [
-        `**${escapeText(row.suite)}** · ${escapeText(describeChange(row))}${test ? ` (${test})` : ''}`,
+        `**${escapeText(row.suite)}** · ${escapeText(describeChange(row))}${rule ? ` (${rule})` : ''}`,
         '',
       ];
       for (const change of row.worse.slice(0, maxWorse)) {
@@ -271,19 +216,21 @@ class BoundedText {
   }
 }
 
-/** The baseline questions this run did not judge, one item per reason with what makes a run judge them. */
-function notJudgedSection(summary: RunSummary, commands: ReportCommands): string[] {
-  const findings = summary.findings.filter((finding) => finding.kind === 'not-judged');
-  if (findings.length === 0) return [];
-  return [
-    '**Not judged by this run:**',
-    '',
-    ...findings.map(
-      (finding) =>
-        `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${actionFor(finding, commands, markdownCode)}`,
-    ),
-    '',
-  ];
+/** A section of the verdict: its heading, then each finding with what clears it. */
+function sectionLines(summary: RunSummary, section: VerdictSection, commands: ReportCommands): string[] {
+  return [...sectionHead(section), ...sectionItems(summary, section, commands), ''];
+}
+
+function sectionHead(section: VerdictSection): string[] {
+  return [`**${escapeText(section.heading)}:**`, ''];
+}
+
+function sectionItems(summary: RunSummary, section: VerdictSection, commands: ReportCommands): string[] {
+  return section.findings.map((index) => {
+    const finding = summary.findings[index]!;
+    const action = actionFor(finding, summary.verdict.clears[index]!, commands, markdownCode);
+    return `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${action}`;
+  });
 }
 
 function table(rows: SummaryRow[], maxRows: number, withP: boolean, withMarker: boolean): string[] {

@@ -8,6 +8,7 @@ import type { NotJudgedReason } from '../recording/outcomes.js';
 import type { GateFinding } from './finding-kinds.js';
 import type { IntervalCache, RowInterval } from './intervals.js';
 import type { RepeatRules } from './repeats.js';
+import type { Verdict } from './verdict.js';
 
 export interface SummaryOptions {
   /** Largest drop of a mean that is not a regression: a number, or per-measure overrides `{ default: 0.01, 'recall@5': 0 }`. Default 0.01. */
@@ -28,6 +29,8 @@ export interface SummaryOptions {
   strict?: boolean;
   /** The run is updating the baseline: its changes are recorded, not judged (reporting only). */
   updatingBaseline?: boolean;
+  /** With updatingBaseline: the update also removes what the run found gone (RAG_BASELINE=prune). */
+  pruning?: boolean;
   /**
    * The run is a deliberate subset (RAG_PARTIAL=1, or the reporter option `partial`): baseline questions
    * it did not judge are reported but do not fail it under `strict`. Default false.
@@ -173,8 +176,10 @@ export interface RunSummary {
   findings: GateFinding[];
   /** Questions with no baseline value, over all rows (new rows included). */
   newSamples: number;
-  /** The gate: false on a regression (unless failOnRegression is false) or, with failOnNew, on new samples. */
+  /** The gate: verdict.passed, false when a finding fails the run. */
   passed: boolean;
+  /** The verdict every report reads: sections, headline, advice, exit code (./verdict.ts). */
+  verdict: Verdict;
   baselineFound: boolean;
   baselinePath?: string;
   /** Settings that make the verdict weaker than it looks (e.g. a test that can never reach significance). */
@@ -197,6 +202,7 @@ type DefaultedSetting =
   | 'failOnNew'
   | 'strict'
   | 'updatingBaseline'
+  | 'pruning'
   | 'partial'
   | 'confidence'
   | 'seed'

@@ -10,6 +10,7 @@ import { isCovered } from '../baseline/identity.js';
 import { diffRun, prepareRun, type BaselineDiff, type PreparedRun, type RowDiff } from '../baseline/diff.js';
 import { IntervalCache, intervalOf } from './intervals.js';
 import { collectFindings } from './findings.js';
+import { decideVerdict } from './verdict.js';
 import { checkRepeatRules, repeatFindings } from './repeats.js';
 import type {
   MissingRow,
@@ -103,23 +104,40 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
   const count = (status: RowStatus): number => rows.reduce((total, row) => total + (row.status === status ? 1 : 0), 0);
   const regressions = count('regressed');
   const newSamples = rows.reduce((total, row) => total + row.newSamples.length, 0);
+  // Without a baseline, every suite is new: a finding only where that can fail the run.
   const findings =
-    baseline === undefined && !settings.strict
+    baseline === undefined && !settings.strict && !settings.failOnNew
       ? []
-      : collectFindings({ rows, missing, baseline, current: grouped.suites, notJudged: notJudged.groups() }, settings);
+      : collectFindings(
+          {
+            rows,
+            missing,
+            baseline,
+            current: grouped.suites,
+            notJudged: notJudged.groups(),
+            fileGone: (file) => options.fileExists?.(file) === false,
+          },
+          settings,
+        );
   // Repeated questions are marked whether or not there is a baseline.
   for (const finding of repeatFindings(rows, settings, settings.strict && !settings.updatingBaseline))
     findings.push(finding);
-  const passed =
-    !(settings.failOnRegression && regressions > 0) &&
-    !(settings.failOnNew && newSamples > 0) &&
-    !findings.some((finding) => finding.fails);
+  const coverageCounts = { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() };
+  const verdict = decideVerdict({
+    findings,
+    settings,
+    baselineFound: baseline !== undefined,
+    ...(options.baselinePath !== undefined ? { baselinePath: options.baselinePath } : {}),
+    rows: rows.length,
+    counts: { improved: count('improved'), unchanged: count('unchanged'), new: count('new') },
+    coverage: coverageCounts,
+  });
 
   const warnings = [...lookAlikeWarnings(rows), ...holmWarnings(compared, holmFamily, settings)];
 
   return {
     runner: run.runner,
-    coverage: { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() },
+    coverage: coverageCounts,
     rows,
     missing,
     notRun,
@@ -129,7 +147,8 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
     newRows: count('new'),
     findings,
     newSamples,
-    passed,
+    passed: verdict.passed,
+    verdict,
     baselineFound: baseline !== undefined,
     warnings,
     ...(options.baselinePath !== undefined ? { baselinePath: options.baselinePath } : {}),
@@ -506,6 +525,7 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     failOnNew,
     strict,
     updatingBaseline: options.updatingBaseline === true,
+    pruning: options.updatingBaseline === true && options.pruning === true,
     partial: options.partial === true,
     confidence,
     intervalResamples,

@@ -4,7 +4,9 @@
 import { andMore, fixed, formatP, listUpTo, plural, signed, wordFor } from '../core/present.js';
 import { parseSuiteKey, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
-import type { GateFinding, RunSummary, SummaryRow } from './summary.js';
+import { FINDING_KINDS } from './finding-kinds.js';
+import type { GateFinding, RowComparison, RunSummary, SummaryRow } from './summary.js';
+import type { FindingClear, Verdict } from './verdict.js';
 
 export { formatP, plural };
 
@@ -59,19 +61,28 @@ const NOT_JUDGED_TEXT: Record<NotJudgedReason, string> = {
 
 /**
  * What clears a finding, with each command passed through `code` (the medium's code span): `run
- * RAG_BASELINE=update npx vitest run and commit` for the baseline's findings; for questions not judged,
- * what makes a run judge them, or RAG_PARTIAL=1 for a deliberate subset.
+ * RAG_BASELINE=update npx vitest run and commit` for the baseline's findings, or what says this run records
+ * it; for questions not judged, what makes a run judge them, or RAG_PARTIAL=1 for a deliberate subset.
+ * `clear` is the verdict's (Verdict.clears).
  */
-export function actionFor(finding: GateFinding, commands: ReportCommands, code: (text: string) => string): string {
+export function actionFor(
+  finding: GateFinding,
+  clear: FindingClear,
+  commands: ReportCommands,
+  code: (text: string) => string,
+): string {
   if (finding.kind === 'unstable')
     return finding.limit === undefined || !finding.fails
       ? 'its mean is what the baseline compares; seed what varies between runs to make it repeatable'
       : `seed or fix what varies between runs, or raise ${code('maxSpread')}`;
   if (finding.kind === 'too-few-repeats')
     return `run each question at least ${finding.limit} times (Vitest ${code(`repeats: ${finding.limit! - 1}`)}, or ${code('test.each')} over a repeat index with the same queryId)`;
-  if (finding.accept === 'suite')
-    return `re-record the suite with ${code(findingCommand(finding, commands))} and commit`;
-  if (finding.accept !== 'run') return `run ${code(commands[finding.accept])} and commit`;
+  if (clear === 'this-run')
+    return finding.accept === 'prune'
+      ? 'this run removes it from the baseline: commit the file'
+      : 'this run writes it into the baseline: commit the file';
+  if (clear === 'suite') return `re-record the suite with ${code(findingCommand(finding, commands))} and commit`;
+  if (clear !== 'run') return `run ${code(commands[clear])} and commit`;
   const partial = `or set ${code(PARTIAL_SWITCH)} on a job that runs a deliberate subset`;
   switch (finding.reason) {
     case 'skipped':
@@ -90,6 +101,52 @@ export function actionFor(finding: GateFinding, commands: ReportCommands, code: 
     default:
       return `run the whole suite, ${code(commands.run)}, ${partial}`;
   }
+}
+
+/** The advice of the verdict as a sentence, commands passed through `code`; '' when it has none. */
+export function describeAdvice(
+  verdict: Verdict,
+  findings: readonly GateFinding[],
+  commands: ReportCommands,
+  code: (text: string) => string,
+): string {
+  const advice = verdict.advice;
+  if (advice === null) return '';
+  switch (advice.kind) {
+    case 'accept':
+      return `If this change is intended, accept it with: ${code(commands[advice.command])}`;
+    case 'commit':
+      return `Accept with: ${code(commands[advice.command])} and commit the baseline.`;
+    case 'record-new':
+      return `Record them with: ${code(commands.update)}`;
+    case 'record-baseline':
+      return `Record one with ${code(commands.update)}`;
+    case 'finding': {
+      const finding = findings[advice.finding]!;
+      const action = actionFor(finding, verdict.clears[advice.finding]!, commands, code);
+      return `${FINDING_KINDS[finding.kind].section === 'not-judged' ? 'To judge them' : 'To clear it'}: ${action}.`;
+    }
+  }
+}
+
+/**
+ * The report's last line, in two parts for a medium that colours the first: the headline (with the tally
+ * and remark on a pass: `No retrieval regressions (2 improved, 5 unchanged).`), then the advice.
+ */
+export function verdictLine(
+  verdict: Verdict,
+  findings: readonly GateFinding[],
+  commands: ReportCommands,
+  code: (text: string) => string,
+): { headline: string; advice: string } {
+  const passed = verdict.tone === 'passed';
+  const tally = passed && verdict.tally.length > 0 ? ` (${verdict.tally.join(', ')})` : '';
+  const remark = verdict.remark === null ? '' : passed ? `; ${verdict.remark}` : `. ${verdict.remark}`;
+  const advice = describeAdvice(verdict, findings, commands, code);
+  // `No baseline yet (rag-baseline.json): record one with …`
+  if (verdict.advice?.kind === 'record-baseline')
+    return { headline: `${verdict.headline}:`, advice: ` ${advice[0]!.toLowerCase()}${advice.slice(1)}` };
+  return { headline: `${verdict.headline}${tally}${remark}.`, advice: advice === '' ? '' : ` ${advice}` };
 }
 
 /**
@@ -146,8 +203,16 @@ export function questionLabel(
     : `${escape(change.sampleId)} (${escape(change.test)})`;
 }
 
+/** What describeTest and describeRule read of a row's comparison (a SummaryRow's, or a JSON report row's). */
+interface RuleComparison {
+  delta: number;
+  test: RowComparison['test'];
+  p?: number;
+  adjustedP?: number;
+}
+
 /** `sign test p = 0.031, Holm 0.062` for a row with a test result, else ''. */
-export function describeTest(row: SummaryRow): string {
+export function describeTest(row: { comparison?: RuleComparison }): string {
   const comparison = row.comparison;
   if (comparison?.p === undefined) return '';
   const name =
@@ -157,6 +222,20 @@ export function describeTest(row: SummaryRow): string {
       ? `, Holm ${formatP(comparison.adjustedP)}`
       : '';
   return `${name} p = ${formatP(comparison.p)}${adjusted}`;
+}
+
+/**
+ * The rule that made a row regress or improve: `0.070 beyond the tolerance of 0.010`, and with a
+ * significance level the p that decided (`…; sign test p = 0.012, Holm 0.031 ≤ 0.05`). No p-value without
+ * one: the tolerance alone decided, and a large p beside it would read as "no evidence".
+ */
+export function describeRule(row: { comparison?: RuleComparison; tolerance: number }, significance?: number): string {
+  const comparison = row.comparison;
+  if (comparison === undefined) return '';
+  const beyond = Math.max(0, Math.abs(comparison.delta) - row.tolerance);
+  const tolerance = `${formatValue(beyond)} beyond the tolerance of ${formatValue(row.tolerance)}`;
+  const test = describeTest(row);
+  return significance === undefined || test === '' ? tolerance : `${tolerance}; ${test} ≤ ${significance}`;
 }
 
 /** `recall@5 fell from 0.820 to 0.740 on 6 questions`. */
@@ -224,7 +303,7 @@ const LISTED_NAMES = 5;
 
 /**
  * One finding as a sentence, user strings passed through `escape` (the medium's escaping), without the
- * command that accepts it: `baseline out of date: recall@5 0.820 → 0.880 in suite test/a.test.ts > refunds`.
+ * command that accepts it: `improvement not recorded: recall@5 0.820 → 0.880 in suite test/a.test.ts > refunds`.
  */
 export function describeFinding(finding: GateFinding, escape: (text: string) => string): string {
   const suite = escape(finding.suite);
@@ -240,19 +319,21 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
     case 'labels-changed':
       return `labels changed: ${plural(questions.length, 'question')} of suite ${suite}${measures} measured against other judgments than the baseline's${named}, so not compared: neither a regression nor an improvement`;
     case 'improvement':
-      return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite}${questions.length > 0 ? ` (better${named})` : ''}`;
+      return `improvement not recorded: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite}${questions.length > 0 ? ` (better${named})` : ''}`;
     case 'new-suite':
       return `suite not in the baseline: ${suite} (${plural(questions.length, 'question')}${named})`;
     case 'new-questions':
       return `${plural(questions.length, 'question')} of suite ${suite}${measures} not in the baseline${named}`;
     case 'missing-suite':
-      return `suite in the baseline did not run although its test file ran: ${suite} (${plural(questions.length, 'question')}${named})`;
+      return finding.fileGone === true
+        ? `suite in the baseline whose test file was deleted: ${suite} (${plural(questions.length, 'question')}${named})`
+        : `suite in the baseline did not run although its test file ran: ${suite} (${plural(questions.length, 'question')}${named})`;
     case 'missing-questions':
       return `${plural(questions.length, 'question')} of suite ${suite}${measures} in the baseline did not run although the test file ran${named}`;
     case 'renamed-suite':
       return `suite renamed: ${escape(finding.from!)} → ${suite} (same questions; compared with its baseline rows)`;
     case 'unconfirmed-move':
-      return `baseline out of date: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite} (beyond the tolerance but not significant, so not a regression${questions.length > 0 ? `; ${finding.after! < finding.before! ? 'worse' : 'better'}${named}` : ''})${unjudgedNotes(finding, escape)}`;
+      return `move not recorded: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} in suite ${suite} (beyond the tolerance but not significant, so not a regression${questions.length > 0 ? `; ${finding.after! < finding.before! ? 'worse' : 'better'}${named}` : ''})${unjudgedNotes(finding, escape)}`;
     case 'unstable': {
       const spreads = finding.spreads ?? [];
       const listed = listUpTo(
@@ -284,26 +365,6 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
   }
 }
 
-/** Kinds the heading "Not in the baseline yet, or no longer produced" describes. */
-const NEW_OR_GONE_KINDS: ReadonlySet<GateFinding['kind']> = new Set([
-  'new-suite',
-  'new-questions',
-  'missing-suite',
-  'missing-questions',
-]);
-
-/**
- * The heading above the findings a report lists: out of date when the baseline must be up to date and
- * one of them fails the run, else what they are when all are new or gone questions, else what every
- * finding is (an improvement or a relabelled question is neither new nor gone).
- */
-export function findingsHeading(listed: readonly GateFinding[], outOfDate: boolean): string {
-  if (outOfDate) return 'The baseline is out of date:';
-  if (listed.every((finding) => NEW_OR_GONE_KINDS.has(finding.kind)))
-    return 'Not in the baseline yet, or no longer produced:';
-  return 'What an update of the baseline would change:';
-}
-
 /** `; q12 recall@5 1.000 → 0.500; 2 of its top 5 are unjudged: doc-81, doc-90 — label them before trusting this drop` per question. */
 function unjudgedNotes(finding: GateFinding, escape: (text: string) => string): string {
   const measure = escape(finding.measure ?? '');
@@ -324,33 +385,4 @@ export function describeUnjudged(
   const verb = wordFor(unjudged.count, 'is', 'are');
   const more = unjudged.count > unjudged.ids.length ? `, ${andMore(unjudged.count - unjudged.ids.length)}` : '';
   return `${unjudged.count} of its ${where} ${verb} unjudged: ${unjudged.ids.map(escape).join(', ')}${more} — label them before trusting this drop`;
-}
-
-/** Each reason in a few words, for counts: `4 skipped, 2 in a file not run`. */
-const NOT_JUDGED_SHORT: Record<NotJudgedReason, string> = {
-  filtered: 'filtered',
-  skipped: 'skipped',
-  failed: 'failed before measuring',
-  'timed-out': 'timed out',
-  'load-failed': 'in a file that failed to load',
-  crashed: 'in a file that crashed',
-  'not-run': 'in a file not run',
-  'shard-missing': 'in a missing shard',
-  'shard-stale': 'in a stale shard',
-};
-
-/** `4 skipped, 2 in a file not run`: the not-judged groups in a few words. */
-export function describeNotJudged(summary: RunSummary): string {
-  return summary.coverage.notJudged.map((group) => `${group.questions} ${NOT_JUDGED_SHORT[group.reason]}`).join(', ');
-}
-
-/** Findings about questions run several times (repeats): listed apart, as they are not differences from the baseline. */
-export function isRepeatFinding(finding: Pick<GateFinding, 'kind'>): boolean {
-  return finding.kind === 'unstable' || finding.kind === 'too-few-repeats';
-}
-
-/** The command that accepts every failing finding: prune when one of them needs entries removed, else update. */
-export function acceptModeOf(findings: readonly GateFinding[]): 'update' | 'prune' {
-  // Questions not judged are not accepted by an update: they have their own advice (actionFor).
-  return findings.some((finding) => finding.fails && finding.accept === 'prune') ? 'prune' : 'update';
 }

@@ -42,6 +42,11 @@ export function validateJsonReport(data: unknown, source = 'report'): JsonReport
       `${source}: written by a newer rag-matchers (report schema version ${String(version)}; this version reads up to ${REPORT_SCHEMA_VERSION}); upgrade rag-matchers.`,
     );
   }
+  if ((version as number) < REPORT_SCHEMA_VERSION) {
+    throw new ReportFormatError(
+      `${source}: written by an earlier rag-matchers (report schema version ${String(version)}, without the verdict this version draws); run the tests again to write a version-${REPORT_SCHEMA_VERSION} report.`,
+    );
+  }
   if (typeof data.passed !== 'boolean') fail('"passed"', 'true or false', data.passed);
   if (typeof data.runner !== 'string') fail('"runner"', 'a string', data.runner);
   const counts = data.counts;
@@ -74,6 +79,8 @@ export function validateJsonReport(data: unknown, source = 'report'): JsonReport
   ) {
     fail('"warnings"', 'an array of strings', data.warnings);
   }
+  if (!Array.isArray(data.findings)) return fail('"findings"', 'an array', data.findings);
+  checkVerdict(data.verdict, data.findings.length, fail);
   if (!Array.isArray(data.rows)) return fail('"rows"', 'an array', data.rows);
   data.rows.forEach((row: unknown, index: number) => checkRow(row, `rows[${index}]`, fail));
   if (!Array.isArray(data.missing)) return fail('"missing"', 'an array', data.missing);
@@ -86,6 +93,35 @@ export function validateJsonReport(data: unknown, source = 'report'): JsonReport
     if (!isFinite(row.mean)) fail(`${where}.mean`, 'a number', row.mean);
   });
   return data as unknown as JsonReport;
+}
+
+/** The verdict (src/report/verdict.ts) as far as the HTML report reads it. */
+function checkVerdict(
+  verdict: unknown,
+  findings: number,
+  fail: (where: string, expected: string, found: unknown) => never,
+): void {
+  if (!isObject(verdict)) return fail('"verdict"', 'an object', verdict);
+  if (typeof verdict.headline !== 'string') fail('verdict.headline', 'a string', verdict.headline);
+  if (typeof verdict.passed !== 'boolean') fail('verdict.passed', 'true or false', verdict.passed);
+  if (!isStrings(verdict.tally)) fail('verdict.tally', 'an array of strings', verdict.tally);
+  if (verdict.remark !== null && typeof verdict.remark !== 'string')
+    fail('verdict.remark', 'null or a string', verdict.remark);
+  if (!Array.isArray(verdict.clears) || verdict.clears.length !== findings)
+    fail('verdict.clears', `an array of ${findings} (one per finding)`, verdict.clears);
+  if (!Array.isArray(verdict.sections)) return fail('verdict.sections', 'an array', verdict.sections);
+  verdict.sections.forEach((section: unknown, index: number) => {
+    const where = `verdict.sections[${index}]`;
+    if (!isObject(section)) return fail(where, 'an object', section);
+    if (typeof section.heading !== 'string') fail(`${where}.heading`, 'a string', section.heading);
+    const indexes = section.findings;
+    if (!Array.isArray(indexes) || !indexes.every((at) => isCount(at) && at < findings))
+      fail(`${where}.findings`, `an array of indexes below ${findings}`, indexes);
+  });
+}
+
+function isStrings(value: unknown): boolean {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 const STATUSES = new Set(['regressed', 'improved', 'unchanged', 'new']);

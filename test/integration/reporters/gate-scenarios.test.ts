@@ -115,9 +115,11 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
     expect(better.exitCode, explain(better)).toBe(1);
     const out = output(better);
     expect(out).toContain(
-      `baseline out of date: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping (better: ship-delay) — run ${update} and commit`,
+      `improvement not recorded: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping (better: ship-delay) — run ${update} and commit`,
     );
-    expect(out).toContain(`baseline out of date: recall@3 0.750 → 1.000 in suite ${orders} > orders API > shipping`);
+    expect(out).toContain(
+      `improvement not recorded: recall@3 0.750 → 1.000 in suite ${orders} > orders API > shipping`,
+    );
     expect(lastLine(out)).toBe(
       `The baseline is out of date: 2 differences beyond tolerance. Accept with: ${update} and commit the baseline.`,
     );
@@ -127,14 +129,16 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
       ['improvement', 'ndcg@3', update, true],
       ['improvement', 'recall@3', update, true],
     ]);
-    expect(readFileSync(project.path('rag-report.md'), 'utf8')).toContain('**Baseline out of date: 2 differences**');
+    expect(readFileSync(project.path('rag-report.md'), 'utf8')).toContain(
+      '**The baseline is out of date: 2 differences beyond tolerance**',
+    );
 
     // Outside CI, or in CI with strict: false, it is listed but does not fail.
     expect((await run({ RETRIEVER: 'better' })).exitCode).toBe(0);
     const lenient = await ci({ RETRIEVER: 'better', RAG_STRICT: 'false' });
     expect(lenient.exitCode, explain(lenient)).toBe(0);
     expect(output(lenient)).toContain(
-      `baseline out of date: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping`,
+      `improvement not recorded: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping`,
     );
     const accepted = await run({ RETRIEVER: 'better', RAG_BASELINE: 'update' });
     expect(accepted.exitCode, explain(accepted)).toBe(0);
@@ -153,7 +157,7 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
     const stale = await ci(significance);
     expect(stale.exitCode, explain(stale)).toBe(1);
     expect(output(stale)).toContain(
-      `baseline out of date: recall@3 0.833 → 0.667 in suite ${orders} > orders API > refunds (beyond the tolerance but not significant, so not a regression; worse: refund-window); refund-window recall@3 1.000 → 0.500; 2 of its top 3 are unjudged: shipping-times, order-status — label them before trusting this drop — run ${update} and commit`,
+      `move not recorded: recall@3 0.833 → 0.667 in suite ${orders} > orders API > refunds (beyond the tolerance but not significant, so not a regression; worse: refund-window); refund-window recall@3 1.000 → 0.500; 2 of its top 3 are unjudged: shipping-times, order-status — label them before trusting this drop — run ${update} and commit`,
     );
     expect(findings().findings.map((finding) => [finding.kind, finding.fails])).toEqual([
       ['unconfirmed-move', true],
@@ -247,7 +251,7 @@ describe('returns', () => {
       const merged = await runCli(project, ['merge', 'rag-shard-1-of-2.json', 'rag-shard-2-of-2.json'], { env });
       expect(merged.exitCode, explain(merged)).toBe(1);
       expect(merged.stdout).toContain(
-        `baseline out of date: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping`,
+        `improvement not recorded: ndcg@3 0.622 → 0.815 in suite ${orders} > orders API > shipping`,
       );
       expect({ ...readJson<{ runner: string }>(project, 'rag-report.json'), runner: 'jest' }).toEqual(unsharded);
     }

@@ -2,7 +2,8 @@
 // the Markdown file, the GitHub step summary ($GITHUB_STEP_SUMMARY), the HTML file and the JSON file —
 // give the same verdict, list the same findings with the same questions, and the same counts. The run
 // has a renamed suite, an improvement not recorded, a question whose first assertion failed and one
-// whose later assertion on an already-recorded measure failed.
+// whose later assertion on an already-recorded measure failed. A second run, with failOnNew and not
+// strict, adds a suite of two new questions: one headline in every form.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -38,6 +39,7 @@ export default defineConfig({
           json: 'rag-report.json',
           markdown: 'rag-report.md',
           html: 'rag-report.html',
+          ...(process.env.FAIL_ON_NEW === '1' ? { failOnNew: true, strict: false } : {}),
         },
       ],
     ],
@@ -66,6 +68,15 @@ describe('orders API', () => {
       }
     });
   }
+  if (process.env.NEW_QUESTIONS === '1') {
+    describe('returns', () => {
+      for (const id of ['return-label', 'return-window']) {
+        it(id, () => {
+          expect([{ id: \`\${id}-doc\`, score: 1 }]).toHaveRecallAtK([\`\${id}-doc\`], 3, 0.3, { queryId: id });
+        });
+      }
+    });
+  }
 });
 `;
 
@@ -84,6 +95,23 @@ interface Forms {
 let pkg: PackageSnapshot;
 let project: ReporterProject;
 let forms: Forms;
+let failOnNew: Forms;
+
+/** Runs the tests under CI with `env` and reads the five forms of the report. */
+async function ciForms(env: Record<string, string>): Promise<Forms> {
+  const stepSummary = project.path('step-summary.md');
+  writeFileSync(stepSummary, '');
+  const run = await runTests(project, { env: { CI: 'true', GITHUB_STEP_SUMMARY: stepSummary, ...env } });
+  const read = (file: string) => readFileSync(project.path(file), 'utf8');
+  return {
+    run,
+    console: run.stdout,
+    markdown: read('rag-report.md'),
+    stepSummary: read('step-summary.md'),
+    html: read('rag-report.html'),
+    json: readJson<JsonReport>(project, 'rag-report.json'),
+  };
+}
 
 beforeAll(async () => {
   pkg = await preparePackage();
@@ -94,30 +122,17 @@ beforeAll(async () => {
   const recorded = await runTests(project, { env: { RAG_BASELINE: 'update' } });
   expect(recorded.exitCode, explain(recorded)).toBe(0);
 
-  const stepSummary = project.path('step-summary.md');
-  writeFileSync(stepSummary, '');
   // The better retriever finds ship-delay's second document: shipping's recall@3 0.750 → 1.000 and
   // ndcg@3 0.622 → 0.815 (docs/baselines-and-ci.md's numbers); refund-status has recall@3 = 1/2 < 0.9;
   // refund-window has ndcg@3 = (1 + 1/log2 4) / (1 + 1/log2 3) = 0.920 < 0.95.
-  const run = await runTests(project, {
-    env: {
-      CI: 'true',
-      RETRIEVER: 'better',
-      REFUNDS_SUITE: 'refund policy',
-      FAIL_FIRST: 'refund-status',
-      FAIL_LATER: 'refund-window',
-      GITHUB_STEP_SUMMARY: stepSummary,
-    },
+  forms = await ciForms({
+    RETRIEVER: 'better',
+    REFUNDS_SUITE: 'refund policy',
+    FAIL_FIRST: 'refund-status',
+    FAIL_LATER: 'refund-window',
   });
-  const read = (file: string) => readFileSync(project.path(file), 'utf8');
-  forms = {
-    run,
-    console: run.stdout,
-    markdown: read('rag-report.md'),
-    stepSummary: read('step-summary.md'),
-    html: read('rag-report.html'),
-    json: readJson<JsonReport>(project, 'rag-report.json'),
-  };
+  // The recorded retriever, and a new suite of two questions: only they differ from the baseline.
+  failOnNew = await ciForms({ FAIL_ON_NEW: '1', NEW_QUESTIONS: '1' });
 }, 240_000);
 
 afterAll(() => {
@@ -163,15 +178,35 @@ describe('the five report forms of one failed CI run', { timeout: 240_000 }, () 
   it('every form gives the same verdict: out of date, with as many differences as failing findings', () => {
     const differences = forms.json.findings.filter((finding) => finding.fails).length;
     expect(differences).toBe(3);
-    const outOfDate = new RegExp(`out of date: ${differences} differences`, 'i');
-    expect(lastLine(forms.console)).toMatch(/^The baseline is out of date: /);
-    expect(lastLine(forms.console)).toMatch(outOfDate);
-    expect(lastLine(forms.console)).toContain(`Accept with: ${UPDATE}`);
-    expect(forms.markdown).toMatch(new RegExp(`❌ \\*\\*Baseline out of date: ${differences} differences\\*\\*`));
-    expect(forms.html).toContain('<span class="verdict failed">Failed</span>');
-    expect(forms.html).toMatch(new RegExp(`<strong>Baseline out of date: ${differences} differences</strong>`));
+    // Three differences, two of them means that moved (the improvements), all under one heading.
+    const headline = 'The baseline is out of date: 3 differences (2 beyond tolerance)';
+    expect(forms.json.verdict.headline).toBe(headline);
+    expect(forms.json.verdict.sections.map((section) => [section.heading, section.findings])).toEqual([
+      ['The baseline is out of date', [0, 1, 2]],
+    ]);
+    expect(lastLine(forms.console)).toBe(`${headline}. Accept with: ${UPDATE} and commit the baseline.`);
+    expect(forms.console).toContain('\nThe baseline is out of date:\n');
+    expect(forms.markdown.split('\n')[2]!.startsWith(`❌ **${headline}** · `)).toBe(true);
+    expect(forms.markdown).toContain('\n**The baseline is out of date:**\n');
+    expect(forms.html).toContain(`<span class="verdict failed">Failed</span> <strong>${headline}</strong>`);
+    expect(forms.html).toContain('<h2>The baseline is out of date</h2>');
     // The step summary is the Markdown report, appended.
     expect(forms.stepSummary).toBe(`${forms.markdown}\n`);
+  });
+
+  it('with failOnNew and not strict, two new questions give one headline in every form', () => {
+    const headline = '2 questions not in the baseline (failOnNew)';
+    expect(failOnNew.run.exitCode, explain(failOnNew.run)).toBe(1);
+    expect(failOnNew.json.verdict).toMatchObject({ headline, passed: false, exitCode: 1 });
+    expect(failOnNew.json.findings.map((finding) => [finding.kind, finding.questions, finding.fails])).toEqual([
+      ['new-suite', ['return-label', 'return-window'], true],
+    ]);
+    expect(lastLine(failOnNew.console)).toBe(`${headline}. Record them with: ${UPDATE}`);
+    expect(failOnNew.markdown.split('\n')[2]!.startsWith(`❌ **${headline}** · `)).toBe(true);
+    expect(failOnNew.stepSummary).toBe(`${failOnNew.markdown}\n`);
+    expect(failOnNew.html).toContain(`<span class="verdict failed">Failed</span> <strong>${headline}</strong>`);
+    for (const text of [failOnNew.console, failOnNew.markdown, failOnNew.html])
+      expect(text).not.toMatch(/out of date|Baseline out of date/);
   });
 
   it('every form lists each finding of the JSON report, with its questions and command, and no other', () => {

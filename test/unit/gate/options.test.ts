@@ -141,6 +141,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       failOnRegression: true,
       failOnNew: true,
       updatingBaseline: false,
+      pruning: false,
       partial: false,
       baselinePath: 'rag-baseline.json',
       significance: 0.05,
@@ -153,7 +154,11 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
     const update = summaryOptionsFrom(
       resolveReporterOptions(options, { rootDir, runner: 'vitest', env: { RAG_BASELINE: 'update' } }),
     );
-    expect(update).toMatchObject({ failOnRegression: false, failOnNew: false, updatingBaseline: true });
+    expect(update).toMatchObject({ failOnRegression: false, failOnNew: false, updatingBaseline: true, pruning: false });
+    const prune = summaryOptionsFrom(
+      resolveReporterOptions(options, { rootDir, runner: 'vitest', env: { RAG_BASELINE: 'prune' } }),
+    );
+    expect(prune).toMatchObject({ updatingBaseline: true, pruning: true });
   });
 
   it('a deliberate subset: RAG_PARTIAL=1 or the option partial; RAG_PARTIAL=0 overrides the option, and a typo is an error', () => {

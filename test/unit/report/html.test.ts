@@ -79,9 +79,11 @@ describe('renderHtml', () => {
       '<li>✗ 1 baseline question not judged: their test file did not run — test/other.test.ts › x — run the whole suite, <code>npx vitest run</code>, or set <code>RAG_PARTIAL=1</code> on a job that runs a deliberate subset</li>',
     );
     // The fixture regresses: the headline stays the regression; the section is there all the same.
-    expect(html).toContain('1 regression');
-    // Every other finding too, each with the command that accepts it.
-    expect(html).toContain('<section id="findings"><h2>Differences from the baseline</h2>');
+    expect(html).toContain('<strong>Retrieval quality regressed in 1 suite × measure row</strong>');
+    // Every other finding too, each under the heading that says what it is, with the command that accepts it.
+    expect(html).toContain('<section id="regressions"><h2>Regressions</h2>');
+    expect(html).toContain('<section id="changes"><h2>The baseline is out of date</h2>');
+    expect(html).toContain('<section id="new-or-gone"><h2>Not in the baseline yet, or no longer produced</h2>');
     expect(html).toContain(
       '<li>✗ 1 question of suite test/orders.test.ts &gt; refunds (precision@5) in the baseline did not run although the test file ran: q1 — run <code>RAG_BASELINE=prune npx vitest run</code> and commit</li>',
     );
@@ -101,7 +103,9 @@ describe('renderHtml', () => {
     expect(regressed).toContain('>0.536<'); // (0.5 + 0 + 0.5 + 0.5 + 0.75 + 0.5 + 1) / 7
     expect(regressed).toContain('>1.000<'); // baseline mean
     expect(regressed).toContain('<span class="down">−0.464</span>');
-    expect(html).toContain('<span class="verdict failed">Failed</span> <strong>1 regression</strong>');
+    expect(html).toContain(
+      '<span class="verdict failed">Failed</span> <strong>Retrieval quality regressed in 1 suite × measure row</strong>',
+    );
     // The obsolete baseline row.
     expect(html).toContain('<h2>Baseline rows no longer produced</h2>');
     expect(html).toContain('<td>precision@5</td>');
@@ -248,8 +252,19 @@ describe('reading a JSON report', () => {
     expect(() =>
       parseJsonReport('{"generatedBy": "rag-matchers", "schemaVersion": 1, "suites": {}}', 'rag-baseline.json'),
     ).toThrow('rag-baseline.json: not a rag-matchers JSON report');
-    expect(() => parseJsonReport(JSON.stringify({ ...report, schemaVersion: 2 }), 'r.json')).toThrow(
-      'newer rag-matchers (report schema version 2',
+    expect(() => parseJsonReport(JSON.stringify({ ...report, schemaVersion: 3 }), 'r.json')).toThrow(
+      'newer rag-matchers (report schema version 3',
+    );
+    // A version-1 report has no verdict to draw.
+    expect(() => parseJsonReport(JSON.stringify({ ...report, schemaVersion: 1 }), 'r.json')).toThrow(
+      new ReportFormatError(
+        'r.json: written by an earlier rag-matchers (report schema version 1, without the verdict this version draws); run the tests again to write a version-2 report.',
+      ),
+    );
+    const noSection = structuredClone(report) as unknown as { verdict: { sections: { findings: unknown }[] } };
+    noSection.verdict.sections[0]!.findings = [99];
+    expect(() => validateJsonReport(noSection, 'r.json')).toThrow(
+      `r.json: verdict.sections[0].findings must be an array of indexes below ${report.findings.length}, found [99].`,
     );
   });
 });

@@ -204,7 +204,7 @@ describe('spread, the unstable mark and the CI rules', () => {
     const markdown = renderMarkdown(summary);
     expect(markdown).toContain('**Repeated questions:**');
     expect(markdown).toContain('q1 (spread 0.500)');
-    expect(markdown).toContain('**Repeated questions break the CI rules: 1 finding**');
+    expect(markdown).toContain('**Repeated questions break the CI rules (minRepeats, maxSpread): 1 question**');
     const html = renderHtml(json);
     expect(html).toContain('<h2>Repeated questions</h2>');
     expect(html).toContain('q1 (spread 0.500)');

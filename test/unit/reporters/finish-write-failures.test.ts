@@ -62,7 +62,7 @@ describe('finishRun when a file cannot be written', () => {
     mkdirSync(join(root, 'reports'));
     const { result, out, err } = await finish(recallRun([0, 1]), { json: 'reports', markdown: 'reports/summary.md' });
     expect(result.failed).toBe(true);
-    expect(result.reason).toContain('retrieval quality regressed in 1 suite × measure row');
+    expect(result.reason).toContain('Retrieval quality regressed in 1 suite × measure row');
     expect(out).toContain('a.test.ts > refunds  recall@5');
     expect(out.split('\n').at(-1)).toContain('accept it with: RAG_BASELINE=update npx vitest run');
     expect(err).toEqual([

@@ -88,7 +88,7 @@ describe('finishRun', () => {
     const { result, out } = await finish(run([0, 1]));
     expect(result.failed).toBe(true);
     expect(result.reason).toBe(
-      'retrieval quality regressed in 1 suite × measure row (compared with rag-baseline.json)',
+      'Retrieval quality regressed in 1 suite × measure row — compared with rag-baseline.json',
     );
     expect(result.lastLine).toBeUndefined();
     expect(lines(out).at(-1)).toBe(ACCEPT);
@@ -119,11 +119,22 @@ describe('finishRun', () => {
     expect(readFileSync(join(root, 'rag-baseline.json'))).toEqual(before);
   });
 
+  it('a prune run lists what it removes without advising to run the prune', async () => {
+    await finish(run([1, 1]), {}, { RAG_BASELINE: 'update' });
+    const { result, out } = await finish(run([1]), {}, { RAG_BASELINE: 'prune' });
+    expect(result.failed).toBe(false);
+    const text = out.join('\n');
+    expect(text).toContain(
+      '1 question of suite a.test.ts > refunds (recall@5) in the baseline did not run although the test file ran: q2 — this run removes it from the baseline: commit the file',
+    );
+    expect(text).not.toContain('RAG_BASELINE=prune');
+  });
+
   it('failOnNew fails on questions missing from the baseline', async () => {
     await finish(run([1]), {}, { RAG_BASELINE: 'update' });
     const { result } = await finish(run([1, 1]), { failOnNew: true });
     expect(result.failed).toBe(true);
-    expect(result.reason).toBe('1 question not in rag-baseline.json (failOnNew)');
+    expect(result.reason).toBe('1 question not in the baseline (failOnNew) — compared with rag-baseline.json');
   });
 
   it('an unusable baseline is an error naming it; the file is left as it is, even on update', async () => {
