@@ -11,6 +11,9 @@ export { REPORT_FILE_OPTIONS, type ReportFileOption } from '../report/formats/ca
 
 export const DEFAULT_BASELINE_PATH = 'rag-baseline.json';
 
+/** What messages about the options start with when the caller names no source. */
+export const DEFAULT_SOURCE = 'rag-matchers reporter options';
+
 /**
  * What users put in `reporters: [['rag-matchers/vitest-reporter', { … }]]` (Jest: the same options object).
  * The report options come from the catalogue of formats: `json`, `markdown`, `html` (a file path, or
@@ -105,10 +108,7 @@ export const REPORTER_OPTION_NAMES = [
  * Checks reporter options; throws a TypeError/RangeError that names the option (prefixed with `source`,
  * e.g. "rag-matchers/vitest-reporter options") and what it accepts. Returns the options unchanged.
  */
-export function validateReporterOptions(
-  options: unknown,
-  source = 'rag-matchers reporter options',
-): RagReporterOptions {
+export function validateReporterOptions(options: unknown, source = DEFAULT_SOURCE): RagReporterOptions {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(
