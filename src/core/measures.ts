@@ -1,3 +1,4 @@
+import { closestName } from './suggest.js';
 import { describeValue } from './describe.js';
 import {
   CUT_ONLY_ALIASES,
@@ -98,6 +99,16 @@ function splitCutoff(text: string): { base: string; cutoff?: string } {
   return { base: text };
 }
 
+/** ` (did you mean "recall@5"?)` for `recal` with cutoff 5: the closest name, in its canonical spelling. */
+function suggestedMeasure(base: string, cutoff: string | undefined): string {
+  const alias = closestName(base, MEASURE_ALIASES.keys());
+  if (alias === undefined) return '';
+  const canonical = MEASURE_ALIASES.get(alias)!;
+  const rule = definitionOf(canonical).cutoff;
+  const suggestion = cutoff !== undefined && rule !== 'none' ? `${canonical}@${cutoff}` : canonical;
+  return ` (did you mean ${JSON.stringify(suggestion)}?)`;
+}
+
 /** Reads a measure name in any supported spelling; rejects anything else, listing the valid forms. */
 export function parseMeasure(name: string): Measure {
   if (typeof name !== 'string') throw invalid(name, 'a measure name must be a string');
@@ -105,7 +116,8 @@ export function parseMeasure(name: string): Measure {
   const { base, cutoff } = splitCutoff(text);
   const lowered = base.toLowerCase();
   const canonical = MEASURE_ALIASES.get(lowered);
-  if (canonical === undefined) throw invalid(name, `unknown measure ${JSON.stringify(base)}`);
+  if (canonical === undefined)
+    throw invalid(name, `unknown measure ${JSON.stringify(base)}${suggestedMeasure(base, cutoff)}`);
   const definition = definitionOf(canonical);
   const rule = definition.cutoff;
   if (cutoff === undefined) {

@@ -2,6 +2,7 @@
 // place so both reporters accept the same things and say the same when something is wrong. What a run
 // makes of them (paths, the baseline mode, CI) is ./options.ts and ./mode.ts.
 
+import { closestName } from '../core/suggest.js';
 import { resolveTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type MeasureDeclaration } from '../recording/declaration.js';
@@ -118,8 +119,9 @@ export function validateReporterOptions(options: unknown, source = DEFAULT_SOURC
   const record = options as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (!(REPORTER_OPTION_NAMES as readonly string[]).includes(key)) {
+      const guess = closestName(key, REPORTER_OPTION_NAMES);
       throw new TypeError(
-        `${source}: unknown option ${JSON.stringify(key)}; the options are ${REPORTER_OPTION_NAMES.join(', ')}.`,
+        `${source}: unknown option ${JSON.stringify(key)}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}; the options are ${REPORTER_OPTION_NAMES.join(', ')}.`,
       );
     }
   }

@@ -14,6 +14,7 @@ import { workflowAnnotations } from '../../../src/gate/annotations.js';
 import { finishRun } from '../../../src/gate/finish.js';
 import { resolveReporterOptions } from '../../../src/gate/options.js';
 import { validateReporterOptions } from '../../../src/gate/user-options.js';
+import { parseMeasure } from '../../../src/core/measures.js';
 import type { CollectedRun } from '../../../src/recording/collected.js';
 import { summarize } from '../../../src/report/summary.js';
 import { baselineFile } from '../baseline/keyed.js';
@@ -154,5 +155,37 @@ describe('annotations', () => {
     ]);
     // eslint-disable-next-line no-control-regex -- no control character may reach the log
     expect(lines.join('')).not.toMatch(/[\u0000-\u001f\u007f\u202e]/);
+  });
+});
+
+describe('did you mean', () => {
+  it('a measure name one letter off names the measure, with its cutoff; the name it gives parses', () => {
+    expect(() => parseMeasure('recal@5')).toThrow(
+      'measure "recal@5" is not valid: unknown measure "recal" (did you mean "recall@5"?). Valid forms:',
+    );
+    expect(() => parseMeasure('ndgc')).toThrow('unknown measure "ndgc" (did you mean "ndcg"?).');
+    expect(parseMeasure('recall@5')).toEqual({ name: 'recall', k: 5 });
+    // Far from every name: no guess.
+    expect(() => parseMeasure('constructor')).toThrow('unknown measure "constructor". Valid forms:');
+    // The reporters' `measures` go through the same parser.
+    expect(() => validateReporterOptions({ measures: ['recal@5'] }, SOURCE)).toThrow(/did you mean "recall@5"\?/);
+  });
+
+  it('a misspelt option names the option; the option it names is accepted', () => {
+    expect(() => validateReporterOptions({ tolerence: 0.02 }, SOURCE)).toThrow(
+      `${SOURCE}: unknown option "tolerence" (did you mean "tolerance"?); the options are baseline, tolerance,`,
+    );
+    expect(validateReporterOptions({ tolerance: 0.02 }, SOURCE)).toEqual({ tolerance: 0.02 });
+  });
+
+  it('RAG_BASELINE and RAG_PARTIAL name the value meant; that value is accepted', () => {
+    expect(() => resolve({}, { RAG_BASELINE: 'updte' })).toThrow(
+      'RAG_BASELINE must be "update" (record this run into the baseline) or "prune" (also remove obsolete entries), got "updte" (did you mean RAG_BASELINE=update?).',
+    );
+    expect(resolve({}, { RAG_BASELINE: 'update' }).mode).toBe('update');
+    expect(() => resolve({}, { RAG_PARTIAL: 'yes' })).toThrow(/got "yes" \(did you mean RAG_PARTIAL=1\?\)\.$/);
+    expect(() => resolve({}, { RAG_PARTIAL: 'off' })).toThrow(/got "off" \(did you mean RAG_PARTIAL=0\?\)\.$/);
+    expect(() => resolve({}, { RAG_PARTIAL: 'ture' })).toThrow(/got "ture" \(did you mean RAG_PARTIAL=true\?\)\.$/);
+    expect(resolve({}, { RAG_PARTIAL: '1' }).partial).toBe(true);
   });
 });
