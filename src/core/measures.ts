@@ -127,6 +127,8 @@ export function parseMeasure(name: string): Measure {
   }
   if (!/^\d+$/.test(cutoff) || Number(cutoff) < 1)
     throw invalid(name, `the cutoff ${JSON.stringify(cutoff)} must be a positive whole number`);
+  if (!Number.isSafeInteger(Number(cutoff)))
+    throw invalid(name, `the cutoff ${JSON.stringify(cutoff)} must be at most ${Number.MAX_SAFE_INTEGER} (2^53 − 1)`);
   if (rule === 'none') {
     const why = definition.noCutoffReason ?? 'it is defined over the whole list';
     throw invalid(name, `${canonical} takes no cutoff (${why})`);
