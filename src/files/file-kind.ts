@@ -29,3 +29,16 @@ export function specialFileKind(path: string): string | undefined {
   }
   return stats.isFile() || stats.isDirectory() ? undefined : fileKindOf(stats);
 }
+
+/**
+ * True when `path` (symlinks followed) can only be read once, from the start: a named pipe, a
+ * character device such as /dev/stdin, a socket. `<(cat run)` is such a path (/dev/fd/63).
+ */
+export function readsOnlyOnce(path: string): boolean {
+  try {
+    const stats = fs.statSync(path);
+    return stats.isFIFO() || stats.isCharacterDevice() || stats.isSocket();
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,9 @@
 // `rag-matchers trec-eval`: a drop-in for NIST trec_eval 10 on the measures it supports, with the
 // same flags, output format and order, query rules and fatal duplicates. This file reads the flags
 // and words the errors; the engine in src/trec/eval/ evaluates.
+import { createReadStream } from 'node:fs';
+
+import { readsOnlyOnce } from '../../files/file-kind.js';
 import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
 import { CommandError, EXIT_USAGE, fileError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { createProgress } from '../progress.js';
@@ -160,9 +163,12 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       return 0;
     }
     for (const warning of invocation.plan.warnings) io.stderr.write(`rag-matchers trec-eval: ${warning}\n`);
-    const timings = await evaluateTrec(invocation, {
+    // A run from a pipe (`<(cat run)`, a named FIFO) is read once, from the start, as trec_eval reads
+    // it: the way standard input is read (a file is read twice, its tag from the end).
+    const piped = invocation.runPath !== '-' && readsOnlyOnce(invocation.runPath);
+    const timings = await evaluateTrec(piped ? { ...invocation, runPath: '-' } : invocation, {
       stdout: io.stdout,
-      stdin: io.stdin,
+      stdin: piped ? createReadStream(invocation.runPath) : io.stdin,
       progress: (total) => createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total }),
     });
     if (timings !== undefined) io.stderr.write(`${JSON.stringify(timings)}\n`);
