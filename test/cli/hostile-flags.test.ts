@@ -72,3 +72,19 @@ describe('numeric flags', () => {
     expect(usual.stdout).toContain('95% interval');
   });
 });
+
+describe('trec-eval RUN QRELS', () => {
+  it('says the files look swapped, with the command in the order that works; that command runs', async () => {
+    const swapped = await runCommand(trecEval, ['-m', 'map', run, qrels]);
+    expect(swapped.code).toBe(2);
+    expect(swapped.stderr).toBe(
+      `rag-matchers trec-eval: ${run}:1: expected 4 columns (qid iter docno rel), found 6\n` +
+        '  line 1: "q1 Q0 doc390 1 10.1520 smallrun"\n' +
+        `The two files look swapped: ${run} has a run's 6 columns and ${qrels} a qrels' 4. ` +
+        `The qrels come first: rag-matchers trec-eval -m map ${qrels} ${run}\n`,
+    );
+    const fixed = await runCommand(trecEval, ['-m', 'map', qrels, run]);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toBe('map                   \tall\t0.1099\n');
+  });
+});

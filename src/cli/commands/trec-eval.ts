@@ -7,6 +7,7 @@ import { readsOnlyOnce } from '../../files/file-kind.js';
 import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
 import { CommandError, EXIT_USAGE, fileError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { createProgress } from '../progress.js';
+import { withSwappedFilesHint } from '../swapped-files.js';
 import {
   MeasureSpecError,
   SUPPORTED_TREC_MEASURES,
@@ -156,8 +157,9 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
 }
 
 export async function run(args: readonly string[], io: CommandIO = processIO()): Promise<number> {
+  let invocation: TrecEvalInvocation | 'help' | undefined;
   try {
-    const invocation = readInvocation(args);
+    invocation = readInvocation(args);
     if (invocation === 'help') {
       io.stdout.write(HELP);
       return 0;
@@ -178,8 +180,20 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       io.stderr.write(`rag-matchers trec-eval: ${error.message}\n`);
       return error.exitStatus;
     }
-    return reportFailure('trec-eval', io, commandErrorOf(error));
+    const swapped =
+      invocation === undefined || invocation === 'help'
+        ? error
+        : withSwappedFilesHint(error, invocation.qrelsPath, invocation.runPath, swappedCommand(args, invocation));
+    return reportFailure('trec-eval', io, commandErrorOf(swapped));
   }
+}
+
+/** The command line with the two files in the other order. */
+function swappedCommand(args: readonly string[], { qrelsPath, runPath }: TrecEvalInvocation): string {
+  const swapped = args.map((argument) =>
+    argument === qrelsPath ? runPath : argument === runPath ? qrelsPath : argument,
+  );
+  return ['rag-matchers trec-eval', ...swapped].join(' ');
 }
 
 /** The engine's stops as the CLI's errors (a file it cannot read worded as every command words it). */
