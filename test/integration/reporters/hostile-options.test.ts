@@ -31,6 +31,13 @@ const hostileTest = (runner: 'vitest' | 'jest') =>
   `  expect(hits).toHaveRecallAtK(['a'], 1, 0, { queryId: '${HOSTILE_ID}' });\n` +
   `});\n`;
 
+// A matcher misused (k = 0) in the run with the worse retriever: its error shows the test's frame, none of ours.
+const usageErrorTest = (runner: 'vitest' | 'jest') =>
+  `${runner === 'vitest' ? "import { expect, it } from 'vitest';\n" : ''}` +
+  `it('misused matcher', () => {\n` +
+  `  if (process.env.RETRIEVER === 'worse') expect([{ id: 'a' }]).toHaveRecallAtK(['a'], 0, 0.5);\n` +
+  `});\n`;
+
 /** The fixture's config, with its JSON report path taken from RAG_JSON (the Jest fixture already does). */
 function jsonPathFromEnvironment(project: ReporterProject): void {
   if (project.runner === 'jest') return;
@@ -42,13 +49,15 @@ function jsonPathFromEnvironment(project: ReporterProject): void {
 
 describe.each(['vitest', 'jest'] as const)('%s: hostile options and names', (runner) => {
   it(
-    'refuses a report over the baseline and a misspelt RAG_BASELINE in one line each; annotations show escapes',
+    'refuses a report over the baseline and a misspelt RAG_BASELINE in one line each; annotations show escapes; a misused matcher shows no frame of ours',
     { timeout: 240_000 },
     async () => {
       const project = createReporterProject(runner, pkg);
       projects.push(project);
       jsonPathFromEnvironment(project);
-      writeFileSync(project.path(`${HOSTILE_FILE}.${runner === 'vitest' ? 'ts' : 'js'}`), hostileTest(runner));
+      const extension = runner === 'vitest' ? 'ts' : 'js';
+      writeFileSync(project.path(`${HOSTILE_FILE}.${extension}`), hostileTest(runner));
+      writeFileSync(project.path(`test/usage-error.test.${extension}`), usageErrorTest(runner));
       const recorded = await runTests(project, { env: { RAG_BASELINE: 'update' } });
       expect(recorded.exitCode, explain(recorded)).toBe(0);
       const baseline = readFileSync(project.path('rag-baseline.json'), 'utf8');
@@ -88,6 +97,12 @@ describe.each(['vitest', 'jest'] as const)('%s: hostile options and names', (run
       ]);
       // eslint-disable-next-line no-control-regex -- no control character may reach an annotation
       for (const line of annotations) expect(line).not.toMatch(/[\u0000-\u001f\u007f\u202e]/);
+
+      // The misused matcher: its message, then the test's own frame; no frame from rag-matchers' dist/.
+      const failures = `${annotated.stdout}\n${annotated.stderr}`;
+      expect(failures).toContain('Matcher error: "k" must be a positive whole number (e.g. 5)');
+      expect(failures).toMatch(new RegExp(`test/usage-error\\.test\\.${extension}:${runner === 'vitest' ? 3 : 2}:`));
+      expect(failures).not.toMatch(/usageError|argumentError|checkCutoff|runMetricMatcher|[/\\]dist[/\\]chunk-/);
     },
   );
 });
