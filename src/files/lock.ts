@@ -55,7 +55,7 @@ export class LockTimeoutError extends Error {
  * Thrown when the lock's path holds something no lock of ours could be (a folder, a named pipe, a
  * socket): waiting cannot help, and reading a named pipe would wait forever.
  */
-export class LockPathError extends Error {
+class LockPathError extends Error {
   override name = 'LockPathError';
   readonly lockPath: string;
 

@@ -11,7 +11,7 @@ import { REPORT_CATALOGUE, type ReportFileOption } from '../report/formats/catal
 import { DEFAULT_BASELINE_PATH } from './user-options.js';
 
 /** One option that names a file: its name, the path as written, and the absolute path. */
-export interface OptionFile {
+interface OptionFile {
   option: 'baseline' | ReportFileOption;
   given: string;
   path: string;
