@@ -1,8 +1,9 @@
 // Real `vitest run` and `jest` runs (issue 34, round three and errors): a report path that names the
 // baseline is refused before any test runs, in one line with exit 1 and the baseline untouched; an
 // environment mistake is one line with a guess at what was meant, no banner and no frames; GitHub
-// annotations show terminal escapes from question ids and test file names visibly. Four spawns per runner.
-import { readFileSync, writeFileSync } from 'node:fs';
+// annotations show terminal escapes from question ids and test file names visibly. Five spawns per runner.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -49,7 +50,7 @@ function jsonPathFromEnvironment(project: ReporterProject): void {
 
 describe.each(['vitest', 'jest'] as const)('%s: hostile options and names', (runner) => {
   it(
-    'refuses a report over the baseline and a misspelt RAG_BASELINE in one line each; annotations show escapes; a misused matcher shows no frame of ours',
+    'refuses a report over the baseline and a misspelt RAG_BASELINE in one line each; annotations show escapes; a misused matcher shows no frame of ours; a FIFO baseline is refused',
     { timeout: 240_000 },
     async () => {
       const project = createReporterProject(runner, pkg);
@@ -103,6 +104,15 @@ describe.each(['vitest', 'jest'] as const)('%s: hostile options and names', (run
       expect(failures).toContain('Matcher error: "k" must be a positive whole number (e.g. 5)');
       expect(failures).toMatch(new RegExp(`test/usage-error\\.test\\.${extension}:${runner === 'vitest' ? 3 : 2}:`));
       expect(failures).not.toMatch(/usageError|argumentError|checkCutoff|runMetricMatcher|[/\\]dist[/\\]chunk-/);
+
+      // A baseline that is a named pipe: refused at once (the run used to wait on it forever).
+      rmSync(project.path('rag-baseline.json'));
+      execFileSync('mkfifo', [project.path('rag-baseline.json')]);
+      const piped = await runTests(project, { timeoutMs: 60_000 });
+      expect(piped.exitCode, explain(piped)).toBe(1);
+      expect(`${piped.stdout}\n${piped.stderr}`).toContain(
+        `${source}: baseline names "rag-baseline.json", which is a named pipe (FIFO), not a regular file; name a file such as rag-baseline.json.`,
+      );
     },
   );
 });
