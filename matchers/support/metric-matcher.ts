@@ -9,6 +9,7 @@ import { formatAlignmentDiagnosis, formatMissing, formatRanking } from './format
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
 import { checkHits, evaluateForMatcher, type CutoffMatcherOptions } from './hits.js';
 import { checkCutoff, checkOptionalCutoff } from './cutoff.js';
+import { checkCutoffNotSwapped, checkHitsNotSwapped } from './swap-hints.js';
 import { checkOptions, checkQueryId } from './options.js';
 import { checkThreshold, describeRequirement, meetsThreshold } from './threshold.js';
 
@@ -54,6 +55,7 @@ export function runMetricMatcher(
   args: MetricArguments,
   call: MatcherCall = metricCall(context, spec),
 ): MatcherResult {
+  checkHitsNotSwapped(call, args.received, args.relevant);
   const hits: readonly Hit[] = checkHits(call, args.received);
   const min = args.min === undefined ? undefined : checkThreshold(call, args.min);
   const options = checkOptions<CutoffMatcherOptions>(call, args.options);
@@ -104,6 +106,7 @@ export function runMetricMatcherAtK(
   args: Omit<MetricArguments, 'k'> & { k: unknown },
 ): MatcherResult {
   const call = metricCall(context, spec);
+  checkCutoffNotSwapped(call, args.k, args.min);
   return runMetricMatcher(context, spec, { ...args, k: checkCutoff(call, args.k) }, call);
 }
 

@@ -1,12 +1,13 @@
 import { matcherErrorMessage, printExpected, printWithType } from './jest-utils.js';
 import { hintOf, type MatcherCall } from './hint.js';
+import { withoutOwnFrames } from './own-frames.js';
 
 /**
  * A misuse of a matcher (bad threshold, cutoff, options, annotations, received value). Thrown, so the
  * test fails whether or not `.not` is used: a usage error is never a silent pass.
  */
 export function usageError(call: MatcherCall, problem: string, detail = ''): Error {
-  return new Error(matcherErrorMessage(hintOf(call), problem, detail));
+  return withoutOwnFrames(new Error(matcherErrorMessage(hintOf(call), problem, detail)));
 }
 
 /**

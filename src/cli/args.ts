@@ -18,11 +18,45 @@ export interface ParsedArgs {
 /** Parses flags strictly: an unknown flag or a missing value is a usage error naming it. */
 export function parseCommandArgs(args: readonly string[], options: Record<string, OptionSpec>): ParsedArgs {
   try {
-    const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    const parsed = parseArgs({
+      args: withNegativeValuesAttached(args, options),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
   } catch (error) {
     throw usageError(describeParseError(error));
   }
+}
+
+/**
+ * `-M -5` and `--threads -1` as `-M=-5`-style single arguments: parseArgs takes a value that starts with
+ * a dash for a flag ("argument is ambiguous"), so the number's own check could never say its range.
+ */
+function withNegativeValuesAttached(args: readonly string[], options: Record<string, OptionSpec>): string[] {
+  const takesValue = (argument: string): boolean => {
+    const long = /^--([^=]+)$/.exec(argument)?.[1];
+    if (long !== undefined) return options[long]?.type === 'string';
+    const short = /^-([^-])$/.exec(argument)?.[1];
+    return short !== undefined && Object.values(options).some((spec) => spec.short === short && spec.type === 'string');
+  };
+  const result: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const argument = args[index]!;
+    if (argument === '--') {
+      result.push(...args.slice(index));
+      break;
+    }
+    const next = args[index + 1];
+    if (next !== undefined && /^-(\d|\.\d)/.test(next) && takesValue(argument)) {
+      result.push(argument.startsWith('--') ? `${argument}=${next}` : `${argument}${next}`);
+      index += 1;
+    } else {
+      result.push(argument);
+    }
+  }
+  return result;
 }
 
 function describeParseError(error: unknown): string {
@@ -77,6 +111,11 @@ export function numberOption(flagName: string, text: string | undefined, rule: N
     : trimmed === ''
       ? Number.NaN
       : Number(trimmed);
+  // Beyond 2^53 a whole number is no longer itself (9007199254740993 reads as …992).
+  if (rule.integer && Number.isFinite(value) && !Number.isSafeInteger(value))
+    throw usageError(
+      `${flagName} must be a whole number of at most ${Number.MAX_SAFE_INTEGER} (2^53 − 1), got '${text}' (e.g. ${flagName} ${rule.example})`,
+    );
   const belowMin = rule.min !== undefined && (rule.minExclusive ? value <= rule.min : value < rule.min);
   const aboveMax = rule.max !== undefined && (rule.maxExclusive ? value >= rule.max : value > rule.max);
   if (!Number.isFinite(value) || belowMin || aboveMax) {

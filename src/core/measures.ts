@@ -1,3 +1,4 @@
+import { closestName } from './suggest.js';
 import { describeValue } from './describe.js';
 import {
   CUT_ONLY_ALIASES,
@@ -112,6 +113,16 @@ function splitCutoff(text: string): { base: string; cutoff?: string } {
   return { base: text };
 }
 
+/** ` (did you mean "recall@5"?)` for `recal` with cutoff 5: the closest name, in its canonical spelling. */
+function suggestedMeasure(base: string, cutoff: string | undefined): string {
+  const alias = closestName(base, MEASURE_ALIASES.keys());
+  if (alias === undefined) return '';
+  const canonical = MEASURE_ALIASES.get(alias)!;
+  const rule = definitionOf(canonical).cutoff;
+  const suggestion = cutoff !== undefined && rule !== 'none' ? `${canonical}@${cutoff}` : canonical;
+  return ` (did you mean ${JSON.stringify(suggestion)}?)`;
+}
+
 /** Reads a measure name in any supported spelling; rejects anything else, listing the valid forms. */
 export function parseMeasure(name: string): Measure {
   if (typeof name !== 'string') throw invalid(name, 'a measure name must be a string');
@@ -119,7 +130,8 @@ export function parseMeasure(name: string): Measure {
   const { base, cutoff } = splitCutoff(text);
   const lowered = base.toLowerCase();
   const canonical = MEASURE_ALIASES.get(lowered);
-  if (canonical === undefined) throw invalid(name, `unknown measure ${JSON.stringify(base)}`);
+  if (canonical === undefined)
+    throw invalid(name, `unknown measure ${JSON.stringify(base)}${suggestedMeasure(base, cutoff)}`);
   const definition = definitionOf(canonical);
   const rule = definition.cutoff;
   if (cutoff === undefined) {
@@ -130,6 +142,8 @@ export function parseMeasure(name: string): Measure {
   if (rule === 'parameter') return { name: canonical, k: parseParameter(name, canonical, definition, cutoff) };
   if (!/^\d+$/.test(cutoff) || Number(cutoff) < 1)
     throw invalid(name, `the cutoff ${JSON.stringify(cutoff)} must be a positive whole number`);
+  if (!Number.isSafeInteger(Number(cutoff)))
+    throw invalid(name, `the cutoff ${JSON.stringify(cutoff)} must be at most ${Number.MAX_SAFE_INTEGER} (2^53 − 1)`);
   if (rule === 'none') {
     const why = definition.noCutoffReason ?? 'it is defined over the whole list';
     throw invalid(name, `${canonical} takes no cutoff (${why})`);

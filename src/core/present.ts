@@ -72,6 +72,16 @@ export function percent(share: number, digits = 2): string {
   return `${+(share * 100).toFixed(digits)}%`;
 }
 
+/**
+ * A confidence level as a percentage, `95%`, with as many decimals as it takes never to round a level
+ * below 1 up to `100%` (0.9999999999 → `99.99999999%`): an interval is never a certain one.
+ */
+export function confidencePercent(level: number): string {
+  let digits = 2;
+  while (digits < 15 && level < 1 && +(level * 100).toFixed(digits) >= 100) digits += 1;
+  return percent(level, digits);
+}
+
 /** Rows as lines of columns padded to their widest cell, two spaces apart, right-aligned where `rightAligned` says. */
 export function alignColumns(rows: readonly (readonly string[])[], rightAligned: readonly boolean[]): string[] {
   const columnCount = Math.max(0, ...rows.map((row) => row.length));

@@ -84,6 +84,14 @@ function checkTolerance(value: unknown, name: string): number {
       `${name} must be a finite number ≥ 0 (an absolute drop in the mean, e.g. 0.01), got ${String(value)}.`,
     );
   }
+  // Means lie in [0, 1]: a tolerance above 1 lets no drop fail, and is most likely a percentage.
+  if (value > 1) {
+    const asShare = value / 100;
+    throw new RangeError(
+      `${name} must be at most 1 (an absolute drop in a mean between 0 and 1), got ${String(value)}` +
+        (asShare <= 1 ? `; a drop of ${String(value)} percentage points is ${String(asShare)}.` : '.'),
+    );
+  }
   return value;
 }
 

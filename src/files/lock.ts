@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 
+import { fileKindOf } from './file-kind.js';
 import { errorCode, realPathOf } from './real-path.js';
 
 export interface FileLockOptions {
@@ -48,6 +49,28 @@ export class LockTimeoutError extends Error {
     this.owner = owner;
     this.waitedMs = waitedMs;
   }
+}
+
+/**
+ * Thrown when the lock's path holds something no lock of ours could be (a folder, a named pipe, a
+ * socket): waiting cannot help, and reading a named pipe would wait forever.
+ */
+class LockPathError extends Error {
+  override name = 'LockPathError';
+  readonly lockPath: string;
+
+  constructor(lockPath: string, kind: string) {
+    super(
+      `its lock ${lockPath} is ${kind}, not a lock file rag-matchers made; ` +
+        `if no other run is updating the baseline, remove it (rm -r ${shellQuoted(lockPath)}) and run the update again.`,
+    );
+    this.lockPath = lockPath;
+  }
+}
+
+/** `path` as one shell word: single-quoted when it holds anything beyond letters, digits and `/._-`. */
+function shellQuoted(path: string): string {
+  return /^[\w/.-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -135,7 +158,10 @@ interface SeenLock {
 
 async function readLock(lockPath: string): Promise<SeenLock | undefined> {
   try {
-    const [text, stats] = await Promise.all([fs.promises.readFile(lockPath, 'utf8'), fs.promises.stat(lockPath)]);
+    // Looked at before it is read: reading a named pipe left at the lock's path would never return.
+    const stats = await fs.promises.lstat(lockPath);
+    if (!stats.isFile()) throw new LockPathError(lockPath, fileKindOf(stats));
+    const text = await fs.promises.readFile(lockPath, 'utf8');
     return { text, owner: parseOwner(text), ageMs: Date.now() - stats.mtimeMs };
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;

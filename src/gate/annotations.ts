@@ -8,6 +8,7 @@ import { formatValue, plural } from '../report/wording.js';
 import type { RunSummary, SummaryRow } from '../report/summary.js';
 import type { FindingSection } from '../report/finding-kinds.js';
 import { parseSuiteKey } from '../recording/collected.js';
+import { visibleControls } from '../core/escape.js';
 
 /** GitHub shows at most this many annotations of one kind per step. */
 const ANNOTATIONS_PER_KIND = 10;
@@ -32,13 +33,15 @@ function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+// Question ids and file names are shown as the console shows them (visibleControls: ESC, BEL, U+202E,
+// newlines as visible escapes) before GitHub's own escaping: the log and the annotation must not obey them.
 function format(annotation: Annotation): string {
   const properties = [
-    ...(annotation.file !== undefined ? [`file=${escapeProperty(annotation.file)}`] : []),
+    ...(annotation.file !== undefined ? [`file=${escapeProperty(visibleControls(annotation.file))}`] : []),
     ...(annotation.line !== undefined ? [`line=${annotation.line}`] : []),
-    `title=${escapeProperty(annotation.title)}`,
+    `title=${escapeProperty(visibleControls(annotation.title))}`,
   ];
-  return `::${annotation.level} ${properties.join(',')}::${escapeData(annotation.message)}`;
+  return `::${annotation.level} ${properties.join(',')}::${escapeData(visibleControls(annotation.message))}`;
 }
 
 /** Where a question of a row was measured: its test's file and, when known, line. */

@@ -8,6 +8,8 @@
 //   RAG_PARTIAL=1 (or the option partial) → a deliberate subset: baseline questions the run did not
 //                                           judge are reported, and do not fail it under strict
 
+import { closestName } from '../core/suggest.js';
+
 export type BaselineMode = 'compare' | 'update' | 'prune';
 
 export interface BaselineModeResolution {
@@ -29,7 +31,7 @@ export function resolveBaselineMode(
   const raw = env.RAG_BASELINE?.trim().toLowerCase() ?? '';
   if (raw !== '' && raw !== 'update' && raw !== 'prune' && raw !== 'compare') {
     throw new RangeError(
-      `RAG_BASELINE must be "update" (record this run into the baseline) or "prune" (also remove obsolete entries), got ${JSON.stringify(env.RAG_BASELINE)}.`,
+      `RAG_BASELINE must be "update" (record this run into the baseline) or "prune" (also remove obsolete entries), got ${JSON.stringify(env.RAG_BASELINE)}${variableGuess('RAG_BASELINE', closestName(raw, ['update', 'prune', 'compare']))}.`,
     );
   }
   const asked: BaselineMode =
@@ -60,6 +62,21 @@ export function resolvePartial(env: Record<string, string | undefined> = process
   if (raw === '1' || raw === 'true') return true;
   if (raw === '0' || raw === 'false') return false;
   throw new RangeError(
-    `RAG_PARTIAL must be 1 (this job runs a deliberate subset of the tests: baseline questions it does not judge do not fail it) or 0, got ${JSON.stringify(env.RAG_PARTIAL)}.`,
+    `RAG_PARTIAL must be 1 (this job runs a deliberate subset of the tests: baseline questions it does not judge do not fail it) or 0, got ${JSON.stringify(env.RAG_PARTIAL)}${variableGuess('RAG_PARTIAL', SWITCH_WORDS.get(raw) ?? closestName(raw, ['true', 'false']))}.`,
   );
+}
+
+/** Words people use for on and off, and the RAG_PARTIAL value each means. */
+const SWITCH_WORDS = new Map([
+  ['yes', '1'],
+  ['y', '1'],
+  ['on', '1'],
+  ['no', '0'],
+  ['n', '0'],
+  ['off', '0'],
+]);
+
+/** ` (did you mean RAG_BASELINE=update?)`, or '' without a guess. */
+function variableGuess(name: string, guess: string | undefined): string {
+  return guess === undefined ? '' : ` (did you mean ${name}=${guess}?)`;
 }

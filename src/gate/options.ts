@@ -8,8 +8,10 @@ import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type WorkerDeclaration } from '../recording/declaration.js';
 import type { CollectedRun } from '../recording/collected.js';
 import { acceptCommandFor } from '../report/wording.js';
+import { optionFilesProblem } from './option-files.js';
 import {
   DEFAULT_BASELINE_PATH,
+  DEFAULT_SOURCE,
   REPORT_FILE_OPTIONS,
   validateReporterOptions,
   type RagReporterOptions,
@@ -72,9 +74,20 @@ export function resolveReporterOptions(
   const checked = validateReporterOptions(options, context.source);
   const mode = resolveBaselineMode(context.env ?? process.env, { updateSnapshots: context.updateSnapshots });
   const baseline = checked.baseline ?? DEFAULT_BASELINE_PATH;
+  const baselinePath = path.resolve(context.rootDir, baseline);
+  const reportFiles = resolvedReportFiles(checked, context.rootDir);
+  const fileProblem = optionFilesProblem([
+    { option: 'baseline', given: baseline, path: baselinePath },
+    ...(Object.keys(reportFiles) as ReportFileOption[]).map((option) => ({
+      option,
+      given: checked[option] as string,
+      path: reportFiles[option]!,
+    })),
+  ]);
+  if (fileProblem !== undefined) throw new TypeError(`${context.source ?? DEFAULT_SOURCE}: ${fileProblem}`);
   return {
     rootDir: context.rootDir,
-    baselinePath: path.resolve(context.rootDir, baseline),
+    baselinePath,
     baselineDisplayPath: baseline,
     mode: mode.mode,
     ci: mode.ci,
@@ -86,7 +99,7 @@ export function resolveReporterOptions(
     failOnNew: checked.failOnNew ?? false,
     strict: checked.strict ?? mode.ci,
     partial: resolvePartial(context.env ?? process.env, checked.partial),
-    ...resolvedReportFiles(checked, context.rootDir),
+    ...reportFiles,
     githubStepSummary: checked.githubStepSummary ?? true,
     annotations: checked.annotations ?? true,
     quiet: checked.quiet ?? false,

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { writeFileAtomicSync } from '../files/atomic-write.js';
 import { createShardReport, formatShardReport, shardReportName } from './shard-report.js';
 import { validateReporterOptions, type RagReporterOptions } from './user-options.js';
+import { withoutStack } from './mistake.js';
 import { publishDeclaration, resolveDeclaration } from '../recording/declaration.js';
 import { publishRunStamp } from '../recording/run-stamp.js';
 import { runStampOf } from './run-identity.js';
@@ -22,7 +23,7 @@ export type ReporterEntryOptions = { [Name in keyof RagReporterOptions]: RagRepo
 
 /** Checks reporter options and returns them as given, typed (for options shared by both runners). */
 export function defineRagOptions<const T extends RagReporterOptions>(options: T): T {
-  validateReporterOptions(options, 'defineRagOptions');
+  checkOptions(options, 'defineRagOptions');
   return options;
 }
 
@@ -35,9 +36,14 @@ export function defineRagOptions<const T extends RagReporterOptions>(options: T)
 export function ragVitestReporter(
   options: RagReporterOptions = {},
 ): ['rag-matchers/vitest-reporter', ReporterEntryOptions] {
-  validateReporterOptions(options, 'ragVitestReporter');
+  checkOptions(options, 'ragVitestReporter');
   const root = process.cwd();
-  const declaration = resolveDeclaration(options, root, 'ragVitestReporter');
+  let declaration;
+  try {
+    declaration = resolveDeclaration(options, root, 'ragVitestReporter');
+  } catch (error) {
+    throw error instanceof Error ? withoutStack(error) : error;
+  }
   publishDeclaration(declaration);
   publishRunStamp(runStampOf(root, declaration));
   return ['rag-matchers/vitest-reporter', options];
@@ -52,10 +58,19 @@ export function ragVitestReporter(
 export function ragJestReporter(
   options: RagReporterOptions = {},
 ): ['rag-matchers/jest-reporter', ReporterEntryOptions] {
-  validateReporterOptions(options, 'ragJestReporter');
+  checkOptions(options, 'ragJestReporter');
   const shard = shardOfArguments(process.argv);
   if (shard !== undefined) writeEmptyShardOnExit(shard, options, process.cwd());
   return ['rag-matchers/jest-reporter', options];
+}
+
+/** Checks the options where the config is written; a mistake is thrown as its message alone, no frames of ours. */
+function checkOptions(options: RagReporterOptions, source: string): void {
+  try {
+    validateReporterOptions(options, source);
+  } catch (error) {
+    throw error instanceof Error ? withoutStack(error) : error;
+  }
 }
 
 /** Set by the Jest reporter's constructor: this process has a reporter, which writes the shard report itself. */

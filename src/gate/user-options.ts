@@ -2,6 +2,7 @@
 // place so both reporters accept the same things and say the same when something is wrong. What a run
 // makes of them (paths, the baseline mode, CI) is ./options.ts and ./mode.ts.
 
+import { closestName } from '../core/suggest.js';
 import { resolveTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type MeasureDeclaration } from '../recording/declaration.js';
@@ -10,6 +11,9 @@ import { REPORT_CATALOGUE, REPORT_FILE_OPTIONS, type ReportFileOptions } from '.
 export { REPORT_FILE_OPTIONS, type ReportFileOption } from '../report/formats/catalogue.js';
 
 export const DEFAULT_BASELINE_PATH = 'rag-baseline.json';
+
+/** What messages about the options start with when the caller names no source. */
+export const DEFAULT_SOURCE = 'rag-matchers reporter options';
 
 /**
  * What users put in `reporters: [['rag-matchers/vitest-reporter', { … }]]` (Jest: the same options object).
@@ -130,10 +134,7 @@ export const SHARED_REPORTER_OPTIONS = REPORTER_OPTION_NAMES.filter((name) => RE
  * Checks reporter options; throws a TypeError/RangeError that names the option (prefixed with `source`,
  * e.g. "rag-matchers/vitest-reporter options") and what it accepts. Returns the options unchanged.
  */
-export function validateReporterOptions(
-  options: unknown,
-  source = 'rag-matchers reporter options',
-): RagReporterOptions {
+export function validateReporterOptions(options: unknown, source = DEFAULT_SOURCE): RagReporterOptions {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(
@@ -143,8 +144,9 @@ export function validateReporterOptions(
   const record = options as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (!(REPORTER_OPTION_NAMES as readonly string[]).includes(key)) {
+      const guess = closestName(key, REPORTER_OPTION_NAMES);
       throw new TypeError(
-        `${source}: unknown option ${JSON.stringify(key)}; the options are ${REPORTER_OPTION_NAMES.join(', ')}.`,
+        `${source}: unknown option ${JSON.stringify(key)}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}; the options are ${REPORTER_OPTION_NAMES.join(', ')}.`,
       );
     }
   }

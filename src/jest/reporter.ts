@@ -18,6 +18,7 @@ import { JEST_REPORTER_STARTED } from '../gate/reporter-options.js';
 import { shouldUseColor } from '../report/console.js';
 import { validateReporterOptions, type RagReporterOptions } from '../gate/user-options.js';
 import { resolveReporterOptions, type ResolvedReporterOptions } from '../gate/options.js';
+import { asMistake, isMistake } from '../gate/mistake.js';
 import {
   collectJestRun,
   createRunDirectory,
@@ -101,14 +102,19 @@ export default class RagMatchersJestReporter {
         : { index: globalConfig.shard.shardIndex, count: globalConfig.shard.shardCount };
     this.watching = globalConfig.watch === true || globalConfig.watchAll === true;
     this.context = runContextOf(globalConfig);
-    // Wrong options or an unknown RAG_BASELINE value stop Jest before any test runs.
-    this.options = validateReporterOptions(options, SOURCE);
-    this.resolved = resolveReporterOptions(this.options, {
-      rootDir: this.rootDir,
-      runner: 'jest',
-      env: process.env,
-      source: SOURCE,
-    });
+    // Wrong options, an unknown RAG_BASELINE value or a report path over the baseline stop Jest before
+    // any test runs; Jest prints the error's stack, which asMistake makes its one line.
+    try {
+      this.options = validateReporterOptions(options, SOURCE);
+      this.resolved = resolveReporterOptions(this.options, {
+        rootDir: this.rootDir,
+        runner: 'jest',
+        env: process.env,
+        source: SOURCE,
+      });
+    } catch (error) {
+      throw isMistake(error) ? asMistake(error) : error;
+    }
     // Jest starts its workers after the reporters: they inherit the declared measures and record them.
     publishDeclaration(this.resolved.declaration);
     (globalThis as Record<symbol, unknown>)[JEST_REPORTER_STARTED] = true;

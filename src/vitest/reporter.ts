@@ -18,6 +18,7 @@ import { publishRunStamp, type RunStamp } from '../recording/run-stamp.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
 import { runStampOf } from '../gate/run-identity.js';
 import { resolve } from 'node:path';
+import { asMistake, isMistake } from '../gate/mistake.js';
 
 export type { RagReporterOptions } from '../gate/user-options.js';
 
@@ -38,22 +39,36 @@ export default class RagMatchersVitestReporter implements Reporter {
   /** This run's stamp (commit, declared measures): a merge leaves out samples stamped otherwise. */
   private stamp: RunStamp | undefined;
 
+  /** A mistake in the options, said in onInit, where the run can be stopped with one line. */
+  private readonly mistake: unknown;
+
   constructor(options?: RagReporterOptions) {
-    // Wrong options stop Vitest before any test runs.
-    this.options = validateReporterOptions(options, SOURCE);
+    try {
+      this.options = validateReporterOptions(options, SOURCE);
+    } catch (error) {
+      this.options = {};
+      this.mistake = error;
+    }
   }
 
-  onInit(vitest: Vitest): void {
+  async onInit(vitest: Vitest): Promise<void> {
     this.vitest = vitest;
-    // An unknown RAG_BASELINE value stops the run here too, rather than comparing when an update was meant.
-    this.resolved = resolveReporterOptions(this.options, {
-      rootDir: vitest.config.root,
-      runner: 'vitest',
-      env: process.env,
-      // `vitest -u` (or UPDATE_SNAPSHOT) asks to update snapshots: the baseline is updated with them.
-      updateSnapshots: vitest.config.snapshotOptions?.updateSnapshot === 'all',
-      source: SOURCE,
-    });
+    // Wrong options, an unknown RAG_BASELINE value or a report path over the baseline stop the run
+    // here, before any test runs, rather than comparing when an update was meant.
+    try {
+      if (this.mistake !== undefined) throw this.mistake;
+      this.resolved = resolveReporterOptions(this.options, {
+        rootDir: vitest.config.root,
+        runner: 'vitest',
+        env: process.env,
+        // `vitest -u` (or UPDATE_SNAPSHOT) asks to update snapshots: the baseline is updated with them.
+        updateSnapshots: vitest.config.snapshotOptions?.updateSnapshot === 'all',
+        source: SOURCE,
+      });
+    } catch (error) {
+      if (!isMistake(error)) throw error;
+      throw await stopWithOneLine(vitest, asMistake(error));
+    }
     // Before Vitest starts its workers: they inherit the declared measures and the run's stamp.
     publishDeclaration(this.resolved.declaration);
     this.stamp = runStampOf(vitest.config.root, this.resolved.declaration);
@@ -154,6 +169,26 @@ export default class RagMatchersVitestReporter implements Reporter {
     // Vitest exits with process.exitCode once the run is over (and sets 1 itself when a test failed).
     if (result.failed) process.exitCode = 1;
   }
+}
+
+/**
+ * What onInit throws to stop the run after printing `mistake` as one line with exit code 1: Vitest
+ * (4.1 and 5) ends quietly on its "no test files" error, which vitest/node exports as
+ * TestsNotFoundError, and leaves the exit code as set. Without it, the mistake itself (no stack), which
+ * Vitest prints under its "Unhandled Error" banner.
+ */
+async function stopWithOneLine(vitest: Vitest, mistake: Error): Promise<Error> {
+  let quiet: (new (mode: string) => Error) | undefined;
+  try {
+    const node = (await import('vitest/node')) as { TestsNotFoundError?: new (mode: string) => Error };
+    quiet = node.TestsNotFoundError;
+  } catch {
+    // vitest/node out of reach: Vitest prints the mistake itself
+  }
+  if (typeof quiet !== 'function') return mistake;
+  vitest.logger.error(mistake.message);
+  process.exitCode = 1;
+  return new quiet('test');
 }
 
 /** What the collector needs of the run's configuration. */

@@ -1,8 +1,9 @@
-// The HTML reports in a real browser: headless Chromium (Debian package `chromium`) opens the run report
+// The HTML reports in a real browser: headless Chromium (CHROMIUM_PATH, Debian's `chromium`, or the one
+// the devDependency @sparticuz/chromium ships: ./chromium.ts) opens the run report
 // and the history page from disk, and the test checks the charts are drawn with the report's data, the
 // stylesheet applied, nothing was fetched, nothing ran, no console errors; it saves screenshots under
-// test-output/browser/. Chromium missing is a failure, not a skip: CI installs it in .ci/run.
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+// test-output/browser/. It never skips: a Chromium always comes with `npm ci`.
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -12,9 +13,8 @@ import { historyBySuite, readBaselineHistory } from '../../src/report/history.js
 import { renderHistoryHtml, renderHtml } from '../../src/report/html/run-report.js';
 import { HOSTILE_QUESTION, HOSTILE_SUITE, HOSTILE_TEST, realisticFixture } from './fixture.js';
 import { baselineHistoryRepo } from './git-fixture.js';
+import { findChromium } from './chromium.js';
 
-// Debian's package by default; CHROMIUM_PATH points at any other Chromium or Chrome binary.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = resolve('test-output/browser');
 const LAUNCH_ARGS = [
   '--headless',
@@ -62,16 +62,12 @@ interface DomWindow {
   ran?: number;
 }
 
-/** Launches Chromium once (playwright gives it a fresh temporary profile); fails, never skips, when it is missing. */
+/** Launches Chromium once (playwright gives it a fresh temporary profile): see ./chromium.ts for which. */
 async function launch(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}, and the HTML report must be tested in a real browser. ` +
-        "Install it with 'apt-get update && apt-get install -y chromium' (CI's .ci/run does this before npm test), " +
-        'or set CHROMIUM_PATH to the Chromium or Chrome binary you have.',
-    );
+  if (browser === undefined) {
+    const chromiumBinary = await findChromium();
+    browser = await chromium.launch({ executablePath: chromiumBinary.path, args: LAUNCH_ARGS, timeout: 60_000 });
   }
-  browser ??= await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 60_000 });
   return browser;
 }
 

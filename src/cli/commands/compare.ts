@@ -16,7 +16,7 @@ import {
 import { CommandError, EXIT_REGRESSION, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { alignmentWarning, assertSomethingToEvaluate, measureAlignment } from '../alignment.js';
 import { escapeConsole, escapeMarkdown } from '../../core/escape.js';
-import { fixed, formatP, percent, plural, signed } from '../../core/present.js';
+import { confidencePercent, fixed, formatP, plural, signed } from '../../core/present.js';
 import { listSome, markdownTable, textTable, type Column } from '../render.js';
 
 export const HELP = `Usage: rag-matchers compare --qrels FILE RUN_A RUN_B [-m MEASURE]... [options]
@@ -93,7 +93,7 @@ interface CompareContext {
 function renderText(comparison: RunComparison, format: Exclude<OutputFormat, 'json'>, context: CompareContext): string {
   const table = format === 'markdown' ? markdownTable : textTable;
   const escape = format === 'markdown' ? escapeMarkdown : escapeConsole;
-  const confidence = percent(context.confidence);
+  const confidence = confidencePercent(context.confidence);
   const columns: Column[] = [
     { header: 'measure' },
     { header: `A (${confidence} interval)`, numeric: true },

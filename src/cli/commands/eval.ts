@@ -15,7 +15,7 @@ import { CommandError, processIO, reportFailure, usageError, type CommandIO } fr
 import { alignmentWarning, assertSomethingToEvaluate, measureAlignment } from '../alignment.js';
 import { createProgress } from '../progress.js';
 import { escapeConsole, escapeMarkdown } from '../../core/escape.js';
-import { fixed, percent, wordFor } from '../../core/present.js';
+import { confidencePercent, fixed, wordFor } from '../../core/present.js';
 import { listSome as listSomeIds, markdownTable, textTable, type Column } from '../render.js';
 
 export const HELP = `Usage: rag-matchers eval --qrels FILE --run FILE [-m MEASURE]... [options]
@@ -95,7 +95,8 @@ function renderTables(
 ): string {
   const table = format === 'markdown' ? markdownTable : textTable;
   const columns: Column[] = [{ header: 'measure' }, { header: 'mean', numeric: true }];
-  if (intervals !== undefined) columns.push({ header: `${percent(confidence ?? 0)} interval`, numeric: true });
+  if (intervals !== undefined)
+    columns.push({ header: `${confidencePercent(confidence ?? 0)} interval`, numeric: true });
   const rows = result.measures.map((name) => {
     const row = [name, fixed(result.mean[name])];
     if (intervals !== undefined) row.push(intervalCell(intervals[name]));

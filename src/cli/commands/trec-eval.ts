@@ -1,9 +1,13 @@
 // `rag-matchers trec-eval`: a drop-in for NIST trec_eval 10 on the measures it supports, with the
 // same flags, output format and order, query rules and fatal duplicates. This file reads the flags
 // and words the errors; the engine in src/trec/eval/ evaluates.
+import { createReadStream } from 'node:fs';
+
+import { readsOnlyOnce } from '../../files/file-kind.js';
 import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
 import { CommandError, EXIT_USAGE, fileError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { createProgress } from '../progress.js';
+import { withSwappedFilesHint } from '../swapped-files.js';
 import {
   MeasureSpecError,
   SUPPORTED_TREC_MEASURES,
@@ -161,16 +165,20 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
 }
 
 export async function run(args: readonly string[], io: CommandIO = processIO()): Promise<number> {
+  let invocation: TrecEvalInvocation | 'help' | undefined;
   try {
-    const invocation = readInvocation(args);
+    invocation = readInvocation(args);
     if (invocation === 'help') {
       io.stdout.write(HELP);
       return 0;
     }
     for (const warning of invocation.plan.warnings) io.stderr.write(`rag-matchers trec-eval: ${warning}\n`);
-    const timings = await evaluateTrec(invocation, {
+    // A run from a pipe (`<(cat run)`, a named FIFO) is read once, from the start, as trec_eval reads
+    // it: the way standard input is read (a file is read twice, its tag from the end).
+    const piped = invocation.runPath !== '-' && readsOnlyOnce(invocation.runPath);
+    const timings = await evaluateTrec(piped ? { ...invocation, runPath: '-' } : invocation, {
       stdout: io.stdout,
-      stdin: io.stdin,
+      stdin: piped ? createReadStream(invocation.runPath) : io.stdin,
       progress: (total) => createProgress(io.stderr, 'trec-eval', { unit: 'bytes', total }),
     });
     if (timings !== undefined) io.stderr.write(`${JSON.stringify(timings)}\n`);
@@ -180,8 +188,20 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       io.stderr.write(`rag-matchers trec-eval: ${error.message}\n`);
       return error.exitStatus;
     }
-    return reportFailure('trec-eval', io, commandErrorOf(error));
+    const swapped =
+      invocation === undefined || invocation === 'help'
+        ? error
+        : withSwappedFilesHint(error, invocation.qrelsPath, invocation.runPath, swappedCommand(args, invocation));
+    return reportFailure('trec-eval', io, commandErrorOf(swapped));
   }
+}
+
+/** The command line with the two files in the other order. */
+function swappedCommand(args: readonly string[], { qrelsPath, runPath }: TrecEvalInvocation): string {
+  const swapped = args.map((argument) =>
+    argument === qrelsPath ? runPath : argument === runPath ? qrelsPath : argument,
+  );
+  return ['rag-matchers trec-eval', ...swapped].join(' ');
 }
 
 /** The engine's stops as the CLI's errors (a file it cannot read worded as every command words it). */

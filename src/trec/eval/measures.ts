@@ -270,6 +270,10 @@ function parseCutoffs(name: string, parameters: string): number[] {
         `cutoff '${part}' in '${name}.${parameters}' is not a whole number; write e.g. ${name}.5,10`,
       );
     }
+    if (!Number.isSafeInteger(Number(part.trim())))
+      throw new MeasureSpecError(
+        `cutoff '${part}' in '${name}.${parameters}' is beyond ${Number.MAX_SAFE_INTEGER} (2^53 − 1), the largest whole number read exactly`,
+      );
     return Number(part.trim());
   });
   cutoffs.sort((a, b) => a - b);

@@ -118,7 +118,9 @@ describe('judged@k names (its spellings are in measures.test.ts)', () => {
 
   it('is not binary (its mean is no proportion), and the list of valid forms shows it', () => {
     expect(isBinaryMeasure(parseMeasure('judged@5'))).toBe(false);
-    expect(() => parseMeasure('judgd@5')).toThrow(/unknown measure "judgd"\. Valid forms: .*judged, judged@k/);
+    expect(() => parseMeasure('judgd@5')).toThrow(
+      /unknown measure "judgd" \(did you mean "judged@5"\?\)\. Valid forms: .*judged, judged@k/,
+    );
     expect(() => parseMeasure('judgd@5')).toThrow(/ir_measures .*Judged@10/);
   });
 });

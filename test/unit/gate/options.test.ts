@@ -39,7 +39,7 @@ describe('resolveBaselineMode', () => {
 
   it('a misspelt RAG_BASELINE is an error, not a silent compare', () => {
     expect(() => resolveBaselineMode({ RAG_BASELINE: 'updte' })).toThrow(
-      'RAG_BASELINE must be "update" (record this run into the baseline) or "prune" (also remove obsolete entries), got "updte".',
+      'RAG_BASELINE must be "update" (record this run into the baseline) or "prune" (also remove obsolete entries), got "updte" (did you mean RAG_BASELINE=update?).',
     );
   });
 });
@@ -69,7 +69,7 @@ describe('validateReporterOptions', () => {
   it.each([
     [
       { tolerence: 0.01 },
-      'rag-matchers reporter options: unknown option "tolerence"; the options are baseline, tolerance,',
+      'rag-matchers reporter options: unknown option "tolerence" (did you mean "tolerance"?); the options are baseline, tolerance,',
     ],
     [{ baseline: '' }, 'baseline must be a file path such as "rag-baseline.json", got "".'],
     [{ tolerance: { 'recal@5': 0 } }, 'tolerance["recal@5"]: measure "recal@5" is not valid'],
@@ -170,7 +170,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
     expect(partial({ partial: true }, {})).toBe(true);
     expect(partial({ partial: true }, { RAG_PARTIAL: '0' })).toBe(false);
     expect(() => partial({}, { RAG_PARTIAL: 'yes' })).toThrow(
-      'RAG_PARTIAL must be 1 (this job runs a deliberate subset of the tests: baseline questions it does not judge do not fail it) or 0, got "yes".',
+      'RAG_PARTIAL must be 1 (this job runs a deliberate subset of the tests: baseline questions it does not judge do not fail it) or 0, got "yes" (did you mean RAG_PARTIAL=1?).',
     );
     expect(() => partial({ partial: 'yes' }, {})).toThrow('partial must be true or false, got "yes"');
     expect(

@@ -1,0 +1,23 @@
+// A usage error's stack without the frames of this package: they all point into rag-matchers' own
+// dist/ (usageError, argumentError, checkCutoff, the matcher), where nothing helps the user; the
+// frame of their test is what the runners should show first.
+
+/** The folder of this module's file, read from a stack trace taken as it loads (works in the ES and CommonJS builds). */
+const OWN_FOLDER = folderOfFirstFrame(new Error().stack ?? '');
+
+function folderOfFirstFrame(stack: string): string | undefined {
+  const frame = stack.split('\n').find((line) => /^\s+at /.test(line));
+  const location = frame === undefined ? undefined : /\(?((?:file:\/\/)?\/[^():]*):\d+:\d+\)?$/.exec(frame)?.[1];
+  if (location === undefined) return undefined;
+  const slash = location.lastIndexOf('/');
+  return slash <= 0 ? undefined : location.slice(0, slash + 1);
+}
+
+/** `error` with the stack lines that point into this package's folder removed (the message stays). */
+export function withoutOwnFrames<E extends Error>(error: E): E {
+  const stack = error.stack;
+  if (OWN_FOLDER === undefined || stack === undefined) return error;
+  const kept = stack.split('\n').filter((line) => !(/^\s+at /.test(line) && line.includes(OWN_FOLDER)));
+  Object.defineProperty(error, 'stack', { value: kept.join('\n'), writable: true, configurable: true });
+  return error;
+}
