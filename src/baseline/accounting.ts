@@ -11,7 +11,7 @@
 import type { CollectedRun, SuiteIdentity } from '../recording/collected.js';
 import { fileOutcomeKey, type FileOutcome, type NotJudgedReason, type RunOutcomes } from '../recording/outcomes.js';
 
-export type QuestionStatus = { kind: 'missing' } | { kind: 'not-judged'; reason: NotJudgedReason; detail?: string };
+type QuestionStatus = { kind: 'missing' } | { kind: 'not-judged'; reason: NotJudgedReason; detail?: string };
 
 export interface BaselineAccounting {
   /**

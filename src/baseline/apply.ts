@@ -33,7 +33,7 @@ export interface BaselineEntryRef {
 }
 
 /** How the rows of the file changed, by kind, and the rows an update kept although this run did not confirm them. */
-export interface UpdateCounts {
+interface UpdateCounts {
   /** Rows written that the file did not have. */
   addedSamples: number;
   /** Rows whose value (or audit) changed, measured against the same judgments. */

@@ -39,7 +39,7 @@ export function baselineFromRun(run: CollectedRun): BaselineFile {
   return file;
 }
 
-export type { BaselineEntryRef, MergeResult, UpdateCounts } from './apply.js';
+export type { MergeResult } from './apply.js';
 
 export interface MergeOptions {
   /** Remove obsolete entries (RAG_BASELINE=prune). Default false: report them and keep them. */

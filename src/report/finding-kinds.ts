@@ -68,7 +68,7 @@ export const FINDING_KINDS = {
   'too-few-repeats':   { section: 'repeats',     accept: 'run', fails: 'strict', valueMove: false, perSuite: false, unit: 'questions' },
 } as const satisfies Record<string, FindingKindSpec>;
 
-export type FindingKind = keyof typeof FINDING_KINDS;
+type FindingKind = keyof typeof FINDING_KINDS;
 
 /**
  * One way in which an update would change the baseline beyond tolerance. Plain text: each renderer

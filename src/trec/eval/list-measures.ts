@@ -128,7 +128,7 @@ export function utility(list: JudgedList, [a, b, c, d]: readonly number[]): numb
  * relevant documents are reached. With nothing retrieved, trec_eval divides 0 by 0: NaN at the
  * levels it reaches.
  */
-export function interpolatedPrecisions(list: JudgedList, levels: readonly number[]): number[] {
+function interpolatedPrecisions(list: JudgedList, levels: readonly number[]): number[] {
   const values = levels.map(() => 0);
   const targets = levels.map((level) => Math.round(level * list.relevantCount));
   let current = levels.length - 1;

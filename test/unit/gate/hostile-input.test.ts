@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { formatBaseline } from '../../../src/baseline/schema.js';
+import { formatBaseline } from '../../../src/baseline/file/write.js';
 import { workflowAnnotations } from '../../../src/gate/annotations.js';
 import { finishRun } from '../../../src/gate/finish.js';
 import { resolveReporterOptions } from '../../../src/gate/options.js';
