@@ -3,7 +3,6 @@
 // old file or the new one, never a half-written one. A file that cannot be read as a baseline is an error
 // and is never overwritten.
 
-
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { resolveTolerance, type ResolvedTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import { plural } from '../core/present.js';

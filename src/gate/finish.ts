@@ -142,7 +142,11 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
       refused = update.refused;
       // The change was just accepted (or the first baseline recorded): the last line reports the
       // update, not "accept it with …" or "record one with …".
-      if (refused !== undefined || summary.verdict.sections.length > 0 || (!summary.baselineFound && summary.rows.length > 0))
+      if (
+        refused !== undefined ||
+        summary.verdict.sections.length > 0 ||
+        (!summary.baselineFound && summary.rows.length > 0)
+      )
         last = undefined;
       extra.push(describeUpdate({ ...update, path: options.baselineDisplayPath }));
     } catch (error) {

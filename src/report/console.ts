@@ -23,7 +23,6 @@ import {
 } from './wording.js';
 import { escapeConsole } from '../core/escape.js';
 import { andMore, percent } from '../core/present.js';
-import { BASELINE_SCHEMA_VERSION } from '../baseline/file/types.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 import type { Verdict, VerdictSection } from './verdict.js';
 

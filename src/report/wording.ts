@@ -5,7 +5,7 @@ import { andMore, fixed, formatP, listUpTo, plural, signed, wordFor } from '../c
 import { parseSuiteKey, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
 import { FINDING_KINDS } from './finding-kinds.js';
-import type { GateFinding, RowComparison, RunSummary, SummaryRow } from './summary.js';
+import type { GateFinding, RowComparison, SummaryRow } from './summary.js';
 import type { FindingClear, Verdict } from './verdict.js';
 
 export { formatP, plural };
