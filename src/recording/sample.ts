@@ -41,6 +41,11 @@ export interface MetricSample {
   unjudgedIds?: string[];
   /** How many hits in the measure's top k have no judgment (absent when none). */
   unjudgedCount?: number;
+  /**
+   * Set while a sample travels to its collector: its queryId is its test's question, which the test's
+   * earlier samples without a queryId take too (applyTestQuestion). Collected samples never have it.
+   */
+  testQuestion?: true;
 }
 
 /** The parts of a Vitest/Jest matcher context that recording reads. */
