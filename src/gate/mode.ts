@@ -63,3 +63,61 @@ export function resolvePartial(env: Record<string, string | undefined> = process
     `RAG_PARTIAL must be 1 (this job runs a deliberate subset of the tests: baseline questions it does not judge do not fail it) or 0, got ${JSON.stringify(env.RAG_PARTIAL)}.`,
   );
 }
+
+/** How the run was started, as far as the command that runs the tests again depends on it. */
+export interface RunStart {
+  env: Record<string, string | undefined>;
+  /** The folder whose package.json holds the test script (the project root). */
+  rootDir: string;
+  /** The Node flags of the process that runs the reporter (Jest: `--experimental-vm-modules`). */
+  execArgv?: readonly string[];
+}
+
+/**
+ * The command that runs the tests as this run was started, for the messages that say what to run
+ * (record, accept, prune, run again; `RAG_BASELINE=…` goes in front). Started by a package script that
+ * runs the runner (`npm_lifecycle_script` names it, from the package.json in `rootDir`): that script, as
+ * the package manager that ran it runs it (`npm test`, `npm run test:rag`, `pnpm test`, `yarn test`),
+ * with `--run` after a bare `vitest` (which would watch). Otherwise the runner through the package
+ * manager's runner (`npx`, `pnpm exec`, `yarn`), with `NODE_OPTIONS=--experimental-vm-modules` when
+ * Jest runs in its ESM mode.
+ */
+export function runCommandFor(runner: 'vitest' | 'jest' | 'merged', start: RunStart): string {
+  const { env } = start;
+  const manager = packageManagerOf(env.npm_config_user_agent);
+  const script = env.npm_lifecycle_event;
+  const scriptLine = env.npm_lifecycle_script ?? '';
+  const runnerName = runner === 'jest' ? 'jest' : 'vitest';
+  const scriptRunsTests =
+    script !== undefined &&
+    script !== '' &&
+    new RegExp(`\\b${runnerName}\\b`).test(scriptLine) &&
+    (env.npm_package_json === undefined || samePath(dirnameOf(env.npm_package_json), start.rootDir));
+  if (scriptRunsTests) {
+    const watches = runner === 'vitest' && !/\bvitest\s+run\b|--run\b|\bvitest\s+(bench|related)\b/.test(scriptLine);
+    const invocation =
+      manager === 'npm' ? (script === 'test' ? 'npm test' : `npm run ${script}`) : `${manager} ${script}`;
+    return watches ? `${invocation}${manager === 'npm' ? ' --' : ''} --run` : invocation;
+  }
+  const exec = manager === 'pnpm' ? 'pnpm exec' : manager === 'yarn' ? 'yarn' : 'npx';
+  const esmJest =
+    runner === 'jest' &&
+    [...(start.execArgv ?? []), ...(env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--experimental-vm-modules');
+  const command = runner === 'jest' ? `${exec} jest` : `${exec} vitest run`;
+  return esmJest ? `NODE_OPTIONS=--experimental-vm-modules ${command}` : command;
+}
+
+/** npm, pnpm or yarn, from `npm_config_user_agent` (`pnpm/9.1.0 npm/? node/v22…`); npm when unknown. */
+function packageManagerOf(userAgent: string | undefined): 'npm' | 'pnpm' | 'yarn' {
+  const name = /^(\w+)\//.exec(userAgent ?? '')?.[1];
+  return name === 'pnpm' || name === 'yarn' ? name : 'npm';
+}
+
+function dirnameOf(file: string): string {
+  return file.replace(/[\\/][^\\/]*$/, '');
+}
+
+function samePath(a: string, b: string): boolean {
+  const normalise = (path: string) => path.replace(/[\\/]+$/, '').replace(/\\/g, '/');
+  return normalise(a) === normalise(b);
+}
