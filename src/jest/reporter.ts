@@ -30,6 +30,8 @@ import type { RunOutcomes } from '../recording/outcomes.js';
 import { runStampOf } from '../gate/run-identity.js';
 import { RUN_DIRECTORY_ENV } from './recorder.js';
 import { createShardReport, shardReportName, writeShardReport } from '../gate/shard-report.js';
+import { missingSetupNote } from '../gate/setup-diagnosis.js';
+import { jestSetupDiagnosisInput, type JestFileWithProject, type JestTestContextLike } from './setup-check.js';
 
 export type { RagReporterOptions } from '../gate/user-options.js';
 
@@ -131,7 +133,10 @@ export default class RagMatchersJestReporter {
     if (this.shard === undefined) this.baseline ??= readBaselineAhead(this.resolved.baselinePath);
   }
 
-  async onRunComplete(_testContexts: unknown, results: JestAggregatedResultsLike): Promise<void> {
+  async onRunComplete(
+    testContexts: Iterable<JestTestContextLike> | undefined,
+    results: JestAggregatedResultsLike,
+  ): Promise<void> {
     const directory = this.runDirectory;
     if (directory === undefined) return;
     const { records, skippedLines } = readSidecars(directory);
@@ -173,9 +178,13 @@ export default class RagMatchersJestReporter {
       return;
     }
 
+    const setupNote = missingSetupNote(
+      jestSetupDiagnosisInput(this.rootDir, testContexts, results.testResults as readonly JestFileWithProject[]),
+    );
     const result = await finishRun(run, {
       rootDir: this.rootDir,
       options: this.resolved,
+      ...(setupNote === undefined ? {} : { notes: [setupNote] }),
       print: (text) => print(`\n${text}`),
       printError: (text) => print(`\n${text}`),
       printAnnotations: (text) => process.stdout.write(`${text}\n`),

@@ -17,6 +17,8 @@ import { missingBlobShards } from './blobs.js';
 import { publishRunStamp, type RunStamp } from '../recording/run-stamp.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
 import { runStampOf } from '../gate/run-identity.js';
+import { missingSetupNote } from '../gate/setup-diagnosis.js';
+import { vitestSetupDiagnosisInput } from './setup-check.js';
 import { resolve } from 'node:path';
 
 export type { RagReporterOptions } from '../gate/user-options.js';
@@ -133,6 +135,7 @@ export default class RagMatchersVitestReporter implements Reporter {
     // A shard that runs this reporter judges only its own test files (whole suites, so the verdict on
     // them holds): the other shards' files are out of its scope. The whole run is judged by
     // --merge-reports over the shards' blob reports.
+    const setupNote = merging ? undefined : missingSetupNote(vitestSetupDiagnosisInput(vitest, testModules));
     const notes =
       shard === undefined
         ? []
@@ -145,7 +148,7 @@ export default class RagMatchersVitestReporter implements Reporter {
       print: (text) => print(`\n${text}`),
       printError: (text) => vitest.logger.error(`\n${text}`),
       color: shouldUseColor(process.stdout),
-      notes,
+      notes: setupNote === undefined ? notes : [setupNote, ...notes],
       baseline: this.baseline,
       intervals: this.intervals,
     });

@@ -4,6 +4,8 @@
 // assertion fails. Plus the runner corners: a Jest retry keeps only the attempt that counted,
 // test.concurrent attributes each sample to its own test, an empty Jest shard still writes its shard
 // report, and one Vitest file run by two projects records each project's samples apart, naming the project.
+// And a run whose matchers were never registered (a project the root's setupFiles do not reach, a Jest
+// config without the setup file) says what to add and where; the printed fix clears it.
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -246,5 +248,43 @@ describe('one vitest file in two projects', { timeout: 180_000 }, () => {
     expect(recall('worse', 'q-first-fails')).toEqual([0.5]);
     expect(recall('baseline', 'q-ok')).toEqual([1]);
     expect(recall('worse', 'q-ok')).toEqual([1]);
+  });
+});
+
+describe('a Vitest project the root setupFiles do not reach', { timeout: 180_000 }, () => {
+  let project: FixtureProject;
+  beforeAll(() => {
+    project = createProject('vitest', pkg);
+  });
+  afterAll(() => project?.remove());
+
+  it('the reporter says what to add and where, names the known miss, and the printed fix clears it', async () => {
+    const config = ['--config', 'vitest.setup-missing.config.ts'];
+    const missing = await run(project, 'vitest', config);
+    expect(missing.exitCode, describeRun(missing)).toBe(1);
+    expect(missing.stdout).toContain(
+      "2 tests failed because the rag-matchers matchers are not registered (Invalid Chai property: toHaveRecallAtK), in [api] test/questions.test.ts. The root config's setupFiles do not reach its projects. Add setupFiles: ['rag-matchers/vitest'] to the test options of project api (inline in vitest.setup-missing.config.ts; or give it extends: true).\n" +
+        'These known misses (test.fails) passed only because the matcher did not exist: [api] setup/known-miss.test.ts > q-known-miss.',
+    );
+    const fixed = await run(project, 'vitest', config, { EXTENDS: '1' });
+    expect(fixed.exitCode, describeRun(fixed)).toBe(0);
+    expect(fixed.stdout).not.toContain('not registered');
+    expect(fixed.stdout).toContain('No baseline yet');
+  });
+});
+
+describe('a Jest config without the setup file', { timeout: 180_000 }, () => {
+  let project: FixtureProject;
+  beforeAll(() => {
+    project = createProject('jest', pkg);
+  });
+  afterAll(() => project?.remove());
+
+  it('the reporter says to add setupFilesAfterEnv to jest.config.js', async () => {
+    const missing = await run(project, 'jest', ['test/questions.test.js'], { NO_SETUP: '1' });
+    expect(missing.exitCode, describeRun(missing)).toBe(1);
+    expect(missing.stderr).toContain(
+      "2 tests failed because the rag-matchers matchers are not registered (expect(...).toHaveRecallAtK is not a function), in test/questions.test.js. Add setupFilesAfterEnv: ['rag-matchers/jest'] to jest.config.js.",
+    );
   });
 });
