@@ -8,6 +8,8 @@
 //   RAG_PARTIAL=1 (or the option partial) → a deliberate subset: baseline questions the run did not
 //                                           judge are reported, and do not fail it under strict
 
+import { isCiEnvironment } from '../recording/gate-presence.js';
+
 export type BaselineMode = 'compare' | 'update' | 'prune';
 
 export interface BaselineModeResolution {
@@ -38,8 +40,7 @@ export function resolveBaselineMode(
       : raw === 'update' || (raw === '' && flags.updateSnapshots === true)
         ? 'update'
         : 'compare';
-  const ciValue = env.CI?.trim().toLowerCase();
-  const ci = ciValue !== undefined && ciValue !== '' && ciValue !== 'false' && ciValue !== '0';
+  const ci = isCiEnvironment(env);
   if (ci && asked !== 'compare') {
     return {
       mode: 'compare',

@@ -8,6 +8,7 @@ import { writeFileAtomicSync } from '../files/atomic-write.js';
 import { createShardReport, formatShardReport, shardReportName } from './shard-report.js';
 import { validateReporterOptions, type RagReporterOptions } from './user-options.js';
 import { publishDeclaration, resolveDeclaration } from '../recording/declaration.js';
+import { blobReporterInArguments, publishGate } from '../recording/gate-presence.js';
 import { publishRunStamp } from '../recording/run-stamp.js';
 import { runStampOf } from './run-identity.js';
 
@@ -40,6 +41,8 @@ export function ragVitestReporter(
   const declaration = resolveDeclaration(options, root, 'ragVitestReporter');
   publishDeclaration(declaration);
   publishRunStamp(runStampOf(root, declaration));
+  // Blob reports carry the samples to a later --merge-reports, which judges them: not an ungated run.
+  if (blobReporterInArguments(process.argv)) publishGate('deferred');
   return ['rag-matchers/vitest-reporter', options];
 }
 

@@ -14,6 +14,7 @@ import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
+import { publishGate } from '../recording/gate-presence.js';
 import { JEST_REPORTER_STARTED } from '../gate/reporter-options.js';
 import { shouldUseColor } from '../report/console.js';
 import { validateReporterOptions, type RagReporterOptions } from '../gate/user-options.js';
@@ -111,8 +112,10 @@ export default class RagMatchersJestReporter {
       env: process.env,
       source: SOURCE,
     });
-    // Jest starts its workers after the reporters: they inherit the declared measures and record them.
+    // Jest starts its workers after the reporters: they inherit the declared measures and record them,
+    // and know that a reporter judges what they record.
     publishDeclaration(this.resolved.declaration);
+    publishGate('jest');
     (globalThis as Record<symbol, unknown>)[JEST_REPORTER_STARTED] = true;
   }
 

@@ -1,3 +1,4 @@
+import { checkGate } from './gate-presence.js';
 import { publishedRunStamp, RUN_META_KEY } from './run-stamp.js';
 
 /**
@@ -87,6 +88,7 @@ export function isRecording(context: RecordingContext): boolean {
 /** Vitest carries samples on the test itself; elsewhere the installed recorder (if any) takes them. */
 export function recordSample(sample: MetricSample, context: RecordingContext): void {
   const meta = context.task?.meta as Record<string, unknown> | undefined;
+  checkGate(meta !== undefined ? 'vitest' : 'jest');
   if (meta !== undefined) {
     let samples = meta[TASK_META_KEY] as MetricSample[] | undefined;
     if (samples === undefined) {

@@ -8,6 +8,7 @@
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
+import { publishGate } from '../recording/gate-presence.js';
 import { shouldUseColor } from '../report/console.js';
 import { IntervalCache, precomputeIntervals } from '../report/summary.js';
 import { validateReporterOptions, type RagReporterOptions } from '../gate/user-options.js';
@@ -56,8 +57,10 @@ export default class RagMatchersVitestReporter implements Reporter {
       updateSnapshots: vitest.config.snapshotOptions?.updateSnapshot === 'all',
       source: SOURCE,
     });
-    // Before Vitest starts its workers: they inherit the declared measures and the run's stamp.
+    // Before Vitest starts its workers: they inherit the declared measures and the run's stamp, and
+    // know that a reporter judges what they record.
     publishDeclaration(this.resolved.declaration);
+    publishGate('vitest');
     this.stamp = runStampOf(vitest.config.root, this.resolved.declaration);
     publishRunStamp(this.stamp);
   }

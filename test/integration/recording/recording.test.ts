@@ -288,3 +288,37 @@ describe('a Jest config without the setup file', { timeout: 180_000 }, () => {
     );
   });
 });
+
+describe('a Vitest run whose command line drops the rag-matchers reporter', { timeout: 180_000 }, () => {
+  let project: FixtureProject;
+  beforeAll(() => {
+    project = createProject('vitest', pkg);
+  });
+  afterAll(() => project?.remove());
+
+  it('fails in CI naming the reporter to add; the printed flag keeps the gate; blob reports are exempt', async () => {
+    const files = ['test/questions.test.ts'];
+    const recorded = await run(project, 'vitest', files, { RAG_BASELINE: 'update' });
+    expect(recorded.exitCode, describeRun(recorded)).toBe(0);
+    const dropped = await run(project, 'vitest', [...files, '--reporter=dot'], { CI: 'true' });
+    expect(dropped.exitCode, describeRun(dropped)).toBe(1);
+    expect(dropped.stdout + dropped.stderr).toContain(
+      'rag-matchers: these tests record retrieval measures, but no rag-matchers reporter is in this run: nothing compares them with rag-baseline.json, and in CI that fails the run.',
+    );
+    const kept = await run(project, 'vitest', [...files, '--reporter=dot', '--reporter=rag-matchers/vitest-reporter'], {
+      CI: 'true',
+    });
+    expect(kept.exitCode, describeRun(kept)).toBe(0);
+    expect(kept.stdout).toContain('No retrieval regressions');
+    const blob = await run(
+      project,
+      'vitest',
+      [...files, '--reporter=blob', '--outputFile=.vitest-reports/blob-1-1.json'],
+      {
+        CI: 'true',
+      },
+    );
+    expect(blob.exitCode, describeRun(blob)).toBe(0);
+    expect(blob.stdout + blob.stderr).not.toContain('no rag-matchers reporter');
+  });
+});
