@@ -17,7 +17,7 @@ const PREFIXED_NUMBER = /^([A-Za-z]+)[-_]?\d+$/;
  * path, the separators it uses (`:`, `#`, `|`, `@`), a `<prefix>-<n>` id's prefix. Two ids of one
  * corpus (`refund-policy`, `invoices`; `doc-1`, `doc-7`) have one shape.
  */
-export function idShape(id: string): string {
+function idShape(id: string): string {
   const features: string[] = [];
   const base = documentKeyOf(id);
   if (base !== id) features.push(chunkShape(id.slice(base.length + '#chunk-'.length)));
@@ -67,7 +67,7 @@ function scalarFields(hit: Fields): Map<string, string | number> {
 }
 
 /** The object hits' fields, as paths, in the order the first hits show them; [] for hits that are ids. */
-export function hitFieldPaths(hits: readonly Hit[]): string[] {
+function hitFieldPaths(hits: readonly Hit[]): string[] {
   const paths = new Set<string>();
   for (const hit of hits.slice(0, SAMPLED_IDS)) {
     const object = unwrapHit(hit);

@@ -66,7 +66,7 @@ export function resolvePartial(env: Record<string, string | undefined> = process
 }
 
 /** How the run was started, as far as the command that runs the tests again depends on it. */
-export interface RunStart {
+interface RunStart {
   env: Record<string, string | undefined>;
   /** The folder whose package.json holds the test script (the project root). */
   rootDir: string;

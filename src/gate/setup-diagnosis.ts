@@ -55,7 +55,7 @@ export function missingMatcherIn(message: string, matcherNames: ReadonlySet<stri
 }
 
 /** The setup line each runner needs. */
-export const SETUP_LINE = {
+const SETUP_LINE = {
   vitest: "setupFiles: ['rag-matchers/vitest']",
   jest: "setupFilesAfterEnv: ['rag-matchers/jest']",
 } as const;

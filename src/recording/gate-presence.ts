@@ -8,13 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 /** Set by a reporter before the workers start: `vitest`, `jest`, or `deferred` (blob reports merged later). */
-export const GATE_ENV = 'RAG_MATCHERS_GATE';
+const GATE_ENV = 'RAG_MATCHERS_GATE';
 /** `RAG_UNGATED=1`: the run is deliberately ungated (no reporter on purpose). */
-export const UNGATED_ENV = 'RAG_UNGATED';
+const UNGATED_ENV = 'RAG_UNGATED';
 /** The baseline's file name where the docs put it. */
 const BASELINE_FILE = 'rag-baseline.json';
 
-export type GateKind = 'vitest' | 'jest' | 'deferred';
+type GateKind = 'vitest' | 'jest' | 'deferred';
 
 /** Tells the workers a reporter (or a later merge) judges this run; call before they start. */
 export function publishGate(kind: GateKind, env: Record<string, string | undefined> = process.env): void {

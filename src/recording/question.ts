@@ -288,7 +288,7 @@ export class QuestionRecorder {
 }
 
 /** The warning for a test whose per-question matchers measured one measure for two questions. */
-export function twoQuestionsWarning(test: string, measure: string, first: string, second: string): string {
+function twoQuestionsWarning(test: string, measure: string, first: string, second: string): string {
   return (
     `rag-matchers: the test "${test}" records ${measure} for two questions, queryId '${first}' and queryId '${second}'. ` +
     'One test is one question: split it into one test per question (test.each), or give every matcher of the test the same queryId.'
