@@ -280,6 +280,27 @@ describe('a Jest config without the setup file', { timeout: 180_000 }, () => {
   });
   afterAll(() => project?.remove());
 
+  it('a command line whose --reporters drops ours fails in CI naming it; the printed flag keeps the gate', async () => {
+    // No declared measures: a reporter named on the command line has its default options.
+    const files = ['test/questions.test.js'];
+    const undeclared = { MEASURES: '[]' };
+    const recorded = await run(project, 'jest', files, { ...undeclared, RAG_BASELINE: 'update' });
+    expect(recorded.exitCode, describeRun(recorded)).toBe(0);
+    const dropped = await run(project, 'jest', [...files, '--reporters=default'], { ...undeclared, CI: 'true' });
+    expect(dropped.exitCode, describeRun(dropped)).toBe(1);
+    expect(dropped.stderr).toContain(
+      "nothing compares them with rag-baseline.json, and in CI that fails the run. To gate them, add ragJestReporter({ baseline: 'rag-baseline.json' }) (from 'rag-matchers') to reporters in the Jest config that ran these tests — in a monorepo, the package's own config; a command-line --reporters replaces the configured list, so add --reporters=rag-matchers/jest-reporter to it.",
+    );
+    const kept = await run(
+      project,
+      'jest',
+      [...files, '--reporters=default', '--reporters=rag-matchers/jest-reporter'],
+      { ...undeclared, CI: 'true' },
+    );
+    expect(kept.exitCode, describeRun(kept)).toBe(0);
+    expect(kept.stderr).toContain('No retrieval regressions');
+  });
+
   it('the reporter says to add setupFilesAfterEnv to jest.config.js', async () => {
     const missing = await run(project, 'jest', ['test/questions.test.js'], { NO_SETUP: '1' });
     expect(missing.exitCode, describeRun(missing)).toBe(1);
