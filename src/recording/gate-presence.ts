@@ -47,8 +47,8 @@ export function baselineNearby(start: string): string | undefined {
 export function ungatedMessage(runner: 'vitest' | 'jest', baseline: string, ci: boolean): string {
   const add =
     runner === 'vitest'
-      ? `add ragVitestReporter({ baseline: '${baseline}' }) (from 'rag-matchers') to test.reporters in the Vitest config that ran these tests — in a monorepo, the package's own config; a command-line --reporter replaces the configured list, so add --reporter=rag-matchers/vitest-reporter to it`
-      : `add ragJestReporter({ baseline: '${baseline}' }) (from 'rag-matchers') to reporters in the Jest config that ran these tests — in a monorepo, the package's own config; a command-line --reporters replaces the configured list, so add --reporters=rag-matchers/jest-reporter to it`;
+      ? `add ragVitestReporter({ baseline: '${baseline}' }) (from 'rag-matchers') to test.reporters in the Vitest config that ran these tests — in a monorepo, the package's own config; a command-line --reporter replaces the configured list, so add --reporter=rag-matchers/vitest-reporter to it (named there, it takes its default options: keep measures and other options by leaving the configured list in place)`
+      : `add ragJestReporter({ baseline: '${baseline}' }) (from 'rag-matchers') to reporters in the Jest config that ran these tests — in a monorepo, the package's own config; a command-line --reporters replaces the configured list, so add --reporters=rag-matchers/jest-reporter to it (named there, it takes its default options: keep measures and other options by leaving the configured list in place)`;
   return (
     `rag-matchers: these tests record retrieval measures, but no rag-matchers reporter is in this run: nothing compares them with ${baseline}${ci ? ', and in CI that fails the run' : ''}. ` +
     `To gate them, ${add}. If this run is deliberately ungated, set ${UNGATED_ENV}=1.`

@@ -289,7 +289,7 @@ describe('a Jest config without the setup file', { timeout: 180_000 }, () => {
     const dropped = await run(project, 'jest', [...files, '--reporters=default'], { ...undeclared, CI: 'true' });
     expect(dropped.exitCode, describeRun(dropped)).toBe(1);
     expect(dropped.stderr).toContain(
-      "nothing compares them with rag-baseline.json, and in CI that fails the run. To gate them, add ragJestReporter({ baseline: 'rag-baseline.json' }) (from 'rag-matchers') to reporters in the Jest config that ran these tests — in a monorepo, the package's own config; a command-line --reporters replaces the configured list, so add --reporters=rag-matchers/jest-reporter to it.",
+      "nothing compares them with rag-baseline.json, and in CI that fails the run. To gate them, add ragJestReporter({ baseline: 'rag-baseline.json' }) (from 'rag-matchers') to reporters in the Jest config that ran these tests — in a monorepo, the package's own config; a command-line --reporters replaces the configured list, so add --reporters=rag-matchers/jest-reporter to it (named there, it takes its default options: keep measures and other options by leaving the configured list in place).",
     );
     const kept = await run(
       project,

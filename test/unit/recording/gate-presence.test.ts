@@ -30,7 +30,7 @@ afterEach(() => {
 });
 
 const WARNING =
-  "rag-matchers: these tests record retrieval measures, but no rag-matchers reporter is in this run: nothing compares them with ../../rag-baseline.json. To gate them, add ragVitestReporter({ baseline: '../../rag-baseline.json' }) (from 'rag-matchers') to test.reporters in the Vitest config that ran these tests — in a monorepo, the package's own config; a command-line --reporter replaces the configured list, so add --reporter=rag-matchers/vitest-reporter to it. If this run is deliberately ungated, set RAG_UNGATED=1.";
+  "rag-matchers: these tests record retrieval measures, but no rag-matchers reporter is in this run: nothing compares them with ../../rag-baseline.json. To gate them, add ragVitestReporter({ baseline: '../../rag-baseline.json' }) (from 'rag-matchers') to test.reporters in the Vitest config that ran these tests — in a monorepo, the package's own config; a command-line --reporter replaces the configured list, so add --reporter=rag-matchers/vitest-reporter to it (named there, it takes its default options: keep measures and other options by leaving the configured list in place). If this run is deliberately ungated, set RAG_UNGATED=1.";
 
 describe('baselineNearby', () => {
   it('the package folder, then each folder up to the repository root', () => {
@@ -52,7 +52,7 @@ describe('checkGate', () => {
 
   it('in CI it throws, failing the asserting test; Jest names its reporter', () => {
     expect(() => checkGate('jest', { CI: 'true' }, pkg, () => [])).toThrow(
-      "rag-matchers: these tests record retrieval measures, but no rag-matchers reporter is in this run: nothing compares them with ../../rag-baseline.json, and in CI that fails the run. To gate them, add ragJestReporter({ baseline: '../../rag-baseline.json' }) (from 'rag-matchers') to reporters in the Jest config that ran these tests — in a monorepo, the package's own config; a command-line --reporters replaces the configured list, so add --reporters=rag-matchers/jest-reporter to it. If this run is deliberately ungated, set RAG_UNGATED=1.",
+      "rag-matchers: these tests record retrieval measures, but no rag-matchers reporter is in this run: nothing compares them with ../../rag-baseline.json, and in CI that fails the run. To gate them, add ragJestReporter({ baseline: '../../rag-baseline.json' }) (from 'rag-matchers') to reporters in the Jest config that ran these tests — in a monorepo, the package's own config; a command-line --reporters replaces the configured list, so add --reporters=rag-matchers/jest-reporter to it (named there, it takes its default options: keep measures and other options by leaving the configured list in place). If this run is deliberately ungated, set RAG_UNGATED=1.",
     );
   });
 
