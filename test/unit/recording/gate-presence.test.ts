@@ -45,8 +45,12 @@ describe('baselineNearby', () => {
 describe('checkGate', () => {
   it('no reporter, a baseline at the repository root: one warning per worker naming the reporter and the config', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    checkGate('vitest', {}, pkg, () => []);
-    checkGate('vitest', {}, pkg, () => []);
+    const env: Record<string, string | undefined> = {};
+    checkGate('vitest', env, pkg, () => []);
+    checkGate('vitest', env, pkg, () => []);
+    // The next test file of the same worker (a fresh module instance under Vitest's isolation) is silent.
+    resetGateCheck();
+    checkGate('vitest', env, pkg, () => []);
     expect(warn.mock.calls).toEqual([[WARNING]]);
   });
 
