@@ -3,6 +3,7 @@ import type { Hit } from '../../src/core/types.js';
 import type { RankedRow, RankingExplanation } from '../../src/core/explain.js';
 import { codePoints, escapeConsole } from '../../src/core/escape.js';
 import { listUpTo } from '../../src/core/present.js';
+import { fieldsLine, keyFunctionThatWouldMatch, shapesDiffer } from './alignment.js';
 import type { MatcherUtils } from './context.js';
 
 /** Rows shown at most in a ranked list; the rest is summarised with a count. */
@@ -79,7 +80,9 @@ export function formatMissing(explanation: RankingExplanation, k: number | undef
 /**
  * When no hit matched any annotation, the usual cause is two key shapes (annotation `doc-1`, hits
  * `doc-1#chunk-0`): show both and the likely fix — `granularity: 'document'`, the framework field that
- * would have matched (`metadata.source` under a vector store's `Document.id`), or one Unicode form.
+ * would have matched (`metadata.source` under a vector store's `Document.id`), a key function over two
+ * fields of the hits (`metadata.source` and `metadata.chunk`), or one Unicode form. When both sides
+ * are ids of one shape and nothing would have matched, it is a genuine miss: nothing is said.
  */
 export function formatAlignmentDiagnosis(
   explanation: RankingExplanation,
@@ -90,23 +93,39 @@ export function formatAlignmentDiagnosis(
   if (rows.length === 0 || judgedIds.length === 0) return '';
   const judged = new Set(judgedIds);
   if (rows.some((row) => judged.has(row.key))) return formatNormalizationDiagnosis(explanation, judgedIds);
-  const hitKeys = rows.slice(0, 3).map((row) => shortKey(row.key));
-  const annotationIds = judgedIds.slice(0, 3).map(shortKey);
   const documentsMatch = rows.some((row) => judged.has(documentKeyOf(row.key)));
   const field = documentsMatch ? undefined : fieldThatWouldMatch(hits, judged);
+  const keyFunction = documentsMatch || field !== undefined ? undefined : keyFunctionThatWouldMatch(hits, judged);
   const normalization = formatNormalizationDiagnosis(explanation, judgedIds);
+  const mismatch =
+    documentsMatch ||
+    field !== undefined ||
+    keyFunction !== undefined ||
+    normalization !== '' ||
+    shapesDiffer(
+      judgedIds,
+      rows.map((row) => row.key),
+    );
+  if (!mismatch) return '';
+  const hitKeys = rows.slice(0, 3).map((row) => shortKey(row.key));
+  const annotationIds = judgedIds.slice(0, 3).map(shortKey);
   const fix = documentsMatch
-    ? "Your annotations name documents and your hits are chunks: pass { granularity: 'document' }."
+    ? ["Your annotations name documents and your hits are chunks: pass { granularity: 'document' }."]
     : field !== undefined
-      ? `The hits' ${field} would have matched: pass { key: '${field}' }.`
-      : normalization !== ''
-        ? ''
-        : 'Make both sides use the same ids: pass { key: (hit) => … } returning the id your annotations use, or annotate with the hit keys.';
+      ? [`The hits' ${field} would have matched: pass { key: '${field}' }.`]
+      : keyFunction !== undefined
+        ? [fieldsLine(hits), `These fields would have matched: pass ${keyFunction}.`]
+        : normalization !== ''
+          ? []
+          : [
+              fieldsLine(hits),
+              'Make both sides use the same ids: pass { key: (hit) => … } returning the id your annotations use, or annotate with the hit keys.',
+            ];
   return [
     'No hit matched any annotation. The two sides use different ids:',
     `  annotation ids: ${annotationIds.join(', ')}`,
     `  hit keys:       ${hitKeys.join(', ')}`,
-    ...[fix, normalization].filter((line) => line !== ''),
+    ...[...fix, normalization].filter((line) => line !== ''),
   ].join('\n');
 }
 

@@ -129,7 +129,7 @@ export function isDocumentScorePair(hit: unknown): hit is readonly [object, numb
 }
 
 /** The hit the key rules read: the document of a `[Document, score]` pair, else the hit itself. */
-function unwrapHit(hit: Hit): Hit {
+export function unwrapHit(hit: Hit): Hit {
   return isDocumentScorePair(hit) ? hit[0] : hit;
 }
 

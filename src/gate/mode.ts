@@ -9,6 +9,7 @@
 //                                           judge are reported, and do not fail it under strict
 
 import { closestName } from '../core/suggest.js';
+import { isCiEnvironment } from '../recording/gate-presence.js';
 
 export type BaselineMode = 'compare' | 'update' | 'prune';
 
@@ -40,8 +41,7 @@ export function resolveBaselineMode(
       : raw === 'update' || (raw === '' && flags.updateSnapshots === true)
         ? 'update'
         : 'compare';
-  const ciValue = env.CI?.trim().toLowerCase();
-  const ci = ciValue !== undefined && ciValue !== '' && ciValue !== 'false' && ciValue !== '0';
+  const ci = isCiEnvironment(env);
   if (ci && asked !== 'compare') {
     return {
       mode: 'compare',
@@ -79,4 +79,62 @@ const SWITCH_WORDS = new Map([
 /** ` (did you mean RAG_BASELINE=update?)`, or '' without a guess. */
 function variableGuess(name: string, guess: string | undefined): string {
   return guess === undefined ? '' : ` (did you mean ${name}=${guess}?)`;
+}
+
+/** How the run was started, as far as the command that runs the tests again depends on it. */
+interface RunStart {
+  env: Record<string, string | undefined>;
+  /** The folder whose package.json holds the test script (the project root). */
+  rootDir: string;
+  /** The Node flags of the process that runs the reporter (Jest: `--experimental-vm-modules`). */
+  execArgv?: readonly string[];
+}
+
+/**
+ * The command that runs the tests as this run was started, for the messages that say what to run
+ * (record, accept, prune, run again; `RAG_BASELINE=…` goes in front). Started by a package script that
+ * runs the runner (`npm_lifecycle_script` names it, from the package.json in `rootDir`): that script, as
+ * the package manager that ran it runs it (`npm test`, `npm run test:rag`, `pnpm test`, `yarn test`),
+ * with `--run` after a bare `vitest` (which would watch). Otherwise the runner through the package
+ * manager's runner (`npx`, `pnpm exec`, `yarn`), with `NODE_OPTIONS=--experimental-vm-modules` when
+ * Jest runs in its ESM mode.
+ */
+export function runCommandFor(runner: 'vitest' | 'jest' | 'merged', start: RunStart): string {
+  const { env } = start;
+  const manager = packageManagerOf(env.npm_config_user_agent);
+  const script = env.npm_lifecycle_event;
+  const scriptLine = env.npm_lifecycle_script ?? '';
+  const runnerName = runner === 'jest' ? 'jest' : 'vitest';
+  const scriptRunsTests =
+    script !== undefined &&
+    script !== '' &&
+    new RegExp(`\\b${runnerName}\\b`).test(scriptLine) &&
+    (env.npm_package_json === undefined || samePath(dirnameOf(env.npm_package_json), start.rootDir));
+  if (scriptRunsTests) {
+    const watches = runner === 'vitest' && !/\bvitest\s+run\b|--run\b|\bvitest\s+(bench|related)\b/.test(scriptLine);
+    const invocation =
+      manager === 'npm' ? (script === 'test' ? 'npm test' : `npm run ${script}`) : `${manager} ${script}`;
+    return watches ? `${invocation}${manager === 'npm' ? ' --' : ''} --run` : invocation;
+  }
+  const exec = manager === 'pnpm' ? 'pnpm exec' : manager === 'yarn' ? 'yarn' : 'npx';
+  const esmJest =
+    runner === 'jest' &&
+    [...(start.execArgv ?? []), ...(env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--experimental-vm-modules');
+  const command = runner === 'jest' ? `${exec} jest` : `${exec} vitest run`;
+  return esmJest ? `NODE_OPTIONS=--experimental-vm-modules ${command}` : command;
+}
+
+/** npm, pnpm or yarn, from `npm_config_user_agent` (`pnpm/9.1.0 npm/? node/v22…`); npm when unknown. */
+function packageManagerOf(userAgent: string | undefined): 'npm' | 'pnpm' | 'yarn' {
+  const name = /^(\w+)\//.exec(userAgent ?? '')?.[1];
+  return name === 'pnpm' || name === 'yarn' ? name : 'npm';
+}
+
+function dirnameOf(file: string): string {
+  return file.replace(/[\\/][^\\/]*$/, '');
+}
+
+function samePath(a: string, b: string): boolean {
+  const normalise = (path: string) => path.replace(/[\\/]+$/, '').replace(/\\/g, '/');
+  return normalise(a) === normalise(b);
 }

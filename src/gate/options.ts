@@ -7,7 +7,6 @@ import { resolveTolerance, type ResolvedTolerance } from '../core/regression-rul
 import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type WorkerDeclaration } from '../recording/declaration.js';
 import type { CollectedRun } from '../recording/collected.js';
-import { acceptCommandFor } from '../report/wording.js';
 import { optionFilesProblem } from './option-files.js';
 import {
   DEFAULT_BASELINE_PATH,
@@ -18,7 +17,7 @@ import {
   type ReportFileOption,
 } from './user-options.js';
 import type { SummaryOptions } from '../report/summary.js';
-import { resolveBaselineMode, resolvePartial, type BaselineMode } from './mode.js';
+import { resolveBaselineMode, resolvePartial, runCommandFor, type BaselineMode } from './mode.js';
 
 /** The options resolved; the report files (json, markdown, html: REPORT_FILE_OPTIONS) as absolute paths. */
 export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption, string>> {
@@ -52,9 +51,9 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   /** Repeated runs, in CI: the fewest runs of a question, the largest spread. */
   minRepeats?: number;
   maxSpread?: number;
-  /** `RAG_BASELINE=update npx vitest run` or `… npx jest`. */
+  /** `RAG_BASELINE=update npx vitest run`, `… npx jest`, or the package script that ran the tests (mode.ts, runCommandFor). */
   acceptCommand: string;
-  /** `RAG_BASELINE=prune npx vitest run` or `… npx jest`. */
+  /** The same with `RAG_BASELINE=prune`. */
   pruneCommand: string;
   /** The measures recorded for every question, as the test workers receive them. */
   declaration: WorkerDeclaration;
@@ -111,10 +110,23 @@ export function resolveReporterOptions(
       minRepeats: checked.minRepeats,
       maxSpread: checked.maxSpread,
     }),
-    acceptCommand: acceptCommandFor(context.runner),
-    pruneCommand: acceptCommandFor(context.runner, 'prune'),
+    ...acceptCommands(context),
     declaration: resolveDeclaration(checked, context.rootDir, context.source),
   };
+}
+
+/** The update and prune commands, as the run was started. */
+function acceptCommands(context: {
+  rootDir: string;
+  runner: CollectedRun['runner'];
+  env?: Record<string, string | undefined>;
+}): { acceptCommand: string; pruneCommand: string } {
+  const command = runCommandFor(context.runner, {
+    env: context.env ?? process.env,
+    rootDir: context.rootDir,
+    execArgv: process.execArgv,
+  });
+  return { acceptCommand: `RAG_BASELINE=update ${command}`, pruneCommand: `RAG_BASELINE=prune ${command}` };
 }
 
 /**

@@ -9,6 +9,7 @@ import { createShardReport, formatShardReport, shardReportName } from './shard-r
 import { validateReporterOptions, type RagReporterOptions } from './user-options.js';
 import { withoutStack } from './mistake.js';
 import { publishDeclaration, resolveDeclaration } from '../recording/declaration.js';
+import { blobReporterInArguments, publishGate } from '../recording/gate-presence.js';
 import { publishRunStamp } from '../recording/run-stamp.js';
 import { runStampOf } from './run-identity.js';
 
@@ -46,6 +47,8 @@ export function ragVitestReporter(
   }
   publishDeclaration(declaration);
   publishRunStamp(runStampOf(root, declaration));
+  // Blob reports carry the samples to a later --merge-reports, which judges them: not an ungated run.
+  if (blobReporterInArguments(process.argv)) publishGate('deferred');
   return ['rag-matchers/vitest-reporter', options];
 }
 

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { cleanSample, toPosixPath, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import type { FileOutcome, NotJudgedReason, RunOutcomes } from '../recording/outcomes.js';
+import { applyTestQuestion } from '../recording/question.js';
+import type { MetricSample } from '../recording/sample.js';
 import { SIDECAR_PREFIX, SIDECAR_SUFFIX, type SidecarRecord } from './recorder.js';
 
 /** What Jest reports per test (AssertionResult), as far as matching needs it. */
@@ -215,7 +217,16 @@ export function collectJestRun(
   context: JestRunContext & { absent?: RunOutcomes['absent'] } = {},
 ): CollectedRun {
   const outcomesByPath = new Map(files.map((file) => [file.testFilePath, file.testResults]));
-  const located = lastAttempts(records, files).map((record, order) => ({
+  const counted = lastAttempts(records, files);
+  const byTest = new Map<string, MetricSample[]>();
+  for (const record of counted) {
+    const key = testKeyOf(record);
+    const samples = byTest.get(key);
+    if (samples === undefined) byTest.set(key, [record.sample]);
+    else samples.push(record.sample);
+  }
+  for (const samples of byTest.values()) applyTestQuestion(samples);
+  const located = counted.map((record, order) => ({
     order,
     sample: {
       ...record.sample,

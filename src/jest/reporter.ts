@@ -14,6 +14,7 @@ import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
+import { publishGate } from '../recording/gate-presence.js';
 import { JEST_REPORTER_STARTED } from '../gate/reporter-options.js';
 import { shouldUseColor } from '../report/console.js';
 import { validateReporterOptions, type RagReporterOptions } from '../gate/user-options.js';
@@ -31,6 +32,8 @@ import type { RunOutcomes } from '../recording/outcomes.js';
 import { runStampOf } from '../gate/run-identity.js';
 import { RUN_DIRECTORY_ENV } from './recorder.js';
 import { createShardReport, shardReportName, writeShardReport } from '../gate/shard-report.js';
+import { missingSetupNote } from '../gate/setup-diagnosis.js';
+import { jestSetupDiagnosisInput, type JestFileWithProject, type JestTestContextLike } from './setup-check.js';
 
 export type { RagReporterOptions } from '../gate/user-options.js';
 
@@ -115,8 +118,10 @@ export default class RagMatchersJestReporter {
     } catch (error) {
       throw isMistake(error) ? asMistake(error) : error;
     }
-    // Jest starts its workers after the reporters: they inherit the declared measures and record them.
+    // Jest starts its workers after the reporters: they inherit the declared measures and record them,
+    // and know that a reporter judges what they record.
     publishDeclaration(this.resolved.declaration);
+    publishGate('jest');
     (globalThis as Record<symbol, unknown>)[JEST_REPORTER_STARTED] = true;
   }
 
@@ -137,7 +142,10 @@ export default class RagMatchersJestReporter {
     if (this.shard === undefined) this.baseline ??= readBaselineAhead(this.resolved.baselinePath);
   }
 
-  async onRunComplete(_testContexts: unknown, results: JestAggregatedResultsLike): Promise<void> {
+  async onRunComplete(
+    testContexts: Iterable<JestTestContextLike> | undefined,
+    results: JestAggregatedResultsLike,
+  ): Promise<void> {
     const directory = this.runDirectory;
     if (directory === undefined) return;
     const { records, skippedLines } = readSidecars(directory);
@@ -179,9 +187,13 @@ export default class RagMatchersJestReporter {
       return;
     }
 
+    const setupNote = missingSetupNote(
+      jestSetupDiagnosisInput(this.rootDir, testContexts, results.testResults as readonly JestFileWithProject[]),
+    );
     const result = await finishRun(run, {
       rootDir: this.rootDir,
       options: this.resolved,
+      ...(setupNote === undefined ? {} : { notes: [setupNote] }),
       print: (text) => print(`\n${text}`),
       printError: (text) => print(`\n${text}`),
       printAnnotations: (text) => process.stdout.write(`${text}\n`),

@@ -117,6 +117,7 @@ export function cleanSample(value: unknown): MetricSample | undefined {
   if (typeof raw.queryId === 'string') sample.queryId = raw.queryId;
   if (typeof raw.repeat === 'number' && Number.isInteger(raw.repeat) && raw.repeat > 0) sample.repeat = raw.repeat;
   if (raw.verdictOnly === true) sample.verdictOnly = true;
+  if (raw.testQuestion === true) sample.testQuestion = true;
   if (typeof raw.labels === 'string') sample.labels = raw.labels;
   if (
     typeof raw.unjudgedCount === 'number' &&

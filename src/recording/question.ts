@@ -3,6 +3,8 @@
 // that question from the hits, judgments and options it was given, before its own assertion decides
 // anything; later matchers for the same question in the same test attempt record no declared measure
 // again, and a measure that is not declared is recorded once per question.
+// One test is one question: a per-question matcher without a queryId takes the one queryId another
+// per-question matcher of its test gave (set-level matchers name their own questions and take no part).
 import { relative } from 'node:path';
 import type { MeasurePlan } from '../core/evaluate.js';
 import { unjudgedAtCutoff, type JudgmentAudit } from '../core/judgment-audit.js';
@@ -17,6 +19,8 @@ interface TestPlace {
   key: object | string;
   /** Changes with each retry or repeat of the test. */
   attempt: string;
+  /** The test's title, for messages. */
+  name: string;
   /** Absolute test file path, when known. */
   filePath: string | undefined;
   /** Where its describe titles are read from (only when suite overrides need them): a Vitest task or a jest-circus test. */
@@ -79,6 +83,7 @@ function placeOf(context: RecordingContext): TestPlace | undefined {
     return {
       key: task,
       attempt: `${result?.repeatCount ?? 0}:${result?.retryCount ?? 0}`,
+      name: task.name ?? '',
       filePath: task.file?.filepath,
       vitestTask: task,
       circusTest: undefined,
@@ -89,6 +94,7 @@ function placeOf(context: RecordingContext): TestPlace | undefined {
     return {
       key: test,
       attempt: String(test.invocations ?? 0),
+      name: test.name,
       filePath: context.testPath,
       vitestTask: undefined,
       circusTest: test,
@@ -97,6 +103,7 @@ function placeOf(context: RecordingContext): TestPlace | undefined {
   return {
     key: `${context.testPath ?? ''}\n${context.currentTestName}`,
     attempt: '0',
+    name: context.currentTestName,
     filePath: context.testPath,
     vitestTask: undefined,
     circusTest: undefined,
@@ -114,6 +121,16 @@ interface TestRecording {
   attempt: string;
   /** Question key → measures recorded for it in this attempt. */
   questions: Map<string, Set<string>>;
+  /** The first queryId a per-question matcher of this attempt gave: the test's question. */
+  question: string | undefined;
+  /** Whether a per-question matcher recorded without any queryId before the test's question was known. */
+  anonymousRecorded: boolean;
+  /** Measure → the explicit queryId per-question matchers recorded it under (for the two-questions warning). */
+  explicitIds: Map<string, string>;
+  /** The two-questions warning is given once per attempt. */
+  warned: boolean;
+  /** The test's name as a warning shows it. */
+  name: string;
 }
 
 const byObject = new WeakMap<object, TestRecording>();
@@ -122,7 +139,15 @@ const byName = new Map<string, TestRecording>();
 function recordingOf(place: TestPlace): TestRecording {
   const existing = typeof place.key === 'string' ? byName.get(place.key) : byObject.get(place.key);
   if (existing !== undefined && existing.attempt === place.attempt) return existing;
-  const fresh: TestRecording = { attempt: place.attempt, questions: new Map() };
+  const fresh: TestRecording = {
+    attempt: place.attempt,
+    questions: new Map(),
+    question: undefined,
+    anonymousRecorded: false,
+    explicitIds: new Map(),
+    warned: false,
+    name: place.name,
+  };
   if (typeof place.key === 'string') byName.set(place.key, fresh);
   else byObject.set(place.key, fresh);
   return fresh;
@@ -149,6 +174,16 @@ export interface QuestionMeasurement {
   audit?: () => JudgmentAudit;
 }
 
+/** How a matcher call takes part in its test's question (see questionRecorder). */
+interface QuestionRole {
+  /** The test's recording (undefined: the matcher runs outside a test the runner names). */
+  test: TestRecording | undefined;
+  /** A per-question matcher (set-level matchers name their own questions). */
+  perQuestion: boolean;
+  /** The samples say that their queryId is the test's question (collectors give it to earlier samples without one). */
+  marked: boolean;
+}
+
 /**
  * One matcher call's recording, in two steps: `plan` says which declared measures are due (so that a
  * matcher can measure them in the pass that measures its own), `record` records them and the
@@ -161,11 +196,13 @@ export class QuestionRecorder {
 
   constructor(
     private readonly context: RecordingContext,
-    private readonly queryId: string | undefined,
+    /** The question: the matcher's queryId, else the one its test's other per-question matchers gave. */
+    readonly queryId: string | undefined,
     /** The measures recorded for the question in this attempt; undefined: no declaration applies. */
     private readonly recorded: Set<string> | undefined,
     declared: readonly string[],
     private readonly questions: Map<string, Set<string>> | undefined,
+    private readonly role: QuestionRole = { test: undefined, perQuestion: false, marked: false },
   ) {
     this.declared = declared;
     this.plan = recorded === undefined && questions !== undefined ? planFor(declared) : undefined;
@@ -182,9 +219,11 @@ export class QuestionRecorder {
     auditOf?: () => JudgmentAudit,
   ): void {
     const { context, queryId } = this;
+    if (this.role.perQuestion) for (const sample of own) this.asQuestion(sample);
     // Worked out only when something is recorded (a test outside a reporter's run records nothing).
     const audit = auditOf !== undefined && isRecording(context) ? auditOf() : undefined;
     if (this.questions === undefined) {
+      this.noteExplicit(own.map((sample) => sample.measure));
       for (const sample of own) recordSample(withAudit(sample, audit), context);
       return;
     }
@@ -195,6 +234,7 @@ export class QuestionRecorder {
       if (declaredValues === undefined) throw new TypeError('QuestionRecorder.record: the declared values are due.');
       recorded = new Set();
       this.questions.set(queryId ?? '', recorded);
+      this.noteExplicit([...this.declared, ...own.map((sample) => sample.measure)]);
       for (const measure of this.declared) {
         const sample: MetricSample = { measure, value: declaredValues[measure] as number };
         // The matcher's own assertion on this very measure: its threshold and verdict go with the value,
@@ -205,9 +245,12 @@ export class QuestionRecorder {
         if (mine?.negated === true) sample.negated = true;
         if (mine !== undefined) carried.add(mine);
         if (queryId !== undefined) sample.queryId = queryId;
+        if (this.role.marked) sample.testQuestion = true;
         recordSample(withAudit(sample, audit), context);
         recorded.add(measure);
       }
+    } else {
+      this.noteExplicit(own.map((sample) => sample.measure));
     }
     for (const sample of own) {
       if (carried.has(sample)) continue;
@@ -221,6 +264,35 @@ export class QuestionRecorder {
       recordSample(withAudit(sample, audit), context);
     }
   }
+
+  /** A per-question matcher's own sample, under the test's question. */
+  private asQuestion(sample: MetricSample): void {
+    if (this.queryId !== undefined) sample.queryId = this.queryId;
+    if (this.role.marked) sample.testQuestion = true;
+  }
+
+  /** Remembers which explicit question recorded these measures, and warns when another one already did. */
+  private noteExplicit(measures: readonly string[]): void {
+    const test = this.role.test;
+    const queryId = this.queryId;
+    if (!this.role.perQuestion || test === undefined || queryId === undefined) return;
+    for (const measure of measures) {
+      const other = test.explicitIds.get(measure);
+      if (other === undefined) test.explicitIds.set(measure, queryId);
+      else if (other !== queryId && !test.warned) {
+        test.warned = true;
+        console.warn(twoQuestionsWarning(test.name, measure, other, queryId));
+      }
+    }
+  }
+}
+
+/** The warning for a test whose per-question matchers measured one measure for two questions. */
+function twoQuestionsWarning(test: string, measure: string, first: string, second: string): string {
+  return (
+    `rag-matchers: the test "${test}" records ${measure} for two questions, queryId '${first}' and queryId '${second}'. ` +
+    'One test is one question: split it into one test per question (test.each), or give every matcher of the test the same queryId.'
+  );
 }
 
 /** A later assertion's verdict on a measure already recorded for the question. */
@@ -260,20 +332,68 @@ function withAudit(sample: MetricSample, audit: JudgmentAudit | undefined): Metr
   return sample;
 }
 
-/** The recorder of one matcher call for the question `queryId` of the test running in `context`. */
+/**
+ * The recorder of one per-question matcher call (`toHaveRecallAtK`, …) for the question `queryId` of
+ * the test running in `context`. Without a queryId the matcher takes the one its test's other
+ * per-question matchers gave; a queryId given after matchers without one recorded becomes the test's
+ * question for them too (the samples are marked, and the collectors apply it: applyTestQuestion).
+ */
 export function questionRecorder(context: RecordingContext, queryId: string | undefined): QuestionRecorder {
+  return recorderFor(context, queryId, true);
+}
+
+function recorderFor(context: RecordingContext, given: string | undefined, perQuestion: boolean): QuestionRecorder {
   const declaration = publishedDeclaration();
-  const place = declaration === undefined ? undefined : placeOf(context);
+  const place = perQuestion || declaration !== undefined ? placeOf(context) : undefined;
+  const test = place === undefined ? undefined : recordingOf(place);
+  let queryId = given;
+  let marked = false;
+  if (perQuestion && test !== undefined) {
+    if (given === undefined) {
+      queryId = test.question;
+      if (queryId === undefined) test.anonymousRecorded = true;
+    } else if (test.question === undefined) {
+      test.question = given;
+      // What the matchers without a queryId recorded is this question's.
+      const anonymous = test.questions.get('');
+      if (anonymous !== undefined && !test.questions.has(given)) test.questions.set(given, anonymous);
+    }
+    marked = queryId !== undefined && queryId === test.question && test.anonymousRecorded;
+  }
+  const role: QuestionRole = { test, perQuestion, marked };
   const declared = declaration === undefined ? [] : declaredFor(declaration, place);
-  if (declared.length === 0 || place === undefined)
-    return new QuestionRecorder(context, queryId, undefined, declared, undefined);
-  const questions = recordingOf(place).questions;
-  return new QuestionRecorder(context, queryId, questions.get(queryId ?? ''), declared, questions);
+  if (declared.length === 0 || test === undefined)
+    return new QuestionRecorder(context, queryId, undefined, declared, undefined, role);
+  const questions = test.questions;
+  return new QuestionRecorder(context, queryId, questions.get(queryId ?? ''), declared, questions, role);
+}
+
+/**
+ * One test's samples, in recording order: when per-question retrieval matchers without a queryId recorded
+ * before one with a queryId (its samples are marked `testQuestion`), the earlier ones take that
+ * queryId. A test with marked samples of two queryIds keeps its samples as recorded. Drops the mark.
+ */
+export function applyTestQuestion(samples: readonly MetricSample[]): void {
+  let question: string | undefined;
+  for (const sample of samples) {
+    if (sample.testQuestion !== true) continue;
+    if (question !== undefined && sample.queryId !== question) return clearMarks(samples);
+    question = sample.queryId;
+  }
+  if (question === undefined) return;
+  // Retrieval samples only: an answer check without a queryId is not a per-question retrieval matcher.
+  for (const sample of samples)
+    if (sample.queryId === undefined && cutoffOf(sample.measure) !== null) sample.queryId = question;
+  clearMarks(samples);
+}
+
+function clearMarks(samples: readonly MetricSample[]): void {
+  for (const sample of samples) delete sample.testQuestion;
 }
 
 /** Records per the rule above; call it before returning the verdict. */
 export function recordQuestion(context: RecordingContext, measurement: QuestionMeasurement): void {
-  const recorder = questionRecorder(context, measurement.queryId);
+  const recorder = recorderFor(context, measurement.queryId, false);
   recorder.record(
     recorder.plan === undefined ? undefined : measurement.declared(recorder.plan),
     measurement.own,

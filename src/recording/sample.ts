@@ -1,3 +1,4 @@
+import { checkGate } from './gate-presence.js';
 import { publishedRunStamp, RUN_META_KEY } from './run-stamp.js';
 
 /**
@@ -41,6 +42,11 @@ export interface MetricSample {
   unjudgedIds?: string[];
   /** How many hits in the measure's top k have no judgment (absent when none). */
   unjudgedCount?: number;
+  /**
+   * Set while a sample travels to its collector: its queryId is its test's question, which the test's
+   * earlier samples without a queryId take too (applyTestQuestion). Collected samples never have it.
+   */
+  testQuestion?: true;
 }
 
 /** The parts of a Vitest/Jest matcher context that recording reads. */
@@ -82,6 +88,7 @@ export function isRecording(context: RecordingContext): boolean {
 /** Vitest carries samples on the test itself; elsewhere the installed recorder (if any) takes them. */
 export function recordSample(sample: MetricSample, context: RecordingContext): void {
   const meta = context.task?.meta as Record<string, unknown> | undefined;
+  checkGate(meta !== undefined ? 'vitest' : 'jest');
   if (meta !== undefined) {
     let samples = meta[TASK_META_KEY] as MetricSample[] | undefined;
     if (samples === undefined) {

@@ -172,7 +172,9 @@ export function findingCommand(finding: GateFinding, commands: ReportCommands): 
 
 /** `command` (an update command) narrowed to one suite: see suiteUpdateCommand. */
 function narrowToSuite(command: string, identity: SuiteIdentity, withProject: boolean): string {
-  const words = [command, shellWord(identity.file)];
+  // npm passes a script's arguments on only after `--` (pnpm and yarn pass them as they are).
+  const words = /(^|\s)npm (test|run \S+)$/.test(command) ? [command, '--'] : [command];
+  words.push(shellWord(identity.file));
   if (withProject && identity.project !== undefined) words.push('--project', shellWord(identity.project));
   if (identity.describe.length > 0) {
     const pattern = `${identity.describe.join(' ').replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} `;

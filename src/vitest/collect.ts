@@ -7,6 +7,7 @@ import type { MetricSample } from '../recording/sample.js';
 import { TASK_META_KEY } from '../recording/sample.js';
 import { cleanSample, toPosixPath, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import { fileOutcomeKey, type FileOutcome, type NotJudgedReason, type RunOutcomes } from '../recording/outcomes.js';
+import { applyTestQuestion } from '../recording/question.js';
 import { parseRunStamp, RUN_META_KEY, type RunStamp } from '../recording/run-stamp.js';
 import { staleStampReason } from '../gate/run-identity.js';
 
@@ -137,6 +138,7 @@ export function collectVitestModule(
     // samplesOf gives fresh objects: completing them in place (same key order as before) saves a copy per sample.
     const recorded = samplesOf(test) as CollectedSample[];
     if (recorded.length === 0) continue;
+    applyTestQuestion(recorded);
     const line = test.location?.line;
     const stamp = (test.meta() as Record<string, unknown>)[RUN_META_KEY];
     const text = typeof stamp === 'string' ? stamp : undefined;

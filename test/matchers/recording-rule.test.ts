@@ -3,10 +3,11 @@
 // matchers record none of them again. Values are worked by hand for:
 //   hits d1…d6, relevant d2 and d9 (d9 never retrieved)
 //   hit@3 = 1 (d2 at rank 2) · recall@5 = 1/2 · ndcg@10 = (1/log2 3) / (1 + 1/log2 3) = 0.386853 · mrr@10 = 1/2 · P@5 = 1/5
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { matchers } from '../../matchers/index.js';
 import { evaluateRun } from '../../src/index.js';
 import { publishDeclaration, resolveDeclaration } from '../../src/recording/declaration.js';
+import { applyTestQuestion } from '../../src/recording/question.js';
 import type { CollectedRun } from '../../src/recording/collected.js';
 import { TASK_META_KEY, type MetricSample } from '../../src/recording/sample.js';
 import { summarize } from '../../src/report/summary.js';
@@ -283,6 +284,100 @@ describe('without a declaration', () => {
     expect(recorded(task)).toEqual([
       { measure: 'recall@5', value: 0.5, threshold: 0.9, pass: false },
       { measure: 'recall@5', value: 0.5, threshold: 0.4, pass: true },
+    ]);
+  });
+});
+
+describe('one test, one question', () => {
+  // README's example test: a queryId on the first matcher only. hits d1…d6, relevant d2, d9:
+  // recall@5 = 1/2, ndcg@10 = NDCG10, hit@3 = 1.
+  it('matchers without a queryId take the one another matcher of the test gave (README order)', () => {
+    const task = fakeTest();
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q017' });
+    matchers.toHaveNdcgAbove.call({ task }, HITS, RELEVANT, 0.3, { k: 10 });
+    expect(recorded(task).map((sample) => [sample.queryId, sample.measure])).toEqual([
+      ['q017', 'recall@5'],
+      ['q017', 'ndcg@10'],
+    ]);
+  });
+
+  it('with declared measures, the question records each measure once, whichever matcher named it', () => {
+    declare({ measures: ['hit@3', 'recall@5'] });
+    const task = fakeTest();
+    matchers.toHaveHitAtK.call({ task }, HITS, RELEVANT, 3);
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.9, { queryId: 'q017' });
+    const samples = withAudits(task);
+    // The first matcher recorded before the queryId was known; the second recorded no declared measure
+    // again, only its failed verdict (1/2 < 0.9), marked as the test's question.
+    expect(samples.map((sample) => [sample.queryId, sample.measure, sample.verdictOnly, sample.testQuestion])).toEqual([
+      [undefined, 'hit@3', undefined, undefined],
+      [undefined, 'recall@5', undefined, undefined],
+      ['q017', 'recall@5', true, true],
+    ]);
+    // The collectors give the earlier samples the test's question and drop the mark.
+    applyTestQuestion(samples);
+    expect(samples.map((sample) => [sample.queryId, sample.measure, 'testQuestion' in sample])).toEqual([
+      ['q017', 'hit@3', false],
+      ['q017', 'recall@5', false],
+      ['q017', 'recall@5', false],
+    ]);
+  });
+
+  it('two queryIds for one measure in one test: a warning naming both; a matcher without one stays the test', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const task = fakeTest();
+      matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q017' });
+      matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q018' });
+      matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q019' });
+      expect(warn.mock.calls).toEqual([
+        [
+          "rag-matchers: the test \"t\" records recall@5 for two questions, queryId 'q017' and queryId 'q018'. " +
+            'One test is one question: split it into one test per question (test.each), or give every matcher of the test the same queryId.',
+        ],
+      ]);
+      // Different measures under two ids is not the same measure twice: no warning.
+      warn.mockClear();
+      const other = fakeTest();
+      matchers.toHaveRecallAtK.call({ task: other }, HITS, RELEVANT, 5, 0.4, { queryId: 'a' });
+      matchers.toHaveHitAtK.call({ task: other }, HITS, RELEVANT, 3, { queryId: 'b' });
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('a queryId after matchers without one, then another: the first queryId is the test’s question', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const task = fakeTest();
+      matchers.toHaveHitAtK.call({ task }, HITS, RELEVANT, 3);
+      matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q1' });
+      matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q2' });
+      const samples = withAudits(task);
+      const marked = samples.map((sample) => sample.testQuestion);
+      expect(marked).toEqual([undefined, true, undefined]);
+      applyTestQuestion(samples);
+      expect(samples.map((sample) => sample.queryId)).toEqual(['q1', 'q1', 'q2']);
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('set-level matchers keep their questions and give none to the per-question matchers', () => {
+    const set = [
+      { id: 'q1', query: 'one', relevant: ['d2', 'd9'] },
+      { id: 'q2', query: 'two', relevant: ['d1'] },
+    ];
+    const task = fakeTest();
+    const result = evaluateRun(set, { q1: HITS, q2: ['d1'] }, { measures: ['recall@5'] });
+    matchers.toHaveMeanRecallAtK.call({ task }, result, 5, 0.5);
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4);
+    expect(recorded(task).map((sample) => [sample.queryId, sample.measure, sample.value])).toEqual([
+      ['q1', 'recall@5', 0.5],
+      ['q2', 'recall@5', 1],
+      [undefined, 'recall@5', 0.5],
     ]);
   });
 });

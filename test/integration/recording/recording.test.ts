@@ -4,6 +4,8 @@
 // assertion fails. Plus the runner corners: a Jest retry keeps only the attempt that counted,
 // test.concurrent attributes each sample to its own test, an empty Jest shard still writes its shard
 // report, and one Vitest file run by two projects records each project's samples apart, naming the project.
+// And a run whose matchers were never registered (a project the root's setupFiles do not reach, a Jest
+// config without the setup file) says what to add and where; the printed fix clears it.
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -246,5 +248,98 @@ describe('one vitest file in two projects', { timeout: 180_000 }, () => {
     expect(recall('worse', 'q-first-fails')).toEqual([0.5]);
     expect(recall('baseline', 'q-ok')).toEqual([1]);
     expect(recall('worse', 'q-ok')).toEqual([1]);
+  });
+});
+
+describe('a Vitest project the root setupFiles do not reach', { timeout: 180_000 }, () => {
+  let project: FixtureProject;
+  beforeAll(() => {
+    project = createProject('vitest', pkg);
+  });
+  afterAll(() => project?.remove());
+
+  it('the reporter says what to add and where, names the known miss, and the printed fix clears it', async () => {
+    const config = ['--config', 'vitest.setup-missing.config.ts'];
+    const missing = await run(project, 'vitest', config);
+    expect(missing.exitCode, describeRun(missing)).toBe(1);
+    expect(missing.stdout).toContain(
+      "2 tests failed because the rag-matchers matchers are not registered (Invalid Chai property: toHaveRecallAtK), in [api] test/questions.test.ts. The root config's setupFiles do not reach its projects. Add setupFiles: ['rag-matchers/vitest'] to the test options of project api (inline in vitest.setup-missing.config.ts; or give it extends: true).\n" +
+        'These known misses (test.fails) passed only because the matcher did not exist: [api] setup/known-miss.test.ts > q-known-miss.',
+    );
+    const fixed = await run(project, 'vitest', config, { EXTENDS: '1' });
+    expect(fixed.exitCode, describeRun(fixed)).toBe(0);
+    expect(fixed.stdout).not.toContain('not registered');
+    expect(fixed.stdout).toContain('No baseline yet');
+  });
+});
+
+describe('a Jest config without the setup file', { timeout: 180_000 }, () => {
+  let project: FixtureProject;
+  beforeAll(() => {
+    project = createProject('jest', pkg);
+  });
+  afterAll(() => project?.remove());
+
+  it('a command line whose --reporters drops ours fails in CI naming it; the printed flag keeps the gate', async () => {
+    // No declared measures: a reporter named on the command line has its default options.
+    const files = ['test/questions.test.js'];
+    const undeclared = { MEASURES: '[]' };
+    const recorded = await run(project, 'jest', files, { ...undeclared, RAG_BASELINE: 'update' });
+    expect(recorded.exitCode, describeRun(recorded)).toBe(0);
+    const dropped = await run(project, 'jest', [...files, '--reporters=default'], { ...undeclared, CI: 'true' });
+    expect(dropped.exitCode, describeRun(dropped)).toBe(1);
+    expect(dropped.stderr).toContain(
+      "nothing compares them with rag-baseline.json, and in CI that fails the run. To gate them, add ragJestReporter({ baseline: 'rag-baseline.json' }) (from 'rag-matchers') to reporters in the Jest config that ran these tests — in a monorepo, the package's own config; a command-line --reporters replaces the configured list, so add --reporters=rag-matchers/jest-reporter to it (named there, it takes its default options: keep measures and other options by leaving the configured list in place).",
+    );
+    const kept = await run(
+      project,
+      'jest',
+      [...files, '--reporters=default', '--reporters=rag-matchers/jest-reporter'],
+      { ...undeclared, CI: 'true' },
+    );
+    expect(kept.exitCode, describeRun(kept)).toBe(0);
+    expect(kept.stderr).toContain('No retrieval regressions');
+  });
+
+  it('the reporter says to add setupFilesAfterEnv to jest.config.js', async () => {
+    const missing = await run(project, 'jest', ['test/questions.test.js'], { NO_SETUP: '1' });
+    expect(missing.exitCode, describeRun(missing)).toBe(1);
+    expect(missing.stderr).toContain(
+      "2 tests failed because the rag-matchers matchers are not registered (expect(...).toHaveRecallAtK is not a function), in test/questions.test.js. Add setupFilesAfterEnv: ['rag-matchers/jest'] to jest.config.js.",
+    );
+  });
+});
+
+describe('a Vitest run whose command line drops the rag-matchers reporter', { timeout: 180_000 }, () => {
+  let project: FixtureProject;
+  beforeAll(() => {
+    project = createProject('vitest', pkg);
+  });
+  afterAll(() => project?.remove());
+
+  it('fails in CI naming the reporter to add; the printed flag keeps the gate; blob reports are exempt', async () => {
+    const files = ['test/questions.test.ts'];
+    const recorded = await run(project, 'vitest', files, { RAG_BASELINE: 'update' });
+    expect(recorded.exitCode, describeRun(recorded)).toBe(0);
+    const dropped = await run(project, 'vitest', [...files, '--reporter=dot'], { CI: 'true' });
+    expect(dropped.exitCode, describeRun(dropped)).toBe(1);
+    expect(dropped.stdout + dropped.stderr).toContain(
+      'rag-matchers: these tests record retrieval measures, but no rag-matchers reporter is in this run: nothing compares them with rag-baseline.json, and in CI that fails the run.',
+    );
+    const kept = await run(project, 'vitest', [...files, '--reporter=dot', '--reporter=rag-matchers/vitest-reporter'], {
+      CI: 'true',
+    });
+    expect(kept.exitCode, describeRun(kept)).toBe(0);
+    expect(kept.stdout).toContain('No retrieval regressions');
+    const blob = await run(
+      project,
+      'vitest',
+      [...files, '--reporter=blob', '--outputFile=.vitest-reports/blob-1-1.json'],
+      {
+        CI: 'true',
+      },
+    );
+    expect(blob.exitCode, describeRun(blob)).toBe(0);
+    expect(blob.stdout + blob.stderr).not.toContain('no rag-matchers reporter');
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { collectJestRun, lastAttempts, type JestFileOutcome } from '../../../src/jest/collect.js';
 import type { SidecarRecord } from '../../../src/jest/recorder.js';
-import { TASK_META_KEY } from '../../../src/recording/sample.js';
+import { TASK_META_KEY, type MetricSample } from '../../../src/recording/sample.js';
 import { collectVitestRun, type ReportedModuleLike, type ReportedTestLike } from '../../../src/vitest/collect.js';
 
 const record = (test: string, attempt: number | undefined, value: number): SidecarRecord => ({
@@ -83,5 +83,47 @@ describe('collectVitestRun: projects', () => {
     ]);
     expect(collectVitestRun([moduleOf('', 1)], '/repo').samples[0]).not.toHaveProperty('project');
     expect(collectVitestRun([moduleOf(undefined, 1)], '/repo').samples[0]).not.toHaveProperty('project');
+  });
+});
+
+describe('one test, one question: samples recorded before the test’s queryId take it', () => {
+  // As recorded: a matcher without a queryId, then one with `queryId: 'q017'` (marked as the test's question).
+  const recordedSamples = (): MetricSample[] => [
+    { measure: 'hit@3', value: 1 },
+    { measure: 'recall@5', value: 0.5, queryId: 'q017', testQuestion: true as const },
+    { measure: 'faithfulness', value: 0.9 },
+  ];
+
+  it('Jest: per test, the retrieval samples take it; an answer check and another test do not', () => {
+    const records: SidecarRecord[] = [
+      ...recordedSamples().map((sample) => ({ ...record('refunds', 1, 0), sample })),
+      { ...record('other', 1, 0), sample: { measure: 'hit@3', value: 0 } },
+    ];
+    const run = collectJestRun(records, [], '/repo');
+    expect(
+      run.samples.map((sample) => [sample.test, sample.measure, sample.queryId, 'testQuestion' in sample]),
+    ).toEqual([
+      ['refunds', 'hit@3', 'q017', false],
+      ['refunds', 'recall@5', 'q017', false],
+      ['refunds', 'faithfulness', undefined, false],
+      ['other', 'hit@3', undefined, false],
+    ]);
+  });
+
+  it('Vitest: the same, from the test’s meta', () => {
+    const tests: ReportedTestLike[] = [];
+    const module: ReportedModuleLike = {
+      type: 'module',
+      moduleId: '/repo/test/q.test.ts',
+      relativeModuleId: 'test/q.test.ts',
+      children: { allTests: () => tests },
+    };
+    tests.push({ type: 'test', name: 'refunds', parent: module, meta: () => ({ [TASK_META_KEY]: recordedSamples() }) });
+    const run = collectVitestRun([module], '/repo');
+    expect(run.samples.map((sample) => [sample.measure, sample.queryId, 'testQuestion' in sample])).toEqual([
+      ['hit@3', 'q017', false],
+      ['recall@5', 'q017', false],
+      ['faithfulness', undefined, false],
+    ]);
   });
 });
