@@ -8,6 +8,7 @@ import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type WorkerDeclaration } from '../recording/declaration.js';
 import type { CollectedRun } from '../recording/collected.js';
 import { optionFilesProblem } from './option-files.js';
+import { withBaselineMode } from '../report/wording.js';
 import {
   DEFAULT_BASELINE_PATH,
   DEFAULT_SOURCE,
@@ -126,7 +127,7 @@ function acceptCommands(context: {
     rootDir: context.rootDir,
     execArgv: process.execArgv,
   });
-  return { acceptCommand: `RAG_BASELINE=update ${command}`, pruneCommand: `RAG_BASELINE=prune ${command}` };
+  return { acceptCommand: withBaselineMode('update', command), pruneCommand: withBaselineMode('prune', command) };
 }
 
 /**

@@ -12,7 +12,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { writeFileAtomic } from '../../files/atomic-write.js';
-import { actionFor, describeFinding, describeRule, describeTest, formatP, plural, reportCommands } from '../wording.js';
+import {
+  actionFor,
+  describeFinding,
+  describeRule,
+  describeTest,
+  formatP,
+  plural,
+  reportCommands,
+  withBaselineMode,
+  withoutBaselineMode,
+} from '../wording.js';
 import type { JsonReport, JsonReportRow } from '../json.js';
 import { changesChart, distributionChart, fmt, fmtDelta, meansChart, percent } from './charts.js';
 import { escapeHtml, escapeHtmlName } from './escape.js';
@@ -97,7 +107,8 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
     body.push(`<section id="${section.section}"><h2>${escapeHtml(section.heading)}</h2><ul>`);
     for (const index of section.findings) {
       const finding = report.findings[index]!;
-      const commands = reportCommands(`RAG_BASELINE=update ${finding.command.replace(/^RAG_BASELINE=\w+\s+/, '')}`);
+      const platform = finding.command.startsWith('npx rag-matchers ') ? 'win32' : 'posix';
+      const commands = reportCommands(withBaselineMode('update', withoutBaselineMode(finding.command), platform));
       const action = actionFor(
         finding,
         report.verdict.clears[index]!,
