@@ -15,7 +15,7 @@ import { diffRun, prepareRun, refusalToWrite, type BaselineDiff, type PreparedRu
 import { coverageOf } from './identity.js';
 import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
 import { assertBaselinePath, BaselineError } from './file/errors.js';
-import { readBaseline, readBaselineAndText } from './file/read.js';
+import { parseBaseline, readBaseline, readBaselineText } from './file/read.js';
 import { createRecord, own, emptyBaseline, type BaselineFile, type BaselineSamples } from './file/types.js';
 import { formatBaseline } from './file/write.js';
 
@@ -200,12 +200,16 @@ async function readApplyWrite(
   prune: boolean,
   options: UpdateBaselineOptions,
 ): Promise<UpdateBaselineResult> {
-  const existing = await readBaselineAndText(path);
-  const existingText = existing?.text;
+  const existingText = await readBaselineText(path);
   const given = options.diff?.diff;
   // The diff made for the summary holds when the file is still the one it was made against, as written.
   const unchanged = given !== undefined && existingText === textOf(given.against);
-  const previous = unchanged ? given.against : existing?.file;
+  // Parsed only when it is not the file the diff was made against.
+  const previous = unchanged
+    ? given.against
+    : existingText === undefined
+      ? undefined
+      : parseBaseline(existingText, path);
   const diff = unchanged
     ? given
     : diffRun(prepared, previous, options.tolerance !== undefined ? { tolerance: options.tolerance } : {});
