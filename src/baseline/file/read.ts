@@ -147,7 +147,7 @@ export async function readBaseline(path: string): Promise<BaselineFile | undefin
 }
 
 /** readBaseline, with the text it read (an update compares it with what it would write). */
-export async function readBaselineAndText(path: string): Promise<{ file: BaselineFile; text: string } | undefined> {
+async function readBaselineAndText(path: string): Promise<{ file: BaselineFile; text: string } | undefined> {
   const text = await readBaselineText(path);
   return text === undefined ? undefined : { file: parseBaseline(text, path), text };
 }
