@@ -4,15 +4,19 @@
 import { createReadStream } from 'node:fs';
 
 import { readsOnlyOnce } from '../../files/file-kind.js';
-import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
+import { flag, numberOption, parseCommandArgs, stringList, stringOption, type ParsedArgs } from '../args.js';
 import { CommandError, EXIT_USAGE, fileError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { createProgress } from '../progress.js';
 import { withSwappedFilesHint } from '../swapped-files.js';
 import {
   MeasureSpecError,
   SUPPORTED_TREC_MEASURES,
+  evaluatePreferences,
   evaluateTrec,
+  planPreferenceMeasures,
   planTrecMeasures,
+  type PreferenceFormat,
+  type PreferenceInvocation,
   type TrecEvalInvocation,
   type TrecMeasurePlan,
 } from '../../trec/eval/index.js';
@@ -94,19 +98,63 @@ const OPTIONS = {
 const UNSUPPORTED_FLAGS: Record<string, string> = {
   version: '-v/--version',
   Debug_level: '-D/--Debug_level',
-  Rel_info_format: '-R/--Rel_info_format',
   Results_format: '-T/--Results_format',
   Zscore: '-Z/--Zscore',
   Output_old_results_format: '-o/--Output_old_results_format',
 };
 
-function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
+/** The -R formats: trec_eval's qrels (the default) or its preference judgments. */
+const RELEVANCE_FORMATS = ['trec_qrels', 'prefs', 'qrels_prefs'] as const;
+
+function relevanceFormatOf(text: string | undefined): PreferenceFormat | undefined {
+  if (text === undefined || text === 'trec_qrels') return undefined;
+  if (text === 'prefs' || text === 'qrels_prefs') return text;
+  if (text === 'qrels_jg')
+    throw usageError(
+      "-R qrels_jg (trec_eval's judgment groups: map_avgjg, P_avgjg, Rprec_mult_avgjg) is not supported by rag-matchers trec-eval; use trec_eval itself",
+    );
+  throw usageError(`-R '${text}' is not a judgment format; use one of ${RELEVANCE_FORMATS.join(', ')}`);
+}
+
+/** Flags of the qrels path only; refused with preference judgments. */
+const QRELS_ONLY_FLAGS = ['streaming', 'threads', 'timings'] as const;
+
+function preferenceInvocation(
+  parsed: ParsedArgs,
+  format: PreferenceFormat,
+  judgmentsPath: string,
+  runPath: string,
+  common: { maxDocuments: number; digits: number },
+): PreferenceInvocation {
+  for (const name of QRELS_ONLY_FLAGS) {
+    if (parsed.values[name] !== undefined) throw usageError(`--${name} is not available with -R ${format}`);
+  }
+  let plan: PreferenceInvocation['plan'];
+  try {
+    plan = planPreferenceMeasures(stringList(parsed, 'measure'), format);
+  } catch (error) {
+    if (error instanceof MeasureSpecError) throw usageError(error.message);
+    throw error;
+  }
+  return {
+    judgmentsPath,
+    runPath,
+    format,
+    plan,
+    perQuery: flag(parsed, 'query_eval_wanted'),
+    complete: flag(parsed, 'complete_rel_info_wanted'),
+    summary: !flag(parsed, 'nosummary'),
+    ...common,
+  };
+}
+
+function readInvocation(args: readonly string[]): TrecEvalInvocation | PreferenceInvocation | 'help' {
   const parsed = parseCommandArgs(args, OPTIONS);
   if (flag(parsed, 'help')) return 'help';
   for (const [name, shown] of Object.entries(UNSUPPORTED_FLAGS)) {
     if (parsed.values[name] !== undefined) {
       throw usageError(
-        `trec_eval's ${shown} is not supported by rag-matchers trec-eval (supported: -q -c -n -J -l -M -N -m)`,
+        `trec_eval's ${shown} is not supported by rag-matchers trec-eval (supported: -q -c -n -J -l -M -N -m -R)`,
       );
     }
   }
@@ -119,6 +167,15 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
   if (qrelsPath === '-')
     throw usageError("QRELS cannot be '-' (only the run can come from standard input, as in trec_eval)");
 
+  const maxDocuments =
+    numberOption('-M', stringOption(parsed, 'Max_retrieved_per_topic'), { integer: true, min: 0, example: '1000' }) ??
+    Infinity;
+  const digits =
+    numberOption('--precision', stringOption(parsed, 'precision'), { integer: true, min: 0, max: 20, example: '6' }) ??
+    4;
+  const format = relevanceFormatOf(stringOption(parsed, 'Rel_info_format'));
+  if (format !== undefined) return preferenceInvocation(parsed, format, qrelsPath, runPath, { maxDocuments, digits });
+
   let plan: TrecMeasurePlan;
   const measureRequests = stringList(parsed, 'measure');
   try {
@@ -129,12 +186,6 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
   }
   const relevanceLevel =
     numberOption('-l', stringOption(parsed, 'level_for_rel'), { integer: true, min: 1, example: '2' }) ?? 1;
-  const maxDocuments =
-    numberOption('-M', stringOption(parsed, 'Max_retrieved_per_topic'), { integer: true, min: 0, example: '1000' }) ??
-    Infinity;
-  const digits =
-    numberOption('--precision', stringOption(parsed, 'precision'), { integer: true, min: 0, max: 20, example: '6' }) ??
-    4;
   return {
     qrelsPath,
     runPath,
@@ -165,11 +216,16 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
 }
 
 export async function run(args: readonly string[], io: CommandIO = processIO()): Promise<number> {
-  let invocation: TrecEvalInvocation | 'help' | undefined;
+  let invocation: TrecEvalInvocation | PreferenceInvocation | 'help' | undefined;
   try {
     invocation = readInvocation(args);
     if (invocation === 'help') {
       io.stdout.write(HELP);
+      return 0;
+    }
+    if ('judgmentsPath' in invocation) {
+      for (const warning of invocation.plan.warnings) io.stderr.write(`rag-matchers trec-eval: ${warning}\n`);
+      await evaluatePreferences(invocation, { stdout: io.stdout, stdin: io.stdin });
       return 0;
     }
     for (const warning of invocation.plan.warnings) io.stderr.write(`rag-matchers trec-eval: ${warning}\n`);
@@ -191,13 +247,19 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
     const swapped =
       invocation === undefined || invocation === 'help'
         ? error
-        : withSwappedFilesHint(error, invocation.qrelsPath, invocation.runPath, swappedCommand(args, invocation));
+        : withSwappedFilesHint(error, judgmentsOf(invocation), invocation.runPath, swappedCommand(args, invocation));
     return reportFailure('trec-eval', io, commandErrorOf(swapped));
   }
 }
 
+function judgmentsOf(invocation: TrecEvalInvocation | PreferenceInvocation): string {
+  return 'judgmentsPath' in invocation ? invocation.judgmentsPath : invocation.qrelsPath;
+}
+
 /** The command line with the two files in the other order. */
-function swappedCommand(args: readonly string[], { qrelsPath, runPath }: TrecEvalInvocation): string {
+function swappedCommand(args: readonly string[], invocation: TrecEvalInvocation | PreferenceInvocation): string {
+  const qrelsPath = judgmentsOf(invocation);
+  const { runPath } = invocation;
   const swapped = args.map((argument) =>
     argument === qrelsPath ? runPath : argument === runPath ? qrelsPath : argument,
   );
