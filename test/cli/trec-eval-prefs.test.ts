@@ -1,11 +1,14 @@
 // `rag-matchers trec-eval -R prefs` / `-R qrels_prefs`: the flags, the ranking rule of trec_eval's
 // preference code and the errors (the values are checked byte for byte against trec_eval in
 // test/conformance/trec-eval-prefs.test.ts).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as trecEval from '../../src/cli/commands/trec-eval.js';
+import { HELP } from '../../src/cli/commands/trec-eval.js';
+import { PREFERENCE_MEASURES } from '../../src/trec/eval/prefs-measures.js';
 import { runCommand } from './helpers.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'rag-matchers-trec-eval-prefs-'));
@@ -78,5 +81,26 @@ describe('trec-eval -R prefs', () => {
     const result = await runCommand(trecEval, ['-R', 'prefs', '-m', 'prefs_simp', broken, tiedRun]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/broken\.prefs:2: expected 5 columns/);
+  });
+});
+
+describe('docs/cli.md and --help', () => {
+  const docs = readFileSync(fileURLToPath(new URL('../../docs/cli.md', import.meta.url)), 'utf8');
+
+  it("the docs' preference table lists the preference measures in trec_eval's order", () => {
+    const table = docs.slice(
+      docs.indexOf('<!-- trec-eval-prefs-measures:start -->'),
+      docs.indexOf('<!-- trec-eval-prefs-measures:end -->'),
+    );
+    const names = table
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('|')[1]!.trim().replaceAll('`', ''));
+    expect(names).toEqual([...PREFERENCE_MEASURES]);
+  });
+
+  it('the help names -R and every preference measure', () => {
+    expect(HELP).toContain('-R, --Rel_info_format FORMAT');
+    expect(HELP).toContain(`Preference measures (-R prefs, -R qrels_prefs): ${PREFERENCE_MEASURES.join(', ')}`);
   });
 });

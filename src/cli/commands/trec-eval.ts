@@ -10,6 +10,7 @@ import { createProgress } from '../progress.js';
 import { withSwappedFilesHint } from '../swapped-files.js';
 import {
   MeasureSpecError,
+  PREFERENCE_MEASURES,
   SUPPORTED_TREC_MEASURES,
   evaluatePreferences,
   evaluateTrec,
@@ -28,7 +29,7 @@ import {
   TrecReadError,
 } from '../../trec/errors.js';
 
-export const HELP = `Usage: rag-matchers trec-eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-m MEASURE[.PARAMS]]... QRELS RUN
+export const HELP = `Usage: rag-matchers trec-eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-R FORMAT] [-m MEASURE[.PARAMS]]... QRELS RUN
 
 A drop-in for NIST trec_eval 10 on every measure of its all_trec set: same flags,
 same output (\`%-22s\\t%s\\t%6.4f\`), same order, same query rules. RUN may be '-'
@@ -47,6 +48,9 @@ Options (trec_eval's long names work too):
   -N, --Number_docs_in_coll N      documents in the collection (utility's d; default 0)
   -m, --measure NAME[.PARAMS]      measure to print (repeatable), or a set: official
                                    (the default, as trec_eval), all_trec or set
+  -R, --Rel_info_format FORMAT     the judgment file's format: trec_qrels (default),
+                                   prefs or qrels_prefs (trec_eval's preference
+                                   measures; -m required: all_prefs, prefs, prefs_*)
       --precision N                decimals of measure values (default 4)
       --streaming                  read both files one query at a time (memory stays
                                    flat however many queries); both must be grouped by
@@ -66,6 +70,7 @@ Measures: ${SUPPORTED_TREC_MEASURES.join(', ')}
   rbp and rbp_resid also p=persistence (0.9). runid, num_q, gm_map and gm_bpref print in the
   summary only, relstring per query only.
   Example: -m P.5,10 -m ndcg_cut.10 -m map -m rbp.p=0.8 -m utility.2,-1,0,0
+Preference measures (-R prefs, -R qrels_prefs): ${PREFERENCE_MEASURES.join(', ')}
 
 Ranking: score descending, ties by docno descending (byte order), as trec_eval.
 Exit status: 0 ok; 2 bad usage or input; 4 duplicate docno in a query (as trec_eval);

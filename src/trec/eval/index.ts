@@ -8,6 +8,6 @@ export {
   evaluatePreferences,
   planPreferenceMeasures,
   type PreferenceInvocation,
-  type PreferencePlan,
 } from './prefs-evaluate.js';
 export type { PreferenceFormat } from './prefs-read.js';
+export { PREFERENCE_MEASURES } from './prefs-measures.js';

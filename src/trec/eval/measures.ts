@@ -190,9 +190,8 @@ const NICKNAMES: ReadonlyMap<string, readonly string[]> = new Map([
 const DEFAULT_SET = 'official';
 
 /**
- * trec_eval 10 measures (and nicknames) this command does not compute, to name them in errors: the
- * preference measures and the judgment-group (`avgjg`) ones read other judgment formats (-R prefs,
- * -R qrels_jg).
+ * trec_eval 10 measures (and nicknames) the qrels path does not compute, to name them in errors: the
+ * preference measures read -R prefs (prefs-evaluate.ts); the judgment-group (`avgjg`) ones -R qrels_jg.
  */
 const KNOWN_UNSUPPORTED = new Set([
   'prefs_num_prefs_poss',
@@ -432,9 +431,12 @@ const SPECS: ReadonlyMap<string, TrecMeasureSpec> = new Map(SUPPORTED.map((spec)
 function unknownMeasure(name: string): MeasureSpecError {
   const supported = SUPPORTED_TREC_MEASURES.join(', ');
   if (KNOWN_UNSUPPORTED.has(name)) {
-    const format = name.includes('prefs') ? 'preference judgments, -R prefs' : 'judgment groups, -R qrels_jg';
+    if (name.includes('prefs'))
+      return new MeasureSpecError(
+        `trec_eval measure '${name}' reads preference judgments: add -R prefs (or -R qrels_prefs to read a qrels as preferences).`,
+      );
     return new MeasureSpecError(
-      `trec_eval measure '${name}' is not supported by rag-matchers trec-eval (it reads ${format}). Supported: ${supported}. Use trec_eval itself for the others.`,
+      `trec_eval measure '${name}' is not supported by rag-matchers trec-eval (it reads judgment groups, -R qrels_jg). Supported: ${supported}. Use trec_eval itself for the others.`,
     );
   }
   const caseMatch = [...SUPPORTED_TREC_MEASURES, ...NICKNAMES.keys()].find(
