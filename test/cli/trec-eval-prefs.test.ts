@@ -65,10 +65,12 @@ describe('trec-eval -R prefs', () => {
     { args: ['-R', 'prefs'], message: /-R prefs needs the measures named .*-m all_prefs/ },
     { args: ['-R', 'prefs', '-m', 'map'], message: /measure 'map' does not read preference judgments \(-R prefs\)/ },
     { args: ['-R', 'prefs', '-m', 'prefs_simp', '--streaming'], message: /--streaming is not available with -R prefs/ },
-    { args: ['-R', 'qrels_jg', '-m', 'qrels_jg'], message: /-R qrels_jg .* is not supported/ },
+    { args: ['-R', 'qrels_jg'], message: /-R qrels_jg needs the measures named .*-m qrels_jg/ },
+    { args: ['-R', 'qrels_jg', '-m', 'map'], message: /measure 'map' does not read judgment groups/ },
+    { args: ['-R', 'qrels_jg', '-m', 'P_avgjg.0'], message: /cutoffs of 'P_avgjg\.0' must be positive/ },
     {
       args: ['-R', 'judgments', '-m', 'map'],
-      message: /-R 'judgments' is not a judgment format; use one of trec_qrels, prefs, qrels_prefs/,
+      message: /-R 'judgments' is not a judgment format; use one of trec_qrels, prefs, qrels_prefs, qrels_jg/,
     },
   ])('$args: exit 2 naming the problem', async ({ args, message }) => {
     const result = await runCommand(trecEval, [...args, prefs, tiedRun]);

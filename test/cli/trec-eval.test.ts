@@ -287,7 +287,7 @@ describe('trec-eval: usage and input errors (exit 2)', () => {
       ['-m', 'prefs_simp', qrels, run],
       /trec_eval measure 'prefs_simp' reads preference judgments: add -R prefs \(or -R qrels_prefs to read a qrels as preferences\)/,
     ],
-    [['-m', 'qrels_jg', qrels, run], /'qrels_jg' is not supported .*-R qrels_jg/],
+    [['-m', 'qrels_jg', qrels, run], /trec_eval measure 'qrels_jg' reads judgment groups: add -R qrels_jg/],
     [['-m', 'constructor', qrels, run], /unknown measure 'constructor'/],
     [['-m', '__proto__', qrels, run], /unknown measure '__proto__'/],
     [

@@ -12,10 +12,13 @@ import {
   MeasureSpecError,
   PREFERENCE_MEASURES,
   SUPPORTED_TREC_MEASURES,
+  evaluateJudgmentGroups,
   evaluatePreferences,
   evaluateTrec,
+  planJudgmentGroupMeasures,
   planPreferenceMeasures,
   planTrecMeasures,
+  type JudgmentGroupInvocation,
   type PreferenceFormat,
   type PreferenceInvocation,
   type TrecEvalInvocation,
@@ -109,51 +112,59 @@ const UNSUPPORTED_FLAGS: Record<string, string> = {
 };
 
 /** The -R formats: trec_eval's qrels (the default) or its preference judgments. */
-const RELEVANCE_FORMATS = ['trec_qrels', 'prefs', 'qrels_prefs'] as const;
+const RELEVANCE_FORMATS = ['trec_qrels', 'prefs', 'qrels_prefs', 'qrels_jg'] as const;
 
-function relevanceFormatOf(text: string | undefined): PreferenceFormat | undefined {
+function relevanceFormatOf(text: string | undefined): PreferenceFormat | 'qrels_jg' | undefined {
   if (text === undefined || text === 'trec_qrels') return undefined;
-  if (text === 'prefs' || text === 'qrels_prefs') return text;
-  if (text === 'qrels_jg')
-    throw usageError(
-      "-R qrels_jg (trec_eval's judgment groups: map_avgjg, P_avgjg, Rprec_mult_avgjg) is not supported by rag-matchers trec-eval; use trec_eval itself",
-    );
+  if (text === 'prefs' || text === 'qrels_prefs' || text === 'qrels_jg') return text;
   throw usageError(`-R '${text}' is not a judgment format; use one of ${RELEVANCE_FORMATS.join(', ')}`);
 }
 
 /** Flags of the qrels path only; refused with preference judgments. */
 const QRELS_ONLY_FLAGS = ['streaming', 'threads', 'timings'] as const;
 
-function preferenceInvocation(
+/** What -R prefs, -R qrels_prefs and -R qrels_jg evaluate. */
+type OtherJudgmentsInvocation =
+  ({ format: PreferenceFormat } & PreferenceInvocation) | ({ format: 'qrels_jg' } & JudgmentGroupInvocation);
+
+function otherJudgmentsInvocation(
   parsed: ParsedArgs,
-  format: PreferenceFormat,
+  format: PreferenceFormat | 'qrels_jg',
   judgmentsPath: string,
   runPath: string,
-  common: { maxDocuments: number; digits: number },
-): PreferenceInvocation {
+  common: { maxDocuments: number; digits: number; relevanceLevel: number },
+): OtherJudgmentsInvocation {
   for (const name of QRELS_ONLY_FLAGS) {
     if (parsed.values[name] !== undefined) throw usageError(`--${name} is not available with -R ${format}`);
   }
-  let plan: PreferenceInvocation['plan'];
+  const flags = {
+    judgmentsPath,
+    runPath,
+    perQuery: flag(parsed, 'query_eval_wanted'),
+    complete: flag(parsed, 'complete_rel_info_wanted'),
+    summary: !flag(parsed, 'nosummary'),
+    maxDocuments: common.maxDocuments,
+    digits: common.digits,
+  };
   try {
-    plan = planPreferenceMeasures(stringList(parsed, 'measure'), format);
+    if (format === 'qrels_jg') {
+      const plan = planJudgmentGroupMeasures(stringList(parsed, 'measure'));
+      return {
+        format,
+        ...flags,
+        plan,
+        relevanceLevel: common.relevanceLevel,
+        judgedOnly: flag(parsed, 'Judged_docs_only'),
+      };
+    }
+    return { format, ...flags, plan: planPreferenceMeasures(stringList(parsed, 'measure'), format) };
   } catch (error) {
     if (error instanceof MeasureSpecError) throw usageError(error.message);
     throw error;
   }
-  return {
-    judgmentsPath,
-    runPath,
-    format,
-    plan,
-    perQuery: flag(parsed, 'query_eval_wanted'),
-    complete: flag(parsed, 'complete_rel_info_wanted'),
-    summary: !flag(parsed, 'nosummary'),
-    ...common,
-  };
 }
 
-function readInvocation(args: readonly string[]): TrecEvalInvocation | PreferenceInvocation | 'help' {
+function readInvocation(args: readonly string[]): TrecEvalInvocation | OtherJudgmentsInvocation | 'help' {
   const parsed = parseCommandArgs(args, OPTIONS);
   if (flag(parsed, 'help')) return 'help';
   for (const [name, shown] of Object.entries(UNSUPPORTED_FLAGS)) {
@@ -178,8 +189,11 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | Preferenc
   const digits =
     numberOption('--precision', stringOption(parsed, 'precision'), { integer: true, min: 0, max: 20, example: '6' }) ??
     4;
+  const relevanceLevel =
+    numberOption('-l', stringOption(parsed, 'level_for_rel'), { integer: true, min: 1, example: '2' }) ?? 1;
   const format = relevanceFormatOf(stringOption(parsed, 'Rel_info_format'));
-  if (format !== undefined) return preferenceInvocation(parsed, format, qrelsPath, runPath, { maxDocuments, digits });
+  if (format !== undefined)
+    return otherJudgmentsInvocation(parsed, format, qrelsPath, runPath, { maxDocuments, digits, relevanceLevel });
 
   let plan: TrecMeasurePlan;
   const measureRequests = stringList(parsed, 'measure');
@@ -189,8 +203,6 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | Preferenc
     if (error instanceof MeasureSpecError) throw usageError(error.message);
     throw error;
   }
-  const relevanceLevel =
-    numberOption('-l', stringOption(parsed, 'level_for_rel'), { integer: true, min: 1, example: '2' }) ?? 1;
   return {
     qrelsPath,
     runPath,
@@ -221,7 +233,7 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | Preferenc
 }
 
 export async function run(args: readonly string[], io: CommandIO = processIO()): Promise<number> {
-  let invocation: TrecEvalInvocation | PreferenceInvocation | 'help' | undefined;
+  let invocation: TrecEvalInvocation | OtherJudgmentsInvocation | 'help' | undefined;
   try {
     invocation = readInvocation(args);
     if (invocation === 'help') {
@@ -230,7 +242,9 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
     }
     if ('judgmentsPath' in invocation) {
       for (const warning of invocation.plan.warnings) io.stderr.write(`rag-matchers trec-eval: ${warning}\n`);
-      await evaluatePreferences(invocation, { stdout: io.stdout, stdin: io.stdin });
+      const streams = { stdout: io.stdout, stdin: io.stdin };
+      if (invocation.format === 'qrels_jg') await evaluateJudgmentGroups(invocation, streams);
+      else await evaluatePreferences(invocation, streams);
       return 0;
     }
     for (const warning of invocation.plan.warnings) io.stderr.write(`rag-matchers trec-eval: ${warning}\n`);
@@ -257,12 +271,12 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
   }
 }
 
-function judgmentsOf(invocation: TrecEvalInvocation | PreferenceInvocation): string {
+function judgmentsOf(invocation: TrecEvalInvocation | OtherJudgmentsInvocation): string {
   return 'judgmentsPath' in invocation ? invocation.judgmentsPath : invocation.qrelsPath;
 }
 
 /** The command line with the two files in the other order. */
-function swappedCommand(args: readonly string[], invocation: TrecEvalInvocation | PreferenceInvocation): string {
+function swappedCommand(args: readonly string[], invocation: TrecEvalInvocation | OtherJudgmentsInvocation): string {
   const qrelsPath = judgmentsOf(invocation);
   const { runPath } = invocation;
   const swapped = args.map((argument) =>

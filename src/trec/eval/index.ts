@@ -4,10 +4,7 @@
 // it throws are in ../errors.ts.
 export { evaluateTrec, type TrecEvalInvocation } from './evaluate.js';
 export { MeasureSpecError, SUPPORTED_TREC_MEASURES, planTrecMeasures, type TrecMeasurePlan } from './measures.js';
-export {
-  evaluatePreferences,
-  planPreferenceMeasures,
-  type PreferenceInvocation,
-} from './prefs-evaluate.js';
+export { evaluatePreferences, planPreferenceMeasures, type PreferenceInvocation } from './prefs-evaluate.js';
 export type { PreferenceFormat } from './prefs-read.js';
 export { PREFERENCE_MEASURES } from './prefs-measures.js';
+export { evaluateJudgmentGroups, planJudgmentGroupMeasures, type JudgmentGroupInvocation } from './judgment-groups.js';
