@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as trecEval from '../../src/cli/commands/trec-eval.js';
 import { HELP } from '../../src/cli/commands/trec-eval.js';
+import { planJudgmentGroupMeasures } from '../../src/trec/eval/judgment-groups.js';
 import { PREFERENCE_MEASURES } from '../../src/trec/eval/prefs-measures.js';
 import { runCommand } from './helpers.js';
 
@@ -99,6 +100,15 @@ describe('docs/cli.md and --help', () => {
       .filter((line) => line.startsWith('| `'))
       .map((line) => line.split('|')[1]!.trim().replaceAll('`', ''));
     expect(names).toEqual([...PREFERENCE_MEASURES]);
+  });
+
+  it("the docs' judgment-group table lists what -m qrels_jg prints, in trec_eval's order", () => {
+    const section = docs.slice(docs.indexOf('### Judgment groups (`-R qrels_jg`)'), docs.indexOf('### Memory'));
+    const names = section
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('|')[1]!.trim().replaceAll('`', ''));
+    expect(names).toEqual(planJudgmentGroupMeasures(['qrels_jg']).measures.map((measure) => measure.name));
   });
 
   it('the help names -R and every preference measure', () => {

@@ -53,7 +53,9 @@ Options (trec_eval's long names work too):
                                    (the default, as trec_eval), all_trec or set
   -R, --Rel_info_format FORMAT     the judgment file's format: trec_qrels (default),
                                    prefs or qrels_prefs (trec_eval's preference
-                                   measures; -m required: all_prefs, prefs, prefs_*)
+                                   measures; -m required: all_prefs, prefs, prefs_*),
+                                   qrels_jg (judgment groups; -m required: qrels_jg,
+                                   map_avgjg, P_avgjg, Rprec_mult_avgjg)
       --precision N                decimals of measure values (default 4)
       --streaming                  read both files one query at a time (memory stays
                                    flat however many queries); both must be grouped by
