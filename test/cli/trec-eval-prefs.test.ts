@@ -79,6 +79,17 @@ describe('trec-eval -R prefs', () => {
     expect(result.stderr).toMatch(message);
   });
 
+  it('reads the run from standard input (-); -R trec_qrels is the qrels path, as without -R', async () => {
+    const fromStdin = await runCommand(trecEval, ['-R', 'prefs', '-m', 'prefs_simp', prefs, '-'], {
+      stdin: 'q1 Q0 b 1 1.0 tag\nq1 Q0 a 2 1.0 tag\n',
+    });
+    expect(fromStdin.stdout).toBe('prefs_simp            \tall\t1.0000\n');
+    const qrels = file('basic.qrels', 'q1 0 a 1\n');
+    const explicit = await runCommand(trecEval, ['-R', 'trec_qrels', '-m', 'P.1', qrels, tiedRun]);
+    expect(explicit.stdout).toBe((await runCommand(trecEval, ['-m', 'P.1', qrels, tiedRun])).stdout);
+    expect(explicit.stdout).toBe('P_1                   \tall\t0.0000\n'); // ties by docno descending: b first
+  });
+
   it('a line it cannot read names the file and line', async () => {
     const broken = file('broken.prefs', 'q1 g s a 2\nq1 g a 1\n');
     const result = await runCommand(trecEval, ['-R', 'prefs', '-m', 'prefs_simp', broken, tiedRun]);
