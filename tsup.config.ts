@@ -29,5 +29,10 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
+  // Syntax-only minification (`void 0`, merged declarations, folded constants): about 60 KB less. Names,
+  // line breaks and indentation stay, so a stack frame still names our function (docs/decisions.md).
+  esbuildOptions(options) {
+    options.minifySyntax = true;
+  },
   external: ['vitest', 'vitest/node', 'vitest/reporters', 'jest', '@jest/globals', '@jest/reporters', 'expect'],
 });

@@ -13,9 +13,10 @@ interface PackResult {
  * 1.5 MB until the judged/missing accounting, shard stamps, annotations, the baseline merge driver,
  * judged@k and the typed measure names took it to 1.58 MB (both module formats and their declarations);
  * label fingerprints, repeated runs, the findings table and capped_recall to 1.70 MB, and trec_eval's whole
- * measure set to 1.83 MB; our own distribution functions instead of bundled stdlib brought it to 1.75 MB.
+ * measure set to 1.83 MB; our own distribution functions instead of bundled stdlib brought it to 1.75 MB,
+ * syntax-only minification to 1.69 MB.
  */
-const MAX_UNPACKED_BYTES = 1_760_000;
+const MAX_UNPACKED_BYTES = 1_700_000;
 
 describe('npm pack', () => {
   const [result] = JSON.parse(
