@@ -1,5 +1,5 @@
 // Fixes the bundled declarations where the declaration bundler and the CommonJS output disagree.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 // 1. The declaration bundler drops triple-slash references; rag-matchers/jest augments the 'expect'
 // module (behind @jest/globals), which must be part of the user's program for the augmentation to apply.
@@ -120,4 +120,16 @@ for (let dropped = true; dropped;) {
 for (const file of readdirSync('dist').filter((name) => name.endsWith('.d.ts'))) {
   if (sharedRenames.has(chunkName(file))) rmSync(`dist/${file}`);
   else writeFileSync(`dist/${file}`, pointAtCommonJs(readFileSync(`dist/${file}`, 'utf8'), sharedRenames));
+}
+
+// 6. An entry whose ESM and CommonJS declarations are now the same text (index, report, …) ships it once:
+// its .d.ts re-exports the .d.cts. Not for an entry with a default export (`export *` leaves it out) or
+// a module augmentation, which must stay in an ESM file.
+for (const file of readdirSync('dist').filter((name) => name.endsWith('.d.cts'))) {
+  const esmFile = `dist/${chunkName(file)}.d.ts`;
+  if (!entryNames.has(chunkName(file)) || !existsSync(esmFile)) continue;
+  const declarations = readFileSync(`dist/${file}`, 'utf8');
+  if (declarations !== readFileSync(esmFile, 'utf8')) continue;
+  if (/\bas default\b|^export default|^export =|^declare module/m.test(declarations)) continue;
+  writeFileSync(esmFile, `export * from './${chunkName(file)}.cjs';\n`);
 }

@@ -14,9 +14,9 @@ interface PackResult {
  * judged@k and the typed measure names took it to 1.58 MB (both module formats and their declarations);
  * label fingerprints, repeated runs, the findings table and capped_recall to 1.70 MB, and trec_eval's whole
  * measure set to 1.83 MB; our own distribution functions instead of bundled stdlib brought it to 1.75 MB,
- * syntax-only minification to 1.69 MB, declaration chunks shared by both formats to 1.61 MB.
+ * syntax-only minification to 1.69 MB, declarations shared by both formats to 1.54 MB.
  */
-const MAX_UNPACKED_BYTES = 1_620_000;
+const MAX_UNPACKED_BYTES = 1_550_000;
 
 describe('npm pack', () => {
   const [result] = JSON.parse(
@@ -63,6 +63,7 @@ describe('npm pack', () => {
     ].map((entry) => `${entry}.d.ts`);
     expect(esmDeclarations.filter((file) => !entryDeclarations.includes(file))).toEqual([]);
     expect(readFileSync('dist/vitest.d.ts', 'utf8')).toMatch(/from '\.\/types-[\w-]+\.cjs'/);
+    expect(readFileSync('dist/report.d.ts', 'utf8')).toBe("export * from './report.cjs';\n");
   });
 
   it('every file that exports and bin point to is in the package', () => {
