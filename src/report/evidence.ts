@@ -81,3 +81,53 @@ export function formatKeyMove(move: KeyMove): string {
   if (move.after === undefined) return `${move.key} left (was ${move.before})`;
   return `${move.key} ${move.before} → ${move.after}`;
 }
+
+/** A changed question's evidence, as every report shows it: its text, its rankings before → after, the moves. */
+export interface QuestionEvidence {
+  /** The question's text (this run's, else the baseline's); absent when neither kept one. */
+  text?: string;
+  /** The baseline's ranking (empty when it kept none: a file before schema version 5). */
+  before: RankedHit[];
+  /** This run's ranking. */
+  after: RankedHit[];
+  moves: RankingEvidence;
+}
+
+/** A question's ranking as a baseline or a run keeps it. */
+interface KeptRanking {
+  text?: string;
+  top: RankedHit[];
+}
+
+/** The evidence of one question, from what the baseline kept and what this run recorded; undefined when neither kept a ranking. */
+export function questionEvidence(
+  before: KeptRanking | undefined,
+  after: KeptRanking | undefined,
+): QuestionEvidence | undefined {
+  if (before === undefined && after === undefined) return undefined;
+  const beforeTop = before?.top ?? [];
+  const afterTop = after?.top ?? [];
+  const text = after?.text ?? before?.text;
+  const evidence: QuestionEvidence = {
+    before: beforeTop,
+    after: afterTop,
+    moves: rankingEvidence(beforeTop, afterTop),
+  };
+  if (text !== undefined) evidence.text = text;
+  return evidence;
+}
+
+/** The moves in one line: `refunds#2 1 → 7 · rate-limits#1 new at 1 · billing#1 left (was 2); now above: faq#4, misc`. */
+export function describeMoves(moves: RankingEvidence, escape: (text: string) => string): string {
+  const parts = [...moves.left, ...moves.moved, ...moves.entered].map((move) => escape(formatKeyMove(move)));
+  const above = moves.nowAbove.length === 0 ? '' : `; now above: ${moves.nowAbove.map(escape).join(', ')}`;
+  return parts.length === 0 ? `relevant keys held their places${above}` : `${parts.join(' · ')}${above}`;
+}
+
+/** A ranking in one line, relevant keys marked: `1 refunds#2 ✓ · 2 faq#4 · 3 misc`. */
+export function describeRanking(ranking: readonly RankedHit[], escape: (text: string) => string): string {
+  if (ranking.length === 0) return '(not kept)';
+  return ranking
+    .map((hit, index) => `${index + 1} ${escape(hit.key)}${hit.grade !== undefined && hit.grade >= 1 ? ' ✓' : ''}`)
+    .join(' · ');
+}
