@@ -20,6 +20,12 @@ export interface RankingOptions {
 export function rankingsOfRun(grouped: GroupedRun, options: RankingOptions = {}): BaselineFile['rankings'] {
   const depth = options.rankingDepth ?? MAX_TOP_HITS;
   const texts = options.questionTexts ?? true;
+  if (!Number.isInteger(depth) || depth < 0 || depth > MAX_TOP_HITS)
+    throw new RangeError(
+      `options.rankingDepth must be a whole number from 0 to ${MAX_TOP_HITS}, got ${String(depth)}.`,
+    );
+  if (typeof texts !== 'boolean')
+    throw new TypeError(`options.questionTexts must be true or false, got ${String(texts as unknown)}.`);
   if (depth === 0 && !texts) return undefined;
   let rankings: BaselineFile['rankings'];
   for (const [key, measures] of grouped.suites) {

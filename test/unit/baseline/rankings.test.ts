@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { BaselineError } from '../../../src/baseline/file/errors.js';
 import { parseBaseline } from '../../../src/baseline/file/read.js';
 import { formatBaseline } from '../../../src/baseline/file/write.js';
+import { baselineFromRun, mergeBaseline } from '../../../src/baseline/store.js';
 import { formatMergedBaseline, mergeBaselineVersions } from '../../../src/baseline/three-way.js';
+import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 import { rankingEvidence } from '../../../src/report/evidence.js';
 
 const V5 = `{
@@ -93,5 +95,62 @@ describe('baseline schema 5: question rankings', () => {
     const rankingLine = lines.findIndex((line) => line.includes('"q1", ""'));
     expect(lines[rankingLine + 1]).toMatch(/^<<<<<<< /);
     expect(lines[rankingLine + 2]).toBe('    ,["test/orders.test.ts", ["refunds"], "q1", "mrr", 0.5]');
+  });
+});
+
+describe('what an update keeps of each question ranking', () => {
+  const sample = (queryId: string, value: number, topHits?: { key: string; grade?: number }[]): CollectedSample => ({
+    file: 'test/orders.test.ts',
+    describePath: ['refunds'],
+    test: `answers ${queryId}`,
+    queryId,
+    measure: 'recall@5',
+    value,
+    ...(topHits === undefined ? {} : { topHits }),
+  });
+  const run = (...samples: CollectedSample[]): CollectedRun => ({
+    runner: 'vitest',
+    samples,
+    files: ['test/orders.test.ts'],
+  });
+  const TOP = [{ key: 'a', grade: 1 }, { key: 'b' }, { key: 'c', grade: 0 }];
+
+  it('records the run ranking with the test name, as a version-5 row ahead of the question rows', () => {
+    const file = baselineFromRun(run(sample('q1', 1, TOP), sample('q2', 0.5)));
+    expect(formatBaseline(file)).toBe(`{
+  "generatedBy": "rag-matchers",
+  "schemaVersion": 5,
+  "rows": [
+    ["file", "describe", "question", "measure", "value", "project", "judgments"]
+    ,["test/orders.test.ts", ["refunds"], "q1", "", {"text": "answers q1", "top": [["a", 1], "b", ["c", 0]]}]
+    ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 1]
+    ,["test/orders.test.ts", ["refunds"], "q2", "recall@5", 0.5]
+  ]
+}
+`);
+  });
+
+  it('rankingDepth cuts the ranking, 0 keeps none; questionTexts: false leaves the text out', () => {
+    const file = baselineFromRun(run(sample('q1', 1, TOP)), { rankingDepth: 1, questionTexts: false });
+    expect(Object.values(file.rankings!)).toEqual([{ q1: { top: [{ key: 'a', grade: 1 }] } }]);
+    expect(baselineFromRun(run(sample('q1', 1, TOP)), { rankingDepth: 0, questionTexts: false }).rankings).toBe(
+      undefined,
+    );
+    expect(() => baselineFromRun(run(sample('q1', 1, TOP)), { rankingDepth: 11 })).toThrow(
+      'options.rankingDepth must be a whole number from 0 to 10, got 11.',
+    );
+  });
+
+  it('an update whose values held stores the new ranking, and keeps the ranking of a question it did not judge', () => {
+    const previous = baselineFromRun(run(sample('q1', 1, TOP), sample('q2', 0.5, [{ key: 'z' }])));
+    const moved = [{ key: 'b' }, { key: 'a', grade: 1 }];
+    const current = run(sample('q1', 1, moved));
+    const merged = mergeBaseline(previous, baselineFromRun(current), { run: current });
+    const [suite] = Object.keys(merged.file.rankings!);
+    expect(merged.file.rankings![suite!]).toEqual({
+      q1: { text: 'answers q1', top: moved },
+      q2: { text: 'answers q2', top: [{ key: 'z' }] },
+    });
+    expect(merged.counts.updatedSamples).toBe(0);
   });
 });
