@@ -24,6 +24,7 @@ import {
   withoutBaselineMode,
 } from '../wording.js';
 import type { JsonReport, JsonReportRow } from '../json.js';
+import { describeMoves, describeRanking, type QuestionEvidence } from '../evidence.js';
 import { changesChart, distributionChart, fmt, fmtDelta, meansChart, percent } from './charts.js';
 import { escapeHtml, escapeHtmlName } from './escape.js';
 import { validateJsonReport } from './input.js';
@@ -258,12 +259,12 @@ function suiteSection(
     );
     const changes = [...row.worse, ...row.better];
     out.push(
-      `<details><summary>${escapeHtml(plural(changes.length, 'changed question'))}</summary><table><thead><tr><th>question</th><th>test</th><th class="num">baseline</th><th class="num">this run</th><th class="num">Δ</th></tr></thead><tbody>`,
+      `<details><summary>${escapeHtml(plural(changes.length, 'changed question'))}</summary><table><thead><tr><th>question</th><th>test</th><th class="num">baseline</th><th class="num">this run</th><th class="num">Δ</th><th>ranking before → after</th></tr></thead><tbody>`,
     );
     for (const change of changes.slice(0, maxListed)) {
       out.push(
         `<tr><td>${escapeHtmlName(change.sampleId)}</td><td>${escapeHtmlName(change.test)}</td><td class="num">${fmt(change.before)}</td><td class="num">${fmt(change.after)}</td>` +
-          `<td class="num ${change.delta < 0 ? 'down' : 'up'}">${escapeHtml(fmtDelta(change.delta))}</td></tr>`,
+          `<td class="num ${change.delta < 0 ? 'down' : 'up'}">${escapeHtml(fmtDelta(change.delta))}</td><td>${evidenceCell(row.evidence?.[change.sampleId])}</td></tr>`,
       );
     }
     out.push('</tbody></table>');
@@ -276,6 +277,16 @@ function suiteSection(
   for (const row of rows) out.push(`<figure class="distribution">${distributionChart(suite, row)}</figure>`);
   out.push('</div></section>');
   return out.join('\n');
+}
+
+/** A changed question's evidence in its table cell: text, moves, rankings before and after (relevant keys marked ✓). */
+function evidenceCell(evidence: QuestionEvidence | undefined): string {
+  if (evidence === undefined) return '';
+  const text = evidence.text === undefined ? '' : `<q>${escapeHtml(evidence.text)}</q><br>`;
+  return (
+    `${text}${escapeHtml(describeMoves(evidence.moves, String))}<br>` +
+    `before: ${escapeHtml(describeRanking(evidence.before, String))}<br>after: ${escapeHtml(describeRanking(evidence.after, String))}`
+  );
 }
 
 function changeCaption(row: JsonReportRow, significance: number | null): string {

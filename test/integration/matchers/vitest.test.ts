@@ -54,7 +54,20 @@ const message = (name: string) => findTest(vitest.summary, name).messages.join('
 // Every test of the fixture judges against the same relevant ids (test/data.ts): one fingerprint of 8 hex
 // digits. Its top 5 (doc-3, doc-9, doc-1, doc-4, doc-8) holds three hits with no judgment, in rank order.
 const fingerprint = expect.stringMatching(/^[0-9a-f]{8}$/);
-const topFiveAudit = { labels: fingerprint, unjudgedIds: ['doc-9', 'doc-4', 'doc-8'], unjudgedCount: 3 };
+// The question's ranking (the first sample of each call): its top 5, the relevant ids graded 1.
+const topFiveHits = [
+  { key: 'doc-3', grade: 1 },
+  { key: 'doc-9' },
+  { key: 'doc-1', grade: 1 },
+  { key: 'doc-4' },
+  { key: 'doc-8' },
+];
+const topFiveAudit = {
+  labels: fingerprint,
+  unjudgedIds: ['doc-9', 'doc-4', 'doc-8'],
+  unjudgedCount: 3,
+  topHits: topFiveHits,
+};
 
 describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
   it('exits 1 because tests fail on purpose, with no file-level error', () => {
@@ -172,7 +185,14 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
     );
     expect(samples('passes > concurrent test A records on its own test')).toEqual([
       // Its top 1 (doc-3) is judged: no unjudged hits to keep.
-      { measure: 'hit@1', value: 1, pass: true, queryId: 'concurrent-a', labels: fingerprint },
+      {
+        measure: 'hit@1',
+        value: 1,
+        pass: true,
+        queryId: 'concurrent-a',
+        labels: fingerprint,
+        topHits: topFiveHits.slice(0, 1),
+      },
     ]);
     expect(samples('passes > concurrent test B records on its own test')).toEqual([
       {
@@ -184,6 +204,7 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
         labels: fingerprint,
         unjudgedIds: ['doc-9'],
         unjudgedCount: 1,
+        topHits: topFiveHits.slice(0, 3),
       },
     ]);
   });

@@ -88,7 +88,7 @@ describe.each(['vitest', 'jest'] as const)(
 
     it('the baseline keeps the label fingerprint of each question and how many hits in its top k are unjudged', () => {
       const text = recorded.toString('utf8');
-      expect(text).toContain('"schemaVersion": 4');
+      expect(text).toContain('"schemaVersion": 5');
       // refund-window's baseline top 3: refund-policy, shipping-times (unjudged), refund-faq.
       expect(text).toMatch(/"refund-window", "recall@3", 1, \{"labels": "[0-9a-f]{8}", "unjudged": 1\}\]/);
     });
