@@ -128,6 +128,7 @@ export function cleanSample(value: unknown): MetricSample | undefined {
   ) {
     sample.unjudgedIds = raw.unjudgedIds as string[];
     sample.unjudgedCount = raw.unjudgedCount;
+    if (raw.positiveOnly === true) sample.positiveOnly = true;
   }
   return sample;
 }

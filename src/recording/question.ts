@@ -328,6 +328,7 @@ function withAudit(sample: MetricSample, audit: JudgmentAudit | undefined): Metr
   if (unjudged.count > 0) {
     sample.unjudgedIds = unjudged.ids;
     sample.unjudgedCount = unjudged.count;
+    if (audit.positiveOnly) sample.positiveOnly = true;
   }
   return sample;
 }

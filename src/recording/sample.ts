@@ -43,6 +43,12 @@ export interface MetricSample {
   /** How many hits in the measure's top k have no judgment (absent when none). */
   unjudgedCount?: number;
   /**
+   * Set beside unjudgedIds when the question's judgments hold no non-relevant one (positive-only labels):
+   * its unjudged hits are simply the ones not labelled relevant, so no report calls them unjudged and the
+   * baseline keeps no count of them.
+   */
+  positiveOnly?: true;
+  /**
    * Set while a sample travels to its collector: its queryId is its test's question, which the test's
    * earlier samples without a queryId take too (applyTestQuestion). Collected samples never have it.
    */
