@@ -48,6 +48,8 @@ export interface MetricSample {
    * baseline keeps no count of them.
    */
   positiveOnly?: true;
+  /** The line in its test file where the test's first recording matcher was called (annotations point there). */
+  line?: number;
   /**
    * Set while a sample travels to its collector: its queryId is its test's question, which the test's
    * earlier samples without a queryId take too (applyTestQuestion). Collected samples never have it.

@@ -114,8 +114,14 @@ describe.each(['vitest', 'jest'] as const)(
       expect(text).toMatch(/"refund-window", "recall@3", 1, \{"labels": "[0-9a-f]{8}"\}\]/);
       expect(text).not.toContain('unjudged');
 
-      const worse = await ci({ RETRIEVER: 'worse' });
+      const worse = await ci({ RETRIEVER: 'worse', GITHUB_ACTIONS: 'true' });
       expect(worse.exitCode, explain(worse)).toBe(1);
+      // README's configuration, no runner location option: the annotation points at the question's first
+      // asserting line (the toHaveRecallAtK call of the fixture's refunds tests), its file relative to the root.
+      const assertingLine = runner === 'vitest' ? 9 : 8;
+      expect(worse.stdout.split('\n').filter((line) => line.startsWith('::error'))).toContain(
+        `::error file=${orders},line=${assertingLine},title=retrieval regressed%3A refund-window::refund-window: ndcg@3 0.920 → 0.307, recall@3 1.000 → 0.500 (suite ${orders} > orders API > refunds)`,
+      );
       // refund-window's worse top 3: shipping-times, order-status, refund-policy (only refund-policy labelled).
       const note = 'now in its top 3: shipping-times, order-status';
       const out = output(worse);
