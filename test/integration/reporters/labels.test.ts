@@ -7,6 +7,7 @@
 // beyond the tolerance while their suite's mean held are named without failing the run.
 // Backs "Why is my gate red?" in docs/troubleshooting.md.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageSnapshot } from '../support/project.js';
 import {
@@ -114,13 +115,16 @@ describe.each(['vitest', 'jest'] as const)(
       expect(text).toMatch(/"refund-window", "recall@3", 1, \{"labels": "[0-9a-f]{8}"\}\]/);
       expect(text).not.toContain('unjudged');
 
-      const worse = await ci({ RETRIEVER: 'worse', GITHUB_ACTIONS: 'true' });
+      // The project as a package one folder below the repository's root (a monorepo's packages/api).
+      const workspace = dirname(project.dir);
+      const worse = await ci({ RETRIEVER: 'worse', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: workspace });
       expect(worse.exitCode, explain(worse)).toBe(1);
       // README's configuration, no runner location option: the annotation points at the question's first
-      // asserting line (the toHaveRecallAtK call of the fixture's refunds tests), its file relative to the root.
+      // asserting line (the toHaveRecallAtK call of the fixture's refunds tests), its file relative to the
+      // repository's root (GITHUB_WORKSPACE), as GitHub reads it.
       const assertingLine = runner === 'vitest' ? 9 : 8;
       expect(worse.stdout.split('\n').filter((line) => line.startsWith('::error'))).toContain(
-        `::error file=${orders},line=${assertingLine},title=retrieval regressed%3A refund-window::refund-window: ndcg@3 0.920 → 0.307, recall@3 1.000 → 0.500 (suite ${orders} > orders API > refunds)`,
+        `::error file=${basename(project.dir)}/${orders},line=${assertingLine},title=retrieval regressed%3A refund-window::refund-window: ndcg@3 0.920 → 0.307, recall@3 1.000 → 0.500 (suite ${orders} > orders API > refunds)`,
       );
       // refund-window's worse top 3: shipping-times, order-status, refund-policy (only refund-policy labelled).
       const note = 'now in its top 3: shipping-times, order-status';
@@ -200,6 +204,7 @@ describe.each(['vitest', 'jest'] as const)(
       expect(out).toContain('No retrieval regressions');
       expect(markdown()).toContain('**Questions that moved while the suite held:**');
       expect(markdown()).toContain(`recall@3 of 2 questions in suite ${suite}`);
+      expect(await html()).toContain('Questions that moved while the suite held');
       const held = report().findings.filter((finding) => finding.kind === 'held-moves');
       expect(held.map((finding) => finding.measure).sort()).toEqual(['ndcg@3', 'recall@3']);
       const recallMoves = held.find((finding) => finding.measure === 'recall@3')!;
