@@ -9,6 +9,7 @@ import {
   type Relevance,
 } from '../src/core/index.js';
 import { auditJudgments } from '../src/core/judgment-audit.js';
+import { captureTopHits } from '../src/recording/sample.js';
 import { questionRecorder } from '../src/recording/question.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { utilsOf } from './support/context.js';
@@ -99,6 +100,7 @@ export function toMeetRetrievalTargets(
       ...(queryId === undefined ? {} : { queryId }),
     })),
     () => auditJudgments(hits, relevant, coreOptions),
+    (depth) => captureTopHits(hits, relevant, coreOptions, depth),
   );
 
   const message = () => {

@@ -1,5 +1,5 @@
 // Fixes the bundled declarations where the declaration bundler and the CommonJS output disagree.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 // 1. The declaration bundler drops triple-slash references; rag-matchers/jest augments the 'expect'
 // module (behind @jest/globals), which must be part of the user's program for the augmentation to apply.
@@ -77,4 +77,59 @@ while (pending.length > 0) {
 }
 for (const file of readdirSync('dist')) {
   if (file.endsWith('.cjs') && !reached.has(file)) rmSync(`dist/${file}`);
+}
+
+// 5. The declaration chunks (types-…, jsonl-…: everything but the entries) are written once per format,
+// the same text under different hashes. Keep the CommonJS copy and point the ESM declarations at it:
+// ESM may import CommonJS declarations under every resolution mode (the reverse is refused by older
+// TypeScript with TS1479), and no chunk declares a module, so the augmentations stay in the entries.
+// A chunk whose two copies differ is left alone.
+const entryNames = new Set(Object.keys(packageJson.exports).map((path) => (path === '.' ? 'index' : path.slice(2))));
+entryNames.add('cli').add('trec-eval-worker');
+const chunkName = (file) => file.replace(/\.d\.c?ts$/, '');
+const chunkPrefix = (file) => chunkName(file).replace(/-[\w-]{8}$/, '');
+const declarationChunks = (extension) =>
+  readdirSync('dist').filter((file) => file.endsWith(extension) && !entryNames.has(chunkName(file)));
+function sharedChunkRenames(esmChunks, cjsChunks) {
+  const renames = new Map();
+  for (const esm of esmChunks) {
+    const prefix = chunkPrefix(esm);
+    const candidates = cjsChunks.filter((cjs) => chunkPrefix(cjs) === prefix);
+    const esmOfSamePrefix = esmChunks.filter((other) => chunkPrefix(other) === prefix);
+    if (candidates.length === 1 && esmOfSamePrefix.length === 1) renames.set(chunkName(esm), chunkName(candidates[0]));
+  }
+  return renames;
+}
+const pointAtCommonJs = (text, renames) =>
+  text.replace(/from '\.\/([\w-]+)\.js'|import '\.\/([\w-]+)\.js'/g, (whole, fromName, sideName) => {
+    const target = renames.get(fromName ?? sideName);
+    return target === undefined ? whole : whole.replace(`./${fromName ?? sideName}.js`, `./${target}.cjs`);
+  });
+// Shared only if identical once every shared chunk is renamed: repeated until no pair drops out, so that
+// no ESM chunk is kept beside the CommonJS copy of a chunk it imports (two declarations of one type).
+let sharedRenames = sharedChunkRenames(declarationChunks('.d.ts'), declarationChunks('.d.cts'));
+for (let dropped = true; dropped;) {
+  const kept = [...sharedRenames].filter(
+    ([esm, cjs]) =>
+      pointAtCommonJs(readFileSync(`dist/${esm}.d.ts`, 'utf8'), sharedRenames) ===
+      readFileSync(`dist/${cjs}.d.cts`, 'utf8'),
+  );
+  dropped = kept.length < sharedRenames.size;
+  sharedRenames = new Map(kept);
+}
+for (const file of readdirSync('dist').filter((name) => name.endsWith('.d.ts'))) {
+  if (sharedRenames.has(chunkName(file))) rmSync(`dist/${file}`);
+  else writeFileSync(`dist/${file}`, pointAtCommonJs(readFileSync(`dist/${file}`, 'utf8'), sharedRenames));
+}
+
+// 6. An entry whose ESM and CommonJS declarations are now the same text (index, report, …) ships it once:
+// its .d.ts re-exports the .d.cts. Not for an entry with a default export (`export *` leaves it out) or
+// a module augmentation, which must stay in an ESM file.
+for (const file of readdirSync('dist').filter((name) => name.endsWith('.d.cts'))) {
+  const esmFile = `dist/${chunkName(file)}.d.ts`;
+  if (!entryNames.has(chunkName(file)) || !existsSync(esmFile)) continue;
+  const declarations = readFileSync(`dist/${file}`, 'utf8');
+  if (declarations !== readFileSync(esmFile, 'utf8')) continue;
+  if (/\bas default\b|^export default|^export =|^declare module/m.test(declarations)) continue;
+  writeFileSync(esmFile, `export * from './${chunkName(file)}.cjs';\n`);
 }

@@ -3,7 +3,7 @@ import { auditJudgments } from '../../src/core/judgment-audit.js';
 import type { Hit, MeasureName, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
 import { formatNumber, plural } from '../../src/core/present.js';
 import { questionRecorder } from '../../src/recording/question.js';
-import type { MetricSample } from '../../src/recording/sample.js';
+import { captureTopHits, type MetricSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatRanking } from './format.js';
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
@@ -75,14 +75,16 @@ export function runMetricMatcher(
   sample.pass = pass !== negated;
   if (negated) sample.negated = true;
   if (queryId !== undefined) sample.queryId = queryId;
-  recorder.record(declared, [sample], () => {
-    const { queryId: _queryId, ...coreOptions } = options;
-    return auditJudgments(hits, args.relevant, coreOptions);
-  });
+  const { queryId: _queryId, ...coreOptions } = options;
+  recorder.record(
+    declared,
+    [sample],
+    () => auditJudgments(hits, args.relevant, coreOptions),
+    (depth) => captureTopHits(hits, args.relevant, coreOptions, depth),
+  );
 
   const message = () => {
     const utils = utilsOf(context);
-    const { queryId: _queryId, ...coreOptions } = options;
     const explanation = explainRanking(hits, args.relevant, coreOptions);
     const judgedIds = [...explanation.relevantIds.map((entry) => entry.id)];
     const sections = [

@@ -9,18 +9,19 @@ import { plural } from '../core/present.js';
 import { parseSuiteKey, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
 import { groupRun } from './group.js';
+import { rankingsOfRun, withRankings, type RankingOptions } from './rankings.js';
 import { auditOfSample, auditsOf, setAudit } from './audits.js';
 import { applyDiff, type BaselineEntryRef, type MergeResult } from './apply.js';
 import { diffRun, prepareRun, refusalToWrite, type BaselineDiff, type PreparedRun } from './diff.js';
 import { coverageOf } from './identity.js';
 import { LockTimeoutError, withFileLock, type FileLockOptions } from '../files/lock.js';
 import { assertBaselinePath, BaselineError } from './file/errors.js';
-import { readBaseline, readBaselineAndText } from './file/read.js';
+import { parseBaseline, readBaseline, readBaselineText } from './file/read.js';
 import { createRecord, own, emptyBaseline, type BaselineFile, type BaselineSamples } from './file/types.js';
 import { formatBaseline } from './file/write.js';
 
-/** The baseline this run would record: every suite × measure × sample it measured. */
-export function baselineFromRun(run: CollectedRun): BaselineFile {
+/** The baseline this run would record: every suite × measure × sample it measured, and each question's ranking. */
+export function baselineFromRun(run: CollectedRun, options: RankingOptions = {}): BaselineFile {
   const grouped = groupRun(run);
   const file = emptyBaseline();
   for (const [key, measures] of grouped.suites) {
@@ -35,6 +36,8 @@ export function baselineFromRun(run: CollectedRun): BaselineFile {
     }
     file.suites[key] = suite;
   }
+  const rankings = rankingsOfRun(grouped, options);
+  if (rankings !== undefined) file.rankings = rankings;
   return file;
 }
 
@@ -90,7 +93,8 @@ export function mergeBaseline(
     options.run !== undefined && options.run.samples.length > 0
       ? prepareRun(options.run, options.fileExists)
       : preparedFromFile(current, options);
-  return applyDiff(diffRun(prepared, previous, { tolerance }), { prune });
+  const result = applyDiff(diffRun(prepared, previous, { tolerance }), { prune });
+  return { ...result, file: withRankings(result.file, previous, current.rankings) };
 }
 
 /**
@@ -135,7 +139,7 @@ function preparedFromFile(current: BaselineFile, options: MergeOptions): Prepare
   };
 }
 
-export interface UpdateBaselineOptions {
+export interface UpdateBaselineOptions extends RankingOptions {
   /** Remove obsolete entries. Default false. */
   prune?: boolean;
   /** Rows that moved within it keep their values (see MergeOptions.tolerance). Default 0.01. */
@@ -200,16 +204,21 @@ async function readApplyWrite(
   prune: boolean,
   options: UpdateBaselineOptions,
 ): Promise<UpdateBaselineResult> {
-  const existing = await readBaselineAndText(path);
-  const existingText = existing?.text;
+  const existingText = await readBaselineText(path);
   const given = options.diff?.diff;
   // The diff made for the summary holds when the file is still the one it was made against, as written.
   const unchanged = given !== undefined && existingText === textOf(given.against);
-  const previous = unchanged ? given.against : existing?.file;
+  // Parsed only when it is not the file the diff was made against.
+  const previous = unchanged
+    ? given.against
+    : existingText === undefined
+      ? undefined
+      : parseBaseline(existingText, path);
   const diff = unchanged
     ? given
     : diffRun(prepared, previous, options.tolerance !== undefined ? { tolerance: options.tolerance } : {});
-  const applied = applyDiff(diff, { prune });
+  const result = applyDiff(diff, { prune });
+  const applied = { ...result, file: withRankings(result.file, previous, rankingsOfRun(prepared.grouped, options)) };
   const text = formatBaseline(applied.file);
   const written = text !== existingText;
   if (written) await writeFileAtomic(path, text);

@@ -7,12 +7,15 @@ import { driverConflictMarkers } from './conflict-markers.js';
 import {
   createRecord,
   emptyBaseline,
+  own,
   type BaselineFile,
   type BaselineSamples,
+  type QuestionRanking,
   type SampleAudit,
 } from './file/types.js';
 import {
   baselineRows,
+  rankingLineBefore,
   compareRows,
   formatBaselineRow,
   formatBaselineRows,
@@ -77,7 +80,44 @@ export function mergeBaselineVersions(base: BaselineFile, ours: BaselineFile, th
     const value = version[side];
     if (value !== undefined) setSample(file, version, value, sides[side]);
   }
+  const rankings = mergeRankings(base, ours, theirs);
+  if (rankings !== undefined) file.rankings = rankings;
   return { file, conflicts };
+}
+
+/**
+ * The questions' rankings (schema version 5), question by question: the side that changed one wins; when
+ * both changed it differently, ours (a ranking explains a value, it gates nothing, so it is no conflict).
+ */
+function mergeRankings(
+  base: BaselineFile,
+  ours: BaselineFile,
+  theirs: BaselineFile,
+): Record<string, Record<string, QuestionRanking>> | undefined {
+  const rankingOf = (file: BaselineFile, suite: string, question: string): QuestionRanking | undefined => {
+    const suiteRankings = file.rankings === undefined ? undefined : own(file.rankings, suite);
+    return suiteRankings === undefined ? undefined : own(suiteRankings, question);
+  };
+  const text = (file: BaselineFile, suite: string, question: string): string | undefined => {
+    const ranking = rankingOf(file, suite, question);
+    return ranking === undefined ? undefined : JSON.stringify(ranking);
+  };
+  let merged: Record<string, Record<string, QuestionRanking>> | undefined;
+  const seen = new Set<string>();
+  for (const file of [ours, theirs]) {
+    for (const suite of Object.keys(file.rankings ?? {})) {
+      for (const question of Object.keys(file.rankings![suite]!)) {
+        const id = JSON.stringify([suite, question]);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const theirsChanged = text(theirs, suite, question) !== text(base, suite, question);
+        const winner = theirsChanged && text(ours, suite, question) === text(base, suite, question) ? theirs : ours;
+        const ranking = rankingOf(winner, suite, question);
+        if (ranking !== undefined) ((merged ??= createRecord())[suite] ??= createRecord())[question] = ranking;
+      }
+    }
+  }
+  return merged;
 }
 
 /** The side whose row the merge takes (its value undefined: removed), or 'conflict'. */
@@ -142,14 +182,16 @@ export function formatMergedBaseline(
     lines.push(markers.open, ...side('ours'), markers.separator, ...side('theirs'), markers.close);
     block = [];
   };
-  for (const { row, conflict } of entries) {
+  entries.forEach(({ row, conflict }, index) => {
+    const ranking = rankingLineBefore(merge.file, entries[index - 1]?.row, row);
     const otherSuite = block.length > 0 && suiteKeyOf(block[0]!.identity) !== suiteKeyOf(row.identity);
-    if (conflict === undefined || otherSuite) closeBlock();
+    if (conflict === undefined || otherSuite || ranking !== undefined) closeBlock();
+    if (ranking !== undefined) lines.push(ranking);
     if (conflict === undefined) lines.push(formatBaselineRow(row));
     else block.push(conflict);
-  }
+  });
   closeBlock();
-  return formatBaselineRows(lines, schemaVersionFor(rows));
+  return formatBaselineRows(lines, schemaVersionFor(rows, merge.file));
 }
 
 function rowKey(row: Pick<BaselineRow, 'identity' | 'question' | 'measure'>): string {

@@ -39,3 +39,17 @@ COMMANDS['history'] = {
   summary: "how each suite's measures moved over the baseline file's git history (--html draws it)",
   load: () => import('./commands/history.js'),
 };
+COMMANDS['update'] = {
+  summary: 'run the tests with RAG_BASELINE=update set for that command alone, in any shell (update -- npm test)',
+  load: async () => {
+    const { runWithBaselineMode } = await import('./commands/baseline-mode.js');
+    return { run: (args) => runWithBaselineMode('update', args) };
+  },
+};
+COMMANDS['prune'] = {
+  summary: 'run the tests with RAG_BASELINE=prune set for that command alone, in any shell (prune -- npm test)',
+  load: async () => {
+    const { runWithBaselineMode } = await import('./commands/baseline-mode.js');
+    return { run: (args) => runWithBaselineMode('prune', args) };
+  },
+};

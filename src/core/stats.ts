@@ -1,8 +1,7 @@
 // Pure statistics for retrieval evaluation: confidence intervals for a measure's mean and paired tests
 // for comparing two runs on the same queries. Every randomised result carries its seed and number of
 // resamples, so a figure printed in a report can be reproduced exactly. See docs/statistics.md.
-import tCdf from '@stdlib/stats-base-dists-t-cdf';
-import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
+import { standardNormalQuantile, studentTCdf } from './distributions.js';
 import { mean } from './mean.js';
 import { assertSeed, Xoshiro128StarStar } from './random.js';
 
@@ -434,7 +433,7 @@ function tTest(differences: readonly number[]): PairedTTestResult {
   }
   const t = meanDifference / standardError;
   // 2·F(−|t|) rather than 2·(1 − F(|t|)): no cancellation for small p.
-  const p = Math.min(1, 2 * tCdf(-Math.abs(t), degreesOfFreedom));
+  const p = Math.min(1, 2 * studentTCdf(-Math.abs(t), degreesOfFreedom));
   return { t, degreesOfFreedom, p, meanDifference, method: 'paired-t' };
 }
 
@@ -560,7 +559,7 @@ export function holmCorrection(pValues: readonly number[]): number[] {
 // Helpers
 
 function twoSidedNormalCriticalValue(confidence: number): number {
-  return normalQuantile(1 - (1 - confidence) / 2, 0, 1);
+  return standardNormalQuantile(1 - (1 - confidence) / 2);
 }
 
 function pairedDifferences(before: readonly number[], after: readonly number[]): number[] {

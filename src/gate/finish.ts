@@ -137,6 +137,8 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
         tolerance: options.tolerance,
         fileExists: (file) => existsSync(join(context.rootDir, file)),
         diff: { prepared, diff },
+        rankingDepth: options.rankingDepth,
+        questionTexts: options.questionTexts,
       });
       baselineWritten = update.written;
       refused = update.refused;

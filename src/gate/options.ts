@@ -7,7 +7,9 @@ import { resolveTolerance, type ResolvedTolerance } from '../core/regression-rul
 import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type WorkerDeclaration } from '../recording/declaration.js';
 import type { CollectedRun } from '../recording/collected.js';
+import { MAX_TOP_HITS } from '../recording/sample.js';
 import { optionFilesProblem } from './option-files.js';
+import { withBaselineMode } from '../report/wording.js';
 import {
   DEFAULT_BASELINE_PATH,
   DEFAULT_SOURCE,
@@ -45,6 +47,10 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   /** The Markdown report is one line when nothing changed. */
   quiet: boolean;
   maxWorse: number;
+  /** Top ranked keys the baseline keeps per question (0: none). */
+  rankingDepth: number;
+  /** The baseline keeps each question's text. */
+  questionTexts: boolean;
   seed?: number;
   resamples?: number;
   intervalResamples?: number;
@@ -103,6 +109,8 @@ export function resolveReporterOptions(
     annotations: checked.annotations ?? true,
     quiet: checked.quiet ?? false,
     maxWorse: checked.maxWorse ?? 10,
+    rankingDepth: checked.rankingDepth ?? MAX_TOP_HITS,
+    questionTexts: checked.questionTexts ?? true,
     ...definedEntries({
       seed: checked.seed,
       resamples: checked.resamples,
@@ -126,7 +134,7 @@ function acceptCommands(context: {
     rootDir: context.rootDir,
     execArgv: process.execArgv,
   });
-  return { acceptCommand: `RAG_BASELINE=update ${command}`, pruneCommand: `RAG_BASELINE=prune ${command}` };
+  return { acceptCommand: withBaselineMode('update', command), pruneCommand: withBaselineMode('prune', command) };
 }
 
 /**

@@ -6,6 +6,7 @@ import { closestName } from '../core/suggest.js';
 import { resolveTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type MeasureDeclaration } from '../recording/declaration.js';
+import { MAX_TOP_HITS } from '../recording/sample.js';
 import { REPORT_CATALOGUE, REPORT_FILE_OPTIONS, type ReportFileOptions } from '../report/formats/catalogue.js';
 
 export { REPORT_FILE_OPTIONS, type ReportFileOption } from '../report/formats/catalogue.js';
@@ -57,6 +58,13 @@ export interface RagReporterOptions extends MeasureDeclaration, ReportFileOption
    * of each regressed, new or missing question, a notice for each improvement to record. Default true.
    */
   annotations?: boolean;
+  /**
+   * How many top ranked keys the baseline keeps per question, with their grades, to show what a changed
+   * question retrieved before: 0 to 10 (what the matchers record); 0 keeps none. Default 10.
+   */
+  rankingDepth?: number;
+  /** The baseline keeps each question's text (its test's name). Default true; false for texts that must not be committed. */
+  questionTexts?: boolean;
   /** Questions listed per regressed row in the console and Markdown. Default 10. */
   maxWorse?: number;
   /** Seed of the bootstrap intervals and the randomization test. Default 42. */
@@ -113,6 +121,8 @@ const REPORTER_OPTIONS = {
   quiet: PER_SHARD,
   annotations: PER_SHARD,
   maxWorse: PER_SHARD,
+  rankingDepth: SHARED,
+  questionTexts: SHARED,
   seed: SHARED,
   resamples: SHARED,
   intervalResamples: SHARED,
@@ -181,6 +191,7 @@ export function validateReporterOptions(options: unknown, source = DEFAULT_SOURC
     ...REPORT_SWITCH_OPTIONS,
     'quiet',
     'annotations',
+    'questionTexts',
   ] as const) {
     if (record[name] !== undefined && typeof record[name] !== 'boolean') fail(name, 'true or false');
   }
@@ -191,6 +202,9 @@ export function validateReporterOptions(options: unknown, source = DEFAULT_SOURC
   }
   if (record.maxWorse !== undefined && !(Number.isInteger(record.maxWorse) && (record.maxWorse as number) >= 0))
     fail('maxWorse', 'a whole number ≥ 0');
+  const depth = record.rankingDepth;
+  if (depth !== undefined && !(Number.isInteger(depth) && (depth as number) >= 0 && (depth as number) <= MAX_TOP_HITS))
+    fail('rankingDepth', `a whole number from 0 to ${MAX_TOP_HITS} (0 keeps no ranking)`);
   if (
     record.seed !== undefined &&
     !(Number.isInteger(record.seed) && (record.seed as number) >= 0 && (record.seed as number) <= 0xffffffff)

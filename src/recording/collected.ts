@@ -1,5 +1,5 @@
 import type { RunOutcomes } from './outcomes.js';
-import type { MetricSample } from './sample.js';
+import type { MetricSample, TopHit } from './sample.js';
 
 /**
  * A sample as the reporters collect it: what a matcher recorded, plus where it was recorded.
@@ -134,5 +134,22 @@ export function cleanSample(value: unknown): MetricSample | undefined {
     sample.unjudgedCount = raw.unjudgedCount;
     if (raw.positiveOnly === true) sample.positiveOnly = true;
   }
+  const topHits = cleanTopHits(raw.topHits);
+  if (topHits !== undefined) sample.topHits = topHits;
   return sample;
+}
+
+/** A sample's top hits as recorded (`[{ key, grade? }]`), or undefined when they are not that. */
+function cleanTopHits(value: unknown): TopHit[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const hits: TopHit[] = [];
+  for (const hit of value as unknown[]) {
+    if (hit === null || typeof hit !== 'object') return undefined;
+    const { key, grade } = hit as Record<string, unknown>;
+    if (typeof key !== 'string') return undefined;
+    if (grade === undefined) hits.push({ key });
+    else if (typeof grade === 'number' && Number.isFinite(grade)) hits.push({ key, grade });
+    else return undefined;
+  }
+  return hits;
 }

@@ -12,7 +12,14 @@ import { unjudgedAtCutoff, type JudgmentAudit } from '../core/judgment-audit.js'
 import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { toPosixPath } from './collected.js';
 import { measuresFor, planFor, publishedDeclaration, type WorkerDeclaration } from './declaration.js';
-import { isRecording, recordSample, type MetricSample, type RecordingContext } from './sample.js';
+import {
+  isRecording,
+  MAX_TOP_HITS,
+  recordSample,
+  type MetricSample,
+  type RecordingContext,
+  type TopHit,
+} from './sample.js';
 
 /** The running test's place, as far as a matcher can read it in either runner. */
 interface TestPlace {
@@ -224,16 +231,22 @@ export class QuestionRecorder {
     declaredValues: Readonly<Record<string, number>> | undefined,
     own: readonly MetricSample[],
     auditOf?: () => JudgmentAudit,
+    topHitsOf?: (depth: number) => TopHit[],
   ): void {
     const { context, queryId } = this;
     if (this.role.perQuestion) for (const sample of own) this.asQuestion(sample);
     // Worked out only when something is recorded (a test outside a reporter's run records nothing).
-    const audit = auditOf !== undefined && isRecording(context) ? auditOf() : undefined;
-    const line = isRecording(context) ? this.callLine() : undefined;
+    const recording = isRecording(context);
+    const audit = auditOf !== undefined && recording ? auditOf() : undefined;
+    const prepare = withAuditAndTop(audit, topHitsOf !== undefined && recording ? topHitsOf : undefined, [
+      ...(declaredValues === undefined ? [] : this.declared),
+      ...own.map((sample) => sample.measure),
+    ]);
+    const line = recording ? this.callLine() : undefined;
     if (line !== undefined) for (const sample of own) sample.line = line;
     if (this.questions === undefined) {
       this.noteExplicit(own.map((sample) => sample.measure));
-      for (const sample of own) recordSample(withAudit(sample, audit), context);
+      for (const sample of own) recordSample(prepare(sample), context);
       return;
     }
     let recorded = this.recorded;
@@ -256,7 +269,7 @@ export class QuestionRecorder {
         if (queryId !== undefined) sample.queryId = queryId;
         if (this.role.marked) sample.testQuestion = true;
         if (line !== undefined) sample.line = line;
-        recordSample(withAudit(sample, audit), context);
+        recordSample(prepare(sample), context);
         recorded.add(measure);
       }
     } else {
@@ -271,7 +284,7 @@ export class QuestionRecorder {
         continue;
       }
       recorded.add(sample.measure);
-      recordSample(withAudit(sample, audit), context);
+      recordSample(prepare(sample), context);
     }
   }
 
@@ -334,6 +347,36 @@ function cutoffOf(measure: string): number | undefined | null {
     cutoffs.set(measure, cutoff);
   }
   return cutoff;
+}
+
+/**
+ * withAudit for one call, which also gives the first retrieval sample it records the question's top hits,
+ * down to the largest cutoff among `measures` (the whole list counts as MAX_TOP_HITS), worked out once.
+ */
+function withAuditAndTop(
+  audit: JudgmentAudit | undefined,
+  topHitsOf: ((depth: number) => TopHit[]) | undefined,
+  measures: readonly string[],
+): (sample: MetricSample) => MetricSample {
+  let pending = topHitsOf;
+  return (sample) => {
+    withAudit(sample, audit);
+    if (pending === undefined || cutoffOf(sample.measure) === null) return sample;
+    sample.topHits = pending(topDepthOf(measures));
+    pending = undefined;
+    return sample;
+  };
+}
+
+/** The largest cutoff among the retrieval measures of `measures`, at most MAX_TOP_HITS. */
+function topDepthOf(measures: readonly string[]): number {
+  let depth = 0;
+  for (const measure of measures) {
+    const cutoff = cutoffOf(measure);
+    if (cutoff === null) continue;
+    depth = Math.max(depth, cutoff === undefined ? MAX_TOP_HITS : Math.min(cutoff, MAX_TOP_HITS));
+  }
+  return depth;
 }
 
 /** `sample` with the audit's fingerprint and the unjudged hits within its measure's cutoff (retrieval measures only). */

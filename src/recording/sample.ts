@@ -1,3 +1,6 @@
+import { collapseToDocuments, rankedKeys } from '../core/ranking.js';
+import { readJudgedGrades } from '../core/relevance.js';
+import type { EvaluateOptions, Hit, Relevance } from '../core/types.js';
 import { checkGate } from './gate-presence.js';
 import { publishedRunStamp, RUN_META_KEY } from './run-stamp.js';
 
@@ -51,10 +54,44 @@ export interface MetricSample {
   /** The line in its test file where the test's first recording matcher was called (annotations point there). */
   line?: number;
   /**
+   * Retrieval measures, on the first sample a matcher call records: the question's top ranked keys in the
+   * retriever's order (as judged: after granularity), each with its grade when it has a judgment, down to
+   * the largest cutoff the call recorded (at most MAX_TOP_HITS). The baseline keeps it to explain a move.
+   */
+  topHits?: TopHit[];
+  /**
    * Set while a sample travels to its collector: its queryId is its test's question, which the test's
    * earlier samples without a queryId take too (applyTestQuestion). Collected samples never have it.
    */
   testQuestion?: true;
+}
+
+/** One ranked key as a sample keeps it: its grade when it was judged. */
+export interface TopHit {
+  key: string;
+  grade?: number;
+}
+
+/** The most ranked keys a sample keeps (the baseline's default depth). */
+export const MAX_TOP_HITS = 10;
+
+/** The first `depth` keys of a ranking with their grades (hits and relevance already checked by an evaluation). */
+export function captureTopHits(
+  hits: readonly Hit[],
+  relevant: Relevance,
+  options: EvaluateOptions,
+  depth: number,
+): TopHit[] {
+  const ranked = rankedKeys(hits, options);
+  const keys = options.granularity === 'document' ? collapseToDocuments(ranked, options.documentKey) : ranked;
+  const grades = readJudgedGrades(relevant, options);
+  const top: TopHit[] = [];
+  for (let index = 0; index < keys.length && top.length < depth; index++) {
+    const key = keys[index]!;
+    const grade = grades.get(key);
+    top.push(grade === undefined ? { key } : { key, grade });
+  }
+  return top;
 }
 
 /** The parts of a Vitest/Jest matcher context that recording reads. */

@@ -25,6 +25,7 @@ import { escapeConsole } from '../core/escape.js';
 import { andMore, percent } from '../core/present.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 import type { Verdict, VerdictSection } from './verdict.js';
+import { describeMoves, describeRanking, type QuestionEvidence } from './evidence.js';
 
 /** Widest suite, measure or question name in the console's columns; the JSON report has the full names. */
 const MAX_NAME_WIDTH = 80;
@@ -239,14 +240,34 @@ function worseLines(row: SummaryRow, maxWorse: number, paint: Painter): string[]
   const shown = row.worse.slice(0, maxWorse);
   const labels = shown.map((change) => fitWidth(questionLabel(change, escapeConsole), MAX_NAME_WIDTH));
   const width = Math.max(0, ...labels.map(displayWidth));
-  const lines = shown.map(
-    (change, index) =>
-      `    ${labels[index]!}${' '.repeat(width - displayWidth(labels[index]!))}  ${formatValue(change.before)} → ${paint.red(formatValue(change.after))}` +
+  const lines = shown.flatMap((change, index) => [
+    `    ${labels[index]!}${' '.repeat(width - displayWidth(labels[index]!))}  ${formatValue(change.before)} → ${paint.red(formatValue(change.after))}` +
       (change.unjudged === undefined ? '' : paint.yellow(`; ${describeUnjudged(change.unjudged, escapeConsole)}`)),
-  );
+    ...(index < MAX_EVIDENCE ? evidenceLines(row.evidence?.[change.sampleId], paint) : []),
+  ]);
   if (row.worse.length > maxWorse) lines.push(`    ${andMore(row.worse.length - maxWorse)}`);
   return lines;
 }
+
+/** Under a changed question: its text, its moves and what ranks above them now, its rankings before → after. */
+function evidenceLines(evidence: QuestionEvidence | undefined, paint: Painter): string[] {
+  if (evidence === undefined) return [];
+  const lines: string[] = [];
+  if (evidence.text !== undefined) lines.push(`      “${fitWidth(escapeConsole(evidence.text), MAX_TEXT_WIDTH)}”`);
+  if (evidence.before.length === 0 && evidence.after.length === 0) return lines;
+  lines.push(
+    paint.dim(`      ${describeMoves(evidence.moves, escapeConsole)}`),
+    paint.dim(`      before: ${describeRanking(evidence.before, escapeConsole)}`),
+    paint.dim(`      after:  ${describeRanking(evidence.after, escapeConsole)}`),
+  );
+  return lines;
+}
+
+/** How many questions of a row show their evidence in the console (the JSON report has all). */
+const MAX_EVIDENCE = 3;
+
+/** How much of a question's text the console shows. */
+const MAX_TEXT_WIDTH = 100;
 
 function colourStatus(text: string, status: RowStatus, paint: Painter): string {
   if (status === 'regressed') return paint.red(text);

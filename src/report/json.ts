@@ -15,6 +15,7 @@ import type {
   SummaryRow,
 } from './summary.js';
 import type { Verdict } from './verdict.js';
+import type { QuestionEvidence } from './evidence.js';
 
 /** 2: the report stores the verdict (`verdict`), which the HTML report reads. */
 export const REPORT_SCHEMA_VERSION = 2;
@@ -57,7 +58,7 @@ export interface JsonReport {
   rows: JsonReportRow[];
   missing: MissingRow[];
   /** Every difference an update would write beyond tolerance, by name, with the command that accepts it. */
-  findings: (GateFinding & { command: string })[];
+  findings: (GateFinding & { command: string; evidence?: Record<string, QuestionEvidence> })[];
 }
 
 export interface JsonReportRow {
@@ -106,6 +107,8 @@ export interface JsonReportRow {
   } | null;
   worse: SampleChange[];
   better: SampleChange[];
+  /** Question id → what explains its move (text, ranking before → after, moves), for the questions of worse and better. */
+  evidence?: Record<string, QuestionEvidence>;
   newSamples: string[];
   missingSamples: string[];
   /** Baseline questions of this row that the run did not judge. */
@@ -191,9 +194,19 @@ export function renderJson(
     findings: summary.findings.map((finding) => ({
       ...finding,
       ...(finding.questions !== undefined ? { questions: [...finding.questions] } : {}),
+      ...findingEvidence(summary, finding),
       command: findingCommand(finding, reportCommands(acceptCommand)),
     })),
   };
+}
+
+/** The evidence of a row finding's changed questions, for tools: `{ evidence: { id: … } }`, or nothing. */
+function findingEvidence(summary: RunSummary, finding: GateFinding): { evidence?: Record<string, QuestionEvidence> } {
+  if (finding.suiteKey === undefined || finding.measure === undefined) return {};
+  const row = summary.rows.find(
+    (candidate) => candidate.suiteKey === finding.suiteKey && candidate.measure === finding.measure,
+  );
+  return row?.evidence === undefined ? {} : { evidence: { ...row.evidence } };
 }
 
 function copyVerdict(verdict: Verdict): Verdict {
@@ -253,6 +266,7 @@ function jsonRow(row: SummaryRow): JsonReportRow {
           },
     worse: row.worse.map((change) => ({ ...change })),
     better: row.better.map((change) => ({ ...change })),
+    ...(row.evidence === undefined ? {} : { evidence: { ...row.evidence } }),
     newSamples: [...row.newSamples],
     missingSamples: [...row.missingSamples],
     notJudgedSamples: [...row.notJudgedSamples],

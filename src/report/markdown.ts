@@ -22,6 +22,7 @@ import { escapeMarkdown, markdownCode } from '../core/escape.js';
 import { andMore } from '../core/present.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 import type { VerdictSection } from './verdict.js';
+import { describeMoves, describeRanking, type QuestionEvidence } from './evidence.js';
 
 export interface MarkdownRenderOptions {
   /** Questions listed per regressed row. Default 10. */
@@ -121,6 +122,7 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
       for (const change of row.worse.slice(0, maxWorse)) {
         const label = questionLabel(change, escapeText);
         lines.push(`- ${label}: ${formatValue(change.before)} → ${formatValue(change.after)}`);
+        lines.push(...evidenceLines(row.evidence?.[change.sampleId]));
       }
       if (row.worse.length > maxWorse) lines.push(`- ${andMore(row.worse.length - maxWorse)}`);
       lines.push('');
@@ -129,6 +131,19 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
     text.addList([`<details><summary>Questions that got worse (${total})</summary>`, ''], items, 0, ['</details>', '']);
   }
   return text.toString();
+}
+
+/** A changed question's evidence, collapsed under its line: its text and moves, then its rankings before → after. */
+function evidenceLines(evidence: QuestionEvidence | undefined): string[] {
+  if (evidence === undefined) return [];
+  const text = evidence.text === undefined ? '' : `“${escapeText(evidence.text)}”: `;
+  return [
+    `  <details><summary>${text}${describeMoves(evidence.moves, escapeText)}</summary>`,
+    '',
+    `  before: ${describeRanking(evidence.before, escapeText)}<br>`,
+    `  after: ${describeRanking(evidence.after, escapeText)}`,
+    '  </details>',
+  ];
 }
 
 /** A passing comparison with a baseline in which no row moved and nothing is new, missing or not judged. */

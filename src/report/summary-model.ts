@@ -5,6 +5,7 @@ import type { PairedTestName } from '../core/stats.js';
 import type { ResolvedTolerance, ToleranceOption } from '../core/regression-rule.js';
 import type { CollectedRun, CollectedSample } from '../recording/collected.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
+import type { QuestionEvidence } from './evidence.js';
 import type { GateFinding } from './finding-kinds.js';
 import type { IntervalCache, RowInterval } from './intervals.js';
 import type { RepeatRules } from './repeats.js';
@@ -98,6 +99,11 @@ export interface SummaryRow {
   comparison?: RowComparison;
   worse: SampleChange[];
   better: SampleChange[];
+  /**
+   * Question id → what explains its move (its text, its ranking before → after), for the questions of
+   * `worse` and `better` whose ranking the baseline or this run kept. Absent when none did.
+   */
+  evidence?: Record<string, QuestionEvidence>;
   /** Question ids of this run not in the baseline. */
   newSamples: string[];
   /**

@@ -22,7 +22,15 @@ import type {
   SummaryRow,
 } from './summary-model.js';
 import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
-import { own, type BaselineFile, type BaselineSampleAudits } from '../baseline/file/types.js';
+import {
+  createRecord,
+  own,
+  type BaselineFile,
+  type BaselineSampleAudits,
+  type QuestionRanking,
+} from '../baseline/file/types.js';
+import { rankingsOfRun } from '../baseline/rankings.js';
+import { questionEvidence, type QuestionEvidence } from './evidence.js';
 import { auditsOf } from '../baseline/audits.js';
 import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { DEFAULT_CONFIDENCE } from '../core/stats.js';
@@ -86,6 +94,7 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
   for (const row of diff.rows) {
     if (row.produced !== undefined) rows.push(summarizeRow(row, row.produced, baseline, settings, options.intervals));
   }
+  attachEvidence(rows, baseline, rankingsOfRun(grouped));
   rows.sort(
     (a, b) => compareIds(a.suite, b.suite) || compareIds(a.suiteKey, b.suiteKey) || compareIds(a.measure, b.measure),
   );
@@ -403,6 +412,35 @@ function summarizeRow(
     }
   }
   return summary;
+}
+
+/** Gives each row the evidence of its changed questions (worse and better), worked out once per question. */
+function attachEvidence(
+  rows: SummaryRow[],
+  baseline: BaselineFile | undefined,
+  current: BaselineFile['rankings'],
+): void {
+  if (baseline?.rankings === undefined && current === undefined) return;
+  const rankingOf = (rankings: BaselineFile['rankings'], suiteKey: string, id: string): QuestionRanking | undefined => {
+    const suite = rankings === undefined ? undefined : own(rankings, suiteKey);
+    return suite === undefined ? undefined : own(suite, id);
+  };
+  const made = new Map<string, QuestionEvidence | undefined>();
+  for (const row of rows) {
+    for (const change of [...row.worse, ...row.better]) {
+      const key = JSON.stringify([row.suiteKey, change.sampleId]);
+      if (!made.has(key))
+        made.set(
+          key,
+          questionEvidence(
+            rankingOf(baseline?.rankings, row.suiteKey, change.sampleId),
+            rankingOf(current, row.suiteKey, change.sampleId),
+          ),
+        );
+      const evidence = made.get(key);
+      if (evidence !== undefined) (row.evidence ??= createRecord())[change.sampleId] = evidence;
+    }
+  }
 }
 
 /** The row's baseline questions this run did not produce, of one kind, in id order. */

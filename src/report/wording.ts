@@ -20,9 +20,26 @@ export function formatDelta(delta: number, minus = '-'): string {
   return signed(delta, { digits: 3, minus });
 }
 
+/**
+ * `command` run with RAG_BASELINE set to `mode`, in a form the user's shell runs: `RAG_BASELINE=update
+ * npm test` where a POSIX shell reads it; on Windows, whose cmd and PowerShell do not take `VAR=value` in
+ * front of a command, through the CLI, which sets the variable for that one command
+ * (`npx rag-matchers update -- npm test`).
+ */
+export function withBaselineMode(
+  mode: 'update' | 'prune',
+  command: string,
+  platform: NodeJS.Platform | string = process.platform,
+): string {
+  return platform === 'win32' ? `npx rag-matchers ${mode} -- ${command}` : `RAG_BASELINE=${mode} ${command}`;
+}
+
+/** The mode prefix of a command withBaselineMode wrote, in either form. */
+const MODE_PREFIX = /^(?:RAG_BASELINE=(update|prune) |npx rag-matchers (update|prune) -- )/;
+
 /** The command that accepts a change (`update`) or removes obsolete entries (`prune`), for the runner that produced the summary. */
 export function acceptCommandFor(runner: CollectedRun['runner'], mode: 'update' | 'prune' = 'update'): string {
-  return `RAG_BASELINE=${mode} ${runner === 'jest' ? 'npx jest' : 'npx vitest run'}`;
+  return withBaselineMode(mode, runner === 'jest' ? 'npx jest' : 'npx vitest run');
 }
 
 /** The commands a report names, all derived from the accept command (`RAG_BASELINE=update npx vitest run`). */
@@ -36,11 +53,18 @@ export interface ReportCommands {
 }
 
 export function reportCommands(acceptCommand: string): ReportCommands {
+  const prefix = MODE_PREFIX.exec(acceptCommand)?.[0] ?? '';
+  const run = acceptCommand.slice(prefix.length);
   return {
     update: acceptCommand,
-    prune: acceptCommand.replace('RAG_BASELINE=update', 'RAG_BASELINE=prune'),
-    run: acceptCommand.replace(/^RAG_BASELINE=update\s+/, ''),
+    prune: prefix === '' ? acceptCommand : prefix.replace('update', 'prune') + run,
+    run,
   };
+}
+
+/** The command without its mode prefix (either form of withBaselineMode). */
+export function withoutBaselineMode(command: string): string {
+  return command.replace(MODE_PREFIX, '');
 }
 
 /** The environment variable that declares a run a deliberate subset (docs/baselines-and-ci.md, "Partial runs"). */

@@ -7,6 +7,9 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { emptyBaseline } from '../../src/baseline/file/types.js';
+import { formatBaseline } from '../../src/baseline/file/write.js';
+import { suiteKeyOf } from '../../src/recording/collected.js';
 import { ensureBuilt, REPO_ROOT } from '../integration/support/build.js';
 import { runCommand } from '../integration/support/run.js';
 
@@ -30,14 +33,9 @@ beforeAll(async () => {
       ],
     }),
   );
-  writeFileSync(
-    join(root, 'rag-baseline.json'),
-    JSON.stringify({
-      generatedBy: 'rag-matchers',
-      schemaVersion: 1,
-      suites: { 'a.test.ts': { 'recall@5': { q1: 1 } } },
-    }),
-  );
+  const baseline = emptyBaseline();
+  baseline.suites[suiteKeyOf({ file: 'a.test.ts', describe: [] })] = { 'recall@5': { q1: 1 } };
+  writeFileSync(join(root, 'rag-baseline.json'), formatBaseline(baseline));
 }, 240_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -285,9 +285,9 @@ describe('trec-eval: usage and input errors (exit 2)', () => {
     [[qrels], /expected two files, QRELS and RUN, got '.*basic\.qrels'/],
     [
       ['-m', 'prefs_simp', qrels, run],
-      /trec_eval measure 'prefs_simp' is not supported by rag-matchers trec-eval \(it reads preference judgments, -R prefs\)\. Supported: runid, num_q, num_ret/,
+      /trec_eval measure 'prefs_simp' reads preference judgments: add -R prefs \(or -R qrels_prefs to read a qrels as preferences\)/,
     ],
-    [['-m', 'qrels_jg', qrels, run], /'qrels_jg' is not supported .*-R qrels_jg/],
+    [['-m', 'qrels_jg', qrels, run], /trec_eval measure 'qrels_jg' reads judgment groups: add -R qrels_jg/],
     [['-m', 'constructor', qrels, run], /unknown measure 'constructor'/],
     [['-m', '__proto__', qrels, run], /unknown measure '__proto__'/],
     [
@@ -299,7 +299,8 @@ describe('trec-eval: usage and input errors (exit 2)', () => {
     [['-m', 'P.', qrels, run], /empty parameter list/],
     [['-l0', qrels, run], /-l must be a whole number ≥ 1, got '0'/],
     [['-l', 'two', qrels, run], /-l must be a whole number ≥ 1, got 'two'/],
-    [['-R', 'prefs', qrels, run], /-R\/--Rel_info_format is not supported/],
+    [['-R', 'prefs', qrels, run], /-R prefs needs the measures named/],
+    [['-D', '1', qrels, run], /-D\/--Debug_level is not supported/],
     [['-N', 'many', qrels, run], /-N must be a whole number ≥ 0, got 'many'/],
     [[qrels, join(directory, 'nope.run')], /cannot read run file '.*nope\.run': no such file/],
     [[join(directory, 'nope.qrels'), run], /cannot read qrels file '.*nope\.qrels': no such file/],

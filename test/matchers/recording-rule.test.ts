@@ -39,10 +39,17 @@ function withAudits(task: FakeTask): MetricSample[] {
   return (task.meta[TASK_META_KEY] as MetricSample[] | undefined) ?? [];
 }
 
-/** The recorded samples without what they kept about their judgments (tested on its own below). */
+/** The recorded samples without what they kept about their judgments and ranking (tested on their own below). */
 function recorded(task: FakeTask): MetricSample[] {
   return withAudits(task).map(
-    ({ labels: _labels, unjudgedIds: _ids, unjudgedCount: _count, positiveOnly: _positiveOnly, ...sample }) => sample,
+    ({
+      labels: _labels,
+      unjudgedIds: _ids,
+      unjudgedCount: _count,
+      positiveOnly: _positiveOnly,
+      topHits: _top,
+      ...sample
+    }) => sample,
   );
 }
 
@@ -52,6 +59,31 @@ function declare(options: Parameters<typeof resolveDeclaration>[0]): void {
 
 afterEach(() => {
   publishDeclaration(undefined);
+});
+
+describe('what a question keeps of its ranking', () => {
+  it('the first sample of the call: its top keys down to the largest declared cutoff, graded where judged', () => {
+    declare({ measures: ['hit@3', 'recall@5'] });
+    const task = fakeTest();
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q1' });
+    const samples = withAudits(task);
+    // Largest cutoff 5: d1…d5, only d2 judged (grade 1 from the array of relevant ids).
+    expect(samples[0]!.topHits).toEqual([
+      { key: 'd1' },
+      { key: 'd2', grade: 1 },
+      { key: 'd3' },
+      { key: 'd4' },
+      { key: 'd5' },
+    ]);
+    expect(samples.slice(1).map((sample) => sample.topHits)).toEqual([undefined]);
+  });
+
+  it('a measure without a cutoff keeps the first 10 keys', () => {
+    const task = fakeTest();
+    const twelve = Array.from({ length: 12 }, (_, index) => `k${index + 1}`);
+    matchers.toHaveNdcgAbove.call({ task }, twelve, { k12: 2 }, 0);
+    expect(withAudits(task)[0]!.topHits).toEqual(twelve.slice(0, 10).map((key) => ({ key })));
+  });
 });
 
 describe('what a retrieval sample keeps about its judgments', () => {

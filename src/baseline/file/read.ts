@@ -147,14 +147,18 @@ export async function readBaseline(path: string): Promise<BaselineFile | undefin
 }
 
 /** readBaseline, with the text it read (an update compares it with what it would write). */
-export async function readBaselineAndText(path: string): Promise<{ file: BaselineFile; text: string } | undefined> {
-  let text: string;
+async function readBaselineAndText(path: string): Promise<{ file: BaselineFile; text: string } | undefined> {
+  const text = await readBaselineText(path);
+  return text === undefined ? undefined : { file: parseBaseline(text, path), text };
+}
+
+/** The baseline file's text, unparsed; undefined when there is no file there (other read errors throw BaselineError). */
+export async function readBaselineText(path: string): Promise<string | undefined> {
   try {
-    text = await fs.promises.readFile(path, 'utf8');
+    return await fs.promises.readFile(path, 'utf8');
   } catch (error) {
     return handleReadError(error, path);
   }
-  return { file: parseBaseline(text, path), text };
 }
 
 /** The version of a file a read saw: what tells a later look whether the file changed since. */

@@ -35,8 +35,22 @@
 //
 // Version 3 is read as it is (no audits: it compares as before and gains them on the next update). Versions
 // 1 and 2 (rag-matchers before 0.1.0) are refused with the command that records a new file.
+//
+// Version 5 (written only when a question keeps its ranking; else 4 or 3, byte for byte as before) adds one
+// row per question, ahead of its measures' rows: its measure cell is "" and its value cell what explains a
+// move, QuestionRanking — the question's text and its top ranked hit keys in the retriever's order, a judged
+// key as [key, grade], an unjudged one as its bare key:
+//
+//       ,["test/orders.test.ts", ["refunds"], "q1", "", {"text": "How long do refunds take?", "top": [["refunds#2", 2], "billing#1"]}]
+//
+// Why a row of its own rather than a cell on each measure's row: the ranking is the question's, not a
+// measure's, so it is written once (a file of 4 measures per question would hold it 4 times otherwise), and
+// a ranking that changed while every value held changes one line, which the merge driver takes from the side
+// that changed it without touching the value rows (nor their label fingerprints).
 
-export const BASELINE_SCHEMA_VERSION = 4;
+export const BASELINE_SCHEMA_VERSION = 5;
+/** The version a file whose questions keep no ranking is written in (4 with an audit, else 3). */
+export const AUDITS_SCHEMA_VERSION = 4;
 /** The version a file without judgment audits is written in: the same bytes as before version 4. */
 export const ROWS_ONLY_SCHEMA_VERSION = 3;
 /** The oldest version read: 1 and 2 came before 0.1.0. */
@@ -59,6 +73,23 @@ export interface SampleAudit {
   unjudged?: number;
 }
 
+/** One ranked hit as the baseline keeps it: its key and, when it was judged, its grade. */
+export interface RankedHit {
+  key: string;
+  grade?: number;
+}
+
+/** What explains a question's move (schema version 5): its text and its top ranked hits. */
+export interface QuestionRanking {
+  /** The test's name or the matcher's `query` option; absent when the reporter leaves texts out. */
+  text?: string;
+  /** The top hits in the retriever's order (empty when the reporter keeps no ranking). */
+  top: RankedHit[];
+}
+
+/** The measure cell of a question's ranking row: sorts ahead of every measure, so it opens its question. */
+export const RANKING_ROW_MEASURE = '';
+
 /** sampleId → audit. */
 export type BaselineSampleAudits = Record<string, SampleAudit>;
 
@@ -74,6 +105,8 @@ export interface BaselineFile {
    * older files: they gain audits on the next update.
    */
   audits?: Record<string, Record<string, BaselineSampleAudits>>;
+  /** Suite key → sampleId → the question's ranking (schema version 5), for the questions that kept one. */
+  rankings?: Record<string, Record<string, QuestionRanking>>;
 }
 
 /** An object without a prototype, so ids such as `constructor` or `__proto__` are plain keys. */

@@ -11,7 +11,10 @@ import {
   createRecord,
   emptyBaseline,
   own,
+  RANKING_ROW_MEASURE,
   type BaselineFile,
+  type QuestionRanking,
+  type RankedHit,
   type BaselineSamples,
   type BaselineSuite,
   type SampleAudit,
@@ -20,7 +23,10 @@ import {
 const ROW_SHAPE = '[file, [describe path], question, measure, value] (and the project of a named Vitest project)';
 const AUDIT_ROW_SHAPE = `${ROW_SHAPE}, and last an optional { "labels", "unjudged" } object`;
 
-/** Versions 3 and 4: one row per sample (version 4 rows may end with a SampleAudit object). */
+/**
+ * Versions 3, 4 and 5: one row per sample (version 4 rows may end with a SampleAudit object; version 5 adds a
+ * row per question whose measure cell is "" and whose value cell is its QuestionRanking).
+ */
 export function upgradeRows(rows: unknown, path: string, version: number): BaselineFile {
   const columns = version >= 4 ? BASELINE_AUDIT_COLUMNS : BASELINE_COLUMNS;
   if (!Array.isArray(rows) || JSON.stringify(rows[0]) !== JSON.stringify(columns)) {
@@ -36,6 +42,10 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
   rows.forEach((cells: unknown, index) => {
     if (index === 0) return;
     const where = `rows[${index}]`;
+    if (version >= 5 && Array.isArray(cells) && cells[3] === RANKING_ROW_MEASURE) {
+      readRankingRow(result, cells, path, where);
+      return;
+    }
     const problem = rowProblem(cells, version);
     if (problem !== undefined)
       throw new BaselineError(path, 'malformed', `${where}${problem}, found ${rowText(cells)}; ${ACCEPT_HINT}.`);
@@ -78,6 +88,58 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
     }
   });
   return result;
+}
+
+const RANKING_SHAPE =
+  '[file, [describe path], question, "", { "text": question text, "top": [key or [key, grade], …] }] (and the project)';
+
+/** Reads a question's ranking row (version 5) into `result.rankings`. */
+function readRankingRow(result: BaselineFile, cells: unknown[], path: string, where: string): void {
+  const fail = (problem: string): never => {
+    throw new BaselineError(path, 'malformed', `${where}${problem}, found ${rowText(cells)}; ${ACCEPT_HINT}.`);
+  };
+  if (cells.length < 5 || cells.length > 6) fail(` must be ${RANKING_SHAPE}`);
+  const [file, describe, question, , ranking, project] = cells;
+  if (typeof file !== 'string' || file.length === 0) fail(": its file must be the test file's path");
+  if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string'))
+    fail(': its describe path must be a list of describe-block names ([] at the top level)');
+  if (typeof question !== 'string') fail(': its question must be a string');
+  if (project !== undefined && (typeof project !== 'string' || project.length === 0))
+    fail(": its project must be a Vitest project's name");
+  const read = rankingOf(ranking);
+  if (read === undefined)
+    fail(`: its ranking must be ${RANKING_SHAPE.slice(RANKING_SHAPE.indexOf('{'), RANKING_SHAPE.indexOf('}') + 1)}`);
+  const identity: SuiteIdentity =
+    project === undefined
+      ? { file: file as string, describe: describe as string[] }
+      : { file: file as string, describe: describe as string[], project: project as string };
+  const rankings = ((result.rankings ??= createRecord())[suiteKeyOf(identity)] ??= createRecord());
+  if (own(rankings, question as string) !== undefined)
+    fail(`: question ${JSON.stringify(question)} has two ranking rows; keep one`);
+  rankings[question as string] = read!;
+}
+
+/** A ranking cell as held in memory, or undefined when it is not one. */
+function rankingOf(cell: unknown): QuestionRanking | undefined {
+  if (!isPlainObject(cell)) return undefined;
+  if (Object.keys(cell).some((key) => key !== 'text' && key !== 'top')) return undefined;
+  const { text, top } = cell;
+  if (text !== undefined && typeof text !== 'string') return undefined;
+  if (!Array.isArray(top)) return undefined;
+  const hits: RankedHit[] = [];
+  for (const hit of top as unknown[]) {
+    if (typeof hit === 'string') hits.push({ key: hit });
+    else if (
+      Array.isArray(hit) &&
+      hit.length === 2 &&
+      typeof hit[0] === 'string' &&
+      typeof hit[1] === 'number' &&
+      Number.isFinite(hit[1])
+    )
+      hits.push({ key: hit[0], grade: hit[1] });
+    else return undefined;
+  }
+  return text === undefined ? { top: hits } : { text, top: hits };
 }
 
 /** A valid row's project: the string after the value, when there is one. */

@@ -2,9 +2,10 @@
 // ./types.ts), always the same for the same baseline, written atomically.
 
 import { writeFileAtomic, writeFileAtomicSync } from '../../files/atomic-write.js';
-import { parseSuiteKey, suiteNameOf, type SuiteIdentity } from '../../recording/collected.js';
+import { parseSuiteKey, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../../recording/collected.js';
 import { assertBaselinePath, isPlainObject, malformedEntry } from './errors.js';
 import {
+  AUDITS_SCHEMA_VERSION,
   BASELINE_AUDIT_COLUMNS,
   BASELINE_COLUMNS,
   BASELINE_GENERATED_BY,
@@ -13,7 +14,9 @@ import {
   compareKeys,
   own,
   sortedKeys,
+  RANKING_ROW_MEASURE,
   type BaselineFile,
+  type QuestionRanking,
   type SampleAudit,
 } from './types.js';
 
@@ -35,12 +38,51 @@ export interface BaselineRow {
  */
 export function formatBaseline(file: BaselineFile): string {
   const rows = baselineRows(checkFormattable(file));
-  return formatBaselineRows(rows.map(formatBaselineRow), schemaVersionFor(rows));
+  const lines: string[] = [];
+  rows.forEach((row, index) => {
+    const ranking = rankingLineBefore(file, rows[index - 1], row);
+    if (ranking !== undefined) lines.push(ranking);
+    lines.push(formatBaselineRow(row));
+  });
+  return formatBaselineRows(lines, schemaVersionFor(rows, file));
 }
 
-/** The version rows are written in: 4 when one of them holds an audit, else 3 (as before version 4). */
-export function schemaVersionFor(rows: readonly Pick<BaselineRow, 'audit'>[]): number {
-  return rows.some((row) => row.audit !== undefined) ? BASELINE_SCHEMA_VERSION : ROWS_ONLY_SCHEMA_VERSION;
+/**
+ * The version rows are written in: 5 when a question of `file` keeps its ranking, else 4 when a row holds
+ * an audit, else 3 (the bytes of each older version are kept when nothing newer is written).
+ */
+export function schemaVersionFor(rows: readonly Pick<BaselineRow, 'audit'>[], file: BaselineFile): number {
+  if (file.rankings !== undefined && Object.keys(file.rankings).length > 0) return BASELINE_SCHEMA_VERSION;
+  return rows.some((row) => row.audit !== undefined) ? AUDITS_SCHEMA_VERSION : ROWS_ONLY_SCHEMA_VERSION;
+}
+
+/**
+ * The line of `row`'s question ranking when `row` opens its question (`previous`, the row before it in the
+ * file's order, is another question or suite) and the question keeps a ranking; else undefined.
+ */
+export function rankingLineBefore(
+  file: BaselineFile,
+  previous: Pick<BaselineRow, 'identity' | 'question'> | undefined,
+  row: Pick<BaselineRow, 'identity' | 'question'>,
+): string | undefined {
+  if (file.rankings === undefined) return undefined;
+  const key = suiteKeyOf(row.identity);
+  if (previous !== undefined && previous.question === row.question && suiteKeyOf(previous.identity) === key)
+    return undefined;
+  const suiteRankings = own(file.rankings, key);
+  const ranking = suiteRankings === undefined ? undefined : own(suiteRankings, row.question);
+  if (ranking === undefined) return undefined;
+  const { before, after } = suiteCells(row.identity);
+  return `${before}${JSON.stringify(row.question)}, ${JSON.stringify(RANKING_ROW_MEASURE)}, ${formatRanking(ranking)}${after}`;
+}
+
+/** `{"text": "…", "top": [["refunds#2", 2], "billing#1"]}`: keys in a fixed order, an unjudged hit as its bare key. */
+function formatRanking(ranking: QuestionRanking): string {
+  const top = ranking.top.map((hit) =>
+    hit.grade === undefined ? JSON.stringify(hit.key) : `[${JSON.stringify(hit.key)}, ${JSON.stringify(hit.grade)}]`,
+  );
+  const text = ranking.text === undefined ? '' : `"text": ${JSON.stringify(ranking.text)}, `;
+  return `{${text}"top": [${top.join(', ')}]}`;
 }
 
 /** Every sample of `file` as a row, in the file's order: by suite, then question, then measure. */
@@ -114,7 +156,7 @@ function suiteCells(identity: SuiteIdentity): { before: string; after: string } 
 }
 
 /** The file around its row lines (from formatBaselineRow; the merge driver puts conflict markers between them). */
-export function formatBaselineRows(rowLines: readonly string[], version = BASELINE_SCHEMA_VERSION): string {
+export function formatBaselineRows(rowLines: readonly string[], version: number): string {
   return [
     '{',
     `  "generatedBy": ${JSON.stringify(BASELINE_GENERATED_BY)},`,

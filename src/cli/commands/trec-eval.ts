@@ -4,15 +4,23 @@
 import { createReadStream } from 'node:fs';
 
 import { readsOnlyOnce } from '../../files/file-kind.js';
-import { flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
+import { flag, numberOption, parseCommandArgs, stringList, stringOption, type ParsedArgs } from '../args.js';
 import { CommandError, EXIT_USAGE, fileError, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { createProgress } from '../progress.js';
 import { withSwappedFilesHint } from '../swapped-files.js';
 import {
   MeasureSpecError,
+  PREFERENCE_MEASURES,
   SUPPORTED_TREC_MEASURES,
+  evaluateJudgmentGroups,
+  evaluatePreferences,
   evaluateTrec,
+  planJudgmentGroupMeasures,
+  planPreferenceMeasures,
   planTrecMeasures,
+  type JudgmentGroupInvocation,
+  type PreferenceFormat,
+  type PreferenceInvocation,
   type TrecEvalInvocation,
   type TrecMeasurePlan,
 } from '../../trec/eval/index.js';
@@ -24,7 +32,7 @@ import {
   TrecReadError,
 } from '../../trec/errors.js';
 
-export const HELP = `Usage: rag-matchers trec-eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-m MEASURE[.PARAMS]]... QRELS RUN
+export const HELP = `Usage: rag-matchers trec-eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-R FORMAT] [-m MEASURE[.PARAMS]]... QRELS RUN
 
 A drop-in for NIST trec_eval 10 on every measure of its all_trec set: same flags,
 same output (\`%-22s\\t%s\\t%6.4f\`), same order, same query rules. RUN may be '-'
@@ -43,6 +51,11 @@ Options (trec_eval's long names work too):
   -N, --Number_docs_in_coll N      documents in the collection (utility's d; default 0)
   -m, --measure NAME[.PARAMS]      measure to print (repeatable), or a set: official
                                    (the default, as trec_eval), all_trec or set
+  -R, --Rel_info_format FORMAT     the judgment file's format: trec_qrels (default),
+                                   prefs or qrels_prefs (trec_eval's preference
+                                   measures; -m required: all_prefs, prefs, prefs_*),
+                                   qrels_jg (judgment groups; -m required: qrels_jg,
+                                   map_avgjg, P_avgjg, Rprec_mult_avgjg)
       --precision N                decimals of measure values (default 4)
       --streaming                  read both files one query at a time (memory stays
                                    flat however many queries); both must be grouped by
@@ -62,6 +75,7 @@ Measures: ${SUPPORTED_TREC_MEASURES.join(', ')}
   rbp and rbp_resid also p=persistence (0.9). runid, num_q, gm_map and gm_bpref print in the
   summary only, relstring per query only.
   Example: -m P.5,10 -m ndcg_cut.10 -m map -m rbp.p=0.8 -m utility.2,-1,0,0
+Preference measures (-R prefs, -R qrels_prefs): ${PREFERENCE_MEASURES.join(', ')}
 
 Ranking: score descending, ties by docno descending (byte order), as trec_eval.
 Exit status: 0 ok; 2 bad usage or input; 4 duplicate docno in a query (as trec_eval);
@@ -94,19 +108,71 @@ const OPTIONS = {
 const UNSUPPORTED_FLAGS: Record<string, string> = {
   version: '-v/--version',
   Debug_level: '-D/--Debug_level',
-  Rel_info_format: '-R/--Rel_info_format',
   Results_format: '-T/--Results_format',
   Zscore: '-Z/--Zscore',
   Output_old_results_format: '-o/--Output_old_results_format',
 };
 
-function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
+/** The -R formats: trec_eval's qrels (the default) or its preference judgments. */
+const RELEVANCE_FORMATS = ['trec_qrels', 'prefs', 'qrels_prefs', 'qrels_jg'] as const;
+
+function relevanceFormatOf(text: string | undefined): PreferenceFormat | 'qrels_jg' | undefined {
+  if (text === undefined || text === 'trec_qrels') return undefined;
+  if (text === 'prefs' || text === 'qrels_prefs' || text === 'qrels_jg') return text;
+  throw usageError(`-R '${text}' is not a judgment format; use one of ${RELEVANCE_FORMATS.join(', ')}`);
+}
+
+/** Flags of the qrels path only; refused with preference judgments. */
+const QRELS_ONLY_FLAGS = ['streaming', 'threads', 'timings'] as const;
+
+/** What -R prefs, -R qrels_prefs and -R qrels_jg evaluate. */
+type OtherJudgmentsInvocation =
+  ({ format: PreferenceFormat } & PreferenceInvocation) | ({ format: 'qrels_jg' } & JudgmentGroupInvocation);
+
+function otherJudgmentsInvocation(
+  parsed: ParsedArgs,
+  format: PreferenceFormat | 'qrels_jg',
+  judgmentsPath: string,
+  runPath: string,
+  common: { maxDocuments: number; digits: number; relevanceLevel: number },
+): OtherJudgmentsInvocation {
+  for (const name of QRELS_ONLY_FLAGS) {
+    if (parsed.values[name] !== undefined) throw usageError(`--${name} is not available with -R ${format}`);
+  }
+  const flags = {
+    judgmentsPath,
+    runPath,
+    perQuery: flag(parsed, 'query_eval_wanted'),
+    complete: flag(parsed, 'complete_rel_info_wanted'),
+    summary: !flag(parsed, 'nosummary'),
+    maxDocuments: common.maxDocuments,
+    digits: common.digits,
+  };
+  try {
+    if (format === 'qrels_jg') {
+      const plan = planJudgmentGroupMeasures(stringList(parsed, 'measure'));
+      return {
+        format,
+        ...flags,
+        plan,
+        relevanceLevel: common.relevanceLevel,
+        judgedOnly: flag(parsed, 'Judged_docs_only'),
+      };
+    }
+    return { format, ...flags, plan: planPreferenceMeasures(stringList(parsed, 'measure'), format) };
+  } catch (error) {
+    if (error instanceof MeasureSpecError) throw usageError(error.message);
+    throw error;
+  }
+}
+
+function readInvocation(args: readonly string[]): TrecEvalInvocation | OtherJudgmentsInvocation | 'help' {
   const parsed = parseCommandArgs(args, OPTIONS);
   if (flag(parsed, 'help')) return 'help';
   for (const [name, shown] of Object.entries(UNSUPPORTED_FLAGS)) {
     if (parsed.values[name] !== undefined) {
       throw usageError(
-        `trec_eval's ${shown} is not supported by rag-matchers trec-eval (supported: -q -c -n -J -l -M -N -m)`,
+        `trec_eval's ${shown} is not supported by rag-matchers trec-eval (supported: -q -c -n -J -l -M -N -m -R)`,
       );
     }
   }
@@ -119,6 +185,18 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
   if (qrelsPath === '-')
     throw usageError("QRELS cannot be '-' (only the run can come from standard input, as in trec_eval)");
 
+  const maxDocuments =
+    numberOption('-M', stringOption(parsed, 'Max_retrieved_per_topic'), { integer: true, min: 0, example: '1000' }) ??
+    Infinity;
+  const digits =
+    numberOption('--precision', stringOption(parsed, 'precision'), { integer: true, min: 0, max: 20, example: '6' }) ??
+    4;
+  const relevanceLevel =
+    numberOption('-l', stringOption(parsed, 'level_for_rel'), { integer: true, min: 1, example: '2' }) ?? 1;
+  const format = relevanceFormatOf(stringOption(parsed, 'Rel_info_format'));
+  if (format !== undefined)
+    return otherJudgmentsInvocation(parsed, format, qrelsPath, runPath, { maxDocuments, digits, relevanceLevel });
+
   let plan: TrecMeasurePlan;
   const measureRequests = stringList(parsed, 'measure');
   try {
@@ -127,14 +205,6 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
     if (error instanceof MeasureSpecError) throw usageError(error.message);
     throw error;
   }
-  const relevanceLevel =
-    numberOption('-l', stringOption(parsed, 'level_for_rel'), { integer: true, min: 1, example: '2' }) ?? 1;
-  const maxDocuments =
-    numberOption('-M', stringOption(parsed, 'Max_retrieved_per_topic'), { integer: true, min: 0, example: '1000' }) ??
-    Infinity;
-  const digits =
-    numberOption('--precision', stringOption(parsed, 'precision'), { integer: true, min: 0, max: 20, example: '6' }) ??
-    4;
   return {
     qrelsPath,
     runPath,
@@ -165,11 +235,18 @@ function readInvocation(args: readonly string[]): TrecEvalInvocation | 'help' {
 }
 
 export async function run(args: readonly string[], io: CommandIO = processIO()): Promise<number> {
-  let invocation: TrecEvalInvocation | 'help' | undefined;
+  let invocation: TrecEvalInvocation | OtherJudgmentsInvocation | 'help' | undefined;
   try {
     invocation = readInvocation(args);
     if (invocation === 'help') {
       io.stdout.write(HELP);
+      return 0;
+    }
+    if ('judgmentsPath' in invocation) {
+      for (const warning of invocation.plan.warnings) io.stderr.write(`rag-matchers trec-eval: ${warning}\n`);
+      const streams = { stdout: io.stdout, stdin: io.stdin };
+      if (invocation.format === 'qrels_jg') await evaluateJudgmentGroups(invocation, streams);
+      else await evaluatePreferences(invocation, streams);
       return 0;
     }
     for (const warning of invocation.plan.warnings) io.stderr.write(`rag-matchers trec-eval: ${warning}\n`);
@@ -191,13 +268,19 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
     const swapped =
       invocation === undefined || invocation === 'help'
         ? error
-        : withSwappedFilesHint(error, invocation.qrelsPath, invocation.runPath, swappedCommand(args, invocation));
+        : withSwappedFilesHint(error, judgmentsOf(invocation), invocation.runPath, swappedCommand(args, invocation));
     return reportFailure('trec-eval', io, commandErrorOf(swapped));
   }
 }
 
+function judgmentsOf(invocation: TrecEvalInvocation | OtherJudgmentsInvocation): string {
+  return 'judgmentsPath' in invocation ? invocation.judgmentsPath : invocation.qrelsPath;
+}
+
 /** The command line with the two files in the other order. */
-function swappedCommand(args: readonly string[], { qrelsPath, runPath }: TrecEvalInvocation): string {
+function swappedCommand(args: readonly string[], invocation: TrecEvalInvocation | OtherJudgmentsInvocation): string {
+  const qrelsPath = judgmentsOf(invocation);
+  const { runPath } = invocation;
   const swapped = args.map((argument) =>
     argument === qrelsPath ? runPath : argument === runPath ? qrelsPath : argument,
   );

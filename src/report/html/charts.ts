@@ -124,7 +124,8 @@ export function changesChart(suite: string, row: JsonReportRow, options: Changes
   const items = [...worse, ...[...better].reverse()];
   const barHeight = 18;
   const top = 8;
-  const labels = items.map((change) => truncate(change.sampleId, 36));
+  // A question's text says more than its id; the id stays in the tooltip.
+  const labels = items.map((change) => truncate(row.evidence?.[change.sampleId]?.text ?? change.sampleId, 36));
   const labelWidth = Math.min(260, Math.max(60, ...labels.map((label) => textWidth(label) + 16)));
   const width = 760;
   const valueWidth = 110;

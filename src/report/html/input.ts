@@ -168,6 +168,20 @@ function checkRow(row: unknown, where: string, fail: (where: string, expected: s
         if (!isFinite(change[field])) fail(`${at}.${field}`, 'a finite number', change[field]);
     });
   }
+  if (row.evidence !== undefined) {
+    if (!isObject(row.evidence)) return fail(`${where}.evidence`, 'an object of question evidence', row.evidence);
+    for (const [id, evidence] of Object.entries(row.evidence)) {
+      const ok =
+        isObject(evidence) &&
+        Array.isArray(evidence.before) &&
+        Array.isArray(evidence.after) &&
+        isObject(evidence.moves) &&
+        Object.values(evidence.moves).length === 4 &&
+        Object.values(evidence.moves).every((part) => Array.isArray(part));
+      if (!ok)
+        fail(`${where}.evidence[${JSON.stringify(id)}]`, 'a question evidence { before, after, moves }', evidence);
+    }
+  }
   for (const key of ['newSamples', 'missingSamples'] as const) {
     const ids = row[key];
     if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))

@@ -12,8 +12,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { writeFileAtomic } from '../../files/atomic-write.js';
-import { actionFor, describeFinding, describeRule, describeTest, formatP, plural, reportCommands } from '../wording.js';
+import {
+  actionFor,
+  describeFinding,
+  describeRule,
+  describeTest,
+  formatP,
+  plural,
+  reportCommands,
+  withBaselineMode,
+  withoutBaselineMode,
+} from '../wording.js';
 import type { JsonReport, JsonReportRow } from '../json.js';
+import { describeMoves, describeRanking, type QuestionEvidence } from '../evidence.js';
 import { changesChart, distributionChart, fmt, fmtDelta, meansChart, percent } from './charts.js';
 import { escapeHtml, escapeHtmlName } from './escape.js';
 import { validateJsonReport } from './input.js';
@@ -97,7 +108,8 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
     body.push(`<section id="${section.section}"><h2>${escapeHtml(section.heading)}</h2><ul>`);
     for (const index of section.findings) {
       const finding = report.findings[index]!;
-      const commands = reportCommands(`RAG_BASELINE=update ${finding.command.replace(/^RAG_BASELINE=\w+\s+/, '')}`);
+      const platform = finding.command.startsWith('npx rag-matchers ') ? 'win32' : 'posix';
+      const commands = reportCommands(withBaselineMode('update', withoutBaselineMode(finding.command), platform));
       const action = actionFor(
         finding,
         report.verdict.clears[index]!,
@@ -249,12 +261,12 @@ function suiteSection(
     );
     const changes = [...row.worse, ...row.better];
     out.push(
-      `<details><summary>${escapeHtml(plural(changes.length, 'changed question'))}</summary><table><thead><tr><th>question</th><th>test</th><th class="num">baseline</th><th class="num">this run</th><th class="num">Δ</th></tr></thead><tbody>`,
+      `<details><summary>${escapeHtml(plural(changes.length, 'changed question'))}</summary><table><thead><tr><th>question</th><th>test</th><th class="num">baseline</th><th class="num">this run</th><th class="num">Δ</th><th>ranking before → after</th></tr></thead><tbody>`,
     );
     for (const change of changes.slice(0, maxListed)) {
       out.push(
         `<tr><td>${escapeHtmlName(change.sampleId)}</td><td>${escapeHtmlName(change.test)}</td><td class="num">${fmt(change.before)}</td><td class="num">${fmt(change.after)}</td>` +
-          `<td class="num ${change.delta < 0 ? 'down' : 'up'}">${escapeHtml(fmtDelta(change.delta))}</td></tr>`,
+          `<td class="num ${change.delta < 0 ? 'down' : 'up'}">${escapeHtml(fmtDelta(change.delta))}</td><td>${evidenceCell(row.evidence?.[change.sampleId])}</td></tr>`,
       );
     }
     out.push('</tbody></table>');
@@ -267,6 +279,16 @@ function suiteSection(
   for (const row of rows) out.push(`<figure class="distribution">${distributionChart(suite, row)}</figure>`);
   out.push('</div></section>');
   return out.join('\n');
+}
+
+/** A changed question's evidence in its table cell: text, moves, rankings before and after (relevant keys marked ✓). */
+function evidenceCell(evidence: QuestionEvidence | undefined): string {
+  if (evidence === undefined) return '';
+  const text = evidence.text === undefined ? '' : `<q>${escapeHtml(evidence.text)}</q><br>`;
+  return (
+    `${text}${escapeHtml(describeMoves(evidence.moves, String))}<br>` +
+    `before: ${escapeHtml(describeRanking(evidence.before, String))}<br>after: ${escapeHtml(describeRanking(evidence.after, String))}`
+  );
 }
 
 function changeCaption(row: JsonReportRow, significance: number | null): string {

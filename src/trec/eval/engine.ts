@@ -72,7 +72,7 @@ function isBlank(code: number): boolean {
  * The run tag of the last run line in `text` (trec_eval's runid: the sixth column of the file's
  * last line that is neither blank nor a comment), or undefined when `text` has no such line.
  */
-function lastRunTag(text: string, end = text.length): string | undefined {
+export function lastRunTag(text: string, end = text.length): string | undefined {
   while (end > 0) {
     const start = text.lastIndexOf('\n', end - 1) + 1;
     let first = start;

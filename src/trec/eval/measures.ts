@@ -9,14 +9,14 @@ import type { Measure } from '../../core/measures.js';
 import { formatFixed } from './format.js';
 import { DEFAULT_PERSISTENCE, type GainOverride, type ListMeasureName, type ListMeasureRow } from './list-measures.js';
 
-const DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000] as const;
+export const DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000] as const;
 /** trec_eval's default recall levels of iprec_at_recall. */
 const DEFAULT_RECALL_LEVELS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] as const;
 
 /** trec_eval's default levels of 11pt_avg (its iprec_at_recall levels). */
 const ELEVEN_POINTS = DEFAULT_RECALL_LEVELS;
 /** trec_eval's default multiples of R of Rprec_mult. */
-const DEFAULT_R_MULTIPLES = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0] as const;
+export const DEFAULT_R_MULTIPLES = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0] as const;
 
 /** The count a `count` row prints. */
 type TrecCount = 'num_q' | 'num_ret' | 'num_rel' | 'num_rel_ret' | 'num_nonrel_judged_ret';
@@ -190,9 +190,9 @@ const NICKNAMES: ReadonlyMap<string, readonly string[]> = new Map([
 const DEFAULT_SET = 'official';
 
 /**
- * trec_eval 10 measures (and nicknames) this command does not compute, to name them in errors: the
- * preference measures and the judgment-group (`avgjg`) ones read other judgment formats (-R prefs,
- * -R qrels_jg).
+ * trec_eval 10 measures (and nicknames) of other judgment formats, to name the format in errors: the
+ * preference measures read -R prefs (prefs-evaluate.ts), the judgment-group (`avgjg`) ones -R qrels_jg
+ * (judgment-groups.ts).
  */
 const KNOWN_UNSUPPORTED = new Set([
   'prefs_num_prefs_poss',
@@ -263,7 +263,7 @@ function splitRequest(text: string): MeasureRequest {
   return { name: text.slice(0, dot), parameters };
 }
 
-function parseCutoffs(name: string, parameters: string): number[] {
+export function parseCutoffs(name: string, parameters: string): number[] {
   const cutoffs = parameters.split(',').map((part) => {
     if (!/^\+?\d+$/.test(part.trim())) {
       throw new MeasureSpecError(
@@ -325,7 +325,7 @@ function parseNumbers(name: string, parameters: string, example: string): number
 }
 
 /** Rprec_mult's multiples of R: positive numbers, ascending, no repeats (as trec_eval sorts and checks them). */
-function parseMultiples(name: string, parameters: string): number[] {
+export function parseMultiples(name: string, parameters: string): number[] {
   const multiples = parseNumbers(name, parameters, '0.5,1,2').sort((a, b) => a - b);
   rejectRepeats(name, parameters, multiples);
   return multiples;
@@ -432,10 +432,11 @@ const SPECS: ReadonlyMap<string, TrecMeasureSpec> = new Map(SUPPORTED.map((spec)
 function unknownMeasure(name: string): MeasureSpecError {
   const supported = SUPPORTED_TREC_MEASURES.join(', ');
   if (KNOWN_UNSUPPORTED.has(name)) {
-    const format = name.includes('prefs') ? 'preference judgments, -R prefs' : 'judgment groups, -R qrels_jg';
-    return new MeasureSpecError(
-      `trec_eval measure '${name}' is not supported by rag-matchers trec-eval (it reads ${format}). Supported: ${supported}. Use trec_eval itself for the others.`,
-    );
+    if (name.includes('prefs'))
+      return new MeasureSpecError(
+        `trec_eval measure '${name}' reads preference judgments: add -R prefs (or -R qrels_prefs to read a qrels as preferences).`,
+      );
+    return new MeasureSpecError(`trec_eval measure '${name}' reads judgment groups: add -R qrels_jg.`);
   }
   const caseMatch = [...SUPPORTED_TREC_MEASURES, ...NICKNAMES.keys()].find(
     (candidate) => candidate.toLowerCase() === name.toLowerCase(),

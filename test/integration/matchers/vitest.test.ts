@@ -55,11 +55,20 @@ const message = (name: string) => findTest(vitest.summary, name).messages.join('
 // digits. Its top 5 (doc-3, doc-9, doc-1, doc-4, doc-8) holds three hits with no judgment, in rank order;
 // the ids are positive-only labels (no explicit 0), so the samples say so.
 const fingerprint = expect.stringMatching(/^[0-9a-f]{8}$/);
+// The question's ranking (the first sample of each call): its top 5, the relevant ids graded 1.
+const topFiveHits = [
+  { key: 'doc-3', grade: 1 },
+  { key: 'doc-9' },
+  { key: 'doc-1', grade: 1 },
+  { key: 'doc-4' },
+  { key: 'doc-8' },
+];
 const topFiveAudit = {
   labels: fingerprint,
   unjudgedIds: ['doc-9', 'doc-4', 'doc-8'],
   unjudgedCount: 3,
   positiveOnly: true,
+  topHits: topFiveHits,
 };
 
 describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
@@ -178,7 +187,15 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
     );
     expect(samples('passes > concurrent test A records on its own test')).toEqual([
       // Its top 1 (doc-3) is judged: no unjudged hits to keep.
-      { measure: 'hit@1', value: 1, pass: true, queryId: 'concurrent-a', labels: fingerprint, line: 48 },
+      {
+        measure: 'hit@1',
+        value: 1,
+        pass: true,
+        queryId: 'concurrent-a',
+        labels: fingerprint,
+        line: 48,
+        topHits: topFiveHits.slice(0, 1),
+      },
     ]);
     expect(samples('passes > concurrent test B records on its own test')).toEqual([
       {
@@ -192,6 +209,7 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
         unjudgedCount: 1,
         positiveOnly: true,
         line: 52,
+        topHits: topFiveHits.slice(0, 3),
       },
     ]);
   });

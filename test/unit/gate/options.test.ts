@@ -79,6 +79,8 @@ describe('validateReporterOptions', () => {
     [{ failOnNew: 'yes' }, 'failOnNew must be true or false, got "yes".'],
     [{ json: true }, 'json must be a file path such as "rag-report.json", or false, got true.'],
     [{ maxWorse: 2.5 }, 'maxWorse must be a whole number ≥ 0, got 2.5.'],
+    [{ rankingDepth: 11 }, 'rankingDepth must be a whole number from 0 to 10 (0 keeps no ranking), got 11.'],
+    [{ questionTexts: 'no' }, 'questionTexts must be true or false, got "no".'],
     [{ seed: -1 }, 'seed must be a whole number from 0 to 4294967295, got -1.'],
     [{ resamples: 0 }, 'resamples must be a whole number from 1 to 10000000, got 0.'],
   ])('%j → an error naming the option', (options, message) => {
@@ -114,6 +116,8 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       annotations: true,
       quiet: false,
       maxWorse: 10,
+      rankingDepth: 10,
+      questionTexts: true,
       acceptCommand: 'RAG_BASELINE=update npx vitest run',
       pruneCommand: 'RAG_BASELINE=prune npx vitest run',
       declaration: { root: rootDir, measures: [], suites: [] },
