@@ -6,9 +6,11 @@ import { createRecord, own, type BaselineFile, type BaselineSampleAudits, type S
 
 /** What a recorded sample kept about its judgments, as a baseline holds it; undefined when nothing. */
 export function auditOfSample(
-  sample: Pick<MetricSample, 'labels' | 'unjudgedIds' | 'unjudgedCount'>,
+  sample: Pick<MetricSample, 'labels' | 'unjudgedIds' | 'unjudgedCount' | 'positiveOnly'>,
 ): SampleAudit | undefined {
-  const unjudged = Math.max(sample.unjudgedCount ?? 0, sample.unjudgedIds?.length ?? 0);
+  // Positive-only labels tell no unjudged hit from a non-relevant one: their count carries no information.
+  const unjudged =
+    sample.positiveOnly === true ? 0 : Math.max(sample.unjudgedCount ?? 0, sample.unjudgedIds?.length ?? 0);
   if (sample.labels === undefined) return unjudged > 0 ? { unjudged } : undefined;
   return unjudged > 0 ? { labels: sample.labels, unjudged } : { labels: sample.labels };
 }

@@ -19,9 +19,10 @@ export interface SampleChange {
   /**
    * A question that got worse while more of its top k had no judgment than in the baseline: how many of
    * its top `k` (undefined: of its ranking) are unjudged now, the first few of them, and how many were in
-   * the baseline. Its drop may be a labelling gap rather than worse retrieval.
+   * the baseline. Its drop may be a labelling gap rather than worse retrieval. With `positiveOnly` (the
+   * question's labels hold no non-relevant judgment) they are only what now ranks there, not a labelling gap.
    */
-  unjudged?: { count: number; ids: string[]; baselineCount: number; k?: number };
+  unjudged?: { count: number; ids: string[]; baselineCount: number; k?: number; positiveOnly?: true };
 }
 
 /** The paired comparison of a row with its baseline (the regression rule's PairedMove). */

@@ -14,6 +14,11 @@ export interface JudgmentAudit {
   /** The ranking's keys without a judgment, each once, best rank first, with their 1-based ranks. */
   unjudgedIds: string[];
   unjudgedRanks: number[];
+  /**
+   * True when the judgments hold no non-relevant one (every grade reaches the minimum: an array of ids, or
+   * grades ≥ 1 only): they cannot tell an unjudged hit from a non-relevant one.
+   */
+  positiveOnly: boolean;
 }
 
 /** The unjudged hits within the top `k` (undefined: the whole ranking): the first few ids and how many there are. */
@@ -42,7 +47,9 @@ export function auditJudgments(
     unjudgedIds.push(key);
     unjudgedRanks.push(index + 1);
   }
-  return { fingerprint: judgmentsFingerprint(grades, minGrade), unjudgedIds, unjudgedRanks };
+  let positiveOnly = true;
+  for (const grade of grades.values()) if (grade < minGrade) positiveOnly = false;
+  return { fingerprint: judgmentsFingerprint(grades, minGrade), unjudgedIds, unjudgedRanks, positiveOnly };
 }
 
 /** The unjudged hits of `audit` ranked at `k` or better. */

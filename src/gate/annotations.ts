@@ -9,6 +9,8 @@ import type { RunSummary, SummaryRow } from '../report/summary.js';
 import type { FindingSection } from '../report/finding-kinds.js';
 import { parseSuiteKey } from '../recording/collected.js';
 import { visibleControls } from '../core/escape.js';
+import { isAbsolute, relative } from 'node:path';
+import { toPosixPath } from '../recording/collected.js';
 
 /** GitHub shows at most this many annotations of one kind per step. */
 const ANNOTATIONS_PER_KIND = 10;
@@ -127,13 +129,30 @@ function capped(annotations: Annotation[], max: number, what: string): Annotatio
   ];
 }
 
-/** The workflow commands for a summary, errors then notices, each kind capped at `max`. */
-export function workflowAnnotations(summary: RunSummary, max = ANNOTATIONS_PER_KIND): string[] {
+/**
+ * The project root's folder inside the GitHub workspace (`packages/api/`), '' at its root or outside a
+ * workspace: GitHub reads an annotation's `file=` relative to the repository's root, and a monorepo
+ * package's test files are relative to the package.
+ */
+export function workspaceFolder(rootDir: string, workspace: string | undefined): string {
+  if (workspace === undefined || workspace === '') return '';
+  const folder = relative(workspace, rootDir);
+  if (folder === '' || folder.startsWith('..') || isAbsolute(folder)) return '';
+  return `${toPosixPath(folder)}/`;
+}
+
+/**
+ * The workflow commands for a summary, errors then notices, each kind capped at `max`; each `file=` is
+ * prefixed with `folder` (see workspaceFolder).
+ */
+export function workflowAnnotations(summary: RunSummary, folder = '', max = ANNOTATIONS_PER_KIND): string[] {
   const errors = [
     ...perQuestion(summary, sectionFindings(summary, 'regressions'), 'regressed'),
     ...newOrMissing(summary),
   ];
   const notices =
     summary.verdict.mode === 'compare' ? perQuestion(summary, sectionFindings(summary, 'changes'), 'improved') : [];
-  return [...capped(errors, max, 'question'), ...capped(notices, max, 'improved question')].map(format);
+  return [...capped(errors, max, 'question'), ...capped(notices, max, 'improved question')].map((annotation) =>
+    format(annotation.file === undefined ? annotation : { ...annotation, file: `${folder}${annotation.file}` }),
+  );
 }

@@ -232,6 +232,8 @@ export function collectJestRun(
       ...record.sample,
       file: toPosixPath(relative(rootDir, record.testPath)),
       ...locate(record, outcomesByPath.get(record.testPath)),
+      // The matcher's call site, when it was found, over the test's definition.
+      ...(record.sample.line !== undefined ? { line: record.sample.line } : {}),
     } satisfies CollectedSample,
   }));
   // Stable: one file's samples come from one worker's file, in write order.

@@ -15,7 +15,10 @@ export interface CollectedSample extends MetricSample {
   test: string;
   /** The Vitest project that ran the test; absent for a single unnamed project (and in Jest). */
   project?: string;
-  /** The line of the test's definition, when the runner reports it (annotations point there). */
+  /**
+   * The line of the test's first recording matcher call (MetricSample.line), else of the test's
+   * definition when the runner reports it (annotations point there).
+   */
   line?: number;
 }
 
@@ -119,6 +122,7 @@ export function cleanSample(value: unknown): MetricSample | undefined {
   if (raw.verdictOnly === true) sample.verdictOnly = true;
   if (raw.testQuestion === true) sample.testQuestion = true;
   if (typeof raw.labels === 'string') sample.labels = raw.labels;
+  if (typeof raw.line === 'number' && Number.isSafeInteger(raw.line) && raw.line > 0) sample.line = raw.line;
   if (
     typeof raw.unjudgedCount === 'number' &&
     Number.isSafeInteger(raw.unjudgedCount) &&
@@ -128,6 +132,7 @@ export function cleanSample(value: unknown): MetricSample | undefined {
   ) {
     sample.unjudgedIds = raw.unjudgedIds as string[];
     sample.unjudgedCount = raw.unjudgedCount;
+    if (raw.positiveOnly === true) sample.positiveOnly = true;
   }
   const topHits = cleanTopHits(raw.topHits);
   if (topHits !== undefined) sample.topHits = topHits;

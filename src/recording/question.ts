@@ -7,6 +7,7 @@
 // per-question matcher of its test gave (set-level matchers name their own questions and take no part).
 import { relative } from 'node:path';
 import type { MeasurePlan } from '../core/evaluate.js';
+import { callSiteLine } from './call-site.js';
 import { unjudgedAtCutoff, type JudgmentAudit } from '../core/judgment-audit.js';
 import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { toPosixPath } from './collected.js';
@@ -138,6 +139,10 @@ interface TestRecording {
   warned: boolean;
   /** The test's name as a warning shows it. */
   name: string;
+  /** The test file's path, as the runner gave it. */
+  filePath: string | undefined;
+  /** The line of the test's first recording matcher call (null: looked for, not found); see callSiteLine. */
+  line: number | null | undefined;
 }
 
 const byObject = new WeakMap<object, TestRecording>();
@@ -154,6 +159,8 @@ function recordingOf(place: TestPlace): TestRecording {
     explicitIds: new Map(),
     warned: false,
     name: place.name,
+    filePath: place.filePath,
+    line: undefined,
   };
   if (typeof place.key === 'string') byName.set(place.key, fresh);
   else byObject.set(place.key, fresh);
@@ -235,6 +242,8 @@ export class QuestionRecorder {
       ...(declaredValues === undefined ? [] : this.declared),
       ...own.map((sample) => sample.measure),
     ]);
+    const line = recording ? this.callLine() : undefined;
+    if (line !== undefined) for (const sample of own) sample.line = line;
     if (this.questions === undefined) {
       this.noteExplicit(own.map((sample) => sample.measure));
       for (const sample of own) recordSample(prepare(sample), context);
@@ -259,6 +268,7 @@ export class QuestionRecorder {
         if (mine !== undefined) carried.add(mine);
         if (queryId !== undefined) sample.queryId = queryId;
         if (this.role.marked) sample.testQuestion = true;
+        if (line !== undefined) sample.line = line;
         recordSample(prepare(sample), context);
         recorded.add(measure);
       }
@@ -276,6 +286,14 @@ export class QuestionRecorder {
       recorded.add(sample.measure);
       recordSample(prepare(sample), context);
     }
+  }
+
+  /** The line in its test file of the test's first recording matcher call, looked for once per attempt. */
+  private callLine(): number | undefined {
+    const test = this.role.test;
+    if (test?.filePath === undefined) return undefined;
+    if (test.line === undefined) test.line = callSiteLine(test.filePath) ?? null;
+    return test.line ?? undefined;
   }
 
   /** A per-question matcher's own sample, under the test's question. */
@@ -371,6 +389,7 @@ function withAudit(sample: MetricSample, audit: JudgmentAudit | undefined): Metr
   if (unjudged.count > 0) {
     sample.unjudgedIds = unjudged.ids;
     sample.unjudgedCount = unjudged.count;
+    if (audit.positiveOnly) sample.positiveOnly = true;
   }
   return sample;
 }

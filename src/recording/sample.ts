@@ -46,6 +46,14 @@ export interface MetricSample {
   /** How many hits in the measure's top k have no judgment (absent when none). */
   unjudgedCount?: number;
   /**
+   * Set beside unjudgedIds when the question's judgments hold no non-relevant one (positive-only labels):
+   * its unjudged hits are simply the ones not labelled relevant, so no report calls them unjudged and the
+   * baseline keeps no count of them.
+   */
+  positiveOnly?: true;
+  /** The line in its test file where the test's first recording matcher was called (annotations point there). */
+  line?: number;
+  /**
    * Retrieval measures, on the first sample a matcher call records: the question's top ranked keys in the
    * retriever's order (as judged: after granularity), each with its grade when it has a judgment, down to
    * the largest cutoff the call recorded (at most MAX_TOP_HITS). The baseline keeps it to explain a move.

@@ -19,9 +19,9 @@ type FindingFailRule =
 /**
  * Where a report lists a finding, in this order: the means that fell; what an update would change beyond
  * tolerance; questions or suites new to the baseline or gone from it; baseline questions this run did not
- * judge; questions run several times.
+ * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held.
  */
-export const FINDING_SECTIONS = ['regressions', 'changes', 'new-or-gone', 'not-judged', 'repeats'] as const;
+export const FINDING_SECTIONS = ['regressions', 'changes', 'new-or-gone', 'not-judged', 'repeats', 'held'] as const;
 
 export type FindingSection = (typeof FINDING_SECTIONS)[number];
 
@@ -66,6 +66,8 @@ export const FINDING_KINDS = {
   // Repeated runs (./repeats.ts): an unstable question fails only beyond maxSpread.
   unstable:            { section: 'repeats',     accept: 'run', fails: 'strict', valueMove: false, perSuite: false, unit: 'questions' },
   'too-few-repeats':   { section: 'repeats',     accept: 'run', fails: 'strict', valueMove: false, perSuite: false, unit: 'questions' },
+  // A question that moved beyond tolerance while its row's mean held: shown; the gate rule stays the suite's.
+  'held-moves':        { section: 'held',        accept: 'update', fails: 'never', valueMove: false, perSuite: false, unit: 'questions' },
 } as const satisfies Record<string, FindingKindSpec>;
 
 type FindingKind = keyof typeof FINDING_KINDS;
@@ -111,7 +113,11 @@ export interface GateFinding {
     ids: string[];
     baselineCount: number;
     k?: number;
+    /** The question's labels hold no non-relevant judgment: `ids` are what now ranks there, not a labelling gap. */
+    positiveOnly?: true;
   }[];
+  /** Held moves: each question's baseline and current value, parallel to `questions` (worst drop first, then gains). */
+  moves?: { before: number; after: number }[];
   /** Unstable: each question's spread over its runs (max − min), parallel to `questions`. */
   spreads?: number[];
   /** Too few repeats: how many times each question ran, parallel to `questions`. */

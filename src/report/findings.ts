@@ -95,7 +95,7 @@ function suiteFindings(
   if (relabelled.size > 0)
     findings.push(findingOf({ kind: 'labels-changed', ...suite, ...relabelled.fields() }, settings));
   for (const row of suiteRows) {
-    const move = moveFinding(row);
+    const move = moveFinding(row) ?? heldMoves(row);
     if (move !== undefined) findings.push(findingOf({ ...suite, ...move }, settings));
   }
   const added = new QuestionsByMeasure();
@@ -130,6 +130,22 @@ function moveFinding(
     ...means,
     questions: ids(worse ? row.worse : row.better),
     ...(worse ? unjudgedDrops(row.worse) : {}),
+  };
+}
+
+/**
+ * A row whose mean held (no move finding) while some of its questions moved beyond the tolerance, either
+ * way: each is named, drops first, though only the suite's mean decides the gate.
+ */
+function heldMoves(row: SummaryRow): Pick<GateFinding, 'kind' | 'measure' | 'questions' | 'moves'> | undefined {
+  if (row.comparison === undefined) return undefined;
+  const moved = [...row.worse, ...row.better].filter((change) => Math.abs(change.delta) > row.tolerance);
+  if (moved.length === 0) return undefined;
+  return {
+    kind: 'held-moves',
+    measure: row.measure,
+    questions: ids(moved),
+    moves: moved.map((change) => ({ before: change.before, after: change.after })),
   };
 }
 

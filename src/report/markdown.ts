@@ -244,7 +244,7 @@ function sectionItems(summary: RunSummary, section: VerdictSection, commands: Re
   return section.findings.map((index) => {
     const finding = summary.findings[index]!;
     const action = actionFor(finding, summary.verdict.clears[index]!, commands, markdownCode);
-    return `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown)} — ${action}`;
+    return `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown, Number.POSITIVE_INFINITY)} — ${action}`;
   });
 }
 

@@ -487,7 +487,13 @@ function noteUnjudgedEntries(row: GroupedRow, worse: SampleChange[], audits: Bas
     const baselineCount = (audits === undefined ? undefined : own(audits, change.sampleId))?.unjudged ?? 0;
     if (count <= baselineCount) continue;
     k ??= cutoffOf(row.measure);
-    change.unjudged = { count, ids: [...ids], baselineCount, ...(k !== undefined ? { k } : {}) };
+    change.unjudged = {
+      count,
+      ids: [...ids],
+      baselineCount,
+      ...(k !== undefined ? { k } : {}),
+      ...(sample.positiveOnly === true ? { positiveOnly: true as const } : {}),
+    };
   }
 }
 

@@ -274,6 +274,8 @@ function headingOf(section: FindingSection, strictFailure: boolean, mode: RunMod
       return 'Not judged by this run';
     case 'repeats':
       return 'Repeated questions';
+    case 'held':
+      return 'Questions that moved while the suite held';
   }
 }
 

@@ -99,6 +99,7 @@ export function actionFor(
     return finding.limit === undefined || !finding.fails
       ? 'its mean is what the baseline compares; seed what varies between runs to make it repeatable'
       : `seed or fix what varies between runs, or raise ${code('maxSpread')}`;
+  if (finding.kind === 'held-moves') return "the suite's mean held within tolerance, so the gate passes this row";
   if (finding.kind === 'too-few-repeats')
     return `run each question at least ${finding.limit} times (Vitest ${code(`repeats: ${finding.limit! - 1}`)}, or ${code('test.each')} over a repeat index with the same queryId)`;
   if (clear === 'this-run')
@@ -331,7 +332,11 @@ const LISTED_NAMES = 5;
  * One finding as a sentence, user strings passed through `escape` (the medium's escaping), without the
  * command that accepts it: `improvement not recorded: recall@5 0.820 → 0.880 in suite test/a.test.ts > refunds`.
  */
-export function describeFinding(finding: GateFinding, escape: (text: string) => string): string {
+export function describeFinding(
+  finding: GateFinding,
+  escape: (text: string) => string,
+  listed: number = LISTED_NAMES,
+): string {
   const suite = escape(finding.suite);
   const measure = finding.measure === undefined ? '' : escape(finding.measure);
   // New and missing questions: one finding names every measure it concerns.
@@ -374,6 +379,16 @@ export function describeFinding(finding: GateFinding, escape: (text: string) => 
             : `, within maxSpread ${formatValue(finding.limit)}`;
       return `unstable: ${measure} of ${plural(questions.length, 'question')} in suite ${suite} differs between repeated runs${limit}: ${listed}`;
     }
+    case 'held-moves': {
+      const moves = finding.moves ?? [];
+      const named = listUpTo(
+        questions.map(
+          (id, index) => `${escape(id)} ${formatValue(moves[index]!.before)} → ${formatValue(moves[index]!.after)}`,
+        ),
+        listed,
+      );
+      return `${measure} of ${plural(questions.length, 'question')} in suite ${suite} moved beyond the tolerance while its mean held: ${named}`;
+    }
     case 'too-few-repeats': {
       const runs = finding.runs ?? [];
       const listed = listUpTo(
@@ -402,13 +417,18 @@ function unjudgedNotes(finding: GateFinding, escape: (text: string) => string): 
     .join('');
 }
 
-/** `2 of its top 5 are unjudged: doc-81, doc-90 — label them before trusting this drop`. */
+/**
+ * `2 of its top 5 are unjudged: doc-81, doc-90 — label them before trusting this drop`; for labels that
+ * hold no non-relevant judgment (which cannot tell unjudged from non-relevant), neutrally `now in its top 5:
+ * doc-81, doc-90`.
+ */
 export function describeUnjudged(
-  unjudged: { count: number; ids: readonly string[]; k?: number },
+  unjudged: { count: number; ids: readonly string[]; k?: number; positiveOnly?: true },
   escape: (text: string) => string,
 ): string {
   const where = unjudged.k === undefined ? 'hits' : `top ${unjudged.k}`;
   const verb = wordFor(unjudged.count, 'is', 'are');
   const more = unjudged.count > unjudged.ids.length ? `, ${andMore(unjudged.count - unjudged.ids.length)}` : '';
+  if (unjudged.positiveOnly === true) return `now in its ${where}: ${unjudged.ids.map(escape).join(', ')}${more}`;
   return `${unjudged.count} of its ${where} ${verb} unjudged: ${unjudged.ids.map(escape).join(', ')}${more} — label them before trusting this drop`;
 }

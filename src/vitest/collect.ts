@@ -148,7 +148,7 @@ export function collectVitestModule(
       sample.file = file;
       sample.describePath = describePath;
       sample.test = test.name;
-      if (line !== undefined) sample.line = line;
+      if (line !== undefined && sample.line === undefined) sample.line = line;
       samples.push(sample);
     }
   }

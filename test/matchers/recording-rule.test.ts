@@ -42,7 +42,14 @@ function withAudits(task: FakeTask): MetricSample[] {
 /** The recorded samples without what they kept about their judgments and ranking (tested on their own below). */
 function recorded(task: FakeTask): MetricSample[] {
   return withAudits(task).map(
-    ({ labels: _labels, unjudgedIds: _ids, unjudgedCount: _count, topHits: _top, ...sample }) => sample,
+    ({
+      labels: _labels,
+      unjudgedIds: _ids,
+      unjudgedCount: _count,
+      positiveOnly: _positiveOnly,
+      topHits: _top,
+      ...sample
+    }) => sample,
   );
 }
 
@@ -94,6 +101,15 @@ describe('what a retrieval sample keeps about its judgments', () => {
       ['recall@5', 4, ['d1', 'd3', 'd4', 'd5']],
       ['mrr', 5, ['d1', 'd3', 'd4', 'd5', 'd6']],
     ]);
+  });
+
+  it('positive-only labels mark the samples that have unjudged hits; an explicit 0 does not', () => {
+    const positive = fakeTest();
+    matchers.toHaveRecallAtK.call({ task: positive }, HITS, ['d2'], 5, 0.4, { queryId: 'q1' });
+    expect(withAudits(positive).map((sample) => sample.positiveOnly)).toEqual([true]);
+    const withZero = fakeTest();
+    matchers.toHaveRecallAtK.call({ task: withZero }, HITS, { d2: 1, d1: 0 }, 5, 0.4, { queryId: 'q1' });
+    expect(withAudits(withZero).map((sample) => [sample.unjudgedCount, sample.positiveOnly])).toEqual([[3, undefined]]);
   });
 
   it('no unjudged hit: no unjudged fields; other judgments: another fingerprint', () => {

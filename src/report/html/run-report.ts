@@ -116,7 +116,9 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
         commands,
         (command) => `<code>${escapeHtml(command)}</code>`,
       );
-      body.push(`<li>${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeHtmlName)} — ${action}</li>`);
+      body.push(
+        `<li>${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeHtmlName, Number.POSITIVE_INFINITY)} — ${action}</li>`,
+      );
     }
     body.push('</ul></section>');
   });

@@ -52,7 +52,8 @@ afterAll(() => {
 const message = (name: string) => findTest(vitest.summary, name).messages.join('\n\n');
 
 // Every test of the fixture judges against the same relevant ids (test/data.ts): one fingerprint of 8 hex
-// digits. Its top 5 (doc-3, doc-9, doc-1, doc-4, doc-8) holds three hits with no judgment, in rank order.
+// digits. Its top 5 (doc-3, doc-9, doc-1, doc-4, doc-8) holds three hits with no judgment, in rank order;
+// the ids are positive-only labels (no explicit 0), so the samples say so.
 const fingerprint = expect.stringMatching(/^[0-9a-f]{8}$/);
 // The question's ranking (the first sample of each call): its top 5, the relevant ids graded 1.
 const topFiveHits = [
@@ -66,6 +67,7 @@ const topFiveAudit = {
   labels: fingerprint,
   unjudgedIds: ['doc-9', 'doc-4', 'doc-8'],
   unjudgedCount: 3,
+  positiveOnly: true,
   topHits: topFiveHits,
 };
 
@@ -160,16 +162,16 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
     for (const [name, text] of documented) expect(message(name), name).toBe(text);
   });
 
-  it("records one sample per metric assertion on the test's task.meta, .not and queryId included", () => {
+  it("records one sample per metric assertion on the test's task.meta, .not and queryId included, at the assertion's line of test/retrieval.test.ts", () => {
     const samples = (name: string) => findTest(vitest.summary, name).meta?.['ragMatchers'];
     expect(samples('passes > recall@5 meets 0.4')).toEqual([
-      { measure: 'recall@5', value: 0.4, threshold: 0.4, pass: true, queryId: 'q1', ...topFiveAudit },
+      { measure: 'recall@5', value: 0.4, threshold: 0.4, pass: true, queryId: 'q1', line: 6, ...topFiveAudit },
     ]);
     expect(samples('fails on purpose > recall@5 below 0.8')).toEqual([
-      { measure: 'recall@5', value: 0.4, threshold: 0.8, pass: false, queryId: 'q7', ...topFiveAudit },
+      { measure: 'recall@5', value: 0.4, threshold: 0.8, pass: false, queryId: 'q7', line: 58, ...topFiveAudit },
     ]);
     expect(samples('passes > .not passes when recall@5 is below the minimum')).toEqual([
-      { measure: 'recall@5', value: 0.4, threshold: 0.8, pass: true, negated: true, ...topFiveAudit },
+      { measure: 'recall@5', value: 0.4, threshold: 0.8, pass: true, negated: true, line: 36, ...topFiveAudit },
     ]);
     expect(samples('passes > every metric matcher on the AI4J example')).toHaveLength(8);
     // A usage error records nothing: there is no value.
@@ -191,6 +193,7 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
         pass: true,
         queryId: 'concurrent-a',
         labels: fingerprint,
+        line: 48,
         topHits: topFiveHits.slice(0, 1),
       },
     ]);
@@ -204,6 +207,8 @@ describe('vitest run on a project with setupFiles: rag-matchers/vitest', () => {
         labels: fingerprint,
         unjudgedIds: ['doc-9'],
         unjudgedCount: 1,
+        positiveOnly: true,
+        line: 52,
         topHits: topFiveHits.slice(0, 3),
       },
     ]);

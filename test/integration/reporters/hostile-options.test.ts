@@ -93,7 +93,7 @@ describe.each(['vitest', 'jest'] as const)('%s: hostile options and names', (run
       const annotations = annotated.stdout.split('\n').filter((line) => line.startsWith('::'));
       const hostile = annotations.filter((line) => line.includes('pwned'));
       expect(hostile).toEqual([
-        `::error file=test/\\u202eevil.test.${runner === 'vitest' ? 'ts' : 'js'},title=retrieval regressed%3A q\\x1b[2J\\x1b]0;pwned\\x07::` +
+        `::error file=test/\\u202eevil.test.${runner === 'vitest' ? 'ts' : 'js'},line=${runner === 'vitest' ? 4 : 3},title=retrieval regressed%3A q\\x1b[2J\\x1b]0;pwned\\x07::` +
           `q\\x1b[2J\\x1b]0;pwned\\x07: recall@1 1.000 → 0.000 (suite test/\\u202eevil.test.${runner === 'vitest' ? 'ts' : 'js'})`,
       ]);
       // eslint-disable-next-line no-control-regex -- no control character may reach an annotation

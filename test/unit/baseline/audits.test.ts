@@ -130,3 +130,18 @@ describe('baseline schema 4', () => {
     expect(formatBaseline(mergeBaseline(previous, current, { run: run() }).file)).toBe(V4);
   });
 });
+
+describe('positive-only labels', () => {
+  it('write no unjudged count: it tells nothing when every label is relevant', () => {
+    const written = formatBaseline(
+      baselineFromRun(
+        run(
+          sample('q1', 1, { labels: '3f9a0c21', unjudgedIds: ['doc-7'], unjudgedCount: 1, positiveOnly: true }),
+          sample('q2', 0.5, { labels: '0badf00d', unjudgedIds: ['doc-8'], unjudgedCount: 1 }),
+        ),
+      ),
+    );
+    expect(written).toContain('"q1", "recall@5", 1, {"labels": "3f9a0c21"}]');
+    expect(written).toContain('"q2", "recall@5", 0.5, {"labels": "0badf00d", "unjudged": 1}]');
+  });
+});

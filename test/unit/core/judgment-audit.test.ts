@@ -71,3 +71,13 @@ describe('unjudged hits', () => {
     expect(documents.unjudgedRanks).toEqual([2, 3]);
   });
 });
+
+describe('positive-only judgments', () => {
+  it('holds for ids alone or grades that all reach the minimum, not once a judgment is below it', () => {
+    expect(auditJudgments(['a', 'x'], ['a']).positiveOnly).toBe(true);
+    expect(auditJudgments(['a', 'x'], { a: 2, b: 1 }).positiveOnly).toBe(true);
+    expect(auditJudgments(['a', 'x'], { a: 1, b: 0 }).positiveOnly).toBe(false);
+    // With minGrade 2 a grade 1 is a judgment that the key is not relevant.
+    expect(auditJudgments(['a', 'x'], { a: 2, b: 1 }, { minGrade: 2 }).positiveOnly).toBe(false);
+  });
+});

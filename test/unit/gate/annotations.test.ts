@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { workflowAnnotations } from '../../../src/gate/annotations.js';
+import { workflowAnnotations, workspaceFolder } from '../../../src/gate/annotations.js';
 import { finishRun } from '../../../src/gate/finish.js';
 import { resolveReporterOptions } from '../../../src/gate/options.js';
 import { formatBaseline } from '../../../src/baseline/file/write.js';
@@ -115,5 +115,24 @@ describe('finishRun under GitHub Actions', () => {
     expect((await finish({}, { GITHUB_ACTIONS: 'true' })).length).toBe(8);
     expect(await finish({}, {})).toEqual([]);
     expect(await finish({ annotations: false }, { GITHUB_ACTIONS: 'true' })).toEqual([]);
+  });
+});
+
+describe('file= relative to the repository root (the GitHub workspace)', () => {
+  it('a package inside the workspace is its folder; the workspace itself, outside it or none is no prefix', () => {
+    expect(workspaceFolder('/home/runner/work/shop/shop/packages/api', '/home/runner/work/shop/shop')).toBe(
+      'packages/api/',
+    );
+    expect(workspaceFolder('/home/runner/work/shop/shop', '/home/runner/work/shop/shop')).toBe('');
+    expect(workspaceFolder('/tmp/elsewhere', '/home/runner/work/shop/shop')).toBe('');
+    expect(workspaceFolder('/home/runner/work/shop/shop/packages/api', undefined)).toBe('');
+  });
+
+  it('prefixes every file= with the folder', () => {
+    const lines = workflowAnnotations(summarize(RUN, BASELINE), 'packages/api/').map(parse);
+    expect(lines[0]!.properties.file).toBe('packages/api/test/orders.test.ts');
+    expect(
+      lines.every((line) => line.properties.file === undefined || line.properties.file.startsWith('packages/api/')),
+    ).toBe(true);
   });
 });

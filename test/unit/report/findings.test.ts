@@ -39,7 +39,7 @@ describe('findings', () => {
   });
 
   it('a move within tolerance is no finding, strict or not', () => {
-    const now = { ...BEFORE, q2: 0.52 }; // mean +0.005
+    const now = { ...BEFORE, q2: 0.504 }; // mean +0.001, q2 itself +0.004: both within 0.01
     const summary = summarize(
       run(samples(['refunds'], 'recall@5', now)),
       baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } }),
@@ -47,6 +47,42 @@ describe('findings', () => {
     );
     expect(summary.findings).toEqual([]);
     expect(summary.passed).toBe(true);
+  });
+
+  it('questions that moved beyond the tolerance while the mean held are named, drops first, and fail nothing even strict', () => {
+    const now = { ...BEFORE, q1: 0, q2: 1, q3: 1 }; // q1 1 → 0, q2 and q3 0.5 → 1: the mean stays 0.75
+    const summary = summarize(
+      run(samples(['refunds'], 'recall@5', now)),
+      baselineFile({ [`${FILE} > refunds`]: { 'recall@5': BEFORE } }),
+      { strict: true },
+    );
+    expect(summary.rows[0]!.status).toBe('unchanged');
+    expect(summary.findings).toEqual([
+      {
+        kind: 'held-moves',
+        suite: `${FILE} > refunds`,
+        suiteKey: key(`${FILE} > refunds`),
+        measure: 'recall@5',
+        questions: ['q1', 'q2', 'q3'],
+        moves: [
+          { before: 1, after: 0 },
+          { before: 0.5, after: 1 },
+          { before: 0.5, after: 1 },
+        ],
+        accept: 'update',
+        fails: false,
+      },
+    ]);
+    expect(summary.passed).toBe(true);
+    expect(summary.verdict.sections.map((section) => section.heading)).toEqual([
+      'Questions that moved while the suite held',
+    ]);
+    expect(describeFinding(summary.findings[0]!, String)).toBe(
+      `recall@5 of 3 questions in suite ${FILE} > refunds moved beyond the tolerance while its mean held: q1 1.000 → 0.000, q2 0.500 → 1.000, q3 0.500 → 1.000`,
+    );
+    expect(describeFinding(summary.findings[0]!, String, 1)).toBe(
+      `recall@5 of 3 questions in suite ${FILE} > refunds moved beyond the tolerance while its mean held: q1 1.000 → 0.000, … and 2 more`,
+    );
   });
 
   it('an improvement not recorded: listed always, fails only when strict', () => {

@@ -127,4 +127,20 @@ describe('unjudged hits behind a regression', () => {
       /q3 +1\.000 → 0\.500; 2 of its top 5 are unjudged: doc-81, doc-90 — label them before trusting this drop/,
     );
   });
+
+  it('with positive-only labels names what now ranks in the top k, neutrally', () => {
+    const positiveOnly = run(
+      ...SAME.slice(0, 2),
+      ...['q3', 'q4', 'q5'].map((q) =>
+        sample(q, 0.5, { unjudgedIds: ['doc-81', 'doc-90'], unjudgedCount: 2, positiveOnly: true }),
+      ),
+      sample('q6', 0.5, { unjudgedIds: ['doc-3'], unjudgedCount: 1, positiveOnly: true }),
+    );
+    const summary = summarize(positiveOnly, BASELINE, { tolerance: 0 });
+    const finding = summary.findings.find((candidate) => candidate.kind === 'regression')!;
+    const text = describeFinding(finding, String);
+    expect(text).toContain('; q3 recall@5 1.000 → 0.500; now in its top 5: doc-81, doc-90');
+    expect(text).not.toMatch(/unjudged|label them/);
+    expect(renderConsole(summary, { color: false })).not.toMatch(/unjudged|label them/);
+  });
 });

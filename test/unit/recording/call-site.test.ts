@@ -1,0 +1,31 @@
+// The asserting line of a test: the first frame of a stack in the test's file, in V8's two frame forms.
+import { describe, expect, it } from 'vitest';
+
+import { callSiteLine, lineInStack } from '../../../src/recording/call-site.js';
+
+const STACK = [
+  'Error',
+  '    at QuestionRecorder.record (/repo/node_modules/rag-matchers/dist/index.js:812:20)',
+  '    at Object.toHaveRecallAtK (/repo/node_modules/rag-matchers/dist/index.js:1404:9)',
+  '    at /repo/test/faq.test.ts:14:18',
+  '    at Object.<anonymous> (/repo/test/faq.test.ts:30:5)',
+].join('\n');
+
+describe('lineInStack', () => {
+  it('reads the innermost frame in the file, bare or in parentheses', () => {
+    expect(lineInStack(STACK, '/repo/test/faq.test.ts')).toBe(14);
+    expect(lineInStack(STACK.replace('    at /repo/test/faq.test.ts:14:18\n', ''), '/repo/test/faq.test.ts')).toBe(30);
+  });
+
+  it('is undefined when no frame is in the file, or the file is only a prefix of one', () => {
+    expect(lineInStack(STACK, '/repo/test/other.test.ts')).toBeUndefined();
+    expect(lineInStack(STACK, '/repo/test/faq.test')).toBeUndefined();
+  });
+});
+
+describe('callSiteLine', () => {
+  it('finds the calling line in this very file', () => {
+    const line = callSiteLine(new URL(import.meta.url).pathname);
+    expect(line).toBe(28);
+  });
+});
