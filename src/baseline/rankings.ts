@@ -67,3 +67,16 @@ export function withRankings(
   }
   return merged;
 }
+
+/** How many questions of `after` hold a ranking other than the one `before` held (new ones included). */
+export function changedRankings(before: BaselineFile | undefined, after: BaselineFile): number {
+  let changed = 0;
+  for (const suiteKey of Object.keys(after.rankings ?? {})) {
+    const previous = before?.rankings === undefined ? undefined : own(before.rankings, suiteKey);
+    for (const [id, ranking] of Object.entries(after.rankings![suiteKey]!)) {
+      const old = previous === undefined ? undefined : own(previous, id);
+      if (old === undefined || JSON.stringify(old) !== JSON.stringify(ranking)) changed++;
+    }
+  }
+  return changed;
+}

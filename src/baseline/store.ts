@@ -9,7 +9,7 @@ import { plural } from '../core/present.js';
 import { parseSuiteKey, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
 import { groupRun } from './group.js';
-import { rankingsOfRun, withRankings, type RankingOptions } from './rankings.js';
+import { changedRankings, rankingsOfRun, withRankings, type RankingOptions } from './rankings.js';
 import { auditOfSample, auditsOf, setAudit } from './audits.js';
 import { applyDiff, type BaselineEntryRef, type MergeResult } from './apply.js';
 import { diffRun, prepareRun, refusalToWrite, type BaselineDiff, type PreparedRun } from './diff.js';
@@ -165,6 +165,8 @@ export interface UpdateBaselineResult extends MergeResult {
   refused?: string;
   /** The baseline before the update (undefined when there was none). */
   previous: BaselineFile | undefined;
+  /** Questions whose stored ranking (text and top keys, schema 5) this update wrote anew. */
+  rankingsChanged?: number;
 }
 
 /**
@@ -218,7 +220,8 @@ async function readApplyWrite(
     ? given
     : diffRun(prepared, previous, options.tolerance !== undefined ? { tolerance: options.tolerance } : {});
   const result = applyDiff(diff, { prune });
-  const applied = { ...result, file: withRankings(result.file, previous, rankingsOfRun(prepared.grouped, options)) };
+  const file = withRankings(result.file, previous, rankingsOfRun(prepared.grouped, options));
+  const applied = { ...result, file, rankingsChanged: changedRankings(previous, file) };
   const text = formatBaseline(applied.file);
   const written = text !== existingText;
   if (written) await writeFileAtomic(path, text);
@@ -274,7 +277,7 @@ function describeNotJudged(entries: readonly (BaselineEntryRef & { reason: NotJu
  */
 export function describeUpdate(
   result: Pick<UpdateBaselineResult, 'path' | 'written' | 'counts' | 'obsolete' | 'pruned'> &
-    Partial<Pick<UpdateBaselineResult, 'renamed' | 'notJudged' | 'refused' | 'file'>>,
+    Partial<Pick<UpdateBaselineResult, 'renamed' | 'notJudged' | 'refused' | 'file' | 'rankingsChanged'>>,
 ): string {
   if (result.refused !== undefined) return `Did not update ${result.path}: ${result.refused}.`;
   const { addedSamples, updatedSamples, relabelledSamples, obsoleteSamples } = result.counts;
@@ -291,6 +294,9 @@ export function describeUpdate(
   }
   const renamed = result.renamed?.length ?? 0;
   if (renamed > 0) parts.push(`${plural(renamed, 'suite')} renamed`);
+  // Rankings explain moves and gate nothing: counted apart, after the values.
+  const rankings = result.rankingsChanged ?? 0;
+  if (rankings > 0) parts.push(`the ranking${rankings === 1 ? '' : 's'} of ${plural(rankings, 'question')} recorded`);
   const head = result.written ? `Updated ${result.path}` : `${result.path} is up to date`;
   let line = parts.length > 0 ? `${head}: ${parts.join(', ')}` : head;
   if (result.pruned && result.file !== undefined && Object.keys(result.file.suites).length === 0)
