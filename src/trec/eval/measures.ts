@@ -8,6 +8,7 @@ import { MEASURE_TABLE, type MeasureDefinition, type MeasureName } from '../../c
 import type { Measure } from '../../core/measures.js';
 import { formatFixed } from './format.js';
 import { DEFAULT_PERSISTENCE, type GainOverride, type ListMeasureName, type ListMeasureRow } from './list-measures.js';
+import { PREFERENCE_MEASURES } from './prefs-measures.js';
 
 export const DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000] as const;
 /** trec_eval's default recall levels of iprec_at_recall. */
@@ -194,21 +195,8 @@ const DEFAULT_SET = 'official';
  * preference measures read -R prefs (prefs-evaluate.ts), the judgment-group (`avgjg`) ones -R qrels_jg
  * (judgment-groups.ts).
  */
-const KNOWN_UNSUPPORTED = new Set([
-  'prefs_num_prefs_poss',
-  'prefs_num_prefs_ful',
-  'prefs_num_prefs_ful_ret',
-  'prefs_simp',
-  'prefs_pair',
-  'prefs_avgjg',
-  'prefs_avgjg_Rnonrel',
-  'prefs_simp_ret',
-  'prefs_pair_ret',
-  'prefs_avgjg_ret',
-  'prefs_avgjg_Rnonrel_ret',
-  'prefs_simp_imp',
-  'prefs_pair_imp',
-  'prefs_avgjg_imp',
+const KNOWN_UNSUPPORTED = new Set<string>([
+  ...PREFERENCE_MEASURES,
   'map_avgjg',
   'P_avgjg',
   'Rprec_mult_avgjg',
