@@ -68,14 +68,31 @@ export function withRankings(
   return merged;
 }
 
-/** How many questions of `after` hold a ranking other than the one `before` held (new ones included). */
-export function changedRankings(before: BaselineFile | undefined, after: BaselineFile): number {
+/**
+ * How many questions of `after` hold a ranking other than the one `before` held while none of their
+ * values changed (`valueChanges` lists the rows whose values the update added, changed or relabelled: a
+ * question among them is counted there, its ranking with it).
+ */
+export function changedRankings(
+  before: BaselineFile | undefined,
+  after: BaselineFile,
+  valueChanges: readonly { suiteKey: string; sampleIds?: string[] }[],
+): number {
+  const wholeSuites = new Set<string>();
+  const questions = new Set<string>();
+  for (const ref of valueChanges) {
+    if (ref.sampleIds === undefined) wholeSuites.add(ref.suiteKey);
+    else for (const id of ref.sampleIds) questions.add(JSON.stringify([ref.suiteKey, id]));
+  }
   let changed = 0;
   for (const suiteKey of Object.keys(after.rankings ?? {})) {
+    if (wholeSuites.has(suiteKey)) continue;
     const previous = before?.rankings === undefined ? undefined : own(before.rankings, suiteKey);
+    if (previous === undefined) continue;
     for (const [id, ranking] of Object.entries(after.rankings![suiteKey]!)) {
-      const old = previous === undefined ? undefined : own(previous, id);
-      if (old === undefined || JSON.stringify(old) !== JSON.stringify(ranking)) changed++;
+      const old = own(previous, id);
+      if (old === undefined || questions.has(JSON.stringify([suiteKey, id]))) continue;
+      if (JSON.stringify(old) !== JSON.stringify(ranking)) changed++;
     }
   }
   return changed;

@@ -221,7 +221,8 @@ async function readApplyWrite(
     : diffRun(prepared, previous, options.tolerance !== undefined ? { tolerance: options.tolerance } : {});
   const result = applyDiff(diff, { prune });
   const file = withRankings(result.file, previous, rankingsOfRun(prepared.grouped, options));
-  const applied = { ...result, file, rankingsChanged: changedRankings(previous, file) };
+  const valueChanges = [...result.added, ...result.updated, ...result.relabelled];
+  const applied = { ...result, file, rankingsChanged: changedRankings(previous, file, valueChanges) };
   const text = formatBaseline(applied.file);
   const written = text !== existingText;
   if (written) await writeFileAtomic(path, text);

@@ -170,7 +170,8 @@ export function expectBaselineOfTheBaselineRetriever(text: string, orders: strin
   const shipping = `${orders} > orders API > shipping`;
   const baseline = JSON.parse(text) as { generatedBy: string; schemaVersion: number; rows: unknown[][] };
   expect(baseline.generatedBy).toBe('rag-matchers');
-  expect(baseline.schemaVersion).toBe(4);
+  // Schema 5: each question's ranking row (measure cell "") comes ahead of its measures' rows.
+  expect(baseline.schemaVersion).toBe(5);
   // Structured identities, sorted by file then describe path.
   expect([...new Set(baseline.rows.slice(1).map((row) => JSON.stringify(row.slice(0, 2))))]).toEqual([
     JSON.stringify([account, []]),
@@ -198,6 +199,8 @@ export function expectBaselineOfTheBaselineRetriever(text: string, orders: strin
     new RegExp(
       escapeRegExp(`\n    ,["${orders}", ["orders API", "refunds"], "refund-partial", "recall@3", 1, {"labels": "`) +
         '[0-9a-f]{8}"\\}\\]' +
+        escapeRegExp(`\n    ,["${orders}", ["orders API", "refunds"], "refund-status", "", {"text": "`) +
+        '[^"\\n]+", "top": \\[[^\\n]*\\]\\}\\]' +
         escapeRegExp(`\n    ,["${orders}", ["orders API", "refunds"], "refund-status", "ndcg@3", `),
     ),
   );
