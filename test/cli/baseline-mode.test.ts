@@ -53,6 +53,21 @@ describe('rag-matchers update / prune', () => {
     expect(prune.stdout).toBe('mode=prune\n');
   });
 
+  it('reads leading NAME=value words as variables, so the Windows form of a Jest ESM command runs as printed', async () => {
+    const printed = withBaselineMode('update', 'NODE_OPTIONS=--no-warnings npx jest', 'win32');
+    expect(printed).toBe('npx rag-matchers update -- NODE_OPTIONS=--no-warnings npx jest');
+    const result = await cli(
+      'update',
+      '--',
+      'NODE_OPTIONS=--no-warnings',
+      process.execPath,
+      '-e',
+      "console.log(process.env.RAG_BASELINE + ' ' + process.env.NODE_OPTIONS)",
+    );
+    expect(result.stdout).toBe('update --no-warnings\n');
+    expect(result.exitCode).toBe(0);
+  });
+
   it('without a command says how to use it and exits 2', async () => {
     const result = await cli('update');
     expect(result.stderr).toContain('Usage: rag-matchers update -- <command that runs the tests>');

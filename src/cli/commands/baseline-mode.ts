@@ -11,12 +11,16 @@ function usage(mode: BaselineModeName): string {
 
 Runs the command with RAG_BASELINE=${mode} set for it alone, in any shell (cmd,
 PowerShell, sh): ${mode === 'update' ? 'the reporter records the run into the baseline' : 'the reporter records the run and removes what it found gone'}.
-The command's exit code is this command's.
+Leading NAME=value words set more variables the same way
+(NODE_OPTIONS=--experimental-vm-modules npx jest). The command's exit code is this command's.
 
 Example:
   npx rag-matchers ${mode} -- npm test
 `;
 }
+
+/** A leading `NAME=value` word: an environment variable for the command. */
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** Quotes an argument for the shell that runs it on Windows (cmd), where the command goes through a shell. */
 function quoteForShell(argument: string): string {
@@ -33,7 +37,14 @@ export async function runWithBaselineMode(
     (command.length === 0 ? io.stderr : io.stdout).write(usage(mode));
     return command.length === 0 ? EXIT_USAGE : EXIT_OK;
   }
-  const env = { ...(io.env ?? process.env), RAG_BASELINE: mode };
+  const env: Record<string, string | undefined> = { ...(io.env ?? process.env), RAG_BASELINE: mode };
+  // `NODE_OPTIONS=… npx jest` as a POSIX shell reads it: the printed commands carry such words, and
+  // cmd and PowerShell cannot.
+  while (command.length > 1 && ASSIGNMENT.test(command[0]!)) {
+    const word = command.shift()!;
+    const equals = word.indexOf('=');
+    env[word.slice(0, equals)] = word.slice(equals + 1);
+  }
   // npm, npx and pnpm are .cmd files on Windows: only a shell starts them there.
   const windows = process.platform === 'win32';
   const child = windows
