@@ -29,10 +29,12 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
-  // Syntax-only minification (`void 0`, merged declarations, folded constants): about 60 KB less. Names,
-  // line breaks and indentation stay, so a stack frame still names our function (docs/decisions.md).
+  // Syntax and whitespace minification, lines kept under 160 characters: about 220 KB less. Names stay
+  // (identifiers are not minified), so a stack frame still names our function (docs/decisions.md).
   esbuildOptions(options) {
     options.minifySyntax = true;
+    options.minifyWhitespace = true;
+    options.lineLimit = 160;
   },
   external: ['vitest', 'vitest/node', 'vitest/reporters', 'jest', '@jest/globals', '@jest/reporters', 'expect'],
 });

@@ -72,7 +72,9 @@ while (pending.length > 0) {
   const file = pending.pop();
   if (reached.has(file)) continue;
   reached.add(file);
-  for (const match of readFileSync(`dist/${file}`, 'utf8').matchAll(/(?:require|import)\(['"]\.\/([^'"]+\.cjs)['"]\)/g))
+  for (const match of readFileSync(`dist/${file}`, 'utf8').matchAll(
+    /(?:require|import)\(\s*['"]\.\/([^'"]+\.cjs)['"]\)/g,
+  ))
     pending.push(match[1]);
 }
 for (const file of readdirSync('dist')) {

@@ -15,11 +15,16 @@ export function driverConflictMarkers(rerecordCommand: string): { open: string; 
   };
 }
 
-/** What is wrong and what to do, when `text` (the baseline at `path`) holds a conflict marker; else undefined. */
-export function describeConflictMarkers(text: string, path: string): string | undefined {
+/**
+ * What is wrong and what to do, when `text` (the baseline at `path`) holds a conflict marker; else
+ * undefined. `committed`: `path` is git's `<commit>:<file>`, a version in history (nothing to resolve).
+ */
+export function describeConflictMarkers(text: string, path: string, committed = false): string | undefined {
   const marker = /^(<{7}|={7}|>{7})(?:\s|$)/m.exec(text);
   if (marker === null) return undefined;
   const line = lineNumberAt(text, marker.index);
+  if (committed)
+    return `line ${line} holds a Git merge-conflict marker (${marker[1]}): this version was committed before its merge was resolved, so it holds no baseline. See it with git show ${path}`;
   const closes = [...text.matchAll(/^>{7} (.*)$/gm)].map((match) => match[1]!);
   const driverCommands = closes
     .filter((label) => label.includes(DRIVER_MARKER_TAG))

@@ -105,9 +105,13 @@ export function runCommandFor(runner: 'vitest' | 'jest' | 'merged', start: RunSt
   const script = env.npm_lifecycle_event;
   const scriptLine = env.npm_lifecycle_script ?? '';
   const runnerName = runner === 'jest' ? 'jest' : 'vitest';
+  // `npx vitest run` (npm exec) sets npm_lifecycle_event to 'npx' and the script to the command's name:
+  // no package script ran the tests.
   const scriptRunsTests =
     script !== undefined &&
     script !== '' &&
+    script !== 'npx' &&
+    env.npm_command !== 'exec' &&
     new RegExp(`\\b${runnerName}\\b`).test(scriptLine) &&
     (env.npm_package_json === undefined || samePath(dirnameOf(env.npm_package_json), start.rootDir));
   if (scriptRunsTests) {

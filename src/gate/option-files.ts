@@ -5,6 +5,8 @@
 // (reading a named pipe waits forever) are refused before any test runs.
 import { readFileSync } from 'node:fs';
 
+import { BaselineError } from '../baseline/file/errors.js';
+import { readBaselineSync } from '../baseline/file/read.js';
 import { specialFileKind } from '../files/file-kind.js';
 import { realPathOfSync } from '../files/real-path.js';
 import { REPORT_CATALOGUE, type ReportFileOption } from '../report/formats/catalogue.js';
@@ -59,15 +61,32 @@ export function optionFilesProblem(files: readonly OptionFile[]): string | undef
     seen.set(real, file);
   }
   for (const file of files) {
-    if (file.option === 'baseline') continue;
-    const text = existingText(file.path);
-    if (text !== undefined && !OUR_REPORT[file.option](text))
+    if (file.option !== 'baseline' && isForeignFile(file.option, file.path))
       return (
         `${file.option} names ${JSON.stringify(file.given)}, an existing file that is not ${titleOf(file.option)} rag-matchers writes, and a run would overwrite it. ` +
         `Name a new file such as ${exampleFileOf(file.option)}, or delete this one if it is an old report.`
       );
   }
   return undefined;
+}
+
+/**
+ * True when `path` holds a file that rag-matchers did not write for `option` (told by its content), so a
+ * run must not overwrite it. A report is ours when it is one of its format; a baseline is foreign only
+ * when it parses and is not a baseline: a damaged one (empty, not JSON, conflict markers, too old) is
+ * ours, and the end of the run diagnoses it. No file, or one that cannot be read, is not foreign.
+ */
+export function isForeignFile(option: OptionFile['option'], path: string): boolean {
+  if (option === 'baseline') {
+    try {
+      readBaselineSync(path);
+      return false;
+    } catch (error) {
+      return error instanceof BaselineError && error.kind === 'not-a-baseline';
+    }
+  }
+  const text = existingText(path);
+  return text !== undefined && !OUR_REPORT[option](text);
 }
 
 /** The real path of `path`, or `path` itself when it cannot be told (ENOTDIR, ELOOP: the write will say why). */

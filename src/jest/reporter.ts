@@ -188,7 +188,12 @@ export default class RagMatchersJestReporter {
     }
 
     const setupNote = missingSetupNote(
-      jestSetupDiagnosisInput(this.rootDir, testContexts, results.testResults as readonly JestFileWithProject[]),
+      jestSetupDiagnosisInput(
+        this.rootDir,
+        testContexts,
+        results.testResults as readonly JestFileWithProject[],
+        run.samples,
+      ),
     );
     const result = await finishRun(run, {
       rootDir: this.rootDir,

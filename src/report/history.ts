@@ -172,16 +172,20 @@ export async function readBaselineHistory(file: string, options: ReadHistoryOpti
         state: 'ok',
         suites: new Map(),
       };
-      reduceVersion(version, current.toString('utf8'));
+      reduceVersion(version, current.toString('utf8'), file);
       versions.push(version);
     }
   }
   return { file, repoRoot, versions, shallow };
 }
 
-function reduceVersion(version: BaselineVersion, text: string): void {
+/** `file`: the path as the user gave it, for the working tree's version (a committed one is named `<sha>:<path>`). */
+function reduceVersion(version: BaselineVersion, text: string, file?: string): void {
   try {
-    const baseline = parseBaseline(text, `${version.label}:${version.path}`);
+    const baseline =
+      version.commit === null
+        ? parseBaseline(text, file ?? version.path)
+        : parseBaseline(text, `${version.label}:${version.path}`, { committed: true });
     const named = Object.entries(baseline.suites).map(([key, suite]): [string, BaselineSuite] => [
       suiteNameOf(parseSuiteKey(key)),
       suite,

@@ -62,8 +62,11 @@ const DAMAGES: Damage[] = [
       '>>>>>>> branch',
       ...GOOD.slice(7),
     ].join('\n'),
+    // A committed version (history's `<sha>:<path>`) has no merge to resolve: it is shown, not checked out.
     problem: (path) =>
-      `line 7 holds a Git merge-conflict marker (<<<<<<<): git's line merge stopped here. To merge it without re-running anything, set up the rag-matchers merge driver once (docs/baselines-and-ci.md, "Merging baselines") and run git checkout -m ${path}; or take one side whole (git checkout --ours ${path}, or --theirs) and re-record what the other side changed with RAG_BASELINE=update.`,
+      /^[0-9a-f]{7,}:/.test(path)
+        ? `line 7 holds a Git merge-conflict marker (<<<<<<<): this version was committed before its merge was resolved, so it holds no baseline. See it with git show ${path}`
+        : `line 7 holds a Git merge-conflict marker (<<<<<<<): git's line merge stopped here. To merge it without re-running anything, set up the rag-matchers merge driver once (docs/baselines-and-ci.md, "Merging baselines") and run git checkout -m ${path}; or take one side whole (git checkout --ours ${path}, or --theirs) and re-record what the other side changed with RAG_BASELINE=update.`,
   },
   {
     name: 'schema version 2',

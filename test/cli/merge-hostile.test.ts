@@ -134,6 +134,14 @@ describe('rag-matchers merge: shard paths inside the root that name project file
   it.each([
     ['json', 'package.json', '{ "name": "victim" }\n', 'an existing file that rag-matchers did not write'],
     ['markdown', 'README.md', '# Victim\n', 'an existing file that rag-matchers did not write'],
+    // Not a JSON report although rag-matchers wrote it (another suite's baseline): the reporters' own
+    // recogniser (src/gate/option-files.ts) refuses it, and merge now asks the same one.
+    [
+      'json',
+      'eval/other-baseline.json',
+      '{ "generatedBy": "rag-matchers", "schemaVersion": 5 }\n',
+      'an existing file that rag-matchers did not write',
+    ],
     ['json', '.git/config', '[core]\n', 'not a .json file'],
     ['html', '.github/workflows/release.yml', 'on: push\n', 'not a .html file'],
     ['baseline', '.github/rag-baseline.json', '{}\n', 'in a hidden folder'],

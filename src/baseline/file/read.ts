@@ -27,13 +27,18 @@ const TOP_LEVEL_KEYS = ['generatedBy', 'schemaVersion'];
 /** How deep a baseline nests: file, rows, row, its describe path or its audit. */
 const BASELINE_NESTING = 4;
 
+interface ParseBaselineOptions {
+  /** `path` is git's `<commit>:<file>`: a version in history, whose conflict markers nothing can resolve now. */
+  committed?: boolean;
+}
+
 /**
  * Reads baseline text. `path` is used in messages only. Throws BaselineError for an empty file, text that
  * is not JSON (with line and column; conflict markers with the command that resolves them), JSON that is
  * not a rag-matchers baseline (the only case of kind 'not-a-baseline'), a baseline of an older or newer
  * schema, and malformed entries (naming the entry).
  */
-export function parseBaseline(text: string, path: string): BaselineFile {
+export function parseBaseline(text: string, path: string, options: ParseBaselineOptions = {}): BaselineFile {
   if (typeof text !== 'string') {
     throw new TypeError(
       `parseBaseline: text must be a string (the file's contents), got ${text === null ? 'null' : typeof text}.`,
@@ -50,7 +55,7 @@ export function parseBaseline(text: string, path: string): BaselineFile {
       `the file is empty${body.length > 0 ? ' (only whitespace)' : ''}, so it holds no baseline; ${ACCEPT_HINT}.`,
     );
   }
-  const conflict = describeConflictMarkers(body, path);
+  const conflict = describeConflictMarkers(body, path, options.committed === true);
   if (conflict !== undefined) throw new BaselineError(path, 'invalid-json', conflict);
   const tooDeep = findNestingBeyond(body, MAX_JSON_NESTING);
   if (tooDeep !== undefined) {

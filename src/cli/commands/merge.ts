@@ -2,15 +2,15 @@
 // (`jest --shard=i/n` with the rag-matchers reporter) and judges the whole run once: the same summary,
 // baseline comparison, reports, baseline update (RAG_BASELINE=update, never under CI) and gate as an
 // unsharded run. Vitest needs no such step: `vitest --merge-reports` runs the reporter on the merge.
-import { readFileSync, realpathSync, readlinkSync } from 'node:fs';
-import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { plural } from '../../core/present.js';
-import { BaselineError } from '../../baseline/file/errors.js';
-import { readBaselineSync } from '../../baseline/file/read.js';
+import { realPathOfSync } from '../../files/real-path.js';
 import { finishRun } from '../../gate/finish.js';
+import { isForeignFile } from '../../gate/option-files.js';
 import { mergeShardReports, readShardReport, ShardReportError, type ShardReport } from '../../gate/shard-report.js';
 import { shouldUseColor } from '../../report/console.js';
+import type { ReportFileOption } from '../../report/formats/catalogue.js';
 import { REPORT_FORMATS } from '../../report/formats/index.js';
 import type { RagReporterOptions } from '../../gate/user-options.js';
 import { resolveReporterOptions } from '../../gate/options.js';
@@ -192,7 +192,7 @@ export function pathsNotOurs(
               .split(sep)
               .some((segment) => segment.startsWith('.') && segment !== '.')
           ? 'in a hidden folder'
-          : isForeignFile(target, name)
+          : isForeignFile(name as 'baseline' | ReportFileOption, target)
             ? 'an existing file that rag-matchers did not write'
             : undefined;
     if (problem !== undefined) refused.push({ name, value, extension, problem });
@@ -200,64 +200,16 @@ export function pathsNotOurs(
   return refused;
 }
 
-/**
- * True when `path` exists and is not a rag-matchers baseline or report of its kind (told by its content).
- * A baseline is foreign only when it parses and is not a baseline: a damaged one (empty, not JSON,
- * conflict markers, too old) is ours, and the end of the run diagnoses it as the reporters do.
- */
-function isForeignFile(path: string, option: string): boolean {
-  if (option === 'baseline') {
-    try {
-      readBaselineSync(path);
-      return false;
-    } catch (error) {
-      return error instanceof BaselineError && error.kind === 'not-a-baseline';
-    }
-  }
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return false;
-  }
-  const extension = EXTENSIONS[option]!;
-  if (extension === '.html') return !text.includes('<meta name="generator" content="rag-matchers">');
-  // The Markdown report starts with its "### " heading, the step summary and README-like files do not.
-  if (extension === '.md') return !text.startsWith('### ');
-  try {
-    return (JSON.parse(text) as { generatedBy?: unknown } | null)?.generatedBy !== 'rag-matchers';
-  } catch {
-    return true;
-  }
-}
-
 function isInside(root: string, path: string): boolean {
   const fromRoot = relative(root, path);
   return !(fromRoot === '..' || fromRoot.startsWith(`..${sep}`) || isAbsolute(fromRoot));
 }
 
-/**
- * Where `path` really is: its deepest existing ancestor with symlinks resolved, plus the rest. A dangling
- * symlink counts as where it points; undefined when links loop.
- */
-function realPathOf(path: string, linksFollowed = 0): string | undefined {
-  if (linksFollowed > 40) return undefined;
-  const rest: string[] = [];
-  let current = path;
-  for (;;) {
-    try {
-      return join(realpathSync(current), ...rest);
-    } catch {
-      try {
-        const link = readlinkSync(current);
-        return realPathOf(join(resolve(dirname(current), link), ...rest), linksFollowed + 1);
-      } catch {
-        // Not there (nor a link): look at its parent.
-      }
-    }
-    const parent = dirname(current);
-    if (parent === current) return path;
-    rest.unshift(basename(current));
-    current = parent;
+/** Where `path` really is, symlinks followed (src/files/real-path.ts); undefined when links loop or it cannot be told. */
+function realPathOf(path: string): string | undefined {
+  try {
+    return realPathOfSync(path);
+  } catch {
+    return undefined;
   }
 }

@@ -5,9 +5,10 @@
 // Jest shard files from two commits. (A passing Jest run prints its own summary after the reporters, so
 // the verdict is looked for among the lines there; a failing one holds the verdict for the last line.) Each scenario checks the exit code, the line the reporter prints,
 // and the baseline's bytes; each command a finding suggests is run, and then the CI run.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageSnapshot } from '../support/project.js';
+import { runCommand } from '../support/run.js';
 import { parseBaseline } from '../../../src/baseline/file/read.js';
 import { parseSuiteKey } from '../../../src/recording/collected.js';
 import {
@@ -440,9 +441,18 @@ describe('a sharded Jest run merged with rag-matchers merge', { timeout: 240_000
     expect(stale.stderr).toContain(
       'rag-matchers merge: rag-shard-2-of-2.json (shard 2/2) comes from another run than rag-shard-1-of-2.json: commit bbbb against aaaa. Merge the shard reports of one run.',
     );
-    expect((await shard(2, 'aaaa')).exitCode).toBe(0);
-    const merged = await runCli(project, ['merge', 'rag-shard-1-of-2.json', 'rag-shard-2-of-2.json'], {
-      env: { CI: 'true', GITHUB_SHA: 'aaaa' },
+    const second = await shard(2, 'aaaa');
+    expect(second.exitCode).toBe(0);
+    // The merge command the shard printed, run as printed through a shell (npx finds the package's command
+    // in node_modules/.bin, as after npm install).
+    const printed = /the baseline is compared once all shards are merged: (.+)\n/.exec(second.stderr)?.[1];
+    expect(printed).toBe('npx rag-matchers merge rag-shard-*-of-2.json');
+    mkdirSync(project.path('node_modules', '.bin'));
+    symlinkSync('../rag-matchers/dist/cli.js', project.path('node_modules', '.bin', 'rag-matchers'));
+    const merged = await runCommand('sh', ['-c', printed!], {
+      cwd: project.dir,
+      timeoutMs: 60_000,
+      env: { CI: 'true', GITHUB_SHA: 'aaaa', RAG_BASELINE: undefined, GITHUB_ACTIONS: undefined, TMPDIR: project.tmp },
     });
     expect(merged.exitCode, explain(merged)).toBe(0);
     expect(lastLine(merged.stdout)).toBe('No retrieval regressions (0 improved, 5 unchanged).');

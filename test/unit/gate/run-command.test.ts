@@ -32,6 +32,16 @@ describe('runCommandFor', () => {
     );
   });
 
+  it('run by npx (npm exec, which sets npm_lifecycle_event to npx): npx and the runner, not a script', () => {
+    // What npm 11 sets for `npx vitest run` in a folder with a package.json (seen with `npx <bin>` printing its env).
+    const npx = { ...npmScript('npx', 'vitest'), npm_command: 'exec' };
+    // Before: `npm run npx -- --run`.
+    expect(runCommandFor('vitest', { env: npx, rootDir: ROOT })).toBe('npx vitest run');
+    expect(runCommandFor('jest', { env: { ...npmScript('npx', 'jest'), npm_command: 'exec' }, rootDir: ROOT })).toBe(
+      'npx jest',
+    );
+  });
+
   it('run by a package script: that script, as its package manager runs it', () => {
     expect(runCommandFor('vitest', { env: npmScript('test', 'vitest run'), rootDir: ROOT })).toBe('npm test');
     expect(runCommandFor('vitest', { env: npmScript('test:rag', 'vitest run --project rag'), rootDir: ROOT })).toBe(

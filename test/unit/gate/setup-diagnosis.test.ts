@@ -1,6 +1,8 @@
 // Tests that failed because the matchers were not registered: the note says what to add and where.
 import { describe, expect, it } from 'vitest';
 import { missingMatcherIn, missingSetupNote, type SetupDiagnosisInput } from '../../../src/gate/setup-diagnosis.js';
+import { jestSetupDiagnosisInput } from '../../../src/jest/setup-check.js';
+import type { CollectedSample } from '../../../src/recording/collected.js';
 
 const NAMES = new Set(['toHaveRecallAtK', 'toHaveHitAtK']);
 
@@ -86,5 +88,37 @@ describe('missingSetupNote', () => {
     ).toBe(
       "1 test failed because the rag-matchers matchers are not registered (expect(...).toHaveHitAtK is not a function), in [api] test/a.test.js. Add setupFilesAfterEnv: ['rag-matchers/jest'] to each of these projects in jest.config.js (a project does not inherit the top-level one): api.",
     );
+  });
+});
+
+describe('jestSetupDiagnosisInput', () => {
+  const file = (tests: { title: string; status: string; failing?: boolean }[]) => ({
+    testFilePath: '/repo/test/faq.test.js',
+    testResults: tests.map((test) => ({ ancestorTitles: ['faq'], fullName: `faq ${test.title}`, ...test })),
+  });
+  const sample = (test: string): CollectedSample => ({
+    file: 'test/faq.test.js',
+    describePath: ['faq'],
+    test,
+    measure: 'recall@3',
+    value: 0,
+    queryId: test,
+  });
+
+  it('names a passed test.failing that recorded nothing as a known miss, not one that recorded or was not test.failing', () => {
+    const result = jestSetupDiagnosisInput(
+      '/repo',
+      [],
+      [
+        file([
+          { title: 'q1', status: 'passed', failing: true },
+          { title: 'q2', status: 'passed', failing: true },
+          { title: 'q3', status: 'passed' },
+          { title: 'q4', status: 'failed', failing: true },
+        ]),
+      ],
+      [sample('q2')],
+    );
+    expect(result.knownMisses).toEqual([{ file: 'test/faq.test.js', project: '', name: 'faq > q1' }]);
   });
 });

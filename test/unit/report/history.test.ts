@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,11 +130,31 @@ describe('baseline history from git', { timeout: 30_000 }, () => {
     const history = await readBaselineHistory('rag-baseline.json', { cwd: repo.dir });
     expect(history.versions[1]).toMatchObject({ state: 'invalid', label: broken });
     const text = formatHistory(history, historyBySuite(history));
-    expect(text).toContain(
-      `Note: ${broken} left out: ${broken}:rag-baseline.json: line 1 holds a Git merge-conflict marker (<<<<<<<)`,
+    // A committed version has nothing to resolve (before, it was told to run `git checkout -m <sha>:<path>`,
+    // which git refuses); the command it names shows that version, run here as printed.
+    const note = `Note: ${broken} left out: ${broken}:rag-baseline.json: line 1 holds a Git merge-conflict marker (<<<<<<<): this version was committed before its merge was resolved, so it holds no baseline. See it with git show ${broken}:rag-baseline.json\n`;
+    expect(text).toContain(note);
+    expect(text).not.toContain('checkout');
+    const printed = /See it with (git show \S+)\n/.exec(text)![1]!;
+    expect(execSync(printed, { cwd: repo.dir, encoding: 'utf8' })).toBe(
+      '<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> branch\n',
     );
     expect(text).toMatch(/0\.750 \+0\.250 +three\n$/);
     expect(renderHistoryHtml(history, historyBySuite(history))).toContain(`${broken} left out`);
+  });
+
+  it("names the working tree's conflicted baseline by the path given, in the command that resolves it", async () => {
+    const repo = track(createGitRepo());
+    repo.writeBaseline('rag-baseline.json', { s: { mrr: { a: 0.5 } } });
+    repo.commit('one', 1);
+    repo.write('rag-baseline.json', '<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> branch\n');
+    const history = await readBaselineHistory('rag-baseline.json', { cwd: repo.dir });
+    const text = formatHistory(history, historyBySuite(history));
+    // Before: `git checkout -m working tree:rag-baseline.json`.
+    expect(text).toContain(
+      "Note: working tree left out: rag-baseline.json: line 1 holds a Git merge-conflict marker (<<<<<<<): git's line merge stopped here.",
+    );
+    expect(text).toContain('run git checkout -m rag-baseline.json;');
   });
 
   it('ends every suite at a commit that deleted the file', async () => {
