@@ -15,7 +15,7 @@ import {
 import { planMeasures, ranksNeeded, type MeasurePlan } from './measure-plan.js';
 import { advanceTo, gradeTooLargeError, measureGradedRanking, prepareRanking } from './measure-ranking.js';
 import { createMeasureScratch, reserveScratch, type MeasureScratch } from './measure-scratch.js';
-import { isPromiseLike, readNormalization } from './keys.js';
+import { hitKeys, isPlainKey, isPromiseLike, readNormalization } from './keys.js';
 import { collapseToDocuments, judgeRanking, rankedKeys, type JudgedRanking } from './ranking.js';
 import { readJudgedGrades, readJudgmentSettings, type JudgmentSettings, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit, Relevance, RetrievalEvaluation } from './types.js';
@@ -130,6 +130,8 @@ interface JudgedQuery {
 interface EvaluationScratch {
   kernel: MeasureScratch;
   query: JudgedQuery;
+  /** The keys of hits that are not their own keys (objects), by the key rules. */
+  keyBuffer: string[];
 }
 
 /** What the shared scratch holds between calls, so that it keeps no user's hits or judgments alive. */
@@ -140,6 +142,7 @@ function createEvaluationScratch(): EvaluationScratch {
   return {
     kernel: createMeasureScratch(),
     query: { keys: EMPTY_KEYS, source: NO_JUDGMENTS, kind: 'map', judgedCount: 0, duplicateCount: 0 },
+    keyBuffer: [],
   };
 }
 
@@ -213,9 +216,15 @@ function judgeQuery(
   assertHits(hits);
   const hitsAreKeys =
     options.key === undefined && (options.sortBy === undefined || options.sortBy === 'rank') && !rewritesKeys;
-  let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, options);
+  // Hits that are objects are keyed before judging (into the scratch's buffer), not found out at rank 0.
+  const keyedByRules = hitsAreKeys && hits.length > 0 && !isPlainKey(hits[0]);
+  let keys: readonly unknown[] = !hitsAreKeys
+    ? keysOf(hits, options)
+    : keyedByRules
+      ? hitKeys(hits, options, scratch.keyBuffer)
+      : hits;
   const judging: JudgeKeysOptions = {
-    checkKeys: hitsAreKeys,
+    checkKeys: hitsAreKeys && !keyedByRules,
     trackEveryKey,
     duplicatesError: options.duplicates === 'error',
   };
@@ -225,7 +234,7 @@ function judgeQuery(
     // Each happens once at most: hits that are not their own keys are keyed, a long probe makes the
     // table hash every character. The table holds the hits seen so far: start it again.
     if (outcome === 'notPlainKeys') {
-      keys = keysOf(hits, options);
+      keys = hitKeys(hits, options, scratch.keyBuffer);
       judging.checkKeys = false;
     }
     loadGrades(kernel, source, kind);
