@@ -1,9 +1,8 @@
 import { explainRanking } from '../../src/core/explain.js';
-import { auditJudgments } from '../../src/core/judgment-audit.js';
 import type { Hit, MeasureName, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
 import { formatNumber, plural } from '../../src/core/present.js';
 import { questionRecorder } from '../../src/recording/question.js';
-import { captureTopHits, type MetricSample } from '../../src/recording/sample.js';
+import { isRecording, type MetricSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatRanking } from './format.js';
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
@@ -62,7 +61,16 @@ export function runMetricMatcher(
   // The declared measures due for this question are measured in the pass that measures the matcher's own.
   const queryId = checkQueryId(call, options.queryId);
   const recorder = questionRecorder(context, queryId);
-  const { evaluation, declared } = evaluateForMatcher(call, hits, args.relevant, args.k, options, recorder.plan);
+  // The judgments' audit too, when something records it: one judging of the hits for all of it.
+  const { evaluation, declared, audit } = evaluateForMatcher(
+    call,
+    hits,
+    args.relevant,
+    args.k,
+    options,
+    recorder.plan,
+    isRecording(context),
+  );
 
   const value = evaluation.values[spec.measure];
   const threshold = min ?? 1;
@@ -79,8 +87,8 @@ export function runMetricMatcher(
   recorder.record(
     declared,
     [sample],
-    () => auditJudgments(hits, args.relevant, coreOptions),
-    (depth) => captureTopHits(hits, args.relevant, coreOptions, depth),
+    audit === undefined ? undefined : () => audit,
+    audit === undefined ? undefined : (depth) => audit.topRanked.slice(0, depth),
   );
 
   const message = () => {
