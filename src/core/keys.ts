@@ -215,8 +215,21 @@ export function hitKeys(
   const normalize = readNormalization(options.normalize);
   const keys = into ?? new Array<string>(hits.length);
   keys.length = hits.length;
+  const byRules = options.key === undefined && normalize === undefined;
   for (let index = 0; index < hits.length; index++) {
     const hit = hits[index];
+    if (byRules && typeof hit === 'object' && hit !== null && !Array.isArray(hit)) {
+      // The commonest hit, an object with a string id that starts with a visible ASCII character: the
+      // first key rule, read in place (stableKey reads it again for any other hit).
+      const id = (hit as Fields).id;
+      if (typeof id === 'string') {
+        const first = id.charCodeAt(0);
+        if (first > 32 && first < 127) {
+          keys[index] = id;
+          continue;
+        }
+      }
+    }
     if (hit === undefined && !(index in hits)) {
       throw new TypeError(
         `hits[${index}] is a hole in a sparse array (hits has length ${hits.length} but nothing at index ${index}). ` +
