@@ -8,7 +8,6 @@ import {
   type MeasureSpelling,
   type Relevance,
 } from '../src/core/index.js';
-import { isRecording } from '../src/recording/sample.js';
 import { questionRecorder } from '../src/recording/question.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { utilsOf } from './support/context.js';
@@ -79,7 +78,7 @@ export function toMeetRetrievalTargets(
     undefined,
     checked,
     recorder.plan,
-    isRecording(this),
+    recorder.recordsValues([...parsed.keys()]),
   );
   const { queryId: _queryId, ...coreOptions } = checked;
   const targetList = [...parsed.values()];

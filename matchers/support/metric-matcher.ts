@@ -2,7 +2,7 @@ import { explainRanking } from '../../src/core/explain.js';
 import type { Hit, MeasureName, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
 import { formatNumber, plural } from '../../src/core/present.js';
 import { questionRecorder } from '../../src/recording/question.js';
-import { isRecording, type MetricSample } from '../../src/recording/sample.js';
+import type { MetricSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatRanking } from './format.js';
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
@@ -61,7 +61,8 @@ export function runMetricMatcher(
   // The declared measures due for this question are measured in the pass that measures the matcher's own.
   const queryId = checkQueryId(call, options.queryId);
   const recorder = questionRecorder(context, queryId);
-  // The judgments' audit too, when something records it: one judging of the hits for all of it.
+  const measure = measureName(spec, args.k);
+  // The judgments' audit too, when a value is recorded: one judging of the hits for all of it.
   const { evaluation, declared, audit } = evaluateForMatcher(
     call,
     hits,
@@ -69,13 +70,12 @@ export function runMetricMatcher(
     args.k,
     options,
     recorder.plan,
-    isRecording(context),
+    recorder.recordsValues([measure]),
   );
 
   const value = evaluation.values[spec.measure];
   const threshold = min ?? 1;
   const pass = meetsThreshold(value, threshold);
-  const measure = measureName(spec, args.k);
   const negated = context.isNot === true;
   // Built field by field (in the order of MetricSample), without spreads: this runs for every call.
   const sample: MetricSample = { measure, value };
