@@ -1,13 +1,21 @@
 // Benchmark of the metric core: every measure at several cutoffs over 20,000 queries × 100 hits.
 // Reports judged hits per second and the ratio against a straightforward reference in the same run.
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Measure } from '../src/index.js';
 import { built } from './built.js';
+import { describeRatios, median } from './same-run.js';
 
 const { evaluate, evaluateMeasures, parseMeasure, planMeasures } = built;
 
 /** The cutoff evaluate() is timed at. */
 const EVALUATE_K = 10;
+/** Issue 36's workload: object hits `{ id, score }`, `{ id: grade }` judgments, k = 100. */
+const OBJECTS_K = 100;
+/** evaluate() on that workload must be at least this many times as fast as the build in BENCH_COMPARE_DIST. */
+const SPEEDUP_TARGET = 1.25;
+const COMPARE_DIST = process.env.BENCH_COMPARE_DIST || undefined;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 
 const QUERY_COUNT = 20_000;
 const HITS_PER_QUERY = 100;
@@ -347,7 +355,64 @@ export async function benchCore(): Promise<void> {
   console.log(
     `  ratio: ${(evaluateReferenceMs / evaluateFromObjectsMs).toFixed(1)}× the reference from objects, ${(evaluateReferenceMs / evaluateFromMapsMs).toFixed(1)}× from Maps (target ≥ 3×: ${ratio >= 3 ? 'met' : 'NOT met'})`,
   );
+  if (COMPARE_DIST === undefined)
+    console.log(
+      `  evaluate() on object hits, k = ${OBJECTS_K}: set BENCH_COMPARE_DIST=<another build's dist> for the same-run ratio (target ≥ ${SPEEDUP_TARGET}×)`,
+    );
+  else checksum += await benchAgainstBuild(queries, COMPARE_DIST);
   if (Number.isNaN(checksum)) throw new Error('unreachable');
+}
+
+/**
+ * evaluate() on object hits `{ id, score }` with `{ id: grade }` judgments at k = 100, this build and the
+ * build in `otherDist` alternately (in turn first), ROUNDS times: the speed-up is each round's own
+ * ratio of their times, its median with an interval.
+ */
+async function benchAgainstBuild(queries: readonly Query[], otherDist: string): Promise<number> {
+  const other = (await import(pathToFileURL(join(otherDist, 'index.js')).href)) as typeof built;
+  const objectQueries = queries.map((query) => ({
+    hits: query.hits.map((id, index) => ({ id, score: query.hits.length - index })),
+    relevant: query.relevant,
+  }));
+  let checksum = 0;
+  // CPU time (this is one thread): on a shared machine far steadier than wall time.
+  const timeOf = (evaluate: typeof built.evaluate) => {
+    const started = process.cpuUsage();
+    for (const query of objectQueries) checksum += evaluate(query.hits, query.relevant, OBJECTS_K).ndcgAtK;
+    const used = process.cpuUsage(started);
+    return (used.user + used.system) / 1000;
+  };
+  for (const query of objectQueries.slice(0, 200)) {
+    const mine = built.evaluate(query.hits, query.relevant, OBJECTS_K);
+    const theirs = other.evaluate(query.hits, query.relevant, OBJECTS_K);
+    if (JSON.stringify(mine) !== JSON.stringify(theirs))
+      throw new Error('bench: evaluate() of this build and of BENCH_COMPARE_DIST disagree');
+  }
+  for (let warm = 0; warm < 3; warm++) {
+    timeOf(built.evaluate);
+    timeOf(other.evaluate);
+  }
+  const mineMs: number[] = [];
+  const theirsMs: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round % 2 === 0) {
+      mineMs.push(timeOf(built.evaluate));
+      theirsMs.push(timeOf(other.evaluate));
+    } else {
+      theirsMs.push(timeOf(other.evaluate));
+      mineMs.push(timeOf(built.evaluate));
+    }
+  }
+  const speedUps = mineMs.map((ms, round) => (theirsMs[round] as number) / ms);
+  const rate = (ms: number) => ((QUERY_COUNT * HITS_PER_QUERY) / (ms / 1000) / 1e6).toFixed(1);
+  console.log(
+    `core: evaluate(hits, relevant, ${OBJECTS_K}), hits { id, score }, judgments { id: grade }, this build and ${otherDist} alternately:`,
+  );
+  console.log(
+    `  median CPU: this build ${median(mineMs).toFixed(1)} ms (${rate(median(mineMs))} M judged hits/s), that build ${median(theirsMs).toFixed(1)} ms (${rate(median(theirsMs))} M/s)`,
+  );
+  console.log(`  speed-up, that build's time ÷ this build's: ${describeRatios(speedUps, SPEEDUP_TARGET, 'at least')}`);
+  return checksum;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await benchCore();

@@ -8,8 +8,6 @@ import {
   type MeasureSpelling,
   type Relevance,
 } from '../src/core/index.js';
-import { auditJudgments } from '../src/core/judgment-audit.js';
-import { captureTopHits } from '../src/recording/sample.js';
 import { questionRecorder } from '../src/recording/question.js';
 import type { MatcherContext, MatcherResult } from './support/context.js';
 import { utilsOf } from './support/context.js';
@@ -73,7 +71,15 @@ export function toMeetRetrievalTargets(
   // question's declared measures (when due) in the same pass.
   const queryId = checkQueryId(call, checked.queryId);
   const recorder = questionRecorder(this, queryId);
-  const { declared } = evaluateForMatcher(call, hits, relevant, undefined, checked, recorder.plan);
+  const { declared, audit } = evaluateForMatcher(
+    call,
+    hits,
+    relevant,
+    undefined,
+    checked,
+    recorder.plan,
+    recorder.recordsValues([...parsed.keys()]),
+  );
   const { queryId: _queryId, ...coreOptions } = checked;
   const targetList = [...parsed.values()];
   const values = evaluateMeasures(
@@ -99,8 +105,8 @@ export function toMeetRetrievalTargets(
       pass: result.met,
       ...(queryId === undefined ? {} : { queryId }),
     })),
-    () => auditJudgments(hits, relevant, coreOptions),
-    (depth) => captureTopHits(hits, relevant, coreOptions, depth),
+    audit === undefined ? undefined : () => audit,
+    audit === undefined ? undefined : (depth) => audit.topRanked.slice(0, depth),
   );
 
   const message = () => {

@@ -1,7 +1,7 @@
 // The received hits of the per-question retrieval matchers: checked, then evaluated as the core does.
 import { printExpected, printWithType } from './jest-utils.js';
 import { describeValue } from '../../src/core/describe.js';
-import { evaluateWithMeasures, type MeasurePlan } from '../../src/core/evaluate.js';
+import { evaluateAndAudit, type MeasurePlan } from '../../src/core/evaluate.js';
 import {
   evaluate,
   type EvaluateOptions,
@@ -9,6 +9,7 @@ import {
   type Relevance,
   type RetrievalEvaluation,
 } from '../../src/core/index.js';
+import type { JudgmentAudit } from '../../src/core/judgment-audit.js';
 import { isPromiseLike } from '../../src/core/keys.js';
 import type { MatcherCall } from './hint.js';
 import { usageError, withUsageErrors } from './usage-error.js';
@@ -53,7 +54,7 @@ function holdsNoCoreOption(options: object): boolean {
 /**
  * Splits the matcher's own options from the core's (`options.queryId` the caller has checked with
  * checkQueryId), then evaluates; core errors become usage errors. With `plan` (the declared measures
- * due for the question), measures them too, in the same pass.
+ * due for the question), measures them too, and when `audited` audits the judgments, in the same pass.
  */
 export function evaluateForMatcher(
   call: MatcherCall,
@@ -62,16 +63,25 @@ export function evaluateForMatcher(
   k: number | undefined,
   options: MatcherOptions & { k?: number },
   plan?: MeasurePlan,
-): { evaluation: RetrievalEvaluation; declared: Record<string, number> | undefined } {
+  audited = false,
+): {
+  evaluation: RetrievalEvaluation;
+  declared: Record<string, number> | undefined;
+  audit: JudgmentAudit | undefined;
+} {
   let coreOptions: number | EvaluateOptions | undefined = k;
   if (!holdsNoCoreOption(options)) {
     const { queryId: _queryId, ...rest } = options;
     coreOptions = { ...rest, k };
   }
-  const { evaluation, values: declared } = withUsageErrors(call, () =>
-    plan === undefined
-      ? { evaluation: evaluate(hits, relevant, coreOptions), values: undefined }
-      : evaluateWithMeasures(hits, relevant, coreOptions, plan),
+  const {
+    evaluation,
+    values: declared,
+    audit,
+  } = withUsageErrors(call, () =>
+    plan === undefined && !audited
+      ? { evaluation: evaluate(hits, relevant, coreOptions), values: undefined, audit: undefined }
+      : evaluateAndAudit(hits, relevant, coreOptions, plan, audited),
   );
   if (evaluation.relevantCount === 0) {
     throw usageError(
@@ -81,5 +91,5 @@ export function evaluateForMatcher(
       `relevant: ${describeValue(relevant)}\nA question with no relevant passage cannot be scored; annotate it, or test it with toAbstain() on the answer.`,
     );
   }
-  return { evaluation, declared };
+  return { evaluation, declared, audit };
 }

@@ -1,9 +1,8 @@
 import { explainRanking } from '../../src/core/explain.js';
-import { auditJudgments } from '../../src/core/judgment-audit.js';
 import type { Hit, MeasureName, Relevance, RetrievalEvaluation } from '../../src/core/index.js';
 import { formatNumber, plural } from '../../src/core/present.js';
 import { questionRecorder } from '../../src/recording/question.js';
-import { captureTopHits, type MetricSample } from '../../src/recording/sample.js';
+import type { MetricSample } from '../../src/recording/sample.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatRanking } from './format.js';
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
@@ -62,12 +61,21 @@ export function runMetricMatcher(
   // The declared measures due for this question are measured in the pass that measures the matcher's own.
   const queryId = checkQueryId(call, options.queryId);
   const recorder = questionRecorder(context, queryId);
-  const { evaluation, declared } = evaluateForMatcher(call, hits, args.relevant, args.k, options, recorder.plan);
+  const measure = measureName(spec, args.k);
+  // The judgments' audit too, when a value is recorded: one judging of the hits for all of it.
+  const { evaluation, declared, audit } = evaluateForMatcher(
+    call,
+    hits,
+    args.relevant,
+    args.k,
+    options,
+    recorder.plan,
+    recorder.recordsValues([measure]),
+  );
 
   const value = evaluation.values[spec.measure];
   const threshold = min ?? 1;
   const pass = meetsThreshold(value, threshold);
-  const measure = measureName(spec, args.k);
   const negated = context.isNot === true;
   // Built field by field (in the order of MetricSample), without spreads: this runs for every call.
   const sample: MetricSample = { measure, value };
@@ -79,8 +87,8 @@ export function runMetricMatcher(
   recorder.record(
     declared,
     [sample],
-    () => auditJudgments(hits, args.relevant, coreOptions),
-    (depth) => captureTopHits(hits, args.relevant, coreOptions, depth),
+    audit === undefined ? undefined : () => audit,
+    audit === undefined ? undefined : (depth) => audit.topRanked.slice(0, depth),
   );
 
   const message = () => {

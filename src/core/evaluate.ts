@@ -1,4 +1,5 @@
 import { describeValue } from './describe.js';
+import { auditJudgedQuery, type JudgmentAudit } from './judgment-audit.js';
 import type { Measure } from './measures.js';
 import { evaluationOf } from './measure-fields.js';
 import { MEASURE_NAMES, MEASURE_TABLE, type MeasureName, type RankingState } from './measure-table.js';
@@ -15,7 +16,7 @@ import {
 import { planMeasures, ranksNeeded, type MeasurePlan } from './measure-plan.js';
 import { advanceTo, gradeTooLargeError, measureGradedRanking, prepareRanking } from './measure-ranking.js';
 import { createMeasureScratch, reserveScratch, type MeasureScratch } from './measure-scratch.js';
-import { isPromiseLike, readNormalization } from './keys.js';
+import { hitKeys, isPlainKey, isPromiseLike, readNormalization } from './keys.js';
 import { collapseToDocuments, judgeRanking, rankedKeys, type JudgedRanking } from './ranking.js';
 import { readJudgedGrades, readJudgmentSettings, type JudgmentSettings, type Judgments } from './relevance.js';
 import type { EvaluateOptions, Hit, Relevance, RetrievalEvaluation } from './types.js';
@@ -130,6 +131,8 @@ interface JudgedQuery {
 interface EvaluationScratch {
   kernel: MeasureScratch;
   query: JudgedQuery;
+  /** The keys of hits that are not their own keys (objects), by the key rules. */
+  keyBuffer: string[];
 }
 
 /** What the shared scratch holds between calls, so that it keeps no user's hits or judgments alive. */
@@ -140,6 +143,7 @@ function createEvaluationScratch(): EvaluationScratch {
   return {
     kernel: createMeasureScratch(),
     query: { keys: EMPTY_KEYS, source: NO_JUDGMENTS, kind: 'map', judgedCount: 0, duplicateCount: 0 },
+    keyBuffer: [],
   };
 }
 
@@ -213,9 +217,15 @@ function judgeQuery(
   assertHits(hits);
   const hitsAreKeys =
     options.key === undefined && (options.sortBy === undefined || options.sortBy === 'rank') && !rewritesKeys;
-  let keys: readonly unknown[] = hitsAreKeys ? hits : keysOf(hits, options);
+  // Hits that are objects are keyed before judging (into the scratch's buffer), not found out at rank 0.
+  const keyedByRules = hitsAreKeys && hits.length > 0 && !isPlainKey(hits[0]);
+  let keys: readonly unknown[] = !hitsAreKeys
+    ? keysOf(hits, options)
+    : keyedByRules
+      ? hitKeys(hits, options, scratch.keyBuffer)
+      : hits;
   const judging: JudgeKeysOptions = {
-    checkKeys: hitsAreKeys,
+    checkKeys: hitsAreKeys && !keyedByRules,
     trackEveryKey,
     duplicatesError: options.duplicates === 'error',
   };
@@ -225,7 +235,7 @@ function judgeQuery(
     // Each happens once at most: hits that are not their own keys are keyed, a long probe makes the
     // table hash every character. The table holds the hits seen so far: start it again.
     if (outcome === 'notPlainKeys') {
-      keys = keysOf(hits, options);
+      keys = hitKeys(hits, options, scratch.keyBuffer);
       judging.checkKeys = false;
     }
     loadGrades(kernel, source, kind);
@@ -332,18 +342,55 @@ export function evaluateWithMeasures(
   kOrOptions: number | EvaluateOptions | undefined,
   plan: MeasurePlan,
 ): { evaluation: RetrievalEvaluation; values: Record<string, number> } {
-  const measured: { values: Record<string, number> } = { values: {} };
-  const evaluation = evaluateWithPlan(hits, relevant, kOrOptions, plan, measured);
-  return { evaluation, values: measured.values };
+  const { evaluation, values } = evaluateAndAudit(hits, relevant, kOrOptions, plan, false);
+  return { evaluation, values: values as Record<string, number> };
 }
 
-/** evaluate(), and with a plan the plan's measures into `measured` (evaluate itself allocates nothing more). */
+/**
+ * evaluate(), with a plan its measures (as evaluateWithMeasures), and when `audited` the audit of the
+ * judgments (as auditJudgments), all from one judging of the hits: what a recording matcher needs.
+ */
+export function evaluateAndAudit(
+  hits: readonly Hit[],
+  relevant: Relevance,
+  kOrOptions: number | EvaluateOptions | undefined,
+  plan: MeasurePlan | undefined,
+  audited: boolean,
+): { evaluation: RetrievalEvaluation; values: Record<string, number> | undefined; audit: JudgmentAudit | undefined } {
+  const measured: Measured = { values: undefined, audit: undefined };
+  const evaluation = evaluateWithPlan(hits, relevant, kOrOptions, plan, measured, audited);
+  return { evaluation, values: measured.values, audit: measured.audit };
+}
+
+/** What evaluateWithPlan measures besides evaluate()'s result. */
+interface Measured {
+  values: Record<string, number> | undefined;
+  audit: JudgmentAudit | undefined;
+}
+
+/**
+ * The audit of one query's judgments and ranking (its fingerprint, unjudged hits, top ranked keys),
+ * from the judging evaluate() does.
+ */
+export function auditJudgments(
+  hits: readonly Hit[],
+  relevant: Relevance,
+  options: EvaluateOptions = {},
+): JudgmentAudit {
+  return evaluateAndAudit(hits, relevant, options, undefined, true).audit as JudgmentAudit;
+}
+
+/**
+ * evaluate(); with a plan, the plan's measures into `measured`; when `audited`, the audit of the
+ * judgments into `measured` (evaluate itself allocates nothing more).
+ */
 function evaluateWithPlan(
   hits: readonly Hit[],
   relevant: Relevance,
   kOrOptions: number | EvaluateOptions | undefined,
   plan: MeasurePlan | undefined,
-  measured: { values: Record<string, number> } | undefined,
+  measured: Measured | undefined,
+  audited = false,
 ): RetrievalEvaluation {
   assertHits(hits);
   const options = readOptions(kOrOptions);
@@ -354,6 +401,9 @@ function evaluateWithPlan(
     const query = judgeQuery(scratch, hits, relevant, options, undefined, true);
     const kernel = scratch.kernel;
     prepare(kernel, query, relevant, settings, options);
+    // Every rank was judged, every key tracked: the audit reads that judging.
+    if (audited && measured !== undefined)
+      measured.audit = auditJudgedQuery(kernel, query.keys as readonly string[], settings.minGrade);
     const retrievedCount = query.keys.length;
     const k = requestedK ?? retrievedCount;
     const uncut = requestedK === undefined;

@@ -221,13 +221,17 @@ export function judgeKeys(
   if (checkKeys)
     for (let rank = rankCount; rank < retrievedCount; rank++) if (!isPlainKey(keys[rank])) return 'notPlainKeys';
   const table = scratch.keys;
-  if (trackEveryKey) reserveSlots(table, rankCount);
-  const { foundRanks, foundGrades, judgedGrades } = scratch;
+  if (trackEveryKey) {
+    reserveSlots(table, rankCount);
+    if (scratch.unjudgedRanks.length < rankCount)
+      scratch.unjudgedRanks = new Int32Array(Math.max(rankCount, scratch.unjudgedRanks.length * 2));
+  }
+  const { foundRanks, foundGrades, judgedGrades, unjudgedRanks } = scratch;
   const { stamps, hashes, refs, generation, judgedIds, seen, fullHash } = table;
   const mask = stamps.length - 1;
   let foundCount = 0;
   let duplicateCount = 0;
-  let added = 0;
+  let added = 0; // also the count of unjudgedRanks
   for (let rank = 0; rank < rankCount; rank++) {
     const key = keys[rank];
     if (checkKeys && !isPlainKey(key)) return 'notPlainKeys';
@@ -248,11 +252,11 @@ export function judgeKeys(
     }
     if (!found) {
       if (trackEveryKey) {
-        // A new unjudged key: remembered by its rank, to find its repeats.
+        // A new unjudged key: remembered by its rank, to find its repeats (and for the judgment audit).
         stamps[slot] = generation;
         hashes[slot] = hash;
         refs[slot] = ~rank;
-        added++;
+        unjudgedRanks[added++] = rank;
       }
       continue;
     }
@@ -267,6 +271,7 @@ export function judgeKeys(
     foundGrades[foundCount++] = judgedGrades[ref] as number;
   }
   table.used += added;
+  scratch.unjudgedCount = added;
   scratch.foundCount = foundCount;
   scratch.duplicateCount = duplicateCount;
   return 'done';

@@ -1,9 +1,7 @@
 // What a recorded question keeps about its judgments, so that a report can tell a retrieval change from a
 // labelling one: a short fingerprint of the judgments as evaluated (ids after granularity and Unicode
 // normalisation, their grades, the minimum grade), and the ranked hits that have no judgment at all.
-import { collapseToDocuments, rankedKeys } from './ranking.js';
-import { readJudgedGrades, readJudgmentSettings } from './relevance.js';
-import type { EvaluateOptions, Hit, Relevance } from './types.js';
+import type { MeasureScratch } from './measure-scratch.js';
 
 /** How many unjudged ids a sample keeps (their count is kept in full). */
 const MAX_UNJUDGED_IDS = 5;
@@ -19,7 +17,18 @@ export interface JudgmentAudit {
    * grades ≥ 1 only): they cannot tell an unjudged hit from a non-relevant one.
    */
   positiveOnly: boolean;
+  /** The first TOP_RANKED_DEPTH keys of the ranking (after granularity), each with its grade when it has a judgment. */
+  topRanked: RankedKey[];
 }
+
+/** One ranked key and its grade when it was judged. */
+export interface RankedKey {
+  key: string;
+  grade?: number;
+}
+
+/** How many top ranked keys an audit keeps. */
+export const TOP_RANKED_DEPTH = 10;
 
 /** The unjudged hits within the top `k` (undefined: the whole ranking): the first few ids and how many there are. */
 export interface UnjudgedAtCutoff {
@@ -27,29 +36,55 @@ export interface UnjudgedAtCutoff {
   count: number;
 }
 
-/** Audits one query's judgments and ranking (hits and relevance already checked by an evaluation). */
-export function auditJudgments(
-  hits: readonly Hit[],
-  relevant: Relevance,
-  options: EvaluateOptions = {},
-): JudgmentAudit {
-  const grades = readJudgedGrades(relevant, options);
-  const { minGrade } = readJudgmentSettings(options);
-  const ranked = rankedKeys(hits, options);
-  const keys = options.granularity === 'document' ? collapseToDocuments(ranked, options.documentKey) : ranked;
-  const unjudgedIds: string[] = [];
-  const unjudgedRanks: number[] = [];
-  const seen = new Set<string>();
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index]!;
-    if (grades.has(key) || seen.has(key)) continue;
-    seen.add(key);
-    unjudgedIds.push(key);
-    unjudgedRanks.push(index + 1);
+/**
+ * The audit of the query judged last into `scratch` (loadGrades, then judgeKeys tracking every key over
+ * every rank of `keys`): read from the judging evaluate() did, nothing read or hashed again.
+ */
+export function auditJudgedQuery(scratch: MeasureScratch, keys: readonly string[], minGrade: number): JudgmentAudit {
+  const { judgedIds, count } = scratch.keys;
+  const { judgedGrades, unjudgedRanks, unjudgedCount } = scratch;
+  const unjudgedIds = new Array<string>(unjudgedCount);
+  const ranks = new Array<number>(unjudgedCount);
+  for (let index = 0; index < unjudgedCount; index++) {
+    const rank = unjudgedRanks[index] as number;
+    unjudgedIds[index] = keys[rank] as string;
+    ranks[index] = rank + 1;
   }
   let positiveOnly = true;
-  for (const grade of grades.values()) if (grade < minGrade) positiveOnly = false;
-  return { fingerprint: judgmentsFingerprint(grades, minGrade), unjudgedIds, unjudgedRanks, positiveOnly };
+  for (let entry = 0; entry < count; entry++) if ((judgedGrades[entry] as number) < minGrade) positiveOnly = false;
+  return {
+    fingerprint: judgmentsFingerprint(judgedIds, judgedGrades, count, minGrade),
+    unjudgedIds,
+    unjudgedRanks: ranks,
+    positiveOnly,
+    topRanked: topRankedOf(scratch, keys),
+  };
+}
+
+/**
+ * The first TOP_RANKED_DEPTH keys with their grades: a judged key's first sighting is in the found
+ * list, an unjudged one's in unjudgedRanks; any other rank repeats a key ranked higher.
+ */
+function topRankedOf(scratch: MeasureScratch, keys: readonly string[]): RankedKey[] {
+  const { foundRanks, foundGrades, foundCount, unjudgedRanks, unjudgedCount } = scratch;
+  const depth = Math.min(keys.length, TOP_RANKED_DEPTH);
+  const top = new Array<RankedKey>(depth);
+  let found = 0;
+  let unjudged = 0;
+  for (let rank = 0; rank < depth; rank++) {
+    const key = keys[rank] as string;
+    if (found < foundCount && foundRanks[found] === rank) {
+      top[rank] = { key, grade: foundGrades[found++] as number };
+    } else if (unjudged < unjudgedCount && unjudgedRanks[unjudged] === rank) {
+      unjudged++;
+      top[rank] = { key };
+    } else {
+      const first = keys.indexOf(key);
+      top[rank] =
+        (top[first] as RankedKey).grade === undefined ? { key } : { key, grade: (top[first] as RankedKey).grade };
+    }
+  }
+  return top;
 }
 
 /** The unjudged hits of `audit` ranked at `k` or better. */
@@ -63,9 +98,11 @@ export function unjudgedAtCutoff(audit: JudgmentAudit, k: number | undefined): U
  * A short, stable fingerprint of judgments: ids sorted in code-unit order with their grades, and the
  * minimum grade, hashed. Grades below the minimum count (a 0 is a judgment).
  */
-function judgmentsFingerprint(grades: ReadonlyMap<string, number>, minGrade: number): string {
-  const ids = [...grades.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return hash53(JSON.stringify([minGrade, ids.map((id) => [id, grades.get(id)])])).slice(0, 8);
+function judgmentsFingerprint(ids: readonly string[], grades: Float64Array, count: number, minGrade: number): string {
+  const entries = new Array<[string, number]>(count);
+  for (let entry = 0; entry < count; entry++) entries[entry] = [ids[entry] as string, grades[entry] as number];
+  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return hash53(JSON.stringify([minGrade, entries])).slice(0, 8);
 }
 
 /** cyrb53 (public domain): a fast, well-mixed, non-cryptographic string hash, as 16 hex characters. */

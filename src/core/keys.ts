@@ -21,7 +21,11 @@ const NORMALIZATION_FORMS = ['NFC', 'NFD', 'NFKC', 'NFKD'] as const;
 type Fields = Record<string, unknown>;
 
 function textOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'string') {
+    // A printable ASCII first character is not blank: trim (a copy) only when it might be.
+    const first = value.charCodeAt(0);
+    return (first > 32 && first < 127) || value.trim() !== '' ? value : undefined;
+  }
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
 }
@@ -156,8 +160,14 @@ export function isPlainKey(value: unknown): value is string {
  * first of KEY_RULES that the hit has. A hit with no key at all is an error that names its index.
  */
 export function stableKey(hit: Hit, index: number, options?: Pick<KeyOptions, 'key'>): string {
+  if (options?.key !== undefined) return keyFromSelector(unwrapHit(hit), index, options.key);
+  // The commonest hit first: an object that is not a [Document, score] pair.
+  if (hit !== null && typeof hit === 'object' && !Array.isArray(hit)) {
+    const key = keyFromFields(hit as Fields);
+    if (key !== undefined) return key;
+    return noKeyError(hit, index);
+  }
   hit = unwrapHit(hit);
-  if (options?.key !== undefined) return keyFromSelector(hit, index, options.key);
   if (typeof hit === 'string') {
     if (hit.trim() !== '') return hit;
   } else if (typeof hit === 'number') {
@@ -166,6 +176,10 @@ export function stableKey(hit: Hit, index: number, options?: Pick<KeyOptions, 'k
     const key = keyFromFields(hit as Fields);
     if (key !== undefined) return key;
   }
+  return noKeyError(hit, index);
+}
+
+function noKeyError(hit: Hit, index: number): never {
   throw new TypeError(
     `hits[${index}] has no usable key: ${describeValue(hit)}. Tried ${KEY_RULES.join(', ')}. ` +
       `Give each hit an id, or pass { key: 'fieldName' } or { key: (hit) => hit.myId }.`,
@@ -190,13 +204,32 @@ export function readNormalization(normalize: unknown): KeyOptions['normalize'] {
 
 /**
  * Every hit's key in array order. A hole in a sparse array (`[, 'a']`) is no hit: it is refused, by index,
- * rather than skipped (which would shift every rank) or counted.
+ * rather than skipped (which would shift every rank) or counted. `into`, when given, is filled instead
+ * of a new array (a caller's buffer reused from query to query).
  */
-export function hitKeys(hits: readonly Hit[], options: Pick<KeyOptions, 'key' | 'normalize'> = {}): string[] {
+export function hitKeys(
+  hits: readonly Hit[],
+  options: Pick<KeyOptions, 'key' | 'normalize'> = {},
+  into?: string[],
+): string[] {
   const normalize = readNormalization(options.normalize);
-  const keys = new Array<string>(hits.length);
+  const keys = into ?? new Array<string>(hits.length);
+  keys.length = hits.length;
+  const byRules = options.key === undefined && normalize === undefined;
   for (let index = 0; index < hits.length; index++) {
     const hit = hits[index];
+    if (byRules && typeof hit === 'object' && hit !== null && !Array.isArray(hit)) {
+      // The commonest hit, an object with a string id that starts with a visible ASCII character: the
+      // first key rule, read in place (stableKey reads it again for any other hit).
+      const id = (hit as Fields).id;
+      if (typeof id === 'string') {
+        const first = id.charCodeAt(0);
+        if (first > 32 && first < 127) {
+          keys[index] = id;
+          continue;
+        }
+      }
+    }
     if (hit === undefined && !(index in hits)) {
       throw new TypeError(
         `hits[${index}] is a hole in a sparse array (hits has length ${hits.length} but nothing at index ${index}). ` +

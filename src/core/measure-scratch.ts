@@ -38,6 +38,9 @@ export interface MeasureScratch {
   keys: KeyTable;
   /** After judgeKeys: how many keys were ranked again lower down. */
   duplicateCount: number;
+  /** After judgeKeys tracking every key: the ranks (0-based, ascending) where an unjudged key is first seen. */
+  unjudgedRanks: Int32Array;
+  unjudgedCount: number;
   /** The judged ids as spans, for loadJudgedSpans (trec-eval). */
   judgedSpans: JudgedSpans;
   state: KernelState;
@@ -57,6 +60,8 @@ export function createMeasureScratch(): MeasureScratch {
     gainCounts: new Int32Array(COUNTED_GAIN_LIMIT),
     keys: createKeyTable(),
     duplicateCount: 0,
+    unjudgedRanks: new Int32Array(64),
+    unjudgedCount: 0,
     judgedSpans: { texts: [], starts: new Int32Array(64), ends: new Int32Array(64) },
     state: {
       k: 0,

@@ -1,13 +1,49 @@
 // Where in its test file a test's first recording matcher was called, so that an annotation can point at
 // the asserting line with the runners' default configuration (no includeTaskLocation, no
 // testLocationInResults). Worked out once per test attempt: reading an Error's stack formats it (and
-// source-maps it under Vitest), which is too slow for every matcher call.
+// source-maps it under Vitest), which is too slow for every matcher call; and of that stack only the
+// frame in the test file is formatted when it can be found first.
 
 /** Frames kept while capturing: the test's own frame sits below the runner's and the matcher's. */
 const CAPTURE_DEPTH = 50;
 
 /** The line of the innermost frame of the current stack in `filePath`; undefined when none is. */
 export function callSiteLine(filePath: string): number | undefined {
+  // The runners format a stack by source-mapping every frame (Vitest, Jest): only the frame in the test
+  // file is formatted when the raw frames can be read and the runner formats them.
+  const format = Error.prepareStackTrace;
+  const sites = format === undefined ? undefined : rawCallSites();
+  if (format !== undefined && sites !== undefined) {
+    const site = sites.find((candidate) => candidate.getFileName()?.includes(filePath) === true);
+    if (site !== undefined) {
+      const frame: unknown = format(new Error(), [site]);
+      const line = typeof frame === 'string' ? lineInStack(frame, filePath) : undefined;
+      if (line !== undefined) return line;
+    }
+  }
+  return lineOfFormattedStack(filePath);
+}
+
+/** The current stack's frames as V8 gives them to a formatter, unformatted; undefined when that cannot be had. */
+function rawCallSites(): NodeJS.CallSite[] | undefined {
+  const format = Error.prepareStackTrace;
+  const limit = Error.stackTraceLimit;
+  const holder: { stack?: unknown } = {};
+  let sites: unknown;
+  try {
+    Error.stackTraceLimit = CAPTURE_DEPTH;
+    Error.prepareStackTrace = (_error, callSites) => callSites;
+    Error.captureStackTrace(holder, rawCallSites);
+    sites = holder.stack; // formatted when first read, by the formatter in place then
+  } finally {
+    Error.prepareStackTrace = format;
+    Error.stackTraceLimit = limit;
+  }
+  return Array.isArray(sites) ? (sites as NodeJS.CallSite[]) : undefined;
+}
+
+/** callSiteLine the long way: the whole stack formatted (and source-mapped) as the runtime does it. */
+function lineOfFormattedStack(filePath: string): number | undefined {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = CAPTURE_DEPTH;
   let stack: string | undefined;

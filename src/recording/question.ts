@@ -223,6 +223,17 @@ export class QuestionRecorder {
   }
 
   /**
+   * Whether `record` would record a value (not only a failed verdict) given own samples of these
+   * measures: what the judgments' audit is worked out for (it goes onto recorded values only).
+   */
+  recordsValues(ownMeasures: readonly string[]): boolean {
+    if (!isRecording(this.context)) return false;
+    const recorded = this.recorded;
+    if (this.questions === undefined || recorded === undefined) return true;
+    return ownMeasures.some((measure) => !recorded.has(measure));
+  }
+
+  /**
    * Records the declared values (required when `plan` was given) and then the matcher's own samples.
    * With `audit` (the question's judgments and ranking), each retrieval sample carries the judgments'
    * fingerprint and the unjudged hits in its measure's top k.

@@ -1,6 +1,4 @@
-import { collapseToDocuments, rankedKeys } from '../core/ranking.js';
-import { readJudgedGrades } from '../core/relevance.js';
-import type { EvaluateOptions, Hit, Relevance } from '../core/types.js';
+import { TOP_RANKED_DEPTH, type RankedKey } from '../core/judgment-audit.js';
 import { checkGate } from './gate-presence.js';
 import { publishedRunStamp, RUN_META_KEY } from './run-stamp.js';
 
@@ -67,32 +65,10 @@ export interface MetricSample {
 }
 
 /** One ranked key as a sample keeps it: its grade when it was judged. */
-export interface TopHit {
-  key: string;
-  grade?: number;
-}
+export type TopHit = RankedKey;
 
 /** The most ranked keys a sample keeps (the baseline's default depth). */
-export const MAX_TOP_HITS = 10;
-
-/** The first `depth` keys of a ranking with their grades (hits and relevance already checked by an evaluation). */
-export function captureTopHits(
-  hits: readonly Hit[],
-  relevant: Relevance,
-  options: EvaluateOptions,
-  depth: number,
-): TopHit[] {
-  const ranked = rankedKeys(hits, options);
-  const keys = options.granularity === 'document' ? collapseToDocuments(ranked, options.documentKey) : ranked;
-  const grades = readJudgedGrades(relevant, options);
-  const top: TopHit[] = [];
-  for (let index = 0; index < keys.length && top.length < depth; index++) {
-    const key = keys[index]!;
-    const grade = grades.get(key);
-    top.push(grade === undefined ? { key } : { key, grade });
-  }
-  return top;
-}
+export const MAX_TOP_HITS = TOP_RANKED_DEPTH;
 
 /** The parts of a Vitest/Jest matcher context that recording reads. */
 export interface RecordingContext {

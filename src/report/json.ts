@@ -303,17 +303,38 @@ export function formatJsonReport(report: JsonReport): string {
 
 function stringifyCompactLeaves(value: unknown, indent: string): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  // Most objects are leaves (a sample each): told apart without listing their entries.
+  const leaf = leafSize(value);
+  if (leaf === 0) return `${open}${close}`;
+  if (leaf > 0) return JSON.stringify(value);
   const entries: [string | undefined, unknown][] = Array.isArray(value)
     ? value.map((item) => [undefined, item])
     : Object.entries(value).filter(([, item]) => item !== undefined);
-  const isLeaf = entries.every(([, item]) => typeof item !== 'object' || item === null);
-  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
-  if (entries.length === 0) return `${open}${close}`;
-  if (isLeaf) return JSON.stringify(value);
   const inner = `${indent}  `;
   const parts = entries.map(
     ([key, item]) =>
       `${inner}${key === undefined ? '' : `${JSON.stringify(key)}: `}${stringifyCompactLeaves(item, inner)}`,
   );
   return `${open}\n${parts.join(',\n')}\n${indent}${close}`;
+}
+
+/** How many entries `value` shows (an object's own ones not undefined), or -1 when one is an object or array. */
+function leafSize(value: object): number {
+  let size = 0;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (typeof item === 'object' && item !== null) return -1;
+      size++;
+    }
+    return size;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (typeof item === 'object' && item !== null) return -1;
+    if (item !== undefined) size++;
+  }
+  return size;
 }

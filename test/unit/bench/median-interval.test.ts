@@ -1,8 +1,8 @@
-// The interval bench/recording.ts reports for the median of its rounds' ratios: order statistics
+// The interval the benchmarks (bench/same-run.ts) report for the median of its rounds' ratios: order statistics
 // whose ranks a Binomial(n, ½) leaves outside with at most 2.5% on each side (worked out by hand below).
 import { describe, expect, it } from 'vitest';
 
-import { medianInterval } from '../../../bench/recording.js';
+import { medianInterval, targetVerdict } from '../../../bench/same-run.js';
 
 describe('medianInterval', () => {
   it('takes the 2nd and 8th of nine values: P(B(9, ½) ≤ 1) = 10/512 on each side', () => {
@@ -27,5 +27,22 @@ describe('medianInterval', () => {
 
   it('gives six values the range at 1 − 2/64 (the first n where 95% is reachable)', () => {
     expect(medianInterval([6, 5, 4, 3, 2, 1])).toEqual({ low: 1, high: 6, coverage: 1 - 2 / 64 });
+  });
+});
+
+describe('targetVerdict', () => {
+  // Nine values: the interval is the 2nd and the 8th (1.03 and 1.20 here).
+  const ratios = [1.09, 1.2, 1.01, 1.15, 1.07, 1.3, 1.05, 1.11, 1.03];
+
+  it('is met or not only when the whole interval is on one side of the target', () => {
+    expect(targetVerdict(ratios, 1.2, 'at most')).toBe('met');
+    expect(targetVerdict(ratios, 1.02, 'at most')).toBe('NOT met');
+    expect(targetVerdict(ratios, 1.1, 'at most')).toMatch(/^undetermined/);
+  });
+
+  it('reads a lower bound the other way round', () => {
+    expect(targetVerdict(ratios, 1.03, 'at least')).toBe('met');
+    expect(targetVerdict(ratios, 1.25, 'at least')).toBe('NOT met');
+    expect(targetVerdict(ratios, 1.1, 'at least')).toMatch(/^undetermined/);
   });
 });

@@ -2,7 +2,8 @@
 // judgments as evaluated change, and the unjudged hits in a measure's top k.
 import { describe, expect, it } from 'vitest';
 
-import { auditJudgments, unjudgedAtCutoff } from '../../../src/core/judgment-audit.js';
+import { auditJudgments } from '../../../src/core/evaluate.js';
+import { unjudgedAtCutoff } from '../../../src/core/judgment-audit.js';
 
 const fingerprint = (relevant: Parameters<typeof auditJudgments>[1], options = {}): string =>
   auditJudgments([], relevant, options).fingerprint;
@@ -79,5 +80,28 @@ describe('positive-only judgments', () => {
     expect(auditJudgments(['a', 'x'], { a: 1, b: 0 }).positiveOnly).toBe(false);
     // With minGrade 2 a grade 1 is a judgment that the key is not relevant.
     expect(auditJudgments(['a', 'x'], { a: 2, b: 1 }, { minGrade: 2 }).positiveOnly).toBe(false);
+  });
+});
+
+describe('top ranked keys', () => {
+  it('the first ten keys with the grade of each judged one, repeats of a key included', () => {
+    // By hand: a (grade 2), x (unjudged), a again (a repeat keeps its grade), b (0: judged non-relevant), x again.
+    const audit = auditJudgments(['a', 'x', 'a', 'b', 'x'], { a: 2, b: 0, c: 1 });
+    expect(audit.topRanked).toEqual([
+      { key: 'a', grade: 2 },
+      { key: 'x' },
+      { key: 'a', grade: 2 },
+      { key: 'b', grade: 0 },
+      { key: 'x' },
+    ]);
+    expect(audit.unjudgedIds).toEqual(['x']);
+    expect(audit.unjudgedRanks).toEqual([2]);
+  });
+
+  it('stop at ten, and read keys as evaluated (objects, document granularity)', () => {
+    const hits = Array.from({ length: 12 }, (_, index) => ({ id: `d${index}#chunk-${index % 2}` }));
+    const top = auditJudgments(hits, ['d3'], { granularity: 'document' }).topRanked;
+    expect(top).toHaveLength(10);
+    expect(top.slice(2, 5)).toEqual([{ key: 'd2' }, { key: 'd3', grade: 1 }, { key: 'd4' }]);
   });
 });

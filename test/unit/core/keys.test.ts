@@ -91,3 +91,30 @@ describe("granularity: 'document' — the seeds' number-one pitfall", () => {
     expect(result).toMatchObject({ relevantCount: 1, truePositiveCount: 1 });
   });
 });
+
+describe('object hits keyed once per call', () => {
+  it('a shorter list after a longer one keeps none of the longer list’s keys', () => {
+    const long = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => ({ id, score: 1 }));
+    const short = [{ id: 'x' }, { id: 'y' }];
+    expect(evaluate(long, ['f'], 10).truePositiveCount).toBe(1);
+    // By hand: 'y' at rank 2 is the one relevant hit found; 'f' (rank 6 of the longer list) is not retrieved.
+    const result = evaluate(short, ['f', 'y'], 10);
+    expect(result.retrievedCount).toBe(2);
+    expect(result.truePositiveCount).toBe(1);
+    expect(result.reciprocalRankAtK).toBe(0.5);
+    expect(result.unmatchedRelevantIds).toEqual(['f']);
+  });
+
+  it('a string among objects (or an object among strings) is keyed like the rest', () => {
+    const mixed = [{ id: 'a' }, 'b', { id: 'c' }];
+    expect(evaluate(mixed, ['b', 'c'], 3).values.map).toBeCloseTo((1 / 2 + 2 / 3) / 2, 12);
+    expect(evaluate(['a', { id: 'b' }], ['b'], 2).reciprocalRankAtK).toBe(0.5);
+  });
+
+  it('an id of white space only is no key, whatever its first character', () => {
+    expect(stableKey({ id: '\u00a0', documentId: 'd' }, 0)).toBe('d');
+    expect(stableKey({ id: '\u2003 ', content: 'c' }, 0)).toBe('c');
+    expect(stableKey({ id: ' a' }, 0)).toBe(' a');
+    expect(() => stableKey({ id: '\u00a0' }, 3)).toThrow(/hits\[3\] has no usable key/);
+  });
+});

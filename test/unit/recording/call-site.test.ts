@@ -29,3 +29,21 @@ describe('callSiteLine', () => {
     expect(line).toBe(28);
   });
 });
+
+describe('callSiteLine under a runner that formats stacks', () => {
+  it('gives the runner only the frame in the test file to format (source-mapped as the runner does it)', () => {
+    const runnerFormat = Error.prepareStackTrace;
+    expect(runnerFormat).toBeTypeOf('function'); // Vitest source-maps stacks through it
+    const framesFormatted: number[] = [];
+    Error.prepareStackTrace = (error, sites) => {
+      framesFormatted.push(sites.length);
+      return runnerFormat!(error, sites);
+    };
+    try {
+      expect(callSiteLine(new URL(import.meta.url).pathname)).toBe(43);
+    } finally {
+      Error.prepareStackTrace = runnerFormat;
+    }
+    expect(framesFormatted).toEqual([1]);
+  });
+});

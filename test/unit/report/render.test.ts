@@ -453,6 +453,13 @@ describe('renderJson', () => {
       '\n        {"id":"q2","test":"answers q2","value":0,"before":1,"pass":false,"threshold":null,"negated":false},\n',
     );
   });
+
+  it('puts leaves on one line, empty ones as {} and [], and drops undefined fields', () => {
+    const shape = { a: { x: 1, gone: undefined }, b: [], c: { gone: undefined }, d: [[1, 2], { y: null }] };
+    expect(formatJsonReport(shape as unknown as Parameters<typeof formatJsonReport>[0])).toBe(
+      '{\n  "a": {"x":1},\n  "b": [],\n  "c": {},\n  "d": [\n    [1,2],\n    {"y":null}\n  ]\n}\n',
+    );
+  });
 });
 
 describe('writeReports', () => {
