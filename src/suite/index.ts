@@ -7,4 +7,4 @@ export {
   type RetrievalMeasures,
 } from './describe-retrieval.js';
 export type { QuestionSource } from './questions.js';
-export { registerSuiteRuntime, type SuiteRuntime, type QuestionPlace } from './runtime.js';
+export { registerSuiteRuntime, type SuiteRuntime } from './runtime.js';

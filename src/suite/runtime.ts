@@ -16,7 +16,7 @@ export interface QuestionTestOptions {
 }
 
 /** The assertion a question's test makes: the matcher toMeetRetrievalTargets on the runner's expect. */
-export type TargetsAssertion = (
+type TargetsAssertion = (
   hits: unknown,
   relevant: unknown,
   targets: Readonly<Record<string, number>>,
@@ -27,7 +27,7 @@ export type TargetsAssertion = (
 export type QuestionPlace = { file: string; line: number } | { declaredAt: string };
 
 /** The running question's test, as the runtime gives it to describeRetrieval. */
-export interface RunningQuestion {
+interface RunningQuestion {
   assertTargets: TargetsAssertion;
   /** What the recording functions read to know the running test. */
   recording: RecordingContext;
