@@ -2,7 +2,7 @@
 // known miss, q09's retriever throws, q11 and q12 share a text) and a 3-question JSON array file: one test
 // per question, one question id each, the declared measures recorded for each (q05 too), the known miss as
 // test.fails / test.failing, a malformed file naming file:line and the field, and, in Vitest, -t on one
-// question and a 2-shard run merged judged as hand-written tests are. Spawns: Vitest 5, Jest 1.
+// question and a 2-shard run merged judged as hand-written tests are; Jest in CommonJS and ESM. Spawns: Vitest 5, Jest 2.
 import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,9 +26,9 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => pkg?.remove());
 
-function project(runner: 'vitest' | 'jest'): FixtureProject {
+function project(runner: 'vitest' | 'jest', kind = ''): FixtureProject {
   const created = createFixtureProject({
-    fixture: join(FIXTURES, `${runner}-project`),
+    fixture: join(FIXTURES, `${runner}${kind}-project`),
     name: `rag-suite-${runner}`,
     packages: [runner],
     links: { 'rag-matchers': pkg.dir },
@@ -68,7 +68,7 @@ function brokenMessage(fixture: FixtureProject): string {
 }
 
 /** What every run of the 20-question suite shows, whichever runner. */
-function expectTheFaqSuite(summary: RunSummary, fixture: FixtureProject): void {
+function expectTheFaqSuite(summary: RunSummary, fixture: FixtureProject, withBroken = true): void {
   const faq = summary.tests.filter((test) => test.ancestors[0] === 'faq');
   expect(faq.map((test) => test.title)).toHaveLength(20);
   expect(faq.map((test) => test.title)).toContain('what is the refund window? (q11)');
@@ -82,6 +82,7 @@ function expectTheFaqSuite(summary: RunSummary, fixture: FixtureProject): void {
   // Every question but q09 (its retriever threw), q05 and the known miss q07 included, with both measures.
   const expected = new Map(QUESTION_IDS.filter((id) => id !== 'q09').map((id) => [id, ['hit@3', 'recall@5']]));
   expect(baselineQuestions(fixture, 'faq')).toEqual(expected);
+  if (!withBroken) return;
   const broken = summary.files.find(
     (file) => file.file === 'test/broken/broken.test.ts' || file.file === 'test/broken/broken.test.js',
   );
@@ -177,15 +178,18 @@ describe('describeRetrieval with Vitest', { timeout: 240_000 }, () => {
   });
 });
 
-describe('describeRetrieval with Jest (CommonJS)', { timeout: 240_000 }, () => {
-  it('one test per question, one id each, every declared measure recorded; the known miss is test.failing; a malformed file names file:line', async () => {
+describe('describeRetrieval with Jest', { timeout: 240_000 }, () => {
+  const jest = (fixture: FixtureProject, env: Record<string, string | undefined> = {}) =>
+    runCommand(process.execPath, [fixture.bin('jest', 'bin', 'jest.js'), '--json', '--outputFile=.jest-results.json'], {
+      cwd: fixture.dir,
+      timeoutMs: 120_000,
+      env: { ...ENV, RAG_BASELINE: 'update', ...env },
+    });
+
+  it('CommonJS: one test per question, one id each, every declared measure recorded; the known miss is test.failing; a malformed file names file:line', async () => {
     const fixture = project('jest');
     try {
-      const run = await runCommand(
-        process.execPath,
-        [fixture.bin('jest', 'bin', 'jest.js'), '--json', '--outputFile=.jest-results.json'],
-        { cwd: fixture.dir, timeoutMs: 120_000, env: { ...ENV, RAG_BASELINE: 'update' } },
-      );
+      const run = await jest(fixture);
       expect(run.exitCode, describeRun(run)).toBe(1);
       const summary = readJestReport(fixture.path('.jest-results.json'), fixture.dir);
       expectTheFaqSuite(summary, fixture);
@@ -194,6 +198,17 @@ describe('describeRetrieval with Jest (CommonJS)', { timeout: 240_000 }, () => {
       };
       const failing = raw.testResults.flatMap((file) => file.assertionResults.filter((test) => test.failing === true));
       expect(failing.map((test) => test.title)).toEqual(['question number 7?']);
+    } finally {
+      fixture.remove();
+    }
+  });
+
+  it('ESM (the setup entry loaded as CommonJS, the test importing the ES module): the same suite', async () => {
+    const fixture = project('jest', '-esm');
+    try {
+      const run = await jest(fixture, { NODE_OPTIONS: '--experimental-vm-modules' });
+      expect(run.exitCode, describeRun(run)).toBe(1);
+      expectTheFaqSuite(readJestReport(fixture.path('.jest-results.json'), fixture.dir), fixture, false);
     } finally {
       fixture.remove();
     }
