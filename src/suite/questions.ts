@@ -24,8 +24,11 @@ export interface SuiteQuestion<Question> {
   source?: { file: string; line: number };
 }
 
-/** Where the questions come from: a path (relative to the working directory) or URL of a file, or the questions. */
-export type QuestionSource<Question> = string | URL | readonly Question[];
+/**
+ * Where the questions come from: a path (relative to the working directory) or URL of a file, or the
+ * questions. A URL is typed by its `href` so that the declarations need neither DOM nor Node types.
+ */
+export type QuestionSource<Question> = string | { readonly href: string } | readonly Question[];
 
 /** The value of `expect` that marks a known miss. */
 const KNOWN_MISS = 'miss';
@@ -36,10 +39,11 @@ export function readSuiteQuestions<Question extends EvalQuery>(
   where: string,
 ): SuiteQuestion<Question>[] {
   if (Array.isArray(source)) return questionsOfArray(source as readonly Question[], where);
-  if (typeof source === 'string' || source instanceof URL) {
-    const given = typeof source === 'string' ? source : source.href;
+  const url = typeof (source as { href?: unknown } | null)?.href === 'string' ? (source as URL).href : undefined;
+  if (typeof source === 'string' || url !== undefined) {
+    const given = url ?? (source as string);
     if (given === '') throw new TypeError(`${where}: questions must name a file, got an empty string.`);
-    const file = typeof source === 'string' ? resolve(source) : fileURLToPath(source);
+    const file = url === undefined ? resolve(given) : fileURLToPath(url);
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
