@@ -118,7 +118,8 @@ async function runQuestion<Question>(settings: SuiteSettings<Question>, testCont
       `${settings.where}: retrieve must return an array of hits for ${question.id}, got ${describeValue(hits)}.`,
     );
   runtime.recordCost({ latencyMs, calls: Object.fromEntries(calls) }, recording, question.id);
-  // The tags engineer's matcher option `tags` goes here: `tags: question.tags` from the file's extra fields.
+  // TAGS: the one place the file's tags reach the matchers, once they take a `tags` option:
+  // `tags: (question.question as { tags?: unknown }).tags`.
   const options = { ...settings.matcherOptions, queryId: question.id };
   assertTargets(hits, question.relevant, settings.targets, options);
 }
