@@ -15,11 +15,12 @@ export const LAYER_IMPORTS = {
   trec: ['core', 'files'],
   dataset: ['core', 'files', 'trec'],
   matchers: ['core', 'generation', 'dataset', 'recording'],
+  suite: ['core', 'files', 'recording', 'dataset', 'matchers'],
   baseline: ['core', 'files', 'recording'],
   report: ['core', 'files', 'recording', 'baseline'],
   gate: ['core', 'files', 'recording', 'baseline', 'report'],
-  vitest: ['files', 'recording', 'matchers', 'report', 'gate'],
-  jest: ['files', 'recording', 'matchers', 'report', 'gate'],
+  vitest: ['files', 'recording', 'matchers', 'suite', 'report', 'gate'],
+  jest: ['files', 'recording', 'matchers', 'suite', 'report', 'gate'],
   cli: ['core', 'files', 'recording', 'generation', 'trec', 'dataset', 'baseline', 'report', 'gate'],
 };
 

@@ -1,9 +1,10 @@
 // Turns every ```ts sample in README.md and docs/*.md into a test file under test/docs/generated/,
 // so the docs cannot drift from the API. Samples fenced as ```ts no-run are skipped (fragments).
-// A sample that declares its own tests (test/it/describe) runs as written; any other sample runs as
+// A sample that declares its own tests (test/it/describe/describeRetrieval) runs as written; any other sample runs as
 // the body of one test, with its import lines hoisted to the top of the file. Every import of the
 // package in any fence (no-run and JavaScript ones too) also goes into imports.ts, which tsc checks
-// against the entries (scripts/doc-imports.mjs).
+// against the entries (scripts/doc-imports.mjs). A data fence with a file name (```jsonl file=questions.jsonl)
+// is written beside the samples under that name, for a sample that reads it.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { importsModule } from './doc-imports.mjs';
@@ -35,6 +36,12 @@ for (const source of sources) {
     count++;
   }
 }
+// A data file a sample reads (```jsonl file=questions.jsonl) is written next to the samples, as shown.
+const dataFence = /^```\w+[ \t]+file=([\w.-]+)[ \t]*\n([\s\S]*?)^```/gm;
+for (const source of sources) {
+  for (const match of readFileSync(source, 'utf8').matchAll(dataFence))
+    writeFileSync(join(outputDirectory, match[1]), match[2]);
+}
 writeFileSync(
   join(outputDirectory, 'imports.ts'),
   importsModule(sources.map((source) => ({ source, markdown: readFileSync(source, 'utf8') }))),
@@ -43,7 +50,7 @@ console.log(`extracted ${count} doc samples and the imports of every page into $
 
 function wrap(code, origin) {
   const header = `// Generated from ${origin} by scripts/extract-doc-samples.mjs. Edit the doc, not this file.\n`;
-  if (/^\s*(test|it|describe)(\.\w+)*\(/m.test(code)) return header + code;
+  if (/^\s*(test|it|describe|describeRetrieval)(\.\w+)*\(/m.test(code)) return header + code;
   const lines = code.split('\n');
   const imports = [];
   const body = [];

@@ -77,6 +77,15 @@ export {
   type RunComparison,
 } from './dataset/index.js';
 
+// A labelled file is the suite: one test per question, its measures, latency and calls recorded.
+export {
+  describeRetrieval,
+  type DescribeRetrievalOptions,
+  type RetrievalContext,
+  type RetrievalMeasures,
+  type QuestionSource,
+} from './suite/index.js';
+
 // The answer: faithfulness to the context, citations, abstention, judges.
 export {
   faithfulness,

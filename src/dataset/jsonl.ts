@@ -145,15 +145,34 @@ function toEvalQuery(file: string, line: JsonLine): EvalQueryRecord {
 
 /** Parses a JSON Lines eval set. Extra fields stay on each query object as they are. */
 export function parseEvalSetJsonl(text: string, options: JsonlParseOptions = {}): EvalSet {
+  return parseEvalSetLines(text, options).map((entry) => entry.query);
+}
+
+/** A question of an eval set and the line of its file it was read from (1-based). */
+export interface EvalQueryAtLine {
+  query: EvalQueryRecord;
+  lineNumber: number;
+}
+
+/** parseEvalSetJsonl, each question with its line (annotations point at it). */
+export function parseEvalSetLines(text: string, options: JsonlParseOptions = {}): EvalQueryAtLine[] {
   const file = options.file ?? STRING_SOURCE_NAME;
   const registry = new QueryIdRegistry(file);
-  const evalSet: EvalSet = [];
+  const questions: EvalQueryAtLine[] = [];
   for (const line of jsonLines(text, file)) {
-    const evalQuery = toEvalQuery(file, line);
-    registry.register(evalQuery.id, line);
-    evalSet.push(evalQuery);
+    const query = toEvalQuery(file, line);
+    registry.register(query.id, line);
+    questions.push({ query, lineNumber: line.lineNumber });
   }
-  return evalSet;
+  return questions;
+}
+
+/**
+ * One eval set question given as a parsed JSON value (an element of a JSON array file, say), checked
+ * as a JSON Lines line is: a JsonlFormatError names `file`, `lineNumber` and the field.
+ */
+export function readEvalQuery(value: unknown, file: string, lineNumber: number, lineText: string): EvalQueryRecord {
+  return toEvalQuery(file, { lineNumber, lineText, value });
 }
 
 export async function readEvalSetFile(path: string): Promise<EvalSet> {

@@ -46,11 +46,14 @@ function format(annotation: Annotation): string {
   return `::${annotation.level} ${properties.join(',')}::${escapeData(visibleControls(annotation.message))}`;
 }
 
-/** Where a question of a row was measured: its test's file and, when known, line. */
+/**
+ * Where a question of a row was measured: its test's file and, when known, line; a describeRetrieval
+ * question read from a labelled file, its line in that file.
+ */
 function placeOf(row: SummaryRow, sampleId: string): { file: string; line?: number } {
-  const index = row.sampleIds.indexOf(sampleId);
-  const line = index >= 0 ? row.sources[index]!.line : undefined;
-  return line === undefined ? { file: row.file } : { file: row.file, line };
+  const source = row.sources[row.sampleIds.indexOf(sampleId)];
+  if (source?.line === undefined) return { file: row.file };
+  return { file: source.lineFile ?? row.file, line: source.line };
 }
 
 /** The indexes of the verdict's findings in `section`. */

@@ -234,6 +234,9 @@ export function collectJestRun(
       ...locate(record, outcomesByPath.get(record.testPath)),
       // The matcher's call site, when it was found, over the test's definition.
       ...(record.sample.line !== undefined ? { line: record.sample.line } : {}),
+      ...(record.sample.lineFile !== undefined
+        ? { lineFile: toPosixPath(relative(rootDir, record.sample.lineFile)) }
+        : {}),
     } satisfies CollectedSample,
   }));
   // Stable: one file's samples come from one worker's file, in write order.

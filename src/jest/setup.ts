@@ -3,14 +3,27 @@
 // sends recorded samples to the reporter through sidecar files.
 import { matchers } from '../../matchers/index.js';
 import type { RagMatchers } from '../../matchers/types.js';
-import { setSampleRecorder } from '../recording/sample.js';
+import { recordRetrievalCost } from '../recording/cost.js';
+import { placeQuestion } from '../recording/question.js';
+import { setSampleRecorder, type RecordingContext } from '../recording/sample.js';
+import { registerSuiteRuntime, type SuiteRuntime } from '../suite/index.js';
 import { recordToSidecar } from './recorder.js';
 
 interface JestExpect {
+  (value: unknown): { toMeetRetrievalTargets(...args: unknown[]): void };
   extend(matchers: object): void;
+  getState(): RecordingContext;
 }
 
-const jestExpect = (globalThis as { expect?: JestExpect }).expect;
+type JestTest = (name: string, body: () => Promise<void>, timeout?: number) => void;
+interface JestGlobals {
+  expect?: JestExpect;
+  describe?: (name: string, body: () => void) => void;
+  test?: JestTest & { failing: JestTest; concurrent: JestTest & { failing: JestTest } };
+}
+
+const jestGlobals = globalThis as JestGlobals;
+const jestExpect = jestGlobals.expect;
 if (jestExpect === undefined) {
   throw new Error(
     "rag-matchers/jest must be loaded by Jest (setupFilesAfterEnv: ['rag-matchers/jest']); no global expect was found.",
@@ -18,6 +31,39 @@ if (jestExpect === undefined) {
 }
 jestExpect.extend(matchers);
 setSampleRecorder(recordToSidecar);
+
+/** Jest's global describe/test, read when describeRetrieval declares (injectGlobals: false leaves them out). */
+function jestGlobal<Name extends 'describe' | 'test'>(name: Name): NonNullable<JestGlobals[Name]> {
+  const value = jestGlobals[name];
+  if (value === undefined)
+    throw new Error(`describeRetrieval needs Jest's global ${name} (the config sets injectGlobals: false).`);
+  return value as NonNullable<JestGlobals[Name]>;
+}
+
+// describeRetrieval's runner: Jest's globals; the expect state names the running test (also under test.concurrent).
+const runtime: SuiteRuntime = {
+  runner: 'jest',
+  describe: (name, body) => jestGlobal('describe')(name, body),
+  test(name, body, { knownMiss, concurrent, timeout }) {
+    const test = jestGlobal('test');
+    const declare = concurrent
+      ? knownMiss
+        ? test.concurrent.failing
+        : test.concurrent
+      : knownMiss
+        ? test.failing
+        : test;
+    declare(name, () => body(undefined), timeout);
+  },
+  running: () => ({
+    assertTargets: (hits, relevant, targets, options) =>
+      jestExpect(hits).toMeetRetrievalTargets(relevant, targets, options),
+    recording: jestExpect.getState(),
+  }),
+  recordCost: recordRetrievalCost,
+  placeQuestion,
+};
+registerSuiteRuntime(runtime);
 
 /* eslint-disable @typescript-eslint/no-empty-object-type, @typescript-eslint/no-namespace */
 declare module 'expect' {

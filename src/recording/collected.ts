@@ -123,6 +123,8 @@ export function cleanSample(value: unknown): MetricSample | undefined {
   if (raw.testQuestion === true) sample.testQuestion = true;
   if (typeof raw.labels === 'string') sample.labels = raw.labels;
   if (typeof raw.line === 'number' && Number.isSafeInteger(raw.line) && raw.line > 0) sample.line = raw.line;
+  if (sample.line !== undefined && typeof raw.lineFile === 'string' && raw.lineFile !== '')
+    sample.lineFile = raw.lineFile;
   if (
     typeof raw.unjudgedCount === 'number' &&
     Number.isSafeInteger(raw.unjudgedCount) &&

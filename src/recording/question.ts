@@ -7,7 +7,7 @@
 // per-question matcher of its test gave (set-level matchers name their own questions and take no part).
 import { relative } from 'node:path';
 import type { MeasurePlan } from '../core/evaluate.js';
-import { callSiteLine } from './call-site.js';
+import { callSiteLine, lineInStack } from './call-site.js';
 import { unjudgedAtCutoff, type JudgmentAudit } from '../core/judgment-audit.js';
 import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { toPosixPath } from './collected.js';
@@ -143,6 +143,8 @@ interface TestRecording {
   filePath: string | undefined;
   /** The line of the test's first recording matcher call (null: looked for, not found); see callSiteLine. */
   line: number | null | undefined;
+  /** The file `line` is in when it is not the test file: a describeRetrieval question's labelled file (absolute). */
+  lineFile: string | undefined;
 }
 
 const byObject = new WeakMap<object, TestRecording>();
@@ -161,6 +163,7 @@ function recordingOf(place: TestPlace): TestRecording {
     name: place.name,
     filePath: place.filePath,
     line: undefined,
+    lineFile: undefined,
   };
   if (typeof place.key === 'string') byName.set(place.key, fresh);
   else byObject.set(place.key, fresh);
@@ -254,7 +257,8 @@ export class QuestionRecorder {
       ...own.map((sample) => sample.measure),
     ]);
     const line = recording ? this.callLine() : undefined;
-    if (line !== undefined) for (const sample of own) sample.line = line;
+    const lineFile = line === undefined ? undefined : this.role.test?.lineFile;
+    if (line !== undefined) for (const sample of own) placeSample(sample, line, lineFile);
     if (this.questions === undefined) {
       this.noteExplicit(own.map((sample) => sample.measure));
       for (const sample of own) recordSample(prepare(sample), context);
@@ -279,7 +283,7 @@ export class QuestionRecorder {
         if (mine !== undefined) carried.add(mine);
         if (queryId !== undefined) sample.queryId = queryId;
         if (this.role.marked) sample.testQuestion = true;
-        if (line !== undefined) sample.line = line;
+        if (line !== undefined) placeSample(sample, line, lineFile);
         recordSample(prepare(sample), context);
         recorded.add(measure);
       }
@@ -326,6 +330,31 @@ export class QuestionRecorder {
         console.warn(twoQuestionsWarning(test.name, measure, other, queryId));
       }
     }
+  }
+}
+
+function placeSample(sample: MetricSample, line: number, lineFile: string | undefined): void {
+  sample.line = line;
+  if (lineFile !== undefined) sample.lineFile = lineFile;
+}
+
+/**
+ * describeRetrieval: points the running test's measurements at its question's line in the labelled file,
+ * or, for a question given in an array, at the test file's line in the stack of the describeRetrieval call
+ * (the matchers' own call site is in the helper, not in the test file).
+ */
+export function placeQuestion(
+  context: RecordingContext,
+  place: { file: string; line: number } | { declaredAt: string },
+): void {
+  const where = placeOf(context);
+  if (where === undefined) return;
+  const test = recordingOf(where);
+  if ('file' in place) {
+    test.line = place.line;
+    test.lineFile = place.file;
+  } else {
+    test.line = test.filePath === undefined ? null : (lineInStack(place.declaredAt, test.filePath) ?? null);
   }
 }
 

@@ -52,6 +52,11 @@ export interface MetricSample {
   /** The line in its test file where the test's first recording matcher was called (annotations point there). */
   line?: number;
   /**
+   * The file `line` is in when it is not the test file: the labelled file a describeRetrieval question was
+   * read from (absolute while it travels; the collectors make it relative to the project root, '/'-separated).
+   */
+  lineFile?: string;
+  /**
    * Retrieval measures, on the first sample a matcher call records: the question's top ranked keys in the
    * retriever's order (as judged: after granularity), each with its grade when it has a judgment, down to
    * the largest cutoff the call recorded (at most MAX_TOP_HITS). The baseline keeps it to explain a move.

@@ -149,6 +149,7 @@ export function collectVitestModule(
       sample.describePath = describePath;
       sample.test = test.name;
       if (line !== undefined && sample.line === undefined) sample.line = line;
+      if (sample.lineFile !== undefined) sample.lineFile = toPosixPath(relative(root, sample.lineFile));
       samples.push(sample);
     }
   }

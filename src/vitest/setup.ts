@@ -1,10 +1,34 @@
 // `setupFiles: ['rag-matchers/vitest']`: registers the matchers on Vitest's expect.
 // Samples are recorded on `this.task.meta`, which reaches reporters (and survives --merge-reports).
-import { expect } from 'vitest';
+import { describe, expect, test, type TestContext } from 'vitest';
 import { matchers } from '../../matchers/index.js';
 import type { RagMatchers } from '../../matchers/types.js';
+import { recordRetrievalCost } from '../recording/cost.js';
+import { placeQuestion } from '../recording/question.js';
+import { registerSuiteRuntime, type SuiteRuntime } from '../suite/index.js';
 
 expect.extend(matchers);
+
+// describeRetrieval's runner: each test asserts with its own context's expect (exact under test.concurrent).
+const runtime: SuiteRuntime = {
+  runner: 'vitest',
+  describe: (name, body) => describe(name, body),
+  test(name, body, { knownMiss, concurrent, timeout }) {
+    const declare = concurrent ? (knownMiss ? test.concurrent.fails : test.concurrent) : knownMiss ? test.fails : test;
+    declare(name, (context) => body(context), timeout);
+  },
+  running(testContext) {
+    const context = testContext as TestContext;
+    return {
+      assertTargets: (hits, relevant, targets, options) =>
+        context.expect(hits).toMeetRetrievalTargets(relevant as never, targets, options),
+      recording: { task: context.task },
+    };
+  },
+  recordCost: recordRetrievalCost,
+  placeQuestion,
+};
+registerSuiteRuntime(runtime);
 
 declare module 'vitest' {
   // One interface types expect(x).matcher, expect.matcher (asymmetric) and expect.extend. Vitest 4

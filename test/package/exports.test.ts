@@ -23,6 +23,7 @@ const ROOT_EXPORTS = [
   'checkCitations',
   'compareEvaluations',
   'defineRagOptions',
+  'describeRetrieval',
   'detectAbstention',
   'documentKeyOf',
   'evaluate',

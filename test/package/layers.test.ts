@@ -21,6 +21,7 @@ const LADDER = [
   'trec',
   'dataset',
   'matchers',
+  'suite',
   'baseline',
   'report',
   'gate',

@@ -11,6 +11,9 @@ export interface Question {
   kind: QuestionKind;
   /** Optional short reference answer. */
   answer?: string;
+  /** `'miss'`: the baseline retriever is known to miss it (its test runs as test.fails), for the reason in `why`. */
+  expect?: 'miss';
+  why?: string;
 }
 
 export const defaultQuestionsPath = fileURLToPath(new URL('../data/questions.jsonl', import.meta.url));

@@ -57,6 +57,15 @@ describe('workflowAnnotations', () => {
     expect(first.properties).toEqual({ file: 'test/orders.test.ts', line: '12', title: 'retrieval regressed: q2' });
   });
 
+  it("points at the question's line in its labelled file when describeRetrieval read it from one", () => {
+    const run = {
+      ...RUN,
+      samples: RUN.samples.map((sample): CollectedSample => ({ ...sample, line: 4, lineFile: 'data/faq.jsonl' })),
+    };
+    const first = parse(workflowAnnotations(summarize(run, BASELINE))[0]!);
+    expect(first.properties).toEqual({ file: 'data/faq.jsonl', line: '4', title: 'retrieval regressed: q2' });
+  });
+
   it('caps each kind at 10: nine worst and a tenth that counts the rest', () => {
     const ids = Array.from({ length: 25 }, (_, index) => `q${index}`);
     const samples: CollectedSample[] = ids.map((id, index) => ({
