@@ -3,11 +3,13 @@
 // sends recorded samples to the reporter through sidecar files.
 import { matchers } from '../../matchers/index.js';
 import type { RagMatchers } from '../../matchers/types.js';
-import { setSampleRecorder } from '../recording/sample.js';
+import { setSampleRecorder, type RecordingContext } from '../recording/sample.js';
+import { setRecordingContextSource } from '../recording/timing.js';
 import { recordToSidecar } from './recorder.js';
 
 interface JestExpect {
   extend(matchers: object): void;
+  getState(): RecordingContext;
 }
 
 const jestExpect = (globalThis as { expect?: JestExpect }).expect;
@@ -18,6 +20,11 @@ if (jestExpect === undefined) {
 }
 jestExpect.extend(matchers);
 setSampleRecorder(recordToSidecar);
+// timeRetrieval records for the running test, as the matchers do (expect's state names it).
+setRecordingContextSource(() => {
+  const state = jestExpect.getState();
+  return state.currentTestName === undefined ? undefined : state;
+});
 
 /* eslint-disable @typescript-eslint/no-empty-object-type, @typescript-eslint/no-namespace */
 declare module 'expect' {

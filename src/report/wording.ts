@@ -100,6 +100,9 @@ export function actionFor(
       ? 'its mean is what the baseline compares; seed what varies between runs to make it repeatable'
       : `seed or fix what varies between runs, or raise ${code('maxSpread')}`;
   if (finding.kind === 'held-moves') return "the suite's mean held within tolerance, so the gate passes this row";
+  if (finding.kind === 'latency') return `make its retrieval faster, or raise the budget (${code('latency')})`;
+  if (finding.kind === 'calls' && !finding.fails)
+    return `shown, not failing (${code('failOnCallChange: true')} fails on it); ${code(commands.update)} records it`;
   if (finding.kind === 'too-few-repeats')
     return `run each question at least ${finding.limit} times (Vitest ${code(`repeats: ${finding.limit! - 1}`)}, or ${code('test.each')} over a repeat index with the same queryId)`;
   if (clear === 'this-run')
@@ -397,6 +400,24 @@ export function describeFinding(
       );
       return `too few repeats: ${plural(questions.length, 'question')} of suite ${suite} · ${measure} ran fewer than ${finding.limit} times (minRepeats): ${listed}`;
     }
+    case 'calls': {
+      const changes = finding.callChanges ?? [];
+      const kind = escape(finding.callKind ?? '');
+      const first = changes[0];
+      if (first !== undefined && changes.every((change) => change.before === first.before && change.after === first.after))
+        return `${kind} calls per question ${formatCount(first.before)} → ${formatCount(first.after)} in suite ${suite}${named}`;
+      const each = listUpTo(
+        questions.map((id, index) => `${escape(id)} ${formatCount(changes[index]!.before)} → ${formatCount(changes[index]!.after)}`),
+        listed,
+      );
+      return `${kind} calls per question changed in suite ${suite}: ${each}`;
+    }
+    case 'latency': {
+      const over = (finding.overBudget ?? [])
+        .map((limit) => `${limit.statistic} ${formatMs(limit.value)} over the budget of ${formatMs(limit.budget)}`)
+        .join(', ');
+      return `latency over budget in suite ${suite}: ${over} (${plural(finding.timed ?? 0, 'timed question')})`;
+    }
     case 'not-judged': {
       const count = finding.count ?? questions.length;
       const more = count > questions.length ? `, ${andMore(count - questions.length)}` : '';
@@ -431,4 +452,14 @@ export function describeUnjudged(
   const more = unjudged.count > unjudged.ids.length ? `, ${andMore(unjudged.count - unjudged.ids.length)}` : '';
   if (unjudged.positiveOnly === true) return `now in its ${where}: ${unjudged.ids.map(escape).join(', ')}${more}`;
   return `${unjudged.count} of its ${where} ${verb} unjudged: ${unjudged.ids.map(escape).join(', ')}${more} — label them before trusting this drop`;
+}
+
+/** A count of calls: a whole number as it is, a mean to two decimals. */
+export function formatCount(count: number): string {
+  return Number.isInteger(count) ? String(count) : count.toFixed(2);
+}
+
+/** Milliseconds as reports show them: `412 ms`, `3.4 ms` under 10. */
+export function formatMs(ms: number): string {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }

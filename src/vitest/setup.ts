@@ -1,10 +1,17 @@
 // `setupFiles: ['rag-matchers/vitest']`: registers the matchers on Vitest's expect.
 // Samples are recorded on `this.task.meta`, which reaches reporters (and survives --merge-reports).
 import { expect } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
 import { matchers } from '../../matchers/index.js';
 import type { RagMatchers } from '../../matchers/types.js';
+import { setRecordingContextSource } from '../recording/timing.js';
 
 expect.extend(matchers);
+// timeRetrieval records on the running test, as the matchers do on theirs.
+setRecordingContextSource(() => {
+  const task = getCurrentTest();
+  return task === undefined ? undefined : { task, currentTestName: expect.getState().currentTestName };
+});
 
 declare module 'vitest' {
   // One interface types expect(x).matcher, expect.matcher (asymmetric) and expect.extend. Vitest 4
