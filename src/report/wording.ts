@@ -1,6 +1,7 @@
 // How reports word things: values, signed changes and p-values, the commands that accept a change,
 // findings and counts. Shared by the console, Markdown, HTML and annotation renderers.
 
+import { MIN_TIMED_QUESTIONS, type SuiteCost } from './costs.js';
 import { andMore, fixed, formatP, listUpTo, plural, signed, wordFor } from '../core/present.js';
 import { parseSuiteKey, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
@@ -404,10 +405,15 @@ export function describeFinding(
       const changes = finding.callChanges ?? [];
       const kind = escape(finding.callKind ?? '');
       const first = changes[0];
-      if (first !== undefined && changes.every((change) => change.before === first.before && change.after === first.after))
+      if (
+        first !== undefined &&
+        changes.every((change) => change.before === first.before && change.after === first.after)
+      )
         return `${kind} calls per question ${formatCount(first.before)} → ${formatCount(first.after)} in suite ${suite}${named}`;
       const each = listUpTo(
-        questions.map((id, index) => `${escape(id)} ${formatCount(changes[index]!.before)} → ${formatCount(changes[index]!.after)}`),
+        questions.map(
+          (id, index) => `${escape(id)} ${formatCount(changes[index]!.before)} → ${formatCount(changes[index]!.after)}`,
+        ),
         listed,
       );
       return `${kind} calls per question changed in suite ${suite}: ${each}`;
@@ -462,4 +468,41 @@ export function formatCount(count: number): string {
 /** Milliseconds as reports show them: `412 ms`, `3.4 ms` under 10. */
 export function formatMs(ms: number): string {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
+
+/**
+ * A suite's latency and calls as one line, user strings through `escape`: `test/a.test.ts > refunds: 24
+ * timed questions · p50 41.2 ms · p95 120 ms · max 130 ms (baseline p95 118 ms) · calls per question:
+ * embed 1, rerank 1 · budget p95 300 ms: within`.
+ */
+export function describeSuiteCost(cost: SuiteCost, escape: (text: string) => string): string {
+  const parts = [
+    `${plural(cost.timed, 'timed question')}`,
+    `p50 ${formatMs(cost.latency.p50)}`,
+    `p95 ${formatMs(cost.latency.p95)}`,
+    `max ${formatMs(cost.latency.max)}${cost.baseline === undefined ? '' : ` (baseline p95 ${formatMs(cost.baseline.p95)})`}`,
+  ];
+  if (cost.calls.length > 0)
+    parts.push(
+      `calls per question: ${cost.calls.map((calls) => `${escape(calls.kind)} ${formatCount(calls.perQuestion)}`).join(', ')}`,
+    );
+  const budget = describeBudget(cost);
+  if (budget !== undefined) parts.push(budget);
+  return `${escape(cost.suite)}: ${parts.join(' · ')}`;
+}
+
+function describeBudget(cost: SuiteCost): string | undefined {
+  if (cost.budget === undefined) return undefined;
+  const limits = (['p50', 'p95', 'max'] as const)
+    .filter((statistic) => cost.budget![statistic] !== undefined)
+    .map((statistic) => `${statistic} ${formatMs(cost.budget![statistic]!)}`)
+    .join(', ');
+  switch (cost.budgetStatus) {
+    case 'too-few':
+      return `budget ${limits} not judged: ${plural(cost.timed, 'timed question')}, it needs ${MIN_TIMED_QUESTIONS}`;
+    case 'over':
+      return `budget ${limits}: over`;
+    default:
+      return `budget ${limits}: within`;
+  }
 }
