@@ -14,7 +14,7 @@ import { findingFails } from './verdict.js';
 export const MIN_TIMED_QUESTIONS = 20;
 
 /** How a suite stands against its latency budget. */
-export type BudgetStatus = 'none' | 'within' | 'over' | 'too-few';
+type BudgetStatus = 'none' | 'within' | 'over' | 'too-few';
 
 export interface SuiteCost {
   suite: string;
@@ -34,14 +34,14 @@ export interface SuiteCost {
 }
 
 /** The latest recorded calls of each question of one suite, by question id. */
-export function callsByQuestion(costs: readonly CollectedCost[]): Map<string, Readonly<Record<string, number>>> {
+function callsByQuestion(costs: readonly CollectedCost[]): Map<string, Readonly<Record<string, number>>> {
   const calls = new Map<string, Readonly<Record<string, number>>>();
   for (const cost of costs) calls.set(sampleIdOf(cost), cost.cost.calls);
   return calls;
 }
 
 /** The run's costs by suite key, suites in the order their first cost was recorded. */
-export function costsBySuite(costs: readonly CollectedCost[]): Map<string, CollectedCost[]> {
+function costsBySuite(costs: readonly CollectedCost[]): Map<string, CollectedCost[]> {
   const bySuite = new Map<string, CollectedCost[]>();
   for (const cost of costs) {
     const key = suiteKeyOf(suiteIdentityOf(cost));

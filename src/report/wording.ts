@@ -461,12 +461,12 @@ export function describeUnjudged(
 }
 
 /** A count of calls: a whole number as it is, a mean to two decimals. */
-export function formatCount(count: number): string {
+function formatCount(count: number): string {
   return Number.isInteger(count) ? String(count) : count.toFixed(2);
 }
 
 /** Milliseconds as reports show them: `412 ms`, `3.4 ms` under 10. */
-export function formatMs(ms: number): string {
+function formatMs(ms: number): string {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }
 
