@@ -102,7 +102,7 @@ export function actionFor(
       : `seed or fix what varies between runs, or raise ${code('maxSpread')}`;
   if (finding.kind === 'held-moves') return "the suite's mean held within tolerance, so the gate passes this row";
   if (finding.kind === 'latency') return `make its retrieval faster, or raise the budget (${code('latency')})`;
-  if (finding.kind === 'calls' && !finding.fails)
+  if (finding.kind === 'calls' && !finding.fails && clear !== 'this-run')
     return `shown, not failing (${code('failOnCallChange: true')} fails on it); ${code(commands.update)} records it`;
   if (finding.kind === 'too-few-repeats')
     return `run each question at least ${finding.limit} times (Vitest ${code(`repeats: ${finding.limit! - 1}`)}, or ${code('test.each')} over a repeat index with the same queryId)`;
