@@ -217,7 +217,14 @@ describe('calls per question against the baseline (schema 6)', () => {
 describe('the calls finding in an update run', () => {
   it('says the run writes it, not that an update would', () => {
     const baseline = parseBaseline(formatBaseline(baselineFromRun(run(2, () => 1))), 'rag-baseline.json');
-    const text = renderConsole(summarize(run(2, () => 2), baseline, { updatingBaseline: true }), { color: false });
+    const text = renderConsole(
+      summarize(
+        run(2, () => 2),
+        baseline,
+        { updatingBaseline: true },
+      ),
+      { color: false },
+    );
     expect(text).toContain(
       'rerank calls per question 1 → 2 in suite test/search.test.ts > search: q01, q02 — this run writes it into the baseline: commit the file',
     );
