@@ -25,18 +25,20 @@ export interface RetrievalCost {
  * Records one question's retrieval cost for the running test, under `queryId` (the question's id;
  * undefined: the test's question, as the matchers resolve it).
  */
-export function recordRetrievalCost(
-  cost: RetrievalCost,
-  context: RecordingContext,
-  queryId: string | undefined,
-): void {
+export function recordRetrievalCost(cost: RetrievalCost, context: RecordingContext, queryId: string | undefined): void {
   checkCost(cost);
   if (queryId !== undefined && (typeof queryId !== 'string' || queryId === ''))
-    throw new TypeError(`recordRetrievalCost: queryId must be a non-empty string or undefined, got ${describeValue(queryId)}.`);
+    throw new TypeError(
+      `recordRetrievalCost: queryId must be a non-empty string or undefined, got ${describeValue(queryId)}.`,
+    );
   const recorded =
     cost.latencyBudget === undefined
       ? { latencyMs: cost.latencyMs, calls: cost.calls }
-      : { latencyMs: cost.latencyMs, calls: cost.calls, latencyBudget: checkLatencyBudget(cost.latencyBudget, 'cost.latencyBudget') };
+      : {
+          latencyMs: cost.latencyMs,
+          calls: cost.calls,
+          latencyBudget: checkLatencyBudget(cost.latencyBudget, 'cost.latencyBudget'),
+        };
   recordSample(
     queryId === undefined
       ? { measure: COST_MEASURE, value: cost.latencyMs, cost: recorded }
@@ -50,12 +52,18 @@ function checkCost(cost: RetrievalCost): void {
     throw new TypeError(`recordRetrievalCost: cost must be { latencyMs, calls }, got ${describeValue(cost)}.`);
   const { latencyMs, calls } = cost;
   if (typeof latencyMs !== 'number' || !Number.isFinite(latencyMs) || latencyMs < 0)
-    throw new RangeError(`recordRetrievalCost: cost.latencyMs must be a finite number of milliseconds ≥ 0, got ${describeValue(latencyMs)}.`);
+    throw new RangeError(
+      `recordRetrievalCost: cost.latencyMs must be a finite number of milliseconds ≥ 0, got ${describeValue(latencyMs)}.`,
+    );
   if (calls === null || typeof calls !== 'object' || Array.isArray(calls))
-    throw new TypeError(`recordRetrievalCost: cost.calls must be an object of counts by kind ({ rerank: 1 }), got ${describeValue(calls)}.`);
+    throw new TypeError(
+      `recordRetrievalCost: cost.calls must be an object of counts by kind ({ rerank: 1 }), got ${describeValue(calls)}.`,
+    );
   for (const [kind, count] of Object.entries(calls))
     if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0)
-      throw new RangeError(`recordRetrievalCost: cost.calls.${kind} must be a whole number ≥ 0, got ${describeValue(count)}.`);
+      throw new RangeError(
+        `recordRetrievalCost: cost.calls.${kind} must be a whole number ≥ 0, got ${describeValue(count)}.`,
+      );
 }
 
 const BUDGET_KEYS = ['p50', 'p95', 'max'] as const;
@@ -73,6 +81,7 @@ export function checkLatencyBudget(budget: unknown, where: string): LatencyBudge
       throw new RangeError(`${where}.${key} must be a number of milliseconds > 0, got ${describeValue(limit)}.`);
     checked[key as (typeof BUDGET_KEYS)[number]] = limit;
   }
-  if (Object.keys(checked).length === 0) throw new TypeError(`${where} must set at least one of ${BUDGET_KEYS.join(', ')}.`);
+  if (Object.keys(checked).length === 0)
+    throw new TypeError(`${where} must set at least one of ${BUDGET_KEYS.join(', ')}.`);
   return checked;
 }

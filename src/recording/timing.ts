@@ -39,7 +39,9 @@ export async function timeRetrieval<T>(
   options: TimeRetrievalOptions = {},
 ): Promise<T> {
   if (typeof retrieve !== 'function')
-    throw new TypeError(`timeRetrieval: retrieve must be a function (() => retriever.search(query)), got ${describeValue(retrieve)}.`);
+    throw new TypeError(
+      `timeRetrieval: retrieve must be a function (() => retriever.search(query)), got ${describeValue(retrieve)}.`,
+    );
   if (options === null || typeof options !== 'object')
     throw new TypeError(`timeRetrieval: options must be an object ({ queryId }), got ${describeValue(options)}.`);
   const budget =

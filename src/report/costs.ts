@@ -62,7 +62,8 @@ export function summarizeCosts(
   for (const [suiteKey, suiteCosts] of costsBySuite(costs)) {
     const calls = callsByQuestion(suiteCosts);
     const kinds = [...new Set([...calls.values()].flatMap((counts) => Object.keys(counts)))].sort();
-    const budget = suiteCosts.find((cost) => cost.cost.latencyBudget !== undefined)?.cost.latencyBudget ?? defaultBudget;
+    const budget =
+      suiteCosts.find((cost) => cost.cost.latencyBudget !== undefined)?.cost.latencyBudget ?? defaultBudget;
     const latency = latencyStatistics(suiteCosts.map((cost) => cost.cost.latencyMs));
     const previous = baseline?.latency === undefined ? undefined : own(baseline.latency, suiteKey);
     suites.push({
@@ -93,7 +94,8 @@ function overBudget(latency: LatencyStatistics, budget: LatencyBudget): NonNulla
   const over: NonNullable<GateFinding['overBudget']> = [];
   for (const statistic of ['p50', 'p95', 'max'] as const) {
     const limit = budget[statistic];
-    if (limit !== undefined && latency[statistic] > limit) over.push({ statistic, value: latency[statistic], budget: limit });
+    if (limit !== undefined && latency[statistic] > limit)
+      over.push({ statistic, value: latency[statistic], budget: limit });
   }
   return over;
 }
@@ -129,7 +131,12 @@ export function costFindings(
     const where = { suite: suite.suite, suiteKey: suite.suiteKey };
     if (suite.budgetStatus === 'over')
       findings.push(
-        finding({ kind: 'latency', ...where, overBudget: overBudget(suite.latency, suite.budget!), timed: suite.timed }),
+        finding({
+          kind: 'latency',
+          ...where,
+          overBudget: overBudget(suite.latency, suite.budget!),
+          timed: suite.timed,
+        }),
       );
     const before = baseline?.rankings === undefined ? undefined : own(baseline.rankings, suite.suiteKey);
     if (before === undefined) continue;

@@ -26,7 +26,15 @@ type FindingFailRule =
  * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held;
  * what retrieval cost (latency over a budget, calls per question that changed).
  */
-export const FINDING_SECTIONS = ['regressions', 'changes', 'new-or-gone', 'not-judged', 'repeats', 'held', 'cost'] as const;
+export const FINDING_SECTIONS = [
+  'regressions',
+  'changes',
+  'new-or-gone',
+  'not-judged',
+  'repeats',
+  'held',
+  'cost',
+] as const;
 
 export type FindingSection = (typeof FINDING_SECTIONS)[number];
 
@@ -53,7 +61,7 @@ export interface FindingKindSpec {
  * Every kind of finding, in the order a report lists them within a suite. A new kind is an entry here
  * and a sentence in describeFinding (src/report/wording.ts; the switch there fails to compile without it);
  * the verdict (./verdict.ts) reads its section, rule and unit from here, so no report names it. Kinds that
- * no rule of the gate judges yet (ranking-only changes, latency, call counts, tags, churn) come in with
+ * no rule of the gate judges yet (ranking-only changes, tags, churn) come in with
  * `fails: 'never'`: shown in their section, failing nothing.
  */
 export const FINDING_KINDS = {

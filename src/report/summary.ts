@@ -134,7 +134,8 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
   for (const finding of repeatFindings(rows, settings, settings.strict && !settings.updatingBaseline))
     findings.push(finding);
   const costs = run.costs === undefined ? [] : summarizeCosts(run.costs, baseline, settings.latency);
-  if (costs.length > 0) for (const finding of costFindings(costs, run.costs!, baseline, settings)) findings.push(finding);
+  if (costs.length > 0)
+    for (const finding of costFindings(costs, run.costs!, baseline, settings)) findings.push(finding);
   const coverageCounts = { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() };
   const verdict = decideVerdict({
     findings,
