@@ -117,6 +117,10 @@ export {
   type OpenAiCompatibleJudgeOptions,
 } from './generation/index.js';
 
+// Latency and calls beside quality: time a question's retrieval, count the calls it makes by kind.
+export { timeRetrieval, countCall, withCallCount, type TimeRetrievalOptions } from './recording/timing.js';
+export type { LatencyBudget } from './recording/sample.js';
+
 // Reporter options, typed: `reporters: ['default', ragVitestReporter({ baseline: 'rag-baseline.json', measures: […] })]`.
 export {
   defineRagOptions,

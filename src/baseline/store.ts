@@ -9,7 +9,14 @@ import { plural } from '../core/present.js';
 import { parseSuiteKey, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.js';
 import { groupRun } from './group.js';
-import { changedRankings, rankingsOfRun, withRankings, type RankingOptions } from './rankings.js';
+import {
+  changedRankings,
+  latencyOfRun,
+  rankingsOfRun,
+  withLatency,
+  withRankings,
+  type RankingOptions,
+} from './rankings.js';
 import { auditOfSample, auditsOf, setAudit } from './audits.js';
 import { applyDiff, type BaselineEntryRef, type MergeResult } from './apply.js';
 import { diffRun, prepareRun, refusalToWrite, type BaselineDiff, type PreparedRun } from './diff.js';
@@ -36,8 +43,10 @@ export function baselineFromRun(run: CollectedRun, options: RankingOptions = {})
     }
     file.suites[key] = suite;
   }
-  const rankings = rankingsOfRun(grouped, options);
+  const rankings = rankingsOfRun(grouped, options, run.costs);
   if (rankings !== undefined) file.rankings = rankings;
+  const latency = latencyOfRun(run.costs ?? []);
+  if (latency !== undefined) file.latency = latency;
   return file;
 }
 
@@ -94,7 +103,8 @@ export function mergeBaseline(
       ? prepareRun(options.run, options.fileExists)
       : preparedFromFile(current, options);
   const result = applyDiff(diffRun(prepared, previous, { tolerance }), { prune });
-  return { ...result, file: withRankings(result.file, previous, current.rankings) };
+  const file = withLatency(withRankings(result.file, previous, current.rankings), previous, current.latency);
+  return { ...result, file };
 }
 
 /**
@@ -220,7 +230,12 @@ async function readApplyWrite(
     ? given
     : diffRun(prepared, previous, options.tolerance !== undefined ? { tolerance: options.tolerance } : {});
   const result = applyDiff(diff, { prune });
-  const file = withRankings(result.file, previous, rankingsOfRun(prepared.grouped, options));
+  const costs = prepared.run.costs ?? [];
+  const file = withLatency(
+    withRankings(result.file, previous, rankingsOfRun(prepared.grouped, options, costs)),
+    previous,
+    latencyOfRun(costs),
+  );
   const valueChanges = [...result.added, ...result.updated, ...result.relabelled];
   const applied = { ...result, file, rankingsChanged: changedRankings(previous, file, valueChanges) };
   const text = formatBaseline(applied.file);

@@ -82,6 +82,8 @@ export function mergeBaselineVersions(base: BaselineFile, ours: BaselineFile, th
   }
   const rankings = mergeRankings(base, ours, theirs);
   if (rankings !== undefined) file.rankings = rankings;
+  const latency = mergeLatency(base, ours, theirs);
+  if (latency !== undefined) file.latency = latency;
   return { file, conflicts };
 }
 
@@ -116,6 +118,21 @@ function mergeRankings(
         if (ranking !== undefined) ((merged ??= createRecord())[suite] ??= createRecord())[question] = ranking;
       }
     }
+  }
+  return merged;
+}
+
+/** The suites' latency (schema version 6), suite by suite as rankings are: the side that changed it wins, else ours. */
+function mergeLatency(base: BaselineFile, ours: BaselineFile, theirs: BaselineFile): BaselineFile['latency'] {
+  const text = (file: BaselineFile, suite: string): string | undefined => {
+    const latency = file.latency === undefined ? undefined : own(file.latency, suite);
+    return latency === undefined ? undefined : JSON.stringify(latency);
+  };
+  let merged: BaselineFile['latency'];
+  for (const suite of new Set([...Object.keys(ours.latency ?? {}), ...Object.keys(theirs.latency ?? {})])) {
+    const winner = text(theirs, suite) !== text(base, suite) && text(ours, suite) === text(base, suite) ? theirs : ours;
+    const latency = winner.latency === undefined ? undefined : own(winner.latency, suite);
+    if (latency !== undefined) (merged ??= createRecord())[suite] = latency;
   }
   return merged;
 }

@@ -7,7 +7,7 @@ import { resolveTolerance, type ResolvedTolerance } from '../core/regression-rul
 import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type WorkerDeclaration } from '../recording/declaration.js';
 import type { CollectedRun } from '../recording/collected.js';
-import { MAX_TOP_HITS } from '../recording/sample.js';
+import { MAX_TOP_HITS, type LatencyBudget } from '../recording/sample.js';
 import { optionFilesProblem } from './option-files.js';
 import { withBaselineMode } from '../report/wording.js';
 import {
@@ -57,6 +57,10 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   /** Repeated runs, in CI: the fewest runs of a question, the largest spread. */
   minRepeats?: number;
   maxSpread?: number;
+  /** A change in calls per question fails the run (absent: it does not). */
+  failOnCallChange?: true;
+  /** The latency budget of suites that set none. */
+  latency?: LatencyBudget;
   /** `RAG_BASELINE=update npx vitest run`, `… npx jest`, or the package script that ran the tests (mode.ts, runCommandFor). */
   acceptCommand: string;
   /** The same with `RAG_BASELINE=prune`. */
@@ -117,7 +121,9 @@ export function resolveReporterOptions(
       intervalResamples: checked.intervalResamples,
       minRepeats: checked.minRepeats,
       maxSpread: checked.maxSpread,
+      latency: checked.latency,
     }),
+    ...(checked.failOnCallChange === true ? { failOnCallChange: true as const } : {}),
     ...acceptCommands(context),
     declaration: resolveDeclaration(checked, context.rootDir, context.source),
   };
@@ -161,7 +167,9 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
       intervalResamples: resolved.intervalResamples,
       minRepeats: resolved.minRepeats,
       maxSpread: resolved.maxSpread,
+      latency: resolved.latency,
     }),
+    ...(resolved.failOnCallChange === true && !updating ? { failOnCallChange: true } : {}),
   };
 }
 

@@ -25,7 +25,7 @@ import { findNestingBeyond, MAX_JSON_NESTING } from '../files/json-text.js';
 import { jsonPreview } from '../core/describe.js';
 import { wordFor } from '../core/present.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
-import { cleanSample, type CollectedRun, type CollectedSample } from '../recording/collected.js';
+import { cleanSample, splitCosts, type CollectedRun, type CollectedSample } from '../recording/collected.js';
 import { NOT_JUDGED_REASONS, type FileOutcome, type NotJudgedReason } from '../recording/outcomes.js';
 import type { RunStamp } from '../recording/run-stamp.js';
 import { SHARED_REPORTER_OPTIONS, type RagReporterOptions } from './user-options.js';
@@ -70,7 +70,8 @@ export function createShardReport(
     files: [...(run.files ?? [...new Set(run.samples.map((sample) => sample.file))])],
     ...(stamp !== undefined ? { stamp } : {}),
     outcomes: run.outcomes?.files ?? [],
-    samples: run.samples,
+    // A question's cost travels as the record it was recorded as; the merge moves it out again.
+    samples: run.costs === undefined ? run.samples : [...run.samples, ...run.costs],
   };
 }
 
@@ -355,8 +356,16 @@ export function mergeShardReports(
     ({ report }) => report.outcomes ?? report.files.map((file): FileOutcome => ({ file, incomplete: [] })),
   );
   outcomes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const samples = located.map((entry) => entry.sample);
+  const costs = splitCosts(samples);
   return {
-    run: { runner: 'merged', samples: located.map((entry) => entry.sample), files, outcomes: { files: outcomes } },
+    run: {
+      runner: 'merged',
+      samples,
+      files,
+      outcomes: { files: outcomes },
+      ...(costs.length > 0 ? { costs } : {}),
+    },
     options,
     count,
   };

@@ -6,7 +6,8 @@ import { closestName } from '../core/suggest.js';
 import { resolveTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type MeasureDeclaration } from '../recording/declaration.js';
-import { MAX_TOP_HITS } from '../recording/sample.js';
+import { checkLatencyBudget } from '../recording/cost.js';
+import { MAX_TOP_HITS, type LatencyBudget } from '../recording/sample.js';
 import { REPORT_CATALOGUE, REPORT_FILE_OPTIONS, type ReportFileOptions } from '../report/formats/catalogue.js';
 
 export { REPORT_FILE_OPTIONS, type ReportFileOption } from '../report/formats/catalogue.js';
@@ -84,6 +85,17 @@ export interface RagReporterOptions extends MeasureDeclaration, ReportFileOption
    * an `unstable` finding that fails the run; below it the question is only marked unstable. Default: unset.
    */
   maxSpread?: number;
+  /**
+   * A change in calls per question since the baseline (`rerank calls per question 1 → 3`, from
+   * timeRetrieval and countCall) fails the run; it is always reported. Default false.
+   */
+  failOnCallChange?: boolean;
+  /**
+   * A latency budget in milliseconds for every timed suite that sets none itself: `{ p95: 300 }` (keys p50,
+   * p95, max; nearest-rank). A suite with at least 20 timed questions over it fails the run; with fewer the
+   * report says the budget was not judged. Latency is never compared with the baseline's. Default: none.
+   */
+  latency?: LatencyBudget;
 }
 
 const REPORT_SWITCH_OPTIONS = (Object.keys(REPORT_CATALOGUE) as (keyof typeof REPORT_CATALOGUE)[]).filter(
@@ -128,6 +140,8 @@ const REPORTER_OPTIONS = {
   intervalResamples: SHARED,
   minRepeats: SHARED,
   maxSpread: SHARED,
+  failOnCallChange: SHARED,
+  latency: SHARED,
   measures: SHARED,
   suites: SHARED,
 } satisfies Record<keyof RagReporterOptions, ReporterOptionSpec>;
@@ -192,6 +206,7 @@ export function validateReporterOptions(options: unknown, source = DEFAULT_SOURC
     'quiet',
     'annotations',
     'questionTexts',
+    'failOnCallChange',
   ] as const) {
     if (record[name] !== undefined && typeof record[name] !== 'boolean') fail(name, 'true or false');
   }
@@ -223,6 +238,13 @@ export function validateReporterOptions(options: unknown, source = DEFAULT_SOURC
     !(typeof record.maxSpread === 'number' && Number.isFinite(record.maxSpread) && record.maxSpread >= 0)
   )
     fail('maxSpread', "a number ≥ 0 (the largest max − min of a question's values over its runs)");
+  if (record.latency !== undefined) {
+    try {
+      checkLatencyBudget(record.latency, 'latency');
+    } catch (error) {
+      throw new TypeError(`${source}: ${(error as Error).message}`);
+    }
+  }
   // A declared measure that does not parse, or a malformed override, stops the run here (a DeclarationError is a TypeError).
   resolveDeclaration(record as MeasureDeclaration, '', source);
   return record as RagReporterOptions;

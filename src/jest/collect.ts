@@ -3,7 +3,13 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { cleanSample, toPosixPath, type CollectedRun, type CollectedSample } from '../recording/collected.js';
+import {
+  cleanSample,
+  splitCosts,
+  toPosixPath,
+  type CollectedRun,
+  type CollectedSample,
+} from '../recording/collected.js';
 import type { FileOutcome, NotJudgedReason, RunOutcomes } from '../recording/outcomes.js';
 import { applyTestQuestion } from '../recording/question.js';
 import type { MetricSample } from '../recording/sample.js';
@@ -247,10 +253,13 @@ export function collectJestRun(
   const ranFiles = outcomes
     .filter((outcome) => outcome.notJudged === undefined && outcome.incomplete.length === 0)
     .map((outcome) => outcome.file);
+  const samples: CollectedSample[] = located.map((entry) => entry.sample);
+  const costs = splitCosts(samples);
   return {
-    samples: located.map((entry) => entry.sample),
+    samples,
     runner: 'jest',
     files: [...new Set(ranFiles)],
     outcomes: { files: outcomes, ...(context.absent !== undefined ? { absent: context.absent } : {}) },
+    ...(costs.length > 0 ? { costs } : {}),
   };
 }

@@ -6,6 +6,7 @@ import type { RagMatchers } from '../../matchers/types.js';
 import { recordRetrievalCost } from '../recording/cost.js';
 import { placeQuestion } from '../recording/question.js';
 import { setSampleRecorder, type RecordingContext } from '../recording/sample.js';
+import { setRecordingContextSource } from '../recording/timing.js';
 import { registerSuiteRuntime, type SuiteRuntime } from '../suite/index.js';
 import { recordToSidecar } from './recorder.js';
 
@@ -31,6 +32,11 @@ if (jestExpect === undefined) {
 }
 jestExpect.extend(matchers);
 setSampleRecorder(recordToSidecar);
+// timeRetrieval records for the running test, as the matchers do (expect's state names it).
+setRecordingContextSource(() => {
+  const state = jestExpect.getState();
+  return state.currentTestName === undefined ? undefined : state;
+});
 
 /** Jest's global describe/test, read when describeRetrieval declares (injectGlobals: false leaves them out). */
 function jestGlobal<Name extends 'describe' | 'test'>(name: Name): NonNullable<JestGlobals[Name]> {

@@ -1,5 +1,5 @@
 import type { RunOutcomes } from './outcomes.js';
-import type { MetricSample, TopHit } from './sample.js';
+import { COST_MEASURE, type LatencyBudget, type MetricSample, type RecordedCost, type TopHit } from './sample.js';
 
 /**
  * A sample as the reporters collect it: what a matcher recorded, plus where it was recorded.
@@ -40,6 +40,29 @@ export interface CollectedRun {
    * missing or not judged for a stated reason; absent, `files` stands in for it.
    */
   outcomes?: RunOutcomes;
+  /**
+   * Optional: each timed question's retrieval cost (latency, calls by kind), in recording order; the
+   * latest attempt of a retried test only, every repeat of a repeated one. Absent: nothing was timed.
+   */
+  costs?: CollectedCost[];
+}
+
+/** One question's retrieval cost as collected: a cost record (measure COST_MEASURE) where it was recorded. */
+export type CollectedCost = CollectedSample & { cost: RecordedCost };
+
+/**
+ * Moves the cost records out of `samples` (in place) and returns them, in order; the samples keep
+ * their order. The collectors call it once their samples are located.
+ */
+export function splitCosts(samples: CollectedSample[]): CollectedCost[] {
+  let kept = 0;
+  const costs: CollectedCost[] = [];
+  for (const sample of samples) {
+    if (sample.cost !== undefined) costs.push(sample as CollectedCost);
+    else samples[kept++] = sample;
+  }
+  samples.length = kept;
+  return costs;
 }
 
 /**
@@ -136,6 +159,11 @@ export function cleanSample(value: unknown): MetricSample | undefined {
     sample.unjudgedCount = raw.unjudgedCount;
     if (raw.positiveOnly === true) sample.positiveOnly = true;
   }
+  if (raw.measure === COST_MEASURE) {
+    const cost = cleanCost(raw.cost);
+    if (cost === undefined) return undefined;
+    sample.cost = cost;
+  }
   const topHits = cleanTopHits(raw.topHits);
   if (topHits !== undefined) sample.topHits = topHits;
   return sample;
@@ -154,4 +182,31 @@ function cleanTopHits(value: unknown): TopHit[] | undefined {
     else return undefined;
   }
   return hits;
+}
+
+/** A cost record's cost as recorded, or undefined when it is not one. */
+function cleanCost(value: unknown): RecordedCost | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const { latencyMs, calls, latencyBudget } = value as Record<string, unknown>;
+  if (typeof latencyMs !== 'number' || !Number.isFinite(latencyMs) || latencyMs < 0) return undefined;
+  if (calls === null || typeof calls !== 'object' || Array.isArray(calls)) return undefined;
+  const counted: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const [kind, count] of Object.entries(calls)) {
+    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return undefined;
+    counted[kind] = count;
+  }
+  const cost: RecordedCost = { latencyMs, calls: counted };
+  const budget = cleanBudget(latencyBudget);
+  if (budget !== undefined) cost.latencyBudget = budget;
+  return cost;
+}
+
+function cleanBudget(value: unknown): LatencyBudget | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const budget: LatencyBudget = {};
+  for (const key of ['p50', 'p95', 'max'] as const) {
+    const limit = (value as Record<string, unknown>)[key];
+    if (typeof limit === 'number' && Number.isFinite(limit) && limit > 0) budget[key] = limit;
+  }
+  return Object.keys(budget).length > 0 ? budget : undefined;
 }

@@ -485,7 +485,8 @@ export function applyTestQuestion(samples: readonly MetricSample[]): void {
   if (question === undefined) return;
   // Retrieval samples only: an answer check without a queryId is not a per-question retrieval matcher.
   for (const sample of samples)
-    if (sample.queryId === undefined && cutoffOf(sample.measure) !== null) sample.queryId = question;
+    if (sample.queryId === undefined && (sample.cost !== undefined || cutoffOf(sample.measure) !== null))
+      sample.queryId = question;
   clearMarks(samples);
 }
 

@@ -67,7 +67,30 @@ export interface MetricSample {
    * earlier samples without a queryId take too (applyTestQuestion). Collected samples never have it.
    */
   testQuestion?: true;
+  /**
+   * Set only on a question's cost record (measure COST_MEASURE, value its latency): what its retrieval cost.
+   * The collectors move these records out of the samples into CollectedRun.costs (splitCosts).
+   */
+  cost?: RecordedCost;
 }
+
+/** What a cost record carries (src/recording/cost.ts records it): latency, calls by kind, the suite's budget. */
+export interface RecordedCost {
+  latencyMs: number;
+  calls: Readonly<Record<string, number>>;
+  /** A latency budget in milliseconds the test set for its suite (nearest-rank percentiles and max). */
+  latencyBudget?: LatencyBudget;
+}
+
+/** A suite's latency budget in milliseconds: any of p50, p95 and max. */
+export interface LatencyBudget {
+  p50?: number;
+  p95?: number;
+  max?: number;
+}
+
+/** The measure cell of a cost record: no measure name starts with '#'. */
+export const COST_MEASURE = '#cost';
 
 /** One ranked key as a sample keeps it: its grade when it was judged. */
 export type TopHit = RankedKey;

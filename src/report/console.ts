@@ -17,6 +17,7 @@ import {
   describeFinding,
   actionFor,
   describeUnjudged,
+  describeSuiteCost,
   reportCommands,
   verdictLine,
   type ReportCommands,
@@ -90,6 +91,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   const lines: string[] = [headerLine(summary, paint)];
   if (summary.rows.length === 0) {
     lines.push('No retrieval measures were recorded in this run.');
+    lines.push(...costLines(summary, paint));
     const sections = verdict.sections.flatMap((section) => [
       '',
       ...sectionLines(summary, section, commands, maxMissing, paint),
@@ -97,7 +99,7 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     if (sections.length > 0) lines.push(...sections, '', lastLine(summary, commands, paint));
     return lines.join('\n');
   }
-  lines.push('', ...tableLines(summary, paint));
+  lines.push('', ...tableLines(summary, paint), ...costLines(summary, paint));
   for (const section of verdict.sections) {
     if (section.section === 'regressions') {
       for (const index of section.findings) {
@@ -112,6 +114,17 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
   if (notes.length > 0) lines.push('', ...notes);
   lines.push('', lastLine(summary, commands, paint));
   return lines.join('\n').replace(/\n+$/, '');
+}
+
+/** Each timed suite's latency and calls, under a heading (nothing when nothing was timed). */
+function costLines(summary: RunSummary, paint: Painter): string[] {
+  const costs = summary.costs ?? [];
+  if (costs.length === 0) return [];
+  return [
+    '',
+    paint.bold('Latency and calls') + paint.dim(' (wall clock, nearest rank)'),
+    ...costs.map((cost) => `  ${describeSuiteCost(cost, escapeConsole)}`),
+  ];
 }
 
 /** The row a regression finding names. */

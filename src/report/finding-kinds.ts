@@ -13,15 +13,28 @@ type FindingFailRule =
   | 'strict'
   /** strict, unless the run declared itself partial. */
   | 'strict-unless-partial'
+  /** failOnCallChange (default false): calls per question changed since the baseline. */
+  | 'calls'
+  /** Always (but while updating): an explicit latency budget the suite went over. */
+  | 'budget'
   /** Never: shown, not failing (a kind no rule of the gate judges yet). */
   | 'never';
 
 /**
  * Where a report lists a finding, in this order: the means that fell; what an update would change beyond
  * tolerance; questions or suites new to the baseline or gone from it; baseline questions this run did not
- * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held.
+ * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held;
+ * what retrieval cost (latency over a budget, calls per question that changed).
  */
-export const FINDING_SECTIONS = ['regressions', 'changes', 'new-or-gone', 'not-judged', 'repeats', 'held'] as const;
+export const FINDING_SECTIONS = [
+  'regressions',
+  'changes',
+  'new-or-gone',
+  'not-judged',
+  'repeats',
+  'held',
+  'cost',
+] as const;
 
 export type FindingSection = (typeof FINDING_SECTIONS)[number];
 
@@ -48,7 +61,7 @@ export interface FindingKindSpec {
  * Every kind of finding, in the order a report lists them within a suite. A new kind is an entry here
  * and a sentence in describeFinding (src/report/wording.ts; the switch there fails to compile without it);
  * the verdict (./verdict.ts) reads its section, rule and unit from here, so no report names it. Kinds that
- * no rule of the gate judges yet (ranking-only changes, latency, call counts, tags, churn) come in with
+ * no rule of the gate judges yet (ranking-only changes, tags, churn) come in with
  * `fails: 'never'`: shown in their section, failing nothing.
  */
 export const FINDING_KINDS = {
@@ -68,6 +81,10 @@ export const FINDING_KINDS = {
   'too-few-repeats':   { section: 'repeats',     accept: 'run', fails: 'strict', valueMove: false, perSuite: false, unit: 'questions' },
   // A question that moved beyond tolerance while its row's mean held: shown; the gate rule stays the suite's.
   'held-moves':        { section: 'held',        accept: 'update', fails: 'never', valueMove: false, perSuite: false, unit: 'questions' },
+  // Calls of one kind per question changed since the baseline (deterministic): fails only with failOnCallChange.
+  calls:               { section: 'cost',        accept: 'update', fails: 'calls', valueMove: false, perSuite: false, unit: 'questions' },
+  // A suite over its explicit latency budget (≥ 20 timed questions); latency never gates against the baseline.
+  latency:             { section: 'cost',        accept: 'run', fails: 'budget', valueMove: false, perSuite: true, unit: 'suite' },
 } as const satisfies Record<string, FindingKindSpec>;
 
 type FindingKind = keyof typeof FINDING_KINDS;
@@ -124,6 +141,12 @@ export interface GateFinding {
   runs?: number[];
   /** The rule's limit: maxSpread (unstable, when set) or minRepeats (too-few-repeats). */
   limit?: number;
+  /** Calls: the kind of call (`rerank`), and each question's calls per question before → after, parallel to `questions`. */
+  callKind?: string;
+  callChanges?: { before: number; after: number }[];
+  /** Latency: the suite's statistics over budget, each with its value and budget in milliseconds, and the timed questions. */
+  overBudget?: { statistic: 'p50' | 'p95' | 'max'; value: number; budget: number }[];
+  timed?: number;
   /** What accepts it: see FindingKindSpec.accept. */
   accept: 'update' | 'prune' | 'run' | 'suite';
   /** True when it fails the run under the current settings. */

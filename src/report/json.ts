@@ -16,6 +16,7 @@ import type {
 } from './summary.js';
 import type { Verdict } from './verdict.js';
 import type { QuestionEvidence } from './evidence.js';
+import type { SuiteCost } from './costs.js';
 
 /** 2: the report stores the verdict (`verdict`), which the HTML report reads. */
 export const REPORT_SCHEMA_VERSION = 2;
@@ -57,6 +58,8 @@ export interface JsonReport {
   files: string[] | null;
   rows: JsonReportRow[];
   missing: MissingRow[];
+  /** Each timed suite's latency (ms, nearest-rank) and calls per question by kind; empty when nothing was timed. */
+  costs: JsonReportCost[];
   /** Every difference an update would write beyond tolerance, by name, with the command that accepts it. */
   findings: (GateFinding & { command: string; evidence?: Record<string, QuestionEvidence> })[];
 }
@@ -115,6 +118,12 @@ export interface JsonReportRow {
   notJudgedSamples: string[];
   samples: JsonReportSample[];
 }
+
+/** A suite's cost (SuiteCost), absent parts as null. */
+export type JsonReportCost = Omit<SuiteCost, 'budget' | 'baseline'> & {
+  budget: NonNullable<SuiteCost['budget']> | null;
+  baseline: NonNullable<SuiteCost['baseline']> | null;
+};
 
 export interface JsonReportSample {
   id: string;
@@ -186,11 +195,20 @@ export function renderJson(
       holmFamily: settings.holmFamily,
       ...(settings.minRepeats !== undefined ? { minRepeats: settings.minRepeats } : {}),
       ...(settings.maxSpread !== undefined ? { maxSpread: settings.maxSpread } : {}),
+      failOnCallChange: settings.failOnCallChange,
+      ...(settings.latency !== undefined ? { latency: { ...settings.latency } } : {}),
     },
     warnings: [...summary.warnings],
     files: run?.files ? [...run.files] : null,
     rows: summary.rows.map(jsonRow),
     missing: summary.missing.map((row) => ({ ...row })),
+    costs: (summary.costs ?? []).map((cost) => ({
+      ...cost,
+      latency: { ...cost.latency },
+      calls: cost.calls.map((calls) => ({ ...calls })),
+      budget: cost.budget === undefined ? null : { ...cost.budget },
+      baseline: cost.baseline === undefined ? null : { ...cost.baseline },
+    })),
     findings: summary.findings.map((finding) => ({
       ...finding,
       ...(finding.questions !== undefined ? { questions: [...finding.questions] } : {}),

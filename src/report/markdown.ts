@@ -14,6 +14,7 @@ import {
   isPartialComparison,
   plural,
   describeFinding,
+  describeSuiteCost,
   actionFor,
   reportCommands,
   type ReportCommands,
@@ -100,6 +101,14 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   }
   if (summary.rows.some(isPartialComparison))
     text.add(['<sub>* Δ and the test use only the questions both this run and the baseline have.</sub>', '']);
+  const costs = summary.costs ?? [];
+  if (costs.length > 0)
+    text.add([
+      '**Latency and calls** (wall clock, nearest rank)',
+      '',
+      ...costs.map((cost) => `- ${describeSuiteCost(cost, escapeText)}`),
+      '',
+    ]);
 
   // The rows of the verdict's regressions, in its order.
   const regressed = (verdict.sections.find((section) => section.section === 'regressions')?.findings ?? [])

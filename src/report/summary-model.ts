@@ -5,6 +5,8 @@ import type { PairedTestName } from '../core/stats.js';
 import type { ResolvedTolerance, ToleranceOption } from '../core/regression-rule.js';
 import type { CollectedRun, CollectedSample } from '../recording/collected.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
+import type { LatencyBudget } from '../recording/sample.js';
+import type { SuiteCost } from './costs.js';
 import type { QuestionEvidence } from './evidence.js';
 import type { GateFinding } from './finding-kinds.js';
 import type { IntervalCache, RowInterval } from './intervals.js';
@@ -61,6 +63,13 @@ export interface SummaryOptions {
   minRepeats?: number;
   /** Under `strict`, no question's spread over its runs (max − min) may exceed this: `unstable` fails otherwise. */
   maxSpread?: number;
+  /** A change in calls per question since the baseline (a `calls` finding) fails the run. Default false. */
+  failOnCallChange?: boolean;
+  /**
+   * The latency budget of suites that record none, in milliseconds (`{ p95: 300 }`): a suite with at least
+   * 20 timed questions over it fails the run (a `latency` finding). Default: none.
+   */
+  latency?: LatencyBudget;
 }
 
 export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'new';
@@ -188,12 +197,14 @@ export interface RunSummary {
   verdict: Verdict;
   baselineFound: boolean;
   baselinePath?: string;
+  /** Each timed suite's latency and calls per question (src/report/costs.ts), by suite name; absent when nothing was timed. */
+  costs?: SuiteCost[];
   /** Settings that make the verdict weaker than it looks (e.g. a test that can never reach significance). */
   warnings: string[];
   totals: { samples: number; suites: number; rows: number };
   /** SummaryOptions with their defaults filled in (the settings are stated there, once). */
   settings: Required<Pick<SummaryOptions, DefaultedSetting>> &
-    Pick<SummaryOptions, 'significance'> &
+    Pick<SummaryOptions, 'significance' | 'latency'> &
     RepeatRules & {
       tolerance: ResolvedTolerance;
       /** Rows in the Holm family: compared rows with at least one changed question. */
@@ -213,6 +224,7 @@ type DefaultedSetting =
   | 'confidence'
   | 'seed'
   | 'resamples'
-  | 'intervalResamples';
+  | 'intervalResamples'
+  | 'failOnCallChange';
 
 export type ResolvedSummaryOptions = Omit<RunSummary['settings'], 'holmFamily'>;

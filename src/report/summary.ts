@@ -10,6 +10,8 @@ import { isCovered } from '../baseline/identity.js';
 import { diffRun, prepareRun, type BaselineDiff, type PreparedRun, type RowDiff } from '../baseline/diff.js';
 import { IntervalCache, intervalOf } from './intervals.js';
 import { collectFindings } from './findings.js';
+import { costFindings, summarizeCosts } from './costs.js';
+import { checkLatencyBudget } from '../recording/cost.js';
 import { decideVerdict } from './verdict.js';
 import { checkRepeatRules, repeatFindings } from './repeats.js';
 import type {
@@ -131,6 +133,9 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
   // Repeated questions are marked whether or not there is a baseline.
   for (const finding of repeatFindings(rows, settings, settings.strict && !settings.updatingBaseline))
     findings.push(finding);
+  const costs = run.costs === undefined ? [] : summarizeCosts(run.costs, baseline, settings.latency);
+  if (costs.length > 0)
+    for (const finding of costFindings(costs, run.costs!, baseline, settings)) findings.push(finding);
   const coverageCounts = { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() };
   const verdict = decideVerdict({
     findings,
@@ -159,6 +164,7 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
     passed: verdict.passed,
     verdict,
     baselineFound: baseline !== undefined,
+    ...(costs.length > 0 ? { costs } : {}),
     warnings,
     ...(options.baselinePath !== undefined ? { baselinePath: options.baselinePath } : {}),
     totals: { samples: grouped.sampleCount, suites: grouped.suites.size, rows: rows.length },
@@ -558,6 +564,11 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     throw new TypeError(`failOnRegression must be true or false, got ${String(failOnRegression)}.`);
   if (typeof failOnNew !== 'boolean') throw new TypeError(`failOnNew must be true or false, got ${String(failOnNew)}.`);
   if (typeof strict !== 'boolean') throw new TypeError(`strict must be true or false, got ${String(strict)}.`);
+  const failOnCallChange = options.failOnCallChange ?? false;
+  if (typeof failOnCallChange !== 'boolean')
+    throw new TypeError(`failOnCallChange must be true or false, got ${String(failOnCallChange)}.`);
+  const latency =
+    options.latency === undefined ? undefined : checkLatencyBudget(options.latency, 'summarize: options.latency');
   const intervalResamples = options.intervalResamples ?? DEFAULT_INTERVAL_RESAMPLES;
   if (typeof intervalResamples !== 'number' || !Number.isInteger(intervalResamples) || intervalResamples < 1) {
     throw new RangeError(`intervalResamples must be a whole number ≥ 1, got ${String(intervalResamples)}.`);
@@ -573,6 +584,8 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     partial: options.partial === true,
     confidence,
     intervalResamples,
+    failOnCallChange,
+    ...(latency !== undefined ? { latency } : {}),
   };
 }
 

@@ -20,6 +20,8 @@ interface VerdictSettings {
   partial: boolean;
   updatingBaseline: boolean;
   pruning?: boolean;
+  /** A change in calls per question fails the run (reporter option). Default false. */
+  failOnCallChange?: boolean;
 }
 
 /** Baseline questions judged, and those not judged by reason (RunSummary['coverage']). */
@@ -113,6 +115,10 @@ export function findingFails(kind: string, settings: VerdictSettings, kinds: Kin
       return settings.strict;
     case 'strict-unless-partial':
       return settings.strict && !settings.partial;
+    case 'calls':
+      return settings.failOnCallChange === true;
+    case 'budget':
+      return true;
     case 'never':
       return false;
   }
@@ -192,6 +198,13 @@ export function decideVerdict(sources: VerdictSources, kinds: KindsTable = FINDI
       // The advice of the first reason (the section lists each one's): a missing shard is not cleared by
       // declaring the run partial, nor a failing test by running the whole suite.
       { kind: 'finding', finding: findings.indexOf(notJudgedFailing[0]!) },
+      null,
+    );
+  const cost = failing('cost');
+  if (cost.length > 0)
+    return verdict(
+      'attention',
+      `Retrieval cost breaks a limit set for it (latency budget, failOnCallChange): ${plural(cost.length, 'finding')}`,
       null,
     );
   // A failing kind without a headline of its own (a kind added to the table with a new rule).
@@ -276,6 +289,8 @@ function headingOf(section: FindingSection, strictFailure: boolean, mode: RunMod
       return 'Repeated questions';
     case 'held':
       return 'Questions that moved while the suite held';
+    case 'cost':
+      return 'Latency and calls';
   }
 }
 

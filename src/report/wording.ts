@@ -1,6 +1,7 @@
 // How reports word things: values, signed changes and p-values, the commands that accept a change,
 // findings and counts. Shared by the console, Markdown, HTML and annotation renderers.
 
+import { MIN_TIMED_QUESTIONS, type SuiteCost } from './costs.js';
 import { andMore, fixed, formatP, listUpTo, plural, signed, wordFor } from '../core/present.js';
 import { parseSuiteKey, type CollectedRun, type SuiteIdentity } from '../recording/collected.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
@@ -100,6 +101,9 @@ export function actionFor(
       ? 'its mean is what the baseline compares; seed what varies between runs to make it repeatable'
       : `seed or fix what varies between runs, or raise ${code('maxSpread')}`;
   if (finding.kind === 'held-moves') return "the suite's mean held within tolerance, so the gate passes this row";
+  if (finding.kind === 'latency') return `make its retrieval faster, or raise the budget (${code('latency')})`;
+  if (finding.kind === 'calls' && !finding.fails && clear !== 'this-run')
+    return `shown, not failing (${code('failOnCallChange: true')} fails on it); ${code(commands.update)} records it`;
   if (finding.kind === 'too-few-repeats')
     return `run each question at least ${finding.limit} times (Vitest ${code(`repeats: ${finding.limit! - 1}`)}, or ${code('test.each')} over a repeat index with the same queryId)`;
   if (clear === 'this-run')
@@ -397,6 +401,29 @@ export function describeFinding(
       );
       return `too few repeats: ${plural(questions.length, 'question')} of suite ${suite} · ${measure} ran fewer than ${finding.limit} times (minRepeats): ${listed}`;
     }
+    case 'calls': {
+      const changes = finding.callChanges ?? [];
+      const kind = escape(finding.callKind ?? '');
+      const first = changes[0];
+      if (
+        first !== undefined &&
+        changes.every((change) => change.before === first.before && change.after === first.after)
+      )
+        return `${kind} calls per question ${formatCount(first.before)} → ${formatCount(first.after)} in suite ${suite}${named}`;
+      const each = listUpTo(
+        questions.map(
+          (id, index) => `${escape(id)} ${formatCount(changes[index]!.before)} → ${formatCount(changes[index]!.after)}`,
+        ),
+        listed,
+      );
+      return `${kind} calls per question changed in suite ${suite}: ${each}`;
+    }
+    case 'latency': {
+      const over = (finding.overBudget ?? [])
+        .map((limit) => `${limit.statistic} ${formatMs(limit.value)} over the budget of ${formatMs(limit.budget)}`)
+        .join(', ');
+      return `latency over budget in suite ${suite}: ${over} (${plural(finding.timed ?? 0, 'timed question')})`;
+    }
     case 'not-judged': {
       const count = finding.count ?? questions.length;
       const more = count > questions.length ? `, ${andMore(count - questions.length)}` : '';
@@ -431,4 +458,51 @@ export function describeUnjudged(
   const more = unjudged.count > unjudged.ids.length ? `, ${andMore(unjudged.count - unjudged.ids.length)}` : '';
   if (unjudged.positiveOnly === true) return `now in its ${where}: ${unjudged.ids.map(escape).join(', ')}${more}`;
   return `${unjudged.count} of its ${where} ${verb} unjudged: ${unjudged.ids.map(escape).join(', ')}${more} — label them before trusting this drop`;
+}
+
+/** A count of calls: a whole number as it is, a mean to two decimals. */
+function formatCount(count: number): string {
+  return Number.isInteger(count) ? String(count) : count.toFixed(2);
+}
+
+/** Milliseconds as reports show them: `412 ms`, `3.4 ms` under 10. */
+function formatMs(ms: number): string {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
+
+/**
+ * A suite's latency and calls as one line, user strings through `escape`: `test/a.test.ts > refunds: 24
+ * timed questions · p50 41.2 ms · p95 120 ms · max 130 ms (baseline p95 118 ms) · calls per question:
+ * embed 1, rerank 1 · budget p95 300 ms: within`.
+ */
+export function describeSuiteCost(cost: SuiteCost, escape: (text: string) => string): string {
+  const parts = [
+    `${plural(cost.timed, 'timed question')}`,
+    `p50 ${formatMs(cost.latency.p50)}`,
+    `p95 ${formatMs(cost.latency.p95)}`,
+    `max ${formatMs(cost.latency.max)}${cost.baseline === undefined ? '' : ` (baseline p95 ${formatMs(cost.baseline.p95)})`}`,
+  ];
+  if (cost.calls.length > 0)
+    parts.push(
+      `calls per question: ${cost.calls.map((calls) => `${escape(calls.kind)} ${formatCount(calls.perQuestion)}`).join(', ')}`,
+    );
+  const budget = describeBudget(cost);
+  if (budget !== undefined) parts.push(budget);
+  return `${escape(cost.suite)}: ${parts.join(' · ')}`;
+}
+
+function describeBudget(cost: SuiteCost): string | undefined {
+  if (cost.budget === undefined) return undefined;
+  const limits = (['p50', 'p95', 'max'] as const)
+    .filter((statistic) => cost.budget![statistic] !== undefined)
+    .map((statistic) => `${statistic} ${formatMs(cost.budget![statistic]!)}`)
+    .join(', ');
+  switch (cost.budgetStatus) {
+    case 'too-few':
+      return `budget ${limits} not judged: ${plural(cost.timed, 'timed question')}, it needs ${MIN_TIMED_QUESTIONS}`;
+    case 'over':
+      return `budget ${limits}: over`;
+    default:
+      return `budget ${limits}: within`;
+  }
 }

@@ -5,7 +5,14 @@
 import { isAbsolute, join, relative } from 'node:path';
 import type { MetricSample } from '../recording/sample.js';
 import { TASK_META_KEY } from '../recording/sample.js';
-import { cleanSample, toPosixPath, type CollectedRun, type CollectedSample } from '../recording/collected.js';
+import {
+  cleanSample,
+  splitCosts,
+  toPosixPath,
+  type CollectedCost,
+  type CollectedRun,
+  type CollectedSample,
+} from '../recording/collected.js';
 import { fileOutcomeKey, type FileOutcome, type NotJudgedReason, type RunOutcomes } from '../recording/outcomes.js';
 import { applyTestQuestion } from '../recording/question.js';
 import { parseRunStamp, RUN_META_KEY, type RunStamp } from '../recording/run-stamp.js';
@@ -118,6 +125,8 @@ export interface CollectedModule {
   file: string;
   outcome: FileOutcome;
   samples: CollectedSample[];
+  /** Its questions' retrieval costs (moved out of the samples). */
+  costs: CollectedCost[];
   /** The distinct run stamps of its tests that recorded (undefined: a test that recorded without one). */
   stamps: (string | undefined)[];
 }
@@ -153,7 +162,8 @@ export function collectVitestModule(
       samples.push(sample);
     }
   }
-  return { file, outcome: outcomeOfModule(module, file, context), samples, stamps };
+  const costs = splitCosts(samples);
+  return { file, outcome: outcomeOfModule(module, file, context), samples, costs, stamps };
 }
 
 /** The run as a whole: what the reporter knows beyond the modules. */
@@ -191,6 +201,7 @@ export function collectVitestRun(
       for (const copy of [twin, module]) {
         copy.outcome.notJudged = { reason: 'shard-stale', detail: 'the test file is in two blob reports' };
         copy.samples = [];
+        copy.costs = [];
       }
     }
     seen.set(key, module);
@@ -201,16 +212,19 @@ export function collectVitestRun(
       if (stale !== undefined) {
         module.outcome.notJudged = { reason: 'shard-stale', detail: stale };
         module.samples = [];
+        module.costs = [];
       }
     }
   }
   const samples: CollectedSample[] = [];
+  const costs: CollectedCost[] = [];
   const files: string[] = [];
   const outcomes: FileOutcome[] = [];
   for (const module of byFile) {
     if (module.outcome.notJudged === undefined && module.outcome.incomplete.length === 0) files.push(module.file);
     outcomes.push(module.outcome);
     for (const sample of module.samples) samples.push(sample);
+    for (const cost of module.costs) costs.push(cost);
   }
   return {
     samples,
@@ -221,5 +235,6 @@ export function collectVitestRun(
       ...(options.projects !== undefined ? { projects: options.projects } : {}),
       ...(options.absent !== undefined ? { absent: options.absent } : {}),
     },
+    ...(costs.length > 0 ? { costs } : {}),
   };
 }

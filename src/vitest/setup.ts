@@ -1,13 +1,20 @@
 // `setupFiles: ['rag-matchers/vitest']`: registers the matchers on Vitest's expect.
 // Samples are recorded on `this.task.meta`, which reaches reporters (and survives --merge-reports).
 import { describe, expect, test, type TestContext } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
 import { matchers } from '../../matchers/index.js';
 import type { RagMatchers } from '../../matchers/types.js';
 import { recordRetrievalCost } from '../recording/cost.js';
 import { placeQuestion } from '../recording/question.js';
+import { setRecordingContextSource } from '../recording/timing.js';
 import { registerSuiteRuntime, type SuiteRuntime } from '../suite/index.js';
 
 expect.extend(matchers);
+// timeRetrieval records on the running test, as the matchers do on theirs.
+setRecordingContextSource(() => {
+  const task = getCurrentTest();
+  return task === undefined ? undefined : { task, currentTestName: expect.getState().currentTestName };
+});
 
 // describeRetrieval's runner: each test asserts with its own context's expect (exact under test.concurrent).
 const runtime: SuiteRuntime = {

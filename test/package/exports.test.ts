@@ -22,6 +22,7 @@ const ROOT_EXPORTS = [
   'averagePrecision',
   'checkCitations',
   'compareEvaluations',
+  'countCall',
   'defineRagOptions',
   'describeRetrieval',
   'detectAbstention',
@@ -53,7 +54,9 @@ const ROOT_EXPORTS = [
   'reciprocalRank',
   'runRetriever',
   'stableKey',
+  'timeRetrieval',
   'validateJudgeResult',
+  'withCallCount',
 ];
 
 const LIBRARY_ENTRIES: Record<string, { source: string; dist: string; exports: string[] }> = {

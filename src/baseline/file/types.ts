@@ -47,8 +47,18 @@
 // measure's, so it is written once (a file of 4 measures per question would hold it 4 times otherwise), and
 // a ranking that changed while every value held changes one line, which the merge driver takes from the side
 // that changed it without touching the value rows (nor their label fingerprints).
+//
+// Version 6 (written only when a question kept the calls its retrieval made or a suite its latency; else 5,
+// 4 or 3 as before) adds a "calls" object to a question's ranking cell (its "top" may then be empty), and
+// one row per timed suite ahead of its first question, whose question cell is "" and measure cell
+// "#latency", holding the suite's latency in milliseconds (nearest-rank; display only, it never gates):
+//
+//       ,["test/orders.test.ts", ["refunds"], "", "#latency", {"timed": 24, "p50": 41.2, "p95": 120.5, "max": 130.1}]
+//       ,["test/orders.test.ts", ["refunds"], "q1", "", {"text": "How long do refunds take?", "top": [], "calls": {"rerank": 1}}]
 
-export const BASELINE_SCHEMA_VERSION = 5;
+export const BASELINE_SCHEMA_VERSION = 6;
+/** The version a file whose questions keep rankings but no retrieval cost is written in. */
+export const RANKINGS_SCHEMA_VERSION = 5;
 /** The version a file whose questions keep no ranking is written in (4 with an audit, else 3). */
 export const AUDITS_SCHEMA_VERSION = 4;
 /** The version a file without judgment audits is written in: the same bytes as before version 4. */
@@ -85,10 +95,24 @@ export interface QuestionRanking {
   text?: string;
   /** The top hits in the retriever's order (empty when the reporter keeps no ranking). */
   top: RankedHit[];
+  /** Schema version 6: the calls its retrieval made, by kind, when it was timed. */
+  calls?: Record<string, number>;
+}
+
+/** A suite's latency as the baseline keeps it (schema version 6), in milliseconds: for display, never gating. */
+export interface BaselineLatency {
+  /** Questions timed. */
+  timed: number;
+  p50: number;
+  p95: number;
+  max: number;
 }
 
 /** The measure cell of a question's ranking row: sorts ahead of every measure, so it opens its question. */
 export const RANKING_ROW_MEASURE = '';
+
+/** The measure cell of a suite's latency row (version 6; its question cell is ""): no measure starts with '#'. */
+export const LATENCY_ROW_MEASURE = '#latency';
 
 /** sampleId → audit. */
 export type BaselineSampleAudits = Record<string, SampleAudit>;
@@ -107,6 +131,8 @@ export interface BaselineFile {
   audits?: Record<string, Record<string, BaselineSampleAudits>>;
   /** Suite key → sampleId → the question's ranking (schema version 5), for the questions that kept one. */
   rankings?: Record<string, Record<string, QuestionRanking>>;
+  /** Suite key → the suite's latency (schema version 6), for the suites this run or an earlier one timed. */
+  latency?: Record<string, BaselineLatency>;
 }
 
 /** An object without a prototype, so ids such as `constructor` or `__proto__` are plain keys. */

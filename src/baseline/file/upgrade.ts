@@ -12,7 +12,9 @@ import {
   emptyBaseline,
   own,
   RANKING_ROW_MEASURE,
+  LATENCY_ROW_MEASURE,
   type BaselineFile,
+  type BaselineLatency,
   type QuestionRanking,
   type RankedHit,
   type BaselineSamples,
@@ -44,6 +46,10 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
     const where = `rows[${index}]`;
     if (version >= 5 && Array.isArray(cells) && cells[3] === RANKING_ROW_MEASURE) {
       readRankingRow(result, cells, path, where);
+      return;
+    }
+    if (version >= 6 && Array.isArray(cells) && cells[3] === LATENCY_ROW_MEASURE) {
+      readLatencyRow(result, cells, path, where);
       return;
     }
     const problem = rowProblem(cells, version);
@@ -119,10 +125,62 @@ function readRankingRow(result: BaselineFile, cells: unknown[], path: string, wh
   rankings[question as string] = read!;
 }
 
+const LATENCY_SHAPE =
+  '[file, [describe path], "", "#latency", { "timed": questions, "p50": ms, "p95": ms, "max": ms }] (and the project)';
+
+/** Reads a suite's latency row (version 6) into `result.latency`. */
+function readLatencyRow(result: BaselineFile, cells: unknown[], path: string, where: string): void {
+  const fail = (problem: string): never => {
+    throw new BaselineError(path, 'malformed', `${where}${problem}, found ${rowText(cells)}; ${ACCEPT_HINT}.`);
+  };
+  if (cells.length < 5 || cells.length > 6) fail(` must be ${LATENCY_SHAPE}`);
+  const [file, describe, question, , latency, project] = cells;
+  if (typeof file !== 'string' || file.length === 0) fail(": its file must be the test file's path");
+  if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string'))
+    fail(': its describe path must be a list of describe-block names ([] at the top level)');
+  if (question !== '') fail(': its question cell must be ""');
+  if (project !== undefined && (typeof project !== 'string' || project.length === 0))
+    fail(": its project must be a Vitest project's name");
+  const read = latencyOf(latency);
+  if (read === undefined) fail(` must be ${LATENCY_SHAPE}`);
+  const identity: SuiteIdentity =
+    project === undefined
+      ? { file: file as string, describe: describe as string[] }
+      : { file: file as string, describe: describe as string[], project: project as string };
+  const latencies = (result.latency ??= createRecord());
+  const key = suiteKeyOf(identity);
+  if (own(latencies, key) !== undefined) fail(': the suite has two latency rows; keep one');
+  latencies[key] = read!;
+}
+
+/** A latency cell as held in memory, or undefined when it is not one. */
+function latencyOf(cell: unknown): BaselineLatency | undefined {
+  if (!isPlainObject(cell)) return undefined;
+  const keys = ['timed', 'p50', 'p95', 'max'];
+  if (Object.keys(cell).length !== keys.length || !keys.every((key) => key in cell)) return undefined;
+  const { timed, p50, p95, max } = cell;
+  if (typeof timed !== 'number' || !Number.isSafeInteger(timed) || timed < 1) return undefined;
+  for (const ms of [p50, p95, max]) if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return undefined;
+  return { timed, p50: p50 as number, p95: p95 as number, max: max as number };
+}
+
+/** A ranking's calls cell (version 6), or undefined when it is not one: `{ "rerank": 1 }`. */
+function callsOf(cell: unknown): Record<string, number> | undefined {
+  if (!isPlainObject(cell)) return undefined;
+  const calls = createRecord<number>();
+  for (const [kind, count] of Object.entries(cell)) {
+    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return undefined;
+    calls[kind] = count;
+  }
+  return calls;
+}
+
 /** A ranking cell as held in memory, or undefined when it is not one. */
 function rankingOf(cell: unknown): QuestionRanking | undefined {
   if (!isPlainObject(cell)) return undefined;
-  if (Object.keys(cell).some((key) => key !== 'text' && key !== 'top')) return undefined;
+  if (Object.keys(cell).some((key) => key !== 'text' && key !== 'top' && key !== 'calls')) return undefined;
+  const calls = cell.calls === undefined ? undefined : callsOf(cell.calls);
+  if (cell.calls !== undefined && calls === undefined) return undefined;
   const { text, top } = cell;
   if (text !== undefined && typeof text !== 'string') return undefined;
   if (!Array.isArray(top)) return undefined;
@@ -139,7 +197,9 @@ function rankingOf(cell: unknown): QuestionRanking | undefined {
       hits.push({ key: hit[0], grade: hit[1] });
     else return undefined;
   }
-  return text === undefined ? { top: hits } : { text, top: hits };
+  const ranking: QuestionRanking = text === undefined ? { top: hits } : { text, top: hits };
+  if (calls !== undefined) ranking.calls = calls;
+  return ranking;
 }
 
 /** A valid row's project: the string after the value, when there is one. */

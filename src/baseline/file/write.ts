@@ -15,7 +15,10 @@ import {
   own,
   sortedKeys,
   RANKING_ROW_MEASURE,
+  RANKINGS_SCHEMA_VERSION,
+  LATENCY_ROW_MEASURE,
   type BaselineFile,
+  type BaselineLatency,
   type QuestionRanking,
   type SampleAudit,
 } from './types.js';
@@ -52,28 +55,52 @@ export function formatBaseline(file: BaselineFile): string {
  * an audit, else 3 (the bytes of each older version are kept when nothing newer is written).
  */
 export function schemaVersionFor(rows: readonly Pick<BaselineRow, 'audit'>[], file: BaselineFile): number {
-  if (file.rankings !== undefined && Object.keys(file.rankings).length > 0) return BASELINE_SCHEMA_VERSION;
+  if (keepsCost(file)) return BASELINE_SCHEMA_VERSION;
+  if (file.rankings !== undefined && Object.keys(file.rankings).length > 0) return RANKINGS_SCHEMA_VERSION;
   return rows.some((row) => row.audit !== undefined) ? AUDITS_SCHEMA_VERSION : ROWS_ONLY_SCHEMA_VERSION;
 }
 
+/** Whether `file` keeps what only version 6 holds: a question's calls or a suite's latency. */
+function keepsCost(file: BaselineFile): boolean {
+  if (file.latency !== undefined && Object.keys(file.latency).length > 0) return true;
+  for (const suite of Object.values(file.rankings ?? {}))
+    for (const ranking of Object.values(suite)) if (ranking.calls !== undefined) return true;
+  return false;
+}
+
 /**
- * The line of `row`'s question ranking when `row` opens its question (`previous`, the row before it in the
- * file's order, is another question or suite) and the question keeps a ranking; else undefined.
+ * The lines before `row` (`previous`, the row before it in the file's order): when `row` opens its suite
+ * and the suite keeps its latency, the latency line; when it opens its question and the question keeps a
+ * ranking, the ranking line; joined by a line break; else undefined.
  */
 export function rankingLineBefore(
   file: BaselineFile,
   previous: Pick<BaselineRow, 'identity' | 'question'> | undefined,
   row: Pick<BaselineRow, 'identity' | 'question'>,
 ): string | undefined {
-  if (file.rankings === undefined) return undefined;
+  if (file.rankings === undefined && file.latency === undefined) return undefined;
   const key = suiteKeyOf(row.identity);
-  if (previous !== undefined && previous.question === row.question && suiteKeyOf(previous.identity) === key)
-    return undefined;
-  const suiteRankings = own(file.rankings, key);
-  const ranking = suiteRankings === undefined ? undefined : own(suiteRankings, row.question);
-  if (ranking === undefined) return undefined;
+  const sameSuite = previous !== undefined && suiteKeyOf(previous.identity) === key;
+  if (sameSuite && previous.question === row.question) return undefined;
   const { before, after } = suiteCells(row.identity);
-  return `${before}${JSON.stringify(row.question)}, ${JSON.stringify(RANKING_ROW_MEASURE)}, ${formatRanking(ranking)}${after}`;
+  const latency = sameSuite || file.latency === undefined ? undefined : own(file.latency, key);
+  const latencyLine =
+    latency === undefined
+      ? undefined
+      : `${before}"", ${JSON.stringify(LATENCY_ROW_MEASURE)}, ${formatLatency(latency)}${after}`;
+  const suiteRankings = file.rankings === undefined ? undefined : own(file.rankings, key);
+  const ranking = suiteRankings === undefined ? undefined : own(suiteRankings, row.question);
+  const rankingLine =
+    ranking === undefined
+      ? undefined
+      : `${before}${JSON.stringify(row.question)}, ${JSON.stringify(RANKING_ROW_MEASURE)}, ${formatRanking(ranking)}${after}`;
+  if (latencyLine === undefined) return rankingLine;
+  return rankingLine === undefined ? latencyLine : `${latencyLine}\n${rankingLine}`;
+}
+
+/** `{"timed": 24, "p50": 41.2, "p95": 120.5, "max": 130.1}`: keys in a fixed order. */
+function formatLatency(latency: BaselineLatency): string {
+  return `{"timed": ${latency.timed}, "p50": ${JSON.stringify(latency.p50)}, "p95": ${JSON.stringify(latency.p95)}, "max": ${JSON.stringify(latency.max)}}`;
 }
 
 /** `{"text": "…", "top": [["refunds#2", 2], "billing#1"]}`: keys in a fixed order, an unjudged hit as its bare key. */
@@ -82,7 +109,13 @@ function formatRanking(ranking: QuestionRanking): string {
     hit.grade === undefined ? JSON.stringify(hit.key) : `[${JSON.stringify(hit.key)}, ${JSON.stringify(hit.grade)}]`,
   );
   const text = ranking.text === undefined ? '' : `"text": ${JSON.stringify(ranking.text)}, `;
-  return `{${text}"top": [${top.join(', ')}]}`;
+  const calls =
+    ranking.calls === undefined
+      ? ''
+      : `, "calls": {${sortedKeys(ranking.calls)
+          .map((kind) => `${JSON.stringify(kind)}: ${ranking.calls![kind]}`)
+          .join(', ')}}`;
+  return `{${text}"top": [${top.join(', ')}]${calls}}`;
 }
 
 /** Every sample of `file` as a row, in the file's order: by suite, then question, then measure. */

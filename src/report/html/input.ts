@@ -83,6 +83,18 @@ export function validateJsonReport(data: unknown, source = 'report'): JsonReport
   checkVerdict(data.verdict, data.findings.length, fail);
   if (!Array.isArray(data.rows)) return fail('"rows"', 'an array', data.rows);
   data.rows.forEach((row: unknown, index: number) => checkRow(row, `rows[${index}]`, fail));
+  // Reports written before costs existed have none.
+  if (data.costs !== undefined) {
+    if (!Array.isArray(data.costs)) return fail('"costs"', 'an array', data.costs);
+    data.costs.forEach((cost: unknown, index: number) => {
+      const where = `costs[${index}]`;
+      if (!isObject(cost) || typeof cost.suite !== 'string' || !isCount(cost.timed) || !Array.isArray(cost.calls))
+        fail(where, 'a suite cost ({ suite, timed, latency, calls, … })', cost);
+      const latency = (cost as Record<string, unknown>).latency;
+      if (!isObject(latency) || !['p50', 'p95', 'max'].every((key) => Number.isFinite(latency[key])))
+        fail(`${where}.latency`, 'an object of milliseconds { p50, p95, max }', latency);
+    });
+  }
   if (!Array.isArray(data.missing)) return fail('"missing"', 'an array', data.missing);
   data.missing.forEach((row: unknown, index: number) => {
     const where = `missing[${index}]`;

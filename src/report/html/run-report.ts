@@ -12,9 +12,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { writeFileAtomic } from '../../files/atomic-write.js';
+import type { SuiteCost } from '../costs.js';
 import {
   actionFor,
   describeFinding,
+  describeSuiteCost,
   describeRule,
   describeTest,
   formatP,
@@ -23,7 +25,7 @@ import {
   withBaselineMode,
   withoutBaselineMode,
 } from '../wording.js';
-import type { JsonReport, JsonReportRow } from '../json.js';
+import type { JsonReport, JsonReportCost, JsonReportRow } from '../json.js';
 import { describeMoves, describeRanking, type QuestionEvidence } from '../evidence.js';
 import { changesChart, distributionChart, fmt, fmtDelta, meansChart, percent } from './charts.js';
 import { escapeHtml, escapeHtmlName } from './escape.js';
@@ -73,6 +75,13 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
     body.push(summaryTable(report, suites));
   }
   body.push('</section>');
+  // Reports written before costs existed have none.
+  const costs = report.costs ?? [];
+  if (costs.length > 0) {
+    body.push('<section id="costs"><h2>Latency and calls</h2><p class="note">Wall clock, nearest rank.</p><ul>');
+    for (const cost of costs) body.push(`<li>${describeSuiteCost(suiteCostOf(cost), escapeHtml)}</li>`);
+    body.push('</ul></section>');
+  }
 
   if (suites.length > 1) {
     body.push('<nav aria-label="Suites"><h2>Suites</h2><ul>');
@@ -138,6 +147,12 @@ export async function writeHtmlReport(
   const html = renderHtml(report, options);
   await fs.promises.mkdir(path.dirname(path.resolve(filePath)), { recursive: true });
   await writeFileAtomic(filePath, html);
+}
+
+/** A JSON report's suite cost as the summary held it (null parts absent). */
+function suiteCostOf(cost: JsonReportCost): SuiteCost {
+  const { budget, baseline, ...rest } = cost;
+  return { ...rest, ...(budget !== null ? { budget } : {}), ...(baseline !== null ? { baseline } : {}) };
 }
 
 function groupBySuite(rows: readonly JsonReportRow[]): [string, JsonReportRow[]][] {

@@ -452,3 +452,44 @@ describe('Jest sidecar protocol', () => {
     ]);
   });
 });
+
+describe('retrieval costs', () => {
+  it('Vitest: a test meta cost record (a blob report holds the same meta) lands in costs, with the test question', () => {
+    const meta = {
+      [TASK_META_KEY]: [
+        { measure: '#cost', value: 12, cost: { latencyMs: 12, calls: { rerank: 2 } } },
+        { measure: 'recall@5', value: 1, queryId: 'q7', testQuestion: true },
+        { measure: '#cost', value: 3, cost: { latencyMs: -3, calls: {} } },
+      ],
+    };
+    const module = vitestModule('/repo/test/a.test.ts', 'test/a.test.ts', (parent) => [
+      test('q7 text', suite('s', parent), meta),
+    ]);
+    const run = collectVitestRun([module], '/repo');
+    expect(run.samples.map((sample) => sample.measure)).toEqual(['recall@5']);
+    // The record with a negative latency is not a cost record: dropped, as a malformed sample is.
+    expect(run.costs).toEqual([
+      expect.objectContaining({
+        file: 'test/a.test.ts',
+        describePath: ['s'],
+        test: 'q7 text',
+        queryId: 'q7',
+        cost: { latencyMs: 12, calls: { rerank: 2 } },
+      }),
+    ]);
+  });
+
+  it('Jest: a retried test keeps only its last attempt’s cost', () => {
+    const record = (attempt: number, latencyMs: number): SidecarRecord => ({
+      testPath: '/repo/test/a.test.js',
+      testName: 's t',
+      describePath: ['s'],
+      test: 't',
+      attempt,
+      sample: { measure: '#cost', value: latencyMs, queryId: 'q1', cost: { latencyMs, calls: { embed: attempt } } },
+    });
+    const run = collectJestRun([record(1, 50), record(2, 8)], [], '/repo');
+    expect(run.samples).toEqual([]);
+    expect(run.costs!.map((entry) => entry.cost)).toEqual([{ latencyMs: 8, calls: { embed: 2 } }]);
+  });
+});
