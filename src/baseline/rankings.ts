@@ -2,7 +2,8 @@
 // run's samples, and carried through an update so the baseline always holds main's last ranking.
 
 import { MAX_TOP_HITS } from '../recording/sample.js';
-import { createRecord, own, type BaselineFile } from './file/types.js';
+import { mergeTags } from '../recording/collected.js';
+import { createRecord, own, type BaselineFile, type QuestionRanking } from './file/types.js';
 import type { GroupedRun } from './group.js';
 
 /** What the baseline keeps of each question's ranking (schema version 5). */
@@ -26,17 +27,30 @@ export function rankingsOfRun(grouped: GroupedRun, options: RankingOptions = {})
     );
   if (typeof texts !== 'boolean')
     throw new TypeError(`options.questionTexts must be true or false, got ${String(texts as unknown)}.`);
-  if (depth === 0 && !texts) return undefined;
   let rankings: BaselineFile['rankings'];
+  // Rankings made only to hold tags so far (a later sample of the question may bring its top hits).
+  const tagsOnly = new Set<QuestionRanking>();
   for (const [key, measures] of grouped.suites) {
     for (const row of measures.values()) {
       row.ids.forEach((id, index) => {
         const source = row.sources[index]!;
-        if (source.topHits === undefined) return;
+        const keepsRanking = source.topHits !== undefined && (depth > 0 || texts);
+        if (!keepsRanking && source.tags === undefined) return;
         const suite = ((rankings ??= createRecord())[key] ??= createRecord());
-        if (own(suite, id) !== undefined) return;
-        const top = source.topHits.slice(0, depth);
-        suite[id] = texts ? { text: source.test, top } : { top };
+        let ranking = own(suite, id);
+        if (keepsRanking && (ranking === undefined || tagsOnly.has(ranking))) {
+          const top = source.topHits!.slice(0, depth);
+          const tags = ranking?.tags;
+          ranking = { ...(texts ? { text: source.test } : {}), top, ...(tags !== undefined ? { tags } : {}) };
+          suite[id] = ranking;
+        } else if (ranking === undefined) {
+          ranking = { top: [] };
+          tagsOnly.add(ranking);
+          suite[id] = ranking;
+        }
+        // A question's tags are those of all its samples, whatever their measure.
+        const tags = mergeTags(ranking.tags, source.tags);
+        if (tags !== undefined) ranking.tags = tags;
       });
     }
   }
@@ -92,8 +106,14 @@ export function changedRankings(
     for (const [id, ranking] of Object.entries(after.rankings![suiteKey]!)) {
       const old = own(previous, id);
       if (old === undefined || questions.has(JSON.stringify([suiteKey, id]))) continue;
-      if (JSON.stringify(old) !== JSON.stringify(ranking)) changed++;
+      // Tags are not measured: a question retagged while its ranking held is not a changed ranking.
+      if (JSON.stringify(withoutTags(old)) !== JSON.stringify(withoutTags(ranking))) changed++;
     }
   }
   return changed;
+}
+
+function withoutTags(ranking: QuestionRanking): QuestionRanking {
+  const { tags: _tags, ...rest } = ranking;
+  return rest;
 }

@@ -13,15 +13,26 @@ type FindingFailRule =
   | 'strict'
   /** strict, unless the run declared itself partial. */
   | 'strict-unless-partial'
+  /** failOnTagRegression (default false). */
+  | 'tag'
   /** Never: shown, not failing (a kind no rule of the gate judges yet). */
   | 'never';
 
 /**
- * Where a report lists a finding, in this order: the means that fell; what an update would change beyond
+ * Where a report lists a finding, in this order: the means that fell; the tags whose questions fell across
+ * suites; what an update would change beyond
  * tolerance; questions or suites new to the baseline or gone from it; baseline questions this run did not
  * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held.
  */
-export const FINDING_SECTIONS = ['regressions', 'changes', 'new-or-gone', 'not-judged', 'repeats', 'held'] as const;
+export const FINDING_SECTIONS = [
+  'regressions',
+  'tags',
+  'changes',
+  'new-or-gone',
+  'not-judged',
+  'repeats',
+  'held',
+] as const;
 
 export type FindingSection = (typeof FINDING_SECTIONS)[number];
 
@@ -68,6 +79,8 @@ export const FINDING_KINDS = {
   'too-few-repeats':   { section: 'repeats',     accept: 'run', fails: 'strict', valueMove: false, perSuite: false, unit: 'questions' },
   // A question that moved beyond tolerance while its row's mean held: shown; the gate rule stays the suite's.
   'held-moves':        { section: 'held',        accept: 'update', fails: 'never', valueMove: false, perSuite: false, unit: 'questions' },
+  // A tag × measure whose questions, across suites, fell under the gate's rule (src/report/tags.ts).
+  'tag-regression':    { section: 'tags',        accept: 'update', fails: 'tag', valueMove: true, perSuite: false, unit: 'row' },
 } as const satisfies Record<string, FindingKindSpec>;
 
 type FindingKind = keyof typeof FINDING_KINDS;
@@ -124,6 +137,11 @@ export interface GateFinding {
   runs?: number[];
   /** The rule's limit: maxSpread (unstable, when set) or minRepeats (too-few-repeats). */
   limit?: number;
+  /** Tag regression: the tag (`suite` and `suiteKey` are ''; `questions` are `suite › id`). */
+  tag?: string;
+  /** Tag regression: how many of the tag's questions were compared, in how many suites. */
+  shared?: number;
+  suites?: number;
   /** What accepts it: see FindingKindSpec.accept. */
   accept: 'update' | 'prune' | 'run' | 'suite';
   /** True when it fails the run under the current settings. */

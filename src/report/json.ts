@@ -14,6 +14,7 @@ import type {
   SampleChange,
   SummaryRow,
 } from './summary.js';
+import type { TagChange, TagRow } from './summary-model.js';
 import type { Verdict } from './verdict.js';
 import type { QuestionEvidence } from './evidence.js';
 
@@ -56,6 +57,8 @@ export interface JsonReport {
   /** Test files that ran in full (CollectedRun.files), or null when the runner did not say. */
   files: string[] | null;
   rows: JsonReportRow[];
+  /** Per-tag rows across suites (RunSummary.tags): one per tag × measure; [] when no question has a tag. */
+  tags: JsonReportTagRow[];
   missing: MissingRow[];
   /** Every difference an update would write beyond tolerance, by name, with the command that accepts it. */
   findings: (GateFinding & { command: string; evidence?: Record<string, QuestionEvidence> })[];
@@ -116,6 +119,24 @@ export interface JsonReportRow {
   samples: JsonReportSample[];
 }
 
+/** A tag × measure across suites: the unit is a suite × question whose question carries the tag. */
+export interface JsonReportTagRow {
+  tag: string;
+  measure: string;
+  status: RowStatus;
+  /** Suite × question units with the tag, and the suites they are in. */
+  count: number;
+  suites: number;
+  mean: number;
+  interval: JsonReportRow['interval'];
+  baseline: { mean: number; count: number } | null;
+  delta: number | null;
+  tolerance: number;
+  comparison: JsonReportRow['comparison'];
+  /** Units that got worse, largest drop first. */
+  worse: TagChange[];
+}
+
 export interface JsonReportSample {
   id: string;
   test: string;
@@ -131,6 +152,8 @@ export interface JsonReportSample {
   spread?: number;
   /** With `repeats`: whether they differ. */
   unstable?: boolean;
+  /** The question's tags, when the sample has any. */
+  tags?: string[];
 }
 
 /** The report object (see JsonReport). `run` supplies the list of files that ran; `acceptCommand` the update command (default for the runner). */
@@ -177,6 +200,7 @@ export function renderJson(
       test: settings.test,
       failOnRegression: settings.failOnRegression,
       failOnNew: settings.failOnNew,
+      failOnTagRegression: settings.failOnTagRegression,
       strict: settings.strict,
       partial: settings.partial,
       confidence: settings.confidence,
@@ -190,6 +214,7 @@ export function renderJson(
     warnings: [...summary.warnings],
     files: run?.files ? [...run.files] : null,
     rows: summary.rows.map(jsonRow),
+    tags: summary.tags.map(jsonTagRow),
     missing: summary.missing.map((row) => ({ ...row })),
     findings: summary.findings.map((finding) => ({
       ...finding,
@@ -220,8 +245,54 @@ function copyVerdict(verdict: Verdict): Verdict {
   };
 }
 
+function jsonInterval(interval: SummaryRow['interval']): JsonReportRow['interval'] {
+  return {
+    lower: interval.lower,
+    upper: interval.upper,
+    method: interval.method,
+    confidence: interval.confidence,
+    resamples: interval.resamples ?? null,
+    seed: interval.seed ?? null,
+  };
+}
+
+function jsonComparison(comparison: SummaryRow['comparison']): JsonReportRow['comparison'] {
+  return comparison === undefined
+    ? null
+    : {
+        shared: comparison.shared,
+        wins: comparison.wins,
+        losses: comparison.losses,
+        ties: comparison.ties,
+        meanBefore: comparison.meanBefore,
+        meanAfter: comparison.meanAfter,
+        test: comparison.test,
+        p: comparison.p ?? null,
+        adjustedP: comparison.adjustedP ?? null,
+        method: comparison.method ?? null,
+        seed: comparison.seed ?? null,
+        resamples: comparison.resamples ?? null,
+      };
+}
+
+function jsonTagRow(row: TagRow): JsonReportTagRow {
+  return {
+    tag: row.tag,
+    measure: row.measure,
+    status: row.status,
+    count: row.count,
+    suites: row.suites,
+    mean: row.mean,
+    interval: jsonInterval(row.interval),
+    baseline: row.baseline === undefined ? null : { ...row.baseline },
+    delta: row.delta ?? null,
+    tolerance: row.tolerance,
+    comparison: jsonComparison(row.comparison),
+    worse: row.worse.map((change) => ({ ...change })),
+  };
+}
+
 function jsonRow(row: SummaryRow): JsonReportRow {
-  const comparison = row.comparison;
   return {
     suite: row.suite,
     suiteKey: row.suiteKey,
@@ -236,34 +307,11 @@ function jsonRow(row: SummaryRow): JsonReportRow {
     min: row.min,
     max: row.max,
     failures: row.failures,
-    interval: {
-      lower: row.interval.lower,
-      upper: row.interval.upper,
-      method: row.interval.method,
-      confidence: row.interval.confidence,
-      resamples: row.interval.resamples ?? null,
-      seed: row.interval.seed ?? null,
-    },
+    interval: jsonInterval(row.interval),
     baseline: row.baseline === undefined ? null : { ...row.baseline },
     delta: row.delta ?? null,
     tolerance: row.tolerance,
-    comparison:
-      comparison === undefined
-        ? null
-        : {
-            shared: comparison.shared,
-            wins: comparison.wins,
-            losses: comparison.losses,
-            ties: comparison.ties,
-            meanBefore: comparison.meanBefore,
-            meanAfter: comparison.meanAfter,
-            test: comparison.test,
-            p: comparison.p ?? null,
-            adjustedP: comparison.adjustedP ?? null,
-            method: comparison.method ?? null,
-            seed: comparison.seed ?? null,
-            resamples: comparison.resamples ?? null,
-          },
+    comparison: jsonComparison(row.comparison),
     worse: row.worse.map((change) => ({ ...change })),
     better: row.better.map((change) => ({ ...change })),
     ...(row.evidence === undefined ? {} : { evidence: { ...row.evidence } }),
@@ -287,6 +335,7 @@ function jsonRow(row: SummaryRow): JsonReportRow {
         sample.spread = spreadOf(runs);
         sample.unstable = isUnstable(runs);
       }
+      if (source.tags !== undefined) sample.tags = [...source.tags];
       return sample;
     }),
   };

@@ -397,6 +397,8 @@ export function describeFinding(
       );
       return `too few repeats: ${plural(questions.length, 'question')} of suite ${suite} · ${measure} ran fewer than ${finding.limit} times (minRepeats): ${listed}`;
     }
+    case 'tag-regression':
+      return `tag ${escape(finding.tag!)}: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} over ${plural(finding.shared!, 'question')} in ${plural(finding.suites!, 'suite')}${questions.length > 0 ? ` (worse${named})` : ''}`;
     case 'not-judged': {
       const count = finding.count ?? questions.length;
       const more = count > questions.length ? `, ${andMore(count - questions.length)}` : '';

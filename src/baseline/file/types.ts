@@ -47,8 +47,19 @@
 // measure's, so it is written once (a file of 4 measures per question would hold it 4 times otherwise), and
 // a ranking that changed while every value held changes one line, which the merge driver takes from the side
 // that changed it without touching the value rows (nor their label fingerprints).
+//
+// Version 6 (written only when a question keeps tags; else 5 or older, byte for byte as before) adds an
+// optional last key to the ranking cell, the question's tags, sorted, each once:
+//
+//       ,["test/orders.test.ts", ["refunds"], "q1", "", {"text": "How long do refunds take?", "top": ["billing#1"], "tags": ["billing"]}]
+//
+// A question with tags but no ranking kept (rankingDepth 0, no text) has a ranking cell with an empty "top".
+// Tags describe the question; they are not measured, so a changed tag is neither a regression nor a
+// difference that makes the file out of date (an update writes the new tags).
 
-export const BASELINE_SCHEMA_VERSION = 5;
+export const BASELINE_SCHEMA_VERSION = 6;
+/** The version a file whose questions keep rankings but no tags is written in (5: the same bytes as before version 6). */
+export const RANKINGS_SCHEMA_VERSION = 5;
 /** The version a file whose questions keep no ranking is written in (4 with an audit, else 3). */
 export const AUDITS_SCHEMA_VERSION = 4;
 /** The version a file without judgment audits is written in: the same bytes as before version 4. */
@@ -85,6 +96,8 @@ export interface QuestionRanking {
   text?: string;
   /** The top hits in the retriever's order (empty when the reporter keeps no ranking). */
   top: RankedHit[];
+  /** The question's tags (schema version 6), sorted, each once; absent when it has none. */
+  tags?: string[];
 }
 
 /** The measure cell of a question's ranking row: sorts ahead of every measure, so it opens its question. */

@@ -10,6 +10,7 @@ import {
   BASELINE_COLUMNS,
   BASELINE_GENERATED_BY,
   BASELINE_SCHEMA_VERSION,
+  RANKINGS_SCHEMA_VERSION,
   ROWS_ONLY_SCHEMA_VERSION,
   compareKeys,
   own,
@@ -47,12 +48,18 @@ export function formatBaseline(file: BaselineFile): string {
   return formatBaselineRows(lines, schemaVersionFor(rows, file));
 }
 
+/** Whether a question of `rankings` keeps tags (version 6). */
+function keepsTags(rankings: NonNullable<BaselineFile['rankings']>): boolean {
+  return Object.values(rankings).some((suite) => Object.values(suite).some((ranking) => ranking.tags !== undefined));
+}
+
 /**
- * The version rows are written in: 5 when a question of `file` keeps its ranking, else 4 when a row holds
+ * The version rows are written in: 6 when a question keeps tags, 5 when a question of `file` keeps its ranking, else 4 when a row holds
  * an audit, else 3 (the bytes of each older version are kept when nothing newer is written).
  */
 export function schemaVersionFor(rows: readonly Pick<BaselineRow, 'audit'>[], file: BaselineFile): number {
-  if (file.rankings !== undefined && Object.keys(file.rankings).length > 0) return BASELINE_SCHEMA_VERSION;
+  if (file.rankings !== undefined && Object.keys(file.rankings).length > 0)
+    return keepsTags(file.rankings) ? BASELINE_SCHEMA_VERSION : RANKINGS_SCHEMA_VERSION;
   return rows.some((row) => row.audit !== undefined) ? AUDITS_SCHEMA_VERSION : ROWS_ONLY_SCHEMA_VERSION;
 }
 
@@ -82,7 +89,9 @@ function formatRanking(ranking: QuestionRanking): string {
     hit.grade === undefined ? JSON.stringify(hit.key) : `[${JSON.stringify(hit.key)}, ${JSON.stringify(hit.grade)}]`,
   );
   const text = ranking.text === undefined ? '' : `"text": ${JSON.stringify(ranking.text)}, `;
-  return `{${text}"top": [${top.join(', ')}]}`;
+  const tags =
+    ranking.tags === undefined ? '' : `, "tags": [${ranking.tags.map((tag) => JSON.stringify(tag)).join(', ')}]`;
+  return `{${text}"top": [${top.join(', ')}]${tags}}`;
 }
 
 /** Every sample of `file` as a row, in the file's order: by suite, then question, then measure. */
