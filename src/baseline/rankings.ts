@@ -113,6 +113,29 @@ export function changedRankings(
   return changed;
 }
 
+/**
+ * How many questions of `before` hold other tags in `after` (tags added, changed or removed): an update
+ * records them, though a changed tag is neither a regression nor a difference that makes the file out of date.
+ */
+export function changedTags(before: BaselineFile | undefined, after: BaselineFile): number {
+  if (before === undefined || (before.rankings === undefined && after.rankings === undefined)) return 0;
+  const tagsOf = (file: BaselineFile, suiteKey: string, id: string): string => {
+    const suite = file.rankings === undefined ? undefined : own(file.rankings, suiteKey);
+    const ranking = suite === undefined ? undefined : own(suite, id);
+    return JSON.stringify(ranking?.tags ?? []);
+  };
+  let changed = 0;
+  for (const [suiteKey, measures] of Object.entries(after.suites)) {
+    const previous = own(before.suites, suiteKey);
+    if (previous === undefined) continue;
+    const ids = new Set(Object.values(measures).flatMap((samples) => Object.keys(samples)));
+    const previousIds = new Set(Object.values(previous).flatMap((samples) => Object.keys(samples)));
+    for (const id of ids)
+      if (previousIds.has(id) && tagsOf(before, suiteKey, id) !== tagsOf(after, suiteKey, id)) changed++;
+  }
+  return changed;
+}
+
 function withoutTags(ranking: QuestionRanking): QuestionRanking {
   const { tags: _tags, ...rest } = ranking;
   return rest;
