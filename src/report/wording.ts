@@ -106,6 +106,8 @@ export function actionFor(
     return finding.accept === 'prune'
       ? 'this run removes it from the baseline: commit the file'
       : 'this run writes it into the baseline: commit the file';
+  if (finding.kind === 'tag-regression' && !finding.fails && clear === 'update')
+    return `shown, not gating (${code('failOnTagRegression')} is off); if intended, run ${code(commands.update)} and commit`;
   if (clear === 'suite') return `re-record the suite with ${code(findingCommand(finding, commands))} and commit`;
   if (clear !== 'run') return `run ${code(commands[clear])} and commit`;
   const partial = `or set ${code(PARTIAL_SWITCH)} on a job that runs a deliberate subset`;
