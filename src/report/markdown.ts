@@ -145,7 +145,7 @@ function tagTable(summary: RunSummary, maxRows: number): string[] {
   for (const row of summary.tags.slice(0, maxRows)) {
     const p = row.comparison?.adjustedP;
     lines.push(
-      `| ${MARKER[row.status]} | ${escapeText(row.tag)} | ${escapeText(row.measure)} | ${row.count} (${row.suites}) | ${formatValue(row.mean)} | ${row.baseline === undefined ? '—' : formatValue(row.baseline.mean)} | ${row.delta === undefined ? '—' : formatDelta(row.delta)} |` +
+      `| ${MARKER[row.status]} | ${escapeText(row.tag)} | ${escapeText(row.measure)} | ${row.count} (${row.suites}) | ${formatValue(row.mean)} | ${row.baseline === undefined ? '—' : formatValue(row.baseline.mean)} | ${row.delta === undefined ? '—' : formatDelta(row.delta, '−')} |` +
         (withP ? ` ${p === undefined ? '—' : formatP(p)} |` : ''),
     );
   }

@@ -99,7 +99,7 @@ describe.each(['vitest', 'jest'] as const)('a tag whose questions fell with %s',
         ['parcels', 'unchanged', 9, 1, 1],
       ]);
       expect(readFileSync(project.path('rag-report.md'), 'utf8')).toContain(
-        '| ▼ | billing | recall@3 | 2 (2) | 0.000 | 1.000 | -1.000 |',
+        '| ▼ | billing | recall@3 | 2 (2) | 0.000 | 1.000 | −1.000 |',
       );
       expect(readFileSync(project.path('rag-report.html'), 'utf8')).toContain('<section id="tags"><h2>Tags</h2>');
     }

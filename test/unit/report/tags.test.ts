@@ -160,7 +160,7 @@ describe('per-tag rows', () => {
     expect(renderConsole(summary, { color: false })).toContain(line);
     const markdown = renderMarkdown(summary);
     expect(markdown).toContain(line);
-    expect(markdown).toContain('| ▼ | billing | recall@5 | 4 (2) | 0.713 | 0.933 | -0.317 |');
+    expect(markdown).toContain('| ▼ | billing | recall@5 | 4 (2) | 0.713 | 0.933 | −0.317 |');
     const json = renderJson(summary);
     expect(json.settings.failOnTagRegression).toBe(false);
     expect(json.tags.map((row) => [row.tag, row.status, row.count, row.suites])).toEqual([
