@@ -103,6 +103,26 @@ describe('the tags option', () => {
     expect(recorded(untagged).map((sample) => sample.tags)).toEqual([undefined, undefined]);
   });
 
+  it('the answer checks take it too: faithfulness and a judge record the tags with their score', async () => {
+    const task = fakeTest();
+    const answer = 'Refunds take five days.';
+    matchers.toBeFaithfulTo.call({ task }, answer, [answer], { queryId: 'q1', tags: ['billing'] });
+    const judge = { name: 'rubric', judge: async () => ({ score: 1, reason: 'fine' }) };
+    await matchers.toPassJudge.call({ task }, answer, judge, {
+      question: 'How long do refunds take?',
+      min: 0.5,
+      queryId: 'q1',
+      tags: ['billing', 'eu'],
+    });
+    expect(recorded(task).map((sample) => [sample.measure, sample.tags])).toEqual([
+      ['faithfulness', ['billing']],
+      ['judge:rubric', ['billing', 'eu']],
+    ]);
+    expect(() => matchers.toBeFaithfulTo.call({ task }, answer, [answer], { tags: [''] })).toThrow(
+      /"options\.tags\[0\]" must be a non-empty string/,
+    );
+  });
+
   it('anything but a list of non-empty strings is a usage error naming the option', () => {
     const task = fakeTest();
     expect(() => matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { tags: 'billing' as never })).toThrow(
