@@ -54,7 +54,13 @@ export function summarizeTags(rows: readonly SummaryRow[], settings: ResolvedSum
 
 function tagRowOf(tag: string, measure: string, units: readonly TagUnit[], settings: ResolvedSummaryOptions): TagRow {
   const values = units.map((unit) => unit.after);
-  const { mean, ...interval } = intervalOf(values, Math.min(...values), Math.max(...values), settings);
+  let min = Infinity;
+  let max = -Infinity;
+  for (const value of values) {
+    if (value < min) min = value;
+    if (value > max) max = value;
+  }
+  const { mean, ...interval } = intervalOf(values, min, max, settings);
   const row: TagRow = {
     tag,
     measure,
