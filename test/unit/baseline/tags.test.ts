@@ -7,6 +7,7 @@ import { parseBaseline } from '../../../src/baseline/file/read.js';
 import { formatBaseline } from '../../../src/baseline/file/write.js';
 import { changedRankings, changedTags } from '../../../src/baseline/rankings.js';
 import { baselineFromRun, describeUpdate, mergeBaseline } from '../../../src/baseline/store.js';
+import { formatMergedBaseline, mergeBaselineVersions } from '../../../src/baseline/three-way.js';
 import type { CollectedRun, CollectedSample } from '../../../src/recording/collected.js';
 import { summarize } from '../../../src/report/summary.js';
 
@@ -112,6 +113,20 @@ describe('baseline schema 6: question tags', () => {
     expect(
       describeUpdate({ ...merged, path: 'rag-baseline.json', written: true, rankingsChanged: 0, tagsChanged: 1 }),
     ).toBe('Updated rag-baseline.json: the tags of 1 question recorded.');
+  });
+
+  it("the merge driver takes a question's tags from the side that changed them, beside the other side's values", () => {
+    const base = parseBaseline(TAGGED, 'rag-baseline.json');
+    const ours = parseBaseline(TAGGED.replace('"tags": ["billing", "eu"]', '"tags": ["eu"]'), 'rag-baseline.json');
+    const theirs = parseBaseline(TAGGED.replace('"q3", "recall@5", 0]', '"q3", "recall@5", 0.5]'), 'rag-baseline.json');
+    const merge = mergeBaselineVersions(base, ours, theirs);
+    expect(merge.conflicts).toEqual([]);
+    expect(formatMergedBaseline(merge, () => 'unused')).toBe(
+      TAGGED.replace('"tags": ["billing", "eu"]', '"tags": ["eu"]').replace(
+        '"q3", "recall@5", 0]',
+        '"q3", "recall@5", 0.5]',
+      ),
+    );
   });
 
   it('a changed tag is not a finding: a strict run whose values held passes', () => {
