@@ -9,7 +9,7 @@ import { answerCall, checkAnswer, quote, recordScore } from './support/answer.js
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
 import { MAX_ROWS } from './support/format.js';
 import { hintOf } from './support/hint.js';
-import { checkOptions, checkQueryId } from './support/options.js';
+import { checkOptions, checkQueryId, checkTags } from './support/options.js';
 import { checkThreshold, describeRequirement } from './support/threshold.js';
 import { usageError, withUsageErrors } from './support/usage-error.js';
 
@@ -26,6 +26,8 @@ export interface FaithfulnessMatcherOptions extends FaithfulnessOptions {
   min?: number;
   /** Groups the recorded sample under this question in reports and baselines. */
   queryId?: string;
+  /** The question's tags (`['billing']`): reports give per-tag rows across suites. */
+  tags?: readonly string[];
 }
 
 function termCount(sentence: SentenceSupport): string {
@@ -52,9 +54,15 @@ export function toBeFaithfulTo(
 ): MatcherResult {
   const call = answerCall(this, NAME, ARGS);
   const answer = checkAnswer(call, received);
-  const { min: rawMin, queryId: rawQueryId, ...coreOptions } = checkOptions<FaithfulnessMatcherOptions>(call, options);
+  const {
+    min: rawMin,
+    queryId: rawQueryId,
+    tags: rawTags,
+    ...coreOptions
+  } = checkOptions<FaithfulnessMatcherOptions>(call, options);
   const min = rawMin === undefined ? DEFAULT_FAITHFULNESS_MIN : checkThreshold(call, rawMin, 'options.min');
   const queryId = checkQueryId(call, rawQueryId);
+  const tags = checkTags(call, rawTags);
   const result = withUsageErrors(call, () => faithfulness(answer, contexts, coreOptions));
   if (result.sentenceCount === 0) {
     throw usageError(
@@ -65,7 +73,7 @@ export function toBeFaithfulTo(
     );
   }
 
-  const pass = recordScore(this, 'faithfulness', result.score, min, queryId);
+  const pass = recordScore(this, 'faithfulness', result.score, min, queryId, tags);
 
   const message = () => {
     const utils = utilsOf(this);

@@ -15,7 +15,7 @@ import { formatNumber } from '../src/core/present.js';
 import { formatAlignmentDiagnosis, formatMissing, formatRanking } from './support/format.js';
 import { hintOf, matcherCall, type MatcherCall } from './support/hint.js';
 import { checkHits, evaluateForMatcher, type MatcherOptions } from './support/hits.js';
-import { checkOptions, checkQueryId } from './support/options.js';
+import { checkOptions, checkQueryId, checkTags } from './support/options.js';
 import { checkThreshold, meetsThreshold } from './support/threshold.js';
 import { usageError, withUsageErrors } from './support/usage-error.js';
 
@@ -70,7 +70,7 @@ export function toMeetRetrievalTargets(
   // Validates options and annotations exactly as the single-measure matchers do, and measures the
   // question's declared measures (when due) in the same pass.
   const queryId = checkQueryId(call, checked.queryId);
-  const recorder = questionRecorder(this, queryId);
+  const recorder = questionRecorder(this, queryId, checkTags(call, checked.tags));
   const { declared, audit } = evaluateForMatcher(
     call,
     hits,
@@ -80,7 +80,7 @@ export function toMeetRetrievalTargets(
     recorder.plan,
     recorder.recordsValues([...parsed.keys()]),
   );
-  const { queryId: _queryId, ...coreOptions } = checked;
+  const { queryId: _queryId, tags: _tags, ...coreOptions } = checked;
   const targetList = [...parsed.values()];
   const values = evaluateMeasures(
     hits,

@@ -6,7 +6,7 @@ import { formatNumber, plural } from '../src/core/present.js';
 import { answerCall, checkAnswer, quote, recordScore } from './support/answer.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './support/context.js';
 import { hintOf, type MatcherCall } from './support/hint.js';
-import { checkOptions, checkQueryId } from './support/options.js';
+import { checkOptions, checkQueryId, checkTags } from './support/options.js';
 import { checkThreshold, describeRequirement } from './support/threshold.js';
 import { argumentError, usageError, withUsageErrors } from './support/usage-error.js';
 
@@ -22,6 +22,8 @@ export interface PassJudgeOptions {
   min: number;
   /** Groups the recorded sample under this question in reports and baselines. */
   queryId?: string;
+  /** The question's tags (`['billing']`): reports give per-tag rows across suites. */
+  tags?: readonly string[];
 }
 
 function checkJudge(call: MatcherCall, judge: unknown): RagJudge {
@@ -110,6 +112,7 @@ export function toPassJudge(
   const question = checkQuestion(call, checked.question);
   const min = checkThreshold(call, checked.min, 'options.min');
   const queryId = checkQueryId(call, checked.queryId);
+  const tags = checkTags(call, checked.tags);
   const contexts = readContexts(call, checked.contexts);
   const judgeName = checkedJudge.name;
 
@@ -121,7 +124,7 @@ export function toPassJudge(
       throw judgeFailure(call, judgeName, error);
     }
     const measure = `judge:${judgeName}`;
-    const pass = recordScore(this, measure, grade.score, min, queryId);
+    const pass = recordScore(this, measure, grade.score, min, queryId, tags);
     const message = () => {
       const utils = utilsOf(this);
       const negated = this.isNot === true;

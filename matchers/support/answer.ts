@@ -37,7 +37,7 @@ export function checkAnswer(call: MatcherCall, received: unknown): string {
 
 /**
  * Records a scored answer check exactly as the retrieval matchers record theirs: `pass` is the
- * assertion's outcome after `.not`, `negated` marks a `.not` assertion.
+ * assertion's outcome after `.not`, `negated` marks a `.not` assertion; `tags` (checked) are the question's.
  */
 export function recordScore(
   context: MatcherContext,
@@ -45,6 +45,7 @@ export function recordScore(
   value: number,
   min: number,
   queryId: string | undefined,
+  tags?: readonly string[],
 ): boolean {
   const pass = meetsThreshold(value, min);
   const negated = context.isNot === true;
@@ -56,6 +57,7 @@ export function recordScore(
       pass: pass !== negated,
       ...(negated ? { negated } : {}),
       ...(queryId === undefined ? {} : { queryId }),
+      ...(tags === undefined ? {} : { tags: [...tags] }),
     },
     context,
   );

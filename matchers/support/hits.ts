@@ -18,6 +18,8 @@ import { usageError, withUsageErrors } from './usage-error.js';
 export interface MatcherOptions extends Omit<EvaluateOptions, 'k'> {
   /** Groups the recorded sample under this question in reports and baselines. */
   queryId?: string;
+  /** The question's tags (`['billing']`): reports give per-tag rows across suites. */
+  tags?: readonly string[];
 }
 
 export interface CutoffMatcherOptions extends MatcherOptions {
@@ -43,18 +45,20 @@ export function checkHits(call: MatcherCall, received: unknown): readonly Hit[] 
 }
 
 /**
- * True when `options` holds nothing for the core: no own key but `queryId` (the matcher's) and `k`
+ * True when `options` holds nothing for the core: no own key but `queryId` and `tags` (the matcher's) and `k`
  * (given to the core separately). The usual per-question call, which then needs no options object.
  */
 function holdsNoCoreOption(options: object): boolean {
-  for (const name in options) if (name !== 'queryId' && name !== 'k' && Object.hasOwn(options, name)) return false;
+  for (const name in options)
+    if (name !== 'queryId' && name !== 'tags' && name !== 'k' && Object.hasOwn(options, name)) return false;
   return true;
 }
 
 /**
- * Splits the matcher's own options from the core's (`options.queryId` the caller has checked with
- * checkQueryId), then evaluates; core errors become usage errors. With `plan` (the declared measures
- * due for the question), measures them too, and when `audited` audits the judgments, in the same pass.
+ * Splits the matcher's own options from the core's (`options.queryId` and `options.tags` the caller has
+ * checked with checkQueryId and checkTags), then evaluates; core errors become usage errors. With `plan`
+ * (the declared measures due for the question), measures them too, and when `audited` audits the
+ * judgments, in the same pass.
  */
 export function evaluateForMatcher(
   call: MatcherCall,
@@ -71,7 +75,7 @@ export function evaluateForMatcher(
 } {
   let coreOptions: number | EvaluateOptions | undefined = k;
   if (!holdsNoCoreOption(options)) {
-    const { queryId: _queryId, ...rest } = options;
+    const { queryId: _queryId, tags: _tags, ...rest } = options;
     coreOptions = { ...rest, k };
   }
   const {

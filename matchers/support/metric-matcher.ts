@@ -9,7 +9,7 @@ import { hintOf, matcherCall, type MatcherCall } from './hint.js';
 import { checkHits, evaluateForMatcher, type CutoffMatcherOptions } from './hits.js';
 import { checkCutoff, checkOptionalCutoff } from './cutoff.js';
 import { checkCutoffNotSwapped, checkHitsNotSwapped } from './swap-hints.js';
-import { checkOptions, checkQueryId } from './options.js';
+import { checkOptions, checkQueryId, checkTags } from './options.js';
 import { checkThreshold, describeRequirement, meetsThreshold } from './threshold.js';
 
 /** What distinguishes one metric matcher from another; the rest is shared. */
@@ -60,7 +60,7 @@ export function runMetricMatcher(
   const options = checkOptions<CutoffMatcherOptions>(call, args.options);
   // The declared measures due for this question are measured in the pass that measures the matcher's own.
   const queryId = checkQueryId(call, options.queryId);
-  const recorder = questionRecorder(context, queryId);
+  const recorder = questionRecorder(context, queryId, checkTags(call, options.tags));
   const measure = measureName(spec, args.k);
   // The judgments' audit too, when a value is recorded: one judging of the hits for all of it.
   const { evaluation, declared, audit } = evaluateForMatcher(
@@ -83,7 +83,7 @@ export function runMetricMatcher(
   sample.pass = pass !== negated;
   if (negated) sample.negated = true;
   if (queryId !== undefined) sample.queryId = queryId;
-  const { queryId: _queryId, ...coreOptions } = options;
+  const { queryId: _queryId, tags: _tags, ...coreOptions } = options;
   recorder.record(
     declared,
     [sample],

@@ -27,3 +27,23 @@ export function checkQueryId(call: MatcherCall, queryId: unknown): string | unde
   }
   return queryId;
 }
+
+/**
+ * `options.tags`, the question's tags (`['billing']`): a list of non-empty strings, or left out. Returned
+ * sorted, each once; undefined when left out or empty.
+ */
+export function checkTags(call: MatcherCall, tags: unknown): string[] | undefined {
+  if (tags === undefined) return undefined;
+  if (!Array.isArray(tags))
+    throw argumentError(call, 'options.tags', "must be a list of strings such as ['billing']", tags, 'tags');
+  const bad = tags.findIndex((tag) => typeof tag !== 'string' || tag.trim() === '');
+  if (bad !== -1)
+    throw argumentError(
+      call,
+      `options.tags[${bad}]`,
+      'must be a non-empty string (a tag such as "billing")',
+      tags[bad],
+      `tags[${bad}]`,
+    );
+  return tags.length === 0 ? undefined : [...new Set(tags as string[])].sort();
+}

@@ -2,9 +2,9 @@
 // run's samples, and carried through an update so the baseline always holds main's last ranking.
 
 import { latencyStatistics } from '../core/latency.js';
-import { sampleIdOf, suiteIdentityOf, suiteKeyOf, type CollectedCost } from '../recording/collected.js';
+import { mergeTags, sampleIdOf, suiteIdentityOf, suiteKeyOf, type CollectedCost } from '../recording/collected.js';
 import { MAX_TOP_HITS } from '../recording/sample.js';
-import { createRecord, own, type BaselineFile, type BaselineLatency } from './file/types.js';
+import { createRecord, own, type BaselineFile, type BaselineLatency, type QuestionRanking } from './file/types.js';
 import type { GroupedRun } from './group.js';
 
 /** What the baseline keeps of each question's ranking (schema version 5). */
@@ -34,26 +34,36 @@ export function rankingsOfRun(
   if (typeof texts !== 'boolean')
     throw new TypeError(`options.questionTexts must be true or false, got ${String(texts as unknown)}.`);
   let rankings: BaselineFile['rankings'];
-  for (const cost of costs) {
-    const suite = ((rankings ??= createRecord())[suiteKeyOf(suiteIdentityOf(cost))] ??= createRecord());
-    const id = sampleIdOf(cost);
-    const ranking = (suite[id] ??= texts ? { text: cost.test, top: [] } : { top: [] });
-    ranking.calls = { ...cost.cost.calls };
-  }
-  if (depth === 0 && !texts) return rankings;
+  // Rankings made only to hold tags so far (a later sample of the question may bring its top hits).
+  const tagsOnly = new Set<QuestionRanking>();
   for (const [key, measures] of grouped.suites) {
     for (const row of measures.values()) {
       row.ids.forEach((id, index) => {
         const source = row.sources[index]!;
-        if (source.topHits === undefined) return;
+        const keepsRanking = source.topHits !== undefined && (depth > 0 || texts);
+        if (!keepsRanking && source.tags === undefined) return;
         const suite = ((rankings ??= createRecord())[key] ??= createRecord());
-        const timed = own(suite, id);
-        if (timed !== undefined && (timed.top.length > 0 || timed.calls === undefined)) return;
-        const top = source.topHits.slice(0, depth);
-        suite[id] = texts ? { text: source.test, top } : { top };
-        if (timed?.calls !== undefined) suite[id].calls = timed.calls;
+        let ranking = own(suite, id);
+        if (keepsRanking && (ranking === undefined || tagsOnly.has(ranking))) {
+          const top = source.topHits!.slice(0, depth);
+          const tags = ranking?.tags;
+          ranking = { ...(texts ? { text: source.test } : {}), top, ...(tags !== undefined ? { tags } : {}) };
+          suite[id] = ranking;
+        } else if (ranking === undefined) {
+          ranking = { top: [] };
+          tagsOnly.add(ranking);
+          suite[id] = ranking;
+        }
+        // A question's tags are those of all its samples, whatever their measure.
+        const tags = mergeTags(ranking.tags, source.tags);
+        if (tags !== undefined) ranking.tags = tags;
       });
     }
+  }
+  for (const cost of costs) {
+    const suite = ((rankings ??= createRecord())[suiteKeyOf(suiteIdentityOf(cost))] ??= createRecord());
+    const ranking = (suite[sampleIdOf(cost)] ??= texts ? { text: cost.test, top: [] } : { top: [] });
+    ranking.calls = { ...cost.cost.calls };
   }
   return rankings;
 }
@@ -107,7 +117,8 @@ export function changedRankings(
     for (const [id, ranking] of Object.entries(after.rankings![suiteKey]!)) {
       const old = own(previous, id);
       if (old === undefined || questions.has(JSON.stringify([suiteKey, id]))) continue;
-      if (JSON.stringify(old) !== JSON.stringify(ranking)) changed++;
+      // Tags are not measured: a question retagged while its ranking held is not a changed ranking.
+      if (JSON.stringify(withoutTags(old)) !== JSON.stringify(withoutTags(ranking))) changed++;
     }
   }
   return changed;
@@ -155,4 +166,33 @@ export function withLatency(
     }
   }
   return merged;
+}
+
+/**
+ * How many questions of `before` hold other tags in `after` (tags added, changed or removed): an update
+ * records them, though a changed tag is neither a regression nor a difference that makes the file out of date.
+ */
+export function changedTags(before: BaselineFile | undefined, after: BaselineFile): number {
+  if (before === undefined || (before.rankings === undefined && after.rankings === undefined)) return 0;
+  const tagsOf = (file: BaselineFile, suiteKey: string, id: string): string => {
+    const suite = file.rankings === undefined ? undefined : own(file.rankings, suiteKey);
+    const ranking = suite === undefined ? undefined : own(suite, id);
+    return JSON.stringify(ranking?.tags ?? []);
+  };
+  let changed = 0;
+  for (const [suiteKey, measures] of Object.entries(after.suites)) {
+    const previous = own(before.suites, suiteKey);
+    if (previous === undefined) continue;
+    const ids = new Set(Object.values(measures).flatMap((samples) => Object.keys(samples)));
+    const previousIds = new Set(Object.values(previous).flatMap((samples) => Object.keys(samples)));
+    for (const id of ids)
+      if (previousIds.has(id) && tagsOf(before, suiteKey, id) !== tagsOf(after, suiteKey, id)) changed++;
+  }
+  return changed;
+}
+
+/** A ranking without what is not ranked: its tags and its calls. */
+function withoutTags(ranking: QuestionRanking): QuestionRanking {
+  const { tags: _tags, calls: _calls, ...rest } = ranking;
+  return rest;
 }

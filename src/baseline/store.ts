@@ -11,6 +11,7 @@ import { NOT_JUDGED_REASONS, type NotJudgedReason } from '../recording/outcomes.
 import { groupRun } from './group.js';
 import {
   changedRankings,
+  changedTags,
   latencyOfRun,
   rankingsOfRun,
   withLatency,
@@ -177,6 +178,8 @@ export interface UpdateBaselineResult extends MergeResult {
   previous: BaselineFile | undefined;
   /** Questions whose stored ranking (text and top keys, schema 5) this update wrote anew. */
   rankingsChanged?: number;
+  /** Questions of the previous baseline whose tags this update changed (they gate nothing; counted apart). */
+  tagsChanged?: number;
 }
 
 /**
@@ -237,7 +240,12 @@ async function readApplyWrite(
     latencyOfRun(costs),
   );
   const valueChanges = [...result.added, ...result.updated, ...result.relabelled];
-  const applied = { ...result, file, rankingsChanged: changedRankings(previous, file, valueChanges) };
+  const applied = {
+    ...result,
+    file,
+    rankingsChanged: changedRankings(previous, file, valueChanges),
+    tagsChanged: changedTags(previous, file),
+  };
   const text = formatBaseline(applied.file);
   const written = text !== existingText;
   if (written) await writeFileAtomic(path, text);
@@ -293,7 +301,9 @@ function describeNotJudged(entries: readonly (BaselineEntryRef & { reason: NotJu
  */
 export function describeUpdate(
   result: Pick<UpdateBaselineResult, 'path' | 'written' | 'counts' | 'obsolete' | 'pruned'> &
-    Partial<Pick<UpdateBaselineResult, 'renamed' | 'notJudged' | 'refused' | 'file' | 'rankingsChanged'>>,
+    Partial<
+      Pick<UpdateBaselineResult, 'renamed' | 'notJudged' | 'refused' | 'file' | 'rankingsChanged' | 'tagsChanged'>
+    >,
 ): string {
   if (result.refused !== undefined) return `Did not update ${result.path}: ${result.refused}.`;
   const { addedSamples, updatedSamples, relabelledSamples, obsoleteSamples } = result.counts;
@@ -313,6 +323,8 @@ export function describeUpdate(
   // Rankings explain moves and gate nothing: counted apart, after the values.
   const rankings = result.rankingsChanged ?? 0;
   if (rankings > 0) parts.push(`the ranking${rankings === 1 ? '' : 's'} of ${plural(rankings, 'question')} recorded`);
+  const tags = result.tagsChanged ?? 0;
+  if (tags > 0) parts.push(`the tags of ${plural(tags, 'question')} recorded`);
   const head = result.written ? `Updated ${result.path}` : `${result.path} is up to date`;
   let line = parts.length > 0 ? `${head}: ${parts.join(', ')}` : head;
   if (result.pruned && result.file !== undefined && Object.keys(result.file.suites).length === 0)

@@ -13,6 +13,8 @@ export {
   type RowInterval,
   type RowComparison,
   type SampleChange,
+  type TagRow,
+  type TagChange,
 } from '../report/summary.js';
 export { renderConsole, type ConsoleRenderOptions } from '../report/console.js';
 export { renderMarkdown, type MarkdownRenderOptions } from '../report/markdown.js';
@@ -23,6 +25,7 @@ export {
   type JsonReport,
   type JsonReportRow,
   type JsonReportSample,
+  type JsonReportTagRow,
 } from '../report/json.js';
 export { writeReports, type WriteReportsOptions, type WrittenReports } from '../report/write.js';
 export {

@@ -37,6 +37,8 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   test: PairedTestName;
   failOnRegression: boolean;
   failOnNew: boolean;
+  /** A regressed tag fails the run. */
+  failOnTagRegression: boolean;
   /** The baseline must be up to date (default: CI). */
   strict: boolean;
   /** A deliberate subset (RAG_PARTIAL=1 or the option): questions not judged do not fail it. */
@@ -106,6 +108,7 @@ export function resolveReporterOptions(
     test: checked.test ?? 'sign',
     failOnRegression: checked.failOnRegression ?? true,
     failOnNew: checked.failOnNew ?? false,
+    failOnTagRegression: checked.failOnTagRegression ?? false,
     strict: checked.strict ?? mode.ci,
     partial: resolvePartial(context.env ?? process.env, checked.partial),
     ...reportFiles,
@@ -154,6 +157,7 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
     test: resolved.test,
     failOnRegression: updating ? false : resolved.failOnRegression,
     failOnNew: updating ? false : resolved.failOnNew,
+    failOnTagRegression: updating ? false : resolved.failOnTagRegression,
     strict: updating ? false : resolved.strict,
     updatingBaseline: updating,
     pruning: resolved.mode === 'prune',

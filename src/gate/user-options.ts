@@ -37,6 +37,11 @@ export interface RagReporterOptions extends MeasureDeclaration, ReportFileOption
   /** Fail the run when questions are missing from the baseline. Default false. */
   failOnNew?: boolean;
   /**
+   * Fail the run when a tag regresses: the questions carrying it, across suites, fell under the same rule
+   * as a suite (the matchers' `tags` option, Vitest's own test tags). Default false: tag rows are shown only.
+   */
+  failOnTagRegression?: boolean;
+  /**
    * The baseline must be up to date, as snapshots must be: a regression, an improvement not recorded, a
    * suite or question new to the baseline, a baseline suite or question that did not run although its
    * file ran, and a renamed suite each fail the run, with the command that accepts it. Default: true
@@ -124,6 +129,7 @@ const REPORTER_OPTIONS = {
   test: SHARED,
   failOnRegression: SHARED,
   failOnNew: SHARED,
+  failOnTagRegression: SHARED,
   strict: PER_SHARD,
   partial: PER_SHARD,
   ...(Object.fromEntries(Object.keys(REPORT_CATALOGUE).map((name) => [name, PER_SHARD])) as Record<
@@ -200,6 +206,7 @@ export function validateReporterOptions(options: unknown, source = DEFAULT_SOURC
   for (const name of [
     'failOnRegression',
     'failOnNew',
+    'failOnTagRegression',
     'strict',
     'partial',
     ...REPORT_SWITCH_OPTIONS,

@@ -141,6 +141,8 @@ export function cleanSample(value: unknown): MetricSample | undefined {
   if (typeof raw.threshold === 'number') sample.threshold = raw.threshold;
   if (raw.negated === true) sample.negated = true;
   if (typeof raw.queryId === 'string') sample.queryId = raw.queryId;
+  const tags = cleanTags(raw.tags);
+  if (tags !== undefined) sample.tags = tags;
   if (typeof raw.repeat === 'number' && Number.isInteger(raw.repeat) && raw.repeat > 0) sample.repeat = raw.repeat;
   if (raw.verdictOnly === true) sample.verdictOnly = true;
   if (raw.testQuestion === true) sample.testQuestion = true;
@@ -167,6 +169,20 @@ export function cleanSample(value: unknown): MetricSample | undefined {
   const topHits = cleanTopHits(raw.topHits);
   if (topHits !== undefined) sample.topHits = topHits;
   return sample;
+}
+
+/** Tags as recorded (a list of non-empty strings), sorted and each once; undefined when they are not that or none. */
+export function cleanTags(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  if (!value.every((tag) => typeof tag === 'string' && tag !== '')) return undefined;
+  return [...new Set(value as string[])].sort();
+}
+
+/** The union of two tag lists (either may be absent), sorted, each once; undefined when both are empty. */
+export function mergeTags(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] | undefined {
+  if (b === undefined || b.length === 0) return a === undefined || a.length === 0 ? undefined : [...a];
+  if (a === undefined || a.length === 0) return [...b];
+  return [...new Set([...a, ...b])].sort();
 }
 
 /** A sample's top hits as recorded (`[{ key, grade? }]`), or undefined when they are not that. */

@@ -199,6 +199,8 @@ interface QuestionRole {
   perQuestion: boolean;
   /** The samples say that their queryId is the test's question (collectors give it to earlier samples without one). */
   marked: boolean;
+  /** The question's tags (the matcher's `tags` option, checked), given to every sample the call records. */
+  tags?: readonly string[];
 }
 
 /**
@@ -259,6 +261,8 @@ export class QuestionRecorder {
     const line = recording ? this.callLine() : undefined;
     const lineFile = line === undefined ? undefined : this.role.test?.lineFile;
     if (line !== undefined) for (const sample of own) placeSample(sample, line, lineFile);
+    const tags = this.role.tags;
+    if (tags !== undefined) for (const sample of own) sample.tags = [...tags];
     if (this.questions === undefined) {
       this.noteExplicit(own.map((sample) => sample.measure));
       for (const sample of own) recordSample(prepare(sample), context);
@@ -284,6 +288,7 @@ export class QuestionRecorder {
         if (queryId !== undefined) sample.queryId = queryId;
         if (this.role.marked) sample.testQuestion = true;
         if (line !== undefined) placeSample(sample, line, lineFile);
+        if (tags !== undefined) sample.tags = [...tags];
         recordSample(prepare(sample), context);
         recorded.add(measure);
       }
@@ -440,11 +445,20 @@ function withAudit(sample: MetricSample, audit: JudgmentAudit | undefined): Metr
  * per-question matchers gave; a queryId given after matchers without one recorded becomes the test's
  * question for them too (the samples are marked, and the collectors apply it: applyTestQuestion).
  */
-export function questionRecorder(context: RecordingContext, queryId: string | undefined): QuestionRecorder {
-  return recorderFor(context, queryId, true);
+export function questionRecorder(
+  context: RecordingContext,
+  queryId: string | undefined,
+  tags?: readonly string[],
+): QuestionRecorder {
+  return recorderFor(context, queryId, true, tags);
 }
 
-function recorderFor(context: RecordingContext, given: string | undefined, perQuestion: boolean): QuestionRecorder {
+function recorderFor(
+  context: RecordingContext,
+  given: string | undefined,
+  perQuestion: boolean,
+  tags?: readonly string[],
+): QuestionRecorder {
   const declaration = publishedDeclaration();
   const place = perQuestion || declaration !== undefined ? placeOf(context) : undefined;
   const test = place === undefined ? undefined : recordingOf(place);
@@ -462,7 +476,7 @@ function recorderFor(context: RecordingContext, given: string | undefined, perQu
     }
     marked = queryId !== undefined && queryId === test.question && test.anonymousRecorded;
   }
-  const role: QuestionRole = { test, perQuestion, marked };
+  const role: QuestionRole = { test, perQuestion, marked, ...(tags !== undefined ? { tags } : {}) };
   const declared = declaration === undefined ? [] : declaredFor(declaration, place);
   if (declared.length === 0 || test === undefined)
     return new QuestionRecorder(context, queryId, undefined, declared, undefined, role);

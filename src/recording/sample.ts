@@ -22,6 +22,11 @@ export interface MetricSample {
   /** The question this sample belongs to (`options.queryId`); else the test name identifies it. */
   queryId?: string;
   /**
+   * The question's tags (the matchers' `tags` option; in Vitest also the test's own `tags` and `meta.tags`,
+   * which the collector adds): sorted, each once. Reports give per-tag rows across suites.
+   */
+  tags?: string[];
+  /**
    * Vitest's `repeats`: which repeat of its test recorded it (1 for the first repeat; absent on the
    * test's first run). Samples of one question from several runs are one question with several values.
    */

@@ -17,17 +17,21 @@ type FindingFailRule =
   | 'calls'
   /** Always (but while updating): an explicit latency budget the suite went over. */
   | 'budget'
+  /** failOnTagRegression (default false). */
+  | 'tag'
   /** Never: shown, not failing (a kind no rule of the gate judges yet). */
   | 'never';
 
 /**
- * Where a report lists a finding, in this order: the means that fell; what an update would change beyond
+ * Where a report lists a finding, in this order: the means that fell; the tags whose questions fell across
+ * suites; what an update would change beyond
  * tolerance; questions or suites new to the baseline or gone from it; baseline questions this run did not
  * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held;
  * what retrieval cost (latency over a budget, calls per question that changed).
  */
 export const FINDING_SECTIONS = [
   'regressions',
+  'tags',
   'changes',
   'new-or-gone',
   'not-judged',
@@ -85,6 +89,8 @@ export const FINDING_KINDS = {
   calls:               { section: 'cost',        accept: 'update', fails: 'calls', valueMove: false, perSuite: false, unit: 'questions' },
   // A suite over its explicit latency budget (≥ 20 timed questions); latency never gates against the baseline.
   latency:             { section: 'cost',        accept: 'run', fails: 'budget', valueMove: false, perSuite: true, unit: 'suite' },
+  // A tag × measure whose questions, across suites, fell under the gate's rule (src/report/tags.ts).
+  'tag-regression':    { section: 'tags',        accept: 'update', fails: 'tag', valueMove: true, perSuite: false, unit: 'row' },
 } as const satisfies Record<string, FindingKindSpec>;
 
 type FindingKind = keyof typeof FINDING_KINDS;
@@ -147,6 +153,11 @@ export interface GateFinding {
   /** Latency: the suite's statistics over budget, each with its value and budget in milliseconds, and the timed questions. */
   overBudget?: { statistic: 'p50' | 'p95' | 'max'; value: number; budget: number }[];
   timed?: number;
+  /** Tag regression: the tag (`suite` and `suiteKey` are ''; `questions` are `suite › id`). */
+  tag?: string;
+  /** Tag regression: how many of the tag's questions were compared, in how many suites. */
+  shared?: number;
+  suites?: number;
   /** What accepts it: see FindingKindSpec.accept. */
   accept: 'update' | 'prune' | 'run' | 'suite';
   /** True when it fails the run under the current settings. */

@@ -9,7 +9,7 @@ import { own, type BaselineFile } from '../baseline/file/types.js';
 import { parseSuiteKey } from '../recording/collected.js';
 import { FINDING_KINDS, type GateFinding } from './finding-kinds.js';
 import { findingFails } from './verdict.js';
-import type { MissingRow, NotJudgedGroup, ResolvedSummaryOptions, SummaryRow } from './summary-model.js';
+import type { MissingRow, NotJudgedGroup, ResolvedSummaryOptions, SummaryRow, TagRow } from './summary-model.js';
 
 export { type GateFinding } from './finding-kinds.js';
 
@@ -66,6 +66,29 @@ export function collectFindings(sources: FindingSources, settings: ResolvedSumma
     );
   }
   return findings;
+}
+
+/** A finding for each regressed tag row: its questions that got worse, as `suite › id`. */
+export function tagFindings(tags: readonly TagRow[], settings: ResolvedSummaryOptions): GateFinding[] {
+  return tags
+    .filter((row) => row.status === 'regressed')
+    .map((row) =>
+      findingOf(
+        {
+          kind: 'tag-regression',
+          suite: '',
+          suiteKey: '',
+          tag: row.tag,
+          measure: row.measure,
+          before: row.comparison!.meanBefore,
+          after: row.comparison!.meanAfter,
+          shared: row.comparison!.shared,
+          suites: row.suites,
+          questions: row.worse.map((change) => `${change.suite} › ${change.sampleId}`),
+        },
+        settings,
+      ),
+    );
 }
 
 /** The findings of one suite this run produced: rename or newness, moved means, new and missing questions. */

@@ -14,6 +14,7 @@ import type {
   SampleChange,
   SummaryRow,
 } from './summary.js';
+import type { TagChange, TagRow } from './summary-model.js';
 import type { Verdict } from './verdict.js';
 import type { QuestionEvidence } from './evidence.js';
 import type { SuiteCost } from './costs.js';
@@ -57,6 +58,8 @@ export interface JsonReport {
   /** Test files that ran in full (CollectedRun.files), or null when the runner did not say. */
   files: string[] | null;
   rows: JsonReportRow[];
+  /** Per-tag rows across suites (RunSummary.tags): one per tag × measure; [] when no question has a tag. */
+  tags: JsonReportTagRow[];
   missing: MissingRow[];
   /** Each timed suite's latency (ms, nearest-rank) and calls per question by kind; empty when nothing was timed. */
   costs: JsonReportCost[];
@@ -125,6 +128,24 @@ export type JsonReportCost = Omit<SuiteCost, 'budget' | 'baseline'> & {
   baseline: NonNullable<SuiteCost['baseline']> | null;
 };
 
+/** A tag × measure across suites: the unit is a suite × question whose question carries the tag. */
+export interface JsonReportTagRow {
+  tag: string;
+  measure: string;
+  status: RowStatus;
+  /** Suite × question units with the tag, and the suites they are in. */
+  count: number;
+  suites: number;
+  mean: number;
+  interval: JsonReportRow['interval'];
+  baseline: { mean: number; count: number } | null;
+  delta: number | null;
+  tolerance: number;
+  comparison: JsonReportRow['comparison'];
+  /** Units that got worse, largest drop first. */
+  worse: TagChange[];
+}
+
 export interface JsonReportSample {
   id: string;
   test: string;
@@ -140,6 +161,8 @@ export interface JsonReportSample {
   spread?: number;
   /** With `repeats`: whether they differ. */
   unstable?: boolean;
+  /** The question's tags, when the sample has any. */
+  tags?: string[];
 }
 
 /** The report object (see JsonReport). `run` supplies the list of files that ran; `acceptCommand` the update command (default for the runner). */
@@ -186,6 +209,7 @@ export function renderJson(
       test: settings.test,
       failOnRegression: settings.failOnRegression,
       failOnNew: settings.failOnNew,
+      failOnTagRegression: settings.failOnTagRegression,
       strict: settings.strict,
       partial: settings.partial,
       confidence: settings.confidence,
@@ -201,6 +225,7 @@ export function renderJson(
     warnings: [...summary.warnings],
     files: run?.files ? [...run.files] : null,
     rows: summary.rows.map(jsonRow),
+    tags: summary.tags.map(jsonTagRow),
     missing: summary.missing.map((row) => ({ ...row })),
     costs: (summary.costs ?? []).map((cost) => ({
       ...cost,
@@ -238,8 +263,54 @@ function copyVerdict(verdict: Verdict): Verdict {
   };
 }
 
+function jsonInterval(interval: SummaryRow['interval']): JsonReportRow['interval'] {
+  return {
+    lower: interval.lower,
+    upper: interval.upper,
+    method: interval.method,
+    confidence: interval.confidence,
+    resamples: interval.resamples ?? null,
+    seed: interval.seed ?? null,
+  };
+}
+
+function jsonComparison(comparison: SummaryRow['comparison']): JsonReportRow['comparison'] {
+  return comparison === undefined
+    ? null
+    : {
+        shared: comparison.shared,
+        wins: comparison.wins,
+        losses: comparison.losses,
+        ties: comparison.ties,
+        meanBefore: comparison.meanBefore,
+        meanAfter: comparison.meanAfter,
+        test: comparison.test,
+        p: comparison.p ?? null,
+        adjustedP: comparison.adjustedP ?? null,
+        method: comparison.method ?? null,
+        seed: comparison.seed ?? null,
+        resamples: comparison.resamples ?? null,
+      };
+}
+
+function jsonTagRow(row: TagRow): JsonReportTagRow {
+  return {
+    tag: row.tag,
+    measure: row.measure,
+    status: row.status,
+    count: row.count,
+    suites: row.suites,
+    mean: row.mean,
+    interval: jsonInterval(row.interval),
+    baseline: row.baseline === undefined ? null : { ...row.baseline },
+    delta: row.delta ?? null,
+    tolerance: row.tolerance,
+    comparison: jsonComparison(row.comparison),
+    worse: row.worse.map((change) => ({ ...change })),
+  };
+}
+
 function jsonRow(row: SummaryRow): JsonReportRow {
-  const comparison = row.comparison;
   return {
     suite: row.suite,
     suiteKey: row.suiteKey,
@@ -254,34 +325,11 @@ function jsonRow(row: SummaryRow): JsonReportRow {
     min: row.min,
     max: row.max,
     failures: row.failures,
-    interval: {
-      lower: row.interval.lower,
-      upper: row.interval.upper,
-      method: row.interval.method,
-      confidence: row.interval.confidence,
-      resamples: row.interval.resamples ?? null,
-      seed: row.interval.seed ?? null,
-    },
+    interval: jsonInterval(row.interval),
     baseline: row.baseline === undefined ? null : { ...row.baseline },
     delta: row.delta ?? null,
     tolerance: row.tolerance,
-    comparison:
-      comparison === undefined
-        ? null
-        : {
-            shared: comparison.shared,
-            wins: comparison.wins,
-            losses: comparison.losses,
-            ties: comparison.ties,
-            meanBefore: comparison.meanBefore,
-            meanAfter: comparison.meanAfter,
-            test: comparison.test,
-            p: comparison.p ?? null,
-            adjustedP: comparison.adjustedP ?? null,
-            method: comparison.method ?? null,
-            seed: comparison.seed ?? null,
-            resamples: comparison.resamples ?? null,
-          },
+    comparison: jsonComparison(row.comparison),
     worse: row.worse.map((change) => ({ ...change })),
     better: row.better.map((change) => ({ ...change })),
     ...(row.evidence === undefined ? {} : { evidence: { ...row.evidence } }),
@@ -305,6 +353,7 @@ function jsonRow(row: SummaryRow): JsonReportRow {
         sample.spread = spreadOf(runs);
         sample.unstable = isUnstable(runs);
       }
+      if (source.tags !== undefined) sample.tags = [...source.tags];
       return sample;
     }),
   };

@@ -109,6 +109,7 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
       ...costs.map((cost) => `- ${describeSuiteCost(cost, escapeText)}`),
       '',
     ]);
+  if (summary.tags.length > 0) text.add([...tagTable(summary, maxRows), '']);
 
   // The rows of the verdict's regressions, in its order.
   const regressed = (verdict.sections.find((section) => section.section === 'regressions')?.findings ?? [])
@@ -140,6 +141,29 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
     text.addList([`<details><summary>Questions that got worse (${total})</summary>`, ''], items, 0, ['</details>', '']);
   }
   return text.toString();
+}
+
+/**
+ * The tag rows (RunSummary.tags) under a heading of their own, collapsed when none regressed: one line per
+ * tag × measure, its questions across suites, mean, baseline, Δ and p, as the suite table shows them.
+ */
+function tagTable(summary: RunSummary, maxRows: number): string[] {
+  const withP = summary.settings.significance !== undefined;
+  const header = `| | tag | measure | n (suites) | mean | baseline | Δ |${withP ? ' p (Holm) |' : ''}`;
+  const lines = [header, `|---|---|---|---:|---:|---:|---:|${withP ? '---:|' : ''}`];
+  for (const row of summary.tags.slice(0, maxRows)) {
+    const p = row.comparison?.adjustedP;
+    lines.push(
+      `| ${MARKER[row.status]} | ${escapeText(row.tag)} | ${escapeText(row.measure)} | ${row.count} (${row.suites}) | ${formatValue(row.mean)} | ${row.baseline === undefined ? '—' : formatValue(row.baseline.mean)} | ${row.delta === undefined ? '—' : formatDelta(row.delta, '−')} |` +
+        (withP ? ` ${p === undefined ? '—' : formatP(p)} |` : ''),
+    );
+  }
+  if (summary.tags.length > maxRows) lines.push('', andMore(summary.tags.length - maxRows));
+  const regressed = summary.tags.filter((row) => row.status === 'regressed').length;
+  const title = `Tags across suites (${plural(summary.tags.length, 'row')}${regressed > 0 ? `, ${regressed} ▼` : ''})`;
+  return regressed > 0
+    ? [`**${title}**`, '', ...lines]
+    : [`<details><summary>${title}</summary>`, '', ...lines, '', '</details>'];
 }
 
 /** A changed question's evidence, collapsed under its line: its text and moves, then its rankings before → after. */

@@ -24,6 +24,8 @@ export interface SummaryOptions {
   failOnRegression?: boolean;
   /** Samples missing from the baseline fail the run. Default false. */
   failOnNew?: boolean;
+  /** A regressed tag row (RunSummary.tags) fails the run. Default false: tag rows are shown, not gating. */
+  failOnTagRegression?: boolean;
   /**
    * The baseline must be up to date (the reporters' default under CI): every finding — a regression, an
    * improvement not recorded, a suite or question new to the baseline, a baseline suite or question that
@@ -139,6 +141,41 @@ export interface SummaryRow {
   repeats?: (number[] | undefined)[];
 }
 
+/** A question of a tag row that got worse: its suite (display name), id, and values. */
+export interface TagChange {
+  suite: string;
+  sampleId: string;
+  before: number;
+  after: number;
+  /** after − before. */
+  delta: number;
+}
+
+/**
+ * One tag × measure across suites (src/report/tags.ts): the unit is a suite × question whose question
+ * carries the tag; compared with the baseline on the units it holds, under the gate's rule.
+ */
+export interface TagRow {
+  tag: string;
+  measure: string;
+  /** Suite × question units with the tag in this run. */
+  count: number;
+  /** Suites they are in. */
+  suites: number;
+  mean: number;
+  interval: RowInterval;
+  /** Mean and count of the paired units' baseline values. */
+  baseline?: { mean: number; count: number };
+  /** mean(after − before) over the paired units. */
+  delta?: number;
+  tolerance: number;
+  /** 'new' when no unit has a baseline value. */
+  status: RowStatus;
+  comparison?: RowComparison;
+  /** Units that got worse, largest drop first. */
+  worse: TagChange[];
+}
+
 /** The questions of a baseline suite × measure that this run found gone (deleted or renamed tests, a deleted test file). */
 export interface MissingRow {
   suite: string;
@@ -180,6 +217,8 @@ export interface RunSummary {
   coverage: BaselineCoverage;
   /** Sorted by suite, then measure (natural order). */
   rows: SummaryRow[];
+  /** Per-tag rows across suites, sorted by tag, then measure; [] when no question has a tag. */
+  tags: TagRow[];
   missing: MissingRow[];
   /** Baseline suites of files this run did not run (kept, not compared); deleted files' suites are in `missing` instead when fileExists was given. */
   notRun: { suites: number; rows: number };
@@ -217,6 +256,7 @@ type DefaultedSetting =
   | 'test'
   | 'failOnRegression'
   | 'failOnNew'
+  | 'failOnTagRegression'
   | 'strict'
   | 'updatingBaseline'
   | 'pruning'

@@ -9,9 +9,10 @@ import { groupRun, type GroupedRow } from '../baseline/group.js';
 import { isCovered } from '../baseline/identity.js';
 import { diffRun, prepareRun, type BaselineDiff, type PreparedRun, type RowDiff } from '../baseline/diff.js';
 import { IntervalCache, intervalOf } from './intervals.js';
-import { collectFindings } from './findings.js';
+import { collectFindings, tagFindings } from './findings.js';
 import { costFindings, summarizeCosts } from './costs.js';
 import { checkLatencyBudget } from '../recording/cost.js';
+import { summarizeTags } from './tags.js';
 import { decideVerdict } from './verdict.js';
 import { checkRepeatRules, repeatFindings } from './repeats.js';
 import type {
@@ -56,6 +57,8 @@ export type {
   RunSummary,
   SummaryOptions,
   SummaryRow,
+  TagChange,
+  TagRow,
 } from './summary-model.js';
 
 /**
@@ -130,6 +133,8 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
           },
           settings,
         );
+  const tags = summarizeTags(rows, settings);
+  for (const finding of tagFindings(tags, settings)) findings.push(finding);
   // Repeated questions are marked whether or not there is a baseline.
   for (const finding of repeatFindings(rows, settings, settings.strict && !settings.updatingBaseline))
     findings.push(finding);
@@ -153,6 +158,7 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
     runner: run.runner,
     coverage: coverageCounts,
     rows,
+    tags,
     missing,
     notRun,
     regressions,
@@ -563,6 +569,9 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
   if (typeof failOnRegression !== 'boolean')
     throw new TypeError(`failOnRegression must be true or false, got ${String(failOnRegression)}.`);
   if (typeof failOnNew !== 'boolean') throw new TypeError(`failOnNew must be true or false, got ${String(failOnNew)}.`);
+  const failOnTagRegression = options.failOnTagRegression ?? false;
+  if (typeof failOnTagRegression !== 'boolean')
+    throw new TypeError(`failOnTagRegression must be true or false, got ${String(failOnTagRegression)}.`);
   if (typeof strict !== 'boolean') throw new TypeError(`strict must be true or false, got ${String(strict)}.`);
   const failOnCallChange = options.failOnCallChange ?? false;
   if (typeof failOnCallChange !== 'boolean')
@@ -578,6 +587,7 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     ...checkRepeatRules({ minRepeats: options.minRepeats, maxSpread: options.maxSpread }, 'summarize: options'),
     failOnRegression,
     failOnNew,
+    failOnTagRegression,
     strict,
     updatingBaseline: options.updatingBaseline === true,
     pruning: options.updatingBaseline === true && options.pruning === true,

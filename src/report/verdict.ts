@@ -16,6 +16,8 @@ import type { NotJudgedReason } from '../recording/outcomes.js';
 interface VerdictSettings {
   failOnRegression: boolean;
   failOnNew: boolean;
+  /** Absent: false. */
+  failOnTagRegression?: boolean;
   strict: boolean;
   partial: boolean;
   updatingBaseline: boolean;
@@ -111,6 +113,8 @@ export function findingFails(kind: string, settings: VerdictSettings, kinds: Kin
       return settings.failOnRegression;
     case 'new':
       return settings.strict || settings.failOnNew;
+    case 'tag':
+      return settings.failOnTagRegression === true;
     case 'strict':
       return settings.strict;
     case 'strict-unless-partial':
@@ -171,6 +175,13 @@ export function decideVerdict(sources: VerdictSources, kinds: KindsTable = FINDI
 
   if (failing('regressions').length > 0)
     return verdict('regressed', regressed, { kind: 'accept', command: acceptCommand });
+  const tags = failing('tags');
+  if (tags.length > 0)
+    return verdict(
+      'regressed',
+      `Retrieval quality regressed in ${plural(new Set(tags.map((finding) => finding.tag)).size, 'tag')} (failOnTagRegression)`,
+      { kind: 'accept', command: acceptCommand },
+    );
   const baselineFailing = [...failing('changes'), ...failing('new-or-gone')];
   if (baselineFailing.length > 0) {
     // Only new questions fail a run that is not strict (failOnNew): say so in their unit.
@@ -238,6 +249,8 @@ function notesOf(
     kinds[finding.kind]!.section === 'changes' || kinds[finding.kind]!.section === 'new-or-gone';
   if (mode === 'compare' && !settings.strict && findings.some((finding) => baselineSection(finding) && !finding.fails))
     notes.push('These do not fail this run; in CI (strict) they do.');
+  if (mode === 'compare' && findings.some((finding) => kinds[finding.kind]!.fails === 'tag' && !finding.fails))
+    notes.push('Tag rows do not fail this run; with failOnTagRegression they do.');
   if (regressions > 0 && mode !== 'compare') notes.push(UPDATING_NOTE);
   else if (regressions > 0 && !settings.failOnRegression)
     notes.push('failOnRegression is false: the regressions are reported but do not fail the run.');
@@ -291,6 +304,8 @@ function headingOf(section: FindingSection, strictFailure: boolean, mode: RunMod
       return 'Questions that moved while the suite held';
     case 'cost':
       return 'Latency and calls';
+    case 'tags':
+      return mode === 'compare' ? 'Tags whose questions fell across suites' : 'Tag regressions this update records';
   }
 }
 

@@ -110,6 +110,8 @@ export function actionFor(
     return finding.accept === 'prune'
       ? 'this run removes it from the baseline: commit the file'
       : 'this run writes it into the baseline: commit the file';
+  if (finding.kind === 'tag-regression' && !finding.fails && clear === 'update')
+    return `shown, not gating (${code('failOnTagRegression')} is off); if intended, run ${code(commands.update)} and commit`;
   if (clear === 'suite') return `re-record the suite with ${code(findingCommand(finding, commands))} and commit`;
   if (clear !== 'run') return `run ${code(commands[clear])} and commit`;
   const partial = `or set ${code(PARTIAL_SWITCH)} on a job that runs a deliberate subset`;
@@ -424,6 +426,8 @@ export function describeFinding(
         .join(', ');
       return `latency over budget in suite ${suite}: ${over} (${plural(finding.timed ?? 0, 'timed question')})`;
     }
+    case 'tag-regression':
+      return `tag ${escape(finding.tag!)}: ${measure} ${formatValue(finding.before!)} → ${formatValue(finding.after!)} over ${plural(finding.shared!, 'question')} in ${plural(finding.suites!, 'suite')}${questions.length > 0 ? ` (worse${named})` : ''}`;
     case 'not-judged': {
       const count = finding.count ?? questions.length;
       const more = count > questions.length ? `, ${andMore(count - questions.length)}` : '';

@@ -7,6 +7,8 @@ import type { MetricSample } from '../recording/sample.js';
 import { TASK_META_KEY } from '../recording/sample.js';
 import {
   cleanSample,
+  cleanTags,
+  mergeTags,
   splitCosts,
   toPosixPath,
   type CollectedCost,
@@ -44,6 +46,8 @@ export interface ReportedTestLike {
   readonly name: string;
   readonly parent: ReportedSuiteLike | ReportedModuleLike;
   meta(): object;
+  /** Vitest ≥ 4.1: the test's own tags (`test(name, { tags })`); absent in older versions. */
+  readonly tags?: readonly string[];
   /** Where the test is defined (Vitest reports it with `includeTaskLocation`). */
   readonly location?: { readonly line: number } | undefined;
   /** 'passed' | 'failed' | 'skipped' | 'pending'; the errors of a failed test. */
@@ -80,6 +84,16 @@ function samplesOf(test: ReportedTestLike): MetricSample[] {
   const recorded = (test.meta() as Record<string, unknown>)[TASK_META_KEY];
   if (!Array.isArray(recorded)) return [];
   return recorded.map(cleanSample).filter((sample): sample is MetricSample => sample !== undefined);
+}
+
+/**
+ * The tags the runner knows for a test: Vitest's own (`test(name, { tags })`, read only where the version
+ * has them) and `meta.tags` (`test(name, { meta: { tags } })`); undefined when neither holds a tag.
+ */
+function runnerTagsOf(test: ReportedTestLike): string[] | undefined {
+  const own = cleanTags(test.tags);
+  const meta = cleanTags((test.meta() as Record<string, unknown>).tags);
+  return mergeTags(own, meta);
 }
 
 /** What the collector needs to know of the run to say why a test did not run to the end. */
@@ -148,6 +162,7 @@ export function collectVitestModule(
     const recorded = samplesOf(test) as CollectedSample[];
     if (recorded.length === 0) continue;
     applyTestQuestion(recorded);
+    const runnerTags = runnerTagsOf(test);
     const line = test.location?.line;
     const stamp = (test.meta() as Record<string, unknown>)[RUN_META_KEY];
     const text = typeof stamp === 'string' ? stamp : undefined;
@@ -159,6 +174,7 @@ export function collectVitestModule(
       sample.test = test.name;
       if (line !== undefined && sample.line === undefined) sample.line = line;
       if (sample.lineFile !== undefined) sample.lineFile = toPosixPath(relative(root, sample.lineFile));
+      if (runnerTags !== undefined) sample.tags = mergeTags(sample.tags, runnerTags)!;
       samples.push(sample);
     }
   }

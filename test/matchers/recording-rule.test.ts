@@ -86,6 +86,58 @@ describe('what a question keeps of its ranking', () => {
   });
 });
 
+describe('the tags option', () => {
+  it("gives the question's tags (sorted, each once) to every sample the call records, declared ones included", () => {
+    declare({ measures: ['hit@3', 'recall@5'] });
+    const task = fakeTest();
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q1', tags: ['eu', 'billing', 'eu'] });
+    matchers.toMeetRetrievalTargets.call({ task }, HITS, RELEVANT, { 'mrr@10': 0.5 }, { queryId: 'q1', tags: ['x'] });
+    expect(recorded(task).map((sample) => [sample.measure, sample.tags])).toEqual([
+      ['hit@3', ['billing', 'eu']],
+      ['recall@5', ['billing', 'eu']],
+      ['mrr@10', ['x']],
+    ]);
+    // Without the option, no tags; an empty list is none.
+    const untagged = fakeTest();
+    matchers.toHaveHitAtK.call({ task: untagged }, HITS, RELEVANT, 3, { tags: [] });
+    expect(recorded(untagged).map((sample) => sample.tags)).toEqual([undefined, undefined]);
+  });
+
+  it('the answer checks take it too: faithfulness and a judge record the tags with their score', async () => {
+    const task = fakeTest();
+    const answer = 'Refunds take five days.';
+    matchers.toBeFaithfulTo.call({ task }, answer, [answer], { queryId: 'q1', tags: ['billing'] });
+    const judge = { name: 'rubric', judge: async () => ({ score: 1, reason: 'fine' }) };
+    await matchers.toPassJudge.call({ task }, answer, judge, {
+      question: 'How long do refunds take?',
+      min: 0.5,
+      queryId: 'q1',
+      tags: ['billing', 'eu'],
+    });
+    expect(recorded(task).map((sample) => [sample.measure, sample.tags])).toEqual([
+      ['faithfulness', ['billing']],
+      ['judge:rubric', ['billing', 'eu']],
+    ]);
+    expect(() => matchers.toBeFaithfulTo.call({ task }, answer, [answer], { tags: [''] })).toThrow(
+      /"options\.tags\[0\]" must be a non-empty string/,
+    );
+  });
+
+  it('anything but a list of non-empty strings is a usage error naming the option', () => {
+    const task = fakeTest();
+    expect(() => matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { tags: 'billing' as never })).toThrow(
+      /"options\.tags" must be a list of strings such as \['billing'\]\n\ntags has type: {2}string\ntags has value: "billing"/,
+    );
+    expect(() => matchers.toHaveNdcgAbove.call({ task }, HITS, RELEVANT, 0.1, { tags: ['billing', ''] })).toThrow(
+      /"options\.tags\[1\]" must be a non-empty string \(a tag such as "billing"\)/,
+    );
+    expect(() =>
+      matchers.toMeetRetrievalTargets.call({ task }, HITS, RELEVANT, { 'recall@5': 0.4 }, { tags: [3 as never] }),
+    ).toThrow(/"options\.tags\[0\]" must be a non-empty string/);
+    expect(recorded(task)).toEqual([]);
+  });
+});
+
 describe('what a retrieval sample keeps about its judgments', () => {
   it('each declared measure: the fingerprint of the judgments and the unjudged hits within its own cutoff', () => {
     declare({ measures: ['hit@3', 'recall@5', 'mrr'] });

@@ -48,16 +48,21 @@
 // a ranking that changed while every value held changes one line, which the merge driver takes from the side
 // that changed it without touching the value rows (nor their label fingerprints).
 //
-// Version 6 (written only when a question kept the calls its retrieval made or a suite its latency; else 5,
-// 4 or 3 as before) adds a "calls" object to a question's ranking cell (its "top" may then be empty), and
-// one row per timed suite ahead of its first question, whose question cell is "" and measure cell
-// "#latency", holding the suite's latency in milliseconds (nearest-rank; display only, it never gates):
+// Version 6 (written only when a question keeps tags or the calls its retrieval made, or a suite its
+// latency; else 5 or older, byte for byte as before) adds optional keys to the ranking cell: the
+// question's tags (sorted, each once) and the calls its retrieval made, by kind (its "top" may then be
+// empty); and one row per timed suite ahead of its first question, whose question cell is "" and
+// measure cell "#latency", holding the suite's latency in milliseconds (nearest-rank; display only, it
+// never gates):
 //
 //       ,["test/orders.test.ts", ["refunds"], "", "#latency", {"timed": 24, "p50": 41.2, "p95": 120.5, "max": 130.1}]
-//       ,["test/orders.test.ts", ["refunds"], "q1", "", {"text": "How long do refunds take?", "top": [], "calls": {"rerank": 1}}]
+//       ,["test/orders.test.ts", ["refunds"], "q1", "", {"text": "How long do refunds take?", "top": ["billing#1"], "tags": ["billing"], "calls": {"rerank": 1}}]
+//
+// Tags describe the question; they are not measured, so a changed tag is neither a regression nor a
+// difference that makes the file out of date (an update writes the new tags).
 
 export const BASELINE_SCHEMA_VERSION = 6;
-/** The version a file whose questions keep rankings but no retrieval cost is written in. */
+/** The version a file whose questions keep rankings but no tags nor retrieval cost is written in (5: the same bytes as before version 6). */
 export const RANKINGS_SCHEMA_VERSION = 5;
 /** The version a file whose questions keep no ranking is written in (4 with an audit, else 3). */
 export const AUDITS_SCHEMA_VERSION = 4;
@@ -95,6 +100,8 @@ export interface QuestionRanking {
   text?: string;
   /** The top hits in the retriever's order (empty when the reporter keeps no ranking). */
   top: RankedHit[];
+  /** The question's tags (schema version 6), sorted, each once; absent when it has none. */
+  tags?: string[];
   /** Schema version 6: the calls its retrieval made, by kind, when it was timed. */
   calls?: Record<string, number>;
 }

@@ -3,7 +3,7 @@
 // change adds its version here, read into the current shape, and the writer writes only the newest.
 
 import { parseMeasure } from '../../core/measures.js';
-import { suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../../recording/collected.js';
+import { cleanTags, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../../recording/collected.js';
 import { ACCEPT_HINT, BaselineError, describeJson, isPlainObject, malformedEntry } from './errors.js';
 import {
   BASELINE_AUDIT_COLUMNS,
@@ -45,7 +45,7 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
     if (index === 0) return;
     const where = `rows[${index}]`;
     if (version >= 5 && Array.isArray(cells) && cells[3] === RANKING_ROW_MEASURE) {
-      readRankingRow(result, cells, path, where);
+      readRankingRow(result, cells, path, where, version);
       return;
     }
     if (version >= 6 && Array.isArray(cells) && cells[3] === LATENCY_ROW_MEASURE) {
@@ -98,13 +98,16 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
 
 const RANKING_SHAPE =
   '[file, [describe path], question, "", { "text": question text, "top": [key or [key, grade], …] }] (and the project)';
+const TAGGED_RANKING_SHAPE =
+  '[file, [describe path], question, "", { "text": question text, "top": [key or [key, grade], …], "tags": [tag, …] }] (and the project)';
 
-/** Reads a question's ranking row (version 5) into `result.rankings`. */
-function readRankingRow(result: BaselineFile, cells: unknown[], path: string, where: string): void {
+/** Reads a question's ranking row (version 5; version 6 adds its tags) into `result.rankings`. */
+function readRankingRow(result: BaselineFile, cells: unknown[], path: string, where: string, version: number): void {
+  const shape = version >= 6 ? TAGGED_RANKING_SHAPE : RANKING_SHAPE;
   const fail = (problem: string): never => {
     throw new BaselineError(path, 'malformed', `${where}${problem}, found ${rowText(cells)}; ${ACCEPT_HINT}.`);
   };
-  if (cells.length < 5 || cells.length > 6) fail(` must be ${RANKING_SHAPE}`);
+  if (cells.length < 5 || cells.length > 6) fail(` must be ${shape}`);
   const [file, describe, question, , ranking, project] = cells;
   if (typeof file !== 'string' || file.length === 0) fail(": its file must be the test file's path");
   if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string'))
@@ -112,9 +115,8 @@ function readRankingRow(result: BaselineFile, cells: unknown[], path: string, wh
   if (typeof question !== 'string') fail(': its question must be a string');
   if (project !== undefined && (typeof project !== 'string' || project.length === 0))
     fail(": its project must be a Vitest project's name");
-  const read = rankingOf(ranking);
-  if (read === undefined)
-    fail(`: its ranking must be ${RANKING_SHAPE.slice(RANKING_SHAPE.indexOf('{'), RANKING_SHAPE.indexOf('}') + 1)}`);
+  const read = rankingOf(ranking, version >= 6);
+  if (read === undefined) fail(`: its ranking must be ${shape.slice(shape.indexOf('{'), shape.indexOf('}') + 1)}`);
   const identity: SuiteIdentity =
     project === undefined
       ? { file: file as string, describe: describe as string[] }
@@ -176,12 +178,19 @@ function callsOf(cell: unknown): Record<string, number> | undefined {
 }
 
 /** A ranking cell as held in memory, or undefined when it is not one. */
-function rankingOf(cell: unknown): QuestionRanking | undefined {
+function rankingOf(cell: unknown, withVersion6Keys: boolean): QuestionRanking | undefined {
   if (!isPlainObject(cell)) return undefined;
-  if (Object.keys(cell).some((key) => key !== 'text' && key !== 'top' && key !== 'calls')) return undefined;
+  if (
+    Object.keys(cell).some(
+      (key) => key !== 'text' && key !== 'top' && !(withVersion6Keys && (key === 'tags' || key === 'calls')),
+    )
+  )
+    return undefined;
   const calls = cell.calls === undefined ? undefined : callsOf(cell.calls);
   if (cell.calls !== undefined && calls === undefined) return undefined;
-  const { text, top } = cell;
+  const { text, top, tags } = cell;
+  const tagList = tags === undefined ? undefined : cleanTags(tags);
+  if (tags !== undefined && (tagList === undefined || tagList.length !== (tags as unknown[]).length)) return undefined;
   if (text !== undefined && typeof text !== 'string') return undefined;
   if (!Array.isArray(top)) return undefined;
   const hits: RankedHit[] = [];
@@ -198,6 +207,7 @@ function rankingOf(cell: unknown): QuestionRanking | undefined {
     else return undefined;
   }
   const ranking: QuestionRanking = text === undefined ? { top: hits } : { text, top: hits };
+  if (tagList !== undefined) ranking.tags = tagList;
   if (calls !== undefined) ranking.calls = calls;
   return ranking;
 }

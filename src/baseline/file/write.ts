@@ -10,12 +10,12 @@ import {
   BASELINE_COLUMNS,
   BASELINE_GENERATED_BY,
   BASELINE_SCHEMA_VERSION,
+  RANKINGS_SCHEMA_VERSION,
   ROWS_ONLY_SCHEMA_VERSION,
   compareKeys,
   own,
   sortedKeys,
   RANKING_ROW_MEASURE,
-  RANKINGS_SCHEMA_VERSION,
   LATENCY_ROW_MEASURE,
   type BaselineFile,
   type BaselineLatency,
@@ -50,13 +50,19 @@ export function formatBaseline(file: BaselineFile): string {
   return formatBaselineRows(lines, schemaVersionFor(rows, file));
 }
 
+/** Whether a question of `rankings` keeps tags (version 6). */
+function keepsTags(rankings: NonNullable<BaselineFile['rankings']>): boolean {
+  return Object.values(rankings).some((suite) => Object.values(suite).some((ranking) => ranking.tags !== undefined));
+}
+
 /**
- * The version rows are written in: 5 when a question of `file` keeps its ranking, else 4 when a row holds
+ * The version rows are written in: 6 when a question keeps tags or calls or a suite its latency, 5 when a question of `file` keeps its ranking, else 4 when a row holds
  * an audit, else 3 (the bytes of each older version are kept when nothing newer is written).
  */
 export function schemaVersionFor(rows: readonly Pick<BaselineRow, 'audit'>[], file: BaselineFile): number {
   if (keepsCost(file)) return BASELINE_SCHEMA_VERSION;
-  if (file.rankings !== undefined && Object.keys(file.rankings).length > 0) return RANKINGS_SCHEMA_VERSION;
+  if (file.rankings !== undefined && Object.keys(file.rankings).length > 0)
+    return keepsTags(file.rankings) ? BASELINE_SCHEMA_VERSION : RANKINGS_SCHEMA_VERSION;
   return rows.some((row) => row.audit !== undefined) ? AUDITS_SCHEMA_VERSION : ROWS_ONLY_SCHEMA_VERSION;
 }
 
@@ -109,13 +115,15 @@ function formatRanking(ranking: QuestionRanking): string {
     hit.grade === undefined ? JSON.stringify(hit.key) : `[${JSON.stringify(hit.key)}, ${JSON.stringify(hit.grade)}]`,
   );
   const text = ranking.text === undefined ? '' : `"text": ${JSON.stringify(ranking.text)}, `;
+  const tags =
+    ranking.tags === undefined ? '' : `, "tags": [${ranking.tags.map((tag) => JSON.stringify(tag)).join(', ')}]`;
   const calls =
     ranking.calls === undefined
       ? ''
       : `, "calls": {${sortedKeys(ranking.calls)
           .map((kind) => `${JSON.stringify(kind)}: ${ranking.calls![kind]}`)
           .join(', ')}}`;
-  return `{${text}"top": [${top.join(', ')}]${calls}}`;
+  return `{${text}"top": [${top.join(', ')}]${tags}${calls}}`;
 }
 
 /** Every sample of `file` as a row, in the file's order: by suite, then question, then measure. */

@@ -95,6 +95,11 @@ export function validateJsonReport(data: unknown, source = 'report'): JsonReport
         fail(`${where}.latency`, 'an object of milliseconds { p50, p95, max }', latency);
     });
   }
+  // Reports written before tags existed have no "tags".
+  if (data.tags !== undefined) {
+    if (!Array.isArray(data.tags)) return fail('"tags"', 'an array', data.tags);
+    data.tags.forEach((row: unknown, index: number) => checkTagRow(row, `tags[${index}]`, fail));
+  }
   if (!Array.isArray(data.missing)) return fail('"missing"', 'an array', data.missing);
   data.missing.forEach((row: unknown, index: number) => {
     const where = `missing[${index}]`;
@@ -138,16 +143,18 @@ function isStrings(value: unknown): boolean {
 
 const STATUSES = new Set(['regressed', 'improved', 'unchanged', 'new']);
 
-function checkRow(row: unknown, where: string, fail: (where: string, expected: string, found: unknown) => never): void {
-  if (!isObject(row)) return fail(where, 'an object', row);
-  for (const key of ['suite', 'measure'] as const)
-    if (typeof row[key] !== 'string') fail(`${where}.${key}`, 'a string', row[key]);
+/** What a suite row and a tag row share: measure, status, count, mean, interval, baseline, Δ, comparison. */
+function checkMeasuredFields(
+  row: Record<string, unknown>,
+  where: string,
+  fail: (where: string, expected: string, found: unknown) => never,
+): void {
+  if (typeof row.measure !== 'string') fail(`${where}.measure`, 'a string', row.measure);
   if (typeof row.status !== 'string' || !STATUSES.has(row.status))
     fail(`${where}.status`, 'one of regressed, improved, unchanged, new', row.status);
   if (!isCount(row.count)) fail(`${where}.count`, 'a whole number ≥ 0', row.count);
-  for (const key of ['mean', 'min', 'max', 'tolerance'] as const)
+  for (const key of ['mean', 'tolerance'] as const)
     if (!isFinite(row[key])) fail(`${where}.${key}`, 'a finite number', row[key]);
-  if (!isCount(row.failures)) fail(`${where}.failures`, 'a whole number ≥ 0', row.failures);
   const interval = row.interval;
   if (!isObject(interval) || !isFinite(interval.lower) || !isFinite(interval.upper) || !isFinite(interval.confidence)) {
     fail(`${where}.interval`, 'an object with finite lower, upper and confidence', interval);
@@ -168,6 +175,37 @@ function checkRow(row: unknown, where: string, fail: (where: string, expected: s
       if (comparison[key] !== null && !isFinite(comparison[key]))
         fail(`${where}.comparison.${key}`, 'null or a number', comparison[key]);
   }
+}
+
+/** A tag row (JsonReportTagRow): the measured fields, its tag and suites, and the units that got worse. */
+function checkTagRow(
+  row: unknown,
+  where: string,
+  fail: (where: string, expected: string, found: unknown) => never,
+): void {
+  if (!isObject(row)) return fail(where, 'an object', row);
+  if (typeof row.tag !== 'string') fail(`${where}.tag`, 'a string', row.tag);
+  if (!isCount(row.suites)) fail(`${where}.suites`, 'a whole number ≥ 0', row.suites);
+  checkMeasuredFields(row, where, fail);
+  if (!Array.isArray(row.worse)) return fail(`${where}.worse`, 'an array', row.worse);
+  row.worse.forEach((change: unknown, index: number) => {
+    const ok =
+      isObject(change) &&
+      typeof change.suite === 'string' &&
+      typeof change.sampleId === 'string' &&
+      isFinite(change.before) &&
+      isFinite(change.after);
+    if (!ok) fail(`${where}.worse[${index}]`, 'an object { suite, sampleId, before, after, delta }', change);
+  });
+}
+
+function checkRow(row: unknown, where: string, fail: (where: string, expected: string, found: unknown) => never): void {
+  if (!isObject(row)) return fail(where, 'an object', row);
+  if (typeof row.suite !== 'string') fail(`${where}.suite`, 'a string', row.suite);
+  checkMeasuredFields(row, where, fail);
+  for (const key of ['min', 'max'] as const)
+    if (!isFinite(row[key])) fail(`${where}.${key}`, 'a finite number', row[key]);
+  if (!isCount(row.failures)) fail(`${where}.failures`, 'a whole number ≥ 0', row.failures);
   for (const key of ['worse', 'better'] as const) {
     const changes = row[key];
     if (!Array.isArray(changes)) return fail(`${where}.${key}`, 'an array', changes);

@@ -25,7 +25,7 @@ import {
   withBaselineMode,
   withoutBaselineMode,
 } from '../wording.js';
-import type { JsonReport, JsonReportCost, JsonReportRow } from '../json.js';
+import type { JsonReport, JsonReportCost, JsonReportRow, JsonReportTagRow } from '../json.js';
 import { describeMoves, describeRanking, type QuestionEvidence } from '../evidence.js';
 import { changesChart, distributionChart, fmt, fmtDelta, meansChart, percent } from './charts.js';
 import { escapeHtml, escapeHtmlName } from './escape.js';
@@ -82,6 +82,10 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
     for (const cost of costs) body.push(`<li>${describeSuiteCost(suiteCostOf(cost), escapeHtml)}</li>`);
     body.push('</ul></section>');
   }
+
+  // Reports written before tags existed have none.
+  const tags = report.tags ?? [];
+  if (tags.length > 0) body.push(tagSection(report, tags));
 
   if (suites.length > 1) {
     body.push('<nav aria-label="Suites"><h2>Suites</h2><ul>');
@@ -195,6 +199,49 @@ function settingsLine(report: JsonReport): string {
   return escapeHtml(
     `A row regresses when its mean falls by more than the ${tolerance}, ${significance}; ${test}; ${percent(settings.confidence)} intervals; seed ${settings.seed}.`,
   );
+}
+
+/** The tag rows across suites: one per tag × measure, with the questions that got worse in a regressed one. */
+function tagSection(report: JsonReport, tags: readonly JsonReportTagRow[]): string {
+  const level = percent(report.settings.confidence);
+  const out = [
+    '<section id="tags"><h2>Tags</h2>',
+    `<p class="note">Each tag's questions across suites, for one measure at a time, compared with the baseline under the same rule as a suite${report.settings.failOnTagRegression === true ? '; a regressed tag fails the run (failOnTagRegression)' : '; shown, not gating unless failOnTagRegression is set'}.</p>`,
+    '<table class="summary"><thead><tr>',
+    `<th>status</th><th>tag</th><th>measure</th><th class="num">n</th><th class="num">suites</th><th class="num">mean</th><th class="num">${escapeHtml(level)} interval</th>`,
+    '<th class="num">baseline</th><th class="num">Δ</th><th class="num">p (Holm)</th><th>worse</th>',
+    '</tr></thead><tbody>',
+  ];
+  for (const row of tags) {
+    const delta =
+      row.delta === null
+        ? '—'
+        : `<span class="${row.delta < 0 ? 'down' : row.delta > 0 ? 'up' : ''}">${escapeHtml(fmtDelta(row.delta))}</span>`;
+    const p = row.comparison?.adjustedP ?? null;
+    const worse = row.worse
+      .map(
+        (change) =>
+          `${escapeHtmlName(`${change.suite} › ${change.sampleId}`)} ${fmt(change.before)} → ${fmt(change.after)}`,
+      )
+      .join('<br>');
+    out.push(
+      `<tr class="status-${row.status}">` +
+        `<td><span class="status ${row.status}">${escapeHtml(STATUS_TEXT[row.status])}</span></td>` +
+        `<td>${escapeHtmlName(row.tag)}</td>` +
+        `<td>${escapeHtmlName(row.measure)}</td>` +
+        `<td class="num">${row.count}</td>` +
+        `<td class="num">${row.suites}</td>` +
+        `<td class="num">${fmt(row.mean)}</td>` +
+        `<td class="num">${fmt(row.interval.lower)}–${fmt(row.interval.upper)}</td>` +
+        `<td class="num">${row.baseline === null ? '—' : fmt(row.baseline.mean)}</td>` +
+        `<td class="num">${delta}</td>` +
+        `<td class="num">${p === null ? '—' : escapeHtml(formatP(p))}</td>` +
+        `<td>${worse === '' ? '—' : worse}</td>` +
+        '</tr>',
+    );
+  }
+  out.push('</tbody></table></section>');
+  return out.join('\n');
 }
 
 function summaryTable(report: JsonReport, suites: [string, JsonReportRow[]][]): string {

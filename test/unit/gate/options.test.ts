@@ -77,6 +77,7 @@ describe('validateReporterOptions', () => {
     [{ significance: 0 }, 'significance must be a number strictly between 0 and 1'],
     [{ test: 'wilcoxon' }, `test must be 'sign', 'randomization' or 't', got "wilcoxon".`],
     [{ failOnNew: 'yes' }, 'failOnNew must be true or false, got "yes".'],
+    [{ failOnTagRegression: 1 }, 'failOnTagRegression must be true or false, got 1.'],
     [{ json: true }, 'json must be a file path such as "rag-report.json", or false, got true.'],
     [{ maxWorse: 2.5 }, 'maxWorse must be a whole number ≥ 0, got 2.5.'],
     [{ rankingDepth: 11 }, 'rankingDepth must be a whole number from 0 to 10 (0 keeps no ranking), got 11.'],
@@ -109,6 +110,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       test: 'sign',
       failOnRegression: true,
       failOnNew: false,
+      failOnTagRegression: false,
       strict: false,
       partial: false,
       json: path.join(rootDir, 'out/rag.json'),
@@ -136,7 +138,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
   });
 
   it('compare mode keeps the gate; update mode records instead of failing', () => {
-    const options = { tolerance: { 'R@5': 0 }, significance: 0.05, failOnNew: true };
+    const options = { tolerance: { 'R@5': 0 }, significance: 0.05, failOnNew: true, failOnTagRegression: true };
     const compare = summaryOptionsFrom(resolveReporterOptions(options, { rootDir, runner: 'vitest', env: {} }));
     expect(compare).toEqual({
       tolerance: { default: 0.01, byMeasure: { 'recall@5': 0 } },
@@ -144,6 +146,7 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
       test: 'sign',
       failOnRegression: true,
       failOnNew: true,
+      failOnTagRegression: true,
       updatingBaseline: false,
       pruning: false,
       partial: false,
@@ -158,7 +161,13 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
     const update = summaryOptionsFrom(
       resolveReporterOptions(options, { rootDir, runner: 'vitest', env: { RAG_BASELINE: 'update' } }),
     );
-    expect(update).toMatchObject({ failOnRegression: false, failOnNew: false, updatingBaseline: true, pruning: false });
+    expect(update).toMatchObject({
+      failOnRegression: false,
+      failOnNew: false,
+      failOnTagRegression: false,
+      updatingBaseline: true,
+      pruning: false,
+    });
     const prune = summaryOptionsFrom(
       resolveReporterOptions(options, { rootDir, runner: 'vitest', env: { RAG_BASELINE: 'prune' } }),
     );

@@ -48,6 +48,25 @@ const test = (name: string, parent: ReportedSuiteLike | ReportedModuleLike, meta
 });
 
 describe('Vitest collection', () => {
+  it("adds the test's own tags (Vitest 4.1+, where present) and meta.tags to the tags its matchers recorded", () => {
+    const recorded = (tags?: string[]) => [{ measure: 'recall@5', value: 1, queryId: 'q', ...(tags ? { tags } : {}) }];
+    const module = vitestModule('/repo/test/a.test.ts', 'test/a.test.ts', (parent) => [
+      { ...test('own', parent, { [TASK_META_KEY]: recorded(['refunds']) }), tags: ['eu', 'billing'] },
+      test('meta', parent, { [TASK_META_KEY]: recorded(), tags: ['billing', 7] }),
+      // An older Vitest: no `tags` on the test; meta.tags that is not a list of strings is not read.
+      test('none', parent, { [TASK_META_KEY]: recorded(), tags: 'billing' }),
+    ]);
+    expect(collectVitestModule(module, '/repo').samples.map((sample) => [sample.test, sample.tags])).toEqual([
+      ['own', ['billing', 'eu', 'refunds']],
+      ['meta', undefined],
+      ['none', undefined],
+    ]);
+    const tagged = vitestModule('/repo/test/a.test.ts', 'test/a.test.ts', (parent) => [
+      test('meta', parent, { [TASK_META_KEY]: recorded(), tags: ['billing'] }),
+    ]);
+    expect(collectVitestModule(tagged, '/repo').samples[0]!.tags).toEqual(['billing']);
+  });
+
   it('uses the modules the reporter collected as they ended, and collects the others at the end', () => {
     const sampleOf = (queryId: string) => ({ [TASK_META_KEY]: [{ measure: 'recall@5', value: 1, queryId }] });
     const first = vitestModule('/repo/test/b.test.ts', 'test/b.test.ts', (module) => [
