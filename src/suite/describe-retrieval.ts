@@ -6,6 +6,7 @@ import { describeValue } from '../core/describe.js';
 import { formatMeasure, parseMeasure, type MeasureSpelling } from '../core/measures.js';
 import type { EvalQuery, EvalQueryRecord } from '../dataset/jsonl.js';
 import type { MatcherOptions } from '../../matchers/support/hits.js';
+import { checkLatencyBudget, type LatencyBudget } from '../recording/cost.js';
 import { questionTestNames } from './names.js';
 import { readSuiteQuestions, type QuestionSource, type SuiteQuestion } from './questions.js';
 import { suiteRuntime, type QuestionPlace, type SuiteRuntime } from './runtime.js';
@@ -36,10 +37,12 @@ export interface DescribeRetrievalOptions<Question extends EvalQuery = EvalQuery
   timeout?: number;
   /** Questions at once (default 1; above 1: test.concurrent). */
   concurrency?: number;
+  /** The suite's latency budget in milliseconds (`{ p95: 300 }`): fails the run once 20 questions are timed. */
+  latency?: LatencyBudget;
 }
 
 /** The keys describeRetrieval reads itself; every other key is a matcher option. */
-const OWN_KEYS = new Set(['questions', 'retrieve', 'measures', 'filter', 'timeout', 'concurrency']);
+const OWN_KEYS = new Set(['questions', 'retrieve', 'measures', 'filter', 'timeout', 'concurrency', 'latency']);
 
 /** Everything one question's test needs, worked out once per suite. */
 interface SuiteSettings<Question> {
@@ -50,6 +53,7 @@ interface SuiteSettings<Question> {
   matcherOptions: Readonly<Record<string, unknown>>;
   /** The stack of the describeRetrieval call: the test file's line for questions given in an array. */
   declaredAt: string;
+  latencyBudget: LatencyBudget | undefined;
   question: SuiteQuestion<Question>;
 }
 
@@ -74,6 +78,8 @@ export function describeRetrieval<Question extends EvalQuery = EvalQueryRecord>(
     refuse('timeout must be a number of milliseconds above 0', timeout);
   if (!Number.isInteger(concurrency) || concurrency < 1) refuse('concurrency must be a whole number ≥ 1', concurrency);
   const targets = readMeasures(options.measures, refuse);
+  const latencyBudget =
+    options.latency === undefined ? undefined : checkLatencyBudget(options.latency, `${where}: options.latency`);
   const matcherOptions = Object.fromEntries(Object.entries(options).filter(([key]) => !OWN_KEYS.has(key)));
 
   let questions = readSuiteQuestions(options.questions, where);
@@ -84,7 +90,7 @@ export function describeRetrieval<Question extends EvalQuery = EvalQueryRecord>(
   const limit = limiter(concurrency);
   runtime.describe(name, () => {
     questions.forEach((question, index) => {
-      const settings = { where, runtime, retrieve, targets, matcherOptions, declaredAt, question };
+      const settings = { where, runtime, retrieve, targets, matcherOptions, declaredAt, latencyBudget, question };
       runtime.test(names[index]!, (testContext) => limit(() => runQuestion(settings, testContext)), {
         knownMiss: question.knownMiss,
         concurrent: concurrency > 1,
@@ -117,10 +123,15 @@ async function runQuestion<Question>(settings: SuiteSettings<Question>, testCont
     throw new TypeError(
       `${settings.where}: retrieve must return an array of hits for ${question.id}, got ${describeValue(hits)}.`,
     );
-  runtime.recordCost({ latencyMs, calls: Object.fromEntries(calls) }, recording, question.id);
-  // TAGS: the one place the file's tags reach the matchers, once they take a `tags` option:
-  // `tags: (question.question as { tags?: unknown }).tags`.
-  const options = { ...settings.matcherOptions, queryId: question.id };
+  const cost = { latencyMs, calls: Object.fromEntries(calls) };
+  runtime.recordCost(
+    settings.latencyBudget === undefined ? cost : { ...cost, latencyBudget: settings.latencyBudget },
+    recording,
+    question.id,
+  );
+  // The file's tags reach the reports through the matchers' one entry point for them.
+  const { tags } = question.question as { tags?: unknown };
+  const options = { ...settings.matcherOptions, queryId: question.id, ...(tags !== undefined ? { tags } : {}) };
   assertTargets(hits, question.relevant, settings.targets, options);
 }
 

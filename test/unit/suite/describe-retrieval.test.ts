@@ -98,6 +98,7 @@ describe('describeRetrieval', () => {
       },
       measures: { 'hit@5': 1, ndcg_cut_10: 0 },
       granularity: 'document',
+      latency: { p95: 300 },
     });
     // q1 fails its floor: the cost is recorded all the same, before the assertion throws.
     await expect(runner.tests[0]!.body({})).rejects.toThrow('below the floor');
@@ -108,6 +109,7 @@ describe('describeRetrieval', () => {
       ['q3', { embed: 1, rerank: 3 }],
     ]);
     for (const { cost } of runner.costs) {
+      expect(cost.latencyBudget).toEqual({ p95: 300 });
       expect(cost.latencyMs).toBeGreaterThanOrEqual(25);
       expect(cost.latencyMs).toBeLessThan(5000);
     }
@@ -115,8 +117,10 @@ describe('describeRetrieval', () => {
       hits: ['refunds', 'returns'],
       relevant: ['refunds'],
       targets: { 'hit@5': 1, 'ndcg@10': 0 },
-      options: { granularity: 'document', queryId: 'q1' },
+      // q1's tags from the file are passed as the matchers' tags option; the suite's latency budget is not a matcher option.
+      options: { granularity: 'document', queryId: 'q1', tags: ['billing'] },
     });
+    expect(runner.assertions[1]!.options).toEqual({ granularity: 'document', queryId: 'q3' });
   });
 
   it('a retrieve that throws fails its question and records no cost; one that returns no array says so', async () => {
@@ -168,6 +172,18 @@ describe('describeRetrieval', () => {
     });
     await Promise.all(runner.tests.map((test) => test.body({})));
     expect(most).toBe(2);
+  });
+
+  it('refuses a latency budget that is not one, naming the suite and the option', () => {
+    fakeRunner();
+    expect(() =>
+      describeRetrieval('faq', {
+        questions: QUESTIONS,
+        retrieve: () => [],
+        measures: ['hit@5'],
+        latency: 300 as never,
+      }),
+    ).toThrow('describeRetrieval("faq"): options.latency must be an object of milliseconds such as { p95: 300 }');
   });
 
   it('refuses bad options, naming the suite and the option', () => {
