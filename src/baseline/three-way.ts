@@ -1,18 +1,17 @@
 // The three-way merge of two branches' baselines with their common ancestor, sample by sample, for the
 // merge driver (rag-matchers merge-baseline). A sample is one row: suite × question × measure. Each row
 // takes the side that changed it; a row both sides changed, to different values, is a conflict.
+//
+// The merged file is written the way an update writes one: what theirs changed becomes a diff of ours
+// (./diff.ts: a cell per suite × measure × question), applied by applyDiff (./apply.ts) with prune on —
+// a row theirs added is `new`, one theirs changed is `judged` (relabelled, so its value and audit are
+// written as they are), one theirs removed is `missing`, and every other row of ours is kept as it is.
 
 import { suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../recording/collected.js';
+import { applyDiff } from './apply.js';
 import { driverConflictMarkers } from './conflict-markers.js';
-import {
-  createRecord,
-  emptyBaseline,
-  own,
-  type BaselineFile,
-  type BaselineSamples,
-  type QuestionRanking,
-  type SampleAudit,
-} from './file/types.js';
+import type { CellDiff, RowDiff } from './diff.js';
+import { createRecord, own, type BaselineFile, type QuestionRanking, type SampleAudit } from './file/types.js';
 import {
   baselineRows,
   rankingLineBefore,
@@ -70,16 +69,33 @@ export function mergeBaselineVersions(base: BaselineFile, ours: BaselineFile, th
     }
   }
 
-  const file = emptyBaseline();
   const conflicts: BaselineConflict[] = [];
+  const rows = new Map<string, RowDiff>();
   for (const version of [...versions.values()].sort(compareVersions)) {
     const sides = audits.get(version) ?? {};
     const merged = mergedSide(version, sides);
     if (merged === 'conflict') conflicts.push(version);
-    const side = merged === 'conflict' ? 'ours' : merged;
-    const value = version[side];
-    if (value !== undefined) setSample(file, version, value, sides[side]);
+    const cell = cellOf(version, sides, merged === 'theirs');
+    if (cell === undefined) continue;
+    const suiteKey = suiteKeyOf(version.identity);
+    const rowKey = JSON.stringify([suiteKey, version.measure]);
+    let row = rows.get(rowKey);
+    if (row === undefined) {
+      row = {
+        suiteKey,
+        identity: version.identity,
+        measure: version.measure,
+        cells: new Map(),
+        withinTolerance: false,
+      };
+      rows.set(rowKey, row);
+    }
+    row.cells.set(version.question, cell);
   }
+  const { file } = applyDiff(
+    { against: ours, baseline: ours, rows: [...rows.values()], renames: new Map() },
+    { prune: true },
+  );
   const rankings = mergeRankings(base, ours, theirs);
   if (rankings !== undefined) file.rankings = rankings;
   const latency = mergeLatency(base, ours, theirs);
@@ -156,18 +172,26 @@ function compareVersions(a: BaselineConflict, b: BaselineConflict): number {
   return compareRows({ ...a, value: 0 }, { ...b, value: 0 });
 }
 
-function setSample(
-  file: BaselineFile,
-  row: Omit<BaselineRow, 'value'>,
-  value: number,
-  audit: SampleAudit | undefined,
-): void {
-  const key = suiteKeyOf(row.identity);
-  const suite = (file.suites[key] ??= createRecord<BaselineSamples>());
-  (suite[row.measure] ??= createRecord<number>())[row.question] = value;
-  if (audit === undefined) return;
-  const audits = ((file.audits ??= createRecord())[key] ??= createRecord());
-  (audits[row.measure] ??= createRecord())[row.question] = audit;
+/**
+ * The row of the merge as a cell of a diff of ours: theirs' row when theirs changed it alone (added,
+ * changed, removed), else ours kept as it is (a conflict keeps ours too); undefined where neither side
+ * has the row (nothing to write).
+ */
+function cellOf(
+  version: BaselineConflict,
+  audits: { ours?: SampleAudit; theirs?: SampleAudit },
+  takeTheirs: boolean,
+): CellDiff | undefined {
+  const { ours, theirs } = version;
+  const oldAudit = audits.ours === undefined ? {} : { oldAudit: audits.ours };
+  const audit = audits.theirs === undefined ? {} : { audit: audits.theirs };
+  if (!takeTheirs)
+    // Kept as ours: the kind an update keeps a row under unchanged (its reason is not read here).
+    return ours === undefined ? undefined : { kind: 'not-judged', before: ours, ...oldAudit, reason: 'not-run' };
+  if (theirs === undefined) return ours === undefined ? undefined : { kind: 'missing', before: ours, ...oldAudit };
+  if (ours === undefined) return { kind: 'new', after: theirs, ...audit };
+  // Relabelled: applyDiff then writes theirs' value and audit as they are, whatever the tolerance.
+  return { kind: 'judged', before: ours, after: theirs, relabelled: true, ...oldAudit, ...audit };
 }
 
 /**

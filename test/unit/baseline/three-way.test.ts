@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { parseBaseline } from '../../../src/baseline/file/read.js';
-import { type BaselineFile } from '../../../src/baseline/file/types.js';
+import { type BaselineFile, type SampleAudit } from '../../../src/baseline/file/types.js';
 import { formatBaseline } from '../../../src/baseline/file/write.js';
 import { describeConflict, formatMergedBaseline, mergeBaselineVersions } from '../../../src/baseline/three-way.js';
 import { suiteNameOf } from '../../../src/recording/collected.js';
@@ -135,5 +135,68 @@ describe('formatMergedBaseline', () => {
         : text.replace(/^<<<<<<< ours\n[^]*?^=======\n/gm, '').replace(/^>>>>>>> .*\n/gm, '');
     expect(parseBaseline(keep('ours'), 'ours')).toEqual(ours);
     expect(parseBaseline(keep('theirs'), 'theirs')).toEqual(theirs);
+  });
+});
+
+describe('mergeBaselineVersions over generated versions', () => {
+  // Each row (value and audit together) by the three-way rule stated here: a side that left the row as
+  // the ancestor had it takes the other side's; both alike take it; else it conflicts and the file keeps
+  // ours. The merge applies these as a diff of ours (applyDiff), so this holds that application to the rule.
+  type Cell = { value: number; audit?: SampleAudit } | undefined;
+  const VALUES: Cell[] = [
+    undefined,
+    { value: 0 },
+    { value: 0.5 },
+    { value: 0.5, audit: { labels: 'aaaa' } },
+    { value: 0.5, audit: { labels: 'bbbb', unjudged: 2 } },
+    { value: 1, audit: { labels: 'aaaa' } },
+  ];
+  const ROWS = [
+    [REFUNDS, 'recall@5', 'q1'],
+    [REFUNDS, 'recall@5', 'q2'],
+    [REFUNDS, 'mrr', 'q1'],
+    [SHIPPING, 'recall@5', 's1'],
+  ] as const;
+  const same = (a: Cell, b: Cell): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+  function fileOf(cells: readonly Cell[]): BaselineFile {
+    const file = baselineFile({});
+    cells.forEach((cell, index) => {
+      if (cell === undefined) return;
+      const [suite, measure, question] = ROWS[index]!;
+      ((file.suites[key(suite)] ??= {})[measure] ??= {})[question] = cell.value;
+      if (cell.audit !== undefined) (((file.audits ??= {})[key(suite)] ??= {})[measure] ??= {})[question] = cell.audit;
+    });
+    return file;
+  }
+
+  function cellIn(file: BaselineFile, index: number): Cell {
+    const [suite, measure, question] = ROWS[index]!;
+    const value = file.suites[key(suite)]?.[measure]?.[question];
+    if (value === undefined) return undefined;
+    const audit = file.audits?.[key(suite)]?.[measure]?.[question];
+    return audit === undefined ? { value } : { value, audit };
+  }
+
+  it('takes, per row, the side that changed it, and reports exactly the rows both changed differently', () => {
+    let seed = 7;
+    const pick = (): Cell => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return VALUES[seed % VALUES.length];
+    };
+    for (let trial = 0; trial < 300; trial++) {
+      const [baseCells, ourCells, theirCells] = [0, 1, 2].map(() => ROWS.map(() => pick()));
+      const merge = mergeBaselineVersions(fileOf(baseCells!), fileOf(ourCells!), fileOf(theirCells!));
+      const conflicted = new Set(
+        merge.conflicts.map((c) => JSON.stringify([c.question, c.measure, suiteNameOf(c.identity)])),
+      );
+      ROWS.forEach(([suite, measure, question], index) => {
+        const [b, o, t] = [baseCells![index], ourCells![index], theirCells![index]];
+        const expected = same(o, t) || same(b, t) ? o : same(b, o) ? t : o;
+        expect(cellIn(merge.file, index)).toEqual(expected);
+        const conflict = !same(o, t) && !same(b, t) && !same(b, o);
+        expect(conflicted.has(JSON.stringify([question, measure, suite]))).toBe(conflict);
+      });
+    }
   });
 });
