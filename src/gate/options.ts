@@ -37,6 +37,8 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   test: PairedTestName;
   failOnRegression: boolean;
   failOnNew: boolean;
+  /** A row that can never fail under the rule fails the run. */
+  failOnInsensitive: boolean;
   /** The baseline must be up to date (default: CI). */
   strict: boolean;
   /** A deliberate subset (RAG_PARTIAL=1 or the option): questions not judged do not fail it. */
@@ -102,6 +104,7 @@ export function resolveReporterOptions(
     test: checked.test ?? 'sign',
     failOnRegression: checked.failOnRegression ?? true,
     failOnNew: checked.failOnNew ?? false,
+    failOnInsensitive: checked.failOnInsensitive ?? false,
     strict: checked.strict ?? mode.ci,
     partial: resolvePartial(context.env ?? process.env, checked.partial),
     ...reportFiles,
@@ -148,6 +151,7 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
     test: resolved.test,
     failOnRegression: updating ? false : resolved.failOnRegression,
     failOnNew: updating ? false : resolved.failOnNew,
+    failOnInsensitive: updating ? false : resolved.failOnInsensitive,
     strict: updating ? false : resolved.strict,
     updatingBaseline: updating,
     pruning: resolved.mode === 'prune',

@@ -13,15 +13,26 @@ type FindingFailRule =
   | 'strict'
   /** strict, unless the run declared itself partial. */
   | 'strict-unless-partial'
+  /** failOnInsensitive (a row no change can fail). */
+  | 'insensitive'
   /** Never: shown, not failing (a kind no rule of the gate judges yet). */
   | 'never';
 
 /**
  * Where a report lists a finding, in this order: the means that fell; what an update would change beyond
  * tolerance; questions or suites new to the baseline or gone from it; baseline questions this run did not
- * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held.
+ * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held;
+ * rows that no change can fail under the gate's rule.
  */
-export const FINDING_SECTIONS = ['regressions', 'changes', 'new-or-gone', 'not-judged', 'repeats', 'held'] as const;
+export const FINDING_SECTIONS = [
+  'regressions',
+  'changes',
+  'new-or-gone',
+  'not-judged',
+  'repeats',
+  'held',
+  'sensitivity',
+] as const;
 
 export type FindingSection = (typeof FINDING_SECTIONS)[number];
 
@@ -68,6 +79,8 @@ export const FINDING_KINDS = {
   'too-few-repeats':   { section: 'repeats',     accept: 'run', fails: 'strict', valueMove: false, perSuite: false, unit: 'questions' },
   // A question that moved beyond tolerance while its row's mean held: shown; the gate rule stays the suite's.
   'held-moves':        { section: 'held',        accept: 'update', fails: 'never', valueMove: false, perSuite: false, unit: 'questions' },
+  // A row no change of its questions can fail (SummaryRow.sensitivity): a warning, failing under failOnInsensitive.
+  insensitive:         { section: 'sensitivity', accept: 'run', fails: 'insensitive', valueMove: false, perSuite: false, unit: 'row' },
 } as const satisfies Record<string, FindingKindSpec>;
 
 type FindingKind = keyof typeof FINDING_KINDS;
@@ -122,8 +135,10 @@ export interface GateFinding {
   spreads?: number[];
   /** Too few repeats: how many times each question ran, parallel to `questions`. */
   runs?: number[];
-  /** The rule's limit: maxSpread (unstable, when set) or minRepeats (too-few-repeats). */
+  /** The rule's limit: maxSpread (unstable, when set), minRepeats (too-few-repeats), or the significance or tolerance that no change can pass (insensitive). */
   limit?: number;
+  /** Insensitive: which part of the rule no change can pass (see RowSensitivity), and the row's questions in `count`, its mean in `before`. */
+  limitedBy?: 'tolerance' | 'significance';
   /** What accepts it: see FindingKindSpec.accept. */
   accept: 'update' | 'prune' | 'run' | 'suite';
   /** True when it fails the run under the current settings. */

@@ -16,6 +16,7 @@ import type {
 } from './summary.js';
 import type { Verdict } from './verdict.js';
 import type { QuestionEvidence } from './evidence.js';
+import type { RowSensitivity } from '../core/sensitivity.js';
 
 /** 2: the report stores the verdict (`verdict`), which the HTML report reads. */
 export const REPORT_SCHEMA_VERSION = 2;
@@ -91,6 +92,8 @@ export interface JsonReportRow {
   /** mean(after − before) on the shared questions. */
   delta: number | null;
   tolerance: number;
+  /** The smallest change of this row's questions that the gate's rule would fail (docs/statistics.md#sensitivity). */
+  sensitivity: RowSensitivity;
   comparison: {
     shared: number;
     wins: number;
@@ -177,6 +180,7 @@ export function renderJson(
       test: settings.test,
       failOnRegression: settings.failOnRegression,
       failOnNew: settings.failOnNew,
+      failOnInsensitive: settings.failOnInsensitive,
       strict: settings.strict,
       partial: settings.partial,
       confidence: settings.confidence,
@@ -247,6 +251,7 @@ function jsonRow(row: SummaryRow): JsonReportRow {
     baseline: row.baseline === undefined ? null : { ...row.baseline },
     delta: row.delta ?? null,
     tolerance: row.tolerance,
+    sensitivity: { ...row.sensitivity },
     comparison:
       comparison === undefined
         ? null

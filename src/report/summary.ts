@@ -9,7 +9,7 @@ import { groupRun, type GroupedRow } from '../baseline/group.js';
 import { isCovered } from '../baseline/identity.js';
 import { diffRun, prepareRun, type BaselineDiff, type PreparedRun, type RowDiff } from '../baseline/diff.js';
 import { IntervalCache, intervalOf } from './intervals.js';
-import { collectFindings } from './findings.js';
+import { collectFindings, insensitiveFindings } from './findings.js';
 import { decideVerdict } from './verdict.js';
 import { checkRepeatRules, repeatFindings } from './repeats.js';
 import type {
@@ -34,6 +34,7 @@ import { questionEvidence, type QuestionEvidence } from './evidence.js';
 import { auditsOf } from '../baseline/audits.js';
 import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { DEFAULT_CONFIDENCE } from '../core/stats.js';
+import { sensitivityOf } from '../core/sensitivity.js';
 import {
   DEFAULT_RESAMPLES,
   DEFAULT_SEED,
@@ -131,6 +132,8 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
   // Repeated questions are marked whether or not there is a baseline.
   for (const finding of repeatFindings(rows, settings, settings.strict && !settings.updatingBaseline))
     findings.push(finding);
+  // So are rows that no change can fail, in every mode.
+  findings.push(...insensitiveFindings(rows, settings));
   const coverageCounts = { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() };
   const verdict = decideVerdict({
     findings,
@@ -368,6 +371,7 @@ function summarizeRow(
     max,
     failures,
     tolerance: toleranceFor(settings.tolerance, row.measure),
+    sensitivity: { canFail: false, limitedBy: 'tolerance' },
     withinTolerance: diffRow.withinTolerance,
     status: 'new',
     worse: [],
@@ -411,6 +415,9 @@ function summarizeRow(
       summary.status = 'unchanged';
     }
   }
+  // Judged against what the next comparison would hold: each question's baseline value, or this run's for a new one.
+  const reference = values.map((value, index) => summary.before[index] ?? value);
+  summary.sensitivity = sensitivityOf(reference, row.measure, settings);
   return summary;
 }
 
@@ -553,10 +560,13 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
   }
   const failOnRegression = options.failOnRegression ?? true;
   const failOnNew = options.failOnNew ?? false;
+  const failOnInsensitive = options.failOnInsensitive ?? false;
   const strict = options.strict ?? false;
   if (typeof failOnRegression !== 'boolean')
     throw new TypeError(`failOnRegression must be true or false, got ${String(failOnRegression)}.`);
   if (typeof failOnNew !== 'boolean') throw new TypeError(`failOnNew must be true or false, got ${String(failOnNew)}.`);
+  if (typeof failOnInsensitive !== 'boolean')
+    throw new TypeError(`failOnInsensitive must be true or false, got ${String(failOnInsensitive)}.`);
   if (typeof strict !== 'boolean') throw new TypeError(`strict must be true or false, got ${String(strict)}.`);
   const intervalResamples = options.intervalResamples ?? DEFAULT_INTERVAL_RESAMPLES;
   if (typeof intervalResamples !== 'number' || !Number.isInteger(intervalResamples) || intervalResamples < 1) {
@@ -567,6 +577,7 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     ...checkRepeatRules({ minRepeats: options.minRepeats, maxSpread: options.maxSpread }, 'summarize: options'),
     failOnRegression,
     failOnNew,
+    failOnInsensitive,
     strict,
     updatingBaseline: options.updatingBaseline === true,
     pruning: options.updatingBaseline === true && options.pruning === true,

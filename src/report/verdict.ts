@@ -16,6 +16,8 @@ import type { NotJudgedReason } from '../recording/outcomes.js';
 interface VerdictSettings {
   failOnRegression: boolean;
   failOnNew: boolean;
+  /** Optional: summaries and tests written before it count it false. */
+  failOnInsensitive?: boolean;
   strict: boolean;
   partial: boolean;
   updatingBaseline: boolean;
@@ -113,6 +115,8 @@ export function findingFails(kind: string, settings: VerdictSettings, kinds: Kin
       return settings.strict;
     case 'strict-unless-partial':
       return settings.strict && !settings.partial;
+    case 'insensitive':
+      return settings.failOnInsensitive === true;
     case 'never':
       return false;
   }
@@ -193,6 +197,13 @@ export function decideVerdict(sources: VerdictSources, kinds: KindsTable = FINDI
       // declaring the run partial, nor a failing test by running the whole suite.
       { kind: 'finding', finding: findings.indexOf(notJudgedFailing[0]!) },
       null,
+    );
+  const insensitive = failing('sensitivity');
+  if (insensitive.length > 0)
+    return verdict(
+      'attention',
+      `${plural(insensitive.length, 'suite × measure row')} can never fail under the gate's rule (failOnInsensitive)`,
+      { kind: 'finding', finding: findings.indexOf(insensitive[0]!) },
     );
   // A failing kind without a headline of its own (a kind added to the table with a new rule).
   if (!passed)
@@ -276,6 +287,8 @@ function headingOf(section: FindingSection, strictFailure: boolean, mode: RunMod
       return 'Repeated questions';
     case 'held':
       return 'Questions that moved while the suite held';
+    case 'sensitivity':
+      return 'Suites that can never fail';
   }
 }
 
