@@ -1,8 +1,8 @@
-// Each suite's sensitivity on the real runners (docs/statistics.md#sensitivity): a 5-question suite under a
+// Each suite's sensitivity on the real runners (docs/statistics.md#sensitivity, whose output blocks it checks): a 5-question suite under a
 // sign test at 0.05 can never fail, which failOnInsensitive turns into a failed run (one spawn per runner);
 // and for a 40-question hit@3 suite the reported fewest worse questions is exact: that many worse fails
 // the gate, one fewer passes (Vitest).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,12 +13,16 @@ import {
   preparePackage,
   readJson,
   reporterOutput,
+  runCli,
   runTests,
   type ReporterProject,
   type Runner,
 } from './support.js';
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const HERE = dirname(fileURLToPath(import.meta.url));
+const FIXTURES = join(HERE, 'fixtures');
+const doc = (page: string) => readFileSync(join(HERE, '..', '..', '..', 'docs', page), 'utf8');
+const STATISTICS_DOC = doc('statistics.md');
 
 interface Report {
   passed: boolean;
@@ -76,8 +80,16 @@ describe('sensitivity with vitest', { timeout: 240_000 }, () => {
   it('40 hit@3 questions at tolerance 0.2: 9 worse fail the gate, 8 (a drop of exactly 0.2) pass', async () => {
     const recorded = await runTests(project, { env: { RAG_BASELINE: 'update' } });
     expect(recorded.exitCode, explain(recorded)).toBe(0);
-    // Shown in every mode, and failing nothing without the option.
-    expect(reporterOutput(project, recorded)).toContain(`  · ${insensitiveLine('test/tiny.test.ts')}`);
+    // Shown in every mode, and failing nothing without the option; docs/statistics.md shows this output.
+    const warning = `Suites that can never fail:\n  · ${insensitiveLine('test/tiny.test.ts')} — add questions to the suite (rag-matchers plan says how many), or judge it by the tolerance alone\n`;
+    expect(reporterOutput(project, recorded)).toContain(warning);
+    for (const text of [STATISTICS_DOC, doc('baselines-and-ci.md')])
+      expect(text).toContain(`\`\`\`text\n${warning}\`\`\``);
+    // The plan of this baseline, as docs/statistics.md shows it (the command as written there).
+    expect(STATISTICS_DOC).toContain('```sh\nnpx rag-matchers plan --significance 0.05\n```');
+    const plan = await runCli(project, ['plan', '--significance', '0.05']);
+    expect(plan.exitCode, explain(plan)).toBe(0);
+    expect(STATISTICS_DOC).toContain(`\`\`\`text\n${plan.stdout}\`\`\``);
     // 34 hits of 40: 8 misses more take the mean down by exactly 0.2, 9 by 0.225; p = 2/2⁹ ≤ 0.05.
     expect(row(readJson<Report>(project, 'rag-report.json'), 'test/forty.test.ts').sensitivity).toEqual({
       canFail: true,
