@@ -10,7 +10,15 @@
 // Every other row unchanged means no other row is in the Holm family (judgeMoves leaves out rows where
 // nothing changed), so this row's p is compared with the significance as it is.
 
-import { comparePaired, judgeMoves, valuesDiffer, type RegressionRule } from './regression-rule.js';
+import { mean } from './mean.js';
+import {
+  comparePaired,
+  judgeMoves,
+  movementOfMeans,
+  toleranceFor,
+  valuesDiffer,
+  type RegressionRule,
+} from './regression-rule.js';
 
 export type RowSensitivity =
   | {
@@ -35,43 +43,52 @@ export type RowSensitivity =
 export function sensitivityOf(values: readonly number[], measure: string, rule: RegressionRule): RowSensitivity {
   const order = values
     .map((value, index) => ({ value, index }))
-    .filter(({ value }) => valuesDiffer(value, 0) && value > 0)
+    .filter(({ value }) => value > 0 && valuesDiffer(value, 0))
     .sort((a, b) => b.value - a.value);
-  const fails = (worse: number, judged: RegressionRule): boolean => {
+  const most = order.length;
+  // How far the mean falls when the first `worse` questions of `order` drop to 0.
+  const droppedSum = new Float64Array(most + 1);
+  for (let i = 0; i < most; i++) droppedSum[i + 1] = droppedSum[i]! + order[i]!.value;
+  const fallOf = (worse: number): number => droppedSum[worse]! / values.length;
+  const meanBefore = mean(values);
+  const tolerance = toleranceFor(rule.tolerance, measure);
+  const beyondTolerance = (worse: number): boolean =>
+    movementOfMeans({ delta: -fallOf(worse), meanBefore, meanAfter: meanBefore - fallOf(worse) }, tolerance) ===
+    'below';
+  if (most === 0 || !beyondTolerance(most)) return { canFail: false, limitedBy: 'tolerance' };
+  // The fall grows with each question dropped, so the tolerance's count is found by bisection.
+  const byTolerance = smallestFrom(0, most, beyondTolerance);
+  const found = (questions: number, limitedBy: 'tolerance' | 'significance'): RowSensitivity => ({
+    canFail: true,
+    questions,
+    meanDrop: fallOf(questions),
+    limitedBy,
+  });
+  if (rule.significance === undefined) return found(byTolerance, 'tolerance');
+  // The test: the rule itself on the changed row. Its evidence grows with each question dropped (the
+  // others as they were), so gallop up from the tolerance's count, then bisect.
+  const fails = (worse: number): boolean => {
     const after = [...values];
     for (let i = 0; i < worse; i++) after[order[i]!.index] = 0;
-    const move = comparePaired(values, after, judged, worse);
-    return judgeMoves([{ measure, move }], judged)[0] === 'regressed';
+    const move = comparePaired(values, after, rule, worse);
+    return judgeMoves([{ measure, move }], rule)[0] === 'regressed';
   };
-  // The tolerance alone ignores p, so the cheapest test stands in for the rule's.
-  const toleranceOnly: RegressionRule = { tolerance: rule.tolerance, test: 'sign', resamples: 1, seed: rule.seed };
-  const most = order.length;
-  if (most === 0 || !fails(most, toleranceOnly)) return { canFail: false, limitedBy: 'tolerance' };
-  if (!fails(most, rule)) return { canFail: false, limitedBy: 'significance' };
-  const byTolerance = smallestFailing(1, most, (worse) => fails(worse, toleranceOnly));
-  // The tolerance alone sets a floor; the test may need more questions beyond it.
-  const count =
-    rule.significance === undefined ? byTolerance : smallestFailing(byTolerance, most, (worse) => fails(worse, rule));
-  let drop = 0;
-  for (let i = 0; i < count; i++) drop += order[i]!.value;
-  return {
-    canFail: true,
-    questions: count,
-    meanDrop: drop / values.length,
-    limitedBy: count > byTolerance ? 'significance' : 'tolerance',
-  };
+  if (fails(byTolerance)) return found(byTolerance, 'tolerance');
+  let low = byTolerance;
+  let high = byTolerance;
+  do {
+    if (high === most) return { canFail: false, limitedBy: 'significance' };
+    low = high;
+    high = Math.min(most, high * 2);
+  } while (!fails(high));
+  return found(smallestFrom(low, high, fails), 'significance');
 }
 
-/**
- * The smallest k in [low, high] with fails(k), given fails(high). The mean's fall grows with k, and so does
- * the evidence of every paired test (one more question dropped, the others as they were), so bisection.
- */
-function smallestFailing(low: number, high: number, fails: (worse: number) => boolean): number {
-  if (fails(low)) return low;
-  // Invariant: fails(high), not fails(low).
+/** The smallest k in (low, high] with holds(k), given holds(high) and not holds(low). */
+function smallestFrom(low: number, high: number, holds: (worse: number) => boolean): number {
   while (high - low > 1) {
     const middle = Math.floor((low + high) / 2);
-    if (fails(middle)) high = middle;
+    if (holds(middle)) high = middle;
     else low = middle;
   }
   return high;
