@@ -10,16 +10,8 @@
 
 import { mean } from './mean.js';
 import { createRandom, randomInt } from './random.js';
-import {
-  comparePaired,
-  judgeMoves,
-  movementOfMeans,
-  toleranceFor,
-  valuesDiffer,
-  type PairedMove,
-  type RegressionRule,
-} from './regression-rule.js';
-import { signTest } from './stats.js';
+import { dropMove } from './sensitivity.js';
+import { judgeMoves, movementOfMeans, toleranceFor, valuesDiffer, type RegressionRule } from './regression-rule.js';
 
 export interface QuestionPlanOptions {
   /** The true drop of the mean to detect, e.g. 0.05. */
@@ -111,35 +103,8 @@ export function detectionPower(
       if (!dropped) sumAfter += value;
       else if (valuesDiffer(value, 0)) worse++;
     }
-    const move = simulatedMove(before, after, sumBefore / questions, sumAfter / questions, worse, rule);
+    const move = dropMove(questions, sumBefore / questions, sumAfter / questions, worse, rule, () => [before, after]);
     if (judgeMoves([{ measure, move }], rule)[0] === 'regressed') caught++;
   }
   return caught / options.simulations;
-}
-
-/**
- * The paired move of a simulated suite: every question that changed got worse (none better), so the sign
- * test's p is signTest(0, worse), as comparePaired would find; the tolerance alone needs no p at all.
- * The t and randomization tests go through comparePaired.
- */
-function simulatedMove(
-  before: readonly number[],
-  after: readonly number[],
-  meanBefore: number,
-  meanAfter: number,
-  worse: number,
-  rule: RegressionRule,
-): PairedMove {
-  if (rule.significance !== undefined && rule.test !== 'sign') return comparePaired(before, after, rule, worse);
-  return {
-    shared: before.length,
-    wins: 0,
-    losses: worse,
-    ties: before.length - worse,
-    meanBefore,
-    meanAfter,
-    delta: meanAfter - meanBefore,
-    test: rule.test,
-    p: worse === 0 || rule.significance === undefined ? 1 : signTest(0, worse),
-  };
 }

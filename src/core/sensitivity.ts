@@ -17,8 +17,10 @@ import {
   movementOfMeans,
   toleranceFor,
   valuesDiffer,
+  type PairedMove,
   type RegressionRule,
 } from './regression-rule.js';
+import { signTest } from './stats.js';
 
 export type RowSensitivity =
   | {
@@ -68,12 +70,21 @@ export function sensitivityOf(values: readonly number[], measure: string, rule: 
   // The test: the rule itself on the changed row. Its evidence grows with each question dropped (the
   // others as they were), so gallop up from the tolerance's count, then bisect.
   const fails = (worse: number): boolean => {
-    const after = [...values];
-    for (let i = 0; i < worse; i++) after[order[i]!.index] = 0;
-    const move = comparePaired(values, after, rule, worse);
+    const arrays = (): [readonly number[], readonly number[]] => {
+      const after = [...values];
+      for (let i = 0; i < worse; i++) after[order[i]!.index] = 0;
+      return [values, after];
+    };
+    const move = dropMove(values.length, meanBefore, meanBefore - fallOf(worse), worse, rule, arrays);
     return judgeMoves([{ measure, move }], rule)[0] === 'regressed';
   };
   if (fails(byTolerance)) return found(byTolerance, 'tolerance');
+  // k worse questions and none better give the sign test p = 2 / 2^k, and the randomization test's exact
+  // enumeration the same: try that count first, confirmed by the rule (two runs of the test, not five).
+  if (rule.test !== 't') {
+    const guess = Math.min(most, Math.max(byTolerance + 1, Math.ceil(Math.log2(2 / rule.significance))));
+    if (fails(guess) && (guess - 1 === byTolerance || !fails(guess - 1))) return found(guess, 'significance');
+  }
   let low = byTolerance;
   let high = byTolerance;
   do {
@@ -93,3 +104,45 @@ function smallestFrom(low: number, high: number, holds: (worse: number) => boole
   }
   return high;
 }
+
+/**
+ * The paired move of a row in which `worse` questions got worse and none better (what sensitivity and the
+ * question plan judge): the sign test's p is then signTest(0, worse), as comparePaired finds it, and the
+ * tolerance alone needs no p; the t and randomization tests run on the values (`arrays`: before, after).
+ */
+export function dropMove(
+  shared: number,
+  meanBefore: number,
+  meanAfter: number,
+  worse: number,
+  rule: RegressionRule,
+  arrays: () => [readonly number[], readonly number[]],
+): PairedMove {
+  if (rule.significance !== undefined && worse > 0 && !samePAsSignTest(rule, worse))
+    return comparePaired(...arrays(), rule, worse);
+  return {
+    shared,
+    wins: 0,
+    losses: worse,
+    ties: shared - worse,
+    meanBefore,
+    meanAfter,
+    delta: meanAfter - meanBefore,
+    test: rule.test,
+    ...(rule.test === 'randomization' && worse > 0 ? { method: 'randomization-exact' } : {}),
+    p: worse === 0 || rule.significance === undefined ? 1 : signTest(0, worse),
+  };
+}
+
+/**
+ * Whether the rule's test gives signTest(0, worse) when every changed question got worse: the sign test,
+ * and the randomization test while it enumerates exactly (up to 16 changed questions), since only the two
+ * assignments of one sign to every difference reach the observed |Σ| (2 of 2^worse; a drop under about
+ * 1e-11 could tie within its rounding allowance, and no measure's value is that small).
+ */
+function samePAsSignTest(rule: RegressionRule, worse: number): boolean {
+  return rule.test === 'sign' || (rule.test === 'randomization' && worse <= EXACT_RANDOMIZATION_PAIRS);
+}
+
+/** Changed questions up to which the randomization test enumerates every sign assignment (stats.ts, 'auto'). */
+const EXACT_RANDOMIZATION_PAIRS = 16;

@@ -2,6 +2,7 @@
 // (with rounding: exactly the tolerance is not a regression) and, with significance, a two-sided p ≤ α.
 import { describe, expect, it } from 'vitest';
 import { resolveRegressionRule } from '../../../src/core/regression-rule.js';
+import { pairedComparison } from '../../../src/core/stats.js';
 import { sensitivityOf } from '../../../src/core/sensitivity.js';
 
 const ones = (count: number): number[] => new Array<number>(count).fill(1);
@@ -71,5 +72,13 @@ describe('sensitivityOf', () => {
     const rule = resolveRegressionRule({ significance: 0.05, test: 'randomization' });
     expect(sensitivityOf(ones(8), 'hit@5', rule)).toMatchObject({ questions: 6 });
     expect(sensitivityOf(ones(5), 'hit@5', rule)).toEqual({ canFail: false, limitedBy: 'significance' });
+  });
+
+  it('unequal drops all of one sign: the exact randomization p is 2/2^k too, so graded values need 6 under it', () => {
+    const before = [0.9, 0.5, 0.3, 0.7, 0.2, 1];
+    // Only the two assignments of one sign to every difference reach |Σ| = 3.6.
+    expect(pairedComparison(before, [0, 0, 0, 0, 0, 0], { test: 'randomization' }).p).toBe(2 / 64);
+    const rule = resolveRegressionRule({ significance: 0.05, test: 'randomization' });
+    expect(sensitivityOf([...before, 0.4, 0.6], 'ndcg@5', rule)).toMatchObject({ questions: 6 });
   });
 });
