@@ -39,6 +39,10 @@ COMMANDS['history'] = {
   summary: "how each suite's measures moved over the baseline file's git history (--html draws it)",
   load: () => import('./commands/history.js'),
 };
+COMMANDS['plan'] = {
+  summary: 'how many questions each suite of a baseline needs to catch a drop of the mean (--delta) at 80% power',
+  load: () => import('./commands/plan.js'),
+};
 COMMANDS['update'] = {
   summary: 'run the tests with RAG_BASELINE=update set for that command alone, in any shell (update -- npm test)',
   load: async () => {

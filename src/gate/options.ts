@@ -39,6 +39,8 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   failOnNew: boolean;
   /** A regressed tag fails the run. */
   failOnTagRegression: boolean;
+  /** A row that can never fail under the rule fails the run. */
+  failOnInsensitive: boolean;
   /** The baseline must be up to date (default: CI). */
   strict: boolean;
   /** A deliberate subset (RAG_PARTIAL=1 or the option): questions not judged do not fail it. */
@@ -109,6 +111,7 @@ export function resolveReporterOptions(
     failOnRegression: checked.failOnRegression ?? true,
     failOnNew: checked.failOnNew ?? false,
     failOnTagRegression: checked.failOnTagRegression ?? false,
+    failOnInsensitive: checked.failOnInsensitive ?? false,
     strict: checked.strict ?? mode.ci,
     partial: resolvePartial(context.env ?? process.env, checked.partial),
     ...reportFiles,
@@ -158,6 +161,7 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
     failOnRegression: updating ? false : resolved.failOnRegression,
     failOnNew: updating ? false : resolved.failOnNew,
     failOnTagRegression: updating ? false : resolved.failOnTagRegression,
+    failOnInsensitive: updating ? false : resolved.failOnInsensitive,
     strict: updating ? false : resolved.strict,
     updatingBaseline: updating,
     pruning: resolved.mode === 'prune',

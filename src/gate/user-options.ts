@@ -42,6 +42,11 @@ export interface RagReporterOptions extends MeasureDeclaration, ReportFileOption
    */
   failOnTagRegression?: boolean;
   /**
+   * Fail the run when a suite × measure row can never fail under the gate's rule (e.g. 5 questions under
+   * a sign test at significance 0.05): for strict CI. Default false (such rows are a warning).
+   */
+  failOnInsensitive?: boolean;
+  /**
    * The baseline must be up to date, as snapshots must be: a regression, an improvement not recorded, a
    * suite or question new to the baseline, a baseline suite or question that did not run although its
    * file ran, and a renamed suite each fail the run, with the command that accepts it. Default: true
@@ -130,6 +135,7 @@ const REPORTER_OPTIONS = {
   failOnRegression: SHARED,
   failOnNew: SHARED,
   failOnTagRegression: SHARED,
+  failOnInsensitive: SHARED,
   strict: PER_SHARD,
   partial: PER_SHARD,
   ...(Object.fromEntries(Object.keys(REPORT_CATALOGUE).map((name) => [name, PER_SHARD])) as Record<
@@ -207,6 +213,7 @@ export function validateReporterOptions(options: unknown, source = DEFAULT_SOURC
     'failOnRegression',
     'failOnNew',
     'failOnTagRegression',
+    'failOnInsensitive',
     'strict',
     'partial',
     ...REPORT_SWITCH_OPTIONS,

@@ -19,6 +19,8 @@ type FindingFailRule =
   | 'budget'
   /** failOnTagRegression (default false). */
   | 'tag'
+  /** failOnInsensitive (a row no change can fail). */
+  | 'insensitive'
   /** Never: shown, not failing (a kind no rule of the gate judges yet). */
   | 'never';
 
@@ -27,7 +29,8 @@ type FindingFailRule =
  * suites; what an update would change beyond
  * tolerance; questions or suites new to the baseline or gone from it; baseline questions this run did not
  * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held;
- * what retrieval cost (latency over a budget, calls per question that changed).
+ * what retrieval cost (latency over a budget, calls per question that changed); rows that no change can
+ * fail under the gate's rule.
  */
 export const FINDING_SECTIONS = [
   'regressions',
@@ -38,6 +41,7 @@ export const FINDING_SECTIONS = [
   'repeats',
   'held',
   'cost',
+  'sensitivity',
 ] as const;
 
 export type FindingSection = (typeof FINDING_SECTIONS)[number];
@@ -91,6 +95,8 @@ export const FINDING_KINDS = {
   latency:             { section: 'cost',        accept: 'run', fails: 'budget', valueMove: false, perSuite: true, unit: 'suite' },
   // A tag × measure whose questions, across suites, fell under the gate's rule (src/report/tags.ts).
   'tag-regression':    { section: 'tags',        accept: 'update', fails: 'tag', valueMove: true, perSuite: false, unit: 'row' },
+  // A row no change of its questions can fail (SummaryRow.sensitivity): a warning, failing under failOnInsensitive.
+  insensitive:         { section: 'sensitivity', accept: 'run', fails: 'insensitive', valueMove: false, perSuite: false, unit: 'row' },
 } as const satisfies Record<string, FindingKindSpec>;
 
 type FindingKind = keyof typeof FINDING_KINDS;
@@ -145,7 +151,7 @@ export interface GateFinding {
   spreads?: number[];
   /** Too few repeats: how many times each question ran, parallel to `questions`. */
   runs?: number[];
-  /** The rule's limit: maxSpread (unstable, when set) or minRepeats (too-few-repeats). */
+  /** The rule's limit: maxSpread (unstable, when set), minRepeats (too-few-repeats), or the significance or tolerance that no change can pass (insensitive). */
   limit?: number;
   /** Calls: the kind of call (`rerank`), and each question's calls per question before → after, parallel to `questions`. */
   callKind?: string;
@@ -158,6 +164,8 @@ export interface GateFinding {
   /** Tag regression: how many of the tag's questions were compared, in how many suites. */
   shared?: number;
   suites?: number;
+  /** Insensitive: which part of the rule no change can pass (see RowSensitivity), and the row's questions in `count`, its mean in `before`. */
+  limitedBy?: 'tolerance' | 'significance';
   /** What accepts it: see FindingKindSpec.accept. */
   accept: 'update' | 'prune' | 'run' | 'suite';
   /** True when it fails the run under the current settings. */

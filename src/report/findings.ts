@@ -237,3 +237,32 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
   }
   return groups;
 }
+
+/**
+ * A finding per row that no change of its questions can fail under the rule (SummaryRow.sensitivity), in
+ * every mode and with or without a baseline: a warning, failing the run only under failOnInsensitive.
+ */
+export function insensitiveFindings(rows: readonly SummaryRow[], settings: ResolvedSummaryOptions): GateFinding[] {
+  const findings: GateFinding[] = [];
+  for (const row of rows) {
+    const sensitivity = row.sensitivity;
+    if (sensitivity.canFail) continue;
+    const bySignificance = sensitivity.limitedBy === 'significance';
+    findings.push(
+      findingOf(
+        {
+          kind: 'insensitive',
+          suite: row.suite,
+          suiteKey: row.suiteKey,
+          measure: row.measure,
+          count: row.count,
+          before: row.mean,
+          limitedBy: sensitivity.limitedBy,
+          limit: bySignificance ? settings.significance! : row.tolerance,
+        },
+        settings,
+      ),
+    );
+  }
+  return findings;
+}

@@ -18,6 +18,7 @@ import type { TagChange, TagRow } from './summary-model.js';
 import type { Verdict } from './verdict.js';
 import type { QuestionEvidence } from './evidence.js';
 import type { SuiteCost } from './costs.js';
+import type { RowSensitivity } from '../core/sensitivity.js';
 
 /** 2: the report stores the verdict (`verdict`), which the HTML report reads. */
 export const REPORT_SCHEMA_VERSION = 2;
@@ -97,6 +98,8 @@ export interface JsonReportRow {
   /** mean(after − before) on the shared questions. */
   delta: number | null;
   tolerance: number;
+  /** The smallest change of this row's questions that the gate's rule would fail (docs/statistics.md#sensitivity). */
+  sensitivity: RowSensitivity;
   comparison: {
     shared: number;
     wins: number;
@@ -210,6 +213,7 @@ export function renderJson(
       failOnRegression: settings.failOnRegression,
       failOnNew: settings.failOnNew,
       failOnTagRegression: settings.failOnTagRegression,
+      failOnInsensitive: settings.failOnInsensitive,
       strict: settings.strict,
       partial: settings.partial,
       confidence: settings.confidence,
@@ -329,6 +333,7 @@ function jsonRow(row: SummaryRow): JsonReportRow {
     baseline: row.baseline === undefined ? null : { ...row.baseline },
     delta: row.delta ?? null,
     tolerance: row.tolerance,
+    sensitivity: { ...row.sensitivity },
     comparison: jsonComparison(row.comparison),
     worse: row.worse.map((change) => ({ ...change })),
     better: row.better.map((change) => ({ ...change })),

@@ -15,6 +15,7 @@ import {
   plural,
   describeFinding,
   describeSuiteCost,
+  describeSensitivity,
   actionFor,
   reportCommands,
   type ReportCommands,
@@ -140,6 +141,18 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
     }
     text.addList([`<details><summary>Questions that got worse (${total})</summary>`, ''], items, 0, ['</details>', '']);
   }
+  const sensitivity = sensitivityRows(summary.rows);
+  text.addList(
+    [
+      '<details><summary>Sensitivity: the smallest change that fails each row</summary>',
+      '',
+      '| suite | measure | n | fails when |',
+      '|---|---|--:|---|',
+    ],
+    sensitivity.slice(0, maxRows),
+    Math.max(0, sensitivity.length - maxRows),
+    ['', '</details>', ''],
+  );
   return text.toString();
 }
 
@@ -311,6 +324,14 @@ function table(rows: SummaryRow[], maxRows: number, withP: boolean, withMarker: 
   if (rows.length > maxRows)
     lines.push('', `… and ${plural(rows.length - maxRows, 'more row')} (see the JSON report).`);
   return lines;
+}
+
+/** Each row's sensitivity (SummaryRow.sensitivity) as a table row, the rows that can never fail first. */
+function sensitivityRows(rows: readonly SummaryRow[]): string[] {
+  return [...rows.filter((row) => !row.sensitivity.canFail), ...rows.filter((row) => row.sensitivity.canFail)].map(
+    (row) =>
+      `| ${escapeCell(row.suite)} | ${escapeCell(row.measure)} | ${row.count} | ${describeSensitivity(row.sensitivity, '−')} |`,
+  );
 }
 
 /** Text shown as is (escapeMarkdown): one line, Markdown and HTML specials escaped, mentions neutralised. */

@@ -2,6 +2,7 @@
 // the options it takes. Types only; src/report/summary.ts works them out, the renderers read them.
 import type { RowComparison, SampleChange } from '../baseline/compare.js';
 import type { PairedTestName } from '../core/stats.js';
+import type { RowSensitivity } from '../core/sensitivity.js';
 import type { ResolvedTolerance, ToleranceOption } from '../core/regression-rule.js';
 import type { CollectedRun, CollectedSample } from '../recording/collected.js';
 import type { NotJudgedReason } from '../recording/outcomes.js';
@@ -26,6 +27,8 @@ export interface SummaryOptions {
   failOnNew?: boolean;
   /** A regressed tag row (RunSummary.tags) fails the run. Default false: tag rows are shown, not gating. */
   failOnTagRegression?: boolean;
+  /** A row that no change of its questions can fail under the rule (see SummaryRow.sensitivity) fails the run. Default false. */
+  failOnInsensitive?: boolean;
   /**
    * The baseline must be up to date (the reporters' default under CI): every finding — a regression, an
    * improvement not recorded, a suite or question new to the baseline, a baseline suite or question that
@@ -101,6 +104,12 @@ export interface SummaryRow {
   delta?: number;
   /** The tolerance applied to this measure. */
   tolerance: number;
+  /**
+   * The smallest change of this row's questions that the gate's rule would fail, every other row unchanged,
+   * from each question's baseline value (this run's value for a question new to the baseline).
+   * docs/statistics.md#sensitivity.
+   */
+  sensitivity: RowSensitivity;
   /**
    * True when the mean over the questions compared with the baseline moved by no more than the tolerance
    * (the baseline diff's decision): an update keeps their baseline values. False for a row with none.
@@ -257,6 +266,7 @@ type DefaultedSetting =
   | 'failOnRegression'
   | 'failOnNew'
   | 'failOnTagRegression'
+  | 'failOnInsensitive'
   | 'strict'
   | 'updatingBaseline'
   | 'pruning'

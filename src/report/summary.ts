@@ -9,7 +9,7 @@ import { groupRun, type GroupedRow } from '../baseline/group.js';
 import { isCovered } from '../baseline/identity.js';
 import { diffRun, prepareRun, type BaselineDiff, type PreparedRun, type RowDiff } from '../baseline/diff.js';
 import { IntervalCache, intervalOf } from './intervals.js';
-import { collectFindings, tagFindings } from './findings.js';
+import { collectFindings, insensitiveFindings, tagFindings } from './findings.js';
 import { costFindings, summarizeCosts } from './costs.js';
 import { checkLatencyBudget } from '../recording/cost.js';
 import { summarizeTags } from './tags.js';
@@ -37,6 +37,7 @@ import { questionEvidence, type QuestionEvidence } from './evidence.js';
 import { auditsOf } from '../baseline/audits.js';
 import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { DEFAULT_CONFIDENCE } from '../core/stats.js';
+import { sensitivityOf } from '../core/sensitivity.js';
 import {
   DEFAULT_RESAMPLES,
   DEFAULT_SEED,
@@ -141,6 +142,8 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
   const costs = run.costs === undefined ? [] : summarizeCosts(run.costs, baseline, settings.latency);
   if (costs.length > 0)
     for (const finding of costFindings(costs, run.costs!, baseline, settings)) findings.push(finding);
+  // So are rows that no change can fail, in every mode.
+  findings.push(...insensitiveFindings(rows, settings));
   const coverageCounts = { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() };
   const verdict = decideVerdict({
     findings,
@@ -380,6 +383,7 @@ function summarizeRow(
     max,
     failures,
     tolerance: toleranceFor(settings.tolerance, row.measure),
+    sensitivity: { canFail: false, limitedBy: 'tolerance' },
     withinTolerance: diffRow.withinTolerance,
     status: 'new',
     worse: [],
@@ -423,6 +427,9 @@ function summarizeRow(
       summary.status = 'unchanged';
     }
   }
+  // Judged against what the next comparison would hold: each question's baseline value, or this run's for a new one.
+  const reference = values.map((value, index) => summary.before[index] ?? value);
+  summary.sensitivity = sensitivityOf(reference, row.measure, settings);
   return summary;
 }
 
@@ -565,6 +572,7 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
   }
   const failOnRegression = options.failOnRegression ?? true;
   const failOnNew = options.failOnNew ?? false;
+  const failOnInsensitive = options.failOnInsensitive ?? false;
   const strict = options.strict ?? false;
   if (typeof failOnRegression !== 'boolean')
     throw new TypeError(`failOnRegression must be true or false, got ${String(failOnRegression)}.`);
@@ -572,6 +580,8 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
   const failOnTagRegression = options.failOnTagRegression ?? false;
   if (typeof failOnTagRegression !== 'boolean')
     throw new TypeError(`failOnTagRegression must be true or false, got ${String(failOnTagRegression)}.`);
+  if (typeof failOnInsensitive !== 'boolean')
+    throw new TypeError(`failOnInsensitive must be true or false, got ${String(failOnInsensitive)}.`);
   if (typeof strict !== 'boolean') throw new TypeError(`strict must be true or false, got ${String(strict)}.`);
   const failOnCallChange = options.failOnCallChange ?? false;
   if (typeof failOnCallChange !== 'boolean')
@@ -588,6 +598,7 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
     failOnRegression,
     failOnNew,
     failOnTagRegression,
+    failOnInsensitive,
     strict,
     updatingBaseline: options.updatingBaseline === true,
     pruning: options.updatingBaseline === true && options.pruning === true,

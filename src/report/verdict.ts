@@ -18,6 +18,8 @@ interface VerdictSettings {
   failOnNew: boolean;
   /** Absent: false. */
   failOnTagRegression?: boolean;
+  /** Optional: summaries and tests written before it count it false. */
+  failOnInsensitive?: boolean;
   strict: boolean;
   partial: boolean;
   updatingBaseline: boolean;
@@ -123,6 +125,8 @@ export function findingFails(kind: string, settings: VerdictSettings, kinds: Kin
       return settings.failOnCallChange === true;
     case 'budget':
       return true;
+    case 'insensitive':
+      return settings.failOnInsensitive === true;
     case 'never':
       return false;
   }
@@ -218,6 +222,13 @@ export function decideVerdict(sources: VerdictSources, kinds: KindsTable = FINDI
       `Retrieval cost breaks a limit set for it (latency budget, failOnCallChange): ${plural(cost.length, 'finding')}`,
       null,
     );
+  const insensitive = failing('sensitivity');
+  if (insensitive.length > 0)
+    return verdict(
+      'attention',
+      `${plural(insensitive.length, 'suite × measure row')} can never fail under the gate's rule (failOnInsensitive)`,
+      { kind: 'finding', finding: findings.indexOf(insensitive[0]!) },
+    );
   // A failing kind without a headline of its own (a kind added to the table with a new rule).
   if (!passed)
     return verdict('attention', `The run fails: ${plural(findings.filter((f) => f.fails).length, 'finding')}`, null);
@@ -306,6 +317,8 @@ function headingOf(section: FindingSection, strictFailure: boolean, mode: RunMod
       return 'Latency and calls';
     case 'tags':
       return mode === 'compare' ? 'Tags whose questions fell across suites' : 'Tag regressions this update records';
+    case 'sensitivity':
+      return 'Suites that can never fail';
   }
 }
 

@@ -104,6 +104,10 @@ export function actionFor(
   if (finding.kind === 'latency') return `make its retrieval faster, or raise the budget (${code('latency')})`;
   if (finding.kind === 'calls' && !finding.fails && clear !== 'this-run')
     return `shown, not failing (${code('failOnCallChange: true')} fails on it); ${code(commands.update)} records it`;
+  if (finding.kind === 'insensitive')
+    return finding.limitedBy === 'significance'
+      ? `add questions to the suite (${code('rag-matchers plan')} says how many), or judge it by the tolerance alone`
+      : 'lower its tolerance, or add questions it can get wrong';
   if (finding.kind === 'too-few-repeats')
     return `run each question at least ${finding.limit} times (Vitest ${code(`repeats: ${finding.limit! - 1}`)}, or ${code('test.each')} over a repeat index with the same queryId)`;
   if (clear === 'this-run')
@@ -395,6 +399,12 @@ export function describeFinding(
       );
       return `${measure} of ${plural(questions.length, 'question')} in suite ${suite} moved beyond the tolerance while its mean held: ${named}`;
     }
+    case 'insensitive': {
+      const count = plural(finding.count!, 'question');
+      return finding.limitedBy === 'significance'
+        ? `${measure} of suite ${suite} can never fail: with ${count}, the paired test cannot reach significance ${finding.limit} even if every question gets worse`
+        : `${measure} of suite ${suite} can never fail: its mean ${formatValue(finding.before!)} over ${count} cannot fall by more than the tolerance ${finding.limit}`;
+    }
     case 'too-few-repeats': {
       const runs = finding.runs ?? [];
       const listed = listUpTo(
@@ -509,4 +519,17 @@ function describeBudget(cost: SuiteCost): string | undefined {
     default:
       return `budget ${limits}: within`;
   }
+}
+
+/**
+ * A row's sensitivity in a few words: `6 questions worse (mean −0.150; the test)`, or why no change can
+ * fail it: `never: the test cannot reach significance`.
+ */
+export function describeSensitivity(sensitivity: SummaryRow['sensitivity'], minus = '-'): string {
+  if (!sensitivity.canFail)
+    return sensitivity.limitedBy === 'significance'
+      ? 'never: the test cannot reach significance'
+      : 'never: the mean cannot fall beyond the tolerance';
+  const by = sensitivity.limitedBy === 'significance' ? '; set by the test' : '';
+  return `${plural(sensitivity.questions, 'question')} worse (mean ${formatDelta(-sensitivity.meanDrop, minus)}${by})`;
 }

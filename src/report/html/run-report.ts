@@ -18,6 +18,7 @@ import {
   describeFinding,
   describeSuiteCost,
   describeRule,
+  describeSensitivity,
   describeTest,
   formatP,
   plural,
@@ -115,6 +116,8 @@ export function renderHtml(report: JsonReport, options: HtmlRenderOptions = {}):
     }
     body.push('</tbody></table></section>');
   }
+
+  body.push(...sensitivitySection(report.rows));
 
   // The verdict's sections: every finding with what clears it, as the console and the Markdown list them.
   report.verdict.sections.forEach((section) => {
@@ -290,6 +293,24 @@ function summaryTable(report: JsonReport, suites: [string, JsonReportRow[]][]): 
     out.push('<p class="note">* Δ and the test use only the questions both this run and the baseline have.</p>');
   }
   return out.join('\n');
+}
+
+/** Each row's smallest failing change (JsonReportRow.sensitivity); nothing for a report written before it. */
+function sensitivitySection(rows: readonly JsonReportRow[]): string[] {
+  // Reports written before sensitivity existed have none.
+  const known = rows.filter((row) => (row as Partial<JsonReportRow>).sensitivity !== undefined);
+  if (known.length === 0) return [];
+  const out = [
+    '<section id="row-sensitivity"><h2>Sensitivity</h2><p class="note">The smallest change of each row that the gate\'s rule would fail, every other row unchanged: how many questions must get worse (each to 0, the highest values first), and how far the mean then falls.</p>',
+    '<table><thead><tr><th>suite</th><th>measure</th><th class="num">n</th><th>fails when</th></tr></thead><tbody>',
+  ];
+  for (const row of known) {
+    out.push(
+      `<tr${row.sensitivity.canFail ? '' : ' class="warning"'}><td class="suite">${escapeHtmlName(row.suite)}</td><td>${escapeHtmlName(row.measure)}</td><td class="num">${row.count}</td><td>${escapeHtml(describeSensitivity(row.sensitivity, '−'))}</td></tr>`,
+    );
+  }
+  out.push('</tbody></table></section>');
+  return out;
 }
 
 function suiteSection(

@@ -159,10 +159,15 @@ describe.each(['vitest', 'jest'] as const)('the gate in CI with %s', { timeout: 
     expect(output(stale)).toContain(
       `move not recorded: recall@3 0.833 → 0.667 in suite ${orders} > orders API > refunds (beyond the tolerance but not significant, so not a regression; worse: refund-window); refund-window recall@3 1.000 → 0.500; now in its top 3: shipping-times, order-status — run ${update} and commit`,
     );
-    expect(findings().findings.map((finding) => [finding.kind, finding.fails])).toEqual([
+    // Suites of 2 and 3 questions can never fail under the sign test at 0.05: warned of, failing nothing.
+    const all = findings().findings;
+    expect(
+      all.filter((finding) => finding.kind !== 'insensitive').map((finding) => [finding.kind, finding.fails]),
+    ).toEqual([
       ['unconfirmed-move', true],
       ['unconfirmed-move', true],
     ]);
+    expect(all.filter((finding) => finding.kind === 'insensitive').every((finding) => !finding.fails)).toBe(true);
     expect(bytesOf(project, 'rag-baseline.json')).toEqual(recorded);
     const accepted = await run({ ...significance, RAG_BASELINE: 'update' });
     expect(accepted.exitCode, explain(accepted)).toBe(0);

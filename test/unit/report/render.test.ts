@@ -107,6 +107,17 @@ These do not fail this run; in CI (strict) they do.
 - q5 (partial refund): 1.000 → 0.750
 
 </details>
+
+<details><summary>Sensitivity: the smallest change that fails each row</summary>
+
+| suite | measure | n | fails when |
+|---|---|--:|---|
+| test/orders.test.ts > refunds | hit@5 | 7 | 1 question worse (mean −0.143) |
+| test/orders.test.ts > refunds | recall@5 | 7 | 1 question worse (mean −0.143) |
+| test/orders.test.ts > returns \\| policy | ndcg@10 | 1 | 1 question worse (mean −0.800) |
+| test/orders.test.ts > shipping | mrr | 3 | 1 question worse (mean −0.333) |
+
+</details>
 `;
 
 describe('renderConsole', () => {
@@ -206,7 +217,9 @@ describe('renderMarkdown', () => {
     expect(text.split('\n')[2]).toBe(
       '✅ **No retrieval regressions** · 0 improved · 4 unchanged — 18 samples in 3 suites (vitest), baseline `rag-baseline.json`',
     );
-    expect(text).not.toContain('<details>');
+    // Only the sensitivity is folded: no table of unchanged rows under a fold.
+    expect(text).not.toContain('unchanged rows</summary>');
+    expect(text).toContain('<details><summary>Sensitivity');
     expect(text).not.toContain('accept it');
   });
 
