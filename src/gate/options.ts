@@ -19,6 +19,7 @@ import {
   type ReportFileOption,
 } from './user-options.js';
 import type { SummaryOptions } from '../report/summary.js';
+import type { ChurnLimits } from '../report/churn.js';
 import { resolveBaselineMode, resolvePartial, runCommandFor, type BaselineMode } from './mode.js';
 
 /** The options resolved; the report files (json, markdown, html: REPORT_FILE_OPTIONS) as absolute paths. */
@@ -57,6 +58,8 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   /** Repeated runs, in CI: the fewest runs of a question, the largest spread. */
   minRepeats?: number;
   maxSpread?: number;
+  /** The least churn a suite may show (see RagReporterOptions.maxChurn). */
+  maxChurn?: ChurnLimits;
   /** `RAG_BASELINE=update npx vitest run`, `… npx jest`, or the package script that ran the tests (mode.ts, runCommandFor). */
   acceptCommand: string;
   /** The same with `RAG_BASELINE=prune`. */
@@ -117,6 +120,7 @@ export function resolveReporterOptions(
       intervalResamples: checked.intervalResamples,
       minRepeats: checked.minRepeats,
       maxSpread: checked.maxSpread,
+      maxChurn: checked.maxChurn,
     }),
     ...acceptCommands(context),
     declaration: resolveDeclaration(checked, context.rootDir, context.source),
@@ -161,6 +165,7 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
       intervalResamples: resolved.intervalResamples,
       minRepeats: resolved.minRepeats,
       maxSpread: resolved.maxSpread,
+      maxChurn: resolved.maxChurn,
     }),
   };
 }

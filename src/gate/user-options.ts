@@ -8,6 +8,7 @@ import type { PairedTestName } from '../core/stats.js';
 import { resolveDeclaration, type MeasureDeclaration } from '../recording/declaration.js';
 import { MAX_TOP_HITS } from '../recording/sample.js';
 import { REPORT_CATALOGUE, REPORT_FILE_OPTIONS, type ReportFileOptions } from '../report/formats/catalogue.js';
+import { checkChurnLimits, type ChurnLimits } from '../report/churn.js';
 
 export { REPORT_FILE_OPTIONS, type ReportFileOption } from '../report/formats/catalogue.js';
 
@@ -84,6 +85,12 @@ export interface RagReporterOptions extends MeasureDeclaration, ReportFileOption
    * an `unstable` finding that fails the run; below it the question is only marked unstable. Default: unset.
    */
   maxSpread?: number;
+  /**
+   * Fail a suite whose rankings churned more than this against the baseline's: `{ rbo: 0.8 }` fails one
+   * whose mean rank-biased overlap falls below 0.8, `{ overlap: 0.6 }` one whose mean top-5 overlap falls
+   * below 0.6. Default: unset (churn is shown, never failing).
+   */
+  maxChurn?: ChurnLimits;
 }
 
 const REPORT_SWITCH_OPTIONS = (Object.keys(REPORT_CATALOGUE) as (keyof typeof REPORT_CATALOGUE)[]).filter(
@@ -128,6 +135,7 @@ const REPORTER_OPTIONS = {
   intervalResamples: SHARED,
   minRepeats: SHARED,
   maxSpread: SHARED,
+  maxChurn: SHARED,
   measures: SHARED,
   suites: SHARED,
 } satisfies Record<keyof RagReporterOptions, ReporterOptionSpec>;
@@ -223,6 +231,7 @@ export function validateReporterOptions(options: unknown, source = DEFAULT_SOURC
     !(typeof record.maxSpread === 'number' && Number.isFinite(record.maxSpread) && record.maxSpread >= 0)
   )
     fail('maxSpread', "a number ≥ 0 (the largest max − min of a question's values over its runs)");
+  checkChurnLimits(record.maxChurn, source);
   // A declared measure that does not parse, or a malformed override, stops the run here (a DeclarationError is a TypeError).
   resolveDeclaration(record as MeasureDeclaration, '', source);
   return record as RagReporterOptions;

@@ -14,14 +14,25 @@ type FindingFailRule =
   /** strict, unless the run declared itself partial. */
   | 'strict-unless-partial'
   /** Never: shown, not failing (a kind no rule of the gate judges yet). */
-  | 'never';
+  | 'never'
+  /** Always: the finding exists only when an option asked the gate to judge it (e.g. maxChurn). */
+  | 'option';
 
 /**
  * Where a report lists a finding, in this order: the means that fell; what an update would change beyond
  * tolerance; questions or suites new to the baseline or gone from it; baseline questions this run did not
- * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held.
+ * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held;
+ * rankings that changed (churn) while the values held.
  */
-export const FINDING_SECTIONS = ['regressions', 'changes', 'new-or-gone', 'not-judged', 'repeats', 'held'] as const;
+export const FINDING_SECTIONS = [
+  'regressions',
+  'changes',
+  'new-or-gone',
+  'not-judged',
+  'repeats',
+  'held',
+  'rankings',
+] as const;
 
 export type FindingSection = (typeof FINDING_SECTIONS)[number];
 
@@ -68,6 +79,11 @@ export const FINDING_KINDS = {
   'too-few-repeats':   { section: 'repeats',     accept: 'run', fails: 'strict', valueMove: false, perSuite: false, unit: 'questions' },
   // A question that moved beyond tolerance while its row's mean held: shown; the gate rule stays the suite's.
   'held-moves':        { section: 'held',        accept: 'update', fails: 'never', valueMove: false, perSuite: false, unit: 'questions' },
+  // Rankings that changed while every value of their questions held (./churn.ts): shown, counted apart; an
+  // update writes them, yet they do not make the baseline out of date for strict CI.
+  'rankings-changed':  { section: 'rankings',    accept: 'update', fails: 'never', valueMove: false, perSuite: true, unit: 'questions' },
+  // A suite whose mean churn broke the reporter option maxChurn (only then is it a finding).
+  'ranking-churn':     { section: 'rankings',    accept: 'update', fails: 'option', valueMove: false, perSuite: true, unit: 'suite' },
 } as const satisfies Record<string, FindingKindSpec>;
 
 type FindingKind = keyof typeof FINDING_KINDS;
@@ -116,6 +132,19 @@ export interface GateFinding {
     /** The question's labels hold no non-relevant judgment: `ids` are what now ranks there, not a labelling gap. */
     positiveOnly?: true;
   }[];
+  /**
+   * Rankings changed (the questions are those whose values held) and ranking churn: the suite's churn over
+   * the questions whose ranking both the baseline and this run kept (./churn.ts); for ranking churn also
+   * the limit of maxChurn it broke.
+   */
+  churn?: {
+    questions: number;
+    meanRbo: number;
+    meanOverlap: number;
+    k: number;
+    topChangedShare: number;
+    broken?: { measure: 'rbo' | 'overlap'; limit: number };
+  };
   /** Held moves: each question's baseline and current value, parallel to `questions` (worst drop first, then gains). */
   moves?: { before: number; after: number }[];
   /** Unstable: each question's spread over its runs (max − min), parallel to `questions`. */

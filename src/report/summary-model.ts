@@ -10,6 +10,7 @@ import type { GateFinding } from './finding-kinds.js';
 import type { IntervalCache, RowInterval } from './intervals.js';
 import type { RepeatRules } from './repeats.js';
 import type { Verdict } from './verdict.js';
+import type { ChurnLimits, RunChurn } from './churn.js';
 
 export interface SummaryOptions {
   /** Largest drop of a mean that is not a regression: a number, or per-measure overrides `{ default: 0.01, 'recall@5': 0 }`. Default 0.01. */
@@ -61,6 +62,12 @@ export interface SummaryOptions {
   minRepeats?: number;
   /** Under `strict`, no question's spread over its runs (max − min) may exceed this: `unstable` fails otherwise. */
   maxSpread?: number;
+  /**
+   * Fail a suite whose rankings churned more than this against the baseline's: its mean rank-biased
+   * overlap below `rbo`, or its mean top-5 overlap below `overlap` (`ranking-churn`). Default: unset, churn
+   * is shown and never fails.
+   */
+  maxChurn?: ChurnLimits;
 }
 
 export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'new';
@@ -188,12 +195,17 @@ export interface RunSummary {
   verdict: Verdict;
   baselineFound: boolean;
   baselinePath?: string;
+  /**
+   * Each suite's ranking churn: this run's rankings against the baseline's, without labels (./churn.ts).
+   * Absent when the baseline or this run kept no ranking.
+   */
+  churn?: RunChurn;
   /** Settings that make the verdict weaker than it looks (e.g. a test that can never reach significance). */
   warnings: string[];
   totals: { samples: number; suites: number; rows: number };
   /** SummaryOptions with their defaults filled in (the settings are stated there, once). */
   settings: Required<Pick<SummaryOptions, DefaultedSetting>> &
-    Pick<SummaryOptions, 'significance'> &
+    Pick<SummaryOptions, 'significance' | 'maxChurn'> &
     RepeatRules & {
       tolerance: ResolvedTolerance;
       /** Rows in the Holm family: compared rows with at least one changed question. */

@@ -115,6 +115,8 @@ export function findingFails(kind: string, settings: VerdictSettings, kinds: Kin
       return settings.strict && !settings.partial;
     case 'never':
       return false;
+    case 'option':
+      return true;
   }
 }
 
@@ -184,6 +186,12 @@ export function decideVerdict(sources: VerdictSources, kinds: KindsTable = FINDI
       `Repeated questions break the CI rules (minRepeats, maxSpread): ${countOf(repeats, kinds)}`,
       { kind: 'finding', finding: findings.indexOf(repeats[0]!) },
     );
+  const churning = failing('rankings');
+  if (churning.length > 0)
+    return verdict('attention', `Rankings changed beyond maxChurn in ${countOf(churning, kinds)}`, {
+      kind: 'accept',
+      command: 'update',
+    });
   const notJudgedFailing = failing('not-judged');
   if (notJudgedFailing.length > 0)
     return verdict(
@@ -276,6 +284,8 @@ function headingOf(section: FindingSection, strictFailure: boolean, mode: RunMod
       return 'Repeated questions';
     case 'held':
       return 'Questions that moved while the suite held';
+    case 'rankings':
+      return 'Rankings that changed';
   }
 }
 
@@ -298,6 +308,8 @@ function describeDifferences(findings: readonly GateFinding[], kinds: KindsTable
 function countOf(findings: readonly GateFinding[], kinds: KindsTable): string {
   const units = new Set(findings.map((finding) => kinds[finding.kind]!.unit));
   if (units.size === 1 && units.has('row')) return plural(findings.length, 'suite × measure row');
+  if (units.size === 1 && units.has('suite') && findings.every((finding) => finding.questions === undefined))
+    return plural(findings.length, 'suite');
   if (!units.has('row')) {
     const seen = new Set<string>();
     for (const finding of findings)

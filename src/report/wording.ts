@@ -100,6 +100,8 @@ export function actionFor(
       ? 'its mean is what the baseline compares; seed what varies between runs to make it repeatable'
       : `seed or fix what varies between runs, or raise ${code('maxSpread')}`;
   if (finding.kind === 'held-moves') return "the suite's mean held within tolerance, so the gate passes this row";
+  if (finding.kind === 'rankings-changed')
+    return 'shown, not failing: an update records the new rankings, yet the baseline is not out of date without it';
   if (finding.kind === 'too-few-repeats')
     return `run each question at least ${finding.limit} times (Vitest ${code(`repeats: ${finding.limit! - 1}`)}, or ${code('test.each')} over a repeat index with the same queryId)`;
   if (clear === 'this-run')
@@ -389,6 +391,14 @@ export function describeFinding(
       );
       return `${measure} of ${plural(questions.length, 'question')} in suite ${suite} moved beyond the tolerance while its mean held: ${named}`;
     }
+    case 'rankings-changed':
+      return `${plural(questions.length, 'question')} of suite ${suite}: rankings changed, values held (${describeChurn(finding.churn!)})${named}`;
+    case 'ranking-churn': {
+      const broken = finding.churn!.broken!;
+      const name = broken.measure === 'rbo' ? 'RBO' : `top-${finding.churn!.k} overlap`;
+      const value = broken.measure === 'rbo' ? finding.churn!.meanRbo : finding.churn!.meanOverlap;
+      return `ranking churn in suite ${suite}: mean ${name} ${formatValue(value)} is below maxChurn.${broken.measure} ${formatValue(broken.limit)} (${describeChurn(finding.churn!)})`;
+    }
     case 'too-few-repeats': {
       const runs = finding.runs ?? [];
       const listed = listUpTo(
@@ -404,6 +414,16 @@ export function describeFinding(
       return `${plural(count, 'baseline question')} not judged: ${NOT_JUDGED_TEXT[finding.reason!]}${detail}${questions.length > 0 ? ` — ${questions.map(escape).join(', ')}${more}` : ''}`;
     }
   }
+}
+
+/** `mean RBO 0.940, top 5 changed for 40% of 10 questions`: a suite's churn in a few words. */
+export function describeChurn(churn: {
+  questions: number;
+  meanRbo: number;
+  k: number;
+  topChangedShare: number;
+}): string {
+  return `mean RBO ${formatValue(churn.meanRbo)}, top ${churn.k} changed for ${Math.round(churn.topChangedShare * 100)}% of ${plural(churn.questions, 'question')}`;
 }
 
 /** `; q12 recall@5 1.000 → 0.500; 2 of its top 5 are unjudged: doc-81, doc-90 — label them before trusting this drop` per question. */
