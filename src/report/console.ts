@@ -17,6 +17,8 @@ import {
   describeFinding,
   actionFor,
   describeUnjudged,
+  describeChurn,
+  describeChurnSettings,
   reportCommands,
   verdictLine,
   type ReportCommands,
@@ -98,6 +100,8 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     return lines.join('\n');
   }
   lines.push('', ...tableLines(summary, paint));
+  const churn = churnLines(summary, maxMissing, paint);
+  if (churn.length > 0) lines.push('', ...churn);
   for (const section of verdict.sections) {
     if (section.section === 'regressions') {
       for (const index of section.findings) {
@@ -212,6 +216,22 @@ function sectionLines(
   }
   if (section.findings.length > maxLines)
     lines.push(`  … and ${section.findings.length - maxLines} more (see the JSON report)`);
+  return lines;
+}
+
+/** Briefly, the suites whose rankings changed against the baseline's: one line each, the rest counted. */
+function churnLines(summary: RunSummary, maxLines: number, paint: Painter): string[] {
+  const changed = (summary.churn?.suites ?? []).filter((suite) => suite.changes.length > 0);
+  if (changed.length === 0) return [];
+  const lines = [
+    paint.bold('Ranking churn against the baseline') +
+      paint.dim(` (${describeChurnSettings(summary.churn!.settings)}):`),
+  ];
+  for (const suite of changed.slice(0, maxLines))
+    lines.push(
+      `  ${fitWidth(escapeConsole(suite.suite), MAX_NAME_WIDTH)}: ${describeChurn({ ...suite, k: summary.churn!.settings.k })}`,
+    );
+  if (changed.length > maxLines) lines.push(`  ${andMore(changed.length - maxLines)}`);
   return lines;
 }
 

@@ -14,6 +14,7 @@ import {
   isPartialComparison,
   plural,
   describeFinding,
+  describeChurnSettings,
   actionFor,
   reportCommands,
   type ReportCommands,
@@ -100,6 +101,8 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   }
   if (summary.rows.some(isPartialComparison))
     text.add(['<sub>* Δ and the test use only the questions both this run and the baseline have.</sub>', '']);
+  const churn = churnBlock(summary, maxRows);
+  if (churn.length > 0) text.add(churn);
 
   // The rows of the verdict's regressions, in its order.
   const regressed = (verdict.sections.find((section) => section.section === 'regressions')?.findings ?? [])
@@ -147,6 +150,35 @@ function evidenceLines(evidence: QuestionEvidence | undefined): string[] {
 }
 
 /** A passing comparison with a baseline in which no row moved and nothing is new, missing or not judged. */
+/** The suites whose rankings changed against the baseline's, collapsed: one table row each, lowest RBO first. */
+function churnBlock(summary: RunSummary, maxRows: number): string[] {
+  const churn = summary.churn;
+  const changed = (churn?.suites ?? []).filter((suite) => suite.changes.length > 0);
+  if (churn === undefined || changed.length === 0) return [];
+  const k = churn.settings.k;
+  const lines = [
+    `<details><summary>Ranking churn: ${plural(changed.length, 'suite')} whose rankings changed</summary>`,
+    '',
+    `${escapeText(describeChurnSettings(churn.settings))}.`,
+    '',
+    `| suite | questions | mean RBO | mean top-${k} overlap | top ${k} changed | lowest RBO |`,
+    '|---|--:|--:|--:|--:|---|',
+  ];
+  for (const suite of changed.slice(0, maxRows)) {
+    const lowest = suite.changes
+      .slice(0, 3)
+      .map((change) => `${escapeCell(change.question)} ${formatValue(change.rbo)}`)
+      .join(', ');
+    lines.push(
+      `| ${escapeCell(suite.suite)} | ${suite.questions} | ${formatValue(suite.meanRbo)} | ${formatValue(suite.meanOverlap)} | ${Math.round(suite.topChangedShare * 100)}% | ${lowest} |`,
+    );
+  }
+  if (changed.length > maxRows)
+    lines.push('', `… and ${plural(changed.length - maxRows, 'more suite')} (see the JSON report).`);
+  lines.push('', '</details>', '');
+  return lines;
+}
+
 function nothingChanged(summary: RunSummary): boolean {
   return (
     summary.passed &&

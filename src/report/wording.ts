@@ -101,7 +101,7 @@ export function actionFor(
       : `seed or fix what varies between runs, or raise ${code('maxSpread')}`;
   if (finding.kind === 'held-moves') return "the suite's mean held within tolerance, so the gate passes this row";
   if (finding.kind === 'rankings-changed')
-    return 'shown, not failing: an update records the new rankings, yet the baseline is not out of date without it';
+    return 'shown, not failing: the next update records them; strict CI does not require it';
   if (finding.kind === 'too-few-repeats')
     return `run each question at least ${finding.limit} times (Vitest ${code(`repeats: ${finding.limit! - 1}`)}, or ${code('test.each')} over a repeat index with the same queryId)`;
   if (clear === 'this-run')
@@ -414,6 +414,11 @@ export function describeFinding(
       return `${plural(count, 'baseline question')} not judged: ${NOT_JUDGED_TEXT[finding.reason!]}${detail}${questions.length > 0 ? ` — ${questions.map(escape).join(', ')}${more}` : ''}`;
     }
   }
+}
+
+/** `rank-biased overlap at depth 10 with p = 0.9; top-5 overlap`: how churn was measured. */
+export function describeChurnSettings(settings: { k: number; p: number; depth: number }): string {
+  return `rank-biased overlap at depth ${settings.depth} with p = ${settings.p}, top-${settings.k} overlap; no labels needed`;
 }
 
 /** `mean RBO 0.940, top 5 changed for 40% of 10 questions`: a suite's churn in a few words. */

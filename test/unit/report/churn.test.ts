@@ -9,6 +9,7 @@ import { summarize } from '../../../src/report/summary.js';
 import { renderConsole } from '../../../src/report/console.js';
 import { renderMarkdown } from '../../../src/report/markdown.js';
 import { renderJson } from '../../../src/report/json.js';
+import { renderHtml } from '../../../src/report/html/run-report.js';
 
 const TOP = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
 const SUITE = suiteKeyOf({ file: 'test/a.test.ts', describe: ['billing'] });
@@ -106,5 +107,30 @@ describe('ranking churn in the summary', () => {
     const file = baseline();
     delete file.rankings;
     expect(summarize(RUN, file).churn).toBeUndefined();
+  });
+});
+
+describe('ranking churn in the reports', () => {
+  const summary = summarize(RUN, baseline(), { tolerance: 0.01 });
+
+  it('the console gives each suite whose rankings changed one line', () => {
+    expect(renderConsole(summary, { color: false })).toContain(
+      [
+        'Ranking churn against the baseline (rank-biased overlap at depth 10 with p = 0.9, top-5 overlap; no labels needed):',
+        '  test/a.test.ts > billing: mean RBO 0.954, top 5 changed for 33% of 3 questions',
+      ].join('\n'),
+    );
+  });
+
+  it('the Markdown collapses a table of the suites, lowest RBO first', () => {
+    const markdown = renderMarkdown(summary);
+    expect(markdown).toContain('<details><summary>Ranking churn: 1 suite whose rankings changed</summary>');
+    expect(markdown).toContain('| test/a.test.ts > billing | 3 | 0.954 | 1.000 | 33% | q1 0.900, q3 0.961 |');
+  });
+
+  it('the HTML report has a churn section that marks the questions whose values moved', () => {
+    const html = renderHtml(renderJson(summary));
+    expect(html).toContain('<section id="churn"><h2>Ranking churn</h2>');
+    expect(html).toContain('q1 0.900, q3 0.961 (values moved)');
   });
 });
