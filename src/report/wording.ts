@@ -397,7 +397,8 @@ export function describeFinding(
       const broken = finding.churn!.broken!;
       const name = broken.measure === 'rbo' ? 'RBO' : `top-${finding.churn!.k} overlap`;
       const value = broken.measure === 'rbo' ? finding.churn!.meanRbo : finding.churn!.meanOverlap;
-      return `ranking churn in suite ${suite}: mean ${name} ${formatValue(value)} is below maxChurn.${broken.measure} ${formatValue(broken.limit)} (${describeChurn(finding.churn!)})`;
+      const share = `top ${finding.churn!.k} changed for ${Math.round(finding.churn!.topChangedShare * 100)}% of ${plural(finding.churn!.questions, 'question')}`;
+      return `ranking churn in suite ${suite}: mean ${name} ${formatValue(value)} is below maxChurn.${broken.measure} ${formatValue(broken.limit)}; ${share}`;
     }
     case 'too-few-repeats': {
       const runs = finding.runs ?? [];
