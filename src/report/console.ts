@@ -27,7 +27,7 @@ import { escapeConsole } from '../core/escape.js';
 import { andMore, percent } from '../core/present.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 import type { Verdict, VerdictSection } from './verdict.js';
-import { describeMoves, describeRanking, type QuestionEvidence } from './evidence.js';
+import { describeMoves, describeRanking, evidenceOfFinding, type QuestionEvidence } from './evidence.js';
 
 /** Widest suite, measure or question name in the console's columns; the JSON report has the full names. */
 const MAX_NAME_WIDTH = 80;
@@ -213,6 +213,7 @@ function sectionLines(
     const finding = summary.findings[index]!;
     const action = actionFor(finding, summary.verdict.clears[index]!, commands, String);
     lines.push(`  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${action}`);
+    lines.push(...findingEvidenceLines(summary, finding, paint));
   }
   if (section.findings.length > maxLines)
     lines.push(`  … and ${section.findings.length - maxLines} more (see the JSON report)`);
@@ -266,6 +267,20 @@ function worseLines(row: SummaryRow, maxWorse: number, paint: Painter): string[]
     ...(index < MAX_EVIDENCE ? evidenceLines(row.evidence?.[change.sampleId], paint) : []),
   ]);
   if (row.worse.length > maxWorse) lines.push(`    ${andMore(row.worse.length - maxWorse)}`);
+  return lines;
+}
+
+/**
+ * Under a finding of a row's questions (an improvement, a move not recorded, questions that moved while the
+ * suite held): the first few questions with their evidence, the rest counted.
+ */
+function findingEvidenceLines(summary: RunSummary, finding: RunSummary['findings'][number], paint: Painter): string[] {
+  const evidence = evidenceOfFinding(summary, finding);
+  if (evidence.length === 0) return [];
+  const lines = evidence
+    .slice(0, MAX_EVIDENCE)
+    .flatMap(([id, entry]) => [`    ${fitWidth(escapeConsole(id), MAX_NAME_WIDTH)}`, ...evidenceLines(entry, paint)]);
+  if (evidence.length > MAX_EVIDENCE) lines.push(`    ${andMore(evidence.length - MAX_EVIDENCE)}`);
   return lines;
 }
 

@@ -23,7 +23,7 @@ import { escapeMarkdown, markdownCode } from '../core/escape.js';
 import { andMore } from '../core/present.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 import type { VerdictSection } from './verdict.js';
-import { describeMoves, describeRanking, type QuestionEvidence } from './evidence.js';
+import { describeMoves, describeRanking, evidenceOfFinding, type QuestionEvidence } from './evidence.js';
 
 export interface MarkdownRenderOptions {
   /** Questions listed per regressed row. Default 10. */
@@ -276,7 +276,14 @@ function sectionItems(summary: RunSummary, section: VerdictSection, commands: Re
   return section.findings.map((index) => {
     const finding = summary.findings[index]!;
     const action = actionFor(finding, summary.verdict.clears[index]!, commands, markdownCode);
-    return `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown, Number.POSITIVE_INFINITY)} — ${action}`;
+    const evidence = evidenceOfFinding(summary, finding).flatMap(([id, entry]) => [
+      `  - ${escapeText(id)}`,
+      ...evidenceLines(entry).map((line) => `  ${line}`),
+    ]);
+    return [
+      `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown, Number.POSITIVE_INFINITY)} — ${action}`,
+      ...evidence,
+    ].join('\n');
   });
 }
 
