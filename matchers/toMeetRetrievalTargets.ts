@@ -17,7 +17,7 @@ import { formatNumber } from '../src/core/present.js';
 import { formatAlignmentDiagnosis, formatMissing, formatRanking } from './support/format.js';
 import { hintOf, matcherCall, type MatcherCall } from './support/hint.js';
 import { checkHits, evaluateForMatcher, type MatcherOptions } from './support/hits.js';
-import { checkOptions, checkQueryId } from './support/options.js';
+import { checkOptions, checkQuery, checkQueryId } from './support/options.js';
 import { checkThreshold, meetsThreshold } from './support/threshold.js';
 import { usageError, withUsageErrors } from './support/usage-error.js';
 
@@ -72,9 +72,10 @@ export function toMeetRetrievalTargets(
   // Validates options and annotations exactly as the single-measure matchers do, and measures the
   // question's declared measures (when due) in the same pass.
   const queryId = checkQueryId(call, checked.queryId);
+  const query = checkQuery(call, checked.query);
   const recorder = questionRecorder(this, queryId);
   const { declared } = evaluateForMatcher(call, hits, relevant, undefined, checked, recorder.plan);
-  const { queryId: _queryId, ...coreOptions } = checked;
+  const { queryId: _queryId, query: _query, ...coreOptions } = checked;
   const targetList = [...parsed.values()];
   const values = evaluateMeasures(
     hits,
@@ -98,6 +99,7 @@ export function toMeetRetrievalTargets(
       threshold: result.min,
       pass: result.met,
       ...(queryId === undefined ? {} : { queryId }),
+      ...(query === undefined ? {} : { query }),
     })),
     () => auditJudgments(hits, relevant, coreOptions),
     (depth) => captureTopHits(hits, relevant, coreOptions, depth),

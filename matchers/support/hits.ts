@@ -17,6 +17,8 @@ import { usageError, withUsageErrors } from './usage-error.js';
 export interface MatcherOptions extends Omit<EvaluateOptions, 'k'> {
   /** Groups the recorded sample under this question in reports and baselines. */
   queryId?: string;
+  /** The question's text, which the baseline keeps with its ranking and reports show (default: the test's name). */
+  query?: string;
 }
 
 export interface CutoffMatcherOptions extends MatcherOptions {
@@ -42,11 +44,12 @@ export function checkHits(call: MatcherCall, received: unknown): readonly Hit[] 
 }
 
 /**
- * True when `options` holds nothing for the core: no own key but `queryId` (the matcher's) and `k`
+ * True when `options` holds nothing for the core: no own key but `queryId` and `query` (the matcher's) and `k`
  * (given to the core separately). The usual per-question call, which then needs no options object.
  */
 function holdsNoCoreOption(options: object): boolean {
-  for (const name in options) if (name !== 'queryId' && name !== 'k' && Object.hasOwn(options, name)) return false;
+  for (const name in options)
+    if (name !== 'queryId' && name !== 'query' && name !== 'k' && Object.hasOwn(options, name)) return false;
   return true;
 }
 
@@ -65,7 +68,7 @@ export function evaluateForMatcher(
 ): { evaluation: RetrievalEvaluation; declared: Record<string, number> | undefined } {
   let coreOptions: number | EvaluateOptions | undefined = k;
   if (!holdsNoCoreOption(options)) {
-    const { queryId: _queryId, ...rest } = options;
+    const { queryId: _queryId, query: _query, ...rest } = options;
     coreOptions = { ...rest, k };
   }
   const { evaluation, values: declared } = withUsageErrors(call, () =>

@@ -10,7 +10,7 @@ import { hintOf, matcherCall, type MatcherCall } from './hint.js';
 import { checkHits, evaluateForMatcher, type CutoffMatcherOptions } from './hits.js';
 import { checkCutoff, checkOptionalCutoff } from './cutoff.js';
 import { checkCutoffNotSwapped, checkHitsNotSwapped } from './swap-hints.js';
-import { checkOptions, checkQueryId } from './options.js';
+import { checkOptions, checkQuery, checkQueryId } from './options.js';
 import { checkThreshold, describeRequirement, meetsThreshold } from './threshold.js';
 
 /** What distinguishes one metric matcher from another; the rest is shared. */
@@ -61,6 +61,7 @@ export function runMetricMatcher(
   const options = checkOptions<CutoffMatcherOptions>(call, args.options);
   // The declared measures due for this question are measured in the pass that measures the matcher's own.
   const queryId = checkQueryId(call, options.queryId);
+  const query = checkQuery(call, options.query);
   const recorder = questionRecorder(context, queryId);
   const { evaluation, declared } = evaluateForMatcher(call, hits, args.relevant, args.k, options, recorder.plan);
 
@@ -75,7 +76,8 @@ export function runMetricMatcher(
   sample.pass = pass !== negated;
   if (negated) sample.negated = true;
   if (queryId !== undefined) sample.queryId = queryId;
-  const { queryId: _queryId, ...coreOptions } = options;
+  if (query !== undefined) sample.query = query;
+  const { queryId: _queryId, query: _query, ...coreOptions } = options;
   recorder.record(
     declared,
     [sample],

@@ -3,13 +3,13 @@
 
 import { MAX_TOP_HITS } from '../recording/sample.js';
 import { createRecord, own, type BaselineFile } from './file/types.js';
-import type { GroupedRun } from './group.js';
+import type { GroupedRow, GroupedRun } from './group.js';
 
 /** What the baseline keeps of each question's ranking (schema version 5). */
 export interface RankingOptions {
   /** How many top ranked keys a question keeps, 0 to 10 (what the matchers record); 0 keeps none. Default 10. */
   rankingDepth?: number;
-  /** Keep each question's text (its test's name). Default true; false for teams that must not commit them. */
+  /** Keep each question's text (the matcher's `query`, else its test's name). Default true; false for teams that must not commit them. */
   questionTexts?: boolean;
 }
 
@@ -29,6 +29,7 @@ export function rankingsOfRun(grouped: GroupedRun, options: RankingOptions = {})
   if (depth === 0 && !texts) return undefined;
   let rankings: BaselineFile['rankings'];
   for (const [key, measures] of grouped.suites) {
+    const queries = texts ? queriesOf(measures.values()) : undefined;
     for (const row of measures.values()) {
       row.ids.forEach((id, index) => {
         const source = row.sources[index]!;
@@ -36,11 +37,22 @@ export function rankingsOfRun(grouped: GroupedRun, options: RankingOptions = {})
         const suite = ((rankings ??= createRecord())[key] ??= createRecord());
         if (own(suite, id) !== undefined) return;
         const top = source.topHits.slice(0, depth);
-        suite[id] = texts ? { text: source.test, top } : { top };
+        suite[id] = texts ? { text: queries?.get(id) ?? source.test, top } : { top };
       });
     }
   }
   return rankings;
+}
+
+/** Each question's text as a matcher's `query` option gave it (the first one), by question id. */
+function queriesOf(rows: Iterable<GroupedRow>): Map<string, string> {
+  const queries = new Map<string, string>();
+  for (const row of rows)
+    row.ids.forEach((id, index) => {
+      const query = row.sources[index]!.query;
+      if (query !== undefined && !queries.has(id)) queries.set(id, query);
+    });
+  return queries;
 }
 
 /**

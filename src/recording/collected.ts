@@ -118,6 +118,7 @@ export function cleanSample(value: unknown): MetricSample | undefined {
   if (typeof raw.threshold === 'number') sample.threshold = raw.threshold;
   if (raw.negated === true) sample.negated = true;
   if (typeof raw.queryId === 'string') sample.queryId = raw.queryId;
+  if (typeof raw.query === 'string') sample.query = raw.query;
   if (typeof raw.repeat === 'number' && Number.isInteger(raw.repeat) && raw.repeat > 0) sample.repeat = raw.repeat;
   if (raw.verdictOnly === true) sample.verdictOnly = true;
   if (raw.testQuestion === true) sample.testQuestion = true;

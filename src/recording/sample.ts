@@ -23,6 +23,8 @@ export interface MetricSample {
   negated?: boolean;
   /** The question this sample belongs to (`options.queryId`); else the test name identifies it. */
   queryId?: string;
+  /** The question's text (`options.query`), kept with its ranking in the baseline instead of the test's name. */
+  query?: string;
   /**
    * Vitest's `repeats`: which repeat of its test recorded it (1 for the first repeat; absent on the
    * test's first run). Samples of one question from several runs are one question with several values.
