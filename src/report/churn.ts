@@ -12,7 +12,17 @@ import {
 import { mean } from '../core/mean.js';
 import { compareIds } from '../baseline/compare.js';
 import { own, type BaselineFile, type QuestionRanking } from '../baseline/file/types.js';
-import type { SummaryRow } from './summary-model.js';
+
+/** What churn reads of a summary row (SummaryRow; not imported, which would be a cycle). */
+interface ChurnRow {
+  suite: string;
+  suiteKey: string;
+  tolerance: number;
+  worse: readonly { sampleId: string; delta: number }[];
+  better: readonly { sampleId: string; delta: number }[];
+  relabelled?: readonly { sampleId: string }[];
+  newSamples: readonly string[];
+}
 
 /** How churn is measured: top-k overlap's k, and rank-biased overlap's persistence and depth. */
 export interface ChurnSettings {
@@ -21,14 +31,14 @@ export interface ChurnSettings {
   depth: number;
 }
 
-export const DEFAULT_CHURN_SETTINGS: ChurnSettings = {
+const DEFAULT_CHURN_SETTINGS: ChurnSettings = {
   k: DEFAULT_OVERLAP_K,
   p: DEFAULT_RBO_PERSISTENCE,
   depth: DEFAULT_RBO_DEPTH,
 };
 
 /** A question whose stored ranking differs from this run's. */
-export interface QuestionChurn {
+interface QuestionChurn {
   question: string;
   /** Rank-biased overlap of the two rankings (1: identical to the depth read). */
   rbo: number;
@@ -73,7 +83,7 @@ function sameKeys(a: readonly string[], b: readonly string[], upTo: number): boo
 }
 
 /** Question ids of a suite whose values did not all hold (moved beyond tolerance, new, or relabelled). */
-function movedQuestions(rows: readonly SummaryRow[]): Set<string> {
+function movedQuestions(rows: readonly ChurnRow[]): Set<string> {
   const moved = new Set<string>();
   for (const row of rows) {
     for (const change of [...row.worse, ...row.better])
@@ -90,7 +100,7 @@ function movedQuestions(rows: readonly SummaryRow[]): Set<string> {
  * question had two rankings to compare.
  */
 export function rankingChurn(
-  rows: readonly SummaryRow[],
+  rows: readonly ChurnRow[],
   before: BaselineFile['rankings'],
   after: BaselineFile['rankings'],
   renamedFrom: ReadonlyMap<string, string>,
@@ -98,7 +108,7 @@ export function rankingChurn(
 ): RunChurn | undefined {
   if (before === undefined || after === undefined) return undefined;
   const suites: SuiteChurn[] = [];
-  const bySuite = new Map<string, SummaryRow[]>();
+  const bySuite = new Map<string, ChurnRow[]>();
   for (const row of rows) {
     const list = bySuite.get(row.suiteKey);
     if (list === undefined) bySuite.set(row.suiteKey, [row]);

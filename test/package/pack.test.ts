@@ -16,9 +16,9 @@ interface PackResult {
  * measure set to 1.83 MB; our own distribution functions instead of bundled stdlib brought it to 1.75 MB,
  * syntax-only minification to 1.69 MB, declarations shared by both formats to 1.54 MB; trec_eval's
  * preference and judgment-group measures, the rankings the baseline keeps (schema 5), held moves and
- * call-site lines to 1.62 MB.
+ * call-site lines to 1.62 MB; ranking churn (RBO, top-k overlap, their reports and maxChurn) to 1.66 MB.
  */
-const MAX_UNPACKED_BYTES = 1_650_000;
+const MAX_UNPACKED_BYTES = 1_665_000;
 
 describe('npm pack', () => {
   const [result] = JSON.parse(
