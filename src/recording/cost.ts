@@ -16,7 +16,11 @@ export interface RetrievalCost {
  * Records one question's retrieval cost for the running test, under `queryId` (the question's id;
  * undefined: the test's question, as the matchers resolve it).
  */
-export function recordRetrievalCost(cost: RetrievalCost, context: RecordingContext, queryId: string | undefined): void {
+export function recordRetrievalCost(
+  cost: RetrievalCost,
+  context: RecordingContext,
+  queryId: string | undefined,
+): void {
   void cost;
   void context;
   void queryId;
