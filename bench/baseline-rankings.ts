@@ -1,6 +1,6 @@
 // What schema 5's question rankings cost the baseline file: 4,000 questions × 4 measures, each question
 // keeping 10 ranked keys of 30 bytes and a 60-character text. Prints the file's size and its parse time
-// (median of 15 parses, interleaved) with and without the rankings. Run: npx tsx bench/baseline-rankings.ts
+// (median of 15 parses) with and without the rankings. Run: npx tsx bench/baseline-rankings.ts
 import { parseBaseline } from '../src/baseline/file/read.js';
 import { createRecord, type BaselineFile, type QuestionRanking } from '../src/baseline/file/types.js';
 import { formatBaseline } from '../src/baseline/file/write.js';
@@ -50,31 +50,25 @@ function baseline(withRankings: boolean, withAudits: boolean): BaselineFile {
   return file;
 }
 
-function parseMs(text: string): number {
-  const start = process.hrtime.bigint();
-  parseBaseline(text, 'rag-baseline.json');
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-/** Median parse times of the two texts, their parses interleaved so that a busy machine slows both alike. */
-function medianParseMs(before: string, after: string): [number, number] {
-  const times: [number[], number[]] = [[], []];
+function medianParseMs(text: string): number {
+  const times: number[] = [];
   for (let round = 0; round < 15; round++) {
-    times[0].push(parseMs(before));
-    times[1].push(parseMs(after));
+    const start = process.hrtime.bigint();
+    parseBaseline(text, 'rag-baseline.json');
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
-  return [times[0].sort((a, b) => a - b)[7]!, times[1].sort((a, b) => a - b)[7]!];
+  return times.sort((a, b) => a - b)[7]!;
 }
 
 for (const withAudits of [false, true]) {
   const rowsOnly = formatBaseline(baseline(false, withAudits));
   const withRankings = formatBaseline(baseline(true, withAudits));
   const [bytesBefore, bytesAfter] = [Buffer.byteLength(rowsOnly), Buffer.byteLength(withRankings)];
-  const [parseBefore, parseAfter] = medianParseMs(rowsOnly, withRankings);
+  const [parseBefore, parseAfter] = [medianParseMs(rowsOnly), medianParseMs(withRankings)];
   console.log(
     `${QUESTIONS} questions × ${MEASURES.length} measures × ${KEYS} keys of 30 bytes, 60-character texts, ${withAudits ? 'with' : 'without'} judgments cells`,
   );
-  console.log(`  size:  ${bytesBefore} → ${bytesAfter} bytes (× ${(bytesAfter / bytesBefore).toFixed(3)})`);
+  console.log(`  size:  ${bytesBefore} → ${bytesAfter} bytes (× ${(bytesAfter / bytesBefore).toFixed(2)})`);
   console.log(
     `  parse: ${parseBefore.toFixed(1)} → ${parseAfter.toFixed(1)} ms, median of 15 (× ${(parseAfter / parseBefore).toFixed(2)})`,
   );

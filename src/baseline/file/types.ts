@@ -37,16 +37,11 @@
 // 1 and 2 (rag-matchers before 0.1.0) are refused with the command that records a new file.
 //
 // Version 5 (written only when a question keeps its ranking; else 4 or 3, byte for byte as before) adds one
-// row per question, ahead of its measures' rows, told from them by its fourth cell: a list where a value
-// row has its measure, holding what explains a move, QuestionRanking — the question's text (null when left
-// out), then its top ranked hit keys in the retriever's order, a judged key as [key, grade], an unjudged one
-// as its bare key, written without spaces:
+// row per question, ahead of its measures' rows: its measure cell is "" and its value cell what explains a
+// move, QuestionRanking — the question's text and its top ranked hit keys in the retriever's order, a judged
+// key as [key, grade], an unjudged one as its bare key:
 //
-//       ,["test/orders.test.ts", ["refunds"], "q1",["How long do refunds take?",["refunds#2",2],"billing#1"]]
-//
-// (The first files of version 5 wrote a measure cell "" and an object {"text", "top"}; they are still read.)
-// Why the compact list: the rankings are most of the file's growth (4,000 questions × 4 measures × 10 keys
-// of 30 bytes with 60-character texts: 1.91 MB of rows, 3.95 MB with the object form, 3.81 MB now).
+//       ,["test/orders.test.ts", ["refunds"], "q1", "", {"text": "How long do refunds take?", "top": [["refunds#2", 2], "billing#1"]}]
 //
 // Why a row of its own rather than a cell on each measure's row: the ranking is the question's, not a
 // measure's, so it is written once (a file of 4 measures per question would hold it 4 times otherwise), and
@@ -92,7 +87,7 @@ export interface QuestionRanking {
   top: RankedHit[];
 }
 
-/** The measure cell of a ranking row in the first files of version 5 (now the row has no measure cell). */
+/** The measure cell of a question's ranking row: sorts ahead of every measure, so it opens its question. */
 export const RANKING_ROW_MEASURE = '';
 
 /** sampleId → audit. */

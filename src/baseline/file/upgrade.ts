@@ -39,12 +39,11 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
   const result = emptyBaseline();
   const proportion = new Map<string, boolean>();
   let previous: { cells: unknown[]; identity: SuiteIdentity; key: string; suite: BaselineSuite } | undefined;
-  let lastRankingSuite: RankingSuite | undefined;
   rows.forEach((cells: unknown, index) => {
     if (index === 0) return;
     const where = `rows[${index}]`;
-    if (version >= 5 && Array.isArray(cells) && (Array.isArray(cells[3]) || cells[3] === RANKING_ROW_MEASURE)) {
-      lastRankingSuite = readRankingRow(result, cells, path, where, lastRankingSuite);
+    if (version >= 5 && Array.isArray(cells) && cells[3] === RANKING_ROW_MEASURE) {
+      readRankingRow(result, cells, path, where);
       return;
     }
     const problem = rowProblem(cells, version);
@@ -92,40 +91,15 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
 }
 
 const RANKING_SHAPE =
-  '[file, [describe path], question, [question text or null, key or [key, grade], …]] (and the project)';
+  '[file, [describe path], question, "", { "text": question text, "top": [key or [key, grade], …] }] (and the project)';
 
-/** The suite of the last ranking row read: the next row of the same suite reuses its key and record. */
-interface RankingSuite {
-  cells: unknown[];
-  rankings: Record<string, QuestionRanking>;
-}
-
-/** Two ranking rows' file, describe path and project (their fifth cell) are the same. */
-function sameRankingSuite(a: unknown[], b: unknown[]): boolean {
-  const [describeA, describeB] = [a[1] as string[], b[1] as string[]];
-  return (
-    a[0] === b[0] &&
-    a[4] === b[4] &&
-    describeA.length === describeB.length &&
-    describeA.every((name, index) => name === describeB[index])
-  );
-}
-
-/** Reads a question's ranking row (version 5) into `result.rankings`; returns its suite for the next row. */
-function readRankingRow(
-  result: BaselineFile,
-  cells: unknown[],
-  path: string,
-  where: string,
-  last: RankingSuite | undefined,
-): RankingSuite {
+/** Reads a question's ranking row (version 5) into `result.rankings`. */
+function readRankingRow(result: BaselineFile, cells: unknown[], path: string, where: string): void {
   const fail = (problem: string): never => {
     throw new BaselineError(path, 'malformed', `${where}${problem}, found ${rowText(cells)}; ${ACCEPT_HINT}.`);
   };
-  // The first files of version 5 held a measure cell "" before the ranking.
-  const cellsOfRanking = cells[3] === RANKING_ROW_MEASURE ? [...cells.slice(0, 3), ...cells.slice(4)] : cells;
-  if (cellsOfRanking.length < 4 || cellsOfRanking.length > 5) fail(` must be ${RANKING_SHAPE}`);
-  const [file, describe, question, ranking, project] = cellsOfRanking;
+  if (cells.length < 5 || cells.length > 6) fail(` must be ${RANKING_SHAPE}`);
+  const [file, describe, question, , ranking, project] = cells;
   if (typeof file !== 'string' || file.length === 0) fail(": its file must be the test file's path");
   if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string'))
     fail(': its describe path must be a list of describe-block names ([] at the top level)');
@@ -133,37 +107,23 @@ function readRankingRow(
   if (project !== undefined && (typeof project !== 'string' || project.length === 0))
     fail(": its project must be a Vitest project's name");
   const read = rankingOf(ranking);
-  if (read === undefined) fail(': its ranking must be [question text or null, key or [key, grade], …]');
-  let suite = last;
-  if (suite === undefined || !sameRankingSuite(suite.cells, cellsOfRanking)) {
-    const identity: SuiteIdentity =
-      project === undefined
-        ? { file: file as string, describe: describe as string[] }
-        : { file: file as string, describe: describe as string[], project: project as string };
-    suite = {
-      cells: cellsOfRanking,
-      rankings: ((result.rankings ??= createRecord())[suiteKeyOf(identity)] ??= createRecord()),
-    };
-  }
-  if (own(suite.rankings, question as string) !== undefined)
+  if (read === undefined)
+    fail(`: its ranking must be ${RANKING_SHAPE.slice(RANKING_SHAPE.indexOf('{'), RANKING_SHAPE.indexOf('}') + 1)}`);
+  const identity: SuiteIdentity =
+    project === undefined
+      ? { file: file as string, describe: describe as string[] }
+      : { file: file as string, describe: describe as string[], project: project as string };
+  const rankings = ((result.rankings ??= createRecord())[suiteKeyOf(identity)] ??= createRecord());
+  if (own(rankings, question as string) !== undefined)
     fail(`: question ${JSON.stringify(question)} has two ranking rows; keep one`);
-  suite.rankings[question as string] = read!;
-  return suite;
+  rankings[question as string] = read!;
 }
 
-/**
- * A ranking cell as held in memory, or undefined when it is not one: `[text or null, hit, …]`, or the
- * object `{ "text", "top": [hit, …] }` that the first files of version 5 held.
- */
+/** A ranking cell as held in memory, or undefined when it is not one. */
 function rankingOf(cell: unknown): QuestionRanking | undefined {
-  let text: unknown;
-  let top: unknown;
-  if (Array.isArray(cell) && cell.length > 0) {
-    text = cell[0] === null ? undefined : cell[0];
-    top = cell.slice(1);
-  } else if (isPlainObject(cell) && Object.keys(cell).every((key) => key === 'text' || key === 'top')) {
-    ({ text, top } = cell);
-  } else return undefined;
+  if (!isPlainObject(cell)) return undefined;
+  if (Object.keys(cell).some((key) => key !== 'text' && key !== 'top')) return undefined;
+  const { text, top } = cell;
   if (text !== undefined && typeof text !== 'string') return undefined;
   if (!Array.isArray(top)) return undefined;
   const hits: RankedHit[] = [];

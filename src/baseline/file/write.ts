@@ -14,6 +14,7 @@ import {
   compareKeys,
   own,
   sortedKeys,
+  RANKING_ROW_MEASURE,
   type BaselineFile,
   type QuestionRanking,
   type SampleAudit,
@@ -72,19 +73,16 @@ export function rankingLineBefore(
   const ranking = suiteRankings === undefined ? undefined : own(suiteRankings, row.question);
   if (ranking === undefined) return undefined;
   const { before, after } = suiteCells(row.identity);
-  return `${before}${JSON.stringify(row.question)},${formatRanking(ranking)}${after}`;
+  return `${before}${JSON.stringify(row.question)}, ${JSON.stringify(RANKING_ROW_MEASURE)}, ${formatRanking(ranking)}${after}`;
 }
 
-/**
- * `["How long do refunds take?",["refunds#2",2],"billing#1"]`: the text (null when left out), then the top
- * hits in rank order, a judged one as [key, grade], an unjudged one as its bare key; no spaces, as the
- * row's size is most of what the rankings add to the file.
- */
+/** `{"text": "…", "top": [["refunds#2", 2], "billing#1"]}`: keys in a fixed order, an unjudged hit as its bare key. */
 function formatRanking(ranking: QuestionRanking): string {
   const top = ranking.top.map((hit) =>
-    hit.grade === undefined ? JSON.stringify(hit.key) : `[${JSON.stringify(hit.key)},${JSON.stringify(hit.grade)}]`,
+    hit.grade === undefined ? JSON.stringify(hit.key) : `[${JSON.stringify(hit.key)}, ${JSON.stringify(hit.grade)}]`,
   );
-  return `[${ranking.text === undefined ? 'null' : JSON.stringify(ranking.text)}${top.map((hit) => `,${hit}`).join('')}]`;
+  const text = ranking.text === undefined ? '' : `"text": ${JSON.stringify(ranking.text)}, `;
+  return `{${text}"top": [${top.join(', ')}]}`;
 }
 
 /** Every sample of `file` as a row, in the file's order: by suite, then question, then measure. */

@@ -53,7 +53,7 @@ describe('a changed question shows its text and its ranking before → after', {
     const baseline = readFileSync(project.path('rag-baseline.json'), 'utf8');
     expect(baseline).toContain('"schemaVersion": 5');
     expect(baseline).toContain(
-      `"refund-window",["${WINDOW_TEXT}",["refund-policy",1],"shipping-times",["refund-faq",1]]]`,
+      `"refund-window", "", {"text": "${WINDOW_TEXT}", "top": [["refund-policy", 1], "shipping-times", ["refund-faq", 1]]}]`,
     );
 
     const worse = await runTests(project, { env: { CI: 'true', RETRIEVER: 'worse' } });

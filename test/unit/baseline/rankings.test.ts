@@ -15,11 +15,11 @@ const V5 = `{
   "schemaVersion": 5,
   "rows": [
     ["file", "describe", "question", "measure", "value", "project", "judgments"]
-    ,["test/orders.test.ts", ["refunds"], "q1",["How long do refunds take?",["refunds#2",2],"billing#1",["faq#4",0]]]
+    ,["test/orders.test.ts", ["refunds"], "q1", "", {"text": "How long do refunds take?", "top": [["refunds#2", 2], "billing#1", ["faq#4", 0]]}]
     ,["test/orders.test.ts", ["refunds"], "q1", "mrr", 1]
     ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 1, {"labels": "aaaaaaaaaa"}]
     ,["test/orders.test.ts", ["refunds"], "q2", "recall@5", 0.5]
-    ,["test/orders.test.ts", ["refunds"], "q3",[null], "api"]
+    ,["test/orders.test.ts", ["refunds"], "q3", "", {"top": []}, "api"]
     ,["test/orders.test.ts", ["refunds"], "q3", "recall@5", 0, "api"]
   ]
 }
@@ -52,16 +52,6 @@ describe('baseline schema 5: question rankings', () => {
     );
   });
 
-  it('still reads the first files of version 5: a measure cell "" and an object { text, top }', () => {
-    const first = V5.replace(
-      '"q1",["How long do refunds take?",["refunds#2",2],"billing#1",["faq#4",0]]]',
-      '"q1", "", {"text": "How long do refunds take?", "top": [["refunds#2", 2], "billing#1", ["faq#4", 0]]}]',
-    ).replace('"q3",[null], "api"]', '"q3", "", {"top": []}, "api"]');
-    const file = parseBaseline(first, PATH);
-    expect(file).toEqual(parseBaseline(V5, PATH));
-    expect(formatBaseline(file)).toBe(V5);
-  });
-
   it('still reads versions 3 and 4, without rankings', () => {
     const v3 = `{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 3,\n  "rows": [\n    ["file", "describe", "question", "measure", "value", "project"]\n    ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 1]\n  ]\n}\n`;
     const v4 = `{\n  "generatedBy": "rag-matchers",\n  "schemaVersion": 4,\n  "rows": [\n    ["file", "describe", "question", "measure", "value", "project", "judgments"]\n    ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 1, {"labels": "aaaaaaaaaa"}]\n  ]\n}\n`;
@@ -74,14 +64,12 @@ describe('baseline schema 5: question rankings', () => {
   });
 
   it('refuses a malformed ranking, naming the row', () => {
-    const bad = V5.replace('[null]', '[null,3]');
+    const bad = V5.replace('"top": []', '"top": [3]');
     expect(() => parseBaseline(bad, PATH)).toThrow(BaselineError);
-    expect(() => parseBaseline(bad, PATH)).toThrow(
-      /rows\[5\]: its ranking must be \[question text or null, key or \[key, grade\], …\]/,
-    );
+    expect(() => parseBaseline(bad, PATH)).toThrow(/rows\[5\]: its ranking must be \{ "text"/);
     const twice = V5.replace(
       '    ,["test/orders.test.ts", ["refunds"], "q1", "mrr", 1]',
-      '    ,["test/orders.test.ts", ["refunds"], "q1",[null]]\n    ,["test/orders.test.ts", ["refunds"], "q1", "mrr", 1]',
+      '    ,["test/orders.test.ts", ["refunds"], "q1", "", {"top": []}]\n    ,["test/orders.test.ts", ["refunds"], "q1", "mrr", 1]',
     );
     expect(() => parseBaseline(twice, PATH)).toThrow(/rows\[2\]: question "q1" has two ranking rows; keep one/);
   });
@@ -89,12 +77,12 @@ describe('baseline schema 5: question rankings', () => {
   it('the merge driver takes each question ranking from the side that changed it, with no conflict', () => {
     const base = parseBaseline(V5, PATH);
     const ours = parseBaseline(V5.replace('"mrr", 1]', '"mrr", 0.5]'), PATH);
-    const theirs = parseBaseline(V5.replace('"billing#1",["faq#4",0]', '["faq#4",0],"billing#1"'), PATH);
+    const theirs = parseBaseline(V5.replace('"billing#1", ["faq#4", 0]', '["faq#4", 0], "billing#1"'), PATH);
     const merge = mergeBaselineVersions(base, ours, theirs);
     expect(merge.conflicts).toEqual([]);
     const text = formatMergedBaseline(merge, () => 'unused');
     expect(text).toBe(
-      V5.replace('"mrr", 1]', '"mrr", 0.5]').replace('"billing#1",["faq#4",0]', '["faq#4",0],"billing#1"'),
+      V5.replace('"mrr", 1]', '"mrr", 0.5]').replace('"billing#1", ["faq#4", 0]', '["faq#4", 0], "billing#1"'),
     );
   });
 
@@ -104,7 +92,7 @@ describe('baseline schema 5: question rankings', () => {
     const theirs = parseBaseline(V5.replace('"mrr", 1]', '"mrr", 0.25]'), PATH);
     const text = formatMergedBaseline(mergeBaselineVersions(base, ours, theirs), () => 'rerecord');
     const lines = text.split('\n');
-    const rankingLine = lines.findIndex((line) => line.includes('"q1",['));
+    const rankingLine = lines.findIndex((line) => line.includes('"q1", ""'));
     expect(lines[rankingLine + 1]).toMatch(/^<<<<<<< /);
     expect(lines[rankingLine + 2]).toBe('    ,["test/orders.test.ts", ["refunds"], "q1", "mrr", 0.5]');
   });
@@ -134,7 +122,7 @@ describe('what an update keeps of each question ranking', () => {
   "schemaVersion": 5,
   "rows": [
     ["file", "describe", "question", "measure", "value", "project", "judgments"]
-    ,["test/orders.test.ts", ["refunds"], "q1",["answers q1",["a",1],"b",["c",0]]]
+    ,["test/orders.test.ts", ["refunds"], "q1", "", {"text": "answers q1", "top": [["a", 1], "b", ["c", 0]]}]
     ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 1]
     ,["test/orders.test.ts", ["refunds"], "q2", "recall@5", 0.5]
   ]
