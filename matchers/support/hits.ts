@@ -20,6 +20,8 @@ export interface MatcherOptions extends Omit<EvaluateOptions, 'k'> {
   queryId?: string;
   /** The question's tags (`['billing']`): reports give per-tag rows across suites. */
   tags?: readonly string[];
+  /** The question's text, which the baseline keeps with its ranking and reports show (default: the test's name). */
+  query?: string;
 }
 
 export interface CutoffMatcherOptions extends MatcherOptions {
@@ -45,12 +47,13 @@ export function checkHits(call: MatcherCall, received: unknown): readonly Hit[] 
 }
 
 /**
- * True when `options` holds nothing for the core: no own key but `queryId` and `tags` (the matcher's) and `k`
+ * True when `options` holds nothing for the core: no own key but `queryId`, `tags` and `query` (the matcher's) and `k`
  * (given to the core separately). The usual per-question call, which then needs no options object.
  */
 function holdsNoCoreOption(options: object): boolean {
   for (const name in options)
-    if (name !== 'queryId' && name !== 'tags' && name !== 'k' && Object.hasOwn(options, name)) return false;
+    if (name !== 'queryId' && name !== 'tags' && name !== 'query' && name !== 'k' && Object.hasOwn(options, name))
+      return false;
   return true;
 }
 
@@ -75,7 +78,7 @@ export function evaluateForMatcher(
 } {
   let coreOptions: number | EvaluateOptions | undefined = k;
   if (!holdsNoCoreOption(options)) {
-    const { queryId: _queryId, tags: _tags, ...rest } = options;
+    const { queryId: _queryId, tags: _tags, query: _query, ...rest } = options;
     coreOptions = { ...rest, k };
   }
   const {

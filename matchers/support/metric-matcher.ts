@@ -9,7 +9,7 @@ import { hintOf, matcherCall, type MatcherCall } from './hint.js';
 import { checkHits, evaluateForMatcher, type CutoffMatcherOptions } from './hits.js';
 import { checkCutoff, checkOptionalCutoff } from './cutoff.js';
 import { checkCutoffNotSwapped, checkHitsNotSwapped } from './swap-hints.js';
-import { checkOptions, checkQueryId, checkTags } from './options.js';
+import { checkOptions, checkQuery, checkQueryId, checkTags } from './options.js';
 import { checkThreshold, describeRequirement, meetsThreshold } from './threshold.js';
 
 /** What distinguishes one metric matcher from another; the rest is shared. */
@@ -60,6 +60,7 @@ export function runMetricMatcher(
   const options = checkOptions<CutoffMatcherOptions>(call, args.options);
   // The declared measures due for this question are measured in the pass that measures the matcher's own.
   const queryId = checkQueryId(call, options.queryId);
+  const query = checkQuery(call, options.query);
   const recorder = questionRecorder(context, queryId, checkTags(call, options.tags));
   const measure = measureName(spec, args.k);
   // The judgments' audit too, when a value is recorded: one judging of the hits for all of it.
@@ -83,7 +84,8 @@ export function runMetricMatcher(
   sample.pass = pass !== negated;
   if (negated) sample.negated = true;
   if (queryId !== undefined) sample.queryId = queryId;
-  const { queryId: _queryId, tags: _tags, ...coreOptions } = options;
+  if (query !== undefined) sample.query = query;
+  const { queryId: _queryId, tags: _tags, query: _query, ...coreOptions } = options;
   recorder.record(
     declared,
     [sample],

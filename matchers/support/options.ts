@@ -20,6 +20,20 @@ export function checkKnownOptions(call: MatcherCall, options: object, known: rea
   }
 }
 
+/** `options.query`, the question's text: a string that is not blank, or left out. */
+export function checkQuery(call: MatcherCall, query: unknown): string | undefined {
+  if (query !== undefined && (typeof query !== 'string' || query.trim() === '')) {
+    throw argumentError(
+      call,
+      'options.query',
+      "must be the question's text (a string that is not blank)",
+      query,
+      'query',
+    );
+  }
+  return query;
+}
+
 /** `options.queryId`, which groups a recorded sample under its question: a string or left out. */
 export function checkQueryId(call: MatcherCall, queryId: unknown): string | undefined {
   if (queryId !== undefined && typeof queryId !== 'string') {

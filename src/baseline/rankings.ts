@@ -5,13 +5,13 @@ import { latencyStatistics } from '../core/latency.js';
 import { mergeTags, sampleIdOf, suiteIdentityOf, suiteKeyOf, type CollectedCost } from '../recording/collected.js';
 import { MAX_TOP_HITS } from '../recording/sample.js';
 import { createRecord, own, type BaselineFile, type BaselineLatency, type QuestionRanking } from './file/types.js';
-import type { GroupedRun } from './group.js';
+import type { GroupedRow, GroupedRun } from './group.js';
 
 /** What the baseline keeps of each question's ranking (schema version 5). */
 export interface RankingOptions {
   /** How many top ranked keys a question keeps, 0 to 10 (what the matchers record); 0 keeps none. Default 10. */
   rankingDepth?: number;
-  /** Keep each question's text (its test's name). Default true; false for teams that must not commit them. */
+  /** Keep each question's text (the matcher's `query`, else its test's name). Default true; false for teams that must not commit them. */
   questionTexts?: boolean;
 }
 
@@ -37,6 +37,7 @@ export function rankingsOfRun(
   // Rankings made only to hold tags so far (a later sample of the question may bring its top hits).
   const tagsOnly = new Set<QuestionRanking>();
   for (const [key, measures] of grouped.suites) {
+    const queries = texts ? queriesOf(measures.values()) : undefined;
     for (const row of measures.values()) {
       row.ids.forEach((id, index) => {
         const source = row.sources[index]!;
@@ -47,7 +48,11 @@ export function rankingsOfRun(
         if (keepsRanking && (ranking === undefined || tagsOnly.has(ranking))) {
           const top = source.topHits!.slice(0, depth);
           const tags = ranking?.tags;
-          ranking = { ...(texts ? { text: source.test } : {}), top, ...(tags !== undefined ? { tags } : {}) };
+          ranking = {
+            ...(texts ? { text: queries?.get(id) ?? source.test } : {}),
+            top,
+            ...(tags !== undefined ? { tags } : {}),
+          };
           suite[id] = ranking;
         } else if (ranking === undefined) {
           ranking = { top: [] };
@@ -66,6 +71,17 @@ export function rankingsOfRun(
     ranking.calls = { ...cost.cost.calls };
   }
   return rankings;
+}
+
+/** Each question's text as a matcher's `query` option gave it (the first one), by question id. */
+function queriesOf(rows: Iterable<GroupedRow>): Map<string, string> {
+  const queries = new Map<string, string>();
+  for (const row of rows)
+    row.ids.forEach((id, index) => {
+      const query = row.sources[index]!.query;
+      if (query !== undefined && !queries.has(id)) queries.set(id, query);
+    });
+  return queries;
 }
 
 /**

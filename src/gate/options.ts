@@ -19,6 +19,7 @@ import {
   type ReportFileOption,
 } from './user-options.js';
 import type { SummaryOptions } from '../report/summary.js';
+import type { ChurnLimits } from '../report/churn.js';
 import { resolveBaselineMode, resolvePartial, runCommandFor, type BaselineMode } from './mode.js';
 
 /** The options resolved; the report files (json, markdown, html: REPORT_FILE_OPTIONS) as absolute paths. */
@@ -65,6 +66,8 @@ export interface ResolvedReporterOptions extends Partial<Record<ReportFileOption
   failOnCallChange?: true;
   /** The latency budget of suites that set none. */
   latency?: LatencyBudget;
+  /** The least churn a suite may show (see RagReporterOptions.maxChurn). */
+  maxChurn?: ChurnLimits;
   /** `RAG_BASELINE=update npx vitest run`, `… npx jest`, or the package script that ran the tests (mode.ts, runCommandFor). */
   acceptCommand: string;
   /** The same with `RAG_BASELINE=prune`. */
@@ -128,6 +131,7 @@ export function resolveReporterOptions(
       minRepeats: checked.minRepeats,
       maxSpread: checked.maxSpread,
       latency: checked.latency,
+      maxChurn: checked.maxChurn,
     }),
     ...(checked.failOnCallChange === true ? { failOnCallChange: true as const } : {}),
     ...acceptCommands(context),
@@ -176,6 +180,7 @@ export function summaryOptionsFrom(resolved: ResolvedReporterOptions): SummaryOp
       minRepeats: resolved.minRepeats,
       maxSpread: resolved.maxSpread,
       latency: resolved.latency,
+      maxChurn: resolved.maxChurn,
     }),
     ...(resolved.failOnCallChange === true && !updating ? { failOnCallChange: true } : {}),
   };

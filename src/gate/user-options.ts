@@ -9,6 +9,7 @@ import { resolveDeclaration, type MeasureDeclaration } from '../recording/declar
 import { checkLatencyBudget } from '../recording/cost.js';
 import { MAX_TOP_HITS, type LatencyBudget } from '../recording/sample.js';
 import { REPORT_CATALOGUE, REPORT_FILE_OPTIONS, type ReportFileOptions } from '../report/formats/catalogue.js';
+import { checkChurnLimits, type ChurnLimits } from '../report/churn.js';
 
 export { REPORT_FILE_OPTIONS, type ReportFileOption } from '../report/formats/catalogue.js';
 
@@ -106,6 +107,12 @@ export interface RagReporterOptions extends MeasureDeclaration, ReportFileOption
    * report says the budget was not judged. Latency is never compared with the baseline's. Default: none.
    */
   latency?: LatencyBudget;
+  /**
+   * Fail a suite whose rankings churned more than this against the baseline's: `{ rbo: 0.8 }` fails one
+   * whose mean rank-biased overlap falls below 0.8, `{ overlap: 0.6 }` one whose mean top-5 overlap falls
+   * below 0.6. Default: unset (churn is shown, never failing).
+   */
+  maxChurn?: ChurnLimits;
 }
 
 const REPORT_SWITCH_OPTIONS = (Object.keys(REPORT_CATALOGUE) as (keyof typeof REPORT_CATALOGUE)[]).filter(
@@ -154,6 +161,7 @@ const REPORTER_OPTIONS = {
   maxSpread: SHARED,
   failOnCallChange: SHARED,
   latency: SHARED,
+  maxChurn: SHARED,
   measures: SHARED,
   suites: SHARED,
 } satisfies Record<keyof RagReporterOptions, ReporterOptionSpec>;
@@ -259,6 +267,7 @@ export function validateReporterOptions(options: unknown, source = DEFAULT_SOURC
       throw new TypeError(`${source}: ${(error as Error).message}`);
     }
   }
+  checkChurnLimits(record.maxChurn, source);
   // A declared measure that does not parse, or a malformed override, stops the run here (a DeclarationError is a TypeError).
   resolveDeclaration(record as MeasureDeclaration, '', source);
   return record as RagReporterOptions;

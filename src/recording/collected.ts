@@ -143,6 +143,7 @@ export function cleanSample(value: unknown): MetricSample | undefined {
   if (typeof raw.queryId === 'string') sample.queryId = raw.queryId;
   const tags = cleanTags(raw.tags);
   if (tags !== undefined) sample.tags = tags;
+  if (typeof raw.query === 'string') sample.query = raw.query;
   if (typeof raw.repeat === 'number' && Number.isInteger(raw.repeat) && raw.repeat > 0) sample.repeat = raw.repeat;
   if (raw.verdictOnly === true) sample.verdictOnly = true;
   if (raw.testQuestion === true) sample.testQuestion = true;

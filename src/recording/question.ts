@@ -276,6 +276,8 @@ export class QuestionRecorder {
       recorded = new Set();
       this.questions.set(queryId ?? '', recorded);
       this.noteExplicit([...this.declared, ...own.map((sample) => sample.measure)]);
+      // The question's text (options.query) goes with its declared values too.
+      const query = own.find((candidate) => candidate.query !== undefined)?.query;
       for (const measure of this.declared) {
         const sample: MetricSample = { measure, value: declaredValues[measure] as number };
         // The matcher's own assertion on this very measure: its threshold and verdict go with the value,
@@ -286,6 +288,7 @@ export class QuestionRecorder {
         if (mine?.negated === true) sample.negated = true;
         if (mine !== undefined) carried.add(mine);
         if (queryId !== undefined) sample.queryId = queryId;
+        if (query !== undefined) sample.query = query;
         if (this.role.marked) sample.testQuestion = true;
         if (line !== undefined) placeSample(sample, line, lineFile);
         if (tags !== undefined) sample.tags = [...tags];

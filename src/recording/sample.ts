@@ -21,6 +21,8 @@ export interface MetricSample {
   negated?: boolean;
   /** The question this sample belongs to (`options.queryId`); else the test name identifies it. */
   queryId?: string;
+  /** The question's text (`options.query`), kept with its ranking in the baseline instead of the test's name. */
+  query?: string;
   /**
    * The question's tags (the matchers' `tags` option; in Vitest also the test's own `tags` and `meta.tags`,
    * which the collector adds): sorted, each once. Reports give per-tag rows across suites.

@@ -18,6 +18,8 @@ import {
   actionFor,
   describeUnjudged,
   describeSuiteCost,
+  describeChurn,
+  describeChurnSettings,
   reportCommands,
   verdictLine,
   type ReportCommands,
@@ -26,7 +28,7 @@ import { escapeConsole } from '../core/escape.js';
 import { andMore, percent } from '../core/present.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 import type { Verdict, VerdictSection } from './verdict.js';
-import { describeMoves, describeRanking, type QuestionEvidence } from './evidence.js';
+import { describeMoves, describeRanking, evidenceOfFinding, type QuestionEvidence } from './evidence.js';
 
 /** Widest suite, measure or question name in the console's columns; the JSON report has the full names. */
 const MAX_NAME_WIDTH = 80;
@@ -100,6 +102,8 @@ export function renderConsole(summary: RunSummary, options: ConsoleRenderOptions
     return lines.join('\n');
   }
   lines.push('', ...tableLines(summary, paint), ...costLines(summary, paint));
+  const churn = churnLines(summary, maxMissing, paint);
+  if (churn.length > 0) lines.push('', ...churn);
   for (const section of verdict.sections) {
     if (section.section === 'regressions') {
       for (const index of section.findings) {
@@ -222,9 +226,26 @@ function sectionLines(
     const finding = summary.findings[index]!;
     const action = actionFor(finding, summary.verdict.clears[index]!, commands, String);
     lines.push(`  ${finding.fails ? '✗' : '·'} ${describeFinding(finding, escapeConsole)} — ${action}`);
+    lines.push(...findingEvidenceLines(summary, finding, paint));
   }
   if (section.findings.length > maxLines)
     lines.push(`  … and ${section.findings.length - maxLines} more (see the JSON report)`);
+  return lines;
+}
+
+/** Briefly, the suites whose rankings changed against the baseline's: one line each, the rest counted. */
+function churnLines(summary: RunSummary, maxLines: number, paint: Painter): string[] {
+  const changed = (summary.churn?.suites ?? []).filter((suite) => suite.changes.length > 0);
+  if (changed.length === 0) return [];
+  const lines = [
+    paint.bold('Ranking churn against the baseline') +
+      paint.dim(` (${describeChurnSettings(summary.churn!.settings)}):`),
+  ];
+  for (const suite of changed.slice(0, maxLines))
+    lines.push(
+      `  ${fitWidth(escapeConsole(suite.suite), MAX_NAME_WIDTH)}: ${describeChurn({ ...suite, k: summary.churn!.settings.k })}`,
+    );
+  if (changed.length > maxLines) lines.push(`  ${andMore(changed.length - maxLines)}`);
   return lines;
 }
 
@@ -259,6 +280,20 @@ function worseLines(row: SummaryRow, maxWorse: number, paint: Painter): string[]
     ...(index < MAX_EVIDENCE ? evidenceLines(row.evidence?.[change.sampleId], paint) : []),
   ]);
   if (row.worse.length > maxWorse) lines.push(`    ${andMore(row.worse.length - maxWorse)}`);
+  return lines;
+}
+
+/**
+ * Under a finding of a row's questions (an improvement, a move not recorded, questions that moved while the
+ * suite held): the first few questions with their evidence, the rest counted.
+ */
+function findingEvidenceLines(summary: RunSummary, finding: RunSummary['findings'][number], paint: Painter): string[] {
+  const evidence = evidenceOfFinding(summary, finding);
+  if (evidence.length === 0) return [];
+  const lines = evidence
+    .slice(0, MAX_EVIDENCE)
+    .flatMap(([id, entry]) => [`    ${fitWidth(escapeConsole(id), MAX_NAME_WIDTH)}`, ...evidenceLines(entry, paint)]);
+  if (evidence.length > MAX_EVIDENCE) lines.push(`    ${andMore(evidence.length - MAX_EVIDENCE)}`);
   return lines;
 }
 

@@ -2,6 +2,7 @@
 // by key. Computed once here, from the two stored rankings; every renderer only renders the result.
 
 import type { RankedHit } from '../baseline/file/types.js';
+import type { GateFinding } from './finding-kinds.js';
 
 /** A relevant key whose place changed: `before`/`after` are 1-based ranks, undefined where it was not ranked. */
 export interface KeyMove {
@@ -130,4 +131,28 @@ export function describeRanking(ranking: readonly RankedHit[], escape: (text: st
   return ranking
     .map((hit, index) => `${index + 1} ${escape(hit.key)}${hit.grade !== undefined && hit.grade >= 1 ? ' ✓' : ''}`)
     .join(' · ');
+}
+
+/** What evidenceOfFinding reads of a summary: its rows' evidence, by suite and measure. */
+interface RowsWithEvidence {
+  rows: readonly { suiteKey: string; measure: string; evidence?: Record<string, QuestionEvidence> }[];
+}
+
+/**
+ * The evidence of a row finding's questions (an improvement, a move not recorded, questions that moved
+ * while the suite held), in the finding's order: empty for a regression (reports list its questions with
+ * their evidence on their own), a finding of no row, or questions whose ranking neither side kept.
+ */
+export function evidenceOfFinding(
+  summary: RowsWithEvidence,
+  finding: Pick<GateFinding, 'kind' | 'suiteKey' | 'measure' | 'questions'>,
+): [string, QuestionEvidence][] {
+  if (finding.kind === 'regression' || finding.measure === undefined || finding.questions === undefined) return [];
+  const row = summary.rows.find((entry) => entry.suiteKey === finding.suiteKey && entry.measure === finding.measure);
+  const evidence = row?.evidence;
+  if (evidence === undefined) return [];
+  return finding.questions.flatMap((id): [string, QuestionEvidence][] => {
+    const entry = Object.prototype.hasOwnProperty.call(evidence, id) ? evidence[id] : undefined;
+    return entry === undefined ? [] : [[id, entry]];
+  });
 }

@@ -22,7 +22,9 @@ type FindingFailRule =
   /** failOnInsensitive (a row no change can fail). */
   | 'insensitive'
   /** Never: shown, not failing (a kind no rule of the gate judges yet). */
-  | 'never';
+  | 'never'
+  /** Always: the finding exists only when an option asked the gate to judge it (e.g. maxChurn). */
+  | 'option';
 
 /**
  * Where a report lists a finding, in this order: the means that fell; the tags whose questions fell across
@@ -30,7 +32,7 @@ type FindingFailRule =
  * tolerance; questions or suites new to the baseline or gone from it; baseline questions this run did not
  * judge; questions run several times; questions that moved beyond tolerance while their suite's mean held;
  * what retrieval cost (latency over a budget, calls per question that changed); rows that no change can
- * fail under the gate's rule.
+ * fail under the gate's rule; rankings that changed (churn) while the values held.
  */
 export const FINDING_SECTIONS = [
   'regressions',
@@ -40,6 +42,7 @@ export const FINDING_SECTIONS = [
   'not-judged',
   'repeats',
   'held',
+  'rankings',
   'cost',
   'sensitivity',
 ] as const;
@@ -97,6 +100,11 @@ export const FINDING_KINDS = {
   'tag-regression':    { section: 'tags',        accept: 'update', fails: 'tag', valueMove: true, perSuite: false, unit: 'row' },
   // A row no change of its questions can fail (SummaryRow.sensitivity): a warning, failing under failOnInsensitive.
   insensitive:         { section: 'sensitivity', accept: 'run', fails: 'insensitive', valueMove: false, perSuite: false, unit: 'row' },
+  // Rankings that changed while every value of their questions held (./churn.ts): shown, counted apart; an
+  // update writes them, yet they do not make the baseline out of date for strict CI.
+  'rankings-changed':  { section: 'rankings',    accept: 'update', fails: 'never', valueMove: false, perSuite: true, unit: 'questions' },
+  // A suite whose mean churn broke the reporter option maxChurn (only then is it a finding).
+  'ranking-churn':     { section: 'rankings',    accept: 'update', fails: 'option', valueMove: false, perSuite: true, unit: 'suite' },
 } as const satisfies Record<string, FindingKindSpec>;
 
 type FindingKind = keyof typeof FINDING_KINDS;
@@ -145,6 +153,19 @@ export interface GateFinding {
     /** The question's labels hold no non-relevant judgment: `ids` are what now ranks there, not a labelling gap. */
     positiveOnly?: true;
   }[];
+  /**
+   * Rankings changed (the questions are those whose values held) and ranking churn: the suite's churn over
+   * the questions whose ranking both the baseline and this run kept (./churn.ts); for ranking churn also
+   * the limit of maxChurn it broke.
+   */
+  churn?: {
+    questions: number;
+    meanRbo: number;
+    meanOverlap: number;
+    k: number;
+    topChangedShare: number;
+    broken?: { measure: 'rbo' | 'overlap'; limit: number };
+  };
   /** Held moves: each question's baseline and current value, parallel to `questions` (worst drop first, then gains). */
   moves?: { before: number; after: number }[];
   /** Unstable: each question's spread over its runs (max − min), parallel to `questions`. */

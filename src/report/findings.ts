@@ -10,6 +10,7 @@ import { parseSuiteKey } from '../recording/collected.js';
 import { FINDING_KINDS, type GateFinding } from './finding-kinds.js';
 import { findingFails } from './verdict.js';
 import type { MissingRow, NotJudgedGroup, ResolvedSummaryOptions, SummaryRow, TagRow } from './summary-model.js';
+import { brokenChurnLimit, type RunChurn, type SuiteChurn } from './churn.js';
 
 export { type GateFinding } from './finding-kinds.js';
 
@@ -30,6 +31,8 @@ export interface FindingSources {
   notJudged: readonly NotJudgedGroup[];
   /** Whether a test file no longer exists (SummaryOptions.fileExists says so). */
   fileGone?: (file: string) => boolean;
+  /** Each suite's ranking churn against the baseline's rankings, when both kept some. */
+  churn?: RunChurn;
 }
 
 /**
@@ -131,6 +134,44 @@ function suiteFindings(
   for (const entry of missingMeasures) gone.add(entry.measure, [...entry.questions].sort(compareIds));
   if (added.size > 0) findings.push(findingOf({ kind: 'new-questions', ...suite, ...added.fields() }, settings));
   if (gone.size > 0) findings.push(findingOf({ kind: 'missing-questions', ...suite, ...gone.fields() }, settings));
+  const churn = sources.churn?.suites.find((entry) => entry.suiteKey === first.suiteKey);
+  if (churn !== undefined) findings.push(...churnFindings(churn, sources.churn!.settings.k, suite, settings));
+  return findings;
+}
+
+/**
+ * A suite's rankings that changed while their questions' values held (shown, never failing), and its
+ * churn when it broke maxChurn (failing: the option asked for it).
+ */
+function churnFindings(
+  churn: SuiteChurn,
+  k: number,
+  suite: { suite: string; suiteKey: string },
+  settings: ResolvedSummaryOptions,
+): GateFinding[] {
+  const findings: GateFinding[] = [];
+  const figures = {
+    questions: churn.questions,
+    meanRbo: churn.meanRbo,
+    meanOverlap: churn.meanOverlap,
+    k,
+    topChangedShare: churn.topChangedShare,
+  };
+  const held = churn.changes.filter((change) => change.valuesHeld).map((change) => change.question);
+  if (held.length > 0)
+    findings.push(findingOf({ kind: 'rankings-changed', ...suite, questions: held, churn: figures }, settings));
+  const broken = brokenChurnLimit(churn, settings.maxChurn);
+  if (broken !== undefined)
+    findings.push(
+      findingOf(
+        {
+          kind: 'ranking-churn',
+          ...suite,
+          churn: { ...figures, broken: { measure: broken.measure, limit: broken.limit } },
+        },
+        settings,
+      ),
+    );
   return findings;
 }
 

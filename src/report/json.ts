@@ -19,6 +19,7 @@ import type { Verdict } from './verdict.js';
 import type { QuestionEvidence } from './evidence.js';
 import type { SuiteCost } from './costs.js';
 import type { RowSensitivity } from '../core/sensitivity.js';
+import type { RunChurn } from './churn.js';
 
 /** 2: the report stores the verdict (`verdict`), which the HTML report reads. */
 export const REPORT_SCHEMA_VERSION = 2;
@@ -66,6 +67,11 @@ export interface JsonReport {
   costs: JsonReportCost[];
   /** Every difference an update would write beyond tolerance, by name, with the command that accepts it. */
   findings: (GateFinding & { command: string; evidence?: Record<string, QuestionEvidence> })[];
+  /**
+   * Each suite's ranking churn against the baseline's rankings (rank-biased overlap, top-k overlap, the
+   * questions whose ranking changed), or null when the baseline or this run kept no ranking.
+   */
+  churn: RunChurn | null;
 }
 
 export interface JsonReportRow {
@@ -225,6 +231,7 @@ export function renderJson(
       ...(settings.maxSpread !== undefined ? { maxSpread: settings.maxSpread } : {}),
       failOnCallChange: settings.failOnCallChange,
       ...(settings.latency !== undefined ? { latency: { ...settings.latency } } : {}),
+      ...(settings.maxChurn !== undefined ? { maxChurn: { ...settings.maxChurn } } : {}),
     },
     warnings: [...summary.warnings],
     files: run?.files ? [...run.files] : null,
@@ -244,6 +251,16 @@ export function renderJson(
       ...findingEvidence(summary, finding),
       command: findingCommand(finding, reportCommands(acceptCommand)),
     })),
+    churn:
+      summary.churn === undefined
+        ? null
+        : {
+            settings: { ...summary.churn.settings },
+            suites: summary.churn.suites.map((suite) => ({
+              ...suite,
+              changes: suite.changes.map((change) => ({ ...change })),
+            })),
+          },
   };
 }
 

@@ -16,6 +16,7 @@ import {
   describeFinding,
   describeSuiteCost,
   describeSensitivity,
+  describeChurnSettings,
   actionFor,
   reportCommands,
   type ReportCommands,
@@ -24,7 +25,7 @@ import { escapeMarkdown, markdownCode } from '../core/escape.js';
 import { andMore } from '../core/present.js';
 import type { RowStatus, RunSummary, SummaryRow } from './summary.js';
 import type { VerdictSection } from './verdict.js';
-import { describeMoves, describeRanking, type QuestionEvidence } from './evidence.js';
+import { describeMoves, describeRanking, evidenceOfFinding, type QuestionEvidence } from './evidence.js';
 
 export interface MarkdownRenderOptions {
   /** Questions listed per regressed row. Default 10. */
@@ -111,6 +112,8 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
       '',
     ]);
   if (summary.tags.length > 0) text.add([...tagTable(summary, maxRows), '']);
+  const churn = churnBlock(summary, maxRows);
+  if (churn.length > 0) text.add(churn);
 
   // The rows of the verdict's regressions, in its order.
   const regressed = (verdict.sections.find((section) => section.section === 'regressions')?.findings ?? [])
@@ -193,6 +196,35 @@ function evidenceLines(evidence: QuestionEvidence | undefined): string[] {
 }
 
 /** A passing comparison with a baseline in which no row moved and nothing is new, missing or not judged. */
+/** The suites whose rankings changed against the baseline's, collapsed: one table row each, lowest RBO first. */
+function churnBlock(summary: RunSummary, maxRows: number): string[] {
+  const churn = summary.churn;
+  const changed = (churn?.suites ?? []).filter((suite) => suite.changes.length > 0);
+  if (churn === undefined || changed.length === 0) return [];
+  const k = churn.settings.k;
+  const lines = [
+    `<details><summary>Ranking churn: ${plural(changed.length, 'suite')} whose rankings changed</summary>`,
+    '',
+    `${escapeText(describeChurnSettings(churn.settings))}.`,
+    '',
+    `| suite | questions | mean RBO | mean top-${k} overlap | top ${k} changed | lowest RBO |`,
+    '|---|--:|--:|--:|--:|---|',
+  ];
+  for (const suite of changed.slice(0, maxRows)) {
+    const lowest = suite.changes
+      .slice(0, 3)
+      .map((change) => `${escapeCell(change.question)} ${formatValue(change.rbo)}`)
+      .join(', ');
+    lines.push(
+      `| ${escapeCell(suite.suite)} | ${suite.questions} | ${formatValue(suite.meanRbo)} | ${formatValue(suite.meanOverlap)} | ${Math.round(suite.topChangedShare * 100)}% | ${lowest} |`,
+    );
+  }
+  if (changed.length > maxRows)
+    lines.push('', `… and ${plural(changed.length - maxRows, 'more suite')} (see the JSON report).`);
+  lines.push('', '</details>', '');
+  return lines;
+}
+
 function nothingChanged(summary: RunSummary): boolean {
   return (
     summary.passed &&
@@ -290,7 +322,14 @@ function sectionItems(summary: RunSummary, section: VerdictSection, commands: Re
   return section.findings.map((index) => {
     const finding = summary.findings[index]!;
     const action = actionFor(finding, summary.verdict.clears[index]!, commands, markdownCode);
-    return `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown, Number.POSITIVE_INFINITY)} — ${action}`;
+    const evidence = evidenceOfFinding(summary, finding).flatMap(([id, entry]) => [
+      `  - ${escapeText(id)}`,
+      ...evidenceLines(entry).map((line) => `  ${line}`),
+    ]);
+    return [
+      `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown, Number.POSITIVE_INFINITY)} — ${action}`,
+      ...evidence,
+    ].join('\n');
   });
 }
 

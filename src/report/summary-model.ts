@@ -13,6 +13,7 @@ import type { GateFinding } from './finding-kinds.js';
 import type { IntervalCache, RowInterval } from './intervals.js';
 import type { RepeatRules } from './repeats.js';
 import type { Verdict } from './verdict.js';
+import type { ChurnLimits, RunChurn } from './churn.js';
 
 export interface SummaryOptions {
   /** Largest drop of a mean that is not a regression: a number, or per-measure overrides `{ default: 0.01, 'recall@5': 0 }`. Default 0.01. */
@@ -75,6 +76,12 @@ export interface SummaryOptions {
    * 20 timed questions over it fails the run (a `latency` finding). Default: none.
    */
   latency?: LatencyBudget;
+  /**
+   * Fail a suite whose rankings churned more than this against the baseline's: its mean rank-biased
+   * overlap below `rbo`, or its mean top-5 overlap below `overlap` (`ranking-churn`). Default: unset, churn
+   * is shown and never fails.
+   */
+  maxChurn?: ChurnLimits;
 }
 
 export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'new';
@@ -247,12 +254,17 @@ export interface RunSummary {
   baselinePath?: string;
   /** Each timed suite's latency and calls per question (src/report/costs.ts), by suite name; absent when nothing was timed. */
   costs?: SuiteCost[];
+  /**
+   * Each suite's ranking churn: this run's rankings against the baseline's, without labels (./churn.ts).
+   * Absent when the baseline or this run kept no ranking.
+   */
+  churn?: RunChurn;
   /** Settings that make the verdict weaker than it looks (e.g. a test that can never reach significance). */
   warnings: string[];
   totals: { samples: number; suites: number; rows: number };
   /** SummaryOptions with their defaults filled in (the settings are stated there, once). */
   settings: Required<Pick<SummaryOptions, DefaultedSetting>> &
-    Pick<SummaryOptions, 'significance' | 'latency'> &
+    Pick<SummaryOptions, 'significance' | 'latency' | 'maxChurn'> &
     RepeatRules & {
       tolerance: ResolvedTolerance;
       /** Rows in the Holm family: compared rows with at least one changed question. */

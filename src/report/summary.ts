@@ -35,6 +35,7 @@ import {
 import { rankingsOfRun } from '../baseline/rankings.js';
 import { questionEvidence, type QuestionEvidence } from './evidence.js';
 import { auditsOf } from '../baseline/audits.js';
+import { checkChurnLimits, rankingChurn } from './churn.js';
 import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { DEFAULT_CONFIDENCE } from '../core/stats.js';
 import { sensitivityOf } from '../core/sensitivity.js';
@@ -100,7 +101,8 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
   for (const row of diff.rows) {
     if (row.produced !== undefined) rows.push(summarizeRow(row, row.produced, baseline, settings, options.intervals));
   }
-  attachEvidence(rows, baseline, rankingsOfRun(grouped));
+  const currentRankings = rankingsOfRun(grouped);
+  attachEvidence(rows, baseline, currentRankings);
   rows.sort(
     (a, b) => compareIds(a.suite, b.suite) || compareIds(a.suiteKey, b.suiteKey) || compareIds(a.measure, b.measure),
   );
@@ -115,6 +117,10 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
   const holmFamily = holmFamilySize(compared.map((row) => row.comparison));
 
   const { notJudged, missing, notRun, judgedQuestions, missingQuestions } = accountBaseline(diff, prepared);
+
+  const renamedFrom = new Map<string, string>();
+  for (const row of diff.rows) if (row.renamedFrom !== undefined) renamedFrom.set(row.suiteKey, row.renamedFrom);
+  const churn = rankingChurn(rows, baseline?.rankings, currentRankings, renamedFrom);
 
   const count = (status: RowStatus): number => rows.reduce((total, row) => total + (row.status === status ? 1 : 0), 0);
   const regressions = count('regressed');
@@ -131,6 +137,7 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
             current: grouped.suites,
             notJudged: notJudged.groups(),
             fileGone: (file) => options.fileExists?.(file) === false,
+            ...(churn !== undefined ? { churn } : {}),
           },
           settings,
         );
@@ -170,6 +177,7 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
     newRows: count('new'),
     findings,
     newSamples,
+    ...(churn !== undefined ? { churn } : {}),
     passed: verdict.passed,
     verdict,
     baselineFound: baseline !== undefined,
@@ -592,8 +600,10 @@ function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions 
   if (typeof intervalResamples !== 'number' || !Number.isInteger(intervalResamples) || intervalResamples < 1) {
     throw new RangeError(`intervalResamples must be a whole number ≥ 1, got ${String(intervalResamples)}.`);
   }
+  const maxChurn = checkChurnLimits(options.maxChurn, 'summarize: options');
   return {
     ...rule,
+    ...(maxChurn !== undefined ? { maxChurn } : {}),
     ...checkRepeatRules({ minRepeats: options.minRepeats, maxSpread: options.maxSpread }, 'summarize: options'),
     failOnRegression,
     failOnNew,

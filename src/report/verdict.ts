@@ -129,6 +129,8 @@ export function findingFails(kind: string, settings: VerdictSettings, kinds: Kin
       return settings.failOnInsensitive === true;
     case 'never':
       return false;
+    case 'option':
+      return true;
   }
 }
 
@@ -205,6 +207,12 @@ export function decideVerdict(sources: VerdictSources, kinds: KindsTable = FINDI
       `Repeated questions break the CI rules (minRepeats, maxSpread): ${countOf(repeats, kinds)}`,
       { kind: 'finding', finding: findings.indexOf(repeats[0]!) },
     );
+  const churning = failing('rankings');
+  if (churning.length > 0)
+    return verdict('attention', `Rankings changed beyond maxChurn in ${countOf(churning, kinds)}`, {
+      kind: 'accept',
+      command: 'update',
+    });
   const notJudgedFailing = failing('not-judged');
   if (notJudgedFailing.length > 0)
     return verdict(
@@ -319,6 +327,8 @@ function headingOf(section: FindingSection, strictFailure: boolean, mode: RunMod
       return mode === 'compare' ? 'Tags whose questions fell across suites' : 'Tag regressions this update records';
     case 'sensitivity':
       return 'Suites that can never fail';
+    case 'rankings':
+      return 'Rankings that changed';
   }
 }
 
@@ -341,6 +351,8 @@ function describeDifferences(findings: readonly GateFinding[], kinds: KindsTable
 function countOf(findings: readonly GateFinding[], kinds: KindsTable): string {
   const units = new Set(findings.map((finding) => kinds[finding.kind]!.unit));
   if (units.size === 1 && units.has('row')) return plural(findings.length, 'suite × measure row');
+  if (units.size === 1 && units.has('suite') && findings.every((finding) => finding.questions === undefined))
+    return plural(findings.length, 'suite');
   if (!units.has('row')) {
     const seen = new Set<string>();
     for (const finding of findings)

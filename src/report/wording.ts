@@ -108,6 +108,8 @@ export function actionFor(
     return finding.limitedBy === 'significance'
       ? `add questions to the suite (${code('rag-matchers plan')} says how many), or judge it by the tolerance alone`
       : 'lower its tolerance, or add questions it can get wrong';
+  if (finding.kind === 'rankings-changed')
+    return 'shown, not failing: the next update records them; strict CI does not require it';
   if (finding.kind === 'too-few-repeats')
     return `run each question at least ${finding.limit} times (Vitest ${code(`repeats: ${finding.limit! - 1}`)}, or ${code('test.each')} over a repeat index with the same queryId)`;
   if (clear === 'this-run')
@@ -405,6 +407,15 @@ export function describeFinding(
         ? `${measure} of suite ${suite} can never fail: with ${count}, the paired test cannot reach significance ${finding.limit} even if every question gets worse`
         : `${measure} of suite ${suite} can never fail: its mean ${formatValue(finding.before!)} over ${count} cannot fall by more than the tolerance ${finding.limit}`;
     }
+    case 'rankings-changed':
+      return `${plural(questions.length, 'question')} of suite ${suite}: rankings changed, values held (${describeChurn(finding.churn!)})${named}`;
+    case 'ranking-churn': {
+      const broken = finding.churn!.broken!;
+      const name = broken.measure === 'rbo' ? 'RBO' : `top-${finding.churn!.k} overlap`;
+      const value = broken.measure === 'rbo' ? finding.churn!.meanRbo : finding.churn!.meanOverlap;
+      const share = `top ${finding.churn!.k} changed for ${Math.round(finding.churn!.topChangedShare * 100)}% of ${plural(finding.churn!.questions, 'question')}`;
+      return `ranking churn in suite ${suite}: mean ${name} ${formatValue(value)} is below maxChurn.${broken.measure} ${formatValue(broken.limit)}; ${share}`;
+    }
     case 'too-few-repeats': {
       const runs = finding.runs ?? [];
       const listed = listUpTo(
@@ -445,6 +456,21 @@ export function describeFinding(
       return `${plural(count, 'baseline question')} not judged: ${NOT_JUDGED_TEXT[finding.reason!]}${detail}${questions.length > 0 ? ` — ${questions.map(escape).join(', ')}${more}` : ''}`;
     }
   }
+}
+
+/** `rank-biased overlap at depth 10 with p = 0.9; top-5 overlap`: how churn was measured. */
+export function describeChurnSettings(settings: { k: number; p: number; depth: number }): string {
+  return `rank-biased overlap at depth ${settings.depth} with p = ${settings.p}, top-${settings.k} overlap; no labels needed`;
+}
+
+/** `mean RBO 0.940, top 5 changed for 40% of 10 questions`: a suite's churn in a few words. */
+export function describeChurn(churn: {
+  questions: number;
+  meanRbo: number;
+  k: number;
+  topChangedShare: number;
+}): string {
+  return `mean RBO ${formatValue(churn.meanRbo)}, top ${churn.k} changed for ${Math.round(churn.topChangedShare * 100)}% of ${plural(churn.questions, 'question')}`;
 }
 
 /** `; q12 recall@5 1.000 → 0.500; 2 of its top 5 are unjudged: doc-81, doc-90 — label them before trusting this drop` per question. */

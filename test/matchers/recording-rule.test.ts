@@ -78,6 +78,32 @@ describe('what a question keeps of its ranking', () => {
     expect(samples.slice(1).map((sample) => sample.topHits)).toEqual([undefined]);
   });
 
+  it("options.query is the question's text: recorded on the matcher's own samples, left out of the core's options", () => {
+    declare({ measures: ['hit@3'] });
+    const task = fakeTest();
+    const query = 'how long do refunds take?';
+    expect(matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q1', query }).pass).toBe(true);
+    const samples = withAudits(task);
+    // The declared hit@3 is recorded first and carries the text too.
+    expect(samples.map((sample) => [sample.measure, sample.query])).toEqual([
+      ['hit@3', query],
+      ['recall@5', query],
+    ]);
+    const targets = fakeTest();
+    matchers.toMeetRetrievalTargets.call({ task: targets }, HITS, RELEVANT, { 'hit@3': 1 }, { query });
+    expect(withAudits(targets).map((sample) => sample.query)).toEqual([query]);
+  });
+
+  it('a blank or non-string options.query is a usage error naming it', () => {
+    const task = fakeTest();
+    expect(() => matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { query: ' ' })).toThrow(
+      /"options\.query" must be the question's text \(a string that is not blank\)/,
+    );
+    expect(() => matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { query: 7 as never })).toThrow(
+      /"options\.query" must be the question's text/,
+    );
+  });
+
   it('a measure without a cutoff keeps the first 10 keys', () => {
     const task = fakeTest();
     const twelve = Array.from({ length: 12 }, (_, index) => `k${index + 1}`);

@@ -109,7 +109,28 @@ export function validateJsonReport(data: unknown, source = 'report'): JsonReport
     if (!isCount(row.count)) fail(`${where}.count`, 'a whole number ≥ 0', row.count);
     if (!isFinite(row.mean)) fail(`${where}.mean`, 'a number', row.mean);
   });
+  checkChurn(data.churn, fail);
   return data as unknown as JsonReport;
+}
+
+/** The ranking churn (absent in reports written before it, null without rankings) as far as the HTML report reads it. */
+function checkChurn(churn: unknown, fail: (where: string, expected: string, got: unknown) => never): void {
+  if (churn === undefined || churn === null) return;
+  if (!isObject(churn) || !isObject(churn.settings) || !isCount(churn.settings.k) || !Array.isArray(churn.suites))
+    return fail('"churn"', 'null or an object { settings: { k, p, depth }, suites: [...] }', churn);
+  churn.suites.forEach((suite: unknown, index: number) => {
+    const where = `churn.suites[${index}]`;
+    if (!isObject(suite)) return fail(where, 'an object', suite);
+    if (typeof suite.suite !== 'string') fail(`${where}.suite`, 'a string', suite.suite);
+    if (!isCount(suite.questions)) fail(`${where}.questions`, 'a whole number ≥ 0', suite.questions);
+    for (const name of ['meanRbo', 'meanOverlap', 'topChangedShare'] as const)
+      if (!isFinite(suite[name])) fail(`${where}.${name}`, 'a number', suite[name]);
+    if (
+      !Array.isArray(suite.changes) ||
+      !suite.changes.every((change) => isObject(change) && typeof change.question === 'string' && isFinite(change.rbo))
+    )
+      fail(`${where}.changes`, 'an array of { question, rbo, … }', suite.changes);
+  });
 }
 
 /** The verdict (src/report/verdict.ts) as far as the HTML report reads it. */

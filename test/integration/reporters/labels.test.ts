@@ -201,6 +201,16 @@ describe.each(['vitest', 'jest'] as const)(
       expect(out).toContain('Questions that moved while the suite held:');
       expect(out).toContain(`  · ${recall} — the suite's mean held within tolerance, so the gate passes this row`);
       expect(out).toContain(`  · ${ndcg}`);
+      // Each held question shows its ranking before → after under the finding.
+      expect(out).toContain(
+        [
+          '    refund-status',
+          '      “where is my refund”',
+          '      refund-faq new at 3',
+          '      before: 1 refund-tracking ✓ · 2 order-status · 3 returns',
+          '      after:  1 refund-tracking ✓ · 2 returns · 3 refund-faq ✓',
+        ].join('\n'),
+      );
       expect(out).toContain('No retrieval regressions');
       expect(markdown()).toContain('**Questions that moved while the suite held:**');
       expect(markdown()).toContain(`recall@3 of 2 questions in suite ${suite}`);

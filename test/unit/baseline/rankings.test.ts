@@ -130,6 +130,18 @@ describe('what an update keeps of each question ranking', () => {
 `);
   });
 
+  it("keeps a matcher's query as the question's text instead of the test's name", () => {
+    const asked = { ...sample('q1', 1), measure: 'hit@5', query: 'How long do refunds take?' };
+    const file = baselineFromRun(run(sample('q1', 1, TOP), asked, sample('q2', 0.5, TOP)));
+    expect(Object.values(file.rankings!)).toEqual([
+      {
+        q1: { text: 'How long do refunds take?', top: TOP },
+        q2: { text: 'answers q2', top: TOP },
+      },
+    ]);
+    expect(Object.values(baselineFromRun(run(asked), { questionTexts: false }).rankings ?? {})).toEqual([]);
+  });
+
   it('rankingDepth cuts the ranking, 0 keeps none; questionTexts: false leaves the text out', () => {
     const file = baselineFromRun(run(sample('q1', 1, TOP)), { rankingDepth: 1, questionTexts: false });
     expect(Object.values(file.rankings!)).toEqual([{ q1: { top: [{ key: 'a', grade: 1 }] } }]);
