@@ -52,11 +52,12 @@ for (const id of QUESTIONS) {
 
 /**
  * The file's value rows (lines after the header) that are not in `before`, and those of `before` no longer
- * in it. A question's ranking row (a list after the question, schema 5) follows its ranking, not its values: left
+ * in it. A question's ranking row (measure cell "", schema 5) follows its ranking, not its values: left
  * out here (test/integration/reporters/evidence.test.ts checks it).
  */
 function changedRows(before: string, after: string): { added: string[]; removed: string[] } {
-  const rows = (text: string) => text.split('\n').filter((line) => line.startsWith('    ,[') && !line.includes('",['));
+  const rows = (text: string) =>
+    text.split('\n').filter((line) => line.startsWith('    ,[') && !/, "", \{"(?:text|top)"/.test(line));
   const was = new Set(rows(before));
   const now = new Set(rows(after));
   return { added: [...now].filter((row) => !was.has(row)), removed: [...was].filter((row) => !now.has(row)) };
