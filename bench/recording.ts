@@ -8,7 +8,8 @@
 // It runs on the toolchains users install: by default Vitest 5 on Node 22 and on Node 24, fetched from
 // the npm registry once and cached as `npm run test:compat` does (test/compat/toolchain.mjs).
 // BENCH_TOOLCHAINS picks others, comma-separated: node<20|22|24>-vitest<4|5> (Vitest 4.1 or 5; 5 needs
-// Node 22 or 24), or `repo` (the repository's own Vitest on the Node.js running this script: no download).
+// Node 22 or 24), or `repo` (the repository's own Vitest on the Node.js running this script: no download),
+// or `none` (no Vitest run: the end of the run alone, with BENCH_COMPARE_DIST).
 // BENCH_ROUNDS sets the rounds (default 9). BENCH_COMPARE_DIST=<folder> compares two builds: the dist/
 // folder of another build (say main's, built and copied aside) runs as a third style in every round,
 // next to this build, their order alternating, and the figure is the same-run ratio of this build's
@@ -339,13 +340,13 @@ export async function benchEndOfRun(otherDist: string): Promise<void> {
 export async function benchRecording(): Promise<void> {
   if (COMPARE_DIST !== undefined) await benchEndOfRun(COMPARE_DIST);
   // Every toolchain is resolved (downloaded on first use) before any timing starts.
-  const toolchains = (process.env.BENCH_TOOLCHAINS || DEFAULT_TOOLCHAINS)
-    .split(',')
-    .map((name) => toolchainOf(name.trim()));
+  // BENCH_TOOLCHAINS=none: the end of the run alone (with BENCH_COMPARE_DIST), no Vitest run.
+  const names = process.env.BENCH_TOOLCHAINS || DEFAULT_TOOLCHAINS;
+  const toolchains = names === 'none' ? [] : names.split(',').map((name) => toolchainOf(name.trim()));
   const results = toolchains.map((toolchain) => [toolchain.name, benchToolchain(toolchain)] as const);
   // Met or not only when the whole interval is on one side of the target (targetVerdict).
   const verdicts = results.map(([name, ratios]) => `${name} ${describeRatios(ratios, 1.1, 'at most')}`);
-  console.log(`recording, CPU ratio to plain expect: ${verdicts.join('; ')}`);
+  if (verdicts.length > 0) console.log(`recording, CPU ratio to plain expect: ${verdicts.join('; ')}`);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await benchRecording();
