@@ -1,7 +1,6 @@
 // `setupFiles: ['rag-matchers/vitest']`: registers the matchers on Vitest's expect.
 // Samples are recorded on `this.task.meta`, which reaches reporters (and survives --merge-reports).
-import { describe, expect, test, type TestContext } from 'vitest';
-import { getCurrentTest } from 'vitest/suite';
+import { describe, expect, test, TestRunner, type TestContext } from 'vitest';
 import { matchers } from '../../matchers/index.js';
 import type { RagMatchers } from '../../matchers/types.js';
 import { recordRetrievalCost } from '../recording/cost.js';
@@ -12,7 +11,8 @@ import { registerSuiteRuntime, type SuiteRuntime } from '../suite/index.js';
 expect.extend(matchers);
 // timeRetrieval records on the running test, as the matchers do on theirs.
 setRecordingContextSource(() => {
-  const task = getCurrentTest();
+  // TestRunner.getCurrentTest, not vitest/suite's: that entry warns that it is deprecated since Vitest 4.1.
+  const task = TestRunner.getCurrentTest();
   return task === undefined ? undefined : { task, currentTestName: expect.getState().currentTestName };
 });
 
