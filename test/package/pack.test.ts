@@ -16,10 +16,11 @@ interface PackResult {
  * measure set to 1.83 MB; our own distribution functions instead of bundled stdlib brought it to 1.75 MB,
  * syntax-only minification to 1.69 MB, declarations shared by both formats to 1.54 MB; trec_eval's
  * preference and judgment-group measures, the rankings the baseline keeps (schema 5), held moves and
- * call-site lines to 1.62 MB; latency and calls (timing API, costs in the reports, baseline schema 6)
- * to 1.68 MB; ranking churn (RBO, top-k overlap, their reports and maxChurn) to 1.66 MB; whitespace minification (names kept) brought it to 1.40 MB.
+ * call-site lines to 1.62 MB; whitespace minification (names kept) brought it to 1.40 MB, and then
+ * describeRetrieval, latency and calls, tags, ranking churn, sensitivity and the question-count plan
+ * (baseline schema 6) took it to 1.57 MB.
  */
-const MAX_UNPACKED_BYTES = 1_500_000;
+const MAX_UNPACKED_BYTES = 1_580_000;
 
 describe('npm pack', () => {
   const [result] = JSON.parse(
