@@ -55,5 +55,7 @@ export default defineConfig([
   ...(javascriptOnly ? [] : [{ ...javascript, entry: libraryEntries, format: ['cjs'] } satisfies Options]),
   // The declarations of both formats, built from every entry as before (scripts/after-build.mjs then
   // shares what the two formats have in common).
-  ...(javascriptOnly ? [] : [{ entry: allEntries, format: ['esm', 'cjs'], dts: { only: true }, external, clean: false } satisfies Options]),
+  ...(javascriptOnly
+    ? []
+    : [{ entry: allEntries, format: ['esm', 'cjs'], dts: { only: true }, external, clean: false } satisfies Options]),
 ]);
