@@ -1,4 +1,4 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
 // Every public entry point is listed here and in package.json "exports" (and "bin" for the CLI).
 // `npm run demo` builds the ESM JavaScript alone (RAG_MATCHERS_BUILD=js): the declarations are most of
@@ -6,26 +6,31 @@ import { defineConfig } from 'tsup';
 // dist/ holds.
 const javascriptOnly = process.env.RAG_MATCHERS_BUILD === 'js';
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    vitest: 'src/vitest/setup.ts',
-    jest: 'src/jest/setup.ts',
-    'vitest-reporter': 'src/vitest/reporter.ts',
-    'jest-reporter': 'src/jest/reporter.ts',
-    trec: 'src/entries/trec.ts',
-    stats: 'src/entries/stats.ts',
-    generation: 'src/entries/generation.ts',
-    report: 'src/entries/report.ts',
-    cli: 'src/cli/main.ts',
-    // Started by the trec-eval engine (src/trec/eval/) on large runs (one per extra thread); not an export.
-    'trec-eval-worker': 'src/trec/eval/worker.ts',
-  },
-  format: javascriptOnly ? ['esm'] : ['esm', 'cjs'],
-  dts: !javascriptOnly,
+// What package.json "exports" reaches, in both formats.
+const libraryEntries = {
+  index: 'src/index.ts',
+  vitest: 'src/vitest/setup.ts',
+  jest: 'src/jest/setup.ts',
+  'vitest-reporter': 'src/vitest/reporter.ts',
+  'jest-reporter': 'src/jest/reporter.ts',
+  trec: 'src/entries/trec.ts',
+  stats: 'src/entries/stats.ts',
+  generation: 'src/entries/generation.ts',
+  report: 'src/entries/report.ts',
+};
+// ESM only: the command (bin) and the worker that trec-eval (src/trec/eval/) starts on large runs (one
+// per extra thread; not an export). No require reaches them.
+const allEntries = {
+  ...libraryEntries,
+  cli: 'src/cli/main.ts',
+  'trec-eval-worker': 'src/trec/eval/worker.ts',
+};
+
+const external = ['vitest', 'vitest/node', 'vitest/reporters', 'jest', '@jest/globals', '@jest/reporters', 'expect'];
+
+const javascript: Options = {
   // Maps without sourcesContent would be most of the tarball for little use: none are shipped.
   sourcemap: false,
-  clean: !javascriptOnly,
   target: 'node20',
   splitting: true,
   treeshake: true,
@@ -36,5 +41,21 @@ export default defineConfig({
     options.minifyWhitespace = true;
     options.lineLimit = 160;
   },
-  external: ['vitest', 'vitest/node', 'vitest/reporters', 'jest', '@jest/globals', '@jest/reporters', 'expect'],
-});
+  external,
+  dts: false,
+  // The builds below run in parallel into one dist/: `npm run build` empties it first.
+  clean: false,
+};
+
+export default defineConfig([
+  { ...javascript, entry: allEntries, format: ['esm'] },
+  // The CommonJS build has only the library's entries, so its chunks are cut for them alone: built with
+  // the command's and the worker's entries too, it was split into twice as many chunks, each one more
+  // require and more `chunk…_cjs.` references (about 58 KB of the tarball). See docs/decisions.md.
+  ...(javascriptOnly ? [] : [{ ...javascript, entry: libraryEntries, format: ['cjs'] } satisfies Options]),
+  // The declarations of both formats, built from every entry as before (scripts/after-build.mjs then
+  // shares what the two formats have in common).
+  ...(javascriptOnly
+    ? []
+    : [{ entry: allEntries, format: ['esm', 'cjs'], dts: { only: true }, external, clean: false } satisfies Options]),
+]);

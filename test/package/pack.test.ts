@@ -18,9 +18,10 @@ interface PackResult {
  * preference and judgment-group measures, the rankings the baseline keeps (schema 5), held moves and
  * call-site lines to 1.62 MB; whitespace minification (names kept) brought it to 1.40 MB, and then
  * describeRetrieval, latency and calls, tags, ranking churn, sensitivity and the question-count plan
- * (baseline schema 6) took it to 1.57 MB.
+ * (baseline schema 6) took it to 1.57 MB, and the CommonJS built for the library's entries alone (not
+ * the command's and the worker's) brought it to 1.51 MB.
  */
-const MAX_UNPACKED_BYTES = 1_580_000;
+const MAX_UNPACKED_BYTES = 1_525_000;
 
 describe('npm pack', () => {
   const [result] = JSON.parse(
