@@ -39,7 +39,6 @@ export {
 } from './compare-runs.js';
 export {
   runRetriever,
-  nearestRankPercentile,
   RetrieverError,
   type Retriever,
   type RetrieverContext,

@@ -2,6 +2,7 @@
 // A retriever that fails on one query costs that query (recorded with its error), not the run.
 import { describeValue } from '../core/describe.js';
 import { mean } from '../core/mean.js';
+import { nearestRankPercentile } from '../core/latency.js';
 import type { Hit } from '../core/types.js';
 import type { EvalQuery } from './jsonl.js';
 
@@ -65,13 +66,6 @@ export class RetrieverError extends Error {
     );
     this.name = 'RetrieverError';
   }
-}
-
-/** Nearest-rank percentile of ascending values: the value at rank ⌈p/100 · n⌉. */
-export function nearestRankPercentile(sortedAscending: readonly number[], percentile: number): number {
-  if (sortedAscending.length === 0) return Number.NaN;
-  const rank = Math.max(1, Math.ceil((percentile / 100) * sortedAscending.length));
-  return sortedAscending[Math.min(rank, sortedAscending.length) - 1] as number;
 }
 
 function summarise(ids: readonly string[], durations: (number | undefined)[]): LatencySummary {

@@ -28,4 +28,4 @@ export {
   type PairedComparison,
   type Random,
 } from '../core/index.js';
-export { nearestRankPercentile } from '../dataset/index.js';
+export { nearestRankPercentile } from '../core/latency.js';

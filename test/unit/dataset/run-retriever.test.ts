@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateRun } from '../../../src/dataset/evaluate-run.js';
 import type { EvalSet } from '../../../src/dataset/jsonl.js';
-import { nearestRankPercentile, RetrieverError, runRetriever } from '../../../src/dataset/run-retriever.js';
+import { nearestRankPercentile } from '../../../src/core/latency.js';
+import { RetrieverError, runRetriever } from '../../../src/dataset/run-retriever.js';
 
 const set: EvalSet = Array.from({ length: 10 }, (_, index) => ({
   id: `q${index + 1}`,

@@ -7,7 +7,7 @@ import { parseBaseline } from '../../../src/baseline/file/read.js';
 import { formatBaseline } from '../../../src/baseline/file/write.js';
 import { baselineFromRun, mergeBaseline } from '../../../src/baseline/store.js';
 import { formatMergedBaseline, mergeBaselineVersions } from '../../../src/baseline/three-way.js';
-import { latencyStatistics, nearestRank } from '../../../src/core/latency.js';
+import { latencyStatistics, nearestRankPercentile } from '../../../src/core/latency.js';
 import { splitCosts, type CollectedRun, type CollectedSample } from '../../../src/recording/collected.js';
 import { COST_MEASURE, type LatencyBudget } from '../../../src/recording/sample.js';
 import { renderConsole } from '../../../src/report/console.js';
@@ -52,9 +52,9 @@ describe('nearest-rank latency statistics', () => {
 
   it('one value is every percentile; 3 values: p50 is the 2nd (⌈1.5⌉), p95 the 3rd (⌈2.85⌉)', () => {
     expect(latencyStatistics([7])).toEqual({ p50: 7, p95: 7, max: 7 });
-    expect(nearestRank([1, 2, 3], 50)).toBe(2);
-    expect(nearestRank([1, 2, 3], 95)).toBe(3);
-    expect(() => nearestRank([], 50)).toThrow(/no values/);
+    expect(nearestRankPercentile([1, 2, 3], 50)).toBe(2);
+    expect(nearestRankPercentile([1, 2, 3], 95)).toBe(3);
+    expect(() => latencyStatistics([])).toThrow(/no values/);
   });
 });
 
