@@ -5,27 +5,18 @@
 // --experimental-vm-modules) writes no baseline and says what failed to load.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PackageSnapshot } from '../support/project.js';
 import {
   bytesOf,
   createReporterProject,
   explain,
-  preparePackage,
+  usePackage,
   reporterOutput,
   runTests,
   type ReporterProject,
   type Runner,
 } from './support.js';
 
-let pkg: PackageSnapshot;
-
-beforeAll(async () => {
-  pkg = await preparePackage();
-}, 240_000);
-
-afterAll(() => {
-  pkg?.remove();
-});
+const pkg = usePackage();
 
 const QUESTIONS = ['q01', 'q02', 'q03', 'q04', 'q05', 'q06', 'q07', 'q08', 'q09', 'q10'];
 

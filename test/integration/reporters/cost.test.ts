@@ -6,11 +6,10 @@
 // and the report says so (its calls, as recorded, are no finding). Four runs per runner.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PackageSnapshot } from '../support/project.js';
 import {
   createReporterProject,
   explain,
-  preparePackage,
+  usePackage,
   readJson,
   reporterOutput,
   runTests,
@@ -18,15 +17,7 @@ import {
   type Runner,
 } from './support.js';
 
-let pkg: PackageSnapshot;
-
-beforeAll(async () => {
-  pkg = await preparePackage();
-}, 240_000);
-
-afterAll(() => {
-  pkg?.remove();
-});
+const pkg = usePackage();
 
 // QUESTIONS questions; each retrieval embeds once, sleeps SLOW_MS and reranks RERANKS times.
 const BODY = `const QUESTIONS = Number(process.env.QUESTIONS || 20);

@@ -5,13 +5,12 @@
 // the test files and the baseline it changed.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PackageSnapshot } from '../support/project.js';
 import {
   bytesOf,
   createReporterProject,
   explain,
   lastLine,
-  preparePackage,
+  usePackage,
   readJson,
   reporterOutput,
   runCli,
@@ -21,15 +20,7 @@ import {
   type Runner,
 } from './support.js';
 
-let pkg: PackageSnapshot;
-
-beforeAll(async () => {
-  pkg = await preparePackage();
-}, 240_000);
-
-afterAll(() => {
-  pkg?.remove();
-});
+const pkg = usePackage();
 
 interface Finding {
   kind: string;

@@ -9,12 +9,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PackageSnapshot } from '../support/project.js';
 import {
   bytesOf,
   createReporterProject,
   explain,
-  preparePackage,
+  usePackage,
   readJson,
   reporterOutput,
   runCli,
@@ -23,15 +22,7 @@ import {
   type Runner,
 } from './support.js';
 
-let pkg: PackageSnapshot;
-
-beforeAll(async () => {
-  pkg = await preparePackage();
-}, 240_000);
-
-afterAll(() => {
-  pkg?.remove();
-});
+const pkg = usePackage();
 
 interface Finding {
   kind: string;

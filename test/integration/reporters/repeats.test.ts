@@ -7,13 +7,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PackageSnapshot } from '../support/project.js';
 import {
   bytesOf,
   createReporterProject,
   explain,
   lastLine,
-  preparePackage,
+  usePackage,
   readJson,
   reporterOutput,
   runTests,
@@ -22,15 +21,7 @@ import {
   type Runner,
 } from './support.js';
 
-let pkg: PackageSnapshot;
-
-beforeAll(async () => {
-  pkg = await preparePackage();
-}, 240_000);
-
-afterAll(() => {
-  pkg?.remove();
-});
+const pkg = usePackage();
 
 // A seeded nondeterministic retriever: each call ranks d1…d4 by draws of a fixed-seed generator, so
 // the runs of one question differ from each other while every run of the file gives the same ones.

@@ -6,11 +6,11 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtureProject, type PackageSnapshot } from '../support/project.js';
+import { createFixtureProject } from '../support/project.js';
 import {
   explain,
   lastLine,
-  preparePackage,
+  usePackage,
   readJson,
   reporterOutput,
   runCli,
@@ -31,15 +31,7 @@ interface Report {
   findings: { kind: string; suite: string; measure?: string; fails: boolean }[];
 }
 
-let pkg: PackageSnapshot;
-
-beforeAll(async () => {
-  pkg = await preparePackage();
-}, 240_000);
-
-afterAll(() => {
-  pkg?.remove();
-});
+const pkg = usePackage();
 
 function sensitivityProject(runner: Runner): ReporterProject {
   const project = createFixtureProject({

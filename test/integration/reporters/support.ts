@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
 import {
   createFixtureProject,
@@ -38,6 +38,31 @@ export interface RunOptions {
 export async function preparePackage(): Promise<PackageSnapshot> {
   await ensureBuilt();
   return snapshotPackage();
+}
+
+/**
+ * The built package for this test file: copied before its first test (preparePackage), removed after its
+ * last. The returned object reads the copy, so tests pass it where a PackageSnapshot is wanted.
+ */
+export function usePackage(): PackageSnapshot {
+  let snapshot: PackageSnapshot | undefined;
+  beforeAll(async () => {
+    snapshot = await preparePackage();
+  }, 240_000);
+  afterAll(() => {
+    snapshot?.remove();
+  });
+  const current = (): PackageSnapshot => {
+    if (snapshot === undefined)
+      throw new Error('usePackage: the package is copied in beforeAll; read it in a test or hook.');
+    return snapshot;
+  };
+  return {
+    get dir() {
+      return current().dir;
+    },
+    remove: () => current().remove(),
+  };
 }
 
 export function createReporterProject(runner: Runner, pkg: PackageSnapshot): ReporterProject {

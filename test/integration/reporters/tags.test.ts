@@ -7,11 +7,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtureProject, type PackageSnapshot } from '../support/project.js';
+import { createFixtureProject } from '../support/project.js';
 import {
   explain,
   lastLine,
-  preparePackage,
+  usePackage,
   readJson,
   reporterOutput,
   runTests,
@@ -21,15 +21,7 @@ import {
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 
-let pkg: PackageSnapshot;
-
-beforeAll(async () => {
-  pkg = await preparePackage();
-}, 240_000);
-
-afterAll(() => {
-  pkg?.remove();
-});
+const pkg = usePackage();
 
 function createTagsProject(runner: Runner): ReporterProject {
   const project = createFixtureProject({

@@ -7,7 +7,6 @@
 // and the baseline's bytes; each command a finding suggests is run, and then the CI run.
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PackageSnapshot } from '../support/project.js';
 import { runCommand } from '../support/run.js';
 import { parseBaseline } from '../../../src/baseline/file/read.js';
 import { parseSuiteKey } from '../../../src/recording/collected.js';
@@ -16,7 +15,7 @@ import {
   createReporterProject,
   explain,
   lastLine,
-  preparePackage,
+  usePackage,
   readJson,
   reporterOutput,
   runCli,
@@ -26,15 +25,7 @@ import {
   type Runner,
 } from './support.js';
 
-let pkg: PackageSnapshot;
-
-beforeAll(async () => {
-  pkg = await preparePackage();
-}, 240_000);
-
-afterAll(() => {
-  pkg?.remove();
-});
+const pkg = usePackage();
 
 interface NotJudgedGroup {
   reason: string;
