@@ -14,7 +14,10 @@ import {
   type RunSink,
   type TrecGrammar,
 } from './grammar.js';
+import { isAscii } from 'node:buffer';
+
 import { parseIntegerSpan } from './number.js';
+import { decodeText } from './text.js';
 
 /**
  * A whole run kept as columns over the chunks it was read in: entry i belongs to query
@@ -363,7 +366,13 @@ export interface QueryQrels {
  */
 export interface QrelsColumns {
   file: string;
-  text: string;
+  /**
+   * The file's text, which docStart and docEnd index; undefined on a worker thread that reads the
+   * doc ids from `bytes` instead (qrelsQueryText), one query at a time.
+   */
+  text: string | undefined;
+  /** The file's bytes when `text` is undefined: ASCII (a byte per character) and grouped by query. */
+  bytes: Buffer | undefined;
   count: number;
   queryIds: string[];
   queryIndex: Map<string, number>;
@@ -462,35 +471,84 @@ export function parseQrelsColumns(
   const sink = new QrelsColumnsSink(countNewlines(text) + 1, shared);
   scanQrelsLines(text, firstLineStart(text), text.length, 1, file, grammar, sink);
   const { count, queryIds, queryIndex, docStart, docEnd, grade } = sink;
-  return { file, text, count, queryIds, queryIndex, docStart, docEnd, grade, groups: sink.groups() };
+  return {
+    file,
+    text,
+    bytes: undefined,
+    count,
+    queryIds,
+    queryIndex,
+    docStart,
+    docEnd,
+    grade,
+    groups: sink.groups(),
+  };
 }
 
-/** What another thread needs, beside the qrels text itself, to use parsed qrels columns: no text, no Map. */
-export type SharedQrelsColumns = Omit<QrelsColumns, 'text' | 'queryIndex'>;
+/**
+ * What another thread needs to use parsed qrels columns: the file's bytes (in shared memory, as
+ * readBytes reads them with `shared`) rather than its text, and no Map.
+ */
+export type SharedQrelsColumns = Omit<QrelsColumns, 'text' | 'bytes' | 'queryIndex'> & { bytes: Buffer };
 
-/** The parts of parsed columns to post to another thread (shared memory when parsed with `shared`). */
-export function sharedQrelsColumns(qrels: QrelsColumns): SharedQrelsColumns {
+/** The parts of parsed columns to post to another thread; `bytes` are those `qrels.text` was decoded from. */
+export function sharedQrelsColumns(qrels: QrelsColumns, bytes: Buffer): SharedQrelsColumns {
   const { file, count, queryIds, docStart, docEnd, grade, groups } = qrels;
-  return { file, count, queryIds, docStart, docEnd, grade, groups };
+  return { file, count, queryIds, docStart, docEnd, grade, groups, bytes };
 }
 
-/** Columns posted by another thread, over `text`: the same bytes that thread parsed. */
-export function qrelsFromShared(text: string, shared: SharedQrelsColumns): QrelsColumns {
+/**
+ * Columns posted by another thread. An ASCII file grouped by query (the usual qrels) is not decoded
+ * whole: each query's doc ids are decoded when it is judged (qrelsQueryText), so a thread holds
+ * no copy of the text; any other file is decoded here as the posting thread decoded it.
+ */
+export function qrelsFromShared(shared: SharedQrelsColumns): QrelsColumns {
   const queryIndex = new Map<string, number>();
   shared.queryIds.forEach((queryId, index) => queryIndex.set(queryId, index));
-  return { ...shared, text, queryIndex };
+  const bytes = Buffer.from(shared.bytes.buffer, shared.bytes.byteOffset, shared.bytes.byteLength);
+  if (shared.groups.order === undefined && isAscii(bytes)) return { ...shared, text: undefined, bytes, queryIndex };
+  return { ...shared, text: decodeText(bytes, shared.file), bytes: undefined, queryIndex };
+}
+
+/** The text holding the doc ids of one qrels query, and the offset in the whole text of its first character. */
+export interface QrelsQueryText {
+  text: string;
+  offset: number;
+}
+
+/** Where the doc ids of qrels query `query` are read: the whole text, or just the query's span of the bytes. */
+export function qrelsQueryText(qrels: QrelsColumns, query: number): QrelsQueryText {
+  if (qrels.text !== undefined) return { text: qrels.text, offset: 0 };
+  const { starts } = qrels.groups; // grouped: a query's entries are consecutive, in file order
+  const first = starts[query] as number;
+  const last = (starts[query + 1] as number) - 1;
+  if (last < first) return { text: '', offset: 0 };
+  const offset = qrels.docStart[first] as number;
+  return { text: (qrels.bytes as Buffer).toString('latin1', offset, qrels.docEnd[last] as number), offset };
 }
 
 /** The line number (1-based) of a qrels entry: counted when a message needs it, not kept per line. */
 export function qrelsLineOf(qrels: QrelsColumns, entry: number): number {
   const end = qrels.docStart[entry] as number;
+  const { text, bytes } = qrels;
   let line = 1;
-  for (
-    let position = qrels.text.indexOf('\n');
-    position !== -1 && position < end;
-    position = qrels.text.indexOf('\n', position + 1)
-  )
-    line++;
+  if (text !== undefined) {
+    for (
+      let position = text.indexOf('\n');
+      position !== -1 && position < end;
+      position = text.indexOf('\n', position + 1)
+    )
+      line++;
+  } else {
+    // ASCII: a byte per character, so the entry's offset is a byte offset too.
+    const source = bytes as Buffer;
+    for (
+      let position = source.indexOf(0x0a);
+      position !== -1 && position < end;
+      position = source.indexOf(0x0a, position + 1)
+    )
+      line++;
+  }
   return line;
 }
 

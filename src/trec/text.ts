@@ -3,7 +3,7 @@
 // JavaScript string holds at most ~512 M characters, and one line must fit in one.
 
 import { constants, isAscii } from 'node:buffer';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 import { TrecFormatError } from './errors.js';
 import { BYTE_ORDER_MARK } from './grammar.js';
@@ -47,12 +47,57 @@ export async function readText(
   stdin: AsyncIterable<string | Uint8Array> = process.stdin,
   file = source,
 ): Promise<string> {
+  return decodeText(await readBytes(source, stdin), file);
+}
+
+/**
+ * Reads a whole file (or `-`: standard input) as bytes; with `shared`, in shared memory, so that
+ * worker threads can read the same bytes without a copy of their own.
+ */
+export async function readBytes(
+  source: TextSource,
+  stdin: AsyncIterable<string | Uint8Array> = process.stdin,
+  shared = false,
+): Promise<Buffer> {
   // One synchronous read (the async one goes through the thread pool 512 kB at a time), decoded at
-  // once: readFile(path, 'utf8') decodes chunk by chunk through a StringDecoder, several times slower.
-  if (source !== '-') return decodeText(readFileSync(source), file);
+  // once by the caller: readFile(path, 'utf8') decodes chunk by chunk through a StringDecoder, several times slower.
+  if (source !== '-') return shared ? readFileShared(source) : readFileSync(source);
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
-  return decodeText(Buffer.concat(chunks), file);
+  const bytes = Buffer.concat(chunks);
+  if (!shared) return bytes;
+  const copy = Buffer.from(new SharedArrayBuffer(bytes.length));
+  bytes.copy(copy);
+  return copy;
+}
+
+/** readFileSync into shared memory, sized from the file's size (read on when the file turns out longer). */
+function readFileShared(path: string): Buffer {
+  const descriptor = openSync(path, 'r');
+  try {
+    let bytes = Buffer.from(new SharedArrayBuffer(fstatSync(descriptor).size));
+    let length = 0;
+    const more = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (;;) {
+      if (length < bytes.length) {
+        const bytesRead = readSync(descriptor, bytes, length, bytes.length - length, null);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+        continue;
+      }
+      // Full: the file grew since its size was read (or has no size, like a pipe).
+      const bytesRead = readSync(descriptor, more, 0, more.length, null);
+      if (bytesRead === 0) break;
+      const grown = Buffer.from(new SharedArrayBuffer(Math.max(2 * bytes.length, length + bytesRead)));
+      bytes.copy(grown);
+      more.copy(grown, length, 0, bytesRead);
+      bytes = grown;
+      length += bytesRead;
+    }
+    return bytes.subarray(0, length);
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** UTF-8 text; ASCII (the usual TREC file) decodes several times faster as Latin-1, which is the same for it. */

@@ -188,8 +188,9 @@ describe('trec-eval --threads', { timeout: 30_000 }, () => {
     expect(parallel.stdout).toContain('num_ret               \t6\t1\n');
   });
 
-  // The main thread parses the qrels once and hands the columns to the workers, which read the text
-  // themselves: offsets must match in non-ASCII text, and a bad qrels line must not leave a worker waiting.
+  // The main thread reads and parses the qrels once and hands the columns and the file's bytes to the
+  // workers: an ASCII file grouped by query is read query by query from the bytes, any other is decoded
+  // whole; offsets must match in non-ASCII text, and a bad qrels line must not leave a worker waiting.
   it('measures qrels with non-ASCII doc ids in the worker as in one thread', async () => {
     const queries = Array.from({ length: 40 }, (_, query) => `q${String(query).padStart(2, '0')}`);
     const qrels = write(
@@ -210,6 +211,23 @@ describe('trec-eval --threads', { timeout: 30_000 }, () => {
     // Hand-worked: the judged relevant document dök-€1 is ranked second in every query.
     expect(parallel.stdout).toContain('P_2                   \tq39\t0.5000\n');
     expect(parallel.stdout).toContain('num_rel_ret           \tall\t40\n');
+  });
+
+  it("prints trec_eval's bytes with 2 threads when the qrels are not grouped by query", async () => {
+    // graded.qrels with its lines interleaved: odd lines first, then even ones, so queries come back.
+    const lines = read('graded.qrels')
+      .split('\n')
+      .filter((line) => line !== '');
+    const interleaved = [
+      ...lines.filter((_, index) => index % 2 === 1),
+      ...lines.filter((_, index) => index % 2 === 0),
+    ];
+    const qrels = write('interleaved.qrels', `${interleaved.join('\n')}\n`);
+    const run = write('graded.grouped.run', groupByQuery(read('graded.run')));
+    const result = await cli('--threads', '2', '--timings', '-q', '-c', ...MEASURES, qrels, run);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(read('graded.trec_eval.c.txt'));
+    expect(threadsOf(result.stderr)).toBe(2);
   });
 
   it('stops on a malformed qrels line with the file and line, workers started or not', async () => {

@@ -9,7 +9,7 @@ import { gradeTooLargeError, interpolatedPrecision, measureGradedRanking } from 
 import { createMeasureScratch, reserveScratch, type MeasureScratch } from '../../core/measure-scratch.js';
 import type { JudgmentSettings } from '../../core/relevance.js';
 import { DuplicateDocnoError } from '../errors.js';
-import { docIdOf, qrelsLineOf, rankEntries, type QrelsColumns, type SpanQuery } from '../columns.js';
+import { docIdOf, qrelsLineOf, qrelsQueryText, rankEntries, type QrelsColumns, type SpanQuery } from '../columns.js';
 import { FAST_VALUE_BYTES, formatFixed, measureColumn, writeCount, writeFixed, type ByteLines } from './format.js';
 import type { TrecOutput } from './output.js';
 import type { TrecMeasurePlan } from './measures.js';
@@ -259,12 +259,12 @@ export class TrecEvaluator {
     const count = (starts[query + 1] as number) - first;
     const spans = reserveJudgedSpans(this.scratch, count);
     const judgedGrades = this.scratch.judgedGrades;
-    const text = qrels.text;
+    const { text, offset } = qrelsQueryText(qrels, query);
     for (let index = 0; index < count; index++) {
       const entry = order === undefined ? first + index : (order[first + index] as number);
       spans.texts[index] = text;
-      spans.starts[index] = qrels.docStart[entry] as number;
-      spans.ends[index] = qrels.docEnd[entry] as number;
+      spans.starts[index] = (qrels.docStart[entry] as number) - offset;
+      spans.ends[index] = (qrels.docEnd[entry] as number) - offset;
       judgedGrades[index] = qrels.grade[entry] as number;
     }
     this.judgedCount = count;

@@ -23,7 +23,7 @@ import {
   type SpanQuery,
 } from '../columns.js';
 import { QueryTooLargeError, RunGrouper, RunNotGroupedError, streamQrelsQueries } from '../grouper.js';
-import { forEachLineChunk, readText } from '../text.js';
+import { decodeText, forEachLineChunk, readBytes } from '../text.js';
 import {
   PARALLEL_MIN_BYTES,
   findRunCuts,
@@ -95,11 +95,19 @@ export async function evaluateTrec(
     : await evaluateWholeRun(invocation, streams);
 }
 
-async function readSource(role: TrecReadError['role'], path: string, streams: TrecEvalStreams): Promise<string> {
+/** A file's text and the bytes it was decoded from (in shared memory with `shared`: workers read them too). */
+async function readSource(
+  role: TrecReadError['role'],
+  path: string,
+  streams: TrecEvalStreams,
+  shared: boolean,
+): Promise<{ text: string; bytes: Buffer }> {
+  const file = path === '-' ? '<stdin>' : path;
   try {
-    return await readText(path, streams.stdin, path === '-' ? '<stdin>' : path);
+    const bytes = await readBytes(path, streams.stdin, shared);
+    return { text: decodeText(bytes, file), bytes };
   } catch (error) {
-    throw new TrecReadError(role, path === '-' ? '<stdin>' : path, error);
+    throw new TrecReadError(role, file, error);
   }
 }
 
@@ -388,8 +396,6 @@ async function startParallelParts(invocation: TrecEvalInvocation): Promise<Paral
   const ends = [...cuts.slice(1), size];
   const workers = cuts.map((start, index) =>
     startPart(script, {
-      qrelsPath: invocation.qrelsPath,
-      qrelsFile: invocation.qrelsPath,
       runPath: invocation.runPath,
       start,
       end: ends[index] as number,
@@ -461,13 +467,30 @@ async function evaluateWholeRun(
 ): Promise<TrecEvalTimings | undefined> {
   const startedAt = performance.now();
   await checkReadable('run file', invocation.runPath);
-  // Workers start first: they read the qrels while the main thread does too.
+  // Workers start first: they load while the main thread reads the qrels.
   const parts = await startParallelParts(invocation);
   try {
     return await evaluateWholeRunWith(invocation, streams, parts, startedAt);
   } finally {
     for (const worker of parts?.workers ?? []) worker.cancel();
   }
+}
+
+/**
+ * The qrels, parsed, and handed to the workers. With workers the file is read into shared memory
+ * and they get its bytes, not a text of their own; the bytes are let go once decoded otherwise.
+ */
+async function readQrels(
+  invocation: TrecEvalInvocation,
+  streams: TrecEvalStreams,
+  parts: ParallelParts | undefined,
+): Promise<QrelsColumns> {
+  const parallel = parts !== undefined;
+  const { text, bytes } = await readSource('qrels file', invocation.qrelsPath, streams, parallel);
+  const qrels = parseQrelsColumns(text, invocation.qrelsPath, 'trec_eval', parallel);
+  if (qrels.count === 0) throw emptyQrels(invocation.qrelsPath);
+  for (const worker of parts?.workers ?? []) worker.sendQrels(sharedQrelsColumns(qrels, bytes));
+  return qrels;
 }
 
 async function evaluateWholeRunWith(
@@ -477,14 +500,7 @@ async function evaluateWholeRunWith(
   startedAt: number,
 ): Promise<TrecEvalTimings | undefined> {
   const { settings } = invocation;
-  const qrels = parseQrelsColumns(
-    await readSource('qrels file', invocation.qrelsPath, streams),
-    invocation.qrelsPath,
-    'trec_eval',
-    parts !== undefined,
-  );
-  if (qrels.count === 0) throw emptyQrels(invocation.qrelsPath);
-  for (const worker of parts?.workers ?? []) worker.sendQrels(sharedQrelsColumns(qrels));
+  const qrels = await readQrels(invocation, streams, parts);
   const output = new TrecOutput(streams.stdout);
   const evaluator = new TrecEvaluator(invocation.plan, settings, output);
   if (invocation.runPath !== '-') evaluator.noteRunFile(invocation.runPath);

@@ -1,6 +1,6 @@
 // Whole-run trec-eval on several cores: the run file is cut at query boundaries into as many parts
-// as threads; the main thread measures the first part while each worker (worker.ts, which
-// reads the qrels itself) measures another. The main thread then merges the per-query values, so
+// as threads; the main thread measures the first part while each worker (worker.ts, handed the
+// qrels the main thread parsed, in shared memory) measures another. The main thread then merges the per-query values, so
 // the output is the same bytes as one thread's.
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import type { SharedQrelsColumns } from '../columns.js';
 import { DuplicateDocnoError } from '../errors.js';
 import type { PartFailure, PartOutcome } from './part.js';
 
-/** Below this run size one thread is as fast: a worker costs ~50 ms to start and read the qrels. */
+/** Below this run size one thread is as fast: a worker costs ~50 ms to start. */
 export const PARALLEL_MIN_BYTES = 16 << 20;
 
 /**
@@ -101,8 +101,6 @@ function queryBoundaryWithin(descriptor: number, target: number, length: number)
 
 /** What the main thread sends a worker. */
 export interface PartRequest {
-  qrelsPath: string;
-  qrelsFile: string;
   runPath: string;
   start: number;
   end: number;
@@ -193,7 +191,7 @@ export function formatErrorOf(
 /** A worker measuring one part of the run. */
 export interface StartedPart {
   reply: Promise<PartReply>;
-  /** Hands the worker the qrels columns the main thread parsed (the worker reads the text itself meanwhile). */
+  /** Hands the worker the qrels columns the main thread parsed, with the file's bytes (shared memory, not copied). */
   sendQrels: (qrels: SharedQrelsColumns) => void;
   cancel: () => void;
 }

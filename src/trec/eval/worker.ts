@@ -1,11 +1,10 @@
-// A worker of parallel.ts: reads the qrels, measures its part of the run, posts the values.
+// A worker of parallel.ts: takes the qrels the main thread parsed, measures its part of the run, posts the values.
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { TrecEvaluator } from './engine.js';
 import { TrecOutput } from './output.js';
 import { TrecFormatError } from '../errors.js';
 import { qrelsFromShared, type SharedQrelsColumns } from '../columns.js';
-import { readText } from '../text.js';
 import { packOutcome, type PartReply, type PartRequest } from './parallel.js';
 import { measureRunRange } from './part.js';
 
@@ -15,9 +14,8 @@ const parsedQrels = new Promise<SharedQrelsColumns>((resolve) =>
 
 async function measurePart(request: PartRequest): Promise<PartReply> {
   try {
-    // The text is read here while the main thread parses it; its columns then come from the main thread.
-    const text = await readText(request.qrelsPath, undefined, request.qrelsFile);
-    const qrels = qrelsFromShared(text, await parsedQrels);
+    // The main thread reads and parses the qrels; its columns and the file's bytes come in shared memory.
+    const qrels = qrelsFromShared(await parsedQrels);
     const evaluator = new TrecEvaluator(request.plan, request.settings, new TrecOutput({ write: () => true }));
     const outcome = measureRunRange(request.runPath, request.start, request.end, qrels, evaluator, request.maxCarry);
     return packOutcome(outcome, evaluator.times);
