@@ -17,7 +17,7 @@ import {
 import { isAscii } from 'node:buffer';
 
 import { parseIntegerSpan } from './number.js';
-import { decodeText } from './text.js';
+import { decodeText, textLimits } from './text.js';
 
 /**
  * A whole run kept as columns over the chunks it was read in: entry i belongs to query
@@ -395,6 +395,8 @@ class QrelsColumnsSink implements QrelsSink {
   readonly segmentStart: number[] = [];
   /** Every query's lines come in one run. */
   grouped = true;
+  /** Offset in the whole file of the text being scanned (parseQrelsBytes scans it a piece at a time). */
+  base = 0;
 
   constructor(capacity: number, shared: boolean) {
     const memory = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
@@ -424,8 +426,8 @@ class QrelsColumnsSink implements QrelsSink {
       this.currentQueryId = queryId;
     }
     const at = this.count++;
-    this.docStart[at] = docStart;
-    this.docEnd[at] = docEnd;
+    this.docStart[at] = this.base + docStart;
+    this.docEnd[at] = this.base + docEnd;
     this.grade[at] = grade;
   }
 
@@ -482,6 +484,63 @@ export function parseQrelsColumns(
     docEnd,
     grade,
     groups: sink.groups(),
+  };
+}
+
+/** Characters decoded at a time by parseQrelsBytes: small enough to stay in V8's young generation. */
+const QRELS_PIECE_BYTES = 1 << 16;
+
+/** Line ends in `bytes`. */
+function countLineEnds(bytes: Buffer): number {
+  let count = 0;
+  for (let position = bytes.indexOf(0x0a); position !== -1; position = bytes.indexOf(0x0a, position + 1)) count++;
+  return count;
+}
+
+/** The end of the piece of `bytes` that starts at `start`: after the last line end within QRELS_PIECE_BYTES, or the first one after. */
+function pieceEnd(bytes: Buffer, start: number): number {
+  const limit = start + QRELS_PIECE_BYTES;
+  if (limit >= bytes.length) return bytes.length;
+  const lastLineEnd = bytes.lastIndexOf(0x0a, limit - 1);
+  if (lastLineEnd >= start) return lastLineEnd + 1;
+  const nextLineEnd = bytes.indexOf(0x0a, limit);
+  return nextLineEnd === -1 ? bytes.length : nextLineEnd + 1;
+}
+
+/**
+ * parseQrelsColumns over a file's bytes (trec_eval's grammar). An ASCII file grouped by query (the
+ * usual qrels) is decoded a piece at a time and never held as one text: its columns keep the bytes,
+ * and each query's doc ids are decoded when it is judged (qrelsQueryText). Any other file is
+ * decoded whole, as parseQrelsColumns reads it.
+ */
+export function parseQrelsBytes(bytes: Buffer, file: string, shared = false): QrelsColumns {
+  // A file larger than one string holds is refused as the whole-text reader refuses it (decodeText).
+  if (bytes.length > textLimits.maxTextLength || !isAscii(bytes))
+    return parseQrelsColumns(decodeText(bytes, file), file, 'trec_eval', shared);
+  const sink = new QrelsColumnsSink(countLineEnds(bytes) + 1, shared);
+  let lineNumber = 1;
+  for (let start = 0; start < bytes.length;) {
+    const end = pieceEnd(bytes, start);
+    const text = bytes.toString('latin1', start, end);
+    sink.base = start; // ASCII: a character per byte, so offsets in the piece are byte offsets plus its start
+    lineNumber += scanQrelsLines(text, 0, text.length, lineNumber, file, 'trec_eval', sink);
+    start = end;
+  }
+  const { count, queryIds, queryIndex, docStart, docEnd, grade } = sink;
+  const groups = sink.groups();
+  // Not grouped: a query's doc ids are scattered over the file, so the text is kept whole.
+  const text = groups.order === undefined ? undefined : decodeText(bytes, file);
+  return {
+    file,
+    text,
+    bytes: text === undefined ? bytes : undefined,
+    count,
+    queryIds,
+    queryIndex,
+    docStart,
+    docEnd,
+    grade,
+    groups,
   };
 }
 

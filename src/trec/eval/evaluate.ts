@@ -15,7 +15,7 @@ import {
   RunColumnsBuilder,
   countPositiveJudgments,
   groupRunByQuery,
-  parseQrelsColumns,
+  parseQrelsBytes,
   queryRunOf,
   sharedQrelsColumns,
   type QrelsColumns,
@@ -23,7 +23,7 @@ import {
   type SpanQuery,
 } from '../columns.js';
 import { QueryTooLargeError, RunGrouper, RunNotGroupedError, streamQrelsQueries } from '../grouper.js';
-import { decodeText, forEachLineChunk, readBytes } from '../text.js';
+import { forEachLineChunk, readBytes, TrecTextTooLargeError } from '../text.js';
 import {
   PARALLEL_MIN_BYTES,
   findRunCuts,
@@ -95,19 +95,17 @@ export async function evaluateTrec(
     : await evaluateWholeRun(invocation, streams);
 }
 
-/** A file's text and the bytes it was decoded from (in shared memory with `shared`: workers read them too). */
+/** A file's bytes (in shared memory with `shared`: workers read them too). */
 async function readSource(
   role: TrecReadError['role'],
   path: string,
   streams: TrecEvalStreams,
   shared: boolean,
-): Promise<{ text: string; bytes: Buffer }> {
-  const file = path === '-' ? '<stdin>' : path;
+): Promise<Buffer> {
   try {
-    const bytes = await readBytes(path, streams.stdin, shared);
-    return { text: decodeText(bytes, file), bytes };
+    return await readBytes(path, streams.stdin, shared);
   } catch (error) {
-    throw new TrecReadError(role, file, error);
+    throw new TrecReadError(role, path === '-' ? '<stdin>' : path, error);
   }
 }
 
@@ -486,8 +484,14 @@ async function readQrels(
   parts: ParallelParts | undefined,
 ): Promise<QrelsColumns> {
   const parallel = parts !== undefined;
-  const { text, bytes } = await readSource('qrels file', invocation.qrelsPath, streams, parallel);
-  const qrels = parseQrelsColumns(text, invocation.qrelsPath, 'trec_eval', parallel);
+  const bytes = await readSource('qrels file', invocation.qrelsPath, streams, parallel);
+  let qrels: QrelsColumns;
+  try {
+    qrels = parseQrelsBytes(bytes, invocation.qrelsPath, parallel);
+  } catch (error) {
+    if (!(error instanceof TrecTextTooLargeError)) throw error;
+    throw new TrecReadError('qrels file', invocation.qrelsPath === '-' ? '<stdin>' : invocation.qrelsPath, error);
+  }
   if (qrels.count === 0) throw emptyQrels(invocation.qrelsPath);
   for (const worker of parts?.workers ?? []) worker.sendQrels(sharedQrelsColumns(qrels, bytes));
   return qrels;

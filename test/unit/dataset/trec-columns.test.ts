@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 
-import { RunColumnsBuilder, docEndOf, entryTextOf, groupRunByQuery, queryRunOf } from '../../../src/trec/columns.js';
+import {
+  RunColumnsBuilder,
+  docEndOf,
+  entryTextOf,
+  groupRunByQuery,
+  parseQrelsBytes,
+  qrelsLineOf,
+  qrelsQueryText,
+  queryRunOf,
+} from '../../../src/trec/columns.js';
 
 // trec-eval reads an ungrouped run whole, into columns over the chunks it was read in; the columns
 // keep no per-entry chunk index or doc id end (the text holds both), so these are found again.
@@ -38,5 +47,69 @@ describe('RunColumns over several chunks', () => {
     expect(lines(q2)).toEqual([1, 3, 6]);
     expect(docIds(q1)).toEqual(['doc-bb', 'e']);
     expect(lines(q1)).toEqual([2, 5]);
+  });
+});
+
+// trec-eval reads the qrels as bytes: an ASCII file grouped by query is decoded 64 kB at a time and
+// its doc ids a query at a time, never as one text; anything else is decoded whole.
+describe('qrels columns over the bytes', () => {
+  /** Query q has judgments doc-q-0 … doc-q-(n-1), grade j % 3; 3,000 queries × 4 lines is about 100 kB: two pieces. */
+  const grouped = Array.from({ length: 3000 }, (_, query) =>
+    [0, 1, 2, 3].map((doc) => `q${query} 0 doc-${query}-${doc} ${doc % 3}\n`).join(''),
+  ).join('');
+
+  const docIdsOf = (qrels: ReturnType<typeof parseQrelsBytes>, queryId: string): string[] => {
+    const query = qrels.queryIndex.get(queryId) as number;
+    const { text, offset } = qrelsQueryText(qrels, query);
+    const ids: string[] = [];
+    for (
+      let index = qrels.groups.starts[query] as number;
+      index < (qrels.groups.starts[query + 1] as number);
+      index++
+    ) {
+      const entry = qrels.groups.order === undefined ? index : (qrels.groups.order[index] as number);
+      ids.push(text.slice((qrels.docStart[entry] as number) - offset, (qrels.docEnd[entry] as number) - offset));
+    }
+    return ids;
+  };
+
+  it('keeps the bytes, not a text, and reads each query (first, at the 64 kB cut, last) from them', () => {
+    const qrels = parseQrelsBytes(Buffer.from(grouped), 'qrels.txt');
+    expect(qrels.text).toBeUndefined();
+    expect(qrels.count).toBe(12_000);
+    expect(qrels.queryIds.length).toBe(3000);
+    // A line of query q is `q<q> 0 doc-<q>-<d> <g>\n`: 15 bytes for q < 10, 17 below 100, 19 below 1000. Queries
+    // 0–99 take 40 × 15 + 360 × 17 = 6,720 bytes, and 76 a query after, so byte 65,536 falls in the fourth line
+    // of q873 (100 + ⌊58,816 / 76⌋ = 873, 68 bytes in): the first piece ends on its third line.
+    for (const query of [0, 9, 10, 872, 873, 874, 999, 1000, 2999])
+      expect(docIdsOf(qrels, `q${query}`)).toEqual([0, 1, 2, 3].map((doc) => `doc-${query}-${doc}`));
+    const q1500 = qrels.queryIndex.get('q1500') as number;
+    expect(Array.from(qrels.grade.subarray(q1500 * 4, q1500 * 4 + 4))).toEqual([0, 1, 2, 0]);
+  });
+
+  it('counts line numbers over the bytes, past the first piece', () => {
+    const qrels = parseQrelsBytes(Buffer.from(grouped), 'qrels.txt');
+    // Entry e is on line e + 1 (one judgment per line).
+    expect(qrelsLineOf(qrels, 0)).toBe(1);
+    expect(qrelsLineOf(qrels, 11_999)).toBe(12_000);
+    expect(qrelsLineOf(qrels, 7000)).toBe(7001);
+  });
+
+  it('names the file and line of a bad line in a later piece', () => {
+    const lines = grouped.split('\n');
+    lines[9000] = 'q2250 0 broken';
+    expect(() => parseQrelsBytes(Buffer.from(lines.join('\n')), 'qrels.txt')).toThrow(
+      /qrels\.txt:9001.*expected 4 columns \(qid iter docno rel\), found 3/s,
+    );
+  });
+
+  it('keeps the whole text of a file not grouped by query, or not ASCII', () => {
+    const interleaved = 'q1 0 a 1\nq2 0 b 1\nq1 0 c 0\n';
+    const scattered = parseQrelsBytes(Buffer.from(interleaved), 'qrels.txt');
+    expect(scattered.text).toBe(interleaved);
+    expect(docIdsOf(scattered, 'q1')).toEqual(['a', 'c']);
+    const accented = parseQrelsBytes(Buffer.from('q1 0 dök 1\nq1 0 e 0\n'), 'qrels.txt');
+    expect(accented.text).toBe('q1 0 dök 1\nq1 0 e 0\n');
+    expect(docIdsOf(accented, 'q1')).toEqual(['dök', 'e']);
   });
 });
