@@ -387,9 +387,9 @@ class QrelsColumnsSink implements QrelsSink {
   readonly queryIndex = new Map<string, number>();
   private currentQueryId = '';
   count = 0;
-  readonly docStart: Int32Array;
-  readonly docEnd: Int32Array;
-  readonly grade: Float64Array;
+  docStart: Int32Array;
+  docEnd: Int32Array;
+  grade: Float64Array;
   /** Runs of consecutive lines of one query: its index and first entry. */
   readonly segmentQuery: number[] = [];
   readonly segmentStart: number[] = [];
@@ -398,11 +398,31 @@ class QrelsColumnsSink implements QrelsSink {
   /** Offset in the whole file of the text being scanned (parseQrelsBytes scans it a piece at a time). */
   base = 0;
 
-  constructor(capacity: number, shared: boolean) {
-    const memory = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
-    this.docStart = new Int32Array(memory(capacity * 4));
-    this.docEnd = new Int32Array(memory(capacity * 4));
-    this.grade = new Float64Array(memory(capacity * 8));
+  constructor(
+    capacity: number,
+    private readonly shared: boolean,
+  ) {
+    this.docStart = new Int32Array(this.memory(capacity * 4));
+    this.docEnd = new Int32Array(this.memory(capacity * 4));
+    this.grade = new Float64Array(this.memory(capacity * 8));
+  }
+
+  private memory(bytes: number): ArrayBuffer | SharedArrayBuffer {
+    return this.shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+  }
+
+  /** A quarter more room (parseQrelsBytes sizes the columns from an estimate). */
+  private grow(): void {
+    const capacity = Math.ceil(this.docStart.length * 1.25) + 16;
+    const docStart = new Int32Array(this.memory(capacity * 4));
+    const docEnd = new Int32Array(this.memory(capacity * 4));
+    const grade = new Float64Array(this.memory(capacity * 8));
+    docStart.set(this.docStart);
+    docEnd.set(this.docEnd);
+    grade.set(this.grade);
+    this.docStart = docStart;
+    this.docEnd = docEnd;
+    this.grade = grade;
   }
 
   judgment(text: string, line: QrelsLine): void {
@@ -426,6 +446,7 @@ class QrelsColumnsSink implements QrelsSink {
       this.currentQueryId = queryId;
     }
     const at = this.count++;
+    if (at === this.docStart.length) this.grow();
     this.docStart[at] = this.base + docStart;
     this.docEnd[at] = this.base + docEnd;
     this.grade[at] = grade;
@@ -490,13 +511,6 @@ export function parseQrelsColumns(
 /** Characters decoded at a time by parseQrelsBytes: small enough to stay in V8's young generation. */
 const QRELS_PIECE_BYTES = 1 << 16;
 
-/** Line ends in `bytes`. */
-function countLineEnds(bytes: Buffer): number {
-  let count = 0;
-  for (let position = bytes.indexOf(0x0a); position !== -1; position = bytes.indexOf(0x0a, position + 1)) count++;
-  return count;
-}
-
 /** The end of the piece of `bytes` that starts at `start`: after the last line end within QRELS_PIECE_BYTES, or the first one after. */
 function pieceEnd(bytes: Buffer, start: number): number {
   const limit = start + QRELS_PIECE_BYTES;
@@ -517,15 +531,21 @@ export function parseQrelsBytes(bytes: Buffer, file: string, shared = false): Qr
   // A file larger than one string holds is refused as the whole-text reader refuses it (decodeText).
   if (bytes.length > textLimits.maxTextLength || !isAscii(bytes))
     return parseQrelsColumns(decodeText(bytes, file), file, 'trec_eval', shared);
-  const sink = new QrelsColumnsSink(countLineEnds(bytes) + 1, shared);
+  let sink: QrelsColumnsSink | undefined;
   let lineNumber = 1;
   for (let start = 0; start < bytes.length;) {
     const end = pieceEnd(bytes, start);
     const text = bytes.toString('latin1', start, end);
+    // Sized from the first piece's lines, a little above (grown by a quarter if short).
+    sink ??= new QrelsColumnsSink(
+      Math.ceil((bytes.length / text.length) * (countNewlines(text) + 1) * 1.05) + 16,
+      shared,
+    );
     sink.base = start; // ASCII: a character per byte, so offsets in the piece are byte offsets plus its start
     lineNumber += scanQrelsLines(text, 0, text.length, lineNumber, file, 'trec_eval', sink);
     start = end;
   }
+  sink ??= new QrelsColumnsSink(0, shared);
   const { count, queryIds, queryIndex, docStart, docEnd, grade } = sink;
   const groups = sink.groups();
   // Not grouped: a query's doc ids are scattered over the file, so the text is kept whole.

@@ -103,6 +103,22 @@ describe('qrels columns over the bytes', () => {
     );
   });
 
+  it('makes room when later lines are shorter than the first piece led it to expect', () => {
+    // 400 lines of 193 bytes (the first 64 kB piece ends after 339 of them), then 20,000 of 11 to 13 bytes:
+    // 326,200 bytes in all, so about 1,800 lines expected from the first piece; 20,400 read.
+    const long = Array.from(
+      { length: 400 },
+      (_, line) => `q1 0 ${'d'.repeat(180)}${String(line).padStart(5, '0')} 1\n`,
+    );
+    const short = Array.from({ length: 20_000 }, (_, line) => `q2 0 ${String(line).padStart(3, '0')} 0\n`);
+    const qrels = parseQrelsBytes(Buffer.from([...long, ...short].join('')), 'qrels.txt');
+    expect(qrels.count).toBe(20_400);
+    expect(docIdsOf(qrels, 'q2').slice(-2)).toEqual(['19998', '19999']);
+    expect(docIdsOf(qrels, 'q1')[399]).toBe(`${'d'.repeat(180)}00399`);
+    expect(qrels.grade[20_399]).toBe(0);
+    expect(qrels.grade[399]).toBe(1);
+  });
+
   it('keeps the whole text of a file not grouped by query, or not ASCII', () => {
     const interleaved = 'q1 0 a 1\nq2 0 b 1\nq1 0 c 0\n';
     const scattered = parseQrelsBytes(Buffer.from(interleaved), 'qrels.txt');
