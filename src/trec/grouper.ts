@@ -109,25 +109,41 @@ export class RunGrouper implements RunSink {
           `${textLimits.maxTextLength} characters, more than one JavaScript string holds; read the run whole (readRunColumnsFile()) instead`,
       );
     }
-    const text = from === 0 ? chunk : this.carry + chunk;
+    const kept = this.acceptCarried(from === 0 ? chunk : this.carry + chunk, from);
+    this.carry = kept === 0 ? '' : this.text;
+  }
+
+  /**
+   * Parses the complete lines of `text` after its first `carried` characters, which are the ones the
+   * last call asked to keep (readFileCarrying hands texts over this way). Returns how many characters
+   * at the end of `text` the next text must begin with: the lines of the query still open, whose
+   * spans then index them.
+   */
+  acceptCarried(text: string, carried: number): number {
     this.text = text;
-    this.lineNumber += scanRunLines(text, from, text.length, this.lineNumber, this.file, this.grammar, this, this.line);
-    if (this.queryId === undefined) {
-      this.carry = '';
-      return;
-    }
+    this.lineNumber += scanRunLines(
+      text,
+      carried,
+      text.length,
+      this.lineNumber,
+      this.file,
+      this.grammar,
+      this,
+      this.line,
+    );
+    if (this.queryId === undefined) return 0;
     const start = this.groupTextStart;
     if (text.length - start > this.maxCarry)
       throw new QueryTooLargeError(`query '${this.queryId}' spans more than ${this.maxCarry} characters`);
-    this.carry = start === 0 ? text : text.slice(start);
-    this.text = this.carry; // the open query's spans now index the carried text
     if (start > 0) {
+      this.text = text.slice(start); // the open query's spans now index the kept text
       for (let index = 0; index < this.count; index++) {
         this.docStart[index] = (this.docStart[index] as number) - start;
         this.docEnd[index] = (this.docEnd[index] as number) - start;
       }
       this.groupTextStart = 0;
     }
+    return text.length - start;
   }
 
   /** Hands over the last query. */

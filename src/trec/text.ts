@@ -176,15 +176,18 @@ export class LineChunker {
   }
 
   private carry(decoded: string): void {
-    if (this.pending.length + decoded.length > textLimits.maxLineLength) {
-      const lineText = (this.pending + decoded.slice(0, 200)).slice(0, 200);
-      const problem =
-        `line ${this.lineNumber()} is longer than ${textLimits.maxLineLength} characters (no line end found): ` +
-        `a TREC run or qrels file has one short line per document — is this the right file, with \\n line ends?`;
-      throw new TrecFormatError({ file: this.file, lineNumber: this.lineNumber(), lineText, problem });
-    }
+    if (this.pending.length + decoded.length > textLimits.maxLineLength)
+      throw lineTooLongError(this.file, this.lineNumber(), (this.pending + decoded.slice(0, 200)).slice(0, 200));
     this.pending += decoded;
   }
+}
+
+/** A line with no end within textLimits.maxLineLength characters; `lineText`: its first 200. */
+function lineTooLongError(file: string, lineNumber: number, lineText: string): TrecFormatError {
+  const problem =
+    `line ${lineNumber} is longer than ${textLimits.maxLineLength} characters (no line end found): ` +
+    `a TREC run or qrels file has one short line per document — is this the right file, with \\n line ends?`;
+  return new TrecFormatError({ file, lineNumber, lineText, problem });
 }
 
 /** How a file is read in chunks. */
@@ -220,6 +223,86 @@ export function readFileChunks(path: string, onText: (text: string) => void, rea
     closeSync(descriptor);
   }
   chunker.end();
+}
+
+const UTF8_BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
+
+/** The characters of `text` from `from` on, as UTF-8 bytes (decoded ASCII: one byte each). */
+function utf8LengthFrom(text: string, from: number, ascii: boolean): number {
+  return ascii ? text.length - from : Buffer.byteLength(text.slice(from), 'utf8');
+}
+
+/**
+ * readFileChunks for a consumer that needs the end of each text again at the start of the next (a
+ * RunGrouper carries the lines of the query still open): `onText(text, carried)` gets complete lines
+ * whose first `carried` characters are the ones it kept, and returns how many characters at the end
+ * of `text` to keep. The kept bytes stay in the buffer and are decoded again with the next ones,
+ * into one flat string: joining strings instead (the partial line, then the kept lines) makes V8
+ * copy every chunk twice more when it flattens them. Line ends, byte order mark and the long-line
+ * error are readFileChunks'.
+ */
+export function readFileCarrying(
+  path: string,
+  onText: (text: string, carried: number) => number,
+  reading: ChunkReading,
+): void {
+  const end = reading.end ?? Infinity;
+  let buffer = Buffer.allocUnsafe(2 * CHUNK_BYTES);
+  /** The buffer holds the kept characters (`carried` of them, `partialStart` bytes), then the bytes read since. */
+  let filled = 0;
+  let carried = 0;
+  let partialStart = 0;
+  let position = reading.start ?? 0;
+  let atStart = position === 0;
+  const descriptor = openSync(path, 'r');
+  try {
+    for (;;) {
+      if (buffer.length - filled < CHUNK_BYTES) {
+        const grown = Buffer.allocUnsafe(2 * buffer.length);
+        buffer.copy(grown, 0, 0, filled);
+        buffer = grown;
+      }
+      const bytesRead =
+        position < end ? readSync(descriptor, buffer, filled, Math.min(CHUNK_BYTES, end - position), position) : 0;
+      position += bytesRead;
+      filled += bytesRead;
+      if (bytesRead > 0) reading.onBytes?.(bytesRead);
+      const atEnd = bytesRead === 0;
+      if (atStart && (filled >= UTF8_BYTE_ORDER_MARK.length || atEnd)) {
+        atStart = false;
+        if (UTF8_BYTE_ORDER_MARK.every((byte, index) => buffer[index] === byte)) {
+          buffer.copy(buffer, 0, UTF8_BYTE_ORDER_MARK.length, filled);
+          filled -= UTF8_BYTE_ORDER_MARK.length;
+        }
+      }
+      if (atEnd && filled === partialStart) return; // nothing after the kept lines
+      const lastLineEnd = atEnd ? filled - 1 : buffer.lastIndexOf(0x0a, filled - 1);
+      if (lastLineEnd < partialStart) {
+        checkLineLength(buffer, partialStart, filled, reading);
+        continue; // no line end since the kept lines: read on
+      }
+      const bytes = buffer.subarray(0, lastLineEnd + 1);
+      const ascii = isAscii(bytes);
+      const text = bytes.toString(ascii ? 'latin1' : 'utf8');
+      const keep = onText(text, carried);
+      if (atEnd) return;
+      const keptBytes = utf8LengthFrom(text, text.length - keep, ascii);
+      buffer.copy(buffer, 0, lastLineEnd + 1 - keptBytes, filled);
+      filled -= lastLineEnd + 1 - keptBytes;
+      partialStart = keptBytes;
+      carried = keep;
+    }
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** The long-line error when the line being read, bytes [lineStart, filled) of the buffer, is longer than allowed. */
+function checkLineLength(buffer: Buffer, lineStart: number, filled: number, reading: ChunkReading): void {
+  if (filled - lineStart <= textLimits.maxLineLength) return;
+  const line = buffer.toString('utf8', lineStart, filled);
+  if (line.length > textLimits.maxLineLength)
+    throw lineTooLongError(reading.file, reading.lineNumber(), line.slice(0, 200));
 }
 
 /** Hands over the chunks of an async source (standard input, a stream) in pieces that end on a line end. */

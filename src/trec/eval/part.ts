@@ -7,7 +7,7 @@ import { ByteLines } from './format.js';
 import type { QrelsColumns } from '../columns.js';
 import { DuplicateDocnoError } from '../errors.js';
 import { QueryTooLargeError, RunGrouper, RunNotGroupedError } from '../grouper.js';
-import { readFileChunks } from '../text.js';
+import { readFileCarrying } from '../text.js';
 
 /** A query that cannot be measured: a docno repeated in its run lines or in its judgments. */
 export interface PartFailure {
@@ -101,11 +101,11 @@ export function measureRunRange(
     { maxCarry },
   );
   try {
-    readFileChunks(
+    readFileCarrying(
       path,
-      (text) => {
+      (text, carried) => {
         try {
-          grouper.accept(text);
+          return grouper.acceptCarried(text, carried);
         } catch (error) {
           if (error instanceof RunNotGroupedError || error instanceof QueryTooLargeError) throw new StopReading();
           throw error;
