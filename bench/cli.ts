@@ -20,6 +20,10 @@
 //    trec_eval's official measures (no -m, as the issue measures); --measures list uses -q -c and the
 //    list above. --busy-core keeps `yes > /dev/null` running through it (one core busy).
 //
+// With BENCH_COMPARE_DIST=<another build's dist> (say, main's), that build's trec-eval runs in the same
+// alternation too, and the benchmark prints this build ÷ that one (wall, CPU, peak RSS) and that one ÷
+// trec_eval: the before/after of a change, measured in the same run.
+//
 // Everything is generated deterministically (the shuffle from a fixed seed), so every run of the
 // benchmark sees the same data.
 // Options: --queries N (default 20000), --hits N (100), --repeat N (7), --streaming-queries N,N
@@ -38,6 +42,8 @@ import { describeRatios, median, medianInterval } from './same-run.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let CLI = path.join(ROOT, 'dist', 'cli.js');
 const REFERENCE = process.env.TREC_EVAL_BIN;
+/** BENCH_COMPARE_DIST=<another build's dist>: its trec-eval runs in the same alternation, for before/after ratios. */
+const COMPARE_DIST = process.env.BENCH_COMPARE_DIST || undefined;
 /** With --busy-core: a `yes > /dev/null` kept running through the comparison (one core of the machine busy). */
 let busyCore: ChildProcess | undefined;
 const TIME_BIN = '/usr/bin/time';
@@ -303,10 +309,17 @@ async function benchInMemory(
     const args = official ? [files.qrels, runPath] : ['-q', '-c', ...MEASURES, files.qrels, runPath];
     const loadBefore = loadavg()[0] as number;
     // In turn first, round by round: whatever the machine does between the two runs falls on each as often.
+    const compared: ReferenceRun[] = [];
+    const compareFile = path.join(directory, 'results.compare.txt');
+    const compareCli = COMPARE_DIST === undefined ? undefined : path.resolve(COMPARE_DIST, 'cli.js');
     for (let attempt = 0; attempt < repeat; attempt++) {
       if (REFERENCE !== undefined && attempt % 2 === 1)
         references.push(await runReference(REFERENCE, args, referenceFile));
+      if (compareCli !== undefined && attempt % 2 === 1)
+        compared.push(await runReference(process.execPath, [compareCli, 'trec-eval', ...args], compareFile));
       runs.push(await runCliPlain(args, outputFile));
+      if (compareCli !== undefined && attempt % 2 === 0)
+        compared.push(await runReference(process.execPath, [compareCli, 'trec-eval', ...args], compareFile));
       if (REFERENCE !== undefined && attempt % 2 === 0)
         references.push(await runReference(REFERENCE, args, referenceFile));
     }
@@ -327,6 +340,7 @@ async function benchInMemory(
     );
     console.log(`  output ${(timed.outputBytes / 1e6).toFixed(1)} MB`);
     if (REFERENCE !== undefined) reportReference(runs, references, outputFile, referenceFile);
+    if (compareCli !== undefined) reportCompared(runs, compared, references, outputFile, compareFile);
     if (!piped) continue;
     const throughPipe = await runCli(args);
     console.log(
@@ -358,6 +372,32 @@ function reportReference(
   const interval = medianInterval(cpu);
   console.log(
     `  trec-eval ÷ trec_eval${busy}, CPU time (every thread): ${median(cpu).toFixed(3)} [${interval.low.toFixed(3)}, ${interval.high.toFixed(3)}]; output ${same ? 'identical' : 'DIFFERENT'}`,
+  );
+}
+
+/** This build against BENCH_COMPARE_DIST's, and that build against trec_eval, as same-run ratios with intervals. */
+function reportCompared(
+  runs: ReferenceRun[],
+  compared: ReferenceRun[],
+  references: ReferenceRun[],
+  outputFile: string,
+  compareFile: string,
+): void {
+  const same = readFileSync(outputFile).equals(readFileSync(compareFile));
+  const describe = (ratios: number[]) => {
+    const interval = medianInterval(ratios);
+    return `${median(ratios).toFixed(3)} [${interval.low.toFixed(3)}, ${interval.high.toFixed(3)}]`;
+  };
+  const ratios = (over: ReferenceRun[], under: ReferenceRun[], key: keyof ReferenceRun) =>
+    over.map((run, round) => run[key] / (under[round] as ReferenceRun)[key]);
+  console.log(
+    `  this build ÷ BENCH_COMPARE_DIST (${COMPARE_DIST}), same rounds: wall ${describe(ratios(runs, compared, 'wallMs'))}, ` +
+      `CPU ${describe(ratios(runs, compared, 'cpuSeconds'))}, peak RSS ${describe(ratios(runs, compared, 'maxRssMB'))}; output ${same ? 'identical' : 'DIFFERENT'}`,
+  );
+  if (references.length === 0) return;
+  console.log(
+    `  BENCH_COMPARE_DIST ÷ trec_eval, same rounds: wall ${describe(ratios(compared, references, 'wallMs'))}, ` +
+      `CPU ${describe(ratios(compared, references, 'cpuSeconds'))}, peak RSS ${describe(ratios(compared, references, 'maxRssMB'))}`,
   );
 }
 
