@@ -485,7 +485,7 @@ class QrelsColumnsSink implements QrelsSink {
  * so that another thread that holds the same text can use them without parsing it again
  * (sharedQrelsColumns / qrelsFromShared).
  */
-export function parseQrelsColumns(
+function parseQrelsColumns(
   text: string,
   file: string,
   grammar: TrecGrammar = 'trec_eval',

@@ -206,7 +206,7 @@ export interface ChunkReading {
  * Reads a file (or bytes [start, end) of it) synchronously in small chunks into a reused buffer,
  * handing over complete lines.
  */
-export function readFileChunks(path: string, onText: (text: string) => void, reading: ChunkReading): void {
+function readFileChunks(path: string, onText: (text: string) => void, reading: ChunkReading): void {
   const chunker = new LineChunker(onText, reading.file, reading.lineNumber);
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   const end = reading.end ?? Infinity;
