@@ -39,18 +39,9 @@ export function withRange(values: readonly number[]): IntervalInput {
   return { values, min, max };
 }
 
-/** meanInterval (Wilson when every value is 0/1, else the seeded bootstrap); all-equal values give [v, v] under either, without resampling. */
-export function intervalOf(
-  values: readonly number[],
-  min: number,
-  max: number,
-  settings: IntervalSettings,
-): RowIntervalWithMean {
-  return intervalsOf([{ values, min, max }], settings)[0]!;
-}
-
 /**
- * intervalOf of each row: the same intervals, with the bootstraps of all rows run together
+ * Each row's interval: meanInterval (Wilson when every value is 0/1, else the seeded bootstrap); all-equal
+ * values give [v, v] under either, without resampling. The bootstraps of all rows run together
  * (bootstrapMeanIntervals draws the resample indices once for the rows of one length).
  */
 export function intervalsOf(rows: readonly IntervalInput[], settings: IntervalSettings): RowIntervalWithMean[] {
