@@ -391,42 +391,31 @@ export function formatJsonReport(report: JsonReport): string {
 }
 
 function stringifyCompactLeaves(value: unknown, indent: string): string {
-  const out: string[] = [];
-  writeCompactLeaves(value, indent, out);
-  return out.join('');
-}
-
-/** stringifyCompactLeaves into `out`, piece by piece: one join at the end rather than one per level. */
-function writeCompactLeaves(value: unknown, indent: string, out: string[]): void {
-  // A template literal, as the text had it: a value JSON leaves out (undefined) reads "undefined".
-  if (typeof value !== 'object' || value === null) {
-    out.push(`${JSON.stringify(value)}`);
-    return;
-  }
+  // A template literal: a value JSON leaves out (undefined) reads "undefined".
+  if (typeof value !== 'object' || value === null) return `${JSON.stringify(value)}`;
   const isArray = Array.isArray(value);
   const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
   // Most objects are leaves (a sample each): told apart without listing their entries.
   const leaf = leafSize(value);
-  if (leaf === 0) {
-    out.push(`${open}${close}`);
-    return;
-  }
-  if (leaf > 0) {
-    out.push(JSON.stringify(value));
-    return;
-  }
+  if (leaf === 0) return `${open}${close}`;
+  if (leaf > 0) return JSON.stringify(value);
+  // Appended rather than joined per level: each level's text is then not copied again by its parent's.
   const inner = `${indent}  `;
-  out.push(`${open}\n`);
+  let text = `${open}\n`;
   let first = true;
-  const entry = (key: string | undefined, item: unknown): void => {
-    out.push(first ? inner : `,\n${inner}`);
-    first = false;
-    if (key !== undefined) out.push(`${JSON.stringify(key)}: `);
-    writeCompactLeaves(item, inner, out);
-  };
-  if (isArray) for (const item of value as unknown[]) entry(undefined, item);
-  else for (const [key, item] of Object.entries(value)) if (item !== undefined) entry(key, item);
-  out.push(`\n${indent}${close}`);
+  if (isArray) {
+    for (const item of value as unknown[]) {
+      text += `${first ? inner : `,\n${inner}`}${stringifyCompactLeaves(item, inner)}`;
+      first = false;
+    }
+  } else {
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined) continue;
+      text += `${first ? inner : `,\n${inner}`}${JSON.stringify(key)}: ${stringifyCompactLeaves(item, inner)}`;
+      first = false;
+    }
+  }
+  return `${text}\n${indent}${close}`;
 }
 
 /** How many entries `value` shows (an object's own ones not undefined), or -1 when one is an object or array. */
