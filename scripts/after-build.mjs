@@ -1,5 +1,6 @@
 // Fixes the bundled declarations where the declaration bundler and the CommonJS output disagree.
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { compactGlue } from './compact-glue.mjs';
 
 // 1. The declaration bundler drops triple-slash references; rag-matchers/jest augments the 'expect'
 // module (behind @jest/globals), which must be part of the user's program for the augmentation to apply.
@@ -135,4 +136,15 @@ for (const file of readdirSync('dist').filter((name) => name.endsWith('.d.cts'))
   if (declarations !== readFileSync(esmFile, 'utf8')) continue;
   if (/\bas default\b|^export default|^export =|^declare module/m.test(declarations)) continue;
   writeFileSync(esmFile, `export * from './${chunkName(file)}.cjs';\n`);
+}
+
+// 7. The glue that tsup's tree-shaking pass (Rollup) writes between the chunks comes out laid out, while
+// esbuild minified the whitespace of everything else (docs/decisions.md, "Minification of the built
+// JavaScript"): the ESM import and export statements, the CommonJS re-export getters, and the name of
+// each CommonJS chunk's module object (`chunkXXXXXXXX_cjs`, used at every cross-chunk reference). Written
+// here as esbuild writes its own; names and line breaks between statements stay. About 10 KB.
+for (const file of readdirSync('dist').filter((name) => name.endsWith('.js') || name.endsWith('.cjs'))) {
+  const text = readFileSync(`dist/${file}`, 'utf8');
+  const compacted = compactGlue(file, text);
+  if (compacted !== text) writeFileSync(`dist/${file}`, compacted);
 }

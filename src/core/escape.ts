@@ -66,6 +66,7 @@ export function codePoints(text: string): string {
  * (`>` and `#` only matter at a line start, where this text never is.)
  */
 export function escapeMarkdown(text: string): string {
+  if (MARKDOWN_PLAIN.test(text) && !text.endsWith(' ')) return text;
   return visibleControls(text)
     .replace(/&(?=#?\w+;)/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -74,6 +75,9 @@ export function escapeMarkdown(text: string): string {
     .replace(/:\/\//g, ':\u200b//')
     .replace(/\b(www)\./gi, '$1\u200b.');
 }
+
+/** Text that escapeMarkdown leaves as it is (a trailing space aside): most question ids and many suite names. */
+const MARKDOWN_PLAIN = /^[A-Za-z0-9 ,/>-]*$/;
 
 /** An inline code span for Markdown that survives backticks and line breaks in the text. */
 export function markdownCode(text: string): string {

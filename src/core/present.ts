@@ -17,11 +17,11 @@ export function andMore(hidden: number): string {
   return `… and ${hidden} more`;
 }
 
-/** `a, b, c, … and 4 more`: the first `max` items, each as `show` writes it, and a count of the rest. */
+/** `a, b, c, … and 4 more`: the first `max` items, each as `show` writes it (given the item and its index), and a count of the rest. */
 export function listUpTo(
   items: readonly string[],
   max: number,
-  show: (item: string) => string = (item) => item,
+  show: (item: string, index: number) => string = (item) => item,
 ): string {
   const shown = items.slice(0, max).map(show).join(', ');
   return items.length > max ? `${shown}, ${andMore(items.length - max)}` : shown;

@@ -43,14 +43,15 @@ export type RowSensitivity =
  * rule judges a regression of `measure`, every other row unchanged.
  */
 export function sensitivityOf(values: readonly number[], measure: string, rule: RegressionRule): RowSensitivity {
-  const order = values
-    .map((value, index) => ({ value, index }))
-    .filter(({ value }) => value > 0 && valuesDiffer(value, 0))
-    .sort((a, b) => b.value - a.value);
-  const most = order.length;
-  // How far the mean falls when the first `worse` questions of `order` drop to 0.
+  // The values that can drop, highest first (a numeric sort of the values alone: equal values are
+  // interchangeable in the sums; which question drops matters only to the tests on arrays, below).
+  const dropping = Float64Array.from(values.filter((value) => value > 0 && valuesDiffer(value, 0)))
+    .sort()
+    .reverse();
+  const most = dropping.length;
+  // How far the mean falls when the first `worse` questions of the order drop to 0.
   const droppedSum = new Float64Array(most + 1);
-  for (let i = 0; i < most; i++) droppedSum[i + 1] = droppedSum[i]! + order[i]!.value;
+  for (let i = 0; i < most; i++) droppedSum[i + 1] = droppedSum[i]! + dropping[i]!;
   const fallOf = (worse: number): number => droppedSum[worse]! / values.length;
   const meanBefore = mean(values);
   const tolerance = toleranceFor(rule.tolerance, measure);
@@ -69,10 +70,17 @@ export function sensitivityOf(values: readonly number[], measure: string, rule: 
   if (rule.significance === undefined) return found(byTolerance, 'tolerance');
   // The test: the rule itself on the changed row. Its evidence grows with each question dropped (the
   // others as they were), so gallop up from the tolerance's count, then bisect.
+  // The questions in that order, ties in row order: which ones drop, for the t and randomization tests.
+  let order: number[] | undefined;
   const fails = (worse: number): boolean => {
     const arrays = (): [readonly number[], readonly number[]] => {
+      order ??= values
+        .map((value, index) => ({ value, index }))
+        .filter(({ value }) => value > 0 && valuesDiffer(value, 0))
+        .sort((a, b) => b.value - a.value)
+        .map(({ index }) => index);
       const after = [...values];
-      for (let i = 0; i < worse; i++) after[order[i]!.index] = 0;
+      for (let i = 0; i < worse; i++) after[order[i]!] = 0;
       return [values, after];
     };
     const move = dropMove(values.length, meanBefore, meanBefore - fallOf(worse), worse, rule, arrays);

@@ -91,43 +91,79 @@ export function bootstrapMeanInterval(
   values: readonly number[],
   options: BootstrapOptions = {},
 ): BootstrapMeanInterval {
+  return bootstrapMeanIntervals([values], options)[0]!;
+}
+
+/**
+ * bootstrapMeanInterval of each list of values, with the same options: the same results, bit for bit.
+ * With one seed, lists of one length resample the same indices, so those are drawn once per resample
+ * and each list sums its values at them in the order bootstrapMeanInterval does.
+ */
+export function bootstrapMeanIntervals(
+  valueLists: readonly (readonly number[])[],
+  options: BootstrapOptions = {},
+): BootstrapMeanInterval[] {
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.seed ?? DEFAULT_SEED;
-  assertFiniteNumbers(values, 'values');
-  if (values.length === 0) {
-    throw new RangeError(
-      'values is empty; a mean and its interval need at least one value (skip the measure when no query was evaluated).',
-    );
+  for (const values of valueLists) {
+    assertFiniteNumbers(values, 'values');
+    if (values.length === 0) {
+      throw new RangeError(
+        'values is empty; a mean and its interval need at least one value (skip the measure when no query was evaluated).',
+      );
+    }
   }
   assertConfidence(confidence, 'options.confidence');
   assertResamples(resamples, 'options.resamples');
   assertSeed(seed, 'options.seed');
 
-  const data = Float64Array.from(values);
-  const means = bootstrapMeans(data, resamples, seed);
-  means.sort();
+  const data = valueLists.map((values) => Float64Array.from(values));
+  const means = new Array<Float64Array>(data.length);
+  for (const indices of listsByLength(data)) {
+    const sameLength = indices.map((index) => data[index]!);
+    const resampled =
+      sameLength.length === 1
+        ? [bootstrapMeans(sameLength[0]!, resamples, seed)]
+        : bootstrapMeansOfMany(sameLength, resamples, seed);
+    indices.forEach((index, position) => (means[index] = resampled[position]!));
+  }
   const tail = (1 - confidence) / 2;
-  return {
-    mean: mean(data),
-    lower: sortedQuantile(means, tail),
-    upper: sortedQuantile(means, 1 - tail),
-    confidence,
-    resamples,
-    seed,
-    method: 'bootstrap-percentile',
-  };
+  return data.map((values, index) => {
+    const sorted = means[index]!.sort();
+    return {
+      mean: mean(values),
+      lower: sortedQuantile(sorted, tail),
+      upper: sortedQuantile(sorted, 1 - tail),
+      confidence,
+      resamples,
+      seed,
+      method: 'bootstrap-percentile',
+    };
+  });
 }
+
+/** The positions of `lists`, grouped by the lists' lengths (in the order each length first appears). */
+function listsByLength(lists: readonly Float64Array[]): number[][] {
+  const byLength = new Map<number, number[]>();
+  lists.forEach((list, index) => {
+    const group = byLength.get(list.length);
+    if (group === undefined) byLength.set(list.length, [index]);
+    else group.push(index);
+  });
+  return [...byLength.values()];
+}
+
+// The draws of bootstrapMeans and bootstrapMeansOfMany: floor(draw · count / 2^32) is floor(random() ·
+// count), a uniform index in [0, count). count / 2^32 is exact (a power-of-two divisor) and draw · count
+// < 2^53, so draw · scale is the same double, and its floor, below 2^31, is `| 0`. xoshiro128** is
+// inlined (the draws Xoshiro128StarStar.fillUint32 gives, in the same order): one pass per resample
+// instead of filling an array of draws and reading it back.
 
 function bootstrapMeans(data: Float64Array, resamples: number, seed: number): Float64Array {
   const count = data.length;
   const means = new Float64Array(resamples);
-  // floor(draw · count / 2^32) is floor(random() · count): a uniform index in [0, count). count / 2^32 is
-  // exact (a power-of-two divisor) and draw · count < 2^53, so draw · scale is the same double, and its
-  // floor, below 2^31, is `| 0`.
   const scale = count / TWO_POW_32;
-  // xoshiro128** inlined (the draws Xoshiro128StarStar.fillUint32 gives, in the same order): one pass
-  // per resample instead of filling an array of draws and reading it back.
   let [s0, s1, s2, s3] = Xoshiro128StarStar.fromSeed(seed).stateWords();
   for (let resample = 0; resample < resamples; resample++) {
     let total = 0;
@@ -144,6 +180,56 @@ function bootstrapMeans(data: Float64Array, resamples: number, seed: number): Fl
       s3 = (s3 << 11) | (s3 >>> 21);
     }
     means[resample] = total / count;
+  }
+  return means;
+}
+
+/** bootstrapMeans of several lists of one length: each resample's indices drawn once, for every list. */
+function bootstrapMeansOfMany(lists: readonly Float64Array[], resamples: number, seed: number): Float64Array[] {
+  const count = lists[0]!.length;
+  const means = lists.map(() => new Float64Array(resamples));
+  const indices = new Int32Array(count);
+  const scale = count / TWO_POW_32;
+  let [s0, s1, s2, s3] = Xoshiro128StarStar.fromSeed(seed).stateWords();
+  for (let resample = 0; resample < resamples; resample++) {
+    for (let i = 0; i < count; i++) {
+      const scrambled = Math.imul(s1, 5);
+      const draw = Math.imul((scrambled << 7) | (scrambled >>> 25), 9) >>> 0;
+      indices[i] = (draw * scale) | 0;
+      const shifted = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= shifted;
+      s3 = (s3 << 11) | (s3 >>> 21);
+    }
+    // Four lists a pass: their four sums are independent chains of additions the processor overlaps.
+    let list = 0;
+    for (; list + 4 <= lists.length; list += 4) {
+      const [a, b, c, d] = [lists[list]!, lists[list + 1]!, lists[list + 2]!, lists[list + 3]!];
+      let totalA = 0;
+      let totalB = 0;
+      let totalC = 0;
+      let totalD = 0;
+      for (let i = 0; i < count; i++) {
+        const index = indices[i]!;
+        totalA += a[index]!;
+        totalB += b[index]!;
+        totalC += c[index]!;
+        totalD += d[index]!;
+      }
+      means[list]![resample] = totalA / count;
+      means[list + 1]![resample] = totalB / count;
+      means[list + 2]![resample] = totalC / count;
+      means[list + 3]![resample] = totalD / count;
+    }
+    for (; list < lists.length; list++) {
+      const data = lists[list]!;
+      let total = 0;
+      for (let i = 0; i < count; i++) total += data[indices[i]!]!;
+      means[list]![resample] = total / count;
+    }
   }
   return means;
 }

@@ -1,6 +1,6 @@
 // The interval printed beside each mean (Wilson for 0/1 values, else the seeded percentile bootstrap),
 // and the cache that lets a reporter work them out while later test files still run.
-import { meanInterval } from '../core/stats.js';
+import { bootstrapMeanIntervals, meanInterval } from '../core/stats.js';
 
 export interface RowInterval {
   lower: number;
@@ -21,48 +21,68 @@ export interface IntervalSettings {
 
 export type RowIntervalWithMean = RowInterval & { mean: number };
 
-/** meanInterval (Wilson when every value is 0/1, else the seeded bootstrap); all-equal values give [v, v] under either, without resampling. */
-export function intervalOf(
-  values: readonly number[],
-  min: number,
-  max: number,
-  settings: IntervalSettings,
-): RowIntervalWithMean {
-  const binary = values.every((value) => value === 0 || value === 1);
-  if (min === max && !binary) {
-    return {
-      mean: min,
-      lower: min,
-      upper: min,
-      method: 'bootstrap-percentile',
-      confidence: settings.confidence,
-      resamples: settings.intervalResamples,
-      seed: settings.seed,
-    };
+/** What a row's interval is worked out from: its values, their least and greatest. */
+export interface IntervalInput {
+  values: readonly number[];
+  min: number;
+  max: number;
+}
+
+/** `values` with their least and greatest (±Infinity when there are none). */
+export function withRange(values: readonly number[]): IntervalInput {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const value of values) {
+    if (value < min) min = value;
+    if (value > max) max = value;
   }
-  const interval = meanInterval([...values], {
-    confidence: settings.confidence,
-    seed: settings.seed,
-    resamples: settings.intervalResamples,
-    binary,
-  });
-  return interval.method === 'wilson'
-    ? {
+  return { values, min, max };
+}
+
+/**
+ * Each row's interval: meanInterval (Wilson when every value is 0/1, else the seeded bootstrap); all-equal
+ * values give [v, v] under either, without resampling. The bootstraps of all rows run together
+ * (bootstrapMeanIntervals draws the resample indices once for the rows of one length).
+ */
+export function intervalsOf(rows: readonly IntervalInput[], settings: IntervalSettings): RowIntervalWithMean[] {
+  const intervals = new Array<RowIntervalWithMean>(rows.length);
+  const resampled: number[] = [];
+  rows.forEach(({ values, min, max }, index) => {
+    const binary = values.every((value) => value === 0 || value === 1);
+    if (binary) {
+      const interval = meanInterval(values, { confidence: settings.confidence, binary });
+      intervals[index] = {
         mean: interval.mean,
         lower: interval.lower,
         upper: interval.upper,
         method: 'wilson',
         confidence: interval.confidence,
-      }
-    : {
-        mean: interval.mean,
-        lower: interval.lower,
-        upper: interval.upper,
-        method: interval.method,
-        confidence: interval.confidence,
-        resamples: interval.resamples,
-        seed: interval.seed,
       };
+    } else if (min === max) {
+      intervals[index] = { mean: min, lower: min, upper: min, ...bootstrapShape(settings) };
+    } else {
+      resampled.push(index);
+    }
+  });
+  if (resampled.length === 0) return intervals;
+  const bootstraps = bootstrapMeanIntervals(
+    resampled.map((index) => rows[index]!.values),
+    { confidence: settings.confidence, seed: settings.seed, resamples: settings.intervalResamples },
+  );
+  resampled.forEach((index, position) => {
+    const { mean, lower, upper } = bootstraps[position]!;
+    intervals[index] = { mean, lower, upper, ...bootstrapShape(settings) };
+  });
+  return intervals;
+}
+
+function bootstrapShape(settings: IntervalSettings): Omit<RowIntervalWithMean, 'mean' | 'lower' | 'upper'> {
+  return {
+    method: 'bootstrap-percentile',
+    confidence: settings.confidence,
+    resamples: settings.intervalResamples,
+    seed: settings.seed,
+  };
 }
 
 /**

@@ -391,21 +391,31 @@ export function formatJsonReport(report: JsonReport): string {
 }
 
 function stringifyCompactLeaves(value: unknown, indent: string): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
-  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  // A template literal: a value JSON leaves out (undefined) reads "undefined".
+  if (typeof value !== 'object' || value === null) return `${JSON.stringify(value)}`;
+  const isArray = Array.isArray(value);
+  const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
   // Most objects are leaves (a sample each): told apart without listing their entries.
   const leaf = leafSize(value);
   if (leaf === 0) return `${open}${close}`;
   if (leaf > 0) return JSON.stringify(value);
-  const entries: [string | undefined, unknown][] = Array.isArray(value)
-    ? value.map((item) => [undefined, item])
-    : Object.entries(value).filter(([, item]) => item !== undefined);
+  // Appended rather than joined per level: each level's text is then not copied again by its parent's.
   const inner = `${indent}  `;
-  const parts = entries.map(
-    ([key, item]) =>
-      `${inner}${key === undefined ? '' : `${JSON.stringify(key)}: `}${stringifyCompactLeaves(item, inner)}`,
-  );
-  return `${open}\n${parts.join(',\n')}\n${indent}${close}`;
+  let text = `${open}\n`;
+  let first = true;
+  if (isArray) {
+    for (const item of value as unknown[]) {
+      text += `${first ? inner : `,\n${inner}`}${stringifyCompactLeaves(item, inner)}`;
+      first = false;
+    }
+  } else {
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined) continue;
+      text += `${first ? inner : `,\n${inner}`}${JSON.stringify(key)}: ${stringifyCompactLeaves(item, inner)}`;
+      first = false;
+    }
+  }
+  return `${text}\n${indent}${close}`;
 }
 
 /** How many entries `value` shows (an object's own ones not undefined), or -1 when one is an object or array. */

@@ -77,8 +77,10 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
   for (const warning of summary.warnings) text.add([`> [!WARNING]\n> ${escapeText(warning)}`, '']);
 
   for (const section of verdict.sections) {
-    const items = sectionItems(summary, section, commands);
-    text.addList(sectionHead(section), items.slice(0, maxRows), items.length - Math.min(items.length, maxRows), ['']);
+    // Only the items that fit are written out: a finding's line may name hundreds of questions.
+    const shown = Math.min(section.findings.length, maxRows);
+    const item = (index: number) => sectionItem(summary, section.findings[index]!, commands);
+    text.addList(sectionHead(section), { count: shown, item }, section.findings.length - shown, ['']);
   }
   for (const note of verdict.notes) text.add([escapeText(note), '']);
 
@@ -122,12 +124,8 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
       summary.rows.filter((row) => row.suiteKey === finding.suiteKey && row.measure === finding.measure),
     );
   if (regressed.length > 0) {
-    // Questions, each once whatever its measures: a question worse on two measures is one question.
-    const total = new Set(
-      regressed.flatMap((row) => row.worse.map((change) => JSON.stringify([row.suiteKey, change.sampleId]))),
-    ).size;
-    const items: string[] = [];
-    for (const row of regressed) {
+    const item = (index: number): string => {
+      const row = regressed[index]!;
       const rule = describeRule(row, summary.settings.significance);
       const lines = [
         `**${escapeText(row.suite)}** · ${escapeText(describeChange(row))}${rule ? ` (${rule})` : ''}`,
@@ -140,9 +138,14 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
       }
       if (row.worse.length > maxWorse) lines.push(`- ${andMore(row.worse.length - maxWorse)}`);
       lines.push('');
-      items.push(lines.join('\n'));
-    }
-    text.addList([`<details><summary>Questions that got worse (${total})</summary>`, ''], items, 0, ['</details>', '']);
+      return lines.join('\n');
+    };
+    text.addList(
+      [`<details><summary>Questions that got worse (${worseQuestions(regressed)})</summary>`, ''],
+      { count: regressed.length, item },
+      0,
+      ['</details>', ''],
+    );
   }
   const sensitivity = sensitivityRows(summary.rows);
   text.addList(
@@ -152,7 +155,7 @@ export function renderMarkdown(summary: RunSummary, options: MarkdownRenderOptio
       '| suite | measure | n | fails when |',
       '|---|---|--:|---|',
     ],
-    sensitivity.slice(0, maxRows),
+    listed(sensitivity.slice(0, maxRows)),
     Math.max(0, sensitivity.length - maxRows),
     ['', '</details>', ''],
   );
@@ -238,6 +241,29 @@ function nothingChanged(summary: RunSummary): boolean {
   );
 }
 
+/** The questions worse in any of `rows`, each once whatever its measures (one per suite × id). */
+function worseQuestions(rows: readonly SummaryRow[]): number {
+  const bySuite = new Map<string, Set<string>>();
+  for (const row of rows) {
+    let ids = bySuite.get(row.suiteKey);
+    if (ids === undefined) bySuite.set(row.suiteKey, (ids = new Set()));
+    for (const change of row.worse) ids.add(change.sampleId);
+  }
+  let total = 0;
+  for (const ids of bySuite.values()) total += ids.size;
+  return total;
+}
+
+/** The items of a BoundedText list, each written only when the list reaches it. */
+interface ListItems {
+  count: number;
+  item: (index: number) => string;
+}
+
+function listed(items: readonly string[]): ListItems {
+  return { count: items.length, item: (index) => items[index]! };
+}
+
 /** GitHub's limit on a pull-request comment's body, in characters. */
 const MARKDOWN_COMMENT_LIMIT = 65_536;
 
@@ -281,20 +307,21 @@ class BoundedText {
   }
 
   /** Adds the head, as many items as fit (and `more` already left out), then the tail. */
-  addList(head: readonly string[], items: readonly string[], more: number, tail: readonly string[]): void {
-    if (this.size(head) + this.size(tail) + (items.length > 0 ? items[0]!.length + 1 : 0) > this.room()) {
+  addList(head: readonly string[], items: ListItems, more: number, tail: readonly string[]): void {
+    const first = items.count > 0 ? items.item(0) : undefined;
+    if (this.size(head) + this.size(tail) + (first !== undefined ? first.length + 1 : 0) > this.room()) {
       this.cut = true;
       return;
     }
     this.push(head);
     let shown = 0;
-    for (const item of items) {
+    for (; shown < items.count; shown++) {
+      const item = shown === 0 ? first! : items.item(shown);
       if (this.size([item]) + this.size(tail) > this.room()) break;
       this.push([item]);
-      shown++;
     }
-    const left = items.length - shown + more;
-    if (shown < items.length) this.cut = true;
+    const left = items.count - shown + more;
+    if (shown < items.count) this.cut = true;
     if (left > 0) this.push([`- … and ${left} more (see the JSON report)`]);
     this.push(tail);
   }
@@ -319,18 +346,21 @@ function sectionHead(section: VerdictSection): string[] {
 }
 
 function sectionItems(summary: RunSummary, section: VerdictSection, commands: ReportCommands): string[] {
-  return section.findings.map((index) => {
-    const finding = summary.findings[index]!;
-    const action = actionFor(finding, summary.verdict.clears[index]!, commands, markdownCode);
-    const evidence = evidenceOfFinding(summary, finding).flatMap(([id, entry]) => [
-      `  - ${escapeText(id)}`,
-      ...evidenceLines(entry).map((line) => `  ${line}`),
-    ]);
-    return [
-      `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown, Number.POSITIVE_INFINITY)} — ${action}`,
-      ...evidence,
-    ].join('\n');
-  });
+  return section.findings.map((index) => sectionItem(summary, index, commands));
+}
+
+/** The finding `index` of the summary, with what clears it and its evidence. */
+function sectionItem(summary: RunSummary, index: number, commands: ReportCommands): string {
+  const finding = summary.findings[index]!;
+  const action = actionFor(finding, summary.verdict.clears[index]!, commands, markdownCode);
+  const evidence = evidenceOfFinding(summary, finding).flatMap(([id, entry]) => [
+    `  - ${escapeText(id)}`,
+    ...evidenceLines(entry).map((line) => `  ${line}`),
+  ]);
+  return [
+    `- ${finding.fails ? '❌' : '·'} ${describeFinding(finding, escapeMarkdown, Number.POSITIVE_INFINITY)} — ${action}`,
+    ...evidence,
+  ].join('\n');
 }
 
 function table(rows: SummaryRow[], maxRows: number, withP: boolean, withMarker: boolean): string[] {

@@ -8,7 +8,7 @@ import { compareIds, pairRow, type SampleChange } from '../baseline/compare.js';
 import { groupRun, type GroupedRow } from '../baseline/group.js';
 import { isCovered } from '../baseline/identity.js';
 import { diffRun, prepareRun, type BaselineDiff, type PreparedRun, type RowDiff } from '../baseline/diff.js';
-import { IntervalCache, intervalOf } from './intervals.js';
+import { IntervalCache, intervalsOf, withRange, type IntervalInput, type RowIntervalWithMean } from './intervals.js';
 import { collectFindings, insensitiveFindings, tagFindings } from './findings.js';
 import { costFindings, summarizeCosts } from './costs.js';
 import { checkLatencyBudget } from '../recording/cost.js';
@@ -97,10 +97,12 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
   const { run, grouped } = prepared;
   const baseline = diff.baseline;
 
-  const rows: SummaryRow[] = [];
-  for (const row of diff.rows) {
-    if (row.produced !== undefined) rows.push(summarizeRow(row, row.produced, baseline, settings, options.intervals));
-  }
+  const produced = diff.rows.filter((row) => row.produced !== undefined);
+  const ranges = produced.map((row) => withRange(row.produced!.values));
+  const intervals = rowIntervals(ranges, settings, options.intervals);
+  const rows = produced.map((row, index) =>
+    summarizeRow(row, row.produced!, baseline, settings, ranges[index]!, intervals[index]!),
+  );
   const currentRankings = rankingsOfRun(grouped);
   attachEvidence(rows, baseline, currentRankings);
   rows.sort(
@@ -361,21 +363,13 @@ function summarizeRow(
   row: GroupedRow,
   baseline: BaselineFile | undefined,
   settings: ResolvedSummaryOptions,
-  intervals: IntervalCache | undefined,
+  { min, max }: IntervalInput,
+  { mean, ...interval }: RowIntervalWithMean,
 ): SummaryRow {
   const renamedFrom = diffRow.renamedFrom;
   const values = row.values;
-  let min = Infinity;
-  let max = -Infinity;
   let failures = 0;
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i]!;
-    if (value < min) min = value;
-    if (value > max) max = value;
-    const source = row.sources[i]!;
-    failures += source.failedAssertions ?? (source.pass === false ? 1 : 0);
-  }
-  const { mean, ...interval } = intervals?.take(values, settings) ?? intervalOf(values, min, max, settings);
+  for (const source of row.sources) failures += source.failedAssertions ?? (source.pass === false ? 1 : 0);
   const summary: SummaryRow = {
     suite: row.suite,
     suiteKey: row.key,
@@ -541,18 +535,23 @@ function cutoffOf(measure: string): number | undefined {
  */
 export function precomputeIntervals(run: CollectedRun, options: SummaryOptions, cache: IntervalCache): void {
   const settings = resolveSummaryOptions(options);
-  for (const measures of groupRun(run).suites.values()) {
-    for (const row of measures.values()) {
-      const values = row.values;
-      let min = Infinity;
-      let max = -Infinity;
-      for (const value of values) {
-        if (value < min) min = value;
-        if (value > max) max = value;
-      }
-      cache.keep(values, settings, intervalOf(values, min, max, settings));
-    }
-  }
+  const ranges = [...groupRun(run).suites.values()].flatMap((measures) =>
+    [...measures.values()].map((row) => withRange(row.values)),
+  );
+  intervalsOf(ranges, settings).forEach((interval, index) => cache.keep(ranges[index]!.values, settings, interval));
+}
+
+/** Each row's interval: the one `cache` kept for it, else worked out now (all rows' bootstraps together). */
+function rowIntervals(
+  rows: readonly IntervalInput[],
+  settings: ResolvedSummaryOptions,
+  cache: IntervalCache | undefined,
+): RowIntervalWithMean[] {
+  const kept = rows.map((row) => cache?.take(row.values, settings));
+  const missing = rows.filter((_, index) => kept[index] === undefined);
+  const worked = intervalsOf(missing, settings);
+  let next = 0;
+  return kept.map((interval) => interval ?? worked[next++]!);
 }
 
 function resolveSummaryOptions(options: SummaryOptions): ResolvedSummaryOptions {

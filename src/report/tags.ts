@@ -5,7 +5,7 @@
 // not instead of them, and a question counts once per tag and measure whatever its other tags.
 import { compareIds } from '../baseline/compare.js';
 import { comparePaired, judgeMoves, toleranceFor, valuesDiffer } from '../core/regression-rule.js';
-import { intervalOf } from './intervals.js';
+import { intervalsOf, withRange, type RowIntervalWithMean } from './intervals.js';
 import type { ResolvedSummaryOptions, SummaryRow, TagChange, TagRow } from './summary-model.js';
 
 /** One suite × question of a tag row: where it is, its value now and in the baseline (undefined: not paired). */
@@ -39,7 +39,13 @@ export function summarizeTags(rows: readonly SummaryRow[], settings: ResolvedSum
       }
     });
   }
-  const tagRows = [...units.values()].map((group) => tagRowOf(group.tag, group.measure, group.units, settings));
+  const groups = [...units.values()];
+  const ranges = groups.map((group) => withRange(group.units.map((unit) => unit.after)));
+  // All tag rows' bootstraps together: a tag's measures share their length, so their resample indices.
+  const intervals = intervalsOf(ranges, settings);
+  const tagRows = groups.map((group, index) =>
+    tagRowOf(group.tag, group.measure, group.units, intervals[index]!, settings),
+  );
   tagRows.sort((a, b) => compareIds(a.tag, b.tag) || compareIds(a.measure, b.measure));
   const compared = tagRows.filter((row) => row.comparison !== undefined);
   const verdicts = judgeMoves(
@@ -52,15 +58,13 @@ export function summarizeTags(rows: readonly SummaryRow[], settings: ResolvedSum
   return tagRows;
 }
 
-function tagRowOf(tag: string, measure: string, units: readonly TagUnit[], settings: ResolvedSummaryOptions): TagRow {
-  const values = units.map((unit) => unit.after);
-  let min = Infinity;
-  let max = -Infinity;
-  for (const value of values) {
-    if (value < min) min = value;
-    if (value > max) max = value;
-  }
-  const { mean, ...interval } = intervalOf(values, min, max, settings);
+function tagRowOf(
+  tag: string,
+  measure: string,
+  units: readonly TagUnit[],
+  { mean, ...interval }: RowIntervalWithMean,
+  settings: ResolvedSummaryOptions,
+): TagRow {
   const row: TagRow = {
     tag,
     measure,

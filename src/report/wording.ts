@@ -380,8 +380,9 @@ export function describeFinding(
     case 'unstable': {
       const spreads = finding.spreads ?? [];
       const listed = listUpTo(
-        questions.map((id, index) => `${escape(id)} (spread ${formatValue(spreads[index]!)})`),
+        questions,
         LISTED_NAMES,
+        (id, index) => `${escape(id)} (spread ${formatValue(spreads[index]!)})`,
       );
       const limit =
         finding.limit === undefined
@@ -394,10 +395,9 @@ export function describeFinding(
     case 'held-moves': {
       const moves = finding.moves ?? [];
       const named = listUpTo(
-        questions.map(
-          (id, index) => `${escape(id)} ${formatValue(moves[index]!.before)} → ${formatValue(moves[index]!.after)}`,
-        ),
+        questions,
         listed,
+        (id, index) => `${escape(id)} ${formatValue(moves[index]!.before)} → ${formatValue(moves[index]!.after)}`,
       );
       return `${measure} of ${plural(questions.length, 'question')} in suite ${suite} moved beyond the tolerance while its mean held: ${named}`;
     }

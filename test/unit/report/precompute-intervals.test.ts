@@ -14,6 +14,11 @@ vi.mock('../../../src/core/stats.js', async (importOriginal) => {
       bootstraps.count++;
       return original.meanInterval(...args);
     },
+    // The bootstraps of several rows run together: one interval worked out per list of values.
+    bootstrapMeanIntervals: (...args: Parameters<typeof original.bootstrapMeanIntervals>) => {
+      bootstraps.count += args[0].length;
+      return original.bootstrapMeanIntervals(...args);
+    },
   };
 });
 
