@@ -2,7 +2,7 @@
 // the asserting line with the runners' default configuration (no includeTaskLocation, no
 // testLocationInResults). Worked out once per test attempt: reading an Error's stack formats it (and
 // source-maps it under Vitest), which is too slow for every matcher call; and of that stack only the
-// frame in the test file is formatted when it can be found first.
+// frame in the test file is formatted when it can be found first, and a raw frame only once.
 
 /** Frames kept while capturing: the test's own frame sits below the runner's and the matcher's. */
 const CAPTURE_DEPTH = 50;
@@ -16,12 +16,39 @@ export function callSiteLine(filePath: string): number | undefined {
   if (format !== undefined && sites !== undefined) {
     const site = sites.find((candidate) => candidate.getFileName()?.includes(filePath) === true);
     if (site !== undefined) {
-      const frame: unknown = format(new Error(), [site]);
-      const line = typeof frame === 'string' ? lineInStack(frame, filePath) : undefined;
+      const line = formattedLine(format, site, filePath);
       if (line !== undefined) return line;
     }
   }
   return lineOfFormattedStack(filePath);
+}
+
+/** The most raw frames whose formatted line is remembered (a worker runs a few test files). */
+const FORMATTED_LINES_KEPT = 10_000;
+
+/**
+ * Raw frame → its formatted line, for one formatter. Tests written in a loop (test.each, a list of
+ * questions, describeRetrieval) call from one raw position: formatting (source-mapping) it once is enough.
+ * The key holds the script's hash, so an edited file run again in the same worker is looked up anew.
+ */
+let formattedLines = new Map<string, number | undefined>();
+let linesFormatter: unknown;
+
+function formattedLine(
+  format: NonNullable<typeof Error.prepareStackTrace>,
+  site: NodeJS.CallSite,
+  filePath: string,
+): number | undefined {
+  if (linesFormatter !== format || formattedLines.size >= FORMATTED_LINES_KEPT) {
+    formattedLines = new Map();
+    linesFormatter = format;
+  }
+  const key = `${site.getScriptHash()}:${site.getLineNumber()}:${site.getColumnNumber()}:${filePath}`;
+  if (formattedLines.has(key)) return formattedLines.get(key);
+  const frame: unknown = format(new Error(), [site]);
+  const line = typeof frame === 'string' ? lineInStack(frame, filePath) : undefined;
+  formattedLines.set(key, line);
+  return line;
 }
 
 /** The current stack's frames as V8 gives them to a formatter, unformatted; undefined when that cannot be had. */

@@ -47,3 +47,25 @@ describe('callSiteLine under a runner that formats stacks', () => {
     expect(framesFormatted).toEqual([1]);
   });
 });
+
+describe('callSiteLine called again from one place', () => {
+  it('formats a raw frame once: a loop of tests asks its runner to source-map the line once', () => {
+    const runnerFormat = Error.prepareStackTrace;
+    const framesFormatted: number[] = [];
+    Error.prepareStackTrace = (error, sites) => {
+      framesFormatted.push(sites.length);
+      return runnerFormat!(error, sites);
+    };
+    const file = new URL(import.meta.url).pathname;
+    try {
+      const lines: (number | undefined)[] = [];
+      for (let test = 0; test < 3; test++) lines.push(callSiteLine(file));
+      lines.push(callSiteLine(file));
+      expect(lines).toEqual([62, 62, 62, 63]);
+    } finally {
+      Error.prepareStackTrace = runnerFormat;
+    }
+    // The loop's frame once, the line after it once.
+    expect(framesFormatted).toEqual([1, 1]);
+  });
+});
