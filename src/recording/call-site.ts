@@ -6,15 +6,19 @@
 
 /** Frames kept while capturing: the test's own frame sits below the runner's and the matcher's. */
 const CAPTURE_DEPTH = 50;
+/**
+ * Frames captured first: under Vitest and Jest the test's frame is within about 15 of the capture (the
+ * library's own frames, then the runner's expect); the whole CAPTURE_DEPTH only when it is not there.
+ */
+const FIRST_CAPTURE_DEPTH = 20;
 
 /** The line of the innermost frame of the current stack in `filePath`; undefined when none is. */
 export function callSiteLine(filePath: string): number | undefined {
   // The runners format a stack by source-mapping every frame (Vitest, Jest): only the frame in the test
   // file is formatted when the raw frames can be read and the runner formats them.
   const format = Error.prepareStackTrace;
-  const sites = format === undefined ? undefined : rawCallSites();
-  if (format !== undefined && sites !== undefined) {
-    const site = sites.find((candidate) => candidate.getFileName()?.includes(filePath) === true);
+  if (format !== undefined) {
+    const site = siteIn(filePath, FIRST_CAPTURE_DEPTH) ?? siteIn(filePath, CAPTURE_DEPTH);
     if (site !== undefined) {
       const line = formattedLine(format, site, filePath);
       if (line !== undefined) return line;
@@ -51,14 +55,19 @@ function formattedLine(
   return line;
 }
 
+/** The innermost raw frame in `filePath` among the current stack's first `depth` frames. */
+function siteIn(filePath: string, depth: number): NodeJS.CallSite | undefined {
+  return rawCallSites(depth)?.find((candidate) => candidate.getFileName()?.includes(filePath) === true);
+}
+
 /** The current stack's frames as V8 gives them to a formatter, unformatted; undefined when that cannot be had. */
-function rawCallSites(): NodeJS.CallSite[] | undefined {
+function rawCallSites(depth: number): NodeJS.CallSite[] | undefined {
   const format = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
   const holder: { stack?: unknown } = {};
   let sites: unknown;
   try {
-    Error.stackTraceLimit = CAPTURE_DEPTH;
+    Error.stackTraceLimit = depth;
     Error.prepareStackTrace = (_error, callSites) => callSites;
     Error.captureStackTrace(holder, rawCallSites);
     sites = holder.stack; // formatted when first read, by the formatter in place then
