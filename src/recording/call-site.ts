@@ -14,17 +14,8 @@ const FIRST_CAPTURE_DEPTH = 20;
 
 /** The line of the innermost frame of the current stack in `filePath`; undefined when none is. */
 export function callSiteLine(filePath: string): number | undefined {
-  // The runners format a stack by source-mapping every frame (Vitest, Jest): only the frame in the test
-  // file is formatted when the raw frames can be read and the runner formats them.
-  const format = Error.prepareStackTrace;
-  if (format !== undefined) {
-    const site = siteIn(filePath, FIRST_CAPTURE_DEPTH) ?? siteIn(filePath, CAPTURE_DEPTH);
-    if (site !== undefined) {
-      const line = formattedLine(format, site, filePath);
-      if (line !== undefined) return line;
-    }
-  }
-  return lineOfFormattedStack(filePath);
+  const site = siteIn(filePath, FIRST_CAPTURE_DEPTH) ?? siteIn(filePath, CAPTURE_DEPTH);
+  return site === undefined ? lineOfFormattedStack(filePath) : formattedLine(site, filePath);
 }
 
 /** The most raw frames whose formatted line is remembered (a worker runs a few test files). */
@@ -38,19 +29,23 @@ const FORMATTED_LINES_KEPT = 10_000;
 let formattedLines = new Map<string, number | undefined>();
 let linesFormatter: unknown;
 
-function formattedLine(
-  format: NonNullable<typeof Error.prepareStackTrace>,
-  site: NodeJS.CallSite,
-  filePath: string,
-): number | undefined {
+function formattedLine(site: NodeJS.CallSite, filePath: string): number | undefined {
+  const format = Error.prepareStackTrace;
   if (linesFormatter !== format || formattedLines.size >= FORMATTED_LINES_KEPT) {
     formattedLines = new Map();
     linesFormatter = format;
   }
   const key = `${site.getScriptHash()}:${site.getLineNumber()}:${site.getColumnNumber()}:${filePath}`;
   if (formattedLines.has(key)) return formattedLines.get(key);
-  const frame: unknown = format(new Error(), [site]);
-  const line = typeof frame === 'string' ? lineInStack(frame, filePath) : undefined;
+  // The runners format a stack by source-mapping every frame: only this frame when the formatter is at
+  // hand (Vitest); under Jest it is outside the test's realm (the test's Error has none), and the
+  // runtime formats the whole stack with it.
+  let line: number | undefined;
+  if (format !== undefined) {
+    const frame: unknown = format(new Error(), [site]);
+    line = typeof frame === 'string' ? lineInStack(frame, filePath) : undefined;
+  }
+  line ??= lineOfFormattedStack(filePath);
   formattedLines.set(key, line);
   return line;
 }
