@@ -69,3 +69,15 @@ describe('callSiteLine called again from one place', () => {
     expect(framesFormatted).toEqual([1, 1]);
   });
 });
+
+describe('callSiteLine with the test frame deep in the stack', () => {
+  it('looks further down when the first frames it captures hold none in the file', () => {
+    // 25 frames of code that is in no file between callSiteLine and this test's frame.
+    const callThrough = new Function(
+      'callSiteLine',
+      'file',
+      'const through = (n) => (n === 0 ? callSiteLine(file) : through(n - 1)); return through(25);',
+    ) as (find: typeof callSiteLine, file: string) => number | undefined;
+    expect(callThrough(callSiteLine, new URL(import.meta.url).pathname)).toBe(81);
+  });
+});
