@@ -89,31 +89,34 @@ let warnedMissingDirectory = false;
  * interleave). Without a reporter (no directory), samples are dropped: the assertions still work.
  */
 export function recordToSidecar(sample: MetricSample, context: RecordingContext): void {
+  recordSamplesToSidecar([sample], context);
+}
+
+/** recordToSidecar for what one matcher call recorded: a line each, in one append. */
+export function recordSamplesToSidecar(samples: readonly MetricSample[], context: RecordingContext): void {
   const directory = process.env[RUN_DIRECTORY_ENV];
   if (directory === undefined || directory === '') return;
   const test = jestTestOf(context);
-  let record: SidecarRecord;
+  let place: Omit<SidecarRecord, 'sample'>;
   if (test !== undefined) {
     // Jest 30's expect state names the asserting test exactly, inside test.concurrent too.
     const describePath = circusDescribePath(test);
     const testName = [...describePath, test.name].join(' ');
-    record = {
+    place = {
       testPath: context.testPath ?? '',
       testName,
       describePath,
       test: test.name,
       ...(test.invocations === undefined ? {} : { attempt: test.invocations }),
-      sample,
     };
   } else {
     const testName = context.currentTestName ?? '';
-    record = { testPath: context.testPath ?? '', testName, ...runningTestPath(testName), sample };
+    place = { testPath: context.testPath ?? '', testName, ...runningTestPath(testName) };
   }
+  let lines = '';
+  for (const sample of samples) lines += `${JSON.stringify({ ...place, sample } satisfies SidecarRecord)}\n`;
   try {
-    appendFileSync(
-      join(directory, `${SIDECAR_PREFIX}${process.pid}-${threadId}${SIDECAR_SUFFIX}`),
-      `${JSON.stringify(record)}\n`,
-    );
+    appendFileSync(join(directory, `${SIDECAR_PREFIX}${process.pid}-${threadId}${SIDECAR_SUFFIX}`), lines);
   } catch (error) {
     // The directory of a run that already ended (a variable inherited by a nested Jest, say): the
     // assertion itself must not fail because a report cannot be fed.

@@ -8,7 +8,7 @@ import { placeQuestion } from '../recording/question.js';
 import { setSampleRecorder, type RecordingContext } from '../recording/sample.js';
 import { setRecordingContextSource } from '../recording/timing.js';
 import { registerSuiteRuntime, type SuiteRuntime } from '../suite/index.js';
-import { recordToSidecar } from './recorder.js';
+import { recordSamplesToSidecar } from './recorder.js';
 
 interface JestExpect {
   (value: unknown): { toMeetRetrievalTargets(...args: unknown[]): void };
@@ -31,7 +31,7 @@ if (jestExpect === undefined) {
   );
 }
 jestExpect.extend(matchers);
-setSampleRecorder(recordToSidecar);
+setSampleRecorder(recordSamplesToSidecar);
 // timeRetrieval records for the running test, as the matchers do (expect's state names it).
 setRecordingContextSource(() => {
   const state = jestExpect.getState();

@@ -2,36 +2,68 @@
 // the asserting line with the runners' default configuration (no includeTaskLocation, no
 // testLocationInResults). Worked out once per test attempt: reading an Error's stack formats it (and
 // source-maps it under Vitest), which is too slow for every matcher call; and of that stack only the
-// frame in the test file is formatted when it can be found first.
+// frame in the test file is formatted when it can be found first, and a raw frame only once.
 
 /** Frames kept while capturing: the test's own frame sits below the runner's and the matcher's. */
 const CAPTURE_DEPTH = 50;
+/**
+ * Frames captured first (V8 builds an object for each): a hand-written matcher call's test frame is the
+ * 11th under Vitest 5 and the 10th under Jest 30 (the library's own frames, then the runner's expect);
+ * the whole CAPTURE_DEPTH only when it is not within these.
+ */
+const FIRST_CAPTURE_DEPTH = 14;
 
 /** The line of the innermost frame of the current stack in `filePath`; undefined when none is. */
 export function callSiteLine(filePath: string): number | undefined {
-  // The runners format a stack by source-mapping every frame (Vitest, Jest): only the frame in the test
-  // file is formatted when the raw frames can be read and the runner formats them.
+  const site = siteIn(filePath, FIRST_CAPTURE_DEPTH) ?? siteIn(filePath, CAPTURE_DEPTH);
+  return site === undefined ? lineOfFormattedStack(filePath) : formattedLine(site, filePath);
+}
+
+/** The most raw frames whose formatted line is remembered (a worker runs a few test files). */
+const FORMATTED_LINES_KEPT = 10_000;
+
+/**
+ * Raw frame → its formatted line, for one formatter. Tests written in a loop (test.each, a list of
+ * questions, describeRetrieval) call from one raw position: formatting (source-mapping) it once is enough.
+ * The key holds the script's hash, so an edited file run again in the same worker is looked up anew.
+ */
+let formattedLines = new Map<string, number | undefined>();
+let linesFormatter: unknown;
+
+function formattedLine(site: NodeJS.CallSite, filePath: string): number | undefined {
   const format = Error.prepareStackTrace;
-  const sites = format === undefined ? undefined : rawCallSites();
-  if (format !== undefined && sites !== undefined) {
-    const site = sites.find((candidate) => candidate.getFileName()?.includes(filePath) === true);
-    if (site !== undefined) {
-      const frame: unknown = format(new Error(), [site]);
-      const line = typeof frame === 'string' ? lineInStack(frame, filePath) : undefined;
-      if (line !== undefined) return line;
-    }
+  if (linesFormatter !== format || formattedLines.size >= FORMATTED_LINES_KEPT) {
+    formattedLines = new Map();
+    linesFormatter = format;
   }
-  return lineOfFormattedStack(filePath);
+  const key = `${site.getScriptHash()}:${site.getLineNumber()}:${site.getColumnNumber()}:${filePath}`;
+  if (formattedLines.has(key)) return formattedLines.get(key);
+  // The runners format a stack by source-mapping every frame: only this frame when the formatter is at
+  // hand (Vitest); under Jest it is outside the test's realm (the test's Error has none), and the
+  // runtime formats the whole stack with it.
+  let line: number | undefined;
+  if (format !== undefined) {
+    const frame: unknown = format(new Error(), [site]);
+    line = typeof frame === 'string' ? lineInStack(frame, filePath) : undefined;
+  }
+  line ??= lineOfFormattedStack(filePath);
+  formattedLines.set(key, line);
+  return line;
+}
+
+/** The innermost raw frame in `filePath` among the current stack's first `depth` frames. */
+function siteIn(filePath: string, depth: number): NodeJS.CallSite | undefined {
+  return rawCallSites(depth)?.find((candidate) => candidate.getFileName()?.includes(filePath) === true);
 }
 
 /** The current stack's frames as V8 gives them to a formatter, unformatted; undefined when that cannot be had. */
-function rawCallSites(): NodeJS.CallSite[] | undefined {
+function rawCallSites(depth: number): NodeJS.CallSite[] | undefined {
   const format = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
   const holder: { stack?: unknown } = {};
   let sites: unknown;
   try {
-    Error.stackTraceLimit = CAPTURE_DEPTH;
+    Error.stackTraceLimit = depth;
     Error.prepareStackTrace = (_error, callSites) => callSites;
     Error.captureStackTrace(holder, rawCallSites);
     sites = holder.stack; // formatted when first read, by the formatter in place then

@@ -15,7 +15,7 @@ import { measuresFor, planFor, publishedDeclaration, type WorkerDeclaration } fr
 import {
   isRecording,
   MAX_TOP_HITS,
-  recordSample,
+  recordSamples,
   type MetricSample,
   type RecordingContext,
   type TopHit,
@@ -263,9 +263,12 @@ export class QuestionRecorder {
     if (line !== undefined) for (const sample of own) placeSample(sample, line, lineFile);
     const tags = this.role.tags;
     if (tags !== undefined) for (const sample of own) sample.tags = [...tags];
+    // Handed over at once: under Jest, one write for the call.
+    const batch: MetricSample[] = [];
     if (this.questions === undefined) {
       this.noteExplicit(own.map((sample) => sample.measure));
-      for (const sample of own) recordSample(prepare(sample), context);
+      for (const sample of own) batch.push(prepare(sample));
+      recordSamples(batch, context);
       return;
     }
     let recorded = this.recorded;
@@ -292,7 +295,7 @@ export class QuestionRecorder {
         if (this.role.marked) sample.testQuestion = true;
         if (line !== undefined) placeSample(sample, line, lineFile);
         if (tags !== undefined) sample.tags = [...tags];
-        recordSample(prepare(sample), context);
+        batch.push(prepare(sample));
         recorded.add(measure);
       }
     } else {
@@ -303,12 +306,13 @@ export class QuestionRecorder {
       if (recorded.has(sample.measure)) {
         // The value stays the first one recorded for this question; a failed assertion still reads as
         // failed, and counts, in every report.
-        if (sample.pass === false) recordSample(verdictOf(sample, queryId), context);
+        if (sample.pass === false) batch.push(verdictOf(sample, queryId));
         continue;
       }
       recorded.add(sample.measure);
-      recordSample(prepare(sample), context);
+      batch.push(prepare(sample));
     }
+    recordSamples(batch, context);
   }
 
   /** The line in its test file of the test's first recording matcher call, looked for once per attempt. */

@@ -115,7 +115,8 @@ export interface RecordingContext {
   currentTestIdentity?: (() => unknown) | undefined;
 }
 
-export type SampleRecorder = (sample: MetricSample, context: RecordingContext) => void;
+/** Takes what one matcher call recorded, in recording order (one write for all of them). */
+export type SampleRecorder = (samples: readonly MetricSample[], context: RecordingContext) => void;
 
 /** Key under which samples are stored in Vitest's `task.meta`. */
 export const TASK_META_KEY = 'ragMatchers';
@@ -143,6 +144,12 @@ export function isRecording(context: RecordingContext): boolean {
 
 /** Vitest carries samples on the test itself; elsewhere the installed recorder (if any) takes them. */
 export function recordSample(sample: MetricSample, context: RecordingContext): void {
+  recordSamples([sample], context);
+}
+
+/** recordSample for what one matcher call recorded, in order: under Jest, one write to the reporter's channel. */
+export function recordSamples(given: readonly MetricSample[], context: RecordingContext): void {
+  if (given.length === 0) return;
   const meta = context.task?.meta as Record<string, unknown> | undefined;
   checkGate(meta !== undefined ? 'vitest' : 'jest');
   if (meta !== undefined) {
@@ -153,10 +160,10 @@ export function recordSample(sample: MetricSample, context: RecordingContext): v
       if (stamp !== undefined) meta[RUN_META_KEY] = stamp;
     }
     const repeat = startAttempt(meta, samples, context.task?.result);
-    samples.push(repeat === 0 ? sample : { ...sample, repeat });
+    for (const sample of given) samples.push(repeat === 0 ? sample : { ...sample, repeat });
     return;
   }
-  recorder?.(sample, context);
+  recorder?.(given, context);
 }
 
 /**

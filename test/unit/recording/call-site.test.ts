@@ -47,3 +47,37 @@ describe('callSiteLine under a runner that formats stacks', () => {
     expect(framesFormatted).toEqual([1]);
   });
 });
+
+describe('callSiteLine called again from one place', () => {
+  it('formats a raw frame once: a loop of tests asks its runner to source-map the line once', () => {
+    const runnerFormat = Error.prepareStackTrace;
+    const framesFormatted: number[] = [];
+    Error.prepareStackTrace = (error, sites) => {
+      framesFormatted.push(sites.length);
+      return runnerFormat!(error, sites);
+    };
+    const file = new URL(import.meta.url).pathname;
+    try {
+      const lines: (number | undefined)[] = [];
+      for (let test = 0; test < 3; test++) lines.push(callSiteLine(file));
+      lines.push(callSiteLine(file));
+      expect(lines).toEqual([62, 62, 62, 63]);
+    } finally {
+      Error.prepareStackTrace = runnerFormat;
+    }
+    // The loop's frame once, the line after it once.
+    expect(framesFormatted).toEqual([1, 1]);
+  });
+});
+
+describe('callSiteLine with the test frame deep in the stack', () => {
+  it('looks further down when the first frames it captures hold none in the file', () => {
+    // 25 frames of code that is in no file between callSiteLine and this test's frame.
+    const callThrough = new Function(
+      'callSiteLine',
+      'file',
+      'const through = (n) => (n === 0 ? callSiteLine(file) : through(n - 1)); return through(25);',
+    ) as (find: typeof callSiteLine, file: string) => number | undefined;
+    expect(callThrough(callSiteLine, new URL(import.meta.url).pathname)).toBe(81);
+  });
+});

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { recordSample, setSampleRecorder, TASK_META_KEY, type MetricSample } from '../../../src/recording/sample.js';
+import {
+  recordSample,
+  recordSamples,
+  setSampleRecorder,
+  TASK_META_KEY,
+  type MetricSample,
+} from '../../../src/recording/sample.js';
 
 const sample = (value: number): MetricSample => ({ measure: 'recall@5', value, pass: true });
 
@@ -42,9 +48,25 @@ describe('recordSample on a Vitest task', () => {
     expect(recorded[1]).toEqual({ ...sample(0.2), repeat: 2 });
   });
 
+  it('hands what one matcher call recorded to the installed recorder at once, in order; nothing for no sample', () => {
+    const calls: number[][] = [];
+    setSampleRecorder((recorded) => calls.push(recorded.map((entry) => entry.value)));
+    recordSamples([sample(0.1), sample(0.2)], { currentTestName: 't' });
+    recordSamples([], { currentTestName: 't' });
+    setSampleRecorder(undefined);
+    expect(calls).toEqual([[0.1, 0.2]]);
+  });
+
+  it('stores a call’s samples on the Vitest task in order, under one attempt', () => {
+    const task = { meta: {} as Record<string, unknown>, result: { retryCount: 0, repeatCount: 0 } };
+    recordSamples([sample(0.1), sample(0.2)], { task });
+    recordSamples([sample(0.3)], { task });
+    expect((task.meta[TASK_META_KEY] as MetricSample[]).map((entry) => entry.value)).toEqual([0.1, 0.2, 0.3]);
+  });
+
   it('without a task, hands the sample to the installed recorder (Jest), and to nobody when none is', () => {
     const received: number[] = [];
-    setSampleRecorder((recorded) => received.push(recorded.value));
+    setSampleRecorder((recorded) => received.push(...recorded.map((entry) => entry.value)));
     recordSample(sample(0.5), { currentTestName: 't' });
     setSampleRecorder(undefined);
     recordSample(sample(0.6), { currentTestName: 't' });

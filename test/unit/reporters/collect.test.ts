@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { collectJestRun, readSidecars, type JestFileOutcome } from '../../../src/jest/collect.js';
-import { recordToSidecar, RUN_DIRECTORY_ENV, type SidecarRecord } from '../../../src/jest/recorder.js';
+import {
+  recordSamplesToSidecar,
+  recordToSidecar,
+  RUN_DIRECTORY_ENV,
+  type SidecarRecord,
+} from '../../../src/jest/recorder.js';
 import { TASK_META_KEY } from '../../../src/recording/sample.js';
 import { cleanSample } from '../../../src/recording/collected.js';
 import {
@@ -319,6 +324,31 @@ describe('Jest sidecar protocol', () => {
         testPath: '/p/a.test.js',
         testName: 'orders q2',
         sample: { measure: 'mrr', value: 0.5, pass: false, queryId: 'Q' },
+      },
+    ]);
+  });
+
+  it('writes the samples of one matcher call as a line each, in their order, each naming its test', () => {
+    process.env[RUN_DIRECTORY_ENV] = directory;
+    recordSamplesToSidecar(
+      [
+        { measure: 'hit@3', value: 1, queryId: 'Q' },
+        { measure: 'recall@5', value: 0.5, pass: false, queryId: 'Q' },
+      ],
+      { testPath: '/p/a.test.js', currentTestName: 'orders q1' },
+    );
+    recordSamplesToSidecar([], { testPath: '/p/a.test.js', currentTestName: 'orders q2' });
+    const [file] = readdirSync(directory);
+    const lines = readFileSync(join(directory, file!), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as SidecarRecord);
+    expect(lines).toEqual([
+      { testPath: '/p/a.test.js', testName: 'orders q1', sample: { measure: 'hit@3', value: 1, queryId: 'Q' } },
+      {
+        testPath: '/p/a.test.js',
+        testName: 'orders q1',
+        sample: { measure: 'recall@5', value: 0.5, pass: false, queryId: 'Q' },
       },
     ]);
   });
