@@ -18,6 +18,9 @@
 // reporter's work once the tests are done (summarize against the baseline, the console, JSON and
 // Markdown reports, the baseline the run would write) on the same 4,000 questions × 4 measures, each
 // build's rag-matchers/report alternately, 4 × BENCH_ROUNDS times.
+// BENCH_RANKING_DEPTH=<0..10> adds a third style to every round: the matchers run with the reporter's
+// rankingDepth set to it (0: the baseline keeps no ranking), and prints the same-run ratio of the default
+// run (rankings kept) to it: what keeping each question's ranked keys costs the recording.
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -42,6 +45,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const MEASURES = ['hit@3', 'recall@5', 'ndcg@10', 'mrr@10'];
 const DEFAULT_TOOLCHAINS = 'node22-vitest5,node24-vitest5';
 const COMPARE_DIST = process.env.BENCH_COMPARE_DIST || undefined;
+const RANKING_DEPTH = process.env.BENCH_RANKING_DEPTH || undefined;
 
 /** Where Vitest runs: a Node.js binary and the folder that holds the `vitest` package. */
 interface Toolchain {
@@ -100,14 +104,15 @@ ${body}
 `;
 }
 
-function config(style: 'matchers' | 'plain'): string {
+function config(style: 'matchers' | 'plain', rankingDepth?: number): string {
   if (style === 'plain') return `export default { test: { include: ['plain/**/*.test.js'], reporters: ['dot'] } };\n`;
+  const depth = rankingDepth === undefined ? '' : `, rankingDepth: ${rankingDepth}`;
   return `import { ragVitestReporter } from 'rag-matchers';
 export default {
   test: {
     include: ['matchers/**/*.test.js'],
     setupFiles: ['rag-matchers/vitest'],
-    reporters: ['dot', ragVitestReporter({ baseline: 'rag-baseline.json', measures: ${JSON.stringify(MEASURES)} })],
+    reporters: ['dot', ragVitestReporter({ baseline: 'rag-baseline.json', measures: ${JSON.stringify(MEASURES)}${depth} })],
   },
 };
 `;
@@ -144,7 +149,16 @@ export function createProject(vitestDir = join(ROOT, 'node_modules', 'vitest'), 
     for (let file = 0; file < FILES; file++) writeFileSync(join(dir, style, `f${file}.test.js`), testFile(file, style));
     writeFileSync(join(dir, `vitest.${style}.config.js`), config(style));
   }
+  if (RANKING_DEPTH !== undefined)
+    writeFileSync(join(dir, 'vitest.ranked.config.js'), config('matchers', rankingDepthOf(RANKING_DEPTH)));
   return dir;
+}
+
+function rankingDepthOf(text: string): number {
+  const depth = Number(text);
+  if (!/^\d+$/.test(text) || depth > 10)
+    throw new Error(`bench: BENCH_RANKING_DEPTH must be a whole number from 0 to 10, got '${text}'`);
+  return depth;
 }
 
 /** CPU seconds of the waited-for child processes so far (Linux /proc; NaN elsewhere): steadier than wall time on a shared machine. */
@@ -163,7 +177,12 @@ interface Timing {
   cpu: number;
 }
 
-function runVitest(node: string, dir: string, style: 'matchers' | 'plain', env: Record<string, string> = {}): Timing {
+function runVitest(
+  node: string,
+  dir: string,
+  style: 'matchers' | 'plain' | 'ranked',
+  env: Record<string, string> = {},
+): Timing {
   const cpuBefore = childCpuSeconds();
   const started = process.hrtime.bigint();
   const result = spawnSync(
@@ -194,15 +213,21 @@ function benchToolchain(toolchain: Toolchain): number[] {
     const plain: Timing[] = [];
     const matchers: Timing[] = [];
     const other: Timing[] = [];
+    const ranked: Timing[] = [];
+    const runRanked = () => {
+      if (RANKING_DEPTH !== undefined) ranked.push(runVitest(node, dir, 'ranked'));
+    };
     // The order alternates from round to round, so that whatever the machine does between the runs of
     // a round (a cache filled, a neighbour's load) falls on each style as often.
     for (let round = 0; round < ROUNDS; round++) {
       if (round % 2 === 0) {
         plain.push(runVitest(node, dir, 'plain'));
         matchers.push(runVitest(node, dir, 'matchers'));
+        runRanked();
         if (otherDir !== undefined) other.push(runVitest(node, otherDir, 'matchers'));
       } else {
         if (otherDir !== undefined) other.push(runVitest(node, otherDir, 'matchers'));
+        runRanked();
         matchers.push(runVitest(node, dir, 'matchers'));
         plain.push(runVitest(node, dir, 'plain'));
       }
@@ -232,6 +257,17 @@ function benchToolchain(toolchain: Toolchain): number[] {
     const coverage = (medianInterval(perRound('wall')).coverage * 100).toFixed(1);
     console.log(`  median of the rounds' own ratios [${coverage}% interval]: wall ${withInterval(perRound('wall'))}`);
     console.log(`  cpu, matchers + reporter ÷ plain expect: ${describeRatios(perRound('cpu'), 1.1, 'at most')}`);
+    if (RANKING_DEPTH !== undefined) {
+      const kept = matchers.map((timing, round) => timing.cpu / (ranked[round] as Timing).cpu);
+      const { low, high } = medianInterval(kept);
+      const cost = low > 1 ? 'costs measurably' : high < 1 ? 'cheaper' : 'no measurable cost (the interval holds 1)';
+      console.log(
+        `  matchers + reporter, rankingDepth ${RANKING_DEPTH}: wall ${show(ranked, 'wall')}, cpu ${show(ranked, 'cpu')}`,
+      );
+      console.log(
+        `  cpu, default depth (rankings kept) ÷ rankingDepth ${RANKING_DEPTH}, median of the rounds' own ratios [${coverage}% interval]: ${withInterval(kept)}: ${cost}`,
+      );
+    }
     if (otherDir !== undefined) {
       const againstOther = (key: keyof Timing) =>
         matchers.map((timing, round) => timing[key] / (other[round] as Timing)[key]);
