@@ -89,7 +89,7 @@ export async function benchBaselineRankings(): Promise<void> {
     const [bytesBefore, bytesAfter] = [Buffer.byteLength(rowsOnly), Buffer.byteLength(withRankings)];
     const { ratios, before, after } = sameRunParses(rowsOnly, withRankings);
     console.log(
-      `${QUESTIONS} questions × ${MEASURES.length} measures × ${KEYS} keys of 30 bytes, 60-character texts, ${withAudits ? 'with judgments cells (as the reporters write them)' : 'without judgments cells'}`,
+      `${QUESTIONS} questions × ${MEASURES.length} measures × ${KEYS} keys of 30 bytes, 60-character texts, ${withAudits ? 'with judgments cells (as the reporters write them)' : 'without judgments cells (for scale only: a question the reporters keep a ranking for has its labels on every row)'}`,
     );
     const growth = bytesAfter / bytesBefore;
     console.log(
