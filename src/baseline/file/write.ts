@@ -72,8 +72,12 @@ export function rankingLineBefore(
   row: Pick<BaselineRow, 'identity' | 'question'>,
 ): string | undefined {
   if (file.rankings === undefined && file.latency === undefined) return undefined;
+  // The rows of one suite share one identity object (baselineRows), so its key is rarely worked out.
+  if (previous !== undefined && previous.identity === row.identity && previous.question === row.question)
+    return undefined;
   const key = suiteKeyOf(row.identity);
-  const sameSuite = previous !== undefined && suiteKeyOf(previous.identity) === key;
+  const sameSuite =
+    previous !== undefined && (previous.identity === row.identity || suiteKeyOf(previous.identity) === key);
   if (sameSuite && previous.question === row.question) return undefined;
   const { before, after } = suiteCells(row.identity);
   const latency = sameSuite || file.latency === undefined ? undefined : own(file.latency, key);
