@@ -23,6 +23,9 @@
 // reporter's work once the tests are done (summarize against the baseline, the console, JSON and
 // Markdown reports, the baseline the run would write) on the same 4,000 questions × 4 measures, each
 // build's rag-matchers/report alternately, 4 × BENCH_ROUNDS times.
+// BENCH_RANKING_DEPTH=<0..10> (Vitest toolchains) adds a style to every round: the matchers run with the
+// reporter's rankingDepth set to it (0: the baseline keeps no ranking), and prints the same-run ratio of the
+// default run (rankings kept) to it: what keeping each question's ranked keys costs the recording.
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -49,6 +52,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const MEASURES = ['hit@3', 'recall@5', 'ndcg@10', 'mrr@10'];
 const DEFAULT_TOOLCHAINS = 'node22-vitest5,node24-vitest5';
 const COMPARE_DIST = process.env.BENCH_COMPARE_DIST || undefined;
+const RANKING_DEPTH = process.env.BENCH_RANKING_DEPTH || undefined;
 
 /** Where the tests run: a Node.js binary and the folder that holds the `vitest` package (or, for Jest, Jest's node_modules). */
 interface Toolchain {
@@ -127,7 +131,7 @@ describeRetrieval('file ${file}', {
 }
 
 /** How the 4,000 questions are tested: plain `expect` on the core functions, hand-written matchers, describeRetrieval. */
-type Style = 'plain' | 'matchers' | 'helper';
+type Style = 'plain' | 'matchers' | 'helper' | 'ranked';
 
 function testFile(file: number, style: 'matchers' | 'plain'): string {
   const perFile = QUESTIONS / FILES;
@@ -152,14 +156,15 @@ ${body}
 `;
 }
 
-function config(style: 'matchers' | 'plain'): string {
+function config(style: 'matchers' | 'plain', rankingDepth?: number): string {
   if (style === 'plain') return `export default { test: { include: ['plain/**/*.test.js'], reporters: ['dot'] } };\n`;
+  const depth = rankingDepth === undefined ? '' : `, rankingDepth: ${rankingDepth}`;
   return `import { ragVitestReporter } from 'rag-matchers';
 export default {
   test: {
     include: ['matchers/**/*.test.js'],
     setupFiles: ['rag-matchers/vitest'],
-    reporters: ['dot', ragVitestReporter({ baseline: 'rag-baseline.json', measures: ${JSON.stringify(MEASURES)} })],
+    reporters: ['dot', ragVitestReporter({ baseline: 'rag-baseline.json', measures: ${JSON.stringify(MEASURES)}${depth} })],
   },
 };
 `;
@@ -230,7 +235,16 @@ export function createProject(vitestDir = join(ROOT, 'node_modules', 'vitest'), 
     writeFileSync(join(dir, `vitest.${style}.config.js`), config(style));
   }
   addHelperStyle(dir);
+  if (RANKING_DEPTH !== undefined)
+    writeFileSync(join(dir, 'vitest.ranked.config.js'), config('matchers', rankingDepthOf(RANKING_DEPTH)));
   return dir;
+}
+
+function rankingDepthOf(text: string): number {
+  const depth = Number(text);
+  if (!/^\d+$/.test(text) || depth > 10)
+    throw new Error(`bench: BENCH_RANKING_DEPTH must be a whole number from 0 to 10, got '${text}'`);
+  return depth;
 }
 
 /** describeRetrieval's style in a Vitest project made by createProject. */
@@ -328,6 +342,8 @@ function benchToolchain(toolchain: Toolchain): ToolchainRatios {
     jestModules === undefined ? createProject(toolchain.vitestDir, dist) : createJestProject(jestModules, dist);
   const run = (where: string, style: Style, env?: Record<string, string>) =>
     jestModules === undefined ? runVitest(node, where, style, env) : runJest(node, where, style, env);
+  if (RANKING_DEPTH !== undefined && jestModules !== undefined)
+    throw new Error(`bench: BENCH_RANKING_DEPTH runs on Vitest toolchains only, not '${toolchain.name}'`);
   const dir = make();
   const otherDir = COMPARE_DIST === undefined ? undefined : make(COMPARE_DIST);
   try {
@@ -340,11 +356,13 @@ function benchToolchain(toolchain: Toolchain): ToolchainRatios {
     const matchers: Timing[] = [];
     const helper: Timing[] = [];
     const other: Timing[] = [];
+    const ranked: Timing[] = [];
     const runs: (() => void)[] = [
       () => plain.push(run(dir, 'plain')),
       () => matchers.push(run(dir, 'matchers')),
       () => helper.push(run(dir, 'helper')),
       ...(otherDir === undefined ? [] : [() => other.push(run(otherDir, 'matchers'))]),
+      ...(RANKING_DEPTH === undefined ? [] : [() => ranked.push(run(dir, 'ranked'))]),
     ];
     // The order alternates from round to round, so that whatever the machine does between the runs of
     // a round (a cache filled, a neighbour's load) falls on each style as often.
@@ -389,6 +407,17 @@ function benchToolchain(toolchain: Toolchain): ToolchainRatios {
     console.log(
       `  cpu, describeRetrieval ÷ hand-written matchers: ${describeRatios(perRound(helper, matchers, 'cpu'), 1.1, 'at most')}`,
     );
+    if (RANKING_DEPTH !== undefined) {
+      const kept = perRound(matchers, ranked, 'cpu');
+      const { low, high } = medianInterval(kept);
+      const cost = low > 1 ? 'costs measurably' : high < 1 ? 'cheaper' : 'no measurable cost (the interval holds 1)';
+      console.log(
+        `  matchers + reporter, rankingDepth ${RANKING_DEPTH}: wall ${show(ranked, 'wall')}, cpu ${show(ranked, 'cpu')}`,
+      );
+      console.log(
+        `  cpu, default depth (rankings kept) ÷ rankingDepth ${RANKING_DEPTH}, median of the rounds' own ratios [${coverage}% interval]: ${withInterval(kept)}: ${cost}`,
+      );
+    }
     if (otherDir !== undefined) {
       console.log(
         `  matchers + reporter, build ${COMPARE_DIST}: wall ${show(other, 'wall')}, cpu ${show(other, 'cpu')}`,

@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, each reporting ratios against a reference measured in the same run.
 // Figures depend on the machine and its load; compare ratios, not absolute times, across machines.
+import { benchBaselineRankings } from './baseline-rankings.js';
 import { benchCore } from './core.js';
 import { benchGeneration } from './generation.js';
 import { benchMatchers } from './matchers.js';
@@ -14,6 +15,7 @@ const benches: [string, () => Promise<void>][] = [
   ['recording on a real Vitest run', benchRecording],
   ['TREC run parsing', benchTrecIo],
   ['report summary and baseline', benchReport],
+  ['baseline rankings: file size and parse time', benchBaselineRankings],
   ['statistics', benchStats],
   ['faithfulness on large passages', benchGeneration],
 ];

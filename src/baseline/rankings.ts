@@ -1,4 +1,4 @@
-// What the baseline keeps of each question's ranking (schema version 5, see ./file/types.ts): taken from a
+// What the baseline keeps of each question's ranking (its ranking row, schema 7, see ./file/types.ts): taken from a
 // run's samples, and carried through an update so the baseline always holds main's last ranking.
 
 import { latencyStatistics } from '../core/latency.js';

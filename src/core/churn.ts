@@ -23,6 +23,17 @@ function distinctTop(ranking: readonly string[], depth: number): string[] {
   return top;
 }
 
+/**
+ * Whether two rankings are the same keys in the same order: then both overlaps are 1, worked out without
+ * a set (the common case at the end of a run, most questions ranking as the baseline kept them), and RBO is
+ * exactly 1 whatever rounding its sum would leave (0.9999999999999999 at p = 0.98).
+ */
+function identical(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
+
 function checkDepth(value: number, name: string): void {
   if (!Number.isInteger(value) || value < 1)
     throw new RangeError(`${name} must be a whole number ≥ 1, got ${String(value)}.`);
@@ -34,6 +45,7 @@ function checkDepth(value: number, name: string): void {
  */
 export function topKOverlap(before: readonly string[], after: readonly string[], k = DEFAULT_OVERLAP_K): number {
   checkDepth(k, 'k');
+  if (identical(before, after)) return 1;
   const a = distinctTop(before, k);
   const b = distinctTop(after, k);
   const size = Math.max(a.length, b.length);
@@ -63,6 +75,7 @@ export function rankBiasedOverlap(
   if (typeof p !== 'number' || !(p > 0 && p < 1))
     throw new RangeError(`p (persistence) must be a number strictly between 0 and 1, e.g. 0.9, got ${String(p)}.`);
   checkDepth(depth, 'depth');
+  if (identical(before, after)) return 1;
   const a = distinctTop(before, depth);
   const b = distinctTop(after, depth);
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];

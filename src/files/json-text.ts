@@ -31,19 +31,25 @@ export function findNestingBeyond(text: string, limit: number): number | undefin
  * (`rows[2]`) and the offset of the repeat; undefined when there is none.
  */
 export function findRepeatedKey(text: string): { key: string; path: string; offset: number } | undefined {
+  // A level's place in its parent (the key it sits under) is kept raw and formatted only for a repeat.
   interface Level {
     keys: Set<string> | undefined;
     expectKey: boolean;
-    label: string;
+    key: string;
     index: number;
   }
   const stack: Level[] = [];
   const pathOf = (): string =>
     stack
-      .map((level) => level.label)
+      .map((level, depth) => {
+        const parent = stack[depth - 1];
+        if (parent === undefined) return '';
+        if (parent.keys === undefined) return `[${parent.index}]`;
+        return /^[A-Za-z_$][\w$]*$/.test(level.key) ? `.${level.key}` : `[${JSON.stringify(level.key)}]`;
+      })
       .join('')
       .replace(/^\./, '');
-  let pendingLabel = '';
+  let lastKey = '';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code === 0x22) {
@@ -62,15 +68,15 @@ export function findRepeatedKey(text: string): { key: string; path: string; offs
         if (top.keys.has(key)) return { key, path: pathOf(), offset: i };
         top.keys.add(key);
         top.expectKey = false;
-        pendingLabel = /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+        lastKey = key;
       }
       i = end;
       continue;
     }
     if (code === 0x7b || code === 0x5b) {
       const parent = stack[stack.length - 1];
-      const label = parent === undefined ? '' : parent.keys === undefined ? `[${parent.index}]` : pendingLabel;
-      stack.push({ keys: code === 0x7b ? new Set() : undefined, expectKey: code === 0x7b, label, index: 0 });
+      const key = parent?.keys === undefined ? '' : lastKey;
+      stack.push({ keys: code === 0x7b ? new Set() : undefined, expectKey: code === 0x7b, key, index: 0 });
     } else if (code === 0x7d || code === 0x5d) {
       stack.pop();
     } else if (code === 0x2c) {

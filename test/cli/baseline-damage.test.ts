@@ -72,7 +72,7 @@ const DAMAGES: Damage[] = [
     name: 'schema version 2',
     text: '{"generatedBy":"rag-matchers","schemaVersion":2,"suites":[{"file":"a.test.ts","describe":[],"measures":{"recall@5":{"q1":1}}}]}\n',
     problem: () =>
-      'written in baseline schema version 2, which rag-matchers no longer reads (it reads versions 3 to 6); delete it and record a new one with RAG_BASELINE=update (e.g. RAG_BASELINE=update npx vitest run). The file was left as it is.',
+      'written in baseline schema version 2, which rag-matchers no longer reads (it reads versions 3 to 7); delete it and record a new one with RAG_BASELINE=update (e.g. RAG_BASELINE=update npx vitest run). The file was left as it is.',
   },
   {
     name: 'another JSON file',

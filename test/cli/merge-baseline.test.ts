@@ -108,7 +108,7 @@ describe('rag-matchers merge-baseline', () => {
       ],
       [
         () => versions(refunds({}), v1, refunds({})),
-        /cannot merge: ours \(OURS\) is not a baseline it can read: .*ours: written in baseline schema version 1, which rag-matchers no longer reads \(it reads versions 3 to 6\); delete it and record a new one with RAG_BASELINE=update/,
+        /cannot merge: ours \(OURS\) is not a baseline it can read: .*ours: written in baseline schema version 1, which rag-matchers no longer reads \(it reads versions 3 to 7\); delete it and record a new one with RAG_BASELINE=update/,
       ],
       [
         () => [join(dir, 'missing'), ...versions(refunds({}), refunds({}), refunds({})).slice(1)],

@@ -364,7 +364,7 @@ async function gateAsPrinted(cell, dir, step) {
   const baseline = existsSync(baselinePath) ? readFileSync(baselinePath, 'utf8') : '';
   if (!baseline.includes('orders search')) failures.push('no baseline with the suite "orders search" was recorded');
   // One test, one question: README's example records q017, never its test's name.
-  // (its text may appear in q017's ranking row, `{"text": …}`, never as a question cell after the describe path)
+  // (its text may appear in q017's ranking row, `["q017",["how long do I have…`, never as a question cell after the describe path)
   if (cell.runner !== 'jest30' && (!baseline.includes('], "q017", ') || baseline.includes('], "how long do I have')))
     failures.push("README's example test did not record one question, q017");
 

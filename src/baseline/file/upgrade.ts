@@ -1,6 +1,8 @@
 // Each schema version the reader accepts, brought to the current in-memory BaselineFile. Versions 3 and 4
-// share their rows (4 adds an optional judgments cell), so both are read as they are; a later format
-// change adds its version here, read into the current shape, and the writer writes only the newest.
+// share their rows (4 adds an optional judgments cell), so both are read as they are; 5 and 6 add ranking
+// rows with their suite's cells and an object, 7 the compact ranking rows that belong to the question of
+// the row after them. A later format change adds its version here, read into the current shape, and the
+// writer writes only the newest.
 
 import { parseMeasure } from '../../core/measures.js';
 import { cleanTags, suiteKeyOf, suiteNameOf, type SuiteIdentity } from '../../recording/collected.js';
@@ -10,6 +12,7 @@ import {
   BASELINE_COLUMNS,
   createRecord,
   emptyBaseline,
+  OBJECT_RANKINGS_SCHEMA_VERSION,
   own,
   RANKING_ROW_MEASURE,
   LATENCY_ROW_MEASURE,
@@ -26,8 +29,9 @@ const ROW_SHAPE = '[file, [describe path], question, measure, value] (and the pr
 const AUDIT_ROW_SHAPE = `${ROW_SHAPE}, and last an optional { "labels", "unjudged" } object`;
 
 /**
- * Versions 3, 4 and 5: one row per sample (version 4 rows may end with a SampleAudit object; version 5 adds a
- * row per question whose measure cell is "" and whose value cell is its QuestionRanking).
+ * Versions 3 to 7: one row per sample (version 4 rows may end with a SampleAudit object; versions 5 and 6 add
+ * a row per question whose measure cell is "" and whose value cell is its QuestionRanking; version 7 writes
+ * that row as [question, [text or null, hit, …], {tags, calls}?], for the question of the row after it).
  */
 export function upgradeRows(rows: unknown, path: string, version: number): BaselineFile {
   const columns = version >= 4 ? BASELINE_AUDIT_COLUMNS : BASELINE_COLUMNS;
@@ -41,10 +45,23 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
   const result = emptyBaseline();
   const proportion = new Map<string, boolean>();
   let previous: { cells: unknown[]; identity: SuiteIdentity; key: string; suite: BaselineSuite } | undefined;
+  // Version 7: the ranking row read last, waiting for its question's row (the next one) to name its suite.
+  let pending: PendingRanking | undefined;
   rows.forEach((cells: unknown, index) => {
     if (index === 0) return;
     const where = `rows[${index}]`;
-    if (version >= 5 && Array.isArray(cells) && cells[3] === RANKING_ROW_MEASURE) {
+    if (version > OBJECT_RANKINGS_SCHEMA_VERSION && Array.isArray(cells) && cells.length <= 3) {
+      pending = readCompactRankingRow(cells, path, where);
+      return;
+    }
+    const waiting = pending;
+    pending = undefined;
+    if (
+      version >= 5 &&
+      version <= OBJECT_RANKINGS_SCHEMA_VERSION &&
+      Array.isArray(cells) &&
+      cells[3] === RANKING_ROW_MEASURE
+    ) {
       readRankingRow(result, cells, path, where, version);
       return;
     }
@@ -71,6 +88,8 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
     }
     const { identity, suite, key } = previous;
     const label = (): string => `${where} (${suiteNameOf(identity)})`;
+    // A ranking row followed by another question's row lost its question (a hand-resolved conflict): dropped.
+    if (waiting !== undefined && waiting.question === question) addRanking(result, key, waiting, path);
     if (typeof value !== 'number' || !Number.isFinite(value))
       throw malformedEntry(path, label(), [measure, question], value, 'a finite number');
     if (!proportion.has(measure)) proportion.set(measure, isProportion(measure));
@@ -127,6 +146,88 @@ function readRankingRow(result: BaselineFile, cells: unknown[], path: string, wh
   rankings[question as string] = read!;
 }
 
+const COMPACT_RANKING_SHAPE =
+  '[question, [question text or null, key or [key, grade], …]], and last, when the question has them, { "tags": [tag, …], "calls": { kind: count } }';
+
+/** A version-7 ranking row read, before the row after it names its suite. */
+interface PendingRanking {
+  question: string;
+  ranking: QuestionRanking;
+  where: string;
+  cells: unknown[];
+}
+
+/**
+ * Reads a version-7 ranking row: `["q1",["How long…",["refunds#2",2],"billing#1"],{"tags":["billing"]}]`.
+ * It is most of a file's rows in bytes, so it is read without a closure or an object made per row.
+ */
+function readCompactRankingRow(cells: unknown[], path: string, where: string): PendingRanking {
+  const [question, list, extras] = cells;
+  if (cells.length < 2 || typeof question !== 'string' || !Array.isArray(list) || list.length === 0)
+    throw rowError(path, where, cells, ` must be a value row or a ranking row ${COMPACT_RANKING_SHAPE}`);
+  const text: unknown = list[0];
+  const top = hitsOf(list, 1);
+  if ((text !== null && typeof text !== 'string') || top === undefined)
+    throw rowError(path, where, cells, ': its ranking must be [question text or null, key or [key, grade], …]');
+  const ranking: QuestionRanking = text === null ? { top } : { text: text as string, top };
+  if (extras !== undefined && !withTagsAndCalls(ranking, extras))
+    throw rowError(path, where, cells, ': its last cell must be { "tags": [tag, …], "calls": { kind: count } }');
+  return { question, ranking, where, cells };
+}
+
+function rowError(path: string, where: string, cells: unknown, problem: string): BaselineError {
+  return new BaselineError(path, 'malformed', `${where}${problem}, found ${rowText(cells)}; ${ACCEPT_HINT}.`);
+}
+
+/** Adds a version-7 row's last cell, `{"tags": […], "calls": {…}}`, to `ranking`; false when it is not one. */
+function withTagsAndCalls(ranking: QuestionRanking, extras: unknown): boolean {
+  if (!isPlainObject(extras)) return false;
+  for (const key of Object.keys(extras)) if (key !== 'tags' && key !== 'calls') return false;
+  const { tags, calls } = extras;
+  if (tags !== undefined) {
+    const tagList = cleanTags(tags);
+    if (tagList === undefined || tagList.length !== (tags as unknown[]).length) return false;
+    ranking.tags = tagList;
+  }
+  if (calls !== undefined) {
+    const callCounts = callsOf(calls);
+    if (callCounts === undefined) return false;
+    ranking.calls = callCounts;
+  }
+  return true;
+}
+
+/** The hits of `list` from `start` on (a key, or [key, grade]), or undefined when one is neither. */
+function hitsOf(list: readonly unknown[], start: number): RankedHit[] | undefined {
+  const hits: RankedHit[] = [];
+  for (let index = start; index < list.length; index++) {
+    const hit = list[index];
+    if (typeof hit === 'string') hits.push({ key: hit });
+    else if (
+      Array.isArray(hit) &&
+      hit.length === 2 &&
+      typeof hit[0] === 'string' &&
+      typeof hit[1] === 'number' &&
+      Number.isFinite(hit[1])
+    )
+      hits.push({ key: hit[0], grade: hit[1] });
+    else return undefined;
+  }
+  return hits;
+}
+
+/** Keeps a version-7 ranking row under the suite of its question's row. */
+function addRanking(result: BaselineFile, suiteKey: string, pending: PendingRanking, path: string): void {
+  const rankings = ((result.rankings ??= createRecord())[suiteKey] ??= createRecord());
+  if (own(rankings, pending.question) !== undefined)
+    throw new BaselineError(
+      path,
+      'malformed',
+      `${pending.where}: question ${JSON.stringify(pending.question)} has two ranking rows; keep one, found ${rowText(pending.cells)}; ${ACCEPT_HINT}.`,
+    );
+  rankings[pending.question] = pending.ranking;
+}
+
 const LATENCY_SHAPE =
   '[file, [describe path], "", "#latency", { "timed": questions, "p50": ms, "p95": ms, "max": ms }] (and the project)';
 
@@ -177,39 +278,26 @@ function callsOf(cell: unknown): Record<string, number> | undefined {
   return calls;
 }
 
-/** A ranking cell as held in memory, or undefined when it is not one. */
+/** A version-5 or 6 ranking cell as held in memory, or undefined when it is not one. */
 function rankingOf(cell: unknown, withVersion6Keys: boolean): QuestionRanking | undefined {
   if (!isPlainObject(cell)) return undefined;
+  const { text, top, tags, calls } = cell;
   if (
     Object.keys(cell).some(
       (key) => key !== 'text' && key !== 'top' && !(withVersion6Keys && (key === 'tags' || key === 'calls')),
     )
   )
     return undefined;
-  const calls = cell.calls === undefined ? undefined : callsOf(cell.calls);
-  if (cell.calls !== undefined && calls === undefined) return undefined;
-  const { text, top, tags } = cell;
-  const tagList = tags === undefined ? undefined : cleanTags(tags);
-  if (tags !== undefined && (tagList === undefined || tagList.length !== (tags as unknown[]).length)) return undefined;
   if (text !== undefined && typeof text !== 'string') return undefined;
-  if (!Array.isArray(top)) return undefined;
-  const hits: RankedHit[] = [];
-  for (const hit of top as unknown[]) {
-    if (typeof hit === 'string') hits.push({ key: hit });
-    else if (
-      Array.isArray(hit) &&
-      hit.length === 2 &&
-      typeof hit[0] === 'string' &&
-      typeof hit[1] === 'number' &&
-      Number.isFinite(hit[1])
-    )
-      hits.push({ key: hit[0], grade: hit[1] });
-    else return undefined;
-  }
+  const hits = Array.isArray(top) ? hitsOf(top, 0) : undefined;
+  if (hits === undefined) return undefined;
   const ranking: QuestionRanking = text === undefined ? { top: hits } : { text, top: hits };
-  if (tagList !== undefined) ranking.tags = tagList;
-  if (calls !== undefined) ranking.calls = calls;
-  return ranking;
+  return withTagsAndCalls(ranking, {
+    ...(tags === undefined ? {} : { tags }),
+    ...(calls === undefined ? {} : { calls }),
+  })
+    ? ranking
+    : undefined;
 }
 
 /** A valid row's project: the string after the value, when there is one. */

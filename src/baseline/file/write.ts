@@ -10,12 +10,11 @@ import {
   BASELINE_COLUMNS,
   BASELINE_GENERATED_BY,
   BASELINE_SCHEMA_VERSION,
-  RANKINGS_SCHEMA_VERSION,
+  LATENCY_SCHEMA_VERSION,
   ROWS_ONLY_SCHEMA_VERSION,
   compareKeys,
   own,
   sortedKeys,
-  RANKING_ROW_MEASURE,
   LATENCY_ROW_MEASURE,
   type BaselineFile,
   type BaselineLatency,
@@ -34,7 +33,7 @@ export interface BaselineRow {
 }
 
 /**
- * The file's text (schema version 4 when a sample holds a judgment audit, else 3): the column header, then one row per sample in the file's order
+ * The file's text (in the version schemaVersionFor gives): the column header, then one row per sample in the file's order
  * (compareRows), each on its own line after its separating comma; a final newline. The same baseline always
  * gives the same bytes. A suite or measure without samples has no row, so it is not written. Throws for a
  * value that JSON cannot hold (NaN, Infinity).
@@ -50,28 +49,16 @@ export function formatBaseline(file: BaselineFile): string {
   return formatBaselineRows(lines, schemaVersionFor(rows, file));
 }
 
-/** Whether a question of `rankings` keeps tags (version 6). */
-function keepsTags(rankings: NonNullable<BaselineFile['rankings']>): boolean {
-  return Object.values(rankings).some((suite) => Object.values(suite).some((ranking) => ranking.tags !== undefined));
-}
-
 /**
- * The version rows are written in: 6 when a question keeps tags or calls or a suite its latency, 5 when a question of `file` keeps its ranking, else 4 when a row holds
- * an audit, else 3 (the bytes of each older version are kept when nothing newer is written).
+ * The version rows are written in: 7 when a question keeps its ranking (or tags, or calls), else 6 when a
+ * suite keeps its latency, else 4 when a row holds an audit, else 3 (the bytes of each older version are
+ * kept when nothing newer is written).
  */
 export function schemaVersionFor(rows: readonly Pick<BaselineRow, 'audit'>[], file: BaselineFile): number {
-  if (keepsCost(file)) return BASELINE_SCHEMA_VERSION;
-  if (file.rankings !== undefined && Object.keys(file.rankings).length > 0)
-    return keepsTags(file.rankings) ? BASELINE_SCHEMA_VERSION : RANKINGS_SCHEMA_VERSION;
+  if (file.rankings !== undefined && Object.values(file.rankings).some((suite) => Object.keys(suite).length > 0))
+    return BASELINE_SCHEMA_VERSION;
+  if (file.latency !== undefined && Object.keys(file.latency).length > 0) return LATENCY_SCHEMA_VERSION;
   return rows.some((row) => row.audit !== undefined) ? AUDITS_SCHEMA_VERSION : ROWS_ONLY_SCHEMA_VERSION;
-}
-
-/** Whether `file` keeps what only version 6 holds: a question's calls or a suite's latency. */
-function keepsCost(file: BaselineFile): boolean {
-  if (file.latency !== undefined && Object.keys(file.latency).length > 0) return true;
-  for (const suite of Object.values(file.rankings ?? {}))
-    for (const ranking of Object.values(suite)) if (ranking.calls !== undefined) return true;
-  return false;
 }
 
 /**
@@ -85,8 +72,12 @@ export function rankingLineBefore(
   row: Pick<BaselineRow, 'identity' | 'question'>,
 ): string | undefined {
   if (file.rankings === undefined && file.latency === undefined) return undefined;
+  // The rows of one suite share one identity object (baselineRows), so its key is rarely worked out.
+  if (previous !== undefined && previous.identity === row.identity && previous.question === row.question)
+    return undefined;
   const key = suiteKeyOf(row.identity);
-  const sameSuite = previous !== undefined && suiteKeyOf(previous.identity) === key;
+  const sameSuite =
+    previous !== undefined && (previous.identity === row.identity || suiteKeyOf(previous.identity) === key);
   if (sameSuite && previous.question === row.question) return undefined;
   const { before, after } = suiteCells(row.identity);
   const latency = sameSuite || file.latency === undefined ? undefined : own(file.latency, key);
@@ -96,10 +87,7 @@ export function rankingLineBefore(
       : `${before}"", ${JSON.stringify(LATENCY_ROW_MEASURE)}, ${formatLatency(latency)}${after}`;
   const suiteRankings = file.rankings === undefined ? undefined : own(file.rankings, key);
   const ranking = suiteRankings === undefined ? undefined : own(suiteRankings, row.question);
-  const rankingLine =
-    ranking === undefined
-      ? undefined
-      : `${before}${JSON.stringify(row.question)}, ${JSON.stringify(RANKING_ROW_MEASURE)}, ${formatRanking(ranking)}${after}`;
+  const rankingLine = ranking === undefined ? undefined : formatRankingRow(row.question, ranking);
   if (latencyLine === undefined) return rankingLine;
   return rankingLine === undefined ? latencyLine : `${latencyLine}\n${rankingLine}`;
 }
@@ -109,21 +97,27 @@ function formatLatency(latency: BaselineLatency): string {
   return `{"timed": ${latency.timed}, "p50": ${JSON.stringify(latency.p50)}, "p95": ${JSON.stringify(latency.p95)}, "max": ${JSON.stringify(latency.max)}}`;
 }
 
-/** `{"text": "…", "top": [["refunds#2", 2], "billing#1"]}`: keys in a fixed order, an unjudged hit as its bare key. */
-function formatRanking(ranking: QuestionRanking): string {
-  const top = ranking.top.map((hit) =>
-    hit.grade === undefined ? JSON.stringify(hit.key) : `[${JSON.stringify(hit.key)}, ${JSON.stringify(hit.grade)}]`,
-  );
-  const text = ranking.text === undefined ? '' : `"text": ${JSON.stringify(ranking.text)}, `;
-  const tags =
-    ranking.tags === undefined ? '' : `, "tags": [${ranking.tags.map((tag) => JSON.stringify(tag)).join(', ')}]`;
-  const calls =
-    ranking.calls === undefined
-      ? ''
-      : `, "calls": {${sortedKeys(ranking.calls)
-          .map((kind) => `${JSON.stringify(kind)}: ${ranking.calls![kind]}`)
-          .join(', ')}}`;
-  return `{${text}"top": [${top.join(', ')}]${tags}${calls}}`;
+/**
+ * A question's ranking row (version 7): `    ,["q1",["How long do refunds take?",["refunds#2",2],"billing#1"]]`,
+ * the text null when left out, then `,{"tags":[…],"calls":{…}}` when the question has either; no spaces, as
+ * the rankings are most of what the file grows by.
+ */
+function formatRankingRow(question: string, ranking: QuestionRanking): string {
+  let list = ranking.text === undefined ? 'null' : JSON.stringify(ranking.text);
+  for (const hit of ranking.top)
+    list +=
+      hit.grade === undefined
+        ? `,${JSON.stringify(hit.key)}`
+        : `,[${JSON.stringify(hit.key)},${JSON.stringify(hit.grade)}]`;
+  const extras: string[] = [];
+  if (ranking.tags !== undefined) extras.push(`"tags":${JSON.stringify(ranking.tags)}`);
+  if (ranking.calls !== undefined)
+    extras.push(
+      `"calls":{${sortedKeys(ranking.calls)
+        .map((kind) => `${JSON.stringify(kind)}:${ranking.calls![kind]}`)
+        .join(',')}}`,
+    );
+  return `    ,[${JSON.stringify(question)},[${list}]${extras.length === 0 ? '' : `,{${extras.join(',')}}`}]`;
 }
 
 /** Every sample of `file` as a row, in the file's order: by suite, then question, then measure. */

@@ -48,7 +48,8 @@ for (const id of QUESTIONS) {
  */
 function changedRows(before: string, after: string): { added: string[]; removed: string[] } {
   const rows = (text: string) =>
-    text.split('\n').filter((line) => line.startsWith('    ,[') && !/, "", \{"(?:text|top)"/.test(line));
+    // Schema 7's ranking rows ([question, [text, hits…]]) left out: the rows of values.
+    text.split('\n').filter((line) => line.startsWith('    ,[') && !/^ {4},\["(?:[^"\\]|\\.)*",\[/.test(line));
   const was = new Set(rows(before));
   const now = new Set(rows(after));
   return { added: [...now].filter((row) => !was.has(row)), removed: [...was].filter((row) => !now.has(row)) };

@@ -98,10 +98,10 @@ describe.each(['vitest', 'jest'] as const)('latency and calls with %s', { timeou
     const recorded = await run({ RAG_BASELINE: 'update' });
     expect(recorded.exitCode, explain(recorded)).toBe(0);
     const baseline = readFileSync(project.path('rag-baseline.json'), 'utf8');
-    expect(baseline).toContain('"schemaVersion": 6');
+    expect(baseline).toContain('"schemaVersion": 7');
     expect(baseline).toMatch(new RegExp(`,\\["${file}", \\["search"\\], "", "#latency", \\{"timed": 20, "p50": `));
     expect(baseline).toContain(
-      `,["${file}", ["search"], "q07", "", {"text": "question q07", "top": [["d1", 1], "d2", "d3"], "calls": {"embed": 1, "rerank": 1}}]`,
+      `,["q07",["question q07",["d1",1],"d2","d3"],{"calls":{"embed":1,"rerank":1}}]\n    ,["${file}", ["search"], "q07", `,
     );
     const fast = readJson<Report>(project, 'rag-report.json').costs;
     expect(fast).toMatchObject([

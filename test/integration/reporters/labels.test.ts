@@ -102,7 +102,7 @@ describe.each(['vitest', 'jest'] as const)(
 
     it('positive-only labels: the baseline keeps the fingerprint but no unjudged count, and a regression names what now ranks in its top k without calling it unjudged', async () => {
       const text = recorded.toString('utf8');
-      expect(text).toContain('"schemaVersion": 5');
+      expect(text).toContain('"schemaVersion": 7');
       expect(text).toMatch(/"refund-window", "recall@3", 1, \{"labels": "[0-9a-f]{8}"\}\]/);
       expect(text).not.toContain('unjudged');
 

@@ -96,14 +96,15 @@ describe.each(['vitest', 'jest'] as const)('repeated runs with %s', { timeout: 2
     expect(recorded.exitCode, explain(recorded)).toBe(0);
     const before = readFileSync(join(__dirname, 'fixtures', 'shared', `baseline-before-repeats.${runner}.json`));
     // The fixtures were recorded before label fingerprints (baseline schema 4) and question rankings
-    // (schema 5) too: what schema 4 adds is the judgments cell ending each row, what schema 5 adds is one
-    // ranking row per question (its measure cell ""), so without them the file is the one recorded then.
-    const rankingRow = /^ {4},\[.*?, "", \{"(?:text|top)".*\n/gm;
+    // (schema 7's compact rows) too: what schema 4 adds is the judgments cell ending each row, what schema 7
+    // adds is one ranking row per question ([question, [text, hits…]]), so without them the file is the one
+    // recorded then.
+    const rankingRow = /^ {4},\["(?:[^"\\]|\\.)*",\[.*\n/gm;
     const recordedText = bytesOf(project, 'rag-baseline.json')!.toString('utf8').replace(rankingRow, '');
     const judgmentsCell = /, \{"labels": "[0-9a-f]{8}"(?:, "unjudged": [1-9]\d*)?\}\]$/gm;
     expect(recordedText.match(judgmentsCell)).toHaveLength(before.toString('utf8').split('\n    ,[').length - 1);
     const withoutJudgments = recordedText
-      .replace('"schemaVersion": 5', '"schemaVersion": 3')
+      .replace('"schemaVersion": 7', '"schemaVersion": 3')
       .replace(', "judgments"]', ']')
       .replace(judgmentsCell, ']');
     expect(withoutJudgments).toBe(before.toString('utf8'));

@@ -224,8 +224,8 @@ export function expectBaselineOfTheBaselineRetriever(text: string, orders: strin
     new RegExp(
       escapeRegExp(`\n    ,["${orders}", ["orders API", "refunds"], "refund-partial", "recall@3", 1, {"labels": "`) +
         '[0-9a-f]{8}"\\}\\]' +
-        escapeRegExp(`\n    ,["${orders}", ["orders API", "refunds"], "refund-status", "", {"text": "`) +
-        '[^"\\n]+", "top": \\[[^\\n]*\\]\\}\\]' +
+        escapeRegExp(`\n    ,["refund-status",["`) +
+        '[^"\\n]+"(?:,[^\\n]*)?\\]\\]' +
         escapeRegExp(`\n    ,["${orders}", ["orders API", "refunds"], "refund-status", "ndcg@3", `),
     ),
   );

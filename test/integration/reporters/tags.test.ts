@@ -62,12 +62,12 @@ describe.each(['vitest', 'jest'] as const)('a tag whose questions fell with %s',
     const recorded = await runTests(project, { env: { RAG_BASELINE: 'update' }, args: [] });
     expect(recorded.exitCode, explain(recorded)).toBe(0);
     const baseline = readFileSync(project.path('rag-baseline.json'), 'utf8');
-    expect(baseline).toContain('"schemaVersion": 6');
+    expect(baseline).toContain('"schemaVersion": 7');
     expect(baseline).toContain(
-      `["${file}", ["refunds"], "r1", "", {"text": "r1", "top": [["r1", 1], "x", "y"], "tags": ["billing"]}]`,
+      `,["r1",["r1",["r1",1],"x","y"],{"tags":["billing"]}]\n    ,["${file}", ["refunds"], "r1", `,
     );
     expect(baseline).toContain(
-      `["${file}", ["shipping"], "s1", "", {"text": "s1", "top": [["s1", 1], "x", "y"], "tags": ["billing"]}]`,
+      `,["s1",["s1",["s1",1],"x","y"],{"tags":["billing"]}]\n    ,["${file}", ["shipping"], "s1", `,
     );
 
     if (runner === 'vitest') {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseBaseline } from '../../../src/baseline/file/read.js';
 import { type BaselineFile } from '../../../src/baseline/file/types.js';
 import { formatBaseline } from '../../../src/baseline/file/write.js';
-import { baselineFile } from './keyed.js';
+import { baselineFile, key } from './keyed.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rag-layout-merge-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,5 +58,38 @@ describe("git's line merge of the baseline file", () => {
 
   it('conflicts when both rows land in the same gap, which the merge driver resolves', () => {
     expect(gitMerge(withQuestions(), withQuestions('q51'), withQuestions('q52')).conflicts).toBe(1);
+  });
+});
+
+describe("git's line merge of schema 7's ranking rows", () => {
+  /** withQuestions(...extra) with a ranking row for each question: its text, and `top` (by id) or one hit. */
+  function ranked(extra: string[], top: Record<string, string[]> = {}): BaselineFile {
+    const file = withQuestions(...extra);
+    const ids = [...QUESTIONS, ...extra];
+    file.rankings = {
+      [key(SUITE)]: Object.fromEntries(
+        ids.map((id) => [id, { text: `question ${id}`, top: (top[id] ?? [`${id}-doc`]).map((hit) => ({ key: hit })) }]),
+      ),
+    };
+    return file;
+  }
+
+  it('merges ranked questions added in different gaps, each ranking in its question', () => {
+    const merged = gitMerge(ranked([]), ranked(['q10']), ranked(['q50']));
+    expect(merged.conflicts).toBe(0);
+    expect(merged.text).toContain(
+      '\n    ,["q10",["question q10","q10-doc"]]\n    ,["test/orders.test.ts", ["refunds"], "q10", ',
+    );
+    expect(parseBaseline(merged.text, 'merged')).toEqual(ranked(['q10', 'q50']));
+  });
+
+  it("merges a ranking changed on one branch with another question's value changed on the other", () => {
+    const theirs = ranked([]);
+    theirs.suites[key(SUITE)]!['recall@5']!['q60'] = 0.5;
+    const merged = gitMerge(ranked([]), ranked([], { q20: ['b', 'a'] }), theirs);
+    expect(merged.conflicts).toBe(0);
+    const expected = ranked([], { q20: ['b', 'a'] });
+    expected.suites[key(SUITE)]!['recall@5']!['q60'] = 0.5;
+    expect(parseBaseline(merged.text, 'merged')).toEqual(expected);
   });
 });

@@ -214,7 +214,7 @@ describe('baseline schema versions 1 and 2 (before 0.1.0)', () => {
     const error = captureBaselineError(() => parseBaseline(text, PATH));
     expect(error.kind).toBe('older-schema');
     expect(error.message).toBe(
-      `${PATH}: written in baseline schema version ${version}, which rag-matchers no longer reads (it reads versions 3 to 6); delete it and record a new one with RAG_BASELINE=update (e.g. RAG_BASELINE=update npx vitest run). The file was left as it is.`,
+      `${PATH}: written in baseline schema version ${version}, which rag-matchers no longer reads (it reads versions 3 to 7); delete it and record a new one with RAG_BASELINE=update (e.g. RAG_BASELINE=update npx vitest run). The file was left as it is.`,
     );
   });
 });
@@ -378,11 +378,11 @@ describe('parseBaseline', () => {
 
   it('a newer schema: written by a newer rag-matchers; upgrade', () => {
     const error = captureBaselineError(() =>
-      parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 7, "suites": {}, "extra": true}', PATH),
+      parseBaseline('{"generatedBy": "rag-matchers", "schemaVersion": 8, "suites": {}, "extra": true}', PATH),
     );
     expect(error.kind).toBe('newer-schema');
     expect(error.message).toBe(
-      `${PATH}: written by a newer rag-matchers (baseline schema version 7; this version reads up to 6); upgrade rag-matchers. The file was left as it is.`,
+      `${PATH}: written by a newer rag-matchers (baseline schema version 8; this version reads up to 7); upgrade rag-matchers. The file was left as it is.`,
     );
   });
 

@@ -323,7 +323,7 @@ describe('updateBaseline', () => {
 
   it.each([
     ['corrupt', '{"generatedBy": "rag-matchers", "schemaVersion": 1, "suites": {'],
-    ['of a newer schema', '{"generatedBy": "rag-matchers", "schemaVersion": 7, "suites": {}}'],
+    ['of a newer schema', '{"generatedBy": "rag-matchers", "schemaVersion": 8, "suites": {}}'],
     ['not a baseline', '{"name": "my-app"}\n'],
     ['empty', ''],
   ])('never overwrites a file that is %s', async (_name, text) => {

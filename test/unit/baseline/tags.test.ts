@@ -1,5 +1,6 @@
-// A question's tags in the baseline (schema 6): kept in its ranking row, written only when a question has
-// tags, read back as written; a changed tag is no finding, no changed ranking, and an update writes it.
+// A question's tags in the baseline: kept in its ranking row (schema 6's object; schema 7's last cell,
+// written only when a question has tags), read back as written; a changed tag is no finding, no changed
+// ranking, and an update writes it.
 import { describe, expect, it } from 'vitest';
 
 import { BaselineError } from '../../../src/baseline/file/errors.js';
@@ -44,8 +45,24 @@ const TAGGED = `{
 }
 `;
 
-describe('baseline schema 6: question tags', () => {
-  it("writes each tagged question's tags in its ranking row (sorted, each once) as version 6, and reads them back", () => {
+// TAGGED as this version writes it (schema 7): the tags in a last cell of the compact ranking row.
+const TAGGED7 = `{
+  "generatedBy": "rag-matchers",
+  "schemaVersion": 7,
+  "rows": [
+    ["file", "describe", "question", "measure", "value", "project", "judgments"]
+    ,["q1",["answers q1",["a",1],"b"],{"tags":["billing","eu"]}]
+    ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 1]
+    ,["q2",[null],{"tags":["billing"]}]
+    ,["test/orders.test.ts", ["refunds"], "q2", "recall@5", 0.5]
+    ,["q3",["answers q3","b"]]
+    ,["test/orders.test.ts", ["refunds"], "q3", "recall@5", 0]
+  ]
+}
+`;
+
+describe('baseline schemas 6 and 7: question tags', () => {
+  it("writes each tagged question's tags in its ranking row (sorted, each once) as version 7, and reads them back", () => {
     const file = baselineFromRun(
       run(
         sample('q1', 1, { topHits: TOP, tags: ['eu', 'billing'] }),
@@ -57,25 +74,51 @@ describe('baseline schema 6: question tags', () => {
     );
     const text = formatBaseline(file);
     expect(text).toBe(
-      TAGGED.replace(
+      TAGGED7.replace(
         '    ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 1]\n',
         '    ,["test/orders.test.ts", ["refunds"], "q1", "hit@5", 1]\n    ,["test/orders.test.ts", ["refunds"], "q1", "recall@5", 1]\n',
       ),
     );
     expect(formatBaseline(parseBaseline(text, 'rag-baseline.json'))).toBe(text);
-    expect(parseBaseline(TAGGED, 'rag-baseline.json').rankings).toEqual({
+    const expected = {
       '["test/orders.test.ts",["refunds"]]': {
         q1: { text: 'answers q1', top: TOP, tags: ['billing', 'eu'] },
         q2: { top: [], tags: ['billing'] },
         q3: { text: 'answers q3', top: [{ key: 'b' }] },
       },
-    });
+    };
+    expect(parseBaseline(TAGGED7, 'rag-baseline.json').rankings).toEqual(expected);
+    // Version 6, as the release before wrote it, reads into the same rankings and is written as version 7.
+    expect(parseBaseline(TAGGED, 'rag-baseline.json').rankings).toEqual(expected);
+    expect(formatBaseline(parseBaseline(TAGGED, 'rag-baseline.json'))).toBe(TAGGED7);
   });
 
-  it('a baseline without tags is written as version 5, byte for byte as before', () => {
+  it('a ranking without tags or calls is written with no last cell', () => {
     const text = formatBaseline(baselineFromRun(run(sample('q1', 1, { topHits: TOP }))));
-    expect(text).toContain('"schemaVersion": 5');
+    expect(text).toContain('"schemaVersion": 7');
+    expect(text).toContain('\n    ,["q1",["answers q1",["a",1],"b"]]\n');
     expect(text).not.toContain('"tags"');
+  });
+
+  it('version 7 refuses a last cell that is not { "tags", "calls" }, and tags that are not distinct non-empty strings', () => {
+    const refusal = (text: string): BaselineError => {
+      try {
+        parseBaseline(text, 'rag-baseline.json');
+      } catch (error) {
+        return error as BaselineError;
+      }
+      throw new Error('not refused');
+    };
+    for (const cell of [
+      '{"tags":"billing"}',
+      '{"tags":[""]}',
+      '{"tags":["billing","billing"]}',
+      '{"tag":["eu"]}',
+      '[]',
+    ])
+      expect(refusal(TAGGED7.replace('{"tags":["billing","eu"]}', cell)).message).toBe(
+        `rag-baseline.json: rows[1]: its last cell must be { "tags": [tag, …], "calls": { kind: count } }, found ["q1",["answers q1",["a",1],"b"],${cell}]; fix it by hand, restore it from version control (git checkout -- <file>), or delete it and record a new one with RAG_BASELINE=update.`,
+      );
   });
 
   it('version 5 refuses a tags key, and version 6 tags that are not a list of distinct non-empty strings', () => {
@@ -116,13 +159,16 @@ describe('baseline schema 6: question tags', () => {
   });
 
   it("the merge driver takes a question's tags from the side that changed them, beside the other side's values", () => {
-    const base = parseBaseline(TAGGED, 'rag-baseline.json');
-    const ours = parseBaseline(TAGGED.replace('"tags": ["billing", "eu"]', '"tags": ["eu"]'), 'rag-baseline.json');
-    const theirs = parseBaseline(TAGGED.replace('"q3", "recall@5", 0]', '"q3", "recall@5", 0.5]'), 'rag-baseline.json');
+    const base = parseBaseline(TAGGED7, 'rag-baseline.json');
+    const ours = parseBaseline(TAGGED7.replace('"tags":["billing","eu"]', '"tags":["eu"]'), 'rag-baseline.json');
+    const theirs = parseBaseline(
+      TAGGED7.replace('"q3", "recall@5", 0]', '"q3", "recall@5", 0.5]'),
+      'rag-baseline.json',
+    );
     const merge = mergeBaselineVersions(base, ours, theirs);
     expect(merge.conflicts).toEqual([]);
     expect(formatMergedBaseline(merge, () => 'unused')).toBe(
-      TAGGED.replace('"tags": ["billing", "eu"]', '"tags": ["eu"]').replace(
+      TAGGED7.replace('"tags":["billing","eu"]', '"tags":["eu"]').replace(
         '"q3", "recall@5", 0]',
         '"q3", "recall@5", 0.5]',
       ),

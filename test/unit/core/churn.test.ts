@@ -9,6 +9,15 @@ describe('rankBiasedOverlap (RBO_EXT, p = 0.9, depth 10)', () => {
     expect(rankBiasedOverlap(TEN, [...TEN])).toBe(1);
   });
 
+  it('is exactly 1 for identical rankings whatever the persistence, and so is top-k overlap', () => {
+    // The sum's rounding left 0.9999999999999999 at p = 0.98 for 5 to 10 keys.
+    for (const p of [0.5, 0.8, 0.95, 0.98])
+      for (let length = 1; length <= 10; length++)
+        expect(rankBiasedOverlap(TEN.slice(0, length), TEN.slice(0, length), p)).toBe(1);
+    expect(topKOverlap(TEN, [...TEN], 5)).toBe(1);
+    expect(topKOverlap(['a', 'a', 'b'], ['a', 'a', 'b'], 2)).toBe(1);
+  });
+
   it('is 0 for rankings that share no key', () => {
     expect(
       rankBiasedOverlap(

@@ -147,14 +147,14 @@ describe('the summary of costs', () => {
   });
 });
 
-describe('calls per question against the baseline (schema 6)', () => {
+describe('calls per question against the baseline (schema 6 latency rows, schema 7 ranking rows)', () => {
   it('update writes each question calls in its ranking row and the suite latency row; reading gives them back', () => {
     const file = baselineFromRun(run(2, () => 1));
     const text = formatBaseline(file);
-    expect(text).toContain('"schemaVersion": 6');
+    expect(text).toContain('"schemaVersion": 7');
     expect(text).toContain(
       '    ,["test/search.test.ts", ["search"], "", "#latency", {"timed": 2, "p50": 1, "p95": 2, "max": 2}]\n' +
-        '    ,["test/search.test.ts", ["search"], "q01", "", {"text": "question q01", "top": [], "calls": {"embed": 1, "rerank": 1}}]\n' +
+        '    ,["q01",["question q01"],{"calls":{"embed":1,"rerank":1}}]\n' +
         '    ,["test/search.test.ts", ["search"], "q01", "recall@5", 1]\n',
     );
     const read = parseBaseline(text, 'rag-baseline.json');
