@@ -451,13 +451,14 @@ async function suiteAsDocumented(cell, dir, step) {
     failures.push(
       `describeRetrieval: no #latency row with 4 timed questions in the baseline (${JSON.stringify(latency)})`,
     );
-  const calls = suiteRows
-    .filter((row) => row[3] === '' && row[4]?.calls?.rerank === 1)
-    .map((row) => row[2])
+  // Schema 7: a question's ranking row is [question, [text, ...hits], {tags, calls}], ahead of its value rows.
+  const calls = rows
+    .filter((row, index) => row.length <= 3 && row[2]?.calls?.rerank === 1 && suiteRows.includes(rows[index + 1]))
+    .map((row) => row[0])
     .sort();
   if (calls.join() !== 's1,s2,s3,s4')
     failures.push(
-      `describeRetrieval: "calls": {"rerank": 1} in the baseline for ${calls.join(', ') || 'no question'}, expected s1, s2, s3, s4`,
+      `describeRetrieval: {"calls":{"rerank":1}} in the baseline for ${calls.join(', ') || 'no question'}, expected s1, s2, s3, s4`,
     );
   return failures;
 }
