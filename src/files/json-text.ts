@@ -26,6 +26,66 @@ export function findNestingBeyond(text: string, limit: number): number | undefin
   return undefined;
 }
 
+/** What one pass over JSON text found: findNestingBeyond's offset, and whether findRepeatedKey would find a key. */
+export interface JsonTextScan {
+  tooDeep: number | undefined;
+  repeatsKey: boolean;
+}
+
+/**
+ * findNestingBeyond and whether some object of valid JSON `text` repeats a key, in one pass that keeps one
+ * set of keys per depth (reused) rather than a record per array and object: a reader that finds a repeat
+ * calls findRepeatedKey for the key and where it is. The scan stops at the first level beyond `limit`.
+ */
+export function scanJsonText(text: string, limit: number): JsonTextScan {
+  // keysAt[depth]: the keys of the object open at that depth, or undefined for an array.
+  const keysAt: (Set<string> | undefined)[] = [];
+  const setsAt: Set<string>[] = [];
+  let depth = 0;
+  let expectKey = false;
+  let repeatsKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      let end = i + 1;
+      let escaped = false;
+      while (end < text.length && text.charCodeAt(end) !== 0x22) {
+        if (text.charCodeAt(end) === 0x5c) {
+          escaped = true;
+          end++;
+        }
+        end++;
+      }
+      if (expectKey && !repeatsKey) {
+        const keys = keysAt[depth]!;
+        const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
+        if (keys.has(key)) repeatsKey = true;
+        else keys.add(key);
+      }
+      expectKey = false;
+      i = end;
+    } else if (code === 0x7b || code === 0x5b) {
+      depth++;
+      if (depth > limit) return { tooDeep: i, repeatsKey };
+      if (code === 0x7b) {
+        const keys = (setsAt[depth] ??= new Set());
+        keys.clear();
+        keysAt[depth] = keys;
+        expectKey = true;
+      } else {
+        keysAt[depth] = undefined;
+        expectKey = false;
+      }
+    } else if (code === 0x7d || code === 0x5d) {
+      depth--;
+      expectKey = false;
+    } else if (code === 0x2c) {
+      expectKey = keysAt[depth] !== undefined;
+    }
+  }
+  return { tooDeep: undefined, repeatsKey };
+}
+
 /**
  * The first key that occurs twice in one object of valid JSON `text`, with the path of that object
  * (`rows[2]`) and the offset of the repeat; undefined when there is none.
