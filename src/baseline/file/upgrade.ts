@@ -105,7 +105,8 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
         `between 0 and 1 (${measure} is a proportion)`,
       );
     const samples = (suite[measure] ??= createRecord<number>());
-    if (own(samples, question) !== undefined) {
+    // A record without a prototype: a question it does not hold reads undefined, whatever its name.
+    if (samples[question] !== undefined) {
       const first = rows.findIndex((other, i) => i > 0 && sameSample(other as unknown[], cells as unknown[]));
       throw new BaselineError(
         path,
