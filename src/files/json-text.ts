@@ -3,39 +3,23 @@
 // No file access: the readers of each format (the baseline's in src/baseline/file/read.ts) call these.
 
 /**
- * How deep the readers of JSON files let a file nest (findNestingBeyond): far deeper than any file
+ * How deep the readers of JSON files let a file nest (scanJsonText): far deeper than any file
  * rag-matchers writes, far below what would strain the checks that walk the parsed value.
  */
 export const MAX_JSON_NESTING = 64;
 
-/** Offset of the first `{` or `[` that opens level `limit + 1` in `text` (strings skipped); undefined when none does. */
-export function findNestingBeyond(text: string, limit: number): number | undefined {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x22) {
-      i++;
-      while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
-    } else if (code === 0x7b || code === 0x5b) {
-      depth++;
-      if (depth > limit) return i;
-    } else if (code === 0x7d || code === 0x5d) {
-      depth--;
-    }
-  }
-  return undefined;
-}
-
-/** What one pass over JSON text found: findNestingBeyond's offset, and whether findRepeatedKey would find a key. */
+/** What one pass over JSON text found: where it nests too deep, and whether findRepeatedKey would find a key. */
 export interface JsonTextScan {
+  /** Offset of the first `{` or `[` that opens level `limit + 1` (strings skipped); undefined when none does. */
   tooDeep: number | undefined;
   repeatsKey: boolean;
 }
 
 /**
- * findNestingBeyond and whether some object of valid JSON `text` repeats a key, in one pass that keeps one
- * set of keys per depth (reused) rather than a record per array and object: a reader that finds a repeat
- * calls findRepeatedKey for the key and where it is. The scan stops at the first level beyond `limit`.
+ * Where `text` first nests beyond `limit`, and whether an object of valid JSON `text` repeats a key, in
+ * one pass that keeps one set of keys per depth (reused) rather than a record per array and object: a
+ * reader that finds a repeat calls findRepeatedKey for the key and where it is. The scan stops at the
+ * first level beyond `limit`.
  */
 export function scanJsonText(text: string, limit: number): JsonTextScan {
   // keysAt[depth]: the keys of the object open at that depth, or undefined for an array.

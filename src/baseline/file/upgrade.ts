@@ -136,13 +136,6 @@ function labelOf(index: number, identity: SuiteIdentity): string {
   return `${whereOf(index)} (${suiteNameOf(identity)})`;
 }
 
-/** True when `value` is a list of strings. */
-function isStringList(value: unknown): value is string[] {
-  if (!Array.isArray(value)) return false;
-  for (let index = 0; index < value.length; index++) if (typeof value[index] !== 'string') return false;
-  return true;
-}
-
 const RANKING_SHAPE =
   '[file, [describe path], question, "", { "text": question text, "top": [key or [key, grade], …] }] (and the project)';
 const TAGGED_RANKING_SHAPE =
@@ -392,7 +385,7 @@ function rowProblem(cells: unknown, version: number): string | undefined {
   const [file, describe, question, measure] = cells as unknown[];
   const project = audited && cells.length === 6 ? undefined : cells[5];
   if (typeof file !== 'string' || file.length === 0) return ": its file must be the test file's path";
-  if (!isStringList(describe))
+  if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string'))
     return ': its describe path must be a list of describe-block names ([] at the top level)';
   if (typeof question !== 'string') return ': its question must be a string';
   if (typeof measure !== 'string' || measure.length === 0) return ': its measure must be a measure name';
