@@ -3,27 +3,71 @@
 // No file access: the readers of each format (the baseline's in src/baseline/file/read.ts) call these.
 
 /**
- * How deep the readers of JSON files let a file nest (findNestingBeyond): far deeper than any file
+ * How deep the readers of JSON files let a file nest (scanJsonText): far deeper than any file
  * rag-matchers writes, far below what would strain the checks that walk the parsed value.
  */
 export const MAX_JSON_NESTING = 64;
 
-/** Offset of the first `{` or `[` that opens level `limit + 1` in `text` (strings skipped); undefined when none does. */
-export function findNestingBeyond(text: string, limit: number): number | undefined {
+/** What one pass over JSON text found: where it nests too deep, and whether findRepeatedKey would find a key. */
+export interface JsonTextScan {
+  /** Offset of the first `{` or `[` that opens level `limit + 1` (strings skipped); undefined when none does. */
+  tooDeep: number | undefined;
+  repeatsKey: boolean;
+}
+
+/**
+ * Where `text` first nests beyond `limit`, and whether an object of valid JSON `text` repeats a key, in
+ * one pass that keeps one set of keys per depth (reused) rather than a record per array and object: a
+ * reader that finds a repeat calls findRepeatedKey for the key and where it is. The scan stops at the
+ * first level beyond `limit`.
+ */
+export function scanJsonText(text: string, limit: number): JsonTextScan {
+  // keysAt[depth]: the keys of the object open at that depth, or undefined for an array.
+  const keysAt: (Set<string> | undefined)[] = [];
+  const setsAt: Set<string>[] = [];
   let depth = 0;
+  let expectKey = false;
+  let repeatsKey = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code === 0x22) {
-      i++;
-      while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
+      let end = i + 1;
+      let escaped = false;
+      while (end < text.length && text.charCodeAt(end) !== 0x22) {
+        if (text.charCodeAt(end) === 0x5c) {
+          escaped = true;
+          end++;
+        }
+        end++;
+      }
+      if (expectKey && !repeatsKey) {
+        const keys = keysAt[depth]!;
+        const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
+        if (keys.has(key)) repeatsKey = true;
+        else keys.add(key);
+      }
+      expectKey = false;
+      i = end;
     } else if (code === 0x7b || code === 0x5b) {
       depth++;
-      if (depth > limit) return i;
+      if (depth > limit) return { tooDeep: i, repeatsKey };
+      if (code === 0x7b) {
+        const keys = (setsAt[depth] ??= new Set());
+        keys.clear();
+        keysAt[depth] = keys;
+        expectKey = true;
+      } else {
+        keysAt[depth] = undefined;
+        expectKey = false;
+      }
     } else if (code === 0x7d || code === 0x5d) {
       depth--;
+      expectKey = false;
+    } else if (code === 0x2c) {
+      expectKey = keysAt[depth] !== undefined;
     }
   }
-  return undefined;
+  return { tooDeep: undefined, repeatsKey };
 }
 
 /**

@@ -101,6 +101,7 @@ export function resolveReporterOptions(
     })),
   ]);
   if (fileProblem !== undefined) throw new TypeError(`${context.source ?? DEFAULT_SOURCE}: ${fileProblem}`);
+  const rankingDepth = checked.rankingDepth ?? MAX_TOP_HITS;
   return {
     rootDir: context.rootDir,
     baselinePath,
@@ -122,7 +123,7 @@ export function resolveReporterOptions(
     annotations: checked.annotations ?? true,
     quiet: checked.quiet ?? false,
     maxWorse: checked.maxWorse ?? 10,
-    rankingDepth: checked.rankingDepth ?? MAX_TOP_HITS,
+    rankingDepth,
     questionTexts: checked.questionTexts ?? true,
     ...definedEntries({
       seed: checked.seed,
@@ -135,7 +136,11 @@ export function resolveReporterOptions(
     }),
     ...(checked.failOnCallChange === true ? { failOnCallChange: true as const } : {}),
     ...acceptCommands(context),
-    declaration: resolveDeclaration(checked, context.rootDir, context.source),
+    declaration: {
+      ...resolveDeclaration(checked, context.rootDir, context.source),
+      // The workers record no more top hits than the baseline keeps.
+      ...(rankingDepth < MAX_TOP_HITS ? { rankingDepth } : {}),
+    },
   };
 }
 

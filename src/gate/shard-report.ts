@@ -21,7 +21,7 @@
 //     ]
 //   }
 import { readFile } from 'node:fs/promises';
-import { findNestingBeyond, MAX_JSON_NESTING } from '../files/json-text.js';
+import { MAX_JSON_NESTING, scanJsonText } from '../files/json-text.js';
 import { jsonPreview } from '../core/describe.js';
 import { wordFor } from '../core/present.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
@@ -259,7 +259,7 @@ export async function readShardReport(path: string): Promise<ShardReport> {
     throw new ShardReportError(`${path}: cannot be read (${(error as Error).message}).`);
   }
   // The checks below compare options as JSON text: a value nested thousands deep would overflow the stack.
-  const tooDeep = findNestingBeyond(text, MAX_JSON_NESTING);
+  const tooDeep = scanJsonText(text, MAX_JSON_NESTING).tooDeep;
   if (tooDeep !== undefined) {
     throw new ShardReportError(
       `${path}: nests objects and arrays more than ${MAX_JSON_NESTING} levels deep (at character ${tooDeep + 1}); not a shard report a rag-matchers reporter wrote.`,

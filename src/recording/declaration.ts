@@ -50,6 +50,11 @@ export interface WorkerDeclaration {
   /** Canonical names (`recall@5`), no repeats; empty when nothing is declared project-wide. */
   measures: string[];
   suites: { key: string; path: string[]; measures: string[] }[];
+  /**
+   * The reporter's rankingDepth when it keeps fewer top hits than MAX_TOP_HITS: the matchers record no
+   * more than that (absent: as many as the call's cutoffs reach).
+   */
+  rankingDepth?: number;
 }
 
 /** A declaration that cannot be used; the message names the option and the entry. */

@@ -414,7 +414,10 @@ function withAuditAndTop(
   return (sample) => {
     withAudit(sample, audit);
     if (pending === undefined || cutoffOf(sample.measure) === null) return sample;
-    sample.topHits = pending(topDepthOf(measures));
+    // No deeper than the reporter's baseline keeps (rankingDepth 0: an empty list, which still keeps the
+    // question's text in the baseline).
+    const kept = publishedDeclaration()?.rankingDepth ?? MAX_TOP_HITS;
+    sample.topHits = pending(Math.min(topDepthOf(measures), kept));
     pending = undefined;
     return sample;
   };

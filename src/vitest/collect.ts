@@ -79,21 +79,24 @@ export function describePathOf(test: ReportedTestLike): string[] {
   return path;
 }
 
-/** The samples a test recorded (none when it recorded nothing or the meta holds something else). */
-function samplesOf(test: ReportedTestLike): MetricSample[] {
-  const recorded = (test.meta() as Record<string, unknown>)[TASK_META_KEY];
-  if (!Array.isArray(recorded)) return [];
-  return recorded.map(cleanSample).filter((sample): sample is MetricSample => sample !== undefined);
+/** The samples a test recorded, from its meta (none when it recorded nothing or the meta holds something else). */
+function samplesOf(meta: Record<string, unknown>): MetricSample[] {
+  const recorded = meta[TASK_META_KEY];
+  const samples: MetricSample[] = [];
+  if (!Array.isArray(recorded)) return samples;
+  for (const value of recorded as unknown[]) {
+    const sample = cleanSample(value);
+    if (sample !== undefined) samples.push(sample);
+  }
+  return samples;
 }
 
 /**
  * The tags the runner knows for a test: Vitest's own (`test(name, { tags })`, read only where the version
  * has them) and `meta.tags` (`test(name, { meta: { tags } })`); undefined when neither holds a tag.
  */
-function runnerTagsOf(test: ReportedTestLike): string[] | undefined {
-  const own = cleanTags(test.tags);
-  const meta = cleanTags((test.meta() as Record<string, unknown>).tags);
-  return mergeTags(own, meta);
+function runnerTagsOf(test: ReportedTestLike, meta: Record<string, unknown>): string[] | undefined {
+  return mergeTags(cleanTags(test.tags), cleanTags(meta.tags));
 }
 
 /** What the collector needs to know of the run to say why a test did not run to the end. */
@@ -113,10 +116,13 @@ function incompleteReason(test: ReportedTestLike, context: VitestRunContext): No
   return 'crashed';
 }
 
-/** The file's outcome: whether it loaded and finished, and the tests that did not run to the end. */
-function outcomeOfModule(module: ReportedModuleLike, file: string, context: VitestRunContext = {}): FileOutcome {
+/**
+ * The file's outcome: whether it loaded and finished, and `incomplete`, the tests that did not run to the
+ * end (worked out by the caller, in its one pass over the tests).
+ */
+function outcomeOfModule(module: ReportedModuleLike, file: string, incomplete: FileOutcome['incomplete']): FileOutcome {
   const project = module.project?.name;
-  const outcome: FileOutcome = { file, ...(project ? { project } : {}), incomplete: [] };
+  const outcome: FileOutcome = { file, ...(project ? { project } : {}), incomplete };
   const errors = module.errors?.() ?? [];
   if (errors.length > 0) {
     const message = (errors[0] as { message?: unknown } | null)?.message;
@@ -127,10 +133,6 @@ function outcomeOfModule(module: ReportedModuleLike, file: string, context: Vite
   }
   const state = module.state?.() ?? 'passed';
   if (state === 'pending' || state === 'queued') outcome.notJudged ??= { reason: 'crashed' };
-  for (const test of module.children.allTests()) {
-    const reason = incompleteReason(test, context);
-    if (reason !== undefined) outcome.incomplete.push({ describePath: describePathOf(test), test: test.name, reason });
-  }
   return outcome;
 }
 
@@ -156,15 +158,19 @@ export function collectVitestModule(
   const stamps: (string | undefined)[] = [];
   // One file run in several projects (a workspace) is a suite per project: the name keeps them apart.
   const project = module.project?.name;
+  const incomplete: FileOutcome['incomplete'] = [];
   for (const test of module.children.allTests()) {
-    const describePath = describePathOf(test);
+    const reason = incompleteReason(test, context);
+    if (reason !== undefined) incomplete.push({ describePath: describePathOf(test), test: test.name, reason });
+    const meta = test.meta() as Record<string, unknown>;
     // samplesOf gives fresh objects: completing them in place (same key order as before) saves a copy per sample.
-    const recorded = samplesOf(test) as CollectedSample[];
+    const recorded = samplesOf(meta) as CollectedSample[];
     if (recorded.length === 0) continue;
+    const describePath = describePathOf(test);
     applyTestQuestion(recorded);
-    const runnerTags = runnerTagsOf(test);
+    const runnerTags = runnerTagsOf(test, meta);
     const line = test.location?.line;
-    const stamp = (test.meta() as Record<string, unknown>)[RUN_META_KEY];
+    const stamp = meta[RUN_META_KEY];
     const text = typeof stamp === 'string' ? stamp : undefined;
     if (!stamps.includes(text)) stamps.push(text);
     for (const sample of recorded) {
@@ -179,7 +185,7 @@ export function collectVitestModule(
     }
   }
   const costs = splitCosts(samples);
-  return { file, outcome: outcomeOfModule(module, file, context), samples, costs, stamps };
+  return { file, outcome: outcomeOfModule(module, file, incomplete), samples, costs, stamps };
 }
 
 /** The run as a whole: what the reporter knows beyond the modules. */

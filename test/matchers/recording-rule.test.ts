@@ -110,6 +110,17 @@ describe('what a question keeps of its ranking', () => {
     matchers.toHaveNdcgAbove.call({ task }, twelve, { k12: 2 }, 0);
     expect(withAudits(task)[0]!.topHits).toEqual(twelve.slice(0, 10).map((key) => ({ key })));
   });
+
+  it("no deeper than the reporter's rankingDepth: 2 keeps d1 and d2, 0 an empty list (the question's text is still kept)", () => {
+    publishDeclaration({ ...resolveDeclaration({ measures: ['hit@3', 'recall@5'] }, '/repo'), rankingDepth: 2 });
+    const task = fakeTest();
+    matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.4, { queryId: 'q1' });
+    expect(withAudits(task)[0]!.topHits).toEqual([{ key: 'd1' }, { key: 'd2', grade: 1 }]);
+    publishDeclaration({ ...resolveDeclaration({ measures: ['hit@3', 'recall@5'] }, '/repo'), rankingDepth: 0 });
+    const none = fakeTest();
+    matchers.toHaveRecallAtK.call({ task: none }, HITS, RELEVANT, 5, 0.4, { queryId: 'q1' });
+    expect(withAudits(none)[0]!.topHits).toEqual([]);
+  });
 });
 
 describe('the tags option', () => {

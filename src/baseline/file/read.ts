@@ -8,10 +8,10 @@ import fs from 'node:fs';
 
 import {
   describeJsonError,
-  findNestingBeyond,
   findRepeatedKey,
   lineAndColumn,
   MAX_JSON_NESTING,
+  scanJsonText,
 } from '../../files/json-text.js';
 import { describeConflictMarkers } from '../conflict-markers.js';
 import { ACCEPT_HINT, BaselineError, assertBaselinePath } from './errors.js';
@@ -57,7 +57,9 @@ export function parseBaseline(text: string, path: string, options: ParseBaseline
   }
   const conflict = describeConflictMarkers(body, path, options.committed === true);
   if (conflict !== undefined) throw new BaselineError(path, 'invalid-json', conflict);
-  const tooDeep = findNestingBeyond(body, MAX_JSON_NESTING);
+  // One pass finds both a nesting too deep (checked before parsing) and whether a key repeats (after).
+  const scan = scanJsonText(body, MAX_JSON_NESTING);
+  const tooDeep = scan.tooDeep;
   if (tooDeep !== undefined) {
     const { line, column } = lineAndColumn(body, tooDeep);
     throw new BaselineError(
@@ -78,7 +80,7 @@ export function parseBaseline(text: string, path: string, options: ParseBaseline
     );
   }
   // JSON.parse keeps the last of repeated keys; a baseline with two values for one key is ambiguous.
-  const repeated = findRepeatedKey(body);
+  const repeated = scan.repeatsKey ? findRepeatedKey(body) : undefined;
   if (repeated !== undefined) {
     const { line } = lineAndColumn(body, repeated.offset);
     throw new BaselineError(

@@ -47,12 +47,12 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
   let previous: { cells: unknown[]; identity: SuiteIdentity; key: string; suite: BaselineSuite } | undefined;
   // Version 7: the ranking row read last, waiting for its question's row (the next one) to name its suite.
   let pending: PendingRanking | undefined;
-  rows.forEach((cells: unknown, index) => {
-    if (index === 0) return;
-    const where = `rows[${index}]`;
+  // A plain loop, and a row's place (`rows[3]`) and label written only for a message: this runs per row.
+  for (let index = 1; index < rows.length; index++) {
+    const cells: unknown = rows[index];
     if (version > OBJECT_RANKINGS_SCHEMA_VERSION && Array.isArray(cells) && cells.length <= 3) {
-      pending = readCompactRankingRow(cells, path, where);
-      return;
+      pending = readCompactRankingRow(cells, path, index);
+      continue;
     }
     const waiting = pending;
     pending = undefined;
@@ -62,16 +62,20 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
       Array.isArray(cells) &&
       cells[3] === RANKING_ROW_MEASURE
     ) {
-      readRankingRow(result, cells, path, where, version);
-      return;
+      readRankingRow(result, cells, path, whereOf(index), version);
+      continue;
     }
     if (version >= 6 && Array.isArray(cells) && cells[3] === LATENCY_ROW_MEASURE) {
-      readLatencyRow(result, cells, path, where);
-      return;
+      readLatencyRow(result, cells, path, whereOf(index));
+      continue;
     }
     const problem = rowProblem(cells, version);
     if (problem !== undefined)
-      throw new BaselineError(path, 'malformed', `${where}${problem}, found ${rowText(cells)}; ${ACCEPT_HINT}.`);
+      throw new BaselineError(
+        path,
+        'malformed',
+        `${whereOf(index)}${problem}, found ${rowText(cells)}; ${ACCEPT_HINT}.`,
+      );
     const [file, describe, question, measure, value] = cells as [string, string[], string, string, unknown];
     const project = projectCell(cells as unknown[]);
     const audit = auditCell(cells as unknown[]);
@@ -87,32 +91,49 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
       };
     }
     const { identity, suite, key } = previous;
-    const label = (): string => `${where} (${suiteNameOf(identity)})`;
     // A ranking row followed by another question's row lost its question (a hand-resolved conflict): dropped.
     if (waiting !== undefined && waiting.question === question) addRanking(result, key, waiting, path);
     if (typeof value !== 'number' || !Number.isFinite(value))
-      throw malformedEntry(path, label(), [measure, question], value, 'a finite number');
+      throw malformedEntry(path, labelOf(index, identity), [measure, question], value, 'a finite number');
     if (!proportion.has(measure)) proportion.set(measure, isProportion(measure));
     if (proportion.get(measure) === true && (value < 0 || value > 1))
-      throw malformedEntry(path, label(), [measure, question], value, `between 0 and 1 (${measure} is a proportion)`);
+      throw malformedEntry(
+        path,
+        labelOf(index, identity),
+        [measure, question],
+        value,
+        `between 0 and 1 (${measure} is a proportion)`,
+      );
     const samples = (suite[measure] ??= createRecord<number>());
-    if (own(samples, question) !== undefined) {
+    // A record without a prototype: a question it does not hold reads undefined, whatever its name.
+    if (samples[question] !== undefined) {
       const first = rows.findIndex((other, i) => i > 0 && sameSample(other as unknown[], cells as unknown[]));
       throw new BaselineError(
         path,
         'malformed',
-        `${where} repeats rows[${first}]: question ${JSON.stringify(question)} of ${suiteNameOf(identity)} · ${measure} has two values (${samples[question]} and ${value}), so it is ambiguous; keep one of the two rows; ${ACCEPT_HINT}.`,
+        `${whereOf(index)} repeats rows[${first}]: question ${JSON.stringify(question)} of ${suiteNameOf(identity)} · ${measure} has two values (${samples[question]} and ${value}), so it is ambiguous; keep one of the two rows; ${ACCEPT_HINT}.`,
       );
     }
     samples[question] = value;
     if (audit !== undefined) {
       const problem = auditProblem(audit);
-      if (problem !== undefined) throw malformedEntry(path, label(), [measure, question], audit, problem);
+      if (problem !== undefined)
+        throw malformedEntry(path, labelOf(index, identity), [measure, question], audit, problem);
       const audits = ((result.audits ??= createRecord())[key] ??= createRecord());
       (audits[measure] ??= createRecord())[question] = cleanAudit(audit as Record<string, unknown>);
     }
-  });
+  }
   return result;
+}
+
+/** Where a row is, as messages name it: `rows[3]`. */
+function whereOf(index: number): string {
+  return `rows[${index}]`;
+}
+
+/** A value row's place and suite, as messages name them: `rows[3] (test/a.test.ts > refunds)`. */
+function labelOf(index: number, identity: SuiteIdentity): string {
+  return `${whereOf(index)} (${suiteNameOf(identity)})`;
 }
 
 const RANKING_SHAPE =
@@ -153,7 +174,7 @@ const COMPACT_RANKING_SHAPE =
 interface PendingRanking {
   question: string;
   ranking: QuestionRanking;
-  where: string;
+  index: number;
   cells: unknown[];
 }
 
@@ -161,18 +182,28 @@ interface PendingRanking {
  * Reads a version-7 ranking row: `["q1",["How long…",["refunds#2",2],"billing#1"],{"tags":["billing"]}]`.
  * It is most of a file's rows in bytes, so it is read without a closure or an object made per row.
  */
-function readCompactRankingRow(cells: unknown[], path: string, where: string): PendingRanking {
+function readCompactRankingRow(cells: unknown[], path: string, index: number): PendingRanking {
   const [question, list, extras] = cells;
   if (cells.length < 2 || typeof question !== 'string' || !Array.isArray(list) || list.length === 0)
-    throw rowError(path, where, cells, ` must be a value row or a ranking row ${COMPACT_RANKING_SHAPE}`);
+    throw rowError(path, whereOf(index), cells, ` must be a value row or a ranking row ${COMPACT_RANKING_SHAPE}`);
   const text: unknown = list[0];
   const top = hitsOf(list, 1);
   if ((text !== null && typeof text !== 'string') || top === undefined)
-    throw rowError(path, where, cells, ': its ranking must be [question text or null, key or [key, grade], …]');
+    throw rowError(
+      path,
+      whereOf(index),
+      cells,
+      ': its ranking must be [question text or null, key or [key, grade], …]',
+    );
   const ranking: QuestionRanking = text === null ? { top } : { text: text as string, top };
   if (extras !== undefined && !withTagsAndCalls(ranking, extras))
-    throw rowError(path, where, cells, ': its last cell must be { "tags": [tag, …], "calls": { kind: count } }');
-  return { question, ranking, where, cells };
+    throw rowError(
+      path,
+      whereOf(index),
+      cells,
+      ': its last cell must be { "tags": [tag, …], "calls": { kind: count } }',
+    );
+  return { question, ranking, index, cells };
 }
 
 function rowError(path: string, where: string, cells: unknown, problem: string): BaselineError {
@@ -223,7 +254,7 @@ function addRanking(result: BaselineFile, suiteKey: string, pending: PendingRank
     throw new BaselineError(
       path,
       'malformed',
-      `${pending.where}: question ${JSON.stringify(pending.question)} has two ranking rows; keep one, found ${rowText(pending.cells)}; ${ACCEPT_HINT}.`,
+      `${whereOf(pending.index)}: question ${JSON.stringify(pending.question)} has two ranking rows; keep one, found ${rowText(pending.cells)}; ${ACCEPT_HINT}.`,
     );
   rankings[pending.question] = pending.ranking;
 }
@@ -333,13 +364,11 @@ function cleanAudit(audit: Record<string, unknown>): SampleAudit {
 
 /** True when two valid rows belong to the same suite (file, describe path, project). */
 function sameSuite(a: unknown[], b: unknown[]): boolean {
-  const [describeA, describeB] = [a[1] as string[], b[1] as string[]];
-  return (
-    a[0] === b[0] &&
-    projectCell(a) === projectCell(b) &&
-    describeA.length === describeB.length &&
-    describeA.every((name, index) => name === describeB[index])
-  );
+  const describeA = a[1] as string[];
+  const describeB = b[1] as string[];
+  if (a[0] !== b[0] || projectCell(a) !== projectCell(b) || describeA.length !== describeB.length) return false;
+  for (let index = 0; index < describeA.length; index++) if (describeA[index] !== describeB[index]) return false;
+  return true;
 }
 
 /** True when two valid rows are the same suite × question × measure. */

@@ -139,6 +139,18 @@ describe('resolveReporterOptions and summaryOptionsFrom', () => {
     );
   });
 
+  it('hands a rankingDepth below 10 to the workers with the declaration, so they record no deeper', () => {
+    const resolve = (options: object) => resolveReporterOptions(options, { rootDir, runner: 'vitest', env: {} });
+    expect(resolve({ measures: ['hit@3'], rankingDepth: 0 }).declaration).toEqual({
+      root: rootDir,
+      measures: ['hit@3'],
+      suites: [],
+      rankingDepth: 0,
+    });
+    expect(resolve({ rankingDepth: 3 }).declaration.rankingDepth).toBe(3);
+    expect('rankingDepth' in resolve({ rankingDepth: 10 }).declaration).toBe(false);
+  });
+
   it('compare mode keeps the gate; update mode records instead of failing', () => {
     const options = { tolerance: { 'R@5': 0 }, significance: 0.05, failOnNew: true, failOnTagRegression: true };
     const compare = summaryOptionsFrom(resolveReporterOptions(options, { rootDir, runner: 'vitest', env: {} }));

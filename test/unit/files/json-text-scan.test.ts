@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { scanJsonText } from '../../../src/files/json-text.js';
+
+describe('scanJsonText', () => {
+  it('finds no repeat and no nesting beyond the limit in a plain file', () => {
+    expect(scanJsonText('{"a":[1,{"b":2,"c":[3]}],"d":{"a":1}}', 4)).toEqual({ tooDeep: undefined, repeatsKey: false });
+  });
+
+  it('sees a key repeated in one object, after a nested value', () => {
+    expect(scanJsonText('{"a":{"x":1},"b":2,"a":3}', 4).repeatsKey).toBe(true);
+  });
+
+  it('does not take the same key in two sibling or nested objects for a repeat', () => {
+    expect(scanJsonText('[{"k":1},{"k":2},{"k":{"k":3}}]', 4).repeatsKey).toBe(false);
+  });
+
+  it('does not take string values, or strings in arrays, for keys', () => {
+    expect(scanJsonText('{"a":"a","b":["a","b"],"c":"b"}', 4).repeatsKey).toBe(false);
+  });
+
+  it('reads escaped keys as JSON does ("\\u0061" is "a")', () => {
+    expect(scanJsonText('{"a":1,"\\u0061":2}', 4).repeatsKey).toBe(true);
+  });
+
+  it('skips brackets inside strings', () => {
+    expect(scanJsonText('{"a":"[[[[{{{{\\"]]"}', 1)).toEqual({ tooDeep: undefined, repeatsKey: false });
+  });
+
+  it('gives the offset of the first bracket that opens level limit + 1', () => {
+    // Levels: { at 0 is 1, [ at 5 is 2, [ at 6 is 3.
+    expect(scanJsonText('{"a":[[1]]}', 2).tooDeep).toBe(6);
+  });
+});
