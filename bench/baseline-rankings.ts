@@ -9,7 +9,7 @@ import { parseBaseline } from '../src/baseline/file/read.js';
 import { createRecord, type BaselineFile, type QuestionRanking } from '../src/baseline/file/types.js';
 import { formatBaseline } from '../src/baseline/file/write.js';
 import { suiteKeyOf } from '../src/recording/collected.js';
-import { describeRatios, median } from './same-run.js';
+import { describeRatios, median, medianInterval } from './same-run.js';
 
 const QUESTIONS = 4000;
 const MEASURES = ['hit@10', 'mrr@10', 'ndcg@10', 'recall@10'];
@@ -92,11 +92,14 @@ export async function benchBaselineRankings(): Promise<void> {
       `${QUESTIONS} questions × ${MEASURES.length} measures × ${KEYS} keys of 30 bytes, 60-character texts, ${withAudits ? 'with judgments cells (as the reporters write them)' : 'without judgments cells (for scale only: a question the reporters keep a ranking for has its labels on every row)'}`,
     );
     const growth = bytesAfter / bytesBefore;
-    console.log(
-      `  size:  ${bytesBefore} → ${bytesAfter} bytes (× ${growth.toFixed(3)}; target ≤ 2: ${growth <= 2 ? 'met' : 'NOT met'})`,
-    );
+    // Issue 33's bound is on the file the reporters write; the other case has no target of its own.
+    const verdict = withAudits ? `; target ≤ 2: ${growth <= 2 ? 'met' : 'NOT met'}` : '';
+    console.log(`  size:  ${bytesBefore} → ${bytesAfter} bytes (× ${growth.toFixed(3)}${verdict})`);
     console.log(`  parse: ${median(before).toFixed(1)} → ${median(after).toFixed(1)} ms, medians of ${ROUNDS} rounds`);
-    console.log(`  parse, with ÷ without rankings: ${describeRatios(ratios, 2, 'at most')}`);
+    const parseRatio = withAudits
+      ? describeRatios(ratios, 2, 'at most')
+      : `${median(ratios).toFixed(3)} [${medianInterval(ratios).low.toFixed(3)}, ${medianInterval(ratios).high.toFixed(3)}]`;
+    console.log(`  parse, with ÷ without rankings: ${parseRatio}`);
   }
   await Promise.resolve();
 }
