@@ -102,6 +102,7 @@ export function bootstrapMeanInterval(
 export function bootstrapMeanIntervals(
   valueLists: readonly (readonly number[])[],
   options: BootstrapOptions = {},
+  draws?: ResampleDraws,
 ): BootstrapMeanInterval[] {
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
@@ -122,10 +123,13 @@ export function bootstrapMeanIntervals(
   const means = new Array<Float64Array>(data.length);
   for (const indices of listsByLength(data)) {
     const sameLength = indices.map((index) => data[index]!);
+    const kept = draws?.indicesOf(sameLength[0]!.length, resamples, seed);
     const resampled =
-      sameLength.length === 1
-        ? [bootstrapMeans(sameLength[0]!, resamples, seed)]
-        : bootstrapMeansOfMany(sameLength, resamples, seed);
+      kept !== undefined
+        ? meansAtIndices(sameLength, kept, resamples)
+        : sameLength.length === 1
+          ? [bootstrapMeans(sameLength[0]!, resamples, seed)]
+          : bootstrapMeansOfMany(sameLength, resamples, seed);
     indices.forEach((index, position) => (means[index] = resampled[position]!));
   }
   const tail = (1 - confidence) / 2;
@@ -232,6 +236,95 @@ function bootstrapMeansOfMany(lists: readonly Float64Array[], resamples: number,
     }
   }
   return means;
+}
+
+/**
+ * The resample indices of bootstrapMeanIntervals kept from one call to the next, for a caller that
+ * bootstraps lists of one length with one seed over several calls (the Vitest reporter, a test file at a
+ * time): they are drawn once. The indices, and so the intervals, are the same kept or not; at most
+ * MAX_KEPT_INDICES are kept (a length past that is drawn at each call, as without this), until clear().
+ */
+export class ResampleDraws {
+  private readonly kept = new Map<string, Int32Array>();
+  private keptIndices = 0;
+
+  /** Resample r's indices into a list of `count` values, at [r · count, (r + 1) · count); undefined when over the bound. */
+  indicesOf(count: number, resamples: number, seed: number): Int32Array | undefined {
+    const key = `${count} ${resamples} ${seed}`;
+    const kept = this.kept.get(key);
+    if (kept !== undefined) return kept;
+    if (this.keptIndices + count * resamples > MAX_KEPT_INDICES) return undefined;
+    const indices = drawIndices(count, resamples, seed);
+    this.kept.set(key, indices);
+    this.keptIndices += indices.length;
+    return indices;
+  }
+
+  /** Lets go of the indices kept. */
+  clear(): void {
+    this.kept.clear();
+    this.keptIndices = 0;
+  }
+}
+
+/** 8 MB of indices: a thousand resamples of 2,000 questions. */
+const MAX_KEPT_INDICES = 2_097_152;
+
+/** The indices bootstrapMeans and bootstrapMeansOfMany draw, in their order, resample after resample. */
+function drawIndices(count: number, resamples: number, seed: number): Int32Array {
+  const indices = new Int32Array(count * resamples);
+  const scale = count / TWO_POW_32;
+  let [s0, s1, s2, s3] = Xoshiro128StarStar.fromSeed(seed).stateWords();
+  for (let i = 0; i < indices.length; i++) {
+    const scrambled = Math.imul(s1, 5);
+    const draw = Math.imul((scrambled << 7) | (scrambled >>> 25), 9) >>> 0;
+    indices[i] = (draw * scale) | 0;
+    const shifted = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= shifted;
+    s3 = (s3 << 11) | (s3 >>> 21);
+  }
+  return indices;
+}
+
+/**
+ * The resample means of lists of one length at indices drawn beforehand, each sum in bootstrapMeans'
+ * order. Four resamples a pass: their sums are independent chains of additions the processor overlaps.
+ */
+function meansAtIndices(lists: readonly Float64Array[], indices: Int32Array, resamples: number): Float64Array[] {
+  const count = lists[0]!.length;
+  return lists.map((data) => {
+    const means = new Float64Array(resamples);
+    let resample = 0;
+    for (; resample + 4 <= resamples; resample += 4) {
+      const start = resample * count;
+      let totalA = 0;
+      let totalB = 0;
+      let totalC = 0;
+      let totalD = 0;
+      for (let i = 0; i < count; i++) {
+        const at = start + i;
+        totalA += data[indices[at]!]!;
+        totalB += data[indices[at + count]!]!;
+        totalC += data[indices[at + 2 * count]!]!;
+        totalD += data[indices[at + 3 * count]!]!;
+      }
+      means[resample] = totalA / count;
+      means[resample + 1] = totalB / count;
+      means[resample + 2] = totalC / count;
+      means[resample + 3] = totalD / count;
+    }
+    for (; resample < resamples; resample++) {
+      const start = resample * count;
+      let total = 0;
+      for (let i = start; i < start + count; i++) total += data[indices[i]!]!;
+      means[resample] = total / count;
+    }
+    return means;
+  });
 }
 
 /** Quantile of already-sorted values, linear interpolation between order statistics (R type 7). */

@@ -1,6 +1,6 @@
 // The interval printed beside each mean (Wilson for 0/1 values, else the seeded percentile bootstrap),
 // and the cache that lets a reporter work them out while later test files still run.
-import { bootstrapMeanIntervals, meanInterval } from '../core/stats.js';
+import { bootstrapMeanIntervals, meanInterval, ResampleDraws } from '../core/stats.js';
 
 export interface RowInterval {
   lower: number;
@@ -42,9 +42,14 @@ export function withRange(values: readonly number[]): IntervalInput {
 /**
  * Each row's interval: meanInterval (Wilson when every value is 0/1, else the seeded bootstrap); all-equal
  * values give [v, v] under either, without resampling. The bootstraps of all rows run together
- * (bootstrapMeanIntervals draws the resample indices once for the rows of one length).
+ * (bootstrapMeanIntervals draws the resample indices once for the rows of one length, and once for all
+ * calls given the same `draws`).
  */
-export function intervalsOf(rows: readonly IntervalInput[], settings: IntervalSettings): RowIntervalWithMean[] {
+export function intervalsOf(
+  rows: readonly IntervalInput[],
+  settings: IntervalSettings,
+  draws?: ResampleDraws,
+): RowIntervalWithMean[] {
   const intervals = new Array<RowIntervalWithMean>(rows.length);
   const resampled: number[] = [];
   rows.forEach(({ values, min, max }, index) => {
@@ -68,6 +73,7 @@ export function intervalsOf(rows: readonly IntervalInput[], settings: IntervalSe
   const bootstraps = bootstrapMeanIntervals(
     resampled.map((index) => rows[index]!.values),
     { confidence: settings.confidence, seed: settings.seed, resamples: settings.intervalResamples },
+    draws,
   );
   resampled.forEach((index, position) => {
     const { mean, lower, upper } = bootstraps[position]!;
@@ -92,6 +98,8 @@ function bootstrapShape(settings: IntervalSettings): Omit<RowIntervalWithMean, '
  */
 export class IntervalCache {
   private readonly ahead = new Map<string, { values: readonly number[]; interval: RowIntervalWithMean }>();
+  /** The resample indices of this run's bootstraps: each file's suites of one length resample the same ones. */
+  readonly draws = new ResampleDraws();
 
   /** Keeps `interval`, worked out for these values and settings. */
   keep(values: readonly number[], settings: IntervalSettings, interval: RowIntervalWithMean): void {
@@ -118,6 +126,7 @@ export class IntervalCache {
   /** Drops what no summary took (a run cut short, a file run again). */
   clear(): void {
     this.ahead.clear();
+    this.draws.clear();
   }
 }
 

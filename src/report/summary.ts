@@ -538,7 +538,9 @@ export function precomputeIntervals(run: CollectedRun, options: SummaryOptions, 
   const ranges = [...groupRun(run).suites.values()].flatMap((measures) =>
     [...measures.values()].map((row) => withRange(row.values)),
   );
-  intervalsOf(ranges, settings).forEach((interval, index) => cache.keep(ranges[index]!.values, settings, interval));
+  intervalsOf(ranges, settings, cache.draws).forEach((interval, index) =>
+    cache.keep(ranges[index]!.values, settings, interval),
+  );
 }
 
 /** Each row's interval: the one `cache` kept for it, else worked out now (all rows' bootstraps together). */
@@ -549,7 +551,7 @@ function rowIntervals(
 ): RowIntervalWithMean[] {
   const kept = rows.map((row) => cache?.take(row.values, settings));
   const missing = rows.filter((_, index) => kept[index] === undefined);
-  const worked = intervalsOf(missing, settings);
+  const worked = intervalsOf(missing, settings, cache?.draws);
   let next = 0;
   return kept.map((interval) => interval ?? worked[next++]!);
 }

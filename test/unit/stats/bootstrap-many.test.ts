@@ -2,7 +2,7 @@
 // resample indices once for the lists of one length. Each list must get exactly what it gets alone.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bootstrapMeanInterval, bootstrapMeanIntervals } from '../../../src/core/stats.js';
+import { bootstrapMeanInterval, bootstrapMeanIntervals, ResampleDraws } from '../../../src/core/stats.js';
 
 describe('bootstrapMeanIntervals', () => {
   it('gives [2, 4, 6] its exact 50% interval [10/3, 14/3] beside five other lists of its length', () => {
@@ -43,6 +43,55 @@ describe('bootstrapMeanIntervals', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('gives each list bit for bit what it gets alone when the draws are kept from call to call', () => {
+    // Resamples not a multiple of four (the kept draws are summed four resamples a pass), seeds and
+    // lengths that repeat across calls (drawn once) and that do not.
+    const list = fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 1, maxLength: 9 });
+    const call = fc.record({
+      lists: fc.array(list, { minLength: 1, maxLength: 5 }),
+      seed: fc.integer({ min: 0, max: 3 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(call, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 11 }),
+        (calls, resamples) => {
+          const draws = new ResampleDraws();
+          for (const { lists, seed } of calls) {
+            const options = { resamples, seed, confidence: 0.8 };
+            expect(bootstrapMeanIntervals(lists, options, draws)).toEqual(
+              lists.map((values) => bootstrapMeanInterval(values, options)),
+            );
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('gives [2, 4, 6] its exact 50% interval [10/3, 14/3] from draws kept by an earlier call', () => {
+    const draws = new ResampleDraws();
+    bootstrapMeanIntervals([[9, 9, 1]], { confidence: 0.5 }, draws);
+    const [interval] = bootstrapMeanIntervals([[2, 4, 6]], { confidence: 0.5 }, draws);
+    expect(interval!.lower).toBeCloseTo(10 / 3, 12);
+    expect(interval!.upper).toBeCloseTo(14 / 3, 12);
+  });
+
+  it('keeps the indices of one length and seed once, and none past 2,097,152 of them', () => {
+    const draws = new ResampleDraws();
+    const first = draws.indicesOf(3, 5, 42);
+    // Resample r's three indices at [3r, 3r + 3), each in [0, 3).
+    expect(first).toHaveLength(15);
+    expect([...first!].every((index) => index >= 0 && index < 3)).toBe(true);
+    expect(draws.indicesOf(3, 5, 42)).toBe(first);
+    expect(draws.indicesOf(3, 5, 43)).not.toBe(first);
+    // 2,097,152 − 30 kept so far leaves room for 2,000 × 1,048 = 2,096,000, then for no 2 × 1,000 more.
+    expect(draws.indicesOf(2_000, 1_048, 42)).toHaveLength(2_096_000);
+    expect(draws.indicesOf(2, 1_000, 42)).toBeUndefined();
+    draws.clear();
+    expect(draws.indicesOf(2, 1_000, 42)).toHaveLength(2_000);
   });
 
   it('names the empty list and the bad option as bootstrapMeanInterval does', () => {
