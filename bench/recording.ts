@@ -22,7 +22,8 @@
 // end of run down by more than 10%). It first times the end of the run alone, in this process: the
 // reporter's work once the tests are done (summarize against the baseline, the console, JSON and
 // Markdown reports, the baseline the run would write) on the same 4,000 questions × 4 measures, each
-// build's rag-matchers/report alternately, 4 × BENCH_ROUNDS times.
+// build's rag-matchers/report alternately, 4 × BENCH_ROUNDS times; then the reporter's read of that
+// baseline (parseBaseline of its text) alone, the same way.
 // BENCH_RANKING_DEPTH=<0..10> (Vitest toolchains) adds a style to every round: the matchers run with the
 // reporter's rankingDepth set to it (0: the baseline keeps no ranking), and prints the same-run ratio of the
 // default run (rankings kept) to it: what keeping each question's ranked keys costs the recording.
@@ -446,6 +447,7 @@ interface ReportEntry {
   formatJsonReport: (report: unknown) => string;
   baselineFromRun: (run: unknown) => unknown;
   formatBaseline: (file: unknown) => string;
+  parseBaseline: (text: string, path: string) => unknown;
 }
 
 /** The collected run of the Vitest benchmark's matchers style, built directly: 4,000 questions × the declared measures. */
@@ -521,6 +523,42 @@ export async function benchEndOfRun(otherDist: string): Promise<void> {
     `end of run (summarize, console, Markdown, JSON, baseline of ${QUESTIONS * MEASURES.length} samples), ${ratios.length} alternating rounds: ` +
       `CPU this build ${median(mineMs).toFixed(0)} ms, build ${otherDist} ${median(theirsMs).toFixed(0)} ms; ` +
       `ratio ${median(ratios).toFixed(3)} [${interval.low.toFixed(3)}, ${interval.high.toFixed(3)}] (${(interval.coverage * 100).toFixed(1)}% interval; target median ≤ 1.00, upper ≤ 1.05: ${verdict})`,
+  );
+  benchBaselineRead(mine, theirs, otherDist, inputs[0].run);
+}
+
+/**
+ * The reporter reads its baseline too (summarize above is given it parsed): parseBaseline of the run's
+ * baseline text, each row with its judgments' fingerprint as the matchers record it (no ranking rows), with
+ * each build, alternately; printed as a figure of its own, without a target.
+ */
+function benchBaselineRead(mine: ReportEntry, theirs: ReportEntry, otherDist: string, run: unknown): void {
+  const samples = (run as { samples: { queryId: string }[] }).samples.map((sample) => ({
+    ...sample,
+    labels: (Number.parseInt(sample.queryId.slice(1), 10) * 2654435761).toString(16).slice(-8),
+  }));
+  const text = mine.formatBaseline(mine.baselineFromRun({ runner: 'vitest', samples }));
+  const read = (entry: ReportEntry): number => {
+    const started = process.cpuUsage();
+    entry.parseBaseline(text, 'rag-baseline.json');
+    const used = process.cpuUsage(started);
+    return (used.user + used.system) / 1000;
+  };
+  const mineMs: number[] = [];
+  const theirsMs: number[] = [];
+  for (let round = 0; round < 4 * ROUNDS; round++) {
+    const [first, second] = round % 2 === 0 ? [mine, theirs] : [theirs, mine];
+    const firstMs = read(first);
+    const secondMs = read(second);
+    mineMs.push(first === mine ? firstMs : secondMs);
+    theirsMs.push(first === mine ? secondMs : firstMs);
+  }
+  const ratios = mineMs.map((ms, round) => ms / (theirsMs[round] as number));
+  const interval = medianInterval(ratios);
+  console.log(
+    `baseline read (parseBaseline of the ${(text.length / 1e6).toFixed(1)} MB baseline), ${ratios.length} alternating rounds: ` +
+      `CPU this build ${median(mineMs).toFixed(1)} ms, build ${otherDist} ${median(theirsMs).toFixed(1)} ms; ` +
+      `ratio ${median(ratios).toFixed(3)} [${interval.low.toFixed(3)}, ${interval.high.toFixed(3)}] (${(interval.coverage * 100).toFixed(1)}% interval)`,
   );
 }
 
