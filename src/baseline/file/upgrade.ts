@@ -20,7 +20,6 @@ import {
   type BaselineLatency,
   type QuestionRanking,
   type RankedHit,
-  type BaselineSampleAudits,
   type BaselineSamples,
   type BaselineSuite,
   type SampleAudit,
@@ -45,7 +44,7 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
   }
   const result = emptyBaseline();
   const proportion = new Map<string, boolean>();
-  let previous: SuiteRun | undefined;
+  let previous: { cells: unknown[]; identity: SuiteIdentity; key: string; suite: BaselineSuite } | undefined;
   // Version 7: the ranking row read last, waiting for its question's row (the next one) to name its suite.
   let pending: PendingRanking | undefined;
   // A plain loop, and a row's place (`rows[3]`) and label written only for a message: this runs per row.
@@ -89,10 +88,9 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
         identity,
         key,
         suite: (result.suites[key] ??= createRecord<BaselineSamples>()),
-        measures: new Map(),
       };
     }
-    const { identity, suite, key, measures } = previous;
+    const { identity, suite, key } = previous;
     // A ranking row followed by another question's row lost its question (a hand-resolved conflict): dropped.
     if (waiting !== undefined && waiting.question === question) addRanking(result, key, waiting, path);
     if (typeof value !== 'number' || !Number.isFinite(value))
@@ -106,12 +104,7 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
         value,
         `between 0 and 1 (${measure} is a proportion)`,
       );
-    let records = measures.get(measure);
-    if (records === undefined) {
-      records = { samples: (suite[measure] ??= createRecord<number>()) };
-      measures.set(measure, records);
-    }
-    const samples = records.samples;
+    const samples = (suite[measure] ??= createRecord<number>());
     // A record without a prototype: a question it does not hold reads undefined, whatever its name.
     if (samples[question] !== undefined) {
       const first = rows.findIndex((other, i) => i > 0 && sameSample(other as unknown[], cells as unknown[]));
@@ -126,23 +119,11 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
       const problem = auditProblem(audit);
       if (problem !== undefined)
         throw malformedEntry(path, labelOf(index, identity), [measure, question], audit, problem);
-      records.audits ??= ((result.audits ??= createRecord())[key] ??= createRecord())[measure] ??= createRecord();
-      records.audits[question] = cleanAudit(audit as Record<string, unknown>);
+      const audits = ((result.audits ??= createRecord())[key] ??= createRecord());
+      (audits[measure] ??= createRecord())[question] = cleanAudit(audit as Record<string, unknown>);
     }
   }
   return result;
-}
-
-/**
- * The suite of the rows being read (rows of one suite come together) and, per measure, its records of
- * values and audits: looked up once per run of the suite's rows, not per row.
- */
-interface SuiteRun {
-  cells: unknown[];
-  identity: SuiteIdentity;
-  key: string;
-  suite: BaselineSuite;
-  measures: Map<string, { samples: BaselineSamples; audits?: BaselineSampleAudits }>;
 }
 
 /** Where a row is, as messages name it: `rows[3]`. */
@@ -404,22 +385,13 @@ function rowProblem(cells: unknown, version: number): string | undefined {
   const [file, describe, question, measure] = cells as unknown[];
   const project = audited && cells.length === 6 ? undefined : cells[5];
   if (typeof file !== 'string' || file.length === 0) return ": its file must be the test file's path";
-  if (!Array.isArray(describe) || !allStrings(describe))
+  if (!Array.isArray(describe) || !describe.every((name) => typeof name === 'string'))
     return ': its describe path must be a list of describe-block names ([] at the top level)';
   if (typeof question !== 'string') return ': its question must be a string';
   if (typeof measure !== 'string' || measure.length === 0) return ': its measure must be a measure name';
   if (cells.length > (audited ? 6 : 5) && (typeof project !== 'string' || project.length === 0))
     return ": its project must be a Vitest project's name";
   return undefined;
-}
-
-/** `list.every((item) => typeof item === 'string')` without a closure per row (a hole, as every skips it, passes). */
-function allStrings(list: readonly unknown[]): boolean {
-  for (let index = 0; index < list.length; index++) {
-    const item = list[index];
-    if (typeof item !== 'string' && (item !== undefined || index in list)) return false;
-  }
-  return true;
 }
 
 /** A row as it reads in the file (cut after 100 characters). */
