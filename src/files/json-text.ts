@@ -18,19 +18,13 @@ export interface JsonTextScan {
 /**
  * Where `text` first nests beyond `limit`, and whether an object of valid JSON `text` repeats a key, in
  * one pass that keeps one set of keys per depth (reused) rather than a record per array and object: a
- * reader that finds a repeat calls findRepeatedKey for the key and where it is. An object's first key is
- * kept as its place in the text, and read into the set only when a second key follows: most objects of a
- * baseline (its rows' audits) hold one. The scan stops at the first level beyond `limit`.
+ * reader that finds a repeat calls findRepeatedKey for the key and where it is. The scan stops at the
+ * first level beyond `limit`.
  */
 export function scanJsonText(text: string, limit: number): JsonTextScan {
-  // keysAt[depth]: the keys of the object open at that depth, or undefined for an array; keyCount[depth]:
-  // how many keys it has shown; the first one's quotes at firstKeyAt / firstKeyEnd (escaped: firstKeyEscaped).
+  // keysAt[depth]: the keys of the object open at that depth, or undefined for an array.
   const keysAt: (Set<string> | undefined)[] = [];
   const setsAt: Set<string>[] = [];
-  const keyCount = new Int32Array(limit + 2);
-  const firstKeyAt = new Int32Array(limit + 2);
-  const firstKeyEnd = new Int32Array(limit + 2);
-  const firstKeyEscaped = new Uint8Array(limit + 2);
   let depth = 0;
   let expectKey = false;
   let repeatsKey = false;
@@ -47,21 +41,10 @@ export function scanJsonText(text: string, limit: number): JsonTextScan {
         end++;
       }
       if (expectKey && !repeatsKey) {
-        const count = keyCount[depth]!++;
-        if (count === 0) {
-          firstKeyAt[depth] = i;
-          firstKeyEnd[depth] = end;
-          firstKeyEscaped[depth] = escaped ? 1 : 0;
-        } else {
-          const keys = keysAt[depth]!;
-          if (count === 1) {
-            keys.clear();
-            keys.add(keyText(text, firstKeyAt[depth]!, firstKeyEnd[depth]!, firstKeyEscaped[depth] === 1));
-          }
-          const key = keyText(text, i, end, escaped);
-          if (keys.has(key)) repeatsKey = true;
-          else keys.add(key);
-        }
+        const keys = keysAt[depth]!;
+        const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
+        if (keys.has(key)) repeatsKey = true;
+        else keys.add(key);
       }
       expectKey = false;
       i = end;
@@ -69,8 +52,9 @@ export function scanJsonText(text: string, limit: number): JsonTextScan {
       depth++;
       if (depth > limit) return { tooDeep: i, repeatsKey };
       if (code === 0x7b) {
-        keysAt[depth] = setsAt[depth] ??= new Set();
-        keyCount[depth] = 0;
+        const keys = (setsAt[depth] ??= new Set());
+        keys.clear();
+        keysAt[depth] = keys;
         expectKey = true;
       } else {
         keysAt[depth] = undefined;
@@ -84,11 +68,6 @@ export function scanJsonText(text: string, limit: number): JsonTextScan {
     }
   }
   return { tooDeep: undefined, repeatsKey };
-}
-
-/** The key between the quotes at `start` and `end`. */
-function keyText(text: string, start: number, end: number, escaped: boolean): string {
-  return escaped ? (JSON.parse(text.slice(start, end + 1)) as string) : text.slice(start + 1, end);
 }
 
 /**
