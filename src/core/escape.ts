@@ -49,13 +49,8 @@ export function escapeConsole(text: string): string {
  * spaces trimmed. Two ids with the same look-alike key print alike raw but are different ids.
  */
 export function lookAlikeKey(text: string): string {
-  // Printable ASCII not ending in a space is its own key (NFC leaves it, nothing in it is invisible):
-  // most ids, and the summary asks for every id of every row.
-  if (PLAIN_ASCII.test(text)) return text;
   return text.normalize('NFC').replace(INVISIBLE, '').trimEnd();
 }
-
-const PLAIN_ASCII = /^[\x20-\x7e]*[\x21-\x7e]$/;
 
 /** `U+0071 U+0031 U+0020` for "q1 ": how two look-alike ids differ. */
 export function codePoints(text: string): string {
