@@ -94,76 +94,27 @@ export function pairRow(
   return result;
 }
 
-/**
- * Natural order, locale-free: `q2` before `q10`, then code-unit order. The ids are read as runs of ASCII
- * digits and runs of other characters: the first pair of runs that differ decides (two digit runs by
- * their value, leading zeros aside, then as text); with every run alike, fewer runs first, then
- * code-unit order. It walks the two strings in place: the sorts of a summary call it for every pair of
- * question ids they compare.
- */
+/** Natural order, locale-free: `q2` before `q10`, then code-unit order. */
 export function compareIds(a: string, b: string): number {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const digits = isDigit(a.charCodeAt(i));
-    const otherDigits = isDigit(b.charCodeAt(j));
-    const end = runEnd(a, i, digits);
-    const otherEnd = runEnd(b, j, otherDigits);
-    if (!sameText(a, i, end, b, j, otherEnd)) {
-      if (digits && otherDigits) {
-        const significant = skipZeros(a, i, end);
-        const otherSignificant = skipZeros(b, j, otherEnd);
-        const byLength = end - significant - (otherEnd - otherSignificant);
-        if (byLength !== 0) return byLength;
-        const byDigits = compareText(a, significant, end, b, otherSignificant, otherEnd);
-        if (byDigits !== 0) return byDigits;
-      }
-      return compareText(a, i, end, b, j, otherEnd) < 0 ? -1 : 1;
+  const chunk = /(\d+|\D+)/g;
+  const left = a.match(chunk) ?? [];
+  const right = b.match(chunk) ?? [];
+  const length = Math.min(left.length, right.length);
+  for (let i = 0; i < length; i++) {
+    const x = left[i]!;
+    const y = right[i]!;
+    if (x === y) continue;
+    const xDigits = x.charCodeAt(0) >= 48 && x.charCodeAt(0) <= 57;
+    const yDigits = y.charCodeAt(0) >= 48 && y.charCodeAt(0) <= 57;
+    if (xDigits && yDigits) {
+      const byLength = x.replace(/^0+/, '').length - y.replace(/^0+/, '').length;
+      if (byLength !== 0) return byLength;
+      const byDigits =
+        x.replace(/^0+/, '') < y.replace(/^0+/, '') ? -1 : x.replace(/^0+/, '') > y.replace(/^0+/, '') ? 1 : 0;
+      if (byDigits !== 0) return byDigits;
     }
-    i = end;
-    j = otherEnd;
+    return x < y ? -1 : 1;
   }
-  if (i < a.length || j < b.length) return runCount(a, i) - runCount(b, j);
+  if (left.length !== right.length) return left.length - right.length;
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
-
-/** Where the run of digits (or of other characters) that starts at `start` ends. */
-function runEnd(text: string, start: number, digits: boolean): number {
-  let end = start + 1;
-  while (end < text.length && isDigit(text.charCodeAt(end)) === digits) end++;
-  return end;
-}
-
-/** The first place in [start, end) that is not a 0, or end. */
-function skipZeros(text: string, start: number, end: number): number {
-  let at = start;
-  while (at < end && text.charCodeAt(at) === 48) at++;
-  return at;
-}
-
-/** How many runs `text` has from `start` on. */
-function runCount(text: string, start: number): number {
-  let count = 0;
-  for (let at = start; at < text.length; count++) at = runEnd(text, at, isDigit(text.charCodeAt(at)));
-  return count;
-}
-
-function sameText(a: string, i: number, end: number, b: string, j: number, otherEnd: number): boolean {
-  if (end - i !== otherEnd - j) return false;
-  for (let k = 0; k < end - i; k++) if (a.charCodeAt(i + k) !== b.charCodeAt(j + k)) return false;
-  return true;
-}
-
-/** Code-unit order of a[i, end) and b[j, otherEnd): negative, 0 or positive. */
-function compareText(a: string, i: number, end: number, b: string, j: number, otherEnd: number): number {
-  const length = Math.min(end - i, otherEnd - j);
-  for (let k = 0; k < length; k++) {
-    const difference = a.charCodeAt(i + k) - b.charCodeAt(j + k);
-    if (difference !== 0) return difference < 0 ? -1 : 1;
-  }
-  return Math.sign(end - i - (otherEnd - j));
 }
