@@ -35,11 +35,6 @@ export class Xoshiro128StarStar {
     return new Xoshiro128StarStar(seedState(seed));
   }
 
-  /** The four state words, for a loop that inlines the generator (bootstrapMeans); it must not go on using this one. */
-  stateWords(): [number, number, number, number] {
-    return [this.s0, this.s1, this.s2, this.s3];
-  }
-
   /** The next output, an unsigned 32-bit integer. */
   nextUint32(): number {
     this.fillUint32(this.single);

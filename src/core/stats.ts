@@ -124,12 +124,7 @@ export function bootstrapMeanIntervals(
   for (const indices of listsByLength(data)) {
     const sameLength = indices.map((index) => data[index]!);
     const kept = draws?.indicesOf(sameLength[0]!.length, resamples, seed);
-    const resampled =
-      kept !== undefined
-        ? meansAtIndices(sameLength, kept, resamples)
-        : sameLength.length === 1
-          ? [bootstrapMeans(sameLength[0]!, resamples, seed)]
-          : bootstrapMeansOfMany(sameLength, resamples, seed);
+    const resampled = resampleMeans(sameLength, resamples, seed, kept);
     indices.forEach((index, position) => (means[index] = resampled[position]!));
   }
   const tail = (1 - confidence) / 2;
@@ -158,81 +153,62 @@ function listsByLength(lists: readonly Float64Array[]): number[][] {
   return [...byLength.values()];
 }
 
-// The draws of bootstrapMeans and bootstrapMeansOfMany: floor(draw · count / 2^32) is floor(random() ·
-// count), a uniform index in [0, count). count / 2^32 is exact (a power-of-two divisor) and draw · count
-// < 2^53, so draw · scale is the same double, and its floor, below 2^31, is `| 0`. xoshiro128** is
-// inlined (the draws Xoshiro128StarStar.fillUint32 gives, in the same order): one pass per resample
-// instead of filling an array of draws and reading it back.
+// The draws: floor(draw · count / 2^32) is floor(random() · count), a uniform index in [0, count). count / 2^32
+// is exact (a power-of-two divisor) and draw · count < 2^53, so draw · scale is the same double, and its floor,
+// below 2^31, is `| 0`. Resample r reads draws r · count to (r + 1) · count − 1, in that order.
 
-function bootstrapMeans(data: Float64Array, resamples: number, seed: number): Float64Array {
-  const count = data.length;
-  const means = new Float64Array(resamples);
+/** The first `length` of `indices`: the generator's next draws, as indices into `count` values (in place). */
+function drawIndices(indices: Int32Array, length: number, count: number, generator: Xoshiro128StarStar): void {
+  const draws = new Uint32Array(indices.buffer, 0, length);
+  generator.fillUint32(draws);
   const scale = count / TWO_POW_32;
-  let [s0, s1, s2, s3] = Xoshiro128StarStar.fromSeed(seed).stateWords();
-  for (let resample = 0; resample < resamples; resample++) {
-    let total = 0;
-    for (let i = 0; i < count; i++) {
-      const scrambled = Math.imul(s1, 5);
-      const draw = Math.imul((scrambled << 7) | (scrambled >>> 25), 9) >>> 0;
-      total += data[(draw * scale) | 0]!;
-      const shifted = s1 << 9;
-      s2 ^= s0;
-      s3 ^= s1;
-      s1 ^= s2;
-      s0 ^= s3;
-      s2 ^= shifted;
-      s3 = (s3 << 11) | (s3 >>> 21);
-    }
-    means[resample] = total / count;
-  }
-  return means;
+  for (let i = 0; i < length; i++) indices[i] = (draws[i]! * scale) | 0;
 }
 
-/** bootstrapMeans of several lists of one length: each resample's indices drawn once, for every list. */
-function bootstrapMeansOfMany(lists: readonly Float64Array[], resamples: number, seed: number): Float64Array[] {
+/**
+ * The resample means of lists of one length, each sum over its resample's indices in order. Four
+ * resamples a pass, their sums independent chains of additions the processor overlaps, their indices
+ * drawn for the pass or read from `kept` (every resample's, drawn beforehand by ResampleDraws).
+ */
+function resampleMeans(
+  lists: readonly Float64Array[],
+  resamples: number,
+  seed: number,
+  kept: Int32Array | undefined,
+): Float64Array[] {
   const count = lists[0]!.length;
   const means = lists.map(() => new Float64Array(resamples));
-  const indices = new Int32Array(count);
-  const scale = count / TWO_POW_32;
-  let [s0, s1, s2, s3] = Xoshiro128StarStar.fromSeed(seed).stateWords();
-  for (let resample = 0; resample < resamples; resample++) {
-    for (let i = 0; i < count; i++) {
-      const scrambled = Math.imul(s1, 5);
-      const draw = Math.imul((scrambled << 7) | (scrambled >>> 25), 9) >>> 0;
-      indices[i] = (draw * scale) | 0;
-      const shifted = s1 << 9;
-      s2 ^= s0;
-      s3 ^= s1;
-      s1 ^= s2;
-      s0 ^= s3;
-      s2 ^= shifted;
-      s3 = (s3 << 11) | (s3 >>> 21);
+  const generator = Xoshiro128StarStar.fromSeed(seed);
+  const indices = kept ?? new Int32Array(4 * count);
+  for (let first = 0; first < resamples; first += 4) {
+    const inPass = Math.min(4, resamples - first);
+    let start = first * count;
+    if (kept === undefined) {
+      drawIndices(indices, inPass * count, count, generator);
+      start = 0;
     }
-    // Four lists a pass: their four sums are independent chains of additions the processor overlaps.
-    let list = 0;
-    for (; list + 4 <= lists.length; list += 4) {
-      const [a, b, c, d] = [lists[list]!, lists[list + 1]!, lists[list + 2]!, lists[list + 3]!];
-      let totalA = 0;
-      let totalB = 0;
-      let totalC = 0;
-      let totalD = 0;
-      for (let i = 0; i < count; i++) {
-        const index = indices[i]!;
-        totalA += a[index]!;
-        totalB += b[index]!;
-        totalC += c[index]!;
-        totalD += d[index]!;
-      }
-      means[list]![resample] = totalA / count;
-      means[list + 1]![resample] = totalB / count;
-      means[list + 2]![resample] = totalC / count;
-      means[list + 3]![resample] = totalD / count;
-    }
-    for (; list < lists.length; list++) {
+    for (let list = 0; list < lists.length; list++) {
       const data = lists[list]!;
-      let total = 0;
-      for (let i = 0; i < count; i++) total += data[indices[i]!]!;
-      means[list]![resample] = total / count;
+      const listMeans = means[list]!;
+      if (inPass === 4) {
+        let sumA = 0;
+        let sumB = 0;
+        let sumC = 0;
+        let sumD = 0;
+        for (let i = start; i < start + count; i++) {
+          sumA += data[indices[i]!]!;
+          sumB += data[indices[i + count]!]!;
+          sumC += data[indices[i + 2 * count]!]!;
+          sumD += data[indices[i + 3 * count]!]!;
+        }
+        listMeans.set([sumA / count, sumB / count, sumC / count, sumD / count], first);
+        continue;
+      }
+      for (let resample = 0, at = start; resample < inPass; resample++) {
+        let total = 0;
+        for (const end = at + count; at < end; at++) total += data[indices[at]!]!;
+        listMeans[first + resample] = total / count;
+      }
     }
   }
   return means;
@@ -241,90 +217,28 @@ function bootstrapMeansOfMany(lists: readonly Float64Array[], resamples: number,
 /**
  * The resample indices of bootstrapMeanIntervals kept from one call to the next, for a caller that
  * bootstraps lists of one length with one seed over several calls (the Vitest reporter, a test file at a
- * time): they are drawn once. The indices, and so the intervals, are the same kept or not; at most
- * MAX_KEPT_INDICES are kept (a length past that is drawn at each call, as without this), until clear().
+ * time): drawn once. The intervals are the same kept or not. It keeps the last length's, up to 2^21
+ * indices (8 MB), until clear().
  */
 export class ResampleDraws {
-  private readonly kept = new Map<string, Int32Array>();
-  private keptIndices = 0;
+  private key = '';
+  private kept: Int32Array | undefined;
 
-  /** Resample r's indices into a list of `count` values, at [r · count, (r + 1) · count); undefined when over the bound. */
+  /** Every resample's indices into `count` values (resample r's at r · count), or undefined past the bound. */
   indicesOf(count: number, resamples: number, seed: number): Int32Array | undefined {
     const key = `${count} ${resamples} ${seed}`;
-    const kept = this.kept.get(key);
-    if (kept !== undefined) return kept;
-    if (this.keptIndices + count * resamples > MAX_KEPT_INDICES) return undefined;
-    const indices = drawIndices(count, resamples, seed);
-    this.kept.set(key, indices);
-    this.keptIndices += indices.length;
-    return indices;
+    if (key !== this.key && count * resamples <= 2 ** 21) {
+      this.key = key;
+      this.kept = new Int32Array(count * resamples);
+      drawIndices(this.kept, this.kept.length, count, Xoshiro128StarStar.fromSeed(seed));
+    }
+    return key === this.key ? this.kept : undefined;
   }
 
-  /** Lets go of the indices kept. */
   clear(): void {
-    this.kept.clear();
-    this.keptIndices = 0;
+    this.key = '';
+    this.kept = undefined;
   }
-}
-
-/** 8 MB of indices: a thousand resamples of 2,000 questions. */
-const MAX_KEPT_INDICES = 2_097_152;
-
-/** The indices bootstrapMeans and bootstrapMeansOfMany draw, in their order, resample after resample. */
-function drawIndices(count: number, resamples: number, seed: number): Int32Array {
-  const indices = new Int32Array(count * resamples);
-  const scale = count / TWO_POW_32;
-  let [s0, s1, s2, s3] = Xoshiro128StarStar.fromSeed(seed).stateWords();
-  for (let i = 0; i < indices.length; i++) {
-    const scrambled = Math.imul(s1, 5);
-    const draw = Math.imul((scrambled << 7) | (scrambled >>> 25), 9) >>> 0;
-    indices[i] = (draw * scale) | 0;
-    const shifted = s1 << 9;
-    s2 ^= s0;
-    s3 ^= s1;
-    s1 ^= s2;
-    s0 ^= s3;
-    s2 ^= shifted;
-    s3 = (s3 << 11) | (s3 >>> 21);
-  }
-  return indices;
-}
-
-/**
- * The resample means of lists of one length at indices drawn beforehand, each sum in bootstrapMeans'
- * order. Four resamples a pass: their sums are independent chains of additions the processor overlaps.
- */
-function meansAtIndices(lists: readonly Float64Array[], indices: Int32Array, resamples: number): Float64Array[] {
-  const count = lists[0]!.length;
-  return lists.map((data) => {
-    const means = new Float64Array(resamples);
-    let resample = 0;
-    for (; resample + 4 <= resamples; resample += 4) {
-      const start = resample * count;
-      let totalA = 0;
-      let totalB = 0;
-      let totalC = 0;
-      let totalD = 0;
-      for (let i = 0; i < count; i++) {
-        const at = start + i;
-        totalA += data[indices[at]!]!;
-        totalB += data[indices[at + count]!]!;
-        totalC += data[indices[at + 2 * count]!]!;
-        totalD += data[indices[at + 3 * count]!]!;
-      }
-      means[resample] = totalA / count;
-      means[resample + 1] = totalB / count;
-      means[resample + 2] = totalC / count;
-      means[resample + 3] = totalD / count;
-    }
-    for (; resample < resamples; resample++) {
-      const start = resample * count;
-      let total = 0;
-      for (let i = start; i < start + count; i++) total += data[indices[i]!]!;
-      means[resample] = total / count;
-    }
-    return means;
-  });
 }
 
 /** Quantile of already-sorted values, linear interpolation between order statistics (R type 7). */

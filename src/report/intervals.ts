@@ -43,12 +43,12 @@ export function withRange(values: readonly number[]): IntervalInput {
  * Each row's interval: meanInterval (Wilson when every value is 0/1, else the seeded bootstrap); all-equal
  * values give [v, v] under either, without resampling. The bootstraps of all rows run together
  * (bootstrapMeanIntervals draws the resample indices once for the rows of one length, and once for all
- * calls given the same `draws`).
+ * calls given the same `cache`).
  */
 export function intervalsOf(
   rows: readonly IntervalInput[],
   settings: IntervalSettings,
-  draws?: ResampleDraws,
+  cache?: IntervalCache,
 ): RowIntervalWithMean[] {
   const intervals = new Array<RowIntervalWithMean>(rows.length);
   const resampled: number[] = [];
@@ -73,7 +73,7 @@ export function intervalsOf(
   const bootstraps = bootstrapMeanIntervals(
     resampled.map((index) => rows[index]!.values),
     { confidence: settings.confidence, seed: settings.seed, resamples: settings.intervalResamples },
-    draws,
+    cache && (drawsOf.get(cache) ?? drawsOf.set(cache, new ResampleDraws()).get(cache)),
   );
   resampled.forEach((index, position) => {
     const { mean, lower, upper } = bootstraps[position]!;
@@ -98,8 +98,6 @@ function bootstrapShape(settings: IntervalSettings): Omit<RowIntervalWithMean, '
  */
 export class IntervalCache {
   private readonly ahead = new Map<string, { values: readonly number[]; interval: RowIntervalWithMean }>();
-  /** The resample indices of this run's bootstraps: each file's suites of one length resample the same ones. */
-  readonly draws = new ResampleDraws();
 
   /** Keeps `interval`, worked out for these values and settings. */
   keep(values: readonly number[], settings: IntervalSettings, interval: RowIntervalWithMean): void {
@@ -126,9 +124,12 @@ export class IntervalCache {
   /** Drops what no summary took (a run cut short, a file run again). */
   clear(): void {
     this.ahead.clear();
-    this.draws.clear();
+    drawsOf.delete(this);
   }
 }
+
+/** Each cache's resample indices: its run's suites of one length resample the same ones, drawn once. */
+const drawsOf = new WeakMap<IntervalCache, ResampleDraws>();
 
 function keyOf(values: readonly number[], settings: IntervalSettings): string {
   let sum = 0;

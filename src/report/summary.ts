@@ -538,7 +538,7 @@ export function precomputeIntervals(run: CollectedRun, options: SummaryOptions, 
   const ranges = [...groupRun(run).suites.values()].flatMap((measures) =>
     [...measures.values()].map((row) => withRange(row.values)),
   );
-  intervalsOf(ranges, settings, cache.draws).forEach((interval, index) =>
+  intervalsOf(ranges, settings, cache).forEach((interval, index) =>
     cache.keep(ranges[index]!.values, settings, interval),
   );
 }
@@ -551,7 +551,7 @@ function rowIntervals(
 ): RowIntervalWithMean[] {
   const kept = rows.map((row) => cache?.take(row.values, settings));
   const missing = rows.filter((_, index) => kept[index] === undefined);
-  const worked = intervalsOf(missing, settings, cache?.draws);
+  const worked = intervalsOf(missing, settings, cache);
   let next = 0;
   return kept.map((interval) => interval ?? worked[next++]!);
 }

@@ -79,19 +79,21 @@ describe('bootstrapMeanIntervals', () => {
     expect(interval!.upper).toBeCloseTo(14 / 3, 12);
   });
 
-  it('keeps the indices of one length and seed once, and none past 2,097,152 of them', () => {
+  it("keeps the last length's indices, up to 2,097,152 of them", () => {
     const draws = new ResampleDraws();
     const first = draws.indicesOf(3, 5, 42);
     // Resample r's three indices at [3r, 3r + 3), each in [0, 3).
     expect(first).toHaveLength(15);
     expect([...first!].every((index) => index >= 0 && index < 3)).toBe(true);
     expect(draws.indicesOf(3, 5, 42)).toBe(first);
-    expect(draws.indicesOf(3, 5, 43)).not.toBe(first);
-    // 2,097,152 − 30 kept so far leaves room for 2,000 × 1,048 = 2,096,000, then for no 2 × 1,000 more.
+    // 2,100 × 1,000 = 2,100,000 is past the bound: not kept, and the last length's stay.
+    expect(draws.indicesOf(2_100, 1_000, 42)).toBeUndefined();
+    expect(draws.indicesOf(3, 5, 42)).toBe(first);
+    const other = draws.indicesOf(3, 5, 43);
+    expect(other).not.toBe(first);
     expect(draws.indicesOf(2_000, 1_048, 42)).toHaveLength(2_096_000);
-    expect(draws.indicesOf(2, 1_000, 42)).toBeUndefined();
     draws.clear();
-    expect(draws.indicesOf(2, 1_000, 42)).toHaveLength(2_000);
+    expect(draws.indicesOf(3, 5, 42)).not.toBe(first);
   });
 
   it('names the empty list and the bad option as bootstrapMeanInterval does', () => {
