@@ -171,6 +171,11 @@ describe('baseline schema version 3 rows', () => {
       withRows('["f","refunds","q","mrr",1]'),
       /rows\[1\]: its describe path must be a list of describe-block names/,
     ],
+    [
+      'a describe path holding a number',
+      withRows('["f",["a",1],"q","mrr",1]'),
+      /rows\[1\]: its describe path must be a list of describe-block names/,
+    ],
     ['an empty file name', withRows('["",[],"q","mrr",1]'), /rows\[1\]: its file must be the test file's path/],
     [
       'a value that is a string',
@@ -222,6 +227,29 @@ describe('baseline schema versions 1 and 2 (before 0.1.0)', () => {
 describe('repeated keys and impossible values', () => {
   const withRows = (...rows: string[]): string =>
     `{"generatedBy":"rag-matchers","schemaVersion":4,"rows":[["file","describe","question","measure","value","project","judgments"]${rows.map((row) => `\n,${row}`).join('')}]}`;
+
+  it("reads each row's value and audit into its suite and measure, a suite's rows split by another's or not", () => {
+    const file = parseBaseline(
+      withRows(
+        '["f",["a"],"q1","mrr",0.5,{"labels":"l1"}]',
+        '["f",["a"],"q1","ndcg",0.25]',
+        '["f",["b"],"q1","mrr",1,{"unjudged":2}]',
+        '["f",["a"],"q2","mrr",0,{"labels":"l2","unjudged":1}]',
+        '["f",["a"],"q2","ndcg",0.75,{"labels":"l2"}]',
+      ),
+      PATH,
+    );
+    const a = suiteKeyOf({ file: 'f', describe: ['a'] });
+    const b = suiteKeyOf({ file: 'f', describe: ['b'] });
+    expect(JSON.parse(JSON.stringify(file.suites))).toEqual({
+      [a]: { mrr: { q1: 0.5, q2: 0 }, ndcg: { q1: 0.25, q2: 0.75 } },
+      [b]: { mrr: { q1: 1 } },
+    });
+    expect(JSON.parse(JSON.stringify(file.audits))).toEqual({
+      [a]: { mrr: { q1: { labels: 'l1' }, q2: { labels: 'l2', unjudged: 1 } }, ndcg: { q2: { labels: 'l2' } } },
+      [b]: { mrr: { q1: { unjudged: 2 } } },
+    });
+  });
 
   it('a key repeated in one object is refused with the file, the line and the object', () => {
     const text = withRows('["f",[],"q1","mrr",1]', '["f",[],"q2","mrr",1,{"labels":"a1","labels":"b2"}]');

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { escapeConsole, escapeMarkdown, markdownCode, visibleControls } from '../../../src/core/escape.js';
+import fc from 'fast-check';
+import {
+  escapeConsole,
+  escapeMarkdown,
+  lookAlikeKey,
+  markdownCode,
+  visibleControls,
+} from '../../../src/core/escape.js';
 
 describe('escapeConsole', () => {
   it('leaves a plain string as it is', () => {
@@ -45,5 +52,32 @@ describe('markdownCode', () => {
   it('shows line breaks as escapes', () => {
     expect(markdownCode('a\nb')).toBe('`a\\nb`');
     expect(visibleControls('a\tb')).toBe('a\\tb');
+  });
+});
+
+describe('lookAlikeKey', () => {
+  it('drops what does not show: trailing spaces, invisible characters, another normalisation', () => {
+    expect(lookAlikeKey('q1')).toBe('q1');
+    expect(lookAlikeKey('q1 ')).toBe('q1');
+    expect(lookAlikeKey(' q1')).toBe(' q1');
+    expect(lookAlikeKey('q\u200b1')).toBe('q1');
+    expect(lookAlikeKey('q1\u0000')).toBe('q1');
+    expect(lookAlikeKey('cafe\u0301')).toBe('caf\u00e9');
+    expect(lookAlikeKey('')).toBe('');
+    expect(lookAlikeKey('~')).toBe('~');
+  });
+
+  it('gives every string what its definition gives (NFC, invisible characters dropped, end trimmed)', () => {
+    const invisible =
+      // eslint-disable-next-line no-control-regex -- the definition drops control characters
+      /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+    const unit = fc.constantFrom('q', '1', ' ', '~', '\t', '\u007f', '\u00a0', '\u200b', 'e', '\u0301', '\u3000');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 8 }), (units) => {
+        const text = units.join('');
+        expect(lookAlikeKey(text)).toBe(text.normalize('NFC').replace(invisible, '').trimEnd());
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

@@ -22,6 +22,19 @@ describe('scanJsonText', () => {
     expect(scanJsonText('{"a":1,"\\u0061":2}', 4).repeatsKey).toBe(true);
   });
 
+  it("sees a repeat of an object's first key, escaped or not, and of a later one", () => {
+    expect(scanJsonText('{"a":1,"a":2}', 4).repeatsKey).toBe(true);
+    expect(scanJsonText('{"\\u0061":1,"a":2}', 4).repeatsKey).toBe(true);
+    expect(scanJsonText('{"a":1,"b":2,"b":3}', 4).repeatsKey).toBe(true);
+    expect(scanJsonText('{"a":{"b":1,"c":2},"a":3}', 4).repeatsKey).toBe(true);
+  });
+
+  it('starts each object of a depth with no keys, whatever the one before it held', () => {
+    expect(scanJsonText('[{"a":1,"c":0},{"b":1,"a":2}]', 4).repeatsKey).toBe(false);
+    expect(scanJsonText('[{"a":1},{"b":1,"a":2},{"a":3}]', 4).repeatsKey).toBe(false);
+    expect(scanJsonText('[{"a":1,"c":0},{"b":1,"b":2}]', 4).repeatsKey).toBe(true);
+  });
+
   it('skips brackets inside strings', () => {
     expect(scanJsonText('{"a":"[[[[{{{{\\"]]"}', 1)).toEqual({ tooDeep: undefined, repeatsKey: false });
   });
