@@ -13,30 +13,37 @@ const CAPTURE_DEPTH = 50;
  */
 const FIRST_CAPTURE_DEPTH = 14;
 
-/** The line of the innermost frame of the current stack in `filePath`; undefined when none is. */
-export function callSiteLine(filePath: string): number | undefined {
+/**
+ * The line of the innermost frame of the current stack in `filePath`; undefined when none is. `fileRun`
+ * stands for this run of the test file (Vitest's file task: a new object each time the file runs, in watch
+ * mode too), so that an edited file run again in the same worker has its lines looked up anew.
+ */
+export function callSiteLine(filePath: string, fileRun?: object): number | undefined {
   const site = siteIn(filePath, FIRST_CAPTURE_DEPTH) ?? siteIn(filePath, CAPTURE_DEPTH);
-  return site === undefined ? lineOfFormattedStack(filePath) : formattedLine(site, filePath);
+  return site === undefined ? lineOfFormattedStack(filePath) : formattedLine(site, filePath, fileRun);
 }
 
 /** The most raw frames whose formatted line is remembered (a worker runs a few test files). */
 const FORMATTED_LINES_KEPT = 10_000;
 
 /**
- * Raw frame → its formatted line, for one formatter. Tests written in a loop (test.each, a list of
- * questions, describeRetrieval) call from one raw position: formatting (source-mapping) it once is enough.
- * The key holds the script's hash, so an edited file run again in the same worker is looked up anew.
+ * Raw frame → its formatted line, for one formatter and one run of the test file. Tests written in a loop
+ * (test.each, a list of questions, describeRetrieval) call from one raw position: formatting (source-mapping)
+ * it once is enough. Without a file run (Jest), the module itself lives for one test file: Jest loads it
+ * anew into each test file's module registry.
  */
 let formattedLines = new Map<string, number | undefined>();
 let linesFormatter: unknown;
+let linesFileRun: object | undefined;
 
-function formattedLine(site: NodeJS.CallSite, filePath: string): number | undefined {
+function formattedLine(site: NodeJS.CallSite, filePath: string, fileRun: object | undefined): number | undefined {
   const format = Error.prepareStackTrace;
-  if (linesFormatter !== format || formattedLines.size >= FORMATTED_LINES_KEPT) {
+  if (linesFormatter !== format || linesFileRun !== fileRun || formattedLines.size >= FORMATTED_LINES_KEPT) {
     formattedLines = new Map();
     linesFormatter = format;
+    linesFileRun = fileRun;
   }
-  const key = `${site.getScriptHash()}:${site.getLineNumber()}:${site.getColumnNumber()}:${filePath}`;
+  const key = `${site.getLineNumber()}:${site.getColumnNumber()}:${filePath}`;
   if (formattedLines.has(key)) return formattedLines.get(key);
   // The runners format a stack by source-mapping every frame: only this frame when the formatter is at
   // hand (Vitest); under Jest it is outside the test's realm (the test's Error has none), and the

@@ -31,6 +31,8 @@ interface TestPlace {
   name: string;
   /** Absolute test file path, when known. */
   filePath: string | undefined;
+  /** This run of the test file, when the runner has an object for it (Vitest's file task). */
+  fileRun: object | undefined;
   /** Where its describe titles are read from (only when suite overrides need them): a Vitest task or a jest-circus test. */
   vitestTask: VitestTaskLike | undefined;
   circusTest: CircusTestLike | undefined;
@@ -47,7 +49,7 @@ interface VitestTaskLike {
   name?: string;
   meta?: object;
   suite?: VitestTaskLike;
-  file?: { filepath?: string };
+  file?: { filepath?: string } | undefined;
   filepath?: string;
   result?: { retryCount?: number; repeatCount?: number };
 }
@@ -93,6 +95,7 @@ function placeOf(context: RecordingContext): TestPlace | undefined {
       attempt: `${result?.repeatCount ?? 0}:${result?.retryCount ?? 0}`,
       name: task.name ?? '',
       filePath: task.file?.filepath,
+      fileRun: task.file,
       vitestTask: task,
       circusTest: undefined,
     };
@@ -104,6 +107,7 @@ function placeOf(context: RecordingContext): TestPlace | undefined {
       attempt: String(test.invocations ?? 0),
       name: test.name,
       filePath: context.testPath,
+      fileRun: undefined,
       vitestTask: undefined,
       circusTest: test,
     };
@@ -113,6 +117,7 @@ function placeOf(context: RecordingContext): TestPlace | undefined {
     attempt: '0',
     name: context.currentTestName,
     filePath: context.testPath,
+    fileRun: undefined,
     vitestTask: undefined,
     circusTest: undefined,
   };
@@ -141,6 +146,8 @@ interface TestRecording {
   name: string;
   /** The test file's path, as the runner gave it. */
   filePath: string | undefined;
+  /** This run of the test file (see callSiteLine). */
+  fileRun: object | undefined;
   /** The line of the test's first recording matcher call (null: looked for, not found); see callSiteLine. */
   line: number | null | undefined;
   /** The file `line` is in when it is not the test file: a describeRetrieval question's labelled file (absolute). */
@@ -162,6 +169,7 @@ function recordingOf(place: TestPlace): TestRecording {
     warned: false,
     name: place.name,
     filePath: place.filePath,
+    fileRun: place.fileRun,
     line: undefined,
     lineFile: undefined,
   };
@@ -319,7 +327,7 @@ export class QuestionRecorder {
   private callLine(): number | undefined {
     const test = this.role.test;
     if (test?.filePath === undefined) return undefined;
-    if (test.line === undefined) test.line = callSiteLine(test.filePath) ?? null;
+    if (test.line === undefined) test.line = callSiteLine(test.filePath, test.fileRun) ?? null;
     return test.line ?? undefined;
   }
 

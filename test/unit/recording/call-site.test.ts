@@ -81,3 +81,26 @@ describe('callSiteLine with the test frame deep in the stack', () => {
     expect(callThrough(callSiteLine, new URL(import.meta.url).pathname)).toBe(81);
   });
 });
+
+describe('callSiteLine in a new run of the test file', () => {
+  it('formats its raw frames anew (watch mode: an edited file runs again in the same worker)', () => {
+    const runnerFormat = Error.prepareStackTrace;
+    const framesFormatted: number[] = [];
+    Error.prepareStackTrace = (error, sites) => {
+      framesFormatted.push(sites.length);
+      return runnerFormat!(error, sites);
+    };
+    const file = new URL(import.meta.url).pathname;
+    const firstRun = {};
+    const secondRun = {};
+    try {
+      const lines: (number | undefined)[] = [];
+      for (const run of [firstRun, firstRun, secondRun]) lines.push(callSiteLine(file, run));
+      expect(lines).toEqual([98, 98, 98]);
+    } finally {
+      Error.prepareStackTrace = runnerFormat;
+    }
+    // Once for the first run, once again for the second.
+    expect(framesFormatted).toEqual([1, 1]);
+  });
+});
