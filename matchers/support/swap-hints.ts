@@ -24,11 +24,23 @@ function looksLikeJudgments(value: unknown): boolean {
 
 /** Throws when `received` and `relevant` look swapped: the hits passed as `relevant`, or judgments to expect(). */
 export function checkHitsNotSwapped(call: MatcherCall, received: unknown, relevant: unknown): void {
-  const fix = `Write expect(hits).${call.matcherName}(${call.expectedArguments}): the retrieved hits go to expect(), the relevant ids to the matcher.`;
   if (looksLikeJudgments(received))
-    throw usageError(call, 'the received value looks like relevance judgments (id → grade): are the two swapped?', fix);
+    throw usageError(
+      call,
+      'the received value looks like relevance judgments (id → grade): are the two swapped?',
+      swappedFix(call),
+    );
   if (looksLikeHits(relevant))
-    throw usageError(call, 'relevant looks like retrieved hits (objects with a score): are the two swapped?', fix);
+    throw usageError(
+      call,
+      'relevant looks like retrieved hits (objects with a score): are the two swapped?',
+      swappedFix(call),
+    );
+}
+
+/** What to write instead, built only when the arguments look swapped (the check runs on every call). */
+function swappedFix(call: MatcherCall): string {
+  return `Write expect(hits).${call.matcherName}(${call.expectedArguments}): the retrieved hits go to expect(), the relevant ids to the matcher.`;
 }
 
 /** Throws when a cutoff below 1 sits beside a threshold of 1 or more: `(relevant, 0.8, 5)` for `(relevant, 5, 0.8)`. */
