@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { circusDescribePath, jestTestOf } from '../recording/question.js';
+import { circusDescribePath, jestTestOf, type CircusTestLike } from '../recording/question.js';
 import type { MetricSample, RecordingContext } from '../recording/sample.js';
 
 /**
@@ -128,26 +128,10 @@ export function recordToSidecar(sample: MetricSample, context: RecordingContext)
 export function recordSamplesToSidecar(samples: readonly MetricSample[], context: RecordingContext): void {
   const directory = process.env[RUN_DIRECTORY_ENV];
   if (directory === undefined || directory === '') return;
-  const test = jestTestOf(context);
-  let place: Omit<SidecarRecord, 'sample'>;
-  if (test !== undefined) {
-    // Jest 30's expect state names the asserting test exactly, inside test.concurrent too.
-    const describePath = circusDescribePath(test);
-    const testName = [...describePath, test.name].join(' ');
-    place = {
-      testPath: context.testPath ?? '',
-      testName,
-      describePath,
-      test: test.name,
-      ...(test.invocations === undefined ? {} : { attempt: test.invocations }),
-    };
-  } else {
-    const testName = context.currentTestName ?? '';
-    place = { testPath: context.testPath ?? '', testName, ...runningTestPath(testName) };
-  }
+  const prefix = linePrefixOf(context);
   let lines = '';
-  for (const sample of samples) lines += `${JSON.stringify({ ...place, sample } satisfies SidecarRecord)}\n`;
-  const file = join(directory, `${SIDECAR_PREFIX}${process.pid}-${threadId}${SIDECAR_SUFFIX}`);
+  for (const sample of samples) lines += `${prefix}${JSON.stringify(sample)}}\n`;
+  const file = sidecarFileIn(directory);
   if (!holding) {
     appendLines(file, directory, lines);
     return;
@@ -156,6 +140,48 @@ export function recordSamplesToSidecar(samples: readonly MetricSample[], context
   if (held === undefined) held = { file, directory, lines };
   else held.lines += lines;
   if (held.lines.length >= HELD_CHARACTERS) appendHeld();
+}
+
+/** The last Jest test a line was written for, and its line's text up to the sample: its calls after the first reuse it. */
+let lastPlace:
+  { test: CircusTestLike; testPath: string | undefined; attempt: number | undefined; prefix: string } | undefined;
+
+/**
+ * A record's line up to its sample: `JSON.stringify({ ...place, sample })` without the sample's JSON
+ * and the closing brace (the place always has testPath, so the text ends in a property).
+ */
+function linePrefixOf(context: RecordingContext): string {
+  const test = jestTestOf(context);
+  if (test === undefined) {
+    const testName = context.currentTestName ?? '';
+    return prefixOf({ testPath: context.testPath ?? '', testName, ...runningTestPath(testName) });
+  }
+  if (lastPlace?.test === test && lastPlace.testPath === context.testPath && lastPlace.attempt === test.invocations)
+    return lastPlace.prefix;
+  // Jest 30's expect state names the asserting test exactly, inside test.concurrent too.
+  const describePath = circusDescribePath(test);
+  const prefix = prefixOf({
+    testPath: context.testPath ?? '',
+    testName: [...describePath, test.name].join(' '),
+    describePath,
+    test: test.name,
+    ...(test.invocations === undefined ? {} : { attempt: test.invocations }),
+  });
+  lastPlace = { test, testPath: context.testPath, attempt: test.invocations, prefix };
+  return prefix;
+}
+
+function prefixOf(place: Omit<SidecarRecord, 'sample'>): string {
+  return `${JSON.stringify(place).slice(0, -1)},"sample":`;
+}
+
+let lastFile: { directory: string; file: string } | undefined;
+
+/** This process's and thread's sidecar file in the run directory. */
+function sidecarFileIn(directory: string): string {
+  if (lastFile?.directory !== directory)
+    lastFile = { directory, file: join(directory, `${SIDECAR_PREFIX}${process.pid}-${threadId}${SIDECAR_SUFFIX}`) };
+  return lastFile.file;
 }
 
 function appendLines(file: string, directory: string, lines: string): void {

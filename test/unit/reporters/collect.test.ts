@@ -355,6 +355,28 @@ describe('Jest sidecar protocol', () => {
     ]);
   });
 
+  it("names the test from Jest 30's expect state: describe path, title and attempt, on every line of it", () => {
+    process.env[RUN_DIRECTORY_ENV] = directory;
+    const root = { name: 'ROOT_DESCRIBE_BLOCK' };
+    const outer = { name: 'orders', parent: root };
+    const first = { name: 'q1', parent: outer, invocations: 1 };
+    const second = { name: 'q2', parent: root };
+    const contextOf = (test: object) => ({ testPath: '/p/a.test.js', currentTestIdentity: () => test });
+    recordToSidecar({ measure: 'mrr', value: 1 }, contextOf(first));
+    recordToSidecar({ measure: 'hit@3', value: 0 }, contextOf(first));
+    first.invocations = 2; // jest.retryTimes: the same test, run again
+    recordToSidecar({ measure: 'mrr', value: 0.5 }, contextOf(first));
+    recordToSidecar({ measure: 'mrr', value: 0.25 }, contextOf(second));
+    const [file] = readdirSync(directory);
+    const q1 = '{"testPath":"/p/a.test.js","testName":"orders q1","describePath":["orders"],"test":"q1"';
+    expect(readFileSync(join(directory, file!), 'utf8')).toBe(
+      `${q1},"attempt":1,"sample":{"measure":"mrr","value":1}}\n` +
+        `${q1},"attempt":1,"sample":{"measure":"hit@3","value":0}}\n` +
+        `${q1},"attempt":2,"sample":{"measure":"mrr","value":0.5}}\n` +
+        '{"testPath":"/p/a.test.js","testName":"q2","describePath":[],"test":"q2","sample":{"measure":"mrr","value":0.25}}\n',
+    );
+  });
+
   it('holds the lines of every call until released, then appends them in order, and appends at once after', () => {
     process.env[RUN_DIRECTORY_ENV] = directory;
     const lineOf = (testName: string, value: number): string =>
