@@ -128,11 +128,15 @@ export function recordToSidecar(sample: MetricSample, context: RecordingContext)
 export function recordSamplesToSidecar(samples: readonly MetricSample[], context: RecordingContext): void {
   const directory = process.env[RUN_DIRECTORY_ENV];
   if (directory === undefined || directory === '') return;
-  const prefix = linePrefixOf(context);
+  const test = jestTestOf(context);
+  const prefix = linePrefixOf(context, test);
   let lines = '';
   for (const sample of samples) lines += `${prefix}${JSON.stringify(sample)}}\n`;
   const file = sidecarFileIn(directory);
-  if (!holding) {
+  // Only a test's lines are held: jest-circus runs no afterAll in a file whose every test is skipped,
+  // where a call outside the tests still records.
+  if (!holding || (test === undefined && context.currentTestName === undefined)) {
+    appendHeld();
     appendLines(file, directory, lines);
     return;
   }
@@ -150,8 +154,7 @@ let lastPlace:
  * A record's line up to its sample: `JSON.stringify({ ...place, sample })` without the sample's JSON
  * and the closing brace (the place always has testPath, so the text ends in a property).
  */
-function linePrefixOf(context: RecordingContext): string {
-  const test = jestTestOf(context);
+function linePrefixOf(context: RecordingContext, test: CircusTestLike | undefined): string {
   if (test === undefined) {
     const testName = context.currentTestName ?? '';
     return prefixOf({ testPath: context.testPath ?? '', testName, ...runningTestPath(testName) });

@@ -404,6 +404,26 @@ describe('Jest sidecar protocol', () => {
     expect(fileText()).toBe(`${lineOf('q1', 1)}\n${lineOf('q2', 0.5)}\n${lineOf('q2', 0.25)}\n${lineOf('q3', 0)}\n`);
   });
 
+  it('appends a line recorded outside any test at once, after the lines held before it', () => {
+    process.env[RUN_DIRECTORY_ENV] = directory;
+    const [held, outside] = [
+      { testPath: '/p/a.test.js', testName: 'q1', sample: { measure: 'mrr', value: 1 } },
+      { testPath: '/p/a.test.js', testName: '', sample: { measure: 'mrr', value: 0 } },
+    ];
+    holdSidecarLines();
+    try {
+      recordToSidecar(held.sample, { testPath: '/p/a.test.js', currentTestName: 'q1' });
+      // No test is running (a call at the top of a file whose tests are all skipped, say).
+      recordToSidecar(outside.sample, { testPath: '/p/a.test.js' });
+      const [file] = readdirSync(directory);
+      expect(readFileSync(join(directory, file!), 'utf8')).toBe(
+        `${JSON.stringify(held)}\n${JSON.stringify(outside)}\n`,
+      );
+    } finally {
+      releaseSidecarLines();
+    }
+  });
+
   it('appends what it holds once it passes a megabyte, and what it holds for another run directory first', () => {
     const other = mkdtempSync(join(tmpdir(), 'rag-collect-test-'));
     const sizes = (): number[] =>
