@@ -3,27 +3,11 @@
 // frame of their test is what the runners should show first.
 
 /**
- * The folder of this module's file, read from a stack trace (works in the ES and CommonJS builds): taken
- * at the first usage error, not as the module loads, since Jest source-maps the stack it formats (reading
- * the chunk's file again) and loads the matchers anew for every test file.
+ * The folder of this module's file, read from a stack trace of this file (works in the ES and CommonJS
+ * builds) at the first usage error, not as the module loads: Jest loads the matchers anew for every test
+ * file and source-maps the stack it formats, reading the chunk's file again.
  */
-let ownFolder: { folder: string | undefined } | undefined;
-
-function ownFolderOf(): string | undefined {
-  if (ownFolder === undefined) {
-    const limit = Error.stackTraceLimit;
-    let stack: string | undefined;
-    try {
-      // This frame is the only one read.
-      Error.stackTraceLimit = 1;
-      stack = new Error().stack;
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
-    ownFolder = { folder: folderOfFirstFrame(stack ?? '') };
-  }
-  return ownFolder.folder;
-}
+let ownFolder: string | undefined;
 
 function folderOfFirstFrame(stack: string): string | undefined {
   const frame = stack.split('\n').find((line) => /^\s+at /.test(line));
@@ -36,7 +20,7 @@ function folderOfFirstFrame(stack: string): string | undefined {
 /** `error` with the stack lines that point into this package's folder removed (the message stays). */
 export function withoutOwnFrames<E extends Error>(error: E): E {
   const stack = error.stack;
-  const folder = ownFolderOf();
+  const folder = (ownFolder ??= folderOfFirstFrame(new Error().stack ?? ''));
   if (folder === undefined || stack === undefined) return error;
   const kept = stack.split('\n').filter((line) => !(/^\s+at /.test(line) && line.includes(folder)));
   Object.defineProperty(error, 'stack', { value: kept.join('\n'), writable: true, configurable: true });

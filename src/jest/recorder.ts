@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { circusDescribePath, jestTestOf, type CircusTestLike } from '../recording/question.js';
+import { circusDescribePath, jestTestOf } from '../recording/question.js';
 import type { MetricSample, RecordingContext } from '../recording/sample.js';
 
 /**
@@ -89,12 +89,13 @@ let warnedMissingDirectory = false;
  */
 const HELD_CHARACTERS = 1 << 20;
 
-/** Lines recorded and not yet appended, and the file they go to. */
-let held: { file: string; directory: string; lines: string } | undefined;
+/** Lines recorded and not yet appended, and the run directory they go to. */
+let held = '';
+let heldFor: string | undefined;
 let holding = false;
 
 /**
- * From now on the lines are held and appended together (see HELD_CHARACTERS), until
+ * From now on a test's lines are held and appended together (see HELD_CHARACTERS), until
  * releaseSidecarLines: the setup file holds them for its test file, whose last hook releases them. One
  * append per test file rather than one per matcher call, each an open, a write and a close.
  */
@@ -109,10 +110,9 @@ export function releaseSidecarLines(): void {
 }
 
 function appendHeld(): void {
-  if (held === undefined) return;
-  const { file, directory, lines } = held;
-  held = undefined;
-  appendLines(file, directory, lines);
+  if (heldFor !== undefined) appendLines(heldFor, held);
+  held = '';
+  heldFor = undefined;
 }
 
 /**
@@ -129,67 +129,40 @@ export function recordSamplesToSidecar(samples: readonly MetricSample[], context
   const directory = process.env[RUN_DIRECTORY_ENV];
   if (directory === undefined || directory === '') return;
   const test = jestTestOf(context);
-  const prefix = linePrefixOf(context, test);
+  let place: Omit<SidecarRecord, 'sample'>;
+  if (test !== undefined) {
+    // Jest 30's expect state names the asserting test exactly, inside test.concurrent too.
+    const describePath = circusDescribePath(test);
+    const testName = [...describePath, test.name].join(' ');
+    place = {
+      testPath: context.testPath ?? '',
+      testName,
+      describePath,
+      test: test.name,
+      ...(test.invocations === undefined ? {} : { attempt: test.invocations }),
+    };
+  } else {
+    const testName = context.currentTestName ?? '';
+    place = { testPath: context.testPath ?? '', testName, ...runningTestPath(testName) };
+  }
   let lines = '';
-  for (const sample of samples) lines += `${prefix}${JSON.stringify(sample)}}\n`;
-  const file = sidecarFileIn(directory);
+  for (const sample of samples) lines += `${JSON.stringify({ ...place, sample } satisfies SidecarRecord)}\n`;
   // Only a test's lines are held: jest-circus runs no afterAll in a file whose every test is skipped,
   // where a call outside the tests still records.
   if (!holding || (test === undefined && context.currentTestName === undefined)) {
     appendHeld();
-    appendLines(file, directory, lines);
+    appendLines(directory, lines);
     return;
   }
-  if (held !== undefined && held.file !== file) appendHeld();
-  if (held === undefined) held = { file, directory, lines };
-  else held.lines += lines;
-  if (held.lines.length >= HELD_CHARACTERS) appendHeld();
+  if (heldFor !== directory) appendHeld();
+  heldFor = directory;
+  held += lines;
+  if (held.length >= HELD_CHARACTERS) appendHeld();
 }
 
-/** The last Jest test a line was written for, and its line's text up to the sample: its calls after the first reuse it. */
-let lastPlace:
-  { test: CircusTestLike; testPath: string | undefined; attempt: number | undefined; prefix: string } | undefined;
-
-/**
- * A record's line up to its sample: `JSON.stringify({ ...place, sample })` without the sample's JSON
- * and the closing brace (the place always has testPath, so the text ends in a property).
- */
-function linePrefixOf(context: RecordingContext, test: CircusTestLike | undefined): string {
-  if (test === undefined) {
-    const testName = context.currentTestName ?? '';
-    return prefixOf({ testPath: context.testPath ?? '', testName, ...runningTestPath(testName) });
-  }
-  if (lastPlace?.test === test && lastPlace.testPath === context.testPath && lastPlace.attempt === test.invocations)
-    return lastPlace.prefix;
-  // Jest 30's expect state names the asserting test exactly, inside test.concurrent too.
-  const describePath = circusDescribePath(test);
-  const prefix = prefixOf({
-    testPath: context.testPath ?? '',
-    testName: [...describePath, test.name].join(' '),
-    describePath,
-    test: test.name,
-    ...(test.invocations === undefined ? {} : { attempt: test.invocations }),
-  });
-  lastPlace = { test, testPath: context.testPath, attempt: test.invocations, prefix };
-  return prefix;
-}
-
-function prefixOf(place: Omit<SidecarRecord, 'sample'>): string {
-  return `${JSON.stringify(place).slice(0, -1)},"sample":`;
-}
-
-let lastFile: { directory: string; file: string } | undefined;
-
-/** This process's and thread's sidecar file in the run directory. */
-function sidecarFileIn(directory: string): string {
-  if (lastFile?.directory !== directory)
-    lastFile = { directory, file: join(directory, `${SIDECAR_PREFIX}${process.pid}-${threadId}${SIDECAR_SUFFIX}`) };
-  return lastFile.file;
-}
-
-function appendLines(file: string, directory: string, lines: string): void {
+function appendLines(directory: string, lines: string): void {
   try {
-    appendFileSync(file, lines);
+    appendFileSync(join(directory, `${SIDECAR_PREFIX}${process.pid}-${threadId}${SIDECAR_SUFFIX}`), lines);
   } catch (error) {
     // The directory of a run that already ended (a variable inherited by a nested Jest, say): the
     // assertion itself must not fail because a report cannot be fed.
