@@ -84,6 +84,38 @@ class ConcurrentTestError extends Error {
 let warnedMissingDirectory = false;
 
 /**
+ * The most characters held before they are appended anyway: a test file that records a great deal
+ * writes every megabyte or so rather than keeping it all.
+ */
+const HELD_CHARACTERS = 1 << 20;
+
+/** Lines recorded and not yet appended, and the run directory they go to. */
+let held = '';
+let heldFor: string | undefined;
+let holding = false;
+
+/**
+ * From now on a test's lines are held and appended together (see HELD_CHARACTERS), until
+ * releaseSidecarLines: the setup file holds them for its test file, whose last hook releases them. One
+ * append per test file rather than one per matcher call, each an open, a write and a close.
+ */
+export function holdSidecarLines(): void {
+  holding = true;
+}
+
+/** Appends the lines held and stops holding: what is recorded later is appended at once, as without holding. */
+export function releaseSidecarLines(): void {
+  holding = false;
+  appendHeld();
+}
+
+function appendHeld(): void {
+  if (heldFor !== undefined) appendLines(heldFor, held);
+  held = '';
+  heldFor = undefined;
+}
+
+/**
  * Jest 30 has no channel from a test to the reporter, so each worker appends JSON lines to its own
  * file in the run directory the reporter owns (one file per process and thread: appends never
  * interleave). Without a reporter (no directory), samples are dropped: the assertions still work.
@@ -92,7 +124,7 @@ export function recordToSidecar(sample: MetricSample, context: RecordingContext)
   recordSamplesToSidecar([sample], context);
 }
 
-/** recordToSidecar for what one matcher call recorded: a line each, in one append. */
+/** recordToSidecar for what one matcher call recorded: a line each, in one append (or held, see holdSidecarLines). */
 export function recordSamplesToSidecar(samples: readonly MetricSample[], context: RecordingContext): void {
   const directory = process.env[RUN_DIRECTORY_ENV];
   if (directory === undefined || directory === '') return;
@@ -115,6 +147,20 @@ export function recordSamplesToSidecar(samples: readonly MetricSample[], context
   }
   let lines = '';
   for (const sample of samples) lines += `${JSON.stringify({ ...place, sample } satisfies SidecarRecord)}\n`;
+  // Only a test's lines are held: jest-circus runs no afterAll in a file whose every test is skipped,
+  // where a call outside the tests still records.
+  if (!holding || (test === undefined && context.currentTestName === undefined)) {
+    appendHeld();
+    appendLines(directory, lines);
+    return;
+  }
+  if (heldFor !== directory) appendHeld();
+  heldFor = directory;
+  held += lines;
+  if (held.length >= HELD_CHARACTERS) appendHeld();
+}
+
+function appendLines(directory: string, lines: string): void {
   try {
     appendFileSync(join(directory, `${SIDECAR_PREFIX}${process.pid}-${threadId}${SIDECAR_SUFFIX}`), lines);
   } catch (error) {

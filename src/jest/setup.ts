@@ -8,7 +8,7 @@ import { placeQuestion } from '../recording/question.js';
 import { setSampleRecorder, type RecordingContext } from '../recording/sample.js';
 import { setRecordingContextSource } from '../recording/timing.js';
 import { registerSuiteRuntime, type SuiteRuntime } from '../suite/index.js';
-import { recordSamplesToSidecar } from './recorder.js';
+import { holdSidecarLines, recordSamplesToSidecar, releaseSidecarLines } from './recorder.js';
 
 interface JestExpect {
   (value: unknown): { toMeetRetrievalTargets(...args: unknown[]): void };
@@ -21,6 +21,7 @@ interface JestGlobals {
   expect?: JestExpect;
   describe?: (name: string, body: () => void) => void;
   test?: JestTest & { failing: JestTest; concurrent: JestTest & { failing: JestTest } };
+  afterAll?: (hook: () => void) => void;
 }
 
 const jestGlobals = globalThis as JestGlobals;
@@ -32,11 +33,28 @@ if (jestExpect === undefined) {
 }
 jestExpect.extend(matchers);
 setSampleRecorder(recordSamplesToSidecar);
+holdSidecarLinesForThisFile();
 // timeRetrieval records for the running test, as the matchers do (expect's state names it).
 setRecordingContextSource(() => {
   const state = jestExpect.getState();
   return state.currentTestName === undefined ? undefined : state;
 });
+
+/**
+ * The samples' lines are appended once when this test file ends (its root afterAll, declared here
+ * before any of the file's own), not once per matcher call. Without the global afterAll
+ * (injectGlobals: false), or where a hook cannot be declared, each call appends its lines as it records.
+ */
+function holdSidecarLinesForThisFile(): void {
+  const { afterAll } = jestGlobals;
+  if (typeof afterAll !== 'function') return;
+  try {
+    afterAll(releaseSidecarLines);
+  } catch {
+    return;
+  }
+  holdSidecarLines();
+}
 
 /** Jest's global describe/test, read when describeRetrieval declares (injectGlobals: false leaves them out). */
 function jestGlobal<Name extends 'describe' | 'test'>(name: Name): NonNullable<JestGlobals[Name]> {

@@ -1,5 +1,6 @@
 // The argument checks every matcher shares (matchers/support): what each accepts, and the exact
 // usage error it throws otherwise, hint line included.
+import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkCutoff, checkOptionalCutoff } from '../../../matchers/support/cutoff.js';
@@ -47,6 +48,15 @@ describe('usageError and argumentError', () => {
       'expect(hits).toDoThing(a, b)\n\nMatcher error: "options.queryId" must be a string\n\n' +
         'queryId has type:  number\nqueryId has value: 7',
     );
+  });
+
+  it("keep no stack line in the matchers' own folder, and keep the caller's", () => {
+    // From source the matchers' folder is matchers/support/ (dist/ in a build): usageError's frames are there.
+    const { stack } = usageError(callOf(), 'something is off');
+    const frames = (stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+    const ownFolder = fileURLToPath(new URL('../../../matchers/support/', import.meta.url));
+    expect(frames.filter((line) => line.includes(ownFolder))).toEqual([]);
+    expect(frames[0]).toMatch(/kit\.test\.ts:\d+:\d+/);
   });
 });
 

@@ -69,9 +69,39 @@ describe('compactGlue', () => {
     );
   });
 
+  it("sets a CommonJS chunk's closing exports in one Object.assign, broken after 160 characters; an entry's stay", () => {
+    const names = Array.from({ length: 8 }, (_, index) => `exportedNameNumber${index}`);
+    const text = [
+      "'use strict';",
+      '',
+      "var chunkAB12CD34_cjs = require('./chunk-AB12CD34.cjs');",
+      'var s=1;',
+      ...names.map((name) => `exports.${name} = ${name};`),
+      'exports.g = chunkAB12CD34_cjs.h;',
+      '',
+    ].join('\n');
+    expect(compact('chunk-EEEEEEEE.cjs', text)).toBe(
+      [
+        "'use strict';",
+        '',
+        "var chunkAB12CD34 = require('./chunk-AB12CD34.cjs');",
+        'var s=1;',
+        // 23 + 19 + 6 × 20 = 162 characters after the 7th name: the line breaks there.
+        `Object.assign(exports,{${names.slice(0, 7).join(',')},`,
+        'exportedNameNumber7,g:chunkAB12CD34.h});',
+        '',
+      ].join('\n'),
+    );
+    expect(compact('trec.cjs', text)).toBe(text.replace(/_cjs\b/g, ''));
+  });
+
   it('changes nothing the second time', () => {
     const text = "import { a } from './x.js';\nexport { a };\n";
     const once = compact('x.js', text);
     expect(compact('x.js', once)).toBe(once);
+    const chunk = 'var a=1;\nexports.a = a;\nexports.b = a;\n';
+    const compacted = compact('chunk-AAAAAAAA.cjs', chunk);
+    expect(compacted).toBe('var a=1;\nObject.assign(exports,{a,b:a});\n');
+    expect(compact('chunk-AAAAAAAA.cjs', compacted)).toBe(compacted);
   });
 });

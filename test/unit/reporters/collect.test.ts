@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { collectJestRun, readSidecars, type JestFileOutcome } from '../../../src/jest/collect.js';
 import {
+  holdSidecarLines,
   recordSamplesToSidecar,
   recordToSidecar,
+  releaseSidecarLines,
   RUN_DIRECTORY_ENV,
   type SidecarRecord,
 } from '../../../src/jest/recorder.js';
@@ -351,6 +353,103 @@ describe('Jest sidecar protocol', () => {
         sample: { measure: 'recall@5', value: 0.5, pass: false, queryId: 'Q' },
       },
     ]);
+  });
+
+  it("names the test from Jest 30's expect state: describe path, title and attempt, on every line of it", () => {
+    process.env[RUN_DIRECTORY_ENV] = directory;
+    const root = { name: 'ROOT_DESCRIBE_BLOCK' };
+    const outer = { name: 'orders', parent: root };
+    const first = { name: 'q1', parent: outer, invocations: 1 };
+    const second = { name: 'q2', parent: root };
+    const contextOf = (test: object) => ({ testPath: '/p/a.test.js', currentTestIdentity: () => test });
+    recordToSidecar({ measure: 'mrr', value: 1 }, contextOf(first));
+    recordToSidecar({ measure: 'hit@3', value: 0 }, contextOf(first));
+    first.invocations = 2; // jest.retryTimes: the same test, run again
+    recordToSidecar({ measure: 'mrr', value: 0.5 }, contextOf(first));
+    recordToSidecar({ measure: 'mrr', value: 0.25 }, contextOf(second));
+    const [file] = readdirSync(directory);
+    const q1 = '{"testPath":"/p/a.test.js","testName":"orders q1","describePath":["orders"],"test":"q1"';
+    expect(readFileSync(join(directory, file!), 'utf8')).toBe(
+      `${q1},"attempt":1,"sample":{"measure":"mrr","value":1}}\n` +
+        `${q1},"attempt":1,"sample":{"measure":"hit@3","value":0}}\n` +
+        `${q1},"attempt":2,"sample":{"measure":"mrr","value":0.5}}\n` +
+        '{"testPath":"/p/a.test.js","testName":"q2","describePath":[],"test":"q2","sample":{"measure":"mrr","value":0.25}}\n',
+    );
+  });
+
+  it('holds the lines of every call until released, then appends them in order, and appends at once after', () => {
+    process.env[RUN_DIRECTORY_ENV] = directory;
+    const lineOf = (testName: string, value: number): string =>
+      JSON.stringify({ testPath: '/p/a.test.js', testName, sample: { measure: 'mrr', value, pass: true } });
+    const fileText = (): string | undefined => {
+      const [file] = readdirSync(directory);
+      return file === undefined ? undefined : readFileSync(join(directory, file), 'utf8');
+    };
+    holdSidecarLines();
+    try {
+      recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 'q1' });
+      recordSamplesToSidecar(
+        [
+          { measure: 'mrr', value: 0.5, pass: true },
+          { measure: 'mrr', value: 0.25, pass: true },
+        ],
+        { testPath: '/p/a.test.js', currentTestName: 'q2' },
+      );
+      expect(fileText()).toBeUndefined();
+    } finally {
+      releaseSidecarLines();
+    }
+    expect(fileText()).toBe(`${lineOf('q1', 1)}\n${lineOf('q2', 0.5)}\n${lineOf('q2', 0.25)}\n`);
+    recordToSidecar({ measure: 'mrr', value: 0, pass: true }, { testPath: '/p/a.test.js', currentTestName: 'q3' });
+    expect(fileText()).toBe(`${lineOf('q1', 1)}\n${lineOf('q2', 0.5)}\n${lineOf('q2', 0.25)}\n${lineOf('q3', 0)}\n`);
+  });
+
+  it('appends a line recorded outside any test at once, after the lines held before it', () => {
+    process.env[RUN_DIRECTORY_ENV] = directory;
+    const [held, outside] = [
+      { testPath: '/p/a.test.js', testName: 'q1', sample: { measure: 'mrr', value: 1 } },
+      { testPath: '/p/a.test.js', testName: '', sample: { measure: 'mrr', value: 0 } },
+    ];
+    holdSidecarLines();
+    try {
+      recordToSidecar(held.sample, { testPath: '/p/a.test.js', currentTestName: 'q1' });
+      // No test is running (a call at the top of a file whose tests are all skipped, say).
+      recordToSidecar(outside.sample, { testPath: '/p/a.test.js' });
+      const [file] = readdirSync(directory);
+      expect(readFileSync(join(directory, file!), 'utf8')).toBe(
+        `${JSON.stringify(held)}\n${JSON.stringify(outside)}\n`,
+      );
+    } finally {
+      releaseSidecarLines();
+    }
+  });
+
+  it('appends what it holds once it passes a megabyte, and what it holds for another run directory first', () => {
+    const other = mkdtempSync(join(tmpdir(), 'rag-collect-test-'));
+    const sizes = (): number[] =>
+      [directory, other].map((folder) =>
+        readdirSync(folder).reduce((total, file) => total + readFileSync(join(folder, file), 'utf8').length, 0),
+      );
+    holdSidecarLines();
+    try {
+      process.env[RUN_DIRECTORY_ENV] = directory;
+      recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 'q1' });
+      process.env[RUN_DIRECTORY_ENV] = other;
+      // The first directory's line is appended before this one is held.
+      recordToSidecar({ measure: 'mrr', value: 1, pass: true }, { testPath: '/p/a.test.js', currentTestName: 'q2' });
+      const [first, second] = sizes();
+      expect(first).toBeGreaterThan(0);
+      expect(second).toBe(0);
+      // A test name of 2 ** 20 characters: the held text passes a megabyte and is appended.
+      recordToSidecar(
+        { measure: 'mrr', value: 1, pass: true },
+        { testPath: '/p/a.test.js', currentTestName: 'x'.repeat(2 ** 20) },
+      );
+      expect(sizes()[1]).toBeGreaterThan(2 ** 20);
+    } finally {
+      releaseSidecarLines();
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('records nothing without a run directory, and only warns when the directory is gone', () => {
