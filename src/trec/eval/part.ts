@@ -103,9 +103,9 @@ export function measureRunRange(
   try {
     readFileCarrying(
       path,
-      (text, carried) => {
+      (text, carried, asciiBytes) => {
         try {
-          return grouper.acceptCarried(text, carried);
+          return grouper.acceptCarried(text, carried, asciiBytes);
         } catch (error) {
           if (error instanceof RunNotGroupedError || error instanceof QueryTooLargeError) throw new StopReading();
           throw error;
