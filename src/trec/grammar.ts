@@ -137,6 +137,8 @@ export class RunLine {
   lineNumber = 0;
   lineStart = 0;
   lineEnd = 0;
+  /** The line before it, in the same text, has the same query id (known only when read from bytes; else false). */
+  sameQueryAsBefore = false;
 }
 
 /** Receives each run line. */
@@ -210,6 +212,16 @@ function generalRunLine(text: string, lineStart: number, lineEnd: number, line: 
 }
 
 /**
+ * True when the query id at `previous` (a line read before) is the `length` bytes at `start`,
+ * followed by a separator there too: the usual run line repeats the line before's query id.
+ */
+function sameBytes(bytes: Uint8Array, previous: number, start: number, length: number): boolean {
+  if ((bytes[previous + length] as number) > CHAR_SPACE) return false; // the earlier id is longer
+  for (let index = 0; index < length; index++) if (bytes[previous + index] !== bytes[start + index]) return false;
+  return true;
+}
+
+/**
  * A trec_eval-grammar run line read from ASCII bytes (see above): fills `line` (its score too) and
  * returns the offset of its line end, or -1 when the line is to be read from the text. One loop per
  * column, written out: this runs once per line of a run.
@@ -280,10 +292,14 @@ export function scanRunLines(
   const spacesOnly = !hasOtherSeparators(text, from, to);
   let lineNumber = firstLineNumber - 1;
   let lineStart = from;
+  let previousQueryStart = -1;
   while (lineStart < to) {
     if (fromBytes) {
       const byteLineEnd = byteRunLine(bytes, lineStart, to, line);
       if (byteLineEnd !== -1) {
+        line.sameQueryAsBefore =
+          previousQueryStart !== -1 && sameBytes(bytes, previousQueryStart, lineStart, line.queryEnd - lineStart);
+        previousQueryStart = lineStart;
         line.lineNumber = ++lineNumber;
         line.lineStart = lineStart;
         line.lineEnd = byteLineEnd;
@@ -292,6 +308,8 @@ export function scanRunLines(
         continue;
       }
     }
+    previousQueryStart = -1;
+    line.sameQueryAsBefore = false;
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1 || lineEnd > to) lineEnd = to;
     lineNumber++;

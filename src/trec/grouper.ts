@@ -157,7 +157,10 @@ export class RunGrouper implements RunSink {
   entry(text: string, line: RunLine): void {
     const current = this.queryId;
     const { queryStart, queryEnd, lineNumber } = line;
-    if (current === undefined || queryEnd - queryStart !== current.length || !text.startsWith(current, queryStart)) {
+    if (
+      !line.sameQueryAsBefore &&
+      (current === undefined || queryEnd - queryStart !== current.length || !text.startsWith(current, queryStart))
+    ) {
       const queryId = text.slice(queryStart, queryEnd);
       if (this.order === 'sorted') {
         if (current !== undefined && compareUtf8(queryId, current) < 0) {

@@ -97,6 +97,27 @@ describe('run lines from ASCII bytes', () => {
     ]);
   });
 
+  it("tells a line whose query id is the line before's, in the same text", () => {
+    const text = [
+      'q1 Q0 a 1 1 t',
+      'q1 Q0 b 2 1 t',
+      'q10 Q0 c 1 1 t',
+      'q1 Q0 d 1 1 t',
+      'q1\tQ0 e 1 1 t',
+      'q1 Q0 f 1 1 t',
+    ].join('\n');
+    const flags: boolean[] = [];
+    const sink = { entry: (_text: string, line: RunLine) => flags.push(line.sameQueryAsBefore) };
+    scanRunLines(text, 0, text.length, 1, 'run.txt', 'trec_eval', sink, new RunLine(), ascii(text));
+    // q10 is not q1 (nor q1 q10); a line read from the text (a tab) is never the same, nor the line after it.
+    expect(flags).toEqual([false, true, false, false, false, false]);
+    const fromText: boolean[] = [];
+    scanRunLines(text, 0, text.length, 1, 'run.txt', 'trec_eval', {
+      entry: (_t, line) => fromText.push(line.sameQueryAsBefore),
+    });
+    expect(fromText).toEqual([false, false, false, false, false, false]);
+  });
+
   it('stops on a bad line as the text path does: file, line number and problem', () => {
     for (const bad of ['q1 Q0 d1 1 2.5\n', 'q1 Q0 d1 1 abc t\n', 'q1 Q0 d1 1 1e999 t\n', 'q1 Q0 d1 1 0x1F t\n']) {
       const text = `q1 Q0 d0 1 9 t\n${bad}`;
