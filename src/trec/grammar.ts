@@ -222,49 +222,58 @@ function sameBytes(bytes: Uint8Array, previous: number, start: number, length: n
 }
 
 /**
- * A trec_eval-grammar run line read from ASCII bytes (see above): fills `line` (its score too) and
- * returns the offset of its line end, or -1 when the line is to be read from the text. One loop per
- * column, written out: this runs once per line of a run.
+ * A trec_eval-grammar run line read from ASCII bytes (see above), in a text whose last byte is a
+ * line end (so that no loop needs a bound): fills `line` (its score too) and returns the offset of
+ * its line end, or -1 when the line is to be read from the text. One loop per column, written out:
+ * this runs once per line of a run.
  */
-function byteRunLine(bytes: Uint8Array, lineStart: number, to: number, line: RunLine): number {
+function byteRunLine(bytes: Uint8Array, lineStart: number, line: RunLine): number {
   let position = lineStart;
   if (bytes[position] === CHAR_HASH) return -1;
-  while (position < to && (bytes[position] as number) > CHAR_SPACE) position++;
-  if (position === lineStart || bytes[position] !== CHAR_SPACE) return -1; // blank, a leading or other separator
-  line.queryStart = lineStart;
-  line.queryEnd = position;
+  while ((bytes[position] as number) > CHAR_SPACE) position++;
+  const queryEnd = position;
+  if (queryEnd === lineStart || bytes[position] !== CHAR_SPACE) return -1; // blank, a leading or other separator
   while (bytes[++position] === CHAR_SPACE);
   const q0Start = position;
-  while (position < to && (bytes[position] as number) > CHAR_SPACE) position++;
+  while ((bytes[position] as number) > CHAR_SPACE) position++;
   if (position === q0Start || bytes[position] !== CHAR_SPACE) return -1;
   while (bytes[++position] === CHAR_SPACE);
-  line.docStart = position;
-  while (position < to && (bytes[position] as number) > CHAR_SPACE) position++;
-  if (position === line.docStart || bytes[position] !== CHAR_SPACE) return -1;
-  line.docEnd = position;
+  const docStart = position;
+  while ((bytes[position] as number) > CHAR_SPACE) position++;
+  const docEnd = position;
+  if (docEnd === docStart || bytes[position] !== CHAR_SPACE) return -1;
   while (bytes[++position] === CHAR_SPACE);
-  line.rankStart = position;
-  while (position < to && (bytes[position] as number) > CHAR_SPACE) position++;
-  if (position === line.rankStart || bytes[position] !== CHAR_SPACE) return -1;
-  line.rankEnd = position;
+  const rankStart = position;
+  while ((bytes[position] as number) > CHAR_SPACE) position++;
+  const rankEnd = position;
+  if (rankEnd === rankStart || bytes[position] !== CHAR_SPACE) return -1;
   while (bytes[++position] === CHAR_SPACE);
-  line.scoreStart = position;
-  while (position < to && (bytes[position] as number) > CHAR_SPACE) position++;
-  if (position === line.scoreStart || bytes[position] !== CHAR_SPACE) return -1;
-  line.scoreEnd = position;
+  const scoreStart = position;
+  while ((bytes[position] as number) > CHAR_SPACE) position++;
+  const scoreEnd = position;
+  if (scoreEnd === scoreStart || bytes[position] !== CHAR_SPACE) return -1;
   while (bytes[++position] === CHAR_SPACE);
-  line.tagStart = position;
+  const tagStart = position;
   // The tag and any further columns (ignored) run to the line end.
-  if (position >= to || (bytes[position] as number) <= CHAR_SPACE) return -1;
-  for (; position < to; position++) {
-    const byte = bytes[position] as number;
+  if ((bytes[position] as number) <= CHAR_SPACE) return -1;
+  for (;;) {
+    const byte = bytes[++position] as number;
     if (byte < CHAR_SPACE) {
       if (byte !== BYTE_NEWLINE) return -1;
       break;
     }
   }
-  const score = parseDecimalBytes(bytes, line.scoreStart, line.scoreEnd);
+  const score = parseDecimalBytes(bytes, scoreStart, scoreEnd);
   if (Number.isNaN(score)) return -1;
+  line.queryStart = lineStart;
+  line.queryEnd = queryEnd;
+  line.docStart = docStart;
+  line.docEnd = docEnd;
+  line.rankStart = rankStart;
+  line.rankEnd = rankEnd;
+  line.scoreStart = scoreStart;
+  line.scoreEnd = scoreEnd;
+  line.tagStart = tagStart;
   line.score = score;
   return position;
 }
@@ -288,14 +297,15 @@ export function scanRunLines(
   bytes?: Uint8Array,
 ): number {
   const loose = grammar === 'trec_eval';
-  const fromBytes = loose && bytes !== undefined;
+  // The bytes are read up to a line end: a text whose last line has none (a file's end) is read as text.
+  const fromBytes = loose && bytes !== undefined && to > from && bytes[to - 1] === BYTE_NEWLINE;
   const spacesOnly = !hasOtherSeparators(text, from, to);
   let lineNumber = firstLineNumber - 1;
   let lineStart = from;
   let previousQueryStart = -1;
   while (lineStart < to) {
     if (fromBytes) {
-      const byteLineEnd = byteRunLine(bytes, lineStart, to, line);
+      const byteLineEnd = byteRunLine(bytes, lineStart, line);
       if (byteLineEnd !== -1) {
         line.sameQueryAsBefore =
           previousQueryStart !== -1 && sameBytes(bytes, previousQueryStart, lineStart, line.queryEnd - lineStart);

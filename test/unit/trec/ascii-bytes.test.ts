@@ -51,7 +51,7 @@ const ascii = (text: string) => Buffer.from(text, 'latin1');
 
 describe('run lines from ASCII bytes', () => {
   it('reads the usual line, runs of spaces, extra columns, signs and exponents', () => {
-    const text = 'q1 Q0 d1 1 2.5 tag\nq1  Q0   d2 2 -1.25e1 tag extra cols\nq2 Q0 d3 x +7 t';
+    const text = 'q1 Q0 d1 1 2.5 tag\nq1  Q0   d2 2 -1.25e1 tag extra cols\nq2 Q0 d3 x +7 t\n';
     expect(runFields(text, ascii(text))).toEqual([
       { queryId: 'q1', docId: 'd1', rank: '1', score: 2.5, lineNumber: 1, line: 'q1 Q0 d1 1 2.5 tag' },
       {
@@ -81,7 +81,7 @@ describe('run lines from ASCII bytes', () => {
       'q1 Q0 ctl\u0001x 1 5 t', // a control character inside a column (not a separator)
       'q1 Q0 last 1 6 t',
     ];
-    const text = lines.join('\n');
+    const text = `${lines.join('\n')}\n`;
     const fromBytes = runFields(text, ascii(text));
     expect(fromBytes).toEqual(runFields(text, undefined));
     expect(fromBytes.map((field) => [field.docId, field.score, field.lineNumber])).toEqual([
@@ -105,17 +105,31 @@ describe('run lines from ASCII bytes', () => {
       'q1 Q0 d 1 1 t',
       'q1\tQ0 e 1 1 t',
       'q1 Q0 f 1 1 t',
+      'q1 Q0 g 1 1 t',
     ].join('\n');
     const flags: boolean[] = [];
     const sink = { entry: (_text: string, line: RunLine) => flags.push(line.sameQueryAsBefore) };
-    scanRunLines(text, 0, text.length, 1, 'run.txt', 'trec_eval', sink, new RunLine(), ascii(text));
+    const withEnd = `${text}\n`;
+    scanRunLines(withEnd, 0, withEnd.length, 1, 'run.txt', 'trec_eval', sink, new RunLine(), ascii(withEnd));
     // q10 is not q1 (nor q1 q10); a line read from the text (a tab) is never the same, nor the line after it.
-    expect(flags).toEqual([false, true, false, false, false, false]);
-    const fromText: boolean[] = [];
-    scanRunLines(text, 0, text.length, 1, 'run.txt', 'trec_eval', {
-      entry: (_t, line) => fromText.push(line.sameQueryAsBefore),
-    });
-    expect(fromText).toEqual([false, false, false, false, false, false]);
+    expect(flags).toEqual([false, true, false, false, false, false, true]);
+    // Bytes are read only up to a line end: a text whose last line has none (a file's end) is read as text.
+    const withoutEnd: boolean[] = [];
+    scanRunLines(
+      text,
+      0,
+      text.length,
+      1,
+      'run.txt',
+      'trec_eval',
+      {
+        entry: (_t, line) => withoutEnd.push(line.sameQueryAsBefore),
+      },
+      new RunLine(),
+      ascii(text),
+    );
+    expect(withoutEnd).toEqual([false, false, false, false, false, false, false]);
+    expect(runFields(text, ascii(text))).toEqual(runFields(text, undefined));
   });
 
   it('stops on a bad line as the text path does: file, line number and problem', () => {
@@ -135,7 +149,7 @@ describe('run lines from ASCII bytes', () => {
 
 describe('qrels lines from ASCII bytes', () => {
   it('reads the usual line and leaves others to the text, with the same grades and line numbers', () => {
-    const text = 'q1 0 d1 2\nq1  0  d2  -1\n# comment\nq2\t0\td3\t1\nq2 0 d4 +3 \nq2 0 d5 0\r\nq3 0 d6 1';
+    const text = 'q1 0 d1 2\nq1  0  d2  -1\n# comment\nq2\t0\td3\t1\nq2 0 d4 +3 \nq2 0 d5 0\r\nq3 0 d6 1\n';
     const fromBytes = qrelsFields(text, ascii(text));
     expect(fromBytes).toEqual([
       ['q1', 'd1', 2, 1],
