@@ -65,7 +65,7 @@ export function linesFor(evaluator: TrecEvaluator, bytes: number): ByteLines | u
 }
 
 /** What reading one byte range found besides its queries' values. */
-export interface RangeRead {
+interface RangeRead {
   /** Every query's lines came together. When false, the range was not read to its end and the rest means nothing. */
   grouped: boolean;
   /** Lines read (blank ones included). */
@@ -79,7 +79,7 @@ export interface RangeRead {
  * false`. Format errors and read errors are thrown, with line numbers counted from the range's
  * first line; a repeated docno is kept in `outcome.failures` under `piece`.
  */
-export function measureRunBytes(
+function measureRunBytes(
   path: string,
   start: number,
   end: number,
@@ -158,7 +158,7 @@ export function measureRunRange(
 }
 
 /** A format error found in a piece, with its line number counted from the piece's first line. */
-export interface PieceFormatError {
+interface PieceFormatError {
   file: string;
   lineNumber: number;
   lineText: string;
