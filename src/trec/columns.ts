@@ -542,7 +542,7 @@ export function parseQrelsBytes(bytes: Buffer, file: string, shared = false): Qr
       shared,
     );
     sink.base = start; // ASCII: a character per byte, so offsets in the piece are byte offsets plus its start
-    lineNumber += scanQrelsLines(text, 0, text.length, lineNumber, file, 'trec_eval', sink);
+    lineNumber += scanQrelsLines(text, 0, text.length, lineNumber, file, 'trec_eval', sink, bytes.subarray(start, end));
     start = end;
   }
   sink ??= new QrelsColumnsSink(0, shared);

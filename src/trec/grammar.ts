@@ -19,7 +19,7 @@
 // read garbage silently (`atof("abc")` is 0), the readers stop with file, line and problem.
 
 import { TrecFormatError } from './errors.js';
-import { parseDecimalSpan, parseIntegerSpan } from './number.js';
+import { parseDecimalBytes, parseDecimalSpan, parseIntegerBytes, parseIntegerSpan } from './number.js';
 
 /** Which variant of the TREC grammar a reader accepts (see the table at the top of this file). */
 export type TrecGrammar = 'strict' | 'trec_eval';
@@ -107,6 +107,17 @@ function firstNonSeparator(text: string, lineStart: number, lineEnd: number): nu
 }
 
 // ---------------------------------------------------------------------------------------------
+// ASCII bytes: the usual line read without a string operation per column
+// ---------------------------------------------------------------------------------------------
+// A caller that holds the text's bytes (ASCII: bytes[i] is text.charCodeAt(i)) hands them to the
+// scanners, which read each line from them when its columns are separated by spaces and it holds
+// nothing but printable characters; any other line (a tab or \r, a blank or comment line, a column
+// missing, a number the byte parsers leave to the text ones) is read from the text as before, so
+// the grammar's rules and errors stay those above and below.
+
+const BYTE_NEWLINE = 10;
+
+// ---------------------------------------------------------------------------------------------
 // Run lines
 // ---------------------------------------------------------------------------------------------
 
@@ -126,6 +137,8 @@ export class RunLine {
   lineNumber = 0;
   lineStart = 0;
   lineEnd = 0;
+  /** The line before it, in the same text, has the same query id (known only when read from bytes; else false). */
+  sameQueryAsBefore = false;
 }
 
 /** Receives each run line. */
@@ -199,9 +212,78 @@ function generalRunLine(text: string, lineStart: number, lineEnd: number, line: 
 }
 
 /**
+ * True when the query id at `previous` (a line read before) is the `length` bytes at `start`,
+ * followed by a separator there too: the usual run line repeats the line before's query id.
+ */
+function sameBytes(bytes: Uint8Array, previous: number, start: number, length: number): boolean {
+  if ((bytes[previous + length] as number) > CHAR_SPACE) return false; // the earlier id is longer
+  for (let index = 0; index < length; index++) if (bytes[previous + index] !== bytes[start + index]) return false;
+  return true;
+}
+
+/**
+ * A trec_eval-grammar run line read from ASCII bytes (see above), in a text whose last byte is a
+ * line end (so that no loop needs a bound): fills `line` (its score too) and returns the offset of
+ * its line end, or -1 when the line is to be read from the text. One loop per column, written out:
+ * this runs once per line of a run.
+ */
+function byteRunLine(bytes: Uint8Array, lineStart: number, line: RunLine): number {
+  let position = lineStart;
+  if (bytes[position] === CHAR_HASH) return -1;
+  while ((bytes[position] as number) > CHAR_SPACE) position++;
+  const queryEnd = position;
+  if (queryEnd === lineStart || bytes[position] !== CHAR_SPACE) return -1; // blank, a leading or other separator
+  while (bytes[++position] === CHAR_SPACE);
+  const q0Start = position;
+  while ((bytes[position] as number) > CHAR_SPACE) position++;
+  if (position === q0Start || bytes[position] !== CHAR_SPACE) return -1;
+  while (bytes[++position] === CHAR_SPACE);
+  const docStart = position;
+  while ((bytes[position] as number) > CHAR_SPACE) position++;
+  const docEnd = position;
+  if (docEnd === docStart || bytes[position] !== CHAR_SPACE) return -1;
+  while (bytes[++position] === CHAR_SPACE);
+  const rankStart = position;
+  while ((bytes[position] as number) > CHAR_SPACE) position++;
+  const rankEnd = position;
+  if (rankEnd === rankStart || bytes[position] !== CHAR_SPACE) return -1;
+  while (bytes[++position] === CHAR_SPACE);
+  const scoreStart = position;
+  while ((bytes[position] as number) > CHAR_SPACE) position++;
+  const scoreEnd = position;
+  if (scoreEnd === scoreStart || bytes[position] !== CHAR_SPACE) return -1;
+  while (bytes[++position] === CHAR_SPACE);
+  const tagStart = position;
+  // The tag and any further columns (ignored) run to the line end.
+  if ((bytes[position] as number) <= CHAR_SPACE) return -1;
+  for (;;) {
+    const byte = bytes[++position] as number;
+    if (byte < CHAR_SPACE) {
+      if (byte !== BYTE_NEWLINE) return -1;
+      break;
+    }
+  }
+  const score = parseDecimalBytes(bytes, scoreStart, scoreEnd);
+  if (Number.isNaN(score)) return -1;
+  line.queryStart = lineStart;
+  line.queryEnd = queryEnd;
+  line.docStart = docStart;
+  line.docEnd = docEnd;
+  line.rankStart = rankStart;
+  line.rankEnd = rankEnd;
+  line.scoreStart = scoreStart;
+  line.scoreEnd = scoreEnd;
+  line.tagStart = tagStart;
+  line.score = score;
+  return position;
+}
+
+/**
  * Parses the run lines in text[from, to) (`to` at a line end or the text's end) and hands each to
  * the sink. Returns the number of lines seen (blank and comment lines included), so that the caller
- * can keep counting across chunks. Throws TrecFormatError naming file, line and problem.
+ * can keep counting across chunks. Throws TrecFormatError naming file, line and problem. `bytes`:
+ * the text's characters as ASCII bytes, when the caller holds them (the trec_eval grammar then
+ * reads the usual line from them).
  */
 export function scanRunLines(
   text: string,
@@ -212,12 +294,32 @@ export function scanRunLines(
   grammar: TrecGrammar,
   sink: RunSink,
   line = new RunLine(),
+  bytes?: Uint8Array,
 ): number {
   const loose = grammar === 'trec_eval';
+  // The bytes are read up to a line end: a text whose last line has none (a file's end) is read as text.
+  const fromBytes = loose && bytes !== undefined && to > from && bytes[to - 1] === BYTE_NEWLINE;
   const spacesOnly = !hasOtherSeparators(text, from, to);
   let lineNumber = firstLineNumber - 1;
   let lineStart = from;
+  let previousQueryStart = -1;
   while (lineStart < to) {
+    if (fromBytes) {
+      const byteLineEnd = byteRunLine(bytes, lineStart, line);
+      if (byteLineEnd !== -1) {
+        line.sameQueryAsBefore =
+          previousQueryStart !== -1 && sameBytes(bytes, previousQueryStart, lineStart, line.queryEnd - lineStart);
+        previousQueryStart = lineStart;
+        line.lineNumber = ++lineNumber;
+        line.lineStart = lineStart;
+        line.lineEnd = byteLineEnd;
+        sink.entry(text, line);
+        lineStart = byteLineEnd + 1;
+        continue;
+      }
+    }
+    previousQueryStart = -1;
+    line.sameQueryAsBefore = false;
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1 || lineEnd > to) lineEnd = to;
     lineNumber++;
@@ -343,7 +445,41 @@ function generalQrelsLine(text: string, lineStart: number, lineEnd: number, line
 const BLANK_QRELS_LINE_PROBLEM =
   'blank line: trec_eval stops on a blank qrels line ("Malformed line", exit 2), and so does trec-eval; delete it';
 
-/** Parses the qrels lines in text[from, to) and hands each to the sink; returns the number of lines seen. */
+/**
+ * A trec_eval-grammar qrels line read from ASCII bytes (see above): fills `line` (its integer grade
+ * too) and returns the offset of its line end, or -1 when the line is to be read from the text.
+ */
+function byteQrelsLine(bytes: Uint8Array, lineStart: number, to: number, line: QrelsLine): number {
+  let position = lineStart;
+  if (bytes[position] === CHAR_HASH) return -1;
+  while (position < to && (bytes[position] as number) > CHAR_SPACE) position++;
+  if (position === lineStart || bytes[position] !== CHAR_SPACE) return -1; // blank, a leading or other separator
+  line.queryStart = lineStart;
+  line.queryEnd = position;
+  while (bytes[++position] === CHAR_SPACE);
+  const iterationStart = position; // ignored
+  while (position < to && (bytes[position] as number) > CHAR_SPACE) position++;
+  if (position === iterationStart || bytes[position] !== CHAR_SPACE) return -1;
+  while (bytes[++position] === CHAR_SPACE);
+  line.docStart = position;
+  while (position < to && (bytes[position] as number) > CHAR_SPACE) position++;
+  if (position === line.docStart || bytes[position] !== CHAR_SPACE) return -1;
+  line.docEnd = position;
+  while (bytes[++position] === CHAR_SPACE);
+  line.gradeStart = position;
+  while (position < to && (bytes[position] as number) > CHAR_SPACE) position++;
+  if (position === line.gradeStart || (position < to && bytes[position] !== BYTE_NEWLINE)) return -1; // a fifth column, trailing blanks, a control character
+  line.gradeEnd = position;
+  const grade = parseIntegerBytes(bytes, line.gradeStart, position);
+  if (Number.isNaN(grade)) return -1;
+  line.grade = grade;
+  return position;
+}
+
+/**
+ * Parses the qrels lines in text[from, to) and hands each to the sink; returns the number of lines
+ * seen. `bytes`: as scanRunLines takes them.
+ */
 export function scanQrelsLines(
   text: string,
   from: number,
@@ -352,13 +488,26 @@ export function scanQrelsLines(
   file: string,
   grammar: TrecGrammar,
   sink: QrelsSink,
+  bytes?: Uint8Array,
 ): number {
   const loose = grammar === 'trec_eval';
+  const fromBytes = loose && bytes !== undefined;
   const line = new QrelsLine();
   const spacesOnly = !hasOtherSeparators(text, from, to);
   let lineNumber = firstLineNumber - 1;
   let lineStart = from;
   while (lineStart < to) {
+    if (fromBytes) {
+      const byteLineEnd = byteQrelsLine(bytes, lineStart, to, line);
+      if (byteLineEnd !== -1) {
+        line.lineNumber = ++lineNumber;
+        line.lineStart = lineStart;
+        line.lineEnd = byteLineEnd;
+        sink.judgment(text, line);
+        lineStart = byteLineEnd + 1;
+        continue;
+      }
+    }
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1 || lineEnd > to) lineEnd = to;
     lineNumber++;

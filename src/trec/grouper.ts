@@ -117,9 +117,9 @@ export class RunGrouper implements RunSink {
    * Parses the complete lines of `text` after its first `carried` characters, which are the ones the
    * last call asked to keep (readFileCarrying hands texts over this way). Returns how many characters
    * at the end of `text` the next text must begin with: the lines of the query still open, whose
-   * spans then index them.
+   * spans then index them. `asciiBytes`: the text's bytes when it is ASCII (read from them, faster).
    */
-  acceptCarried(text: string, carried: number): number {
+  acceptCarried(text: string, carried: number, asciiBytes?: Uint8Array): number {
     this.text = text;
     this.lineNumber += scanRunLines(
       text,
@@ -130,6 +130,7 @@ export class RunGrouper implements RunSink {
       this.grammar,
       this,
       this.line,
+      asciiBytes,
     );
     if (this.queryId === undefined) return 0;
     const start = this.groupTextStart;
@@ -156,7 +157,10 @@ export class RunGrouper implements RunSink {
   entry(text: string, line: RunLine): void {
     const current = this.queryId;
     const { queryStart, queryEnd, lineNumber } = line;
-    if (current === undefined || queryEnd - queryStart !== current.length || !text.startsWith(current, queryStart)) {
+    if (
+      !line.sameQueryAsBefore &&
+      (current === undefined || queryEnd - queryStart !== current.length || !text.startsWith(current, queryStart))
+    ) {
       const queryId = text.slice(queryStart, queryEnd);
       if (this.order === 'sorted') {
         if (current !== undefined && compareUtf8(queryId, current) < 0) {

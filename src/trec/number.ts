@@ -102,3 +102,63 @@ function parseDecimalSlow(text: string, start: number, end: number): number {
   const slice = text.slice(start, end);
   return DECIMAL.test(slice) ? Number(slice) : Number.NaN;
 }
+
+/**
+ * parseDecimalSpan's fast path over ASCII bytes (bytes[i] the character code at i): the same value
+ * for a plain decimal number (`1.5`, `-2`, `1.5e-3`) whose digits form an integer ≤ 2^53 and whose
+ * decimal exponent is within ±22, NaN for anything else, which the caller then reads with
+ * parseDecimalSpan from the text (so every other case, and every error, has one definition).
+ */
+export function parseDecimalBytes(bytes: Uint8Array, start: number, end: number): number {
+  let position = start;
+  const negative = bytes[position] === CHAR_MINUS;
+  if (negative || bytes[position] === CHAR_PLUS) position++;
+  let mantissa = 0;
+  const digitsStart = position;
+  for (; position < end; position++) {
+    const digit = (bytes[position] as number) - CHAR_ZERO;
+    if (digit < 0 || digit > 9) break;
+    mantissa = mantissa * 10 + digit;
+  }
+  let digitCount = position - digitsStart;
+  let fractionDigitCount = 0;
+  if (position < end && bytes[position] === CHAR_DOT) {
+    const fractionStart = ++position;
+    for (; position < end; position++) {
+      const digit = (bytes[position] as number) - CHAR_ZERO;
+      if (digit < 0 || digit > 9) break;
+      mantissa = mantissa * 10 + digit;
+    }
+    fractionDigitCount = position - fractionStart;
+    digitCount += fractionDigitCount;
+  }
+  let exponent = 0;
+  if (digitCount > 0 && position < end && (bytes[position] === CHAR_LOWER_E || bytes[position] === CHAR_UPPER_E)) {
+    exponent = parseIntegerBytes(bytes, position + 1, end);
+    position = end;
+  }
+  if (digitCount === 0 || position !== end || mantissa > Number.MAX_SAFE_INTEGER) return Number.NaN;
+  const power = exponent - fractionDigitCount;
+  let magnitude: number;
+  if (power === 0) magnitude = mantissa;
+  else if (power > 0 && power <= MAX_EXACT_POWER) magnitude = mantissa * (EXACT_POWERS_OF_TEN[power] as number);
+  else if (power < 0 && power >= -MAX_EXACT_POWER) magnitude = mantissa / (EXACT_POWERS_OF_TEN[-power] as number);
+  else return Number.NaN; // also a NaN exponent: the comparisons above are false
+  return negative ? -magnitude : magnitude;
+}
+
+/** parseIntegerSpan over ASCII bytes: the same value, or NaN. */
+export function parseIntegerBytes(bytes: Uint8Array, start: number, end: number): number {
+  let position = start;
+  const first = bytes[position];
+  if (first === CHAR_MINUS || first === CHAR_PLUS) position++;
+  if (position >= end) return Number.NaN;
+  let value = 0;
+  for (; position < end; position++) {
+    const digit = (bytes[position] as number) - CHAR_ZERO;
+    if (digit < 0 || digit > 9) return Number.NaN;
+    value = value * 10 + digit;
+  }
+  if (value > Number.MAX_SAFE_INTEGER) return Number.NaN;
+  return first === CHAR_MINUS ? -value : value;
+}

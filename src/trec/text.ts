@@ -235,15 +235,15 @@ function utf8LengthFrom(text: string, from: number, ascii: boolean): number {
 /**
  * readFileChunks for a consumer that needs the end of each text again at the start of the next (a
  * RunGrouper carries the lines of the query still open): `onText(text, carried)` gets complete lines
- * whose first `carried` characters are the ones it kept, and returns how many characters at the end
- * of `text` to keep. The kept bytes stay in the buffer and are decoded again with the next ones,
+ * whose first `carried` characters are the ones it kept (and, when they are ASCII, their bytes,
+ * valid only during the call), and returns how many characters at the end of `text` to keep. The kept bytes stay in the buffer and are decoded again with the next ones,
  * into one flat string: joining strings instead (the partial line, then the kept lines) makes V8
  * copy every chunk twice more when it flattens them. Line ends, byte order mark and the long-line
  * error are readFileChunks'.
  */
 export function readFileCarrying(
   path: string,
-  onText: (text: string, carried: number) => number,
+  onText: (text: string, carried: number, asciiBytes: Uint8Array | undefined) => number,
   reading: ChunkReading,
 ): void {
   const end = reading.end ?? Infinity;
@@ -284,7 +284,7 @@ export function readFileCarrying(
       const bytes = buffer.subarray(0, lastLineEnd + 1);
       const ascii = isAscii(bytes);
       const text = bytes.toString(ascii ? 'latin1' : 'utf8');
-      const keep = onText(text, carried);
+      const keep = onText(text, carried, ascii ? bytes : undefined);
       if (atEnd) return;
       const keptBytes = utf8LengthFrom(text, text.length - keep, ascii);
       buffer.copy(buffer, 0, lastLineEnd + 1 - keptBytes, filled);

@@ -242,6 +242,69 @@ describe('trec-eval --threads', { timeout: 30_000 }, () => {
     }
   });
 
+  // A run of several MB is cut into pieces of about 2 MB that the threads take in turn, so each
+  // thread measures several pieces that are not next to each other: values, -q lines, a repeated
+  // docno and a bad line must still come out as one thread's, with line numbers of the whole file.
+  describe('a run cut into more pieces than threads', () => {
+    const queryCount = 1800;
+    const hits = 100;
+    const queryId = (query: number) => `topic${String(query).padStart(4, '0')}`;
+    const runLines = () =>
+      Array.from({ length: queryCount * hits }, (_, line) => {
+        const query = Math.floor(line / hits);
+        const rank = (line % hits) + 1;
+        return `${queryId(query)} Q0 doc-${(query * 31 + rank * 7) % 5000} ${rank} ${(200 - rank) / 8} a-run-tag`;
+      });
+    const qrels = () =>
+      write(
+        'pieces.qrels',
+        Array.from({ length: queryCount }, (_, query) =>
+          [0, 1, 2, 3].map((judged) => `${queryId(query)} 0 doc-${(query * 31 + judged * 70) % 5000} ${judged % 3}\n`),
+        )
+          .flat()
+          .join(''),
+      );
+
+    it('prints the bytes one thread prints, -q lines included', async () => {
+      const run = write('pieces.run', `${runLines().join('\n')}\n`);
+      expect(readFileSync(run).length).toBeGreaterThan(6 << 20); // at least 4 pieces
+      const parallel = await cli('--threads', '2', '--timings', '-q', '-c', ...MEASURES, qrels(), run);
+      const serial = await cli('--threads', '1', '-q', '-c', ...MEASURES, qrels(), run);
+      expect(parallel.exitCode).toBe(0);
+      expect(threadsOf(parallel.stderr)).toBe(2);
+      expect(parallel.stdout).toBe(serial.stdout);
+      expect(parallel.stdout).toContain(`num_ret               \t${queryId(queryCount - 1)}\t100\n`);
+      expect(parallel.stdout).toContain(`num_ret               \tall\t${queryCount * hits}\n`);
+    });
+
+    it('stops on a repeated docno in a middle piece as one thread does, with its line in the whole file', async () => {
+      const lines = runLines();
+      const repeated = Math.floor(lines.length / 2) + 50; // 0-based: the 51st line of a query in the middle
+      const [query, , docId] = (lines[repeated - 10] as string).split(' ');
+      lines[repeated] = `${query} Q0 ${docId} 1 -1 a-run-tag`;
+      const run = write('pieces-repeat.run', `${lines.join('\n')}\n`);
+      const parallel = await cli('--threads', '2', '-q', ...MEASURES, qrels(), run);
+      const serial = await cli('--threads', '1', '-q', ...MEASURES, qrels(), run);
+      expect(parallel.exitCode).toBe(4);
+      expect(parallel.stderr).toContain(`${run}:${repeated + 1}`);
+      expect(parallel.stderr).toBe(serial.stderr);
+      expect(parallel.stdout).toBe(serial.stdout);
+    });
+
+    it('reports the first bad line in file order, with its line number in the whole file', async () => {
+      const lines = runLines();
+      const first = lines.length - 3 * hits; // in the last piece
+      lines[first] = lines[first]!.replace(/ \S+ a-run-tag$/, ' 1.5.2 a-run-tag');
+      lines[lines.length - 2] = 'too few columns';
+      const run = write('pieces-bad.run', `${lines.join('\n')}\n`);
+      const parallel = await cli('--threads', '2', ...MEASURES, qrels(), run);
+      const serial = await cli('--threads', '1', ...MEASURES, qrels(), run);
+      expect(parallel.exitCode).toBe(2);
+      expect(parallel.stderr).toContain(`${run}:${first + 1}: score '1.5.2' is not a number`);
+      expect(parallel.stderr).toBe(serial.stderr);
+    });
+  });
+
   it('rejects a thread count that is not a positive whole number', async () => {
     const result = await cli('--threads', '0', fixtures + 'graded.qrels', fixtures + 'graded.run');
     expect(result.exitCode).toBe(2);

@@ -19,9 +19,11 @@ interface PackResult {
  * call-site lines to 1.62 MB; whitespace minification (names kept) brought it to 1.40 MB, and then
  * describeRetrieval, latency and calls, tags, ranking churn, sensitivity and the question-count plan
  * (baseline schema 6) took it to 1.57 MB, and the CommonJS built for the library's entries alone (not
- * the command's and the worker's) brought it to 1.51 MB.
+ * the command's and the worker's) brought it to 1.51 MB; trec-eval reading the usual run and qrels line
+ * from its bytes (both formats: the scanners are the library's) and its threads taking pieces of the
+ * run in turn took it to 1.538 MB.
  */
-const MAX_UNPACKED_BYTES = 1_525_000;
+const MAX_UNPACKED_BYTES = 1_540_000;
 
 describe('npm pack', () => {
   const [result] = JSON.parse(

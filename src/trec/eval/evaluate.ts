@@ -27,13 +27,24 @@ import { forEachLineChunk, readBytes, TrecTextTooLargeError } from '../text.js';
 import {
   PARALLEL_MIN_BYTES,
   findRunCuts,
-  formatErrorOf,
+  pieceCount,
+  pieceFormatError,
+  shiftedFailure,
   startPart,
   unpackOutcome,
   workerScript,
   type StartedPart,
 } from './parallel.js';
-import { emptyOutcome, measureRunRange, type PartOutcome } from './part.js';
+import {
+  emptyOutcome,
+  linesFor,
+  measureClaimedPieces,
+  measureRunRange,
+  type PartOutcome,
+  type PieceRead,
+  type RunPieces,
+  type ThreadOutcome,
+} from './part.js';
 
 /** What to evaluate and how: the command's flags, read. */
 export interface TrecEvalInvocation {
@@ -369,10 +380,9 @@ function addLinesOf(outcome: PartOutcome, lines: (Uint8Array | undefined)[]): vo
   }
 }
 
-/** Workers started on the later parts of a run file, before the qrels are read. */
+/** A run file cut into pieces, and the workers started on them before the qrels are read. */
 interface ParallelParts {
-  /** Where each part after the first begins (the first, [0, cuts[0]), is the main thread's). */
-  cuts: number[];
+  pieces: RunPieces;
   size: number;
   workers: StartedPart[];
 }
@@ -380,7 +390,7 @@ interface ParallelParts {
 /** Default thread count: one per core, up to this. */
 const MAX_DEFAULT_THREADS = 4;
 
-/** Cuts the run file and starts a worker per later part; undefined when one thread will do. */
+/** Cuts the run file into pieces and starts a worker per thread after the first; undefined when one thread will do. */
 async function startParallelParts(invocation: TrecEvalInvocation): Promise<ParallelParts | undefined> {
   if (invocation.runPath === '-') return undefined;
   const threads = invocation.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
@@ -389,26 +399,50 @@ async function startParallelParts(invocation: TrecEvalInvocation): Promise<Paral
     return undefined;
   const script = workerScript();
   if (script === undefined) return undefined; // running from source: no worker script to start
-  const cuts = findRunCuts(invocation.runPath, size, threads);
+  const cuts = findRunCuts(invocation.runPath, size, pieceCount(size, threads));
   if (cuts === undefined) return undefined;
-  const ends = [...cuts.slice(1), size];
-  const workers = cuts.map((start, index) =>
+  const claims = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+  const starts = [0, ...cuts];
+  const ends = [...cuts, size];
+  const workers = Array.from({ length: threads - 1 }, () =>
     startPart(script, {
       runPath: invocation.runPath,
-      start,
-      end: ends[index] as number,
+      starts,
+      ends,
+      claims,
       plan: invocation.plan,
       settings: invocation.settings,
       maxCarry: MAX_CARRY,
+      size,
+      threads,
     }),
   );
-  return { cuts, size, workers };
+  return { pieces: { runPath: invocation.runPath, starts, ends, claims: new Int32Array(claims) }, size, workers };
+}
+
+/** The main thread's pieces (a progress bar over the file's bytes, as far as the pieces it takes). */
+function measureMainPieces(
+  invocation: TrecEvalInvocation,
+  streams: TrecEvalStreams,
+  qrels: QrelsColumns,
+  evaluator: TrecEvaluator,
+  parts: ParallelParts,
+): ThreadOutcome {
+  const progress = startProgress(streams, parts.size);
+  const lines = linesFor(evaluator, parts.size / (parts.workers.length + 1));
+  try {
+    return measureClaimedPieces(parts.pieces, qrels, evaluator, MAX_CARRY, lines, (start) => progress.update(start));
+  } catch (error) {
+    throw runReadError(invocation, error);
+  } finally {
+    progress.finish();
+  }
 }
 
 /**
- * The main thread's part, then the workers' in file order, merged; undefined when the run turns
- * out not to be grouped by query (or a worker failed): the caller then reads it the one-thread way.
- * A format error is the first in file order, with its line number in the whole file.
+ * Every thread's pieces, merged; undefined when the run turns out not to be grouped by query (or
+ * a worker failed): the caller then reads it the one-thread way. Pieces are looked at in file
+ * order: a format error is the first in that order, with its line number in the whole file.
  */
 async function measureInParallel(
   invocation: TrecEvalInvocation,
@@ -417,41 +451,60 @@ async function measureInParallel(
   evaluator: TrecEvaluator,
   parts: ParallelParts,
 ): Promise<Measured | undefined> {
-  const mine = measureFilePart(invocation, streams, qrels, evaluator, parts.cuts[0] as number, parts.cuts[0]);
-  if (!mine.grouped) return undefined;
-  const outcomes = [mine];
-  let lineOffset = mine.linesRead;
+  const threads = [measureMainPieces(invocation, streams, qrels, evaluator, parts)];
   for (const worker of parts.workers) {
     const reply = await worker.reply;
-    if (reply.kind === 'format-error') throw formatErrorOf(reply, lineOffset);
     if (reply.kind === 'failed') return undefined;
-    const outcome = unpackOutcome(reply, lineOffset);
-    if (!outcome.grouped) return undefined;
-    lineOffset += outcome.linesRead;
-    outcomes.push(outcome);
+    threads.push(unpackOutcome(reply));
   }
-  // Grouped within each part; grouped as a whole unless a query id shows up in two parts.
-  const partQueryIds = new Set<string>();
-  for (const outcome of outcomes) {
+  const lineOffsets = pieceLineOffsets(threads, parts.pieces.starts.length);
+  if (lineOffsets === undefined) return undefined;
+  // Grouped within each piece; grouped as a whole unless a query id shows up in two pieces.
+  const runQueryIds = new Set<string>();
+  for (const { outcome } of threads) {
     for (const queryId of outcome.runQueryIds) {
-      if (partQueryIds.has(queryId)) return undefined;
-      partQueryIds.add(queryId);
+      if (runQueryIds.has(queryId)) return undefined;
+      runQueryIds.add(queryId);
     }
   }
   const rowCount = evaluator.rowCount;
-  const result = measuredOf(mine, qrels);
-  for (const outcome of outcomes.slice(1)) {
+  const [main, ...workers] = threads.map(({ outcome }) => outcome) as [PartOutcome, ...PartOutcome[]];
+  const result = measuredOf({ ...main, failures: [] }, qrels);
+  for (const outcome of workers) {
     outcome.measured.forEach((measured, query) => {
       if (measured === 0) return;
       result.measured[query] = 1;
       result.values.set(outcome.values.subarray(query * rowCount, (query + 1) * rowCount), query * rowCount);
     });
     addLinesOf(outcome, result.lines);
-    for (const { query, error } of outcome.failures) result.failures[query] = error;
     result.runQueryCount += outcome.runQueryIds.length;
   }
-  evaluator.threads = outcomes.length;
+  for (const { outcome } of threads) {
+    for (const failure of outcome.failures)
+      result.failures[failure.query] = shiftedFailure(failure, lineOffsets[failure.piece] as number);
+  }
+  evaluator.threads = threads.length;
   return result;
+}
+
+/**
+ * The number of the line before each piece's first (pieces in file order), from the lines each read;
+ * undefined when a piece was not read whole (not grouped, or left when another was not). Throws the
+ * first format error in file order.
+ */
+function pieceLineOffsets(threads: ThreadOutcome[], pieceCount: number): number[] | undefined {
+  const reads = new Array<PieceRead | undefined>(pieceCount);
+  for (const thread of threads) for (const read of thread.pieces) reads[read.piece] = read;
+  const offsets: number[] = [];
+  let lineOffset = 0;
+  for (const read of reads) {
+    if (read === undefined || !read.grouped) return undefined;
+    const formatError = pieceFormatError(read, lineOffset);
+    if (formatError !== undefined) throw formatError;
+    offsets.push(lineOffset);
+    lineOffset += read.linesRead;
+  }
+  return offsets;
 }
 
 /**

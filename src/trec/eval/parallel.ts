@@ -1,7 +1,8 @@
-// Whole-run trec-eval on several cores: the run file is cut at query boundaries into as many parts
-// as threads; the main thread measures the first part while each worker (worker.ts, handed the
-// qrels the main thread parsed, in shared memory) measures another. The main thread then merges the per-query values, so
-// the output is the same bytes as one thread's.
+// Whole-run trec-eval on several cores: the run file is cut at query boundaries into pieces of a few
+// MB, and every thread — the main one once it has parsed the qrels, each worker (worker.ts) once it
+// has them, in shared memory — takes the next piece until none is left, so that a thread that starts
+// late or gets less of a busy machine takes fewer. The main thread then merges the per-query values
+// in file order, so the output is the same bytes as one thread's.
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -11,10 +12,21 @@ import type { TrecMeasurePlan } from './measures.js';
 import { TrecFormatError } from '../errors.js';
 import type { SharedQrelsColumns } from '../columns.js';
 import { DuplicateDocnoError } from '../errors.js';
-import type { PartFailure, PartOutcome } from './part.js';
+import type { PartFailure, PartOutcome, PieceRead, ThreadOutcome } from './part.js';
 
 /** Below this run size one thread is as fast: a worker costs ~50 ms to start. */
 export const PARALLEL_MIN_BYTES = 16 << 20;
+
+/**
+ * About this many bytes a piece: small enough that the last piece taken keeps no thread waiting
+ * long (~10 ms), large enough that finding the cuts (one 64 kB read each) costs nothing.
+ */
+const PIECE_BYTES = 2 << 20;
+
+/** How many pieces a run of `size` bytes is cut into for `threads` threads: at least one each. */
+export function pieceCount(size: number, threads: number): number {
+  return Math.max(threads, Math.ceil(size / PIECE_BYTES));
+}
 
 /**
  * A worker's young generation, in MB. Pages touched for the first time are what a large run costs
@@ -40,31 +52,24 @@ function isSeparatorByte(byte: number): boolean {
 }
 
 /**
- * The main thread's part is this much larger than a worker's: a worker starts ~0.1 s later (a new
- * isolate), so equal parts would leave the main thread waiting for the last one.
+ * Byte offsets that cut the file into about `pieces` equal pieces, each cut at the first line of a
+ * new query id; a cut that finds no query change nearby (one huge query, say) is left out, so
+ * pieces may be fewer. Undefined when no cut is found at all.
  */
-const MAIN_PART_WEIGHT = 1.1;
-
-/**
- * Byte offsets that cut the file into `parts` pieces (the first MAIN_PART_WEIGHT times the others),
- * each cut at the first line of a new query id; undefined when some cut finds no query change
- * nearby (one huge query, say).
- */
-export function findRunCuts(path: string, size: number, parts: number): number[] | undefined {
+export function findRunCuts(path: string, size: number, pieces: number): number[] | undefined {
   const cuts: number[] = [];
-  const share = size / (MAIN_PART_WEIGHT + parts - 1);
   const descriptor = openSync(path, 'r');
   try {
-    for (let part = 1; part < parts; part++) {
-      const target = Math.max(Math.floor(share * (MAIN_PART_WEIGHT + part - 1)), cuts[cuts.length - 1] ?? 0);
+    for (let piece = 1; piece < pieces; piece++) {
+      const previous = cuts[cuts.length - 1] ?? 0;
+      const target = Math.max(Math.floor((size * piece) / pieces), previous);
       const cut = queryBoundaryAfter(descriptor, target, size);
-      if (cut === undefined || cut >= size || cut <= (cuts[cuts.length - 1] ?? 0)) return undefined;
-      cuts.push(cut);
+      if (cut !== undefined && cut < size && cut > previous) cuts.push(cut);
     }
   } finally {
     closeSync(descriptor);
   }
-  return cuts;
+  return cuts.length === 0 ? undefined : cuts;
 }
 
 /** The start of the first line after `target` whose query id differs from the line before it. */
@@ -102,15 +107,21 @@ function queryBoundaryWithin(descriptor: number, target: number, length: number)
 /** What the main thread sends a worker. */
 export interface PartRequest {
   runPath: string;
-  start: number;
-  end: number;
+  starts: number[];
+  ends: number[];
+  /** The shared count of pieces taken (an Int32Array over it). */
+  claims: SharedArrayBuffer;
   plan: TrecMeasurePlan;
   settings: TrecEvalSettings;
   maxCarry: number;
+  /** The run's size: the room a worker makes for its -q lines at first is its share of it. */
+  size: number;
+  threads: number;
 }
 
 interface SerializedFailure {
   query: number;
+  piece: number;
   inRun: boolean;
   file: string;
   queryId: string;
@@ -123,7 +134,6 @@ interface SerializedFailure {
 export type PartReply =
   | {
       kind: 'done';
-      grouped: boolean;
       measured: Uint8Array;
       /** Per qrels query, rowCount values. */
       values: Float64Array;
@@ -131,16 +141,16 @@ export type PartReply =
       lineSpans: Int32Array;
       failures: SerializedFailure[];
       runQueryIds: string[];
-      linesRead: number;
+      pieces: PieceRead[];
       times: StageTimes;
     }
-  | { kind: 'format-error'; file: string; lineNumber: number; lineText: string; problem: string }
   | { kind: 'failed'; message: string };
 
-/** Packs a part's outcome for postMessage (its arrays are transferred, not copied). */
-export function packOutcome(outcome: PartOutcome, times: StageTimes): Extract<PartReply, { kind: 'done' }> {
-  const failures = outcome.failures.map(({ query, inRun, error }) => ({
+/** Packs a thread's outcome for postMessage (its arrays are transferred, not copied). */
+export function packOutcome(thread: ThreadOutcome, times: StageTimes): Extract<PartReply, { kind: 'done' }> {
+  const failures = thread.outcome.failures.map(({ query, piece, inRun, error }) => ({
     query,
+    piece,
     inRun,
     file: error.file,
     queryId: error.queryId,
@@ -148,44 +158,53 @@ export function packOutcome(outcome: PartOutcome, times: StageTimes): Extract<Pa
     lineNumber: error.lineNumber,
     firstLineNumber: error.firstLineNumber,
   }));
-  const { grouped, measured, values, lineBytes, lineSpans, runQueryIds, linesRead } = outcome;
-  return { kind: 'done', grouped, measured, values, lineBytes, lineSpans, failures, runQueryIds, linesRead, times };
+  const { measured, values, lineBytes, lineSpans, runQueryIds } = thread.outcome;
+  return { kind: 'done', measured, values, lineBytes, lineSpans, failures, runQueryIds, pieces: thread.pieces, times };
 }
 
-/** A worker's part as the main thread's own, its run line numbers moved by `lineOffset`. */
-export function unpackOutcome(reply: Extract<PartReply, { kind: 'done' }>, lineOffset: number): PartOutcome {
+/** A worker's outcome as the main thread's own (its failures' line numbers still count from their piece's first line). */
+export function unpackOutcome(reply: Extract<PartReply, { kind: 'done' }>): ThreadOutcome {
   const failures: PartFailure[] = reply.failures.map(
-    ({ query, inRun, file, queryId, docId, lineNumber, firstLineNumber }) => {
-      const shift = inRun ? lineOffset : 0;
-      return {
-        query,
-        inRun,
-        error: new DuplicateDocnoError(
-          file,
-          queryId,
-          docId,
-          lineNumber + shift,
-          firstLineNumber + shift,
-          inRun ? 'run' : 'qrels',
-        ),
-      };
-    },
+    ({ query, piece, inRun, file, queryId, docId, lineNumber, firstLineNumber }) => ({
+      query,
+      piece,
+      inRun,
+      error: new DuplicateDocnoError(file, queryId, docId, lineNumber, firstLineNumber, inRun ? 'run' : 'qrels'),
+    }),
   );
-  const { grouped, measured, values, lineBytes, lineSpans, runQueryIds, linesRead } = reply;
-  return { grouped, measured, values, lineBytes, lineSpans, failures, runQueryIds, linesRead };
+  const { measured, values, lineBytes, lineSpans, runQueryIds } = reply;
+  const outcome: PartOutcome = {
+    grouped: true,
+    measured,
+    values,
+    lineBytes,
+    lineSpans,
+    failures,
+    runQueryIds,
+    linesRead: 0,
+  };
+  return { outcome, pieces: reply.pieces };
 }
 
-/** A run format error found by a worker, with the line number it has in the whole file. */
-export function formatErrorOf(
-  reply: Extract<PartReply, { kind: 'format-error' }>,
-  lineOffset: number,
-): TrecFormatError {
-  return new TrecFormatError({
-    file: reply.file,
-    lineNumber: reply.lineNumber + lineOffset,
-    lineText: reply.lineText,
-    problem: reply.problem,
-  });
+/** A piece's format error, with the line number it has in the whole file. */
+export function pieceFormatError(read: PieceRead, lineOffset: number): TrecFormatError | undefined {
+  const found = read.formatError;
+  if (found === undefined) return undefined;
+  return new TrecFormatError({ ...found, lineNumber: found.lineNumber + lineOffset });
+}
+
+/** A repeated docno found in a piece, with its run line numbers counted in the whole file. */
+export function shiftedFailure(failure: PartFailure, lineOffset: number): DuplicateDocnoError {
+  const { error } = failure;
+  if (!failure.inRun || lineOffset === 0) return error;
+  return new DuplicateDocnoError(
+    error.file,
+    error.queryId,
+    error.docId,
+    error.lineNumber + lineOffset,
+    error.firstLineNumber + lineOffset,
+    'run',
+  );
 }
 
 /** A worker measuring one part of the run. */
