@@ -12,6 +12,15 @@ import { visibleControls } from '../core/escape.js';
 import { isAbsolute, relative } from 'node:path';
 import { toPosixPath } from '../recording/collected.js';
 
+/**
+ * Whether a run prints annotations: under GitHub Actions, unless the reporter's `annotations` is false.
+ * The matchers look up each test's asserting line only for such a run (or one whose samples a later
+ * merge judges): elsewhere nothing shows it.
+ */
+export function annotationsShown(annotations: boolean, env: Record<string, string | undefined>): boolean {
+  return annotations && env.GITHUB_ACTIONS === 'true';
+}
+
 /** GitHub shows at most this many annotations of one kind per step. */
 const ANNOTATIONS_PER_KIND = 10;
 

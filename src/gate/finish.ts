@@ -16,7 +16,7 @@ import {
 import type { CollectedRun } from '../recording/collected.js';
 import { renderConsole } from '../report/console.js';
 import { UPDATING_NOTE } from '../report/verdict.js';
-import { workflowAnnotations, workspaceFolder } from './annotations.js';
+import { annotationsShown, workflowAnnotations, workspaceFolder } from './annotations.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from '../report/formats/index.js';
 import { DEFAULT_BASELINE_PATH } from './user-options.js';
 import { summaryOptionsFrom, type ResolvedReporterOptions } from './options.js';
@@ -181,7 +181,7 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   if (last !== undefined && held === undefined) output.push('', last);
   print(output.join('\n'));
   for (const problem of writeProblems) printError(problem);
-  if (options.mode === 'compare' && options.annotations && env.GITHUB_ACTIONS === 'true') {
+  if (options.mode === 'compare' && annotationsShown(options.annotations, env)) {
     const annotations = workflowAnnotations(summary, workspaceFolder(context.rootDir, env.GITHUB_WORKSPACE));
     if (annotations.length > 0) (context.printAnnotations ?? print)(annotations.join('\n'));
   }

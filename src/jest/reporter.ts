@@ -15,6 +15,8 @@ import { resolve } from 'node:path';
 import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
 import { publishGate } from '../recording/gate-presence.js';
+import { publishCallSiteLines } from '../recording/call-site.js';
+import { annotationsShown } from '../gate/annotations.js';
 import { JEST_REPORTER_STARTED } from '../gate/reporter-options.js';
 import { shouldUseColor } from '../report/console.js';
 import { validateReporterOptions, type RagReporterOptions } from '../gate/user-options.js';
@@ -122,6 +124,8 @@ export default class RagMatchersJestReporter {
     // and know that a reporter judges what they record.
     publishDeclaration(this.resolved.declaration);
     publishGate('jest');
+    // A shard's samples go to `rag-matchers merge`, which may annotate them.
+    publishCallSiteLines(annotationsShown(this.resolved.annotations, process.env) || this.shard !== undefined);
     (globalThis as Record<symbol, unknown>)[JEST_REPORTER_STARTED] = true;
   }
 

@@ -4,6 +4,26 @@
 // source-maps it under Vitest), which is too slow for every matcher call; and of that stack only the
 // frame in the test file is formatted when it can be found first, and a raw frame only once.
 
+/**
+ * Set by a reporter whose run shows no annotation and leaves no samples for a later merge to annotate
+ * (not under GitHub Actions, or `annotations: false`): the line is then looked up for nothing. It holds
+ * the reporter's process id, so that the variable, inherited by a test run that a test starts, speaks
+ * only for the run that set it: its workers are that process (threads, Jest in band) or its children.
+ */
+const NO_LINES_ENV = 'RAG_MATCHERS_NO_CALL_SITES';
+
+/** Tells the test workers whether an asserting line will be used; call before they start. */
+export function publishCallSiteLines(wanted: boolean, env: Record<string, string | undefined> = process.env): void {
+  if (wanted) delete env[NO_LINES_ENV];
+  else env[NO_LINES_ENV] = String(process.pid);
+}
+
+/** Whether a reporter of this run may use the asserting line (none said otherwise). */
+export function callSiteLinesWanted(env: Record<string, string | undefined> = process.env): boolean {
+  const reporterProcess = env[NO_LINES_ENV];
+  return reporterProcess !== String(process.pid) && reporterProcess !== String(process.ppid);
+}
+
 /** Frames kept while capturing: the test's own frame sits below the runner's and the matcher's. */
 const CAPTURE_DEPTH = 50;
 /**

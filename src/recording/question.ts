@@ -7,7 +7,7 @@
 // per-question matcher of its test gave (set-level matchers name their own questions and take no part).
 import { relative } from 'node:path';
 import type { MeasurePlan } from '../core/evaluate.js';
-import { callSiteLine, lineInStack } from './call-site.js';
+import { callSiteLine, callSiteLinesWanted, lineInStack } from './call-site.js';
 import { unjudgedAtCutoff, type JudgmentAudit } from '../core/judgment-audit.js';
 import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { toPosixPath } from './collected.js';
@@ -323,11 +323,15 @@ export class QuestionRecorder {
     recordSamples(batch, context);
   }
 
-  /** The line in its test file of the test's first recording matcher call, looked for once per attempt. */
+  /**
+   * The line in its test file of the test's first recording matcher call, looked for once per attempt
+   * and only when a reporter may show it (see publishCallSiteLines).
+   */
   private callLine(): number | undefined {
     const test = this.role.test;
     if (test?.filePath === undefined) return undefined;
-    if (test.line === undefined) test.line = callSiteLine(test.filePath, test.fileRun) ?? null;
+    if (test.line === undefined)
+      test.line = callSiteLinesWanted() ? (callSiteLine(test.filePath, test.fileRun) ?? null) : null;
     return test.line ?? undefined;
   }
 

@@ -8,7 +8,9 @@
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
-import { publishGate } from '../recording/gate-presence.js';
+import { blobReporterInArguments, publishGate } from '../recording/gate-presence.js';
+import { publishCallSiteLines } from '../recording/call-site.js';
+import { annotationsShown } from '../gate/annotations.js';
 import { shouldUseColor } from '../report/console.js';
 import { IntervalCache, precomputeIntervals } from '../report/summary.js';
 import { validateReporterOptions, type RagReporterOptions } from '../gate/user-options.js';
@@ -76,6 +78,7 @@ export default class RagMatchersVitestReporter implements Reporter {
     // know that a reporter judges what they record.
     publishDeclaration(this.resolved.declaration);
     publishGate('vitest');
+    publishCallSiteLines(annotationsShown(this.resolved.annotations, process.env) || writesBlobReport(vitest));
     this.stamp = runStampOf(vitest.config.root, this.resolved.declaration);
     publishRunStamp(this.stamp);
   }
@@ -195,6 +198,15 @@ async function stopWithOneLine(vitest: Vitest, mistake: Error): Promise<Error> {
   vitest.logger.error(mistake.message);
   process.exitCode = 1;
   return new quiet('test');
+}
+
+/** Whether the run leaves a blob report, whose samples a later --merge-reports judges (and may annotate). */
+function writesBlobReport(vitest: Vitest): boolean {
+  const reporters = (vitest.config.reporters ?? []) as unknown[];
+  return (
+    reporters.some((entry) => (Array.isArray(entry) ? entry[0] : entry) === 'blob') ||
+    blobReporterInArguments(process.argv)
+  );
 }
 
 /** What the collector needs of the run's configuration. */
