@@ -16,7 +16,7 @@ setRecordingContextSource(() => {
   return task === undefined ? undefined : { task, currentTestName: expect.getState().currentTestName };
 });
 
-// describeRetrieval's runner: each test asserts with its own context's expect (exact under test.concurrent).
+// describeRetrieval's runner: a test beside others (test.concurrent) asserts with its own context's expect.
 const runtime: SuiteRuntime = {
   runner: 'vitest',
   describe: (name, body) => describe(name, body),
@@ -26,9 +26,12 @@ const runtime: SuiteRuntime = {
   },
   running(testContext) {
     const context = testContext as TestContext;
+    // The context's own expect only where it is needed, beside other questions' tests (test.concurrent):
+    // Vitest builds it anew for each test that reads it, which costs more than the question's matchers.
+    const questionExpect = context.task.concurrent === true ? context.expect : expect;
     return {
       assertTargets: (hits, relevant, targets, options) =>
-        context.expect(hits).toMeetRetrievalTargets(relevant as never, targets, options),
+        questionExpect(hits).toMeetRetrievalTargets(relevant as never, targets, options),
       recording: { task: context.task },
     };
   },
