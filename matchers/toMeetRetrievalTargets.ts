@@ -83,12 +83,16 @@ export function toMeetRetrievalTargets(
   );
   const { queryId: _queryId, tags: _tags, query: _query, ...coreOptions } = checked;
   const targetList = [...parsed.values()];
-  const values = evaluateMeasures(
-    hits,
-    relevant,
-    targetList.map((target) => target.measure),
-    coreOptions,
-  );
+  // Targets the declared measures cover were measured in that pass, from the same hits and options.
+  const values =
+    declared !== undefined && [...parsed.keys()].every((name) => Object.hasOwn(declared, name))
+      ? declared
+      : evaluateMeasures(
+          hits,
+          relevant,
+          targetList.map((target) => target.measure),
+          coreOptions,
+        );
 
   const results: TargetResult[] = [...parsed].map(([name, { min }]) => {
     const value = values[name] as number;

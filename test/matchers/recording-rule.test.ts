@@ -365,6 +365,19 @@ describe('with declared measures', () => {
     ]);
   });
 
+  it('toMeetRetrievalTargets judges targets the declared measures cover by the values measured for them', () => {
+    declare({ measures: ['hit@3', 'recall@5', 'ndcg@10'] });
+    const task = fakeTest();
+    const result = matchers.toMeetRetrievalTargets.call({ task }, HITS, RELEVANT, { 'recall@5': 0.4, 'ndcg@10': 0.5 });
+    expect(result.pass).toBe(false);
+    expect(result.message()).toContain('1 of 2 targets met');
+    expect(recorded(task)).toEqual([
+      { measure: 'hit@3', value: 1 },
+      { measure: 'recall@5', value: 0.5, threshold: 0.4, pass: true },
+      { measure: 'ndcg@10', value: NDCG10, threshold: 0.5, pass: false },
+    ]);
+  });
+
   it('set-level matchers record each question’s declared measures from the result, and say when one was not evaluated', () => {
     declare({ measures: ['recall@5', 'mrr'] });
     const set = [
