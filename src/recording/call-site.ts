@@ -16,12 +16,25 @@ const NO_LINES_ENV = 'RAG_MATCHERS_NO_CALL_SITES';
 export function publishCallSiteLines(wanted: boolean, env: Record<string, string | undefined> = process.env): void {
   if (wanted) delete env[NO_LINES_ENV];
   else env[NO_LINES_ENV] = String(process.pid);
+  if (env === process.env) wantedInThisProcess = undefined;
 }
+
+/** This process's answer, worked out once: its environment is fixed once its tests run (see publishedDeclaration). */
+let wantedInThisProcess: boolean | undefined;
 
 /** Whether a reporter of this run may use the asserting line (none said otherwise). */
 export function callSiteLinesWanted(env: Record<string, string | undefined> = process.env): boolean {
-  const reporterProcess = env[NO_LINES_ENV];
-  return reporterProcess !== String(process.pid) && reporterProcess !== String(process.ppid);
+  if (env !== process.env) return linesWantedBy(env[NO_LINES_ENV]);
+  wantedInThisProcess ??= linesWantedBy(env[NO_LINES_ENV]);
+  return wantedInThisProcess;
+}
+
+/** `reporterProcess`: the variable's value; it speaks for this process and the children of that one. */
+function linesWantedBy(reporterProcess: string | undefined): boolean {
+  return (
+    reporterProcess === undefined ||
+    (reporterProcess !== String(process.pid) && reporterProcess !== String(process.ppid))
+  );
 }
 
 /** Frames kept while capturing: the test's own frame sits below the runner's and the matcher's. */

@@ -22,4 +22,17 @@ describe('publishCallSiteLines', () => {
     const outerRun = String(process.pid + 1_000_000);
     expect(callSiteLinesWanted({ RAG_MATCHERS_NO_CALL_SITES: outerRun })).toBe(true);
   });
+
+  it("reads this process's environment once, and again after the reporter's next word", () => {
+    try {
+      publishCallSiteLines(false);
+      expect(callSiteLinesWanted()).toBe(false);
+      process.env.RAG_MATCHERS_NO_CALL_SITES = 'changed behind its back';
+      expect(callSiteLinesWanted()).toBe(false);
+      publishCallSiteLines(true);
+      expect(callSiteLinesWanted()).toBe(true);
+    } finally {
+      publishCallSiteLines(true);
+    }
+  });
 });
