@@ -31,17 +31,10 @@ export function scanJsonText(text: string, limit: number): JsonTextScan {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code === 0x22) {
-      let end = i + 1;
-      let escaped = false;
-      while (end < text.length && text.charCodeAt(end) !== 0x22) {
-        if (text.charCodeAt(end) === 0x5c) {
-          escaped = true;
-          end++;
-        }
-        end++;
-      }
+      const end = closingQuote(text, i + 1);
       if (expectKey && !repeatsKey) {
         const keys = keysAt[depth]!;
+        const escaped = holdsBackslash(text, i + 1, end);
         const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
         if (keys.has(key)) repeatsKey = true;
         else keys.add(key);
@@ -68,6 +61,26 @@ export function scanJsonText(text: string, limit: number): JsonTextScan {
     }
   }
   return { tooDeep: undefined, repeatsKey };
+}
+
+/** Whether text[from, end) holds a backslash (a key is short: a look at each of its characters). */
+function holdsBackslash(text: string, from: number, end: number): boolean {
+  for (let index = from; index < end; index++) if (text.charCodeAt(index) === 0x5c) return true;
+  return false;
+}
+
+/**
+ * Where the string whose contents start at `from` ends: its closing quote, the first one not escaped
+ * (after an even run of backslashes); text.length when it is not closed. The search runs in the engine's
+ * string search rather than a character at a time: most of a baseline's characters are in strings.
+ */
+function closingQuote(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return text.length;
 }
 
 /**

@@ -44,7 +44,7 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
   }
   const result = emptyBaseline();
   const proportion = new Map<string, boolean>();
-  let previous: { cells: unknown[]; identity: SuiteIdentity; key: string; suite: BaselineSuite } | undefined;
+  let previous: RunOfSuite | undefined;
   // Version 7: the ranking row read last, waiting for its question's row (the next one) to name its suite.
   let pending: PendingRanking | undefined;
   // A plain loop, and a row's place (`rows[3]`) and label written only for a message: this runs per row.
@@ -88,6 +88,7 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
         identity,
         key,
         suite: (result.suites[key] ??= createRecord<BaselineSamples>()),
+        measures: new Map(),
       };
     }
     const { identity, suite, key } = previous;
@@ -95,8 +96,17 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
     if (waiting !== undefined && waiting.question === question) addRanking(result, key, waiting, path);
     if (typeof value !== 'number' || !Number.isFinite(value))
       throw malformedEntry(path, labelOf(index, identity), [measure, question], value, 'a finite number');
-    if (!proportion.has(measure)) proportion.set(measure, isProportion(measure));
-    if (proportion.get(measure) === true && (value < 0 || value > 1))
+    let records = previous.measures.get(measure);
+    if (records === undefined) {
+      if (!proportion.has(measure)) proportion.set(measure, isProportion(measure));
+      records = {
+        samples: (suite[measure] ??= createRecord<number>()),
+        audits: undefined,
+        proportion: proportion.get(measure)!,
+      };
+      previous.measures.set(measure, records);
+    }
+    if (records.proportion && (value < 0 || value > 1))
       throw malformedEntry(
         path,
         labelOf(index, identity),
@@ -104,7 +114,7 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
         value,
         `between 0 and 1 (${measure} is a proportion)`,
       );
-    const samples = (suite[measure] ??= createRecord<number>());
+    const samples = records.samples;
     // A record without a prototype: a question it does not hold reads undefined, whatever its name.
     if (samples[question] !== undefined) {
       const first = rows.findIndex((other, i) => i > 0 && sameSample(other as unknown[], cells as unknown[]));
@@ -119,11 +129,32 @@ export function upgradeRows(rows: unknown, path: string, version: number): Basel
       const problem = auditProblem(audit);
       if (problem !== undefined)
         throw malformedEntry(path, labelOf(index, identity), [measure, question], audit, problem);
-      const audits = ((result.audits ??= createRecord())[key] ??= createRecord());
-      (audits[measure] ??= createRecord())[question] = cleanAudit(audit as Record<string, unknown>);
+      records.audits ??= auditsOf(result, key, measure);
+      records.audits[question] = cleanAudit(audit as Record<string, unknown>);
     }
   }
   return result;
+}
+
+/**
+ * The suite whose rows are being read (they come together) and, per measure, where its rows go: a row's
+ * records are found once per measure of the run rather than looked up by name in the file's for each row.
+ */
+interface RunOfSuite {
+  cells: unknown[];
+  identity: SuiteIdentity;
+  key: string;
+  suite: BaselineSuite;
+  measures: Map<
+    string,
+    { samples: BaselineSamples; audits: Record<string, SampleAudit> | undefined; proportion: boolean }
+  >;
+}
+
+/** The record of one suite × measure's audits in `result`, made when absent. */
+function auditsOf(result: BaselineFile, suiteKey: string, measure: string): Record<string, SampleAudit> {
+  const suiteAudits = ((result.audits ??= createRecord())[suiteKey] ??= createRecord());
+  return (suiteAudits[measure] ??= createRecord());
 }
 
 /** Where a row is, as messages name it: `rows[3]`. */

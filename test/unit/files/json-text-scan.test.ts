@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanJsonText } from '../../../src/files/json-text.js';
 
@@ -42,5 +43,28 @@ describe('scanJsonText', () => {
   it('gives the offset of the first bracket that opens level limit + 1', () => {
     // Levels: { at 0 is 1, [ at 5 is 2, [ at 6 is 3.
     expect(scanJsonText('{"a":[[1]]}', 2).tooDeep).toBe(6);
+  });
+
+  it('finds where each string ends past escaped quotes and runs of backslashes', () => {
+    // "x\\" ends after its escaped backslash, so the "a" after it is a key again: a repeat.
+    expect(scanJsonText('{"a":"x\\\\","a":1}', 4).repeatsKey).toBe(true);
+    // "\"" holds an escaped quote: the brackets after it are inside the string.
+    expect(scanJsonText('{"a":"\\"[[[[","b":1}', 2)).toEqual({ tooDeep: undefined, repeatsKey: false });
+    // "\\\"[[": an escaped backslash, then an escaped quote: still inside the string.
+    expect(scanJsonText('{"a":"\\\\\\"[[","b":1}', 1)).toEqual({ tooDeep: undefined, repeatsKey: false });
+  });
+
+  it('on any JSON.stringify output: no repeat, and too deep exactly where the value nests beyond the limit', () => {
+    const depthOf = (value: unknown): number =>
+      value !== null && typeof value === 'object'
+        ? 1 + Math.max(0, ...Object.values(value as Record<string, unknown>).map(depthOf))
+        : 0;
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.integer({ min: 1, max: 6 }), (value, limit) => {
+        const scan = scanJsonText(JSON.stringify(value), limit);
+        expect(scan.repeatsKey).toBe(false);
+        expect(scan.tooDeep !== undefined).toBe(depthOf(value) > limit);
+      }),
+    );
   });
 });
