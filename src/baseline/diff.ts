@@ -127,25 +127,31 @@ export function diffRun(
       const produced = producedRows?.get(measure);
       const cells = new Map<string, CellDiff>();
       if (produced !== undefined) {
-        produced.ids.forEach((id, index) => {
-          const after = produced.values[index]!;
-          const source = produced.sources[index]!;
+        // Cells built field by field, without spreads: this runs for every sample of the run.
+        const { ids, values, sources } = produced;
+        for (let index = 0; index < ids.length; index++) {
+          const id = ids[index]!;
+          const after = values[index]!;
+          const source = sources[index]!;
           const audit = auditOfSample(source);
           const old = oldSamples === undefined ? undefined : own(oldSamples, id);
           if (old === undefined) {
-            cells.set(id, { kind: 'new', after, ...(audit !== undefined ? { audit } : {}) });
-            return;
+            const cell: CellDiff = { kind: 'new', after };
+            if (audit !== undefined) cell.audit = audit;
+            cells.set(id, cell);
+            continue;
           }
           const oldAudit = oldAuditOf(id);
-          cells.set(id, {
+          const cell: CellDiff = {
             kind: 'judged',
             before: old,
             after,
             relabelled: labelsChanged(oldAudit, source.labels),
-            ...(oldAudit !== undefined ? { oldAudit } : {}),
-            ...(audit !== undefined ? { audit } : {}),
-          });
-        });
+          };
+          if (oldAudit !== undefined) cell.oldAudit = oldAudit;
+          if (audit !== undefined) cell.audit = audit;
+          cells.set(id, cell);
+        }
       }
       for (const id of Object.keys(oldSamples ?? {})) {
         if (cells.has(id)) continue;
