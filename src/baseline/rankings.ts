@@ -39,20 +39,19 @@ export function rankingsOfRun(
   for (const [key, measures] of grouped.suites) {
     const queries = texts ? queriesOf(measures.values()) : undefined;
     for (const row of measures.values()) {
-      row.ids.forEach((id, index) => {
+      // A plain loop and rankings built field by field: this runs for every sample of the run.
+      for (let index = 0; index < row.ids.length; index++) {
+        const id = row.ids[index]!;
         const source = row.sources[index]!;
         const keepsRanking = source.topHits !== undefined && (depth > 0 || texts);
-        if (!keepsRanking && source.tags === undefined) return;
+        if (!keepsRanking && source.tags === undefined) continue;
         const suite = ((rankings ??= createRecord())[key] ??= createRecord());
         let ranking = own(suite, id);
         if (keepsRanking && (ranking === undefined || tagsOnly.has(ranking))) {
           const top = source.topHits!.slice(0, depth);
           const tags = ranking?.tags;
-          ranking = {
-            ...(texts ? { text: queries?.get(id) ?? source.test } : {}),
-            top,
-            ...(tags !== undefined ? { tags } : {}),
-          };
+          ranking = texts ? { text: queries?.get(id) ?? source.test, top } : { top };
+          if (tags !== undefined) ranking.tags = tags;
           suite[id] = ranking;
         } else if (ranking === undefined) {
           ranking = { top: [] };
@@ -62,7 +61,7 @@ export function rankingsOfRun(
         // A question's tags are those of all its samples, whatever their measure.
         const tags = mergeTags(ranking.tags, source.tags);
         if (tags !== undefined) ranking.tags = tags;
-      });
+      }
     }
   }
   for (const cost of costs) {
@@ -77,10 +76,10 @@ export function rankingsOfRun(
 function queriesOf(rows: Iterable<GroupedRow>): Map<string, string> {
   const queries = new Map<string, string>();
   for (const row of rows)
-    row.ids.forEach((id, index) => {
+    for (let index = 0; index < row.ids.length; index++) {
       const query = row.sources[index]!.query;
-      if (query !== undefined && !queries.has(id)) queries.set(id, query);
-    });
+      if (query !== undefined && !queries.has(row.ids[index]!)) queries.set(row.ids[index]!, query);
+    }
   return queries;
 }
 

@@ -76,6 +76,13 @@ function keysOf(ranking: QuestionRanking): string[] {
   return ranking.top.map((hit) => hit.key);
 }
 
+/** Whether two rankings hold the same keys in the same order. */
+function sameTop(a: QuestionRanking['top'], b: QuestionRanking['top']): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index]!.key !== b[index]!.key) return false;
+  return true;
+}
+
 function sameKeys(a: readonly string[], b: readonly string[], upTo: number): boolean {
   const length = Math.min(upTo, Math.max(a.length, b.length));
   for (let index = 0; index < length; index++) if (a[index] !== b[index]) return false;
@@ -127,6 +134,13 @@ export function rankingChurn(
     for (const id of Object.keys(now).sort(compareIds)) {
       const previous = own(old, id);
       if (previous === undefined || previous.top.length === 0 || now[id]!.top.length === 0) continue;
+      // Most questions rank as the baseline kept them: both overlaps are 1, and nothing changed.
+      if (sameTop(previous.top, now[id]!.top)) {
+        rbos.push(1);
+        overlaps.push(1);
+        deepOverlaps.push(1);
+        continue;
+      }
       const a = keysOf(previous);
       const b = keysOf(now[id]!);
       const churn: QuestionChurn = {
