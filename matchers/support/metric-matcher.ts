@@ -85,7 +85,6 @@ export function runMetricMatcher(
   if (negated) sample.negated = true;
   if (queryId !== undefined) sample.queryId = queryId;
   if (query !== undefined) sample.query = query;
-  const { queryId: _queryId, tags: _tags, query: _query, ...coreOptions } = options;
   recorder.record(
     declared,
     [sample],
@@ -95,6 +94,7 @@ export function runMetricMatcher(
 
   const message = () => {
     const utils = utilsOf(context);
+    const { queryId: _queryId, tags: _tags, query: _query, ...coreOptions } = options;
     const explanation = explainRanking(hits, args.relevant, coreOptions);
     const judgedIds = [...explanation.relevantIds.map((entry) => entry.id)];
     const sections = [
@@ -119,7 +119,13 @@ export function runMetricMatcherAtK(
 ): MatcherResult {
   const call = metricCall(context, spec);
   checkCutoffNotSwapped(call, args.k, args.min);
-  return runMetricMatcher(context, spec, { ...args, k: checkCutoff(call, args.k) }, call);
+  const k = checkCutoff(call, args.k);
+  return runMetricMatcher(
+    context,
+    spec,
+    { received: args.received, relevant: args.relevant, k, min: args.min, options: args.options },
+    call,
+  );
 }
 
 /** A metric matcher whose cutoff is `options.k`, the whole list when left out: `toHaveNdcgAbove(relevant, min)`. */
@@ -130,5 +136,11 @@ export function runMetricMatcherWithOptionalCutoff(
 ): MatcherResult {
   const call = metricCall(context, spec);
   const options = checkOptions<CutoffMatcherOptions>(call, args.options);
-  return runMetricMatcher(context, spec, { ...args, k: checkOptionalCutoff(call, options.k), options }, call);
+  const k = checkOptionalCutoff(call, options.k);
+  return runMetricMatcher(
+    context,
+    spec,
+    { received: args.received, relevant: args.relevant, k, min: args.min, options },
+    call,
+  );
 }

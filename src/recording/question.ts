@@ -262,10 +262,12 @@ export class QuestionRecorder {
     // Worked out only when something is recorded (a test outside a reporter's run records nothing).
     const recording = isRecording(context);
     const audit = auditOf !== undefined && recording ? auditOf() : undefined;
-    const prepare = withAuditAndTop(audit, topHitsOf !== undefined && recording ? topHitsOf : undefined, [
-      ...(declaredValues === undefined ? [] : this.declared),
-      ...own.map((sample) => sample.measure),
-    ]);
+    const prepare = withAuditAndTop(
+      audit,
+      topHitsOf !== undefined && recording ? topHitsOf : undefined,
+      declaredValues === undefined ? [] : this.declared,
+      own,
+    );
     const line = recording ? this.callLine() : undefined;
     const lineFile = line === undefined ? undefined : this.role.test?.lineFile;
     if (line !== undefined) for (const sample of own) placeSample(sample, line, lineFile);
@@ -281,7 +283,7 @@ export class QuestionRecorder {
     }
     let recorded = this.recorded;
     // Own samples whose verdict went onto the declared sample of their measure in this call.
-    const carried = new Set<MetricSample>();
+    let carried: Set<MetricSample> | undefined;
     if (recorded === undefined) {
       if (declaredValues === undefined) throw new TypeError('QuestionRecorder.record: the declared values are due.');
       recorded = new Set();
@@ -297,7 +299,7 @@ export class QuestionRecorder {
         if (mine?.threshold !== undefined) sample.threshold = mine.threshold;
         if (mine?.pass !== undefined) sample.pass = mine.pass;
         if (mine?.negated === true) sample.negated = true;
-        if (mine !== undefined) carried.add(mine);
+        if (mine !== undefined) (carried ??= new Set()).add(mine);
         if (queryId !== undefined) sample.queryId = queryId;
         if (query !== undefined) sample.query = query;
         if (this.role.marked) sample.testQuestion = true;
@@ -310,7 +312,7 @@ export class QuestionRecorder {
       this.noteExplicit(own.map((sample) => sample.measure));
     }
     for (const sample of own) {
-      if (carried.has(sample)) continue;
+      if (carried?.has(sample) === true) continue;
       if (recorded.has(sample.measure)) {
         // The value stays the first one recorded for this question; a failed assertion still reads as
         // failed, and counts, in every report.
@@ -415,12 +417,14 @@ function cutoffOf(measure: string): number | undefined | null {
 
 /**
  * withAudit for one call, which also gives the first retrieval sample it records the question's top hits,
- * down to the largest cutoff among `measures` (the whole list counts as MAX_TOP_HITS), worked out once.
+ * down to the largest cutoff among the declared measures recorded and the call's own (the whole list counts
+ * as MAX_TOP_HITS), worked out once.
  */
 function withAuditAndTop(
   audit: JudgmentAudit | undefined,
   topHitsOf: ((depth: number) => TopHit[]) | undefined,
-  measures: readonly string[],
+  declared: readonly string[],
+  own: readonly MetricSample[],
 ): (sample: MetricSample) => MetricSample {
   let pending = topHitsOf;
   return (sample) => {
@@ -429,21 +433,20 @@ function withAuditAndTop(
     // No deeper than the reporter's baseline keeps (rankingDepth 0: an empty list, which still keeps the
     // question's text in the baseline).
     const kept = publishedDeclaration()?.rankingDepth ?? MAX_TOP_HITS;
-    sample.topHits = pending(Math.min(topDepthOf(measures), kept));
+    let depth = 0;
+    for (const measure of declared) depth = Math.max(depth, topDepthOf(measure));
+    for (const ownSample of own) depth = Math.max(depth, topDepthOf(ownSample.measure));
+    sample.topHits = pending(Math.min(depth, kept));
     pending = undefined;
     return sample;
   };
 }
 
-/** The largest cutoff among the retrieval measures of `measures`, at most MAX_TOP_HITS. */
-function topDepthOf(measures: readonly string[]): number {
-  let depth = 0;
-  for (const measure of measures) {
-    const cutoff = cutoffOf(measure);
-    if (cutoff === null) continue;
-    depth = Math.max(depth, cutoff === undefined ? MAX_TOP_HITS : Math.min(cutoff, MAX_TOP_HITS));
-  }
-  return depth;
+/** How deep a measure reads the ranking: its cutoff, at most MAX_TOP_HITS (the whole list: MAX_TOP_HITS); 0 for a measure that is not a retrieval one. */
+function topDepthOf(measure: string): number {
+  const cutoff = cutoffOf(measure);
+  if (cutoff === null) return 0;
+  return cutoff === undefined ? MAX_TOP_HITS : Math.min(cutoff, MAX_TOP_HITS);
 }
 
 /** `sample` with the audit's fingerprint and the unjudged hits within its measure's cutoff (retrieval measures only). */
