@@ -143,31 +143,68 @@ export function readSidecars(directory: string): SidecarContents {
 }
 
 /**
+ * The tests Jest reported, looked up by a record's test key (testKeyOf), or by file and full name. As a
+ * scan of a file's results in order: the first test of a name, and of two results for one path the last.
+ */
+class ReportedTests {
+  private readonly files: Map<string, readonly JestTestOutcome[]>;
+  private byKey: Map<string, JestTestOutcome> | undefined;
+  private readonly byFullName = new Map<string, Map<string, JestTestOutcome[]>>();
+
+  constructor(files: readonly JestFileOutcome[]) {
+    this.files = new Map(files.map((file) => [file.testFilePath, file.testResults]));
+  }
+
+  /** The test with that key (testKeyOf of a record that has a describe path), indexed on first use. */
+  test(key: string): JestTestOutcome | undefined {
+    if (this.byKey === undefined) {
+      this.byKey = new Map();
+      for (const [path, outcomes] of this.files) {
+        for (const outcome of outcomes) {
+          const outcomeKey = outcomeKeyOf(path, outcome);
+          if (!this.byKey.has(outcomeKey)) this.byKey.set(outcomeKey, outcome);
+        }
+      }
+    }
+    return this.byKey.get(key);
+  }
+
+  /** Every test of that file whose full name is `fullName`, in the file's order; each file indexed on first use. */
+  named(path: string, fullName: string): readonly JestTestOutcome[] {
+    let byFullName = this.byFullName.get(path);
+    if (byFullName === undefined) {
+      byFullName = new Map();
+      for (const outcome of this.files.get(path) ?? []) {
+        const named = byFullName.get(outcome.fullName);
+        if (named === undefined) byFullName.set(outcome.fullName, [outcome]);
+        else named.push(outcome);
+      }
+      this.byFullName.set(path, byFullName);
+    }
+    return byFullName.get(fullName) ?? [];
+  }
+}
+
+/**
  * The describe path and title of the test a record came from: as the recorder read them from the
  * running test when it could, else the one test of that file whose full name matches, else (a name
  * Jest never reported, or two tests whose titles join to the same full name) the whole name as the
  * test's title at the file's top level.
  */
 function locate(
-  record: SidecarRecord,
-  outcomes: readonly JestTestOutcome[] | undefined,
+  { record, key }: KeyedRecord,
+  reported: ReportedTests,
 ): { describePath: string[]; test: string; line?: number } {
   if (record.describePath !== undefined && record.test !== undefined) {
     const located = { describePath: record.describePath, test: record.test };
-    const line = (outcomes ?? []).find(
-      (outcome) => outcome.title === located.test && sameTitles(outcome.ancestorTitles, located.describePath),
-    )?.location?.line;
+    const line = reported.test(key)?.location?.line;
     return line === undefined ? located : { ...located, line };
   }
-  const matches = (outcomes ?? []).filter((outcome) => outcome.fullName === record.testName);
+  const matches = reported.named(record.testPath, record.testName);
   const first = matches[0];
   if (first !== undefined && matches.every((match) => sameTest(match, first)))
     return { describePath: [...first.ancestorTitles], test: first.title };
   return { describePath: [], test: record.testName };
-}
-
-function sameTitles(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((title, index) => title === b[index]);
 }
 
 function sameTest(a: JestTestOutcome, b: JestTestOutcome): boolean {
@@ -178,12 +215,17 @@ function sameTest(a: JestTestOutcome, b: JestTestOutcome): boolean {
   );
 }
 
+/** A record's test as one key (JSON: no two different tests share one), as outcomeKeyOf keys Jest's results. */
 function testKeyOf(record: SidecarRecord): string {
   return JSON.stringify(
     record.describePath === undefined
       ? [record.testPath, null, record.testName]
       : [record.testPath, record.describePath, record.test],
   );
+}
+
+function outcomeKeyOf(path: string, outcome: JestTestOutcome): string {
+  return JSON.stringify([path, outcome.ancestorTitles, outcome.title]);
 }
 
 /**
@@ -194,22 +236,78 @@ export function lastAttempts(
   records: readonly SidecarRecord[],
   files: readonly JestFileOutcome[] = [],
 ): SidecarRecord[] {
+  return lastAttemptsKeyed(
+    records.map((record) => ({ record, key: testKeyOf(record) })),
+    files,
+  ).map((entry) => entry.record);
+}
+
+/** A record with its test's key (testKeyOf), worked out once. */
+interface KeyedRecord {
+  record: SidecarRecord;
+  key: string;
+}
+
+function lastAttemptsKeyed(records: readonly KeyedRecord[], files: readonly JestFileOutcome[]): KeyedRecord[] {
   const last = new Map<string, number>();
   for (const file of files) {
     for (const outcome of file.testResults) {
-      if (outcome.invocations !== undefined)
-        last.set(JSON.stringify([file.testFilePath, outcome.ancestorTitles, outcome.title]), outcome.invocations);
+      if (outcome.invocations !== undefined) last.set(outcomeKeyOf(file.testFilePath, outcome), outcome.invocations);
     }
   }
   const reported = new Set(last.keys());
-  for (const record of records) {
+  for (const { record, key } of records) {
     if (record.attempt === undefined) continue;
-    const key = testKeyOf(record);
     // Jest's count wins: a last attempt that threw before any matcher ran recorded nothing, and keeps nothing.
     if (!reported.has(key) && record.attempt > (last.get(key) ?? -Infinity)) last.set(key, record.attempt);
   }
   if (last.size === 0) return [...records];
-  return records.filter((record) => record.attempt === undefined || record.attempt === last.get(testKeyOf(record)));
+  return records.filter(({ record, key }) => record.attempt === undefined || record.attempt === last.get(key));
+}
+
+/**
+ * The samples sorted by file path, each file's in the order given (one file's samples come from one
+ * worker's file, in write order): a stable sort, without comparing the samples of one file.
+ */
+function inFileOrder(samples: readonly CollectedSample[]): CollectedSample[] {
+  const byFile = new Map<string, CollectedSample[]>();
+  for (const sample of samples) {
+    const ofFile = byFile.get(sample.file);
+    if (ofFile === undefined) byFile.set(sample.file, [sample]);
+    else ofFile.push(sample);
+  }
+  const paths = [...byFile.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return paths.flatMap((path) => byFile.get(path) ?? []);
+}
+
+/** A path relative to `rootDir`, '/'-separated; each path worked out once (a run's samples share a few files). */
+function projectPathOf(rootDir: string): (path: string) => string {
+  const known = new Map<string, string>();
+  return (path) => {
+    let projectPath = known.get(path);
+    if (projectPath === undefined) {
+      projectPath = toPosixPath(relative(rootDir, path));
+      known.set(path, projectPath);
+    }
+    return projectPath;
+  };
+}
+
+/** A counted record as the run keeps it: its sample, its file and test, and the line its matcher was called at. */
+function collectedSample(
+  keyed: KeyedRecord,
+  reported: ReportedTests,
+  projectPath: (path: string) => string,
+): CollectedSample {
+  const { sample, testPath } = keyed.record;
+  return {
+    ...sample,
+    file: projectPath(testPath),
+    ...locate(keyed, reported),
+    // The matcher's call site, when it was found, over the test's definition.
+    ...(sample.line !== undefined ? { line: sample.line } : {}),
+    ...(sample.lineFile !== undefined ? { lineFile: projectPath(sample.lineFile) } : {}),
+  };
 }
 
 /**
@@ -222,38 +320,26 @@ export function collectJestRun(
   rootDir: string,
   context: JestRunContext & { absent?: RunOutcomes['absent'] } = {},
 ): CollectedRun {
-  const outcomesByPath = new Map(files.map((file) => [file.testFilePath, file.testResults]));
-  const counted = lastAttempts(records, files);
+  const reported = new ReportedTests(files);
+  const counted = lastAttemptsKeyed(
+    records.map((record) => ({ record, key: testKeyOf(record) })),
+    files,
+  );
   const byTest = new Map<string, MetricSample[]>();
-  for (const record of counted) {
-    const key = testKeyOf(record);
+  for (const { record, key } of counted) {
     const samples = byTest.get(key);
     if (samples === undefined) byTest.set(key, [record.sample]);
     else samples.push(record.sample);
   }
   for (const samples of byTest.values()) applyTestQuestion(samples);
-  const located = counted.map((record, order) => ({
-    order,
-    sample: {
-      ...record.sample,
-      file: toPosixPath(relative(rootDir, record.testPath)),
-      ...locate(record, outcomesByPath.get(record.testPath)),
-      // The matcher's call site, when it was found, over the test's definition.
-      ...(record.sample.line !== undefined ? { line: record.sample.line } : {}),
-      ...(record.sample.lineFile !== undefined
-        ? { lineFile: toPosixPath(relative(rootDir, record.sample.lineFile)) }
-        : {}),
-    } satisfies CollectedSample,
-  }));
-  // Stable: one file's samples come from one worker's file, in write order.
-  located.sort((a, b) => (a.sample.file < b.sample.file ? -1 : a.sample.file > b.sample.file ? 1 : a.order - b.order));
+  const projectPath = projectPathOf(rootDir);
+  const samples = inFileOrder(counted.map((keyed) => collectedSample(keyed, reported, projectPath)));
   const outcomes = files
     .map((file) => outcomeOfFile(file, toPosixPath(relative(rootDir, file.testFilePath)), context))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const ranFiles = outcomes
     .filter((outcome) => outcome.notJudged === undefined && outcome.incomplete.length === 0)
     .map((outcome) => outcome.file);
-  const samples: CollectedSample[] = located.map((entry) => entry.sample);
   const costs = splitCosts(samples);
   return {
     samples,

@@ -599,6 +599,42 @@ describe('Jest sidecar protocol', () => {
       ['test/b.test.js', [], 'top'],
     ]);
   });
+
+  it('takes a test’s line from the first test Jest reported under its describe path and title (testLocationInResults)', () => {
+    const outcome = (describePath: string[], title: string, line?: number) => ({
+      ancestorTitles: describePath,
+      title,
+      fullName: [...describePath, title].join(' '),
+      ...(line === undefined ? {} : { location: { line } }),
+    });
+    const files: JestFileOutcome[] = [
+      {
+        testFilePath: '/p/a.test.js',
+        testResults: [
+          outcome(['x y'], 'z', 3),
+          outcome(['x'], 'y z', 7),
+          outcome(['x'], 'y z', 9),
+          outcome([], 'no line'),
+          outcome([], 'no line', 12),
+        ],
+      },
+    ];
+    const sample = { measure: 'mrr', value: 1 };
+    const records: SidecarRecord[] = [
+      { testPath: '/p/a.test.js', testName: 'x y z', describePath: ['x'], test: 'y z', sample },
+      { testPath: '/p/a.test.js', testName: 'x y z', describePath: ['x y'], test: 'z', sample },
+      { testPath: '/p/a.test.js', testName: 'no line', describePath: [], test: 'no line', sample },
+      { testPath: '/p/a.test.js', testName: 'x y z', describePath: ['x y z'], test: 'gone', sample },
+      { testPath: '/p/a.test.js', testName: 'x y z', describePath: ['x'], test: 'y z', sample: { ...sample, line: 8 } },
+    ];
+    expect(collectJestRun(records, files, '/p').samples.map((entry) => entry.line)).toEqual([
+      7,
+      3,
+      undefined,
+      undefined,
+      8,
+    ]);
+  });
 });
 
 describe('retrieval costs', () => {
