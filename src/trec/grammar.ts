@@ -357,6 +357,54 @@ export function scanRunLines(
   return lineNumber - firstLineNumber + 1;
 }
 
+/** Receives run lines read from ASCII bytes: the usual line as bytes, any other as text (the same offsets). */
+export interface RunByteSink extends RunSink {
+  byteEntry(bytes: Uint8Array, line: RunLine): void;
+}
+
+/**
+ * scanRunLines (trec_eval's grammar) over ASCII bytes, for a caller that never decodes them as a
+ * whole: the usual line is read from the bytes and handed over as bytes; any other line (or a last
+ * line with no line end) is read by scanRunLines from `textOf()`, the bytes decoded, which is
+ * called only then.
+ */
+export function scanRunByteLines(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  firstLineNumber: number,
+  file: string,
+  sink: RunByteSink,
+  line: RunLine,
+  textOf: () => string,
+): number {
+  if (to > from && bytes[to - 1] !== BYTE_NEWLINE)
+    return scanRunLines(textOf(), from, to, firstLineNumber, file, 'trec_eval', sink, line);
+  let lineNumber = firstLineNumber - 1;
+  let lineStart = from;
+  let previousQueryStart = -1;
+  while (lineStart < to) {
+    const byteLineEnd = byteRunLine(bytes, lineStart, line);
+    if (byteLineEnd !== -1) {
+      line.sameQueryAsBefore =
+        previousQueryStart !== -1 && sameBytes(bytes, previousQueryStart, lineStart, line.queryEnd - lineStart);
+      previousQueryStart = lineStart;
+      line.lineNumber = ++lineNumber;
+      line.lineStart = lineStart;
+      line.lineEnd = byteLineEnd;
+      sink.byteEntry(bytes, line);
+      lineStart = byteLineEnd + 1;
+      continue;
+    }
+    previousQueryStart = -1;
+    const next = bytes.indexOf(BYTE_NEWLINE, lineStart) + 1;
+    const lineEnd = next === 0 || next > to ? to : next;
+    lineNumber += scanRunLines(textOf(), lineStart, lineEnd, lineNumber + 1, file, 'trec_eval', sink, line);
+    lineStart = lineEnd;
+  }
+  return lineNumber - firstLineNumber + 1;
+}
+
 /** The strict grammar's extra rules: nothing after the tag, an integer rank. */
 function checkStrictRunLine(
   text: string,
@@ -542,6 +590,57 @@ export function scanQrelsLines(
     lineStart = lineEnd + 1;
   }
   return lineNumber - firstLineNumber + 1;
+}
+
+/** Receives qrels lines read from ASCII bytes: the usual line as bytes, any other as the text of that line alone. */
+export interface QrelsByteSink extends QrelsSink {
+  /** `sameQueryAsBefore`: the line before it, read from the bytes too, has the same query id. */
+  byteJudgment(bytes: Uint8Array, line: QrelsLine, sameQueryAsBefore: boolean): void;
+  /** Where the text handed to judgment() starts in the bytes (its offsets are added to it). */
+  base: number;
+}
+
+/**
+ * scanQrelsLines (trec_eval's grammar) over ASCII bytes, never decoded as a whole: the usual line is
+ * read from the bytes; any other line is decoded alone and read by scanQrelsLines, with
+ * `sink.base` set to where it starts.
+ */
+export function scanQrelsByteLines(bytes: Buffer, file: string, sink: QrelsByteSink): number {
+  const to = bytes.length;
+  const line = new QrelsLine();
+  let lineNumber = 0;
+  let lineStart = 0;
+  let previousQueryStart = -1;
+  while (lineStart < to) {
+    const byteLineEnd = byteQrelsLine(bytes, lineStart, to, line);
+    if (byteLineEnd !== -1) {
+      const sameQueryAsBefore =
+        previousQueryStart !== -1 && sameBytes(bytes, previousQueryStart, lineStart, line.queryEnd - lineStart);
+      previousQueryStart = lineStart;
+      line.lineNumber = ++lineNumber;
+      line.lineStart = lineStart;
+      line.lineEnd = byteLineEnd;
+      sink.byteJudgment(bytes, line, sameQueryAsBefore);
+      lineStart = byteLineEnd + 1;
+      continue;
+    }
+    previousQueryStart = -1;
+    const next = bytes.indexOf(BYTE_NEWLINE, lineStart) + 1;
+    const lineEnd = next === 0 ? to : next;
+    sink.base = lineStart;
+    lineNumber += scanQrelsLines(
+      bytes.toString('latin1', lineStart, lineEnd),
+      0,
+      lineEnd - lineStart,
+      lineNumber + 1,
+      file,
+      'trec_eval',
+      sink,
+    );
+    sink.base = 0;
+    lineStart = lineEnd;
+  }
+  return lineNumber;
 }
 
 function integerGrade(text: string, line: QrelsLine, file: string): number {

@@ -3,7 +3,14 @@
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { textLimits } from '../text.js';
 import { formatMeasure } from '../../core/measures.js';
-import { judgeSpans, loadJudgedSpans, reserveJudgedSpans, spansEqual } from '../../core/judge-spans.js';
+import {
+  judgeByteSpans,
+  judgeSpans,
+  loadJudgedByteSpans,
+  loadJudgedSpans,
+  reserveJudgedSpans,
+  spansEqual,
+} from '../../core/judge-spans.js';
 import { planMeasures, type MeasurePlan } from '../../core/measure-plan.js';
 import { gradeTooLargeError, interpolatedPrecision, measureGradedRanking } from '../../core/measure-ranking.js';
 import { createMeasureScratch, reserveScratch, type MeasureScratch } from '../../core/measure-scratch.js';
@@ -211,7 +218,7 @@ export class TrecEvaluator {
   /** Evaluates one query and records it at once (queries must come in byte order of id). */
   addQuery(queryId: string, grades: Map<string, number>, run: Omit<SpanQuery, 'queryId'>): void {
     this.judgeFromMap(grades);
-    this.measureJudged(queryId, run, this.rowBuffer, 0);
+    this.measureJudged(queryId, textQueryOf(run), this.rowBuffer, 0);
     this.recordQuery(queryId, this.rowBuffer);
   }
 
@@ -219,7 +226,7 @@ export class TrecEvaluator {
   measureQuery(queryId: string, grades: Map<string, number>, run: Omit<SpanQuery, 'queryId'>): Float64Array {
     this.judgeFromMap(grades);
     const rowValues = new Float64Array(this.plan.rows.length);
-    this.measureJudged(queryId, run, rowValues, 0);
+    this.measureJudged(queryId, textQueryOf(run), rowValues, 0);
     return rowValues;
   }
 
@@ -234,8 +241,27 @@ export class TrecEvaluator {
     target: Float64Array,
     offset: number,
   ): void {
+    const queryId = qrels.queryIds[query] as string;
+    if (run.bytes !== undefined && qrels.text === undefined && qrels.bytes !== undefined) {
+      this.judgeBytesFromQrels(qrels, query);
+      if (this.measureJudged(queryId, run, target, offset, qrels.bytes)) return;
+      // A repeated docno or a grade too large: measured again as text, which throws the error with its words.
+    }
     this.judgeFromQrels(qrels, query);
-    this.measureJudged(qrels.queryIds[query] as string, run, target, offset);
+    this.measureJudged(queryId, textQueryOf(run), target, offset);
+  }
+
+  /** judgeFromQrels for judging spans of the qrels bytes themselves (ASCII, grouped: the query's entries are consecutive). */
+  private judgeBytesFromQrels(qrels: QrelsColumns, query: number): void {
+    const first = qrels.groups.starts[query] as number;
+    const end = qrels.groups.starts[query + 1] as number;
+    const spans = reserveJudgedSpans(this.scratch, end - first);
+    spans.starts.set(qrels.docStart.subarray(first, end));
+    spans.ends.set(qrels.docEnd.subarray(first, end));
+    this.scratch.judgedGrades.set(qrels.grade.subarray(first, end));
+    this.judgedCount = end - first;
+    this.qrelsQuery = query;
+    this.qrels = qrels;
   }
 
   private judgeFromMap(grades: Map<string, number>): void {
@@ -315,7 +341,13 @@ export class TrecEvaluator {
    * Doc ids stay spans of the run text: ranked by score and docno (the core's rule), checked for
    * repeats and matched with the judged spans in the core's key table, then measured from each rank's grade.
    */
-  private measureJudged(queryId: string, run: Omit<SpanQuery, 'queryId'>, target: Float64Array, offset: number): void {
+  private measureJudged(
+    queryId: string,
+    run: Omit<SpanQuery, 'queryId'>,
+    target: Float64Array,
+    offset: number,
+    judgedBytes?: Uint8Array,
+  ): boolean {
     const timed = this.settings.timeStages === true;
     const sortStarted = clock(timed);
     const order = rankEntries(run);
@@ -326,10 +358,19 @@ export class TrecEvaluator {
     const scratch = this.scratch;
     // One key table for the judged spans and the kept ones: a repeat is fatal (trec_eval), first in
     // the qrels, then in the run; a judged document gets its grade.
-    const repeatedJudgment = loadJudgedSpans(scratch, this.judgedCount, kept);
-    if (repeatedJudgment !== -1) throw this.judgedRepeatError(queryId, repeatedJudgment);
-    const repeatedRank = judgeSpans(scratch, run.text, run.docStart, run.docEnd, order, kept);
-    if (repeatedRank !== -1) throw this.rankRepeatError(queryId, run, order, repeatedRank);
+    if (judgedBytes !== undefined) {
+      // Judged and ranked spans of bytes (the run's and the qrels'); any repeat is reported from text.
+      if (
+        loadJudgedByteSpans(scratch, judgedBytes, this.judgedCount, kept) !== -1 ||
+        judgeByteSpans(scratch, judgedBytes, run.bytes as Uint8Array, run.docStart, run.docEnd, order, kept) !== -1
+      )
+        return false;
+    } else {
+      const repeatedJudgment = loadJudgedSpans(scratch, this.judgedCount, kept);
+      if (repeatedJudgment !== -1) throw this.judgedRepeatError(queryId, repeatedJudgment);
+      const repeatedRank = judgeSpans(scratch, run.text, run.docStart, run.docEnd, order, kept);
+      if (repeatedRank !== -1) throw this.rankRepeatError(queryId, run, order, repeatedRank);
+    }
     const retrieved = this.settings.judgedOnly === true ? keepJudgedOnly(scratch) : kept;
     const { foundGrades, foundCount, judgedGrades } = scratch;
     const level = this.settings.relevanceLevel;
@@ -345,6 +386,7 @@ export class TrecEvaluator {
       false,
     );
     if (overflowing !== -1) {
+      if (judgedBytes !== undefined) return false;
       const { texts, starts, ends } = scratch.judgedSpans;
       const docId = (texts[overflowing] as string).slice(starts[overflowing] as number, ends[overflowing] as number);
       throw gradeTooLargeError(
@@ -408,6 +450,7 @@ export class TrecEvaluator {
       target[offset + index] = value;
     }
     this.times.measure += clock(timed) - measureStarted;
+    return true;
   }
 
   /** Per row value offset: the relstring of the query measured there, until its line is formatted. */
@@ -586,6 +629,27 @@ export class TrecEvaluator {
       lines[0] as number,
     );
   }
+}
+
+/**
+ * A query whose spans index ASCII bytes (the grouper's usual query) as one whose spans index a text:
+ * the bytes its doc ids lie in, decoded, with the spans moved to match. Any other query as it is.
+ */
+function textQueryOf(run: Omit<SpanQuery, 'queryId'>): Omit<SpanQuery, 'queryId'> {
+  const { bytes, count, indices } = run;
+  if (bytes === undefined) return run;
+  let low = bytes.length;
+  let high = 0;
+  for (let index = 0; index < count; index++) {
+    const entry = indices === undefined ? index : (indices[index] as number);
+    low = Math.min(low, run.docStart[entry] as number);
+    high = Math.max(high, run.docEnd[entry] as number);
+  }
+  if (low > high) low = high;
+  const docStart = run.docStart.map((start) => start - low);
+  const docEnd = run.docEnd.map((end) => end - low);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1', low, high);
+  return { ...run, text, bytes: undefined, docStart, docEnd };
 }
 
 /**

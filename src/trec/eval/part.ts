@@ -7,7 +7,7 @@ import { ByteLines } from './format.js';
 import type { QrelsColumns } from '../columns.js';
 import { DuplicateDocnoError, TrecFormatError } from '../errors.js';
 import { QueryTooLargeError, RunGrouper, RunNotGroupedError } from '../grouper.js';
-import { readFileCarrying } from '../text.js';
+import { readFileCarryingBytes } from '../text.js';
 
 /** A query that cannot be measured: a docno repeated in its run lines or in its judgments. */
 export interface PartFailure {
@@ -117,7 +117,7 @@ function measureRunBytes(
   );
   let grouped = true;
   try {
-    readFileCarrying(
+    readFileCarryingBytes(
       path,
       (text, carried, asciiBytes) => {
         try {
