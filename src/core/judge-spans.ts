@@ -88,7 +88,7 @@ export function judgeSpans(
   text: string,
   docStart: Int32Array,
   docEnd: Int32Array,
-  order: readonly number[],
+  order: ArrayLike<number>,
   rankCount: number,
 ): number {
   const table = scratch.keys;
@@ -212,7 +212,7 @@ export function judgeByteSpans(
   runBytes: Uint8Array,
   docStart: Int32Array,
   docEnd: Int32Array,
-  order: readonly number[],
+  order: ArrayLike<number>,
   rankCount: number,
 ): number {
   const table = scratch.keys;

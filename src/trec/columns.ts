@@ -336,13 +336,15 @@ function compareEntries(query: Omit<SpanQuery, 'queryId'>, a: number, b: number)
 
 /**
  * trec_eval's ranking of a query's entries: score descending, ties by docno descending in byte
- * order (strcmp); the rank column and the line order play no part. Returns array positions, best
- * first. Runs usually list a query best first already, so an insertion sort finishes in about one
- * pass; when the input turns out to be far from sorted it hands over to Array.prototype.sort.
+ * order (strcmp); the rank column and the line order play no part. Fills the first `count` places of
+ * `order` (or of a larger array, returned instead when it has too few) with array positions, best
+ * first: the caller keeps what it gets for the next query. Runs usually list a query best first
+ * already, so an insertion sort finishes in about one pass; when the input turns out to be far from
+ * sorted it hands over to Array.prototype.sort.
  */
-export function rankEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
+export function rankEntries(query: Omit<SpanQuery, 'queryId'>, order: Int32Array): Int32Array {
   const { count, indices } = query;
-  const order = new Array<number>(count);
+  if (order.length < count) order = new Int32Array(Math.max(count, 2 * order.length));
   let moves = 0;
   const budget = 4 * count + 16;
   for (let index = 0; index < count; index++) {
@@ -351,7 +353,10 @@ export function rankEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
     while (position > 0 && compareEntries(query, entry, order[position - 1] as number) < 0) {
       order[position] = order[position - 1] as number;
       position--;
-      if (++moves > budget) return sortEntries(query);
+      if (++moves > budget) {
+        order.set(sortEntries(query));
+        return order;
+      }
     }
     order[position] = entry;
   }

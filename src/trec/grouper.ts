@@ -223,13 +223,12 @@ export class RunGrouper implements RunByteSink {
   /** A new query id: the query before it is handed over (a query id that comes back is an error). */
   private startQuery(queryId: string, line: RunLine, source: string | Buffer): void {
     const current = this.queryId;
-    const lineText = () => spanText(source, line.lineStart, line.lineEnd);
     if (this.order === 'sorted') {
       if (current !== undefined && compareUtf8(queryId, current) < 0) {
         throw new RunNotGroupedError({
           file: this.file,
           lineNumber: line.lineNumber,
-          lineText: lineText(),
+          lineText: spanText(source, line.lineStart, line.lineEnd),
           problem: sortedOrderProblem('run', queryId, current),
         });
       }
@@ -239,7 +238,7 @@ export class RunGrouper implements RunByteSink {
         throw new RunNotGroupedError({
           file: this.file,
           lineNumber: line.lineNumber,
-          lineText: lineText().replace(/\r$/, ''),
+          lineText: spanText(source, line.lineStart, line.lineEnd).replace(/\r$/, ''),
           problem: this.notGroupedProblem(queryId, current ?? '', earlierLastLine),
         });
       }

@@ -212,6 +212,8 @@ export class TrecEvaluator {
 
   /** How many judged documents the query being measured has (in scratch.judgedSpans). */
   private judgedCount = 0;
+  /** The ranking of the query being measured (rankEntries'), reused from query to query. */
+  private rankOrder: Int32Array = new Int32Array(1024);
   /** addQuery's row values, consumed at once. */
   private readonly rowBuffer: Float64Array;
 
@@ -256,9 +258,12 @@ export class TrecEvaluator {
     const first = qrels.groups.starts[query] as number;
     const end = qrels.groups.starts[query + 1] as number;
     const spans = reserveJudgedSpans(this.scratch, end - first);
-    spans.starts.set(qrels.docStart.subarray(first, end));
-    spans.ends.set(qrels.docEnd.subarray(first, end));
-    this.scratch.judgedGrades.set(qrels.grade.subarray(first, end));
+    const judgedGrades = this.scratch.judgedGrades;
+    for (let entry = first; entry < end; entry++) {
+      spans.starts[entry - first] = qrels.docStart[entry] as number;
+      spans.ends[entry - first] = qrels.docEnd[entry] as number;
+      judgedGrades[entry - first] = qrels.grade[entry] as number;
+    }
     this.judgedCount = end - first;
     this.qrelsQuery = query;
     this.qrels = qrels;
@@ -350,8 +355,9 @@ export class TrecEvaluator {
   ): boolean {
     const timed = this.settings.timeStages === true;
     const sortStarted = clock(timed);
-    const order = rankEntries(run);
-    const kept = Math.min(order.length, this.settings.maxDocuments);
+    const order = rankEntries(run, this.rankOrder);
+    this.rankOrder = order;
+    const kept = Math.min(run.count, this.settings.maxDocuments);
     const measureStarted = clock(timed);
     this.times.sort += measureStarted - sortStarted;
 
@@ -397,7 +403,7 @@ export class TrecEvaluator {
     }
     // trec_eval measures a qrels query missing from the run (-c) as a ranking of one document
     // outside the pool (none under -J or -M 0), then zeroes num_ret and a few leftovers.
-    const missing = order.length === 0;
+    const missing = run.count === 0;
     const listed = missing && this.settings.judgedOnly !== true ? Math.min(1, this.settings.maxDocuments) : retrieved;
     const judgedList = this.plan.needsList ? this.judgedListOf(scratch, listed) : undefined;
     const rows = this.plan.rows;
@@ -599,7 +605,7 @@ export class TrecEvaluator {
   private rankRepeatError(
     queryId: string,
     run: Omit<SpanQuery, 'queryId'>,
-    order: readonly number[],
+    order: Int32Array,
     rank: number,
   ): DuplicateDocnoError {
     const { text, docStart, docEnd } = run;
