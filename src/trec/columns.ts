@@ -401,7 +401,8 @@ export interface QrelsColumns {
   queryIndex: Map<string, number>;
   docStart: Int32Array;
   docEnd: Int32Array;
-  grade: Float64Array;
+  /** Whole grades in 32 bits (the usual qrels, half the memory); any other grade makes it a Float64Array. */
+  grade: Int32Array | Float64Array;
   groups: { starts: Int32Array; order: Int32Array | undefined };
 }
 
@@ -412,7 +413,7 @@ class QrelsColumnsSink implements QrelsByteSink {
   count = 0;
   docStart: Int32Array;
   docEnd: Int32Array;
-  grade: Float64Array;
+  grade: Int32Array | Float64Array;
   /** Runs of consecutive lines of one query: its index and first entry. */
   readonly segmentQuery: number[] = [];
   readonly segmentStart: number[] = [];
@@ -427,7 +428,7 @@ class QrelsColumnsSink implements QrelsByteSink {
   ) {
     this.docStart = new Int32Array(this.memory(capacity * 4));
     this.docEnd = new Int32Array(this.memory(capacity * 4));
-    this.grade = new Float64Array(this.memory(capacity * 8));
+    this.grade = new Int32Array(this.memory(capacity * 4));
   }
 
   private memory(bytes: number): ArrayBuffer | SharedArrayBuffer {
@@ -439,7 +440,9 @@ class QrelsColumnsSink implements QrelsByteSink {
     const capacity = Math.ceil(this.docStart.length * 1.25) + 16;
     const docStart = new Int32Array(this.memory(capacity * 4));
     const docEnd = new Int32Array(this.memory(capacity * 4));
-    const grade = new Float64Array(this.memory(capacity * 8));
+    const grade = this.widened
+      ? new Float64Array(this.memory(capacity * 8))
+      : new Int32Array(this.memory(capacity * 4));
     docStart.set(this.docStart);
     docEnd.set(this.docEnd);
     grade.set(this.grade);
@@ -495,7 +498,19 @@ class QrelsColumnsSink implements QrelsByteSink {
     if (at === this.docStart.length) this.grow();
     this.docStart[at] = base + line.docStart;
     this.docEnd[at] = base + line.docEnd;
-    this.grade[at] = line.grade;
+    const grade = line.grade;
+    if (!this.widened && !isInt32(grade)) this.widenGrades();
+    this.grade[at] = grade;
+  }
+
+  /** The grades column holds whole 32-bit grades until one is not. */
+  private widened = false;
+
+  private widenGrades(): void {
+    const grade = new Float64Array(this.memory(this.grade.length * 8));
+    grade.set(this.grade);
+    this.grade = grade;
+    this.widened = true;
   }
 
   /** Entries by query: straight from the runs of lines when grouped, else a stable counting sort of the runs. */
@@ -552,6 +567,11 @@ function parseQrelsColumns(
     grade,
     groups: sink.groups(),
   };
+}
+
+/** True when a 32-bit integer column holds `value` exactly (-0 included, as 0 it would not be). */
+function isInt32(value: number): boolean {
+  return (value | 0) === value && (value !== 0 || 1 / value > 0);
 }
 
 /** Bytes of the start of the file whose lines size the columns (from an estimate, a little above). */
