@@ -88,7 +88,7 @@ export function judgeSpans(
   text: string,
   docStart: Int32Array,
   docEnd: Int32Array,
-  order: readonly number[],
+  order: ArrayLike<number>,
   rankCount: number,
 ): number {
   const table = scratch.keys;
@@ -123,6 +123,126 @@ export function judgeSpans(
     }
     if (!found) {
       // A new unjudged key: remembered by its rank, to find its repeats.
+      stamps[slot] = generation;
+      hashes[slot] = hash;
+      refs[slot] = ~rank;
+      continue;
+    }
+    if (ref < 0 || seen[ref] === 1) {
+      scratch.foundCount = foundCount;
+      return rank;
+    }
+    seen[ref] = 1;
+    foundRanks[foundCount] = rank;
+    foundGrades[foundCount++] = judgedGrades[ref] as number;
+  }
+  scratch.foundCount = foundCount;
+  return -1;
+}
+
+// Judged and ranked ids as spans of ASCII bytes (trec-eval's usual run and qrels, never decoded): the
+// same table and rules as loadJudgedSpans and judgeSpans, with scratch.judgedSpans' starts and ends
+// indexing `judgedBytes` (its texts unused). Equal ASCII spans are equal strings, so these find the
+// same grades and the same first repeat.
+
+/** spanHash over bytes: equal to spanHash of the same ASCII characters. */
+function byteSpanHash(bytes: Uint8Array, start: number, end: number): number {
+  let hash = Math.imul(0x811c9dc5 ^ (end - start), 0x01000193);
+  for (let position = Math.max(start, end - 12); position < end; position++) {
+    hash ^= bytes[position] as number;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash;
+}
+
+function byteSpansEqual(
+  a: Uint8Array,
+  aStart: number,
+  aEnd: number,
+  b: Uint8Array,
+  bStart: number,
+  bEnd: number,
+): boolean {
+  const length = aEnd - aStart;
+  if (length !== bEnd - bStart) return false;
+  for (let index = 0; index < length; index++) if (a[aStart + index] !== b[bStart + index]) return false;
+  return true;
+}
+
+/** loadJudgedSpans for judged spans of `judgedBytes`. */
+export function loadJudgedByteSpans(
+  scratch: MeasureScratch,
+  judgedBytes: Uint8Array,
+  count: number,
+  rankCount: number,
+): number {
+  const table = scratch.keys;
+  resetKeyTable(table);
+  reserveSlots(table, count + rankCount);
+  const { starts, ends } = scratch.judgedSpans;
+  const { stamps, hashes, refs, generation, seen } = table;
+  const mask = stamps.length - 1;
+  for (let entry = 0; entry < count; entry++) {
+    const start = starts[entry] as number;
+    const end = ends[entry] as number;
+    const hash = byteSpanHash(judgedBytes, start, end);
+    let slot = hash & mask;
+    for (; stamps[slot] === generation; slot = (slot + 1) & mask) {
+      const other = refs[slot] as number;
+      if (
+        hashes[slot] === hash &&
+        byteSpansEqual(judgedBytes, start, end, judgedBytes, starts[other] as number, ends[other] as number)
+      )
+        return entry;
+    }
+    stamps[slot] = generation;
+    hashes[slot] = hash;
+    refs[slot] = entry;
+    seen[entry] = 0;
+  }
+  table.count = count;
+  table.used = count;
+  return -1;
+}
+
+/** judgeSpans for a ranking of spans of `runBytes`, after loadJudgedByteSpans. */
+export function judgeByteSpans(
+  scratch: MeasureScratch,
+  judgedBytes: Uint8Array,
+  runBytes: Uint8Array,
+  docStart: Int32Array,
+  docEnd: Int32Array,
+  order: ArrayLike<number>,
+  rankCount: number,
+): number {
+  const table = scratch.keys;
+  const { foundRanks, foundGrades, judgedGrades } = scratch;
+  const { starts, ends } = scratch.judgedSpans;
+  const { stamps, hashes, refs, generation, seen } = table;
+  const mask = stamps.length - 1;
+  let foundCount = 0;
+  for (let rank = 0; rank < rankCount; rank++) {
+    const entry = order[rank] as number;
+    const start = docStart[entry] as number;
+    const end = docEnd[entry] as number;
+    const hash = byteSpanHash(runBytes, start, end);
+    let slot = hash & mask;
+    let ref = 0;
+    let found = false;
+    for (; stamps[slot] === generation; slot = (slot + 1) & mask) {
+      if (hashes[slot] !== hash) continue;
+      ref = refs[slot] as number;
+      const other = ref >= 0 ? -1 : (order[~ref] as number);
+      if (
+        ref >= 0
+          ? byteSpansEqual(runBytes, start, end, judgedBytes, starts[ref] as number, ends[ref] as number)
+          : byteSpansEqual(runBytes, start, end, runBytes, docStart[other] as number, docEnd[other] as number)
+      ) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
       stamps[slot] = generation;
       hashes[slot] = hash;
       refs[slot] = ~rank;

@@ -61,6 +61,26 @@ export function compareSpansByTrecRank(
   return scoreA === scoreB ? compareUtf8Ranges(text, bStart, bEnd, text, aStart, aEnd) : scoreB - scoreA;
 }
 
+/** compareSpansByTrecRank for ids held as spans of ASCII bytes (byte order is strcmp's order). */
+export function compareByteSpansByTrecRank(
+  bytes: Uint8Array,
+  scoreA: number,
+  aStart: number,
+  aEnd: number,
+  scoreB: number,
+  bStart: number,
+  bEnd: number,
+): number {
+  if (scoreA !== scoreB) return scoreB - scoreA;
+  const length = Math.min(aEnd - aStart, bEnd - bStart);
+  for (let offset = 0; offset < length; offset++) {
+    const byteA = bytes[aStart + offset] as number;
+    const byteB = bytes[bStart + offset] as number;
+    if (byteA !== byteB) return byteB - byteA; // ties by id descending
+  }
+  return bEnd - bStart - (aEnd - aStart);
+}
+
 function scoreOf(hit: Hit, index: number): number {
   let score: unknown;
   if (isDocumentScorePair(hit)) score = hit[1];

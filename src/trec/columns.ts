@@ -2,7 +2,7 @@
 // or string per line — and the ranking of one query's entries: what trec-eval measures from, and
 // what parseRunColumns returns. Lines are read by grammar.ts's scanners.
 
-import { compareSpansByTrecRank } from '../core/ranking.js';
+import { compareByteSpansByTrecRank, compareSpansByTrecRank } from '../core/ranking.js';
 import {
   firstLineStart,
   isSeparator,
@@ -237,6 +237,8 @@ export function groupRunByQuery(run: RunColumns): RunGroups {
 export interface SpanQuery {
   queryId: string;
   text: string;
+  /** When set, the doc id spans index these ASCII bytes instead of `text` (trec-eval's usual run, never decoded). */
+  bytes?: Uint8Array | undefined;
   count: number;
   indices: Int32Array | undefined;
   docStart: Int32Array;
@@ -304,27 +306,29 @@ export function docIdOf(query: Omit<SpanQuery, 'queryId'>, entry: number): strin
 
 /** Entry a against entry b (array positions) by the core's ranking rule: negative when a ranks above b. */
 function compareEntries(query: Omit<SpanQuery, 'queryId'>, a: number, b: number): number {
-  const { text, score, docStart, docEnd } = query;
-  return compareSpansByTrecRank(
-    text,
-    score[a] as number,
-    docStart[a] as number,
-    docEnd[a] as number,
-    score[b] as number,
-    docStart[b] as number,
-    docEnd[b] as number,
-  );
+  const { text, bytes, score, docStart, docEnd } = query;
+  const scoreA = score[a] as number;
+  const aStart = docStart[a] as number;
+  const aEnd = docEnd[a] as number;
+  const scoreB = score[b] as number;
+  const bStart = docStart[b] as number;
+  const bEnd = docEnd[b] as number;
+  return bytes === undefined
+    ? compareSpansByTrecRank(text, scoreA, aStart, aEnd, scoreB, bStart, bEnd)
+    : compareByteSpansByTrecRank(bytes, scoreA, aStart, aEnd, scoreB, bStart, bEnd);
 }
 
 /**
  * trec_eval's ranking of a query's entries: score descending, ties by docno descending in byte
- * order (strcmp); the rank column and the line order play no part. Returns array positions, best
- * first. Runs usually list a query best first already, so an insertion sort finishes in about one
- * pass; when the input turns out to be far from sorted it hands over to Array.prototype.sort.
+ * order (strcmp); the rank column and the line order play no part. Fills the first `count` places of
+ * `order` (or of a larger array, returned instead when it has too few) with array positions, best
+ * first: the caller keeps what it gets for the next query. Runs usually list a query best first
+ * already, so an insertion sort finishes in about one pass; when the input turns out to be far from
+ * sorted it hands over to Array.prototype.sort.
  */
-export function rankEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
+export function rankEntries(query: Omit<SpanQuery, 'queryId'>, order: Int32Array): Int32Array {
   const { count, indices } = query;
-  const order = new Array<number>(count);
+  if (order.length < count) order = new Int32Array(Math.max(count, 2 * order.length));
   let moves = 0;
   const budget = 4 * count + 16;
   for (let index = 0; index < count; index++) {
@@ -333,7 +337,10 @@ export function rankEntries(query: Omit<SpanQuery, 'queryId'>): number[] {
     while (position > 0 && compareEntries(query, entry, order[position - 1] as number) < 0) {
       order[position] = order[position - 1] as number;
       position--;
-      if (++moves > budget) return sortEntries(query);
+      if (++moves > budget) {
+        order.set(sortEntries(query));
+        return order;
+      }
     }
     order[position] = entry;
   }

@@ -141,6 +141,13 @@ export class RunLine {
   sameQueryAsBefore = false;
 }
 
+/**
+ * What a scanner reads: a text, or (with the text's ASCII bytes) a function that decodes them, called
+ * only for a line the bytes cannot be read for. A sink given the function finds every line's
+ * columns at the same offsets in the bytes, and gets an empty text for the lines read from them.
+ */
+type TextSource = string | (() => string);
+
 /** Receives each run line. */
 export interface RunSink {
   entry(text: string, line: RunLine): void;
@@ -221,6 +228,13 @@ function sameBytes(bytes: Uint8Array, previous: number, start: number, length: n
   return true;
 }
 
+/** True when the bytes at `start` are the characters of `queryId` (ASCII). */
+export function isQueryIdAt(queryId: string, bytes: Uint8Array, start: number): boolean {
+  for (let index = 0; index < queryId.length; index++)
+    if (queryId.charCodeAt(index) !== bytes[start + index]) return false;
+  return true;
+}
+
 /**
  * A trec_eval-grammar run line read from ASCII bytes (see above), in a text whose last byte is a
  * line end (so that no loop needs a bound): fills `line` (its score too) and returns the offset of
@@ -286,7 +300,7 @@ function byteRunLine(bytes: Uint8Array, lineStart: number, line: RunLine): numbe
  * reads the usual line from them).
  */
 export function scanRunLines(
-  text: string,
+  source: TextSource,
   from: number,
   to: number,
   firstLineNumber: number,
@@ -299,7 +313,9 @@ export function scanRunLines(
   const loose = grammar === 'trec_eval';
   // The bytes are read up to a line end: a text whose last line has none (a file's end) is read as text.
   const fromBytes = loose && bytes !== undefined && to > from && bytes[to - 1] === BYTE_NEWLINE;
-  const spacesOnly = !hasOtherSeparators(text, from, to);
+  const lineSource = typeof source === 'string' ? source : '';
+  let text = lineSource;
+  let spacesOnly: boolean | undefined;
   let lineNumber = firstLineNumber - 1;
   let lineStart = from;
   let previousQueryStart = -1;
@@ -313,13 +329,15 @@ export function scanRunLines(
         line.lineNumber = ++lineNumber;
         line.lineStart = lineStart;
         line.lineEnd = byteLineEnd;
-        sink.entry(text, line);
+        sink.entry(lineSource, line);
         lineStart = byteLineEnd + 1;
         continue;
       }
     }
     previousQueryStart = -1;
     line.sameQueryAsBefore = false;
+    if (typeof source !== 'string') text ||= source();
+    spacesOnly ??= !hasOtherSeparators(text, from, to);
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1 || lineEnd > to) lineEnd = to;
     lineNumber++;

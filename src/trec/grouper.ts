@@ -65,27 +65,29 @@ export interface RunGrouperOptions {
  */
 export class RunGrouper implements RunSink {
   private carry = '';
-  private text = '';
-  private queryId: string | undefined;
-  private count = 0;
-  private groupTextStart = 0;
-  private docStart = new Int32Array(1024);
-  private docEnd = new Int32Array(1024);
-  private score = new Float64Array(1024);
+  protected text = '';
+  /** The ASCII bytes the spans index instead of `text` (ByteRunGrouper, trec-eval's); else undefined. */
+  protected bytes: Buffer | undefined;
+  protected queryId: string | undefined;
+  protected count = 0;
+  protected groupTextStart = 0;
+  protected docStart = new Int32Array(1024);
+  protected docEnd = new Int32Array(1024);
+  protected score = new Float64Array(1024);
   private rank: Float64Array | undefined;
-  private lineNumbers = new Int32Array(1024);
+  protected lineNumbers = new Int32Array(1024);
   /** Finished query ids ('grouped' order) and the last line of each. */
-  private readonly finished = new Map<string, number>();
-  private lineNumber = 1;
-  private readonly line = new RunLine();
+  protected readonly finished = new Map<string, number>();
+  protected lineNumber = 1;
+  protected readonly line = new RunLine();
   private readonly order: 'grouped' | 'sorted';
   private readonly grammar: TrecGrammar;
-  private readonly maxCarry: number;
-  private readonly notGroupedProblem: NotGroupedProblem;
+  protected readonly maxCarry: number;
+  protected readonly notGroupedProblem: NotGroupedProblem;
 
   constructor(
-    private readonly file: string,
-    private readonly onQuery: (query: SpanQuery) => void,
+    protected readonly file: string,
+    protected readonly onQuery: (query: SpanQuery) => void,
     options: RunGrouperOptions = {},
   ) {
     this.order = options.order ?? 'grouped';
@@ -199,7 +201,7 @@ export class RunGrouper implements RunSink {
     if (this.rank !== undefined) this.rank[at] = parseIntegerSpan(text, line.rankStart, line.rankEnd);
   }
 
-  private grow(): void {
+  protected grow(): void {
     const capacity = this.docStart.length * 2;
     const grown = <T extends Int32Array | Float64Array>(array: T): T => {
       const next = new (array.constructor as new (length: number) => T)(capacity);
@@ -213,10 +215,11 @@ export class RunGrouper implements RunSink {
     this.lineNumbers = grown(this.lineNumbers);
   }
 
-  private emit(): void {
+  protected emit(): void {
     this.onQuery({
       queryId: this.queryId as string,
       text: this.text,
+      bytes: this.bytes,
       count: this.count,
       indices: undefined,
       docStart: this.docStart,

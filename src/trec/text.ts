@@ -227,9 +227,9 @@ function readFileChunks(path: string, onText: (text: string) => void, reading: C
 
 const UTF8_BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
 
-/** The characters of `text` from `from` on, as UTF-8 bytes (decoded ASCII: one byte each). */
-function utf8LengthFrom(text: string, from: number, ascii: boolean): number {
-  return ascii ? text.length - from : Buffer.byteLength(text.slice(from), 'utf8');
+/** The characters of `text` from `from` on, as UTF-8 bytes. */
+function utf8LengthFrom(text: string, from: number): number {
+  return Buffer.byteLength(text.slice(from), 'utf8');
 }
 
 /**
@@ -244,6 +244,22 @@ function utf8LengthFrom(text: string, from: number, ascii: boolean): number {
 export function readFileCarrying(
   path: string,
   onText: (text: string, carried: number, asciiBytes: Uint8Array | undefined) => number,
+  reading: ChunkReading,
+): void {
+  readFileCarryingBytes(
+    path,
+    (text, carried, asciiBytes) => onText(text ?? (asciiBytes as Buffer).toString('latin1'), carried, asciiBytes),
+    reading,
+  );
+}
+
+/**
+ * readFileCarrying for a consumer that reads ASCII lines (the usual run) as bytes: those come as
+ * bytes alone, never decoded (`text` undefined; a byte is a character); any other lines as text.
+ */
+export function readFileCarryingBytes(
+  path: string,
+  onText: (text: string | undefined, carried: number, asciiBytes: Buffer | undefined) => number,
   reading: ChunkReading,
 ): void {
   const end = reading.end ?? Infinity;
@@ -283,10 +299,10 @@ export function readFileCarrying(
       }
       const bytes = buffer.subarray(0, lastLineEnd + 1);
       const ascii = isAscii(bytes);
-      const text = bytes.toString(ascii ? 'latin1' : 'utf8');
+      const text = ascii ? undefined : bytes.toString('utf8');
       const keep = onText(text, carried, ascii ? bytes : undefined);
       if (atEnd) return;
-      const keptBytes = utf8LengthFrom(text, text.length - keep, ascii);
+      const keptBytes = text === undefined ? keep : utf8LengthFrom(text, text.length - keep);
       buffer.copy(buffer, 0, lastLineEnd + 1 - keptBytes, filled);
       filled -= lastLineEnd + 1 - keptBytes;
       partialStart = keptBytes;

@@ -3,7 +3,14 @@
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { textLimits } from '../text.js';
 import { formatMeasure } from '../../core/measures.js';
-import { judgeSpans, loadJudgedSpans, reserveJudgedSpans, spansEqual } from '../../core/judge-spans.js';
+import {
+  judgeByteSpans,
+  judgeSpans,
+  loadJudgedByteSpans,
+  loadJudgedSpans,
+  reserveJudgedSpans,
+  spansEqual,
+} from '../../core/judge-spans.js';
 import { planMeasures, type MeasurePlan } from '../../core/measure-plan.js';
 import { gradeTooLargeError, interpolatedPrecision, measureGradedRanking } from '../../core/measure-ranking.js';
 import { createMeasureScratch, reserveScratch, type MeasureScratch } from '../../core/measure-scratch.js';
@@ -205,6 +212,8 @@ export class TrecEvaluator {
 
   /** How many judged documents the query being measured has (in scratch.judgedSpans). */
   private judgedCount = 0;
+  /** The ranking of the query being measured (rankEntries'), reused from query to query. */
+  private rankOrder: Int32Array = new Int32Array(1024);
   /** addQuery's row values, consumed at once. */
   private readonly rowBuffer: Float64Array;
 
@@ -234,8 +243,14 @@ export class TrecEvaluator {
     target: Float64Array,
     offset: number,
   ): void {
+    const queryId = qrels.queryIds[query] as string;
+    if (run.bytes !== undefined && qrels.text === undefined && qrels.bytes !== undefined) {
+      this.judgeFromQrels(qrels, query, true);
+      if (this.measureJudged(queryId, run, target, offset, qrels.bytes)) return;
+      // A repeated docno or a grade too large: measured again as text, which throws the error with its words.
+    }
     this.judgeFromQrels(qrels, query);
-    this.measureJudged(qrels.queryIds[query] as string, run, target, offset);
+    this.measureJudged(queryId, textQueryOf(run), target, offset);
   }
 
   private judgeFromMap(grades: Map<string, number>): void {
@@ -253,13 +268,14 @@ export class TrecEvaluator {
   }
 
   /** The judgments of qrels query `query`, straight from the columns (no strings); a repeated docno is fatal. */
-  private judgeFromQrels(qrels: QrelsColumns, query: number): void {
+  private judgeFromQrels(qrels: QrelsColumns, query: number, asBytes = false): void {
     const { starts, order } = qrels.groups;
     const first = starts[query] as number;
     const count = (starts[query + 1] as number) - first;
     const spans = reserveJudgedSpans(this.scratch, count);
     const judgedGrades = this.scratch.judgedGrades;
-    const { text, offset } = qrelsQueryText(qrels, query);
+    // asBytes: spans of the qrels bytes themselves (ASCII), no text.
+    const { text, offset } = asBytes ? { text: '', offset: 0 } : qrelsQueryText(qrels, query);
     for (let index = 0; index < count; index++) {
       const entry = order === undefined ? first + index : (order[first + index] as number);
       spans.texts[index] = text;
@@ -315,21 +331,37 @@ export class TrecEvaluator {
    * Doc ids stay spans of the run text: ranked by score and docno (the core's rule), checked for
    * repeats and matched with the judged spans in the core's key table, then measured from each rank's grade.
    */
-  private measureJudged(queryId: string, run: Omit<SpanQuery, 'queryId'>, target: Float64Array, offset: number): void {
+  private measureJudged(
+    queryId: string,
+    run: Omit<SpanQuery, 'queryId'>,
+    target: Float64Array,
+    offset: number,
+    judgedBytes?: Uint8Array,
+  ): boolean {
     const timed = this.settings.timeStages === true;
     const sortStarted = clock(timed);
-    const order = rankEntries(run);
-    const kept = Math.min(order.length, this.settings.maxDocuments);
+    const order = rankEntries(run, this.rankOrder);
+    this.rankOrder = order;
+    const kept = Math.min(run.count, this.settings.maxDocuments);
     const measureStarted = clock(timed);
     this.times.sort += measureStarted - sortStarted;
 
     const scratch = this.scratch;
     // One key table for the judged spans and the kept ones: a repeat is fatal (trec_eval), first in
     // the qrels, then in the run; a judged document gets its grade.
-    const repeatedJudgment = loadJudgedSpans(scratch, this.judgedCount, kept);
-    if (repeatedJudgment !== -1) throw this.judgedRepeatError(queryId, repeatedJudgment);
-    const repeatedRank = judgeSpans(scratch, run.text, run.docStart, run.docEnd, order, kept);
-    if (repeatedRank !== -1) throw this.rankRepeatError(queryId, run, order, repeatedRank);
+    if (judgedBytes !== undefined) {
+      // Judged and ranked spans of bytes (the run's and the qrels'); any repeat is reported from text.
+      if (
+        loadJudgedByteSpans(scratch, judgedBytes, this.judgedCount, kept) !== -1 ||
+        judgeByteSpans(scratch, judgedBytes, run.bytes as Uint8Array, run.docStart, run.docEnd, order, kept) !== -1
+      )
+        return false;
+    } else {
+      const repeatedJudgment = loadJudgedSpans(scratch, this.judgedCount, kept);
+      if (repeatedJudgment !== -1) throw this.judgedRepeatError(queryId, repeatedJudgment);
+      const repeatedRank = judgeSpans(scratch, run.text, run.docStart, run.docEnd, order, kept);
+      if (repeatedRank !== -1) throw this.rankRepeatError(queryId, run, order, repeatedRank);
+    }
     const retrieved = this.settings.judgedOnly === true ? keepJudgedOnly(scratch) : kept;
     const { foundGrades, foundCount, judgedGrades } = scratch;
     const level = this.settings.relevanceLevel;
@@ -345,6 +377,7 @@ export class TrecEvaluator {
       false,
     );
     if (overflowing !== -1) {
+      if (judgedBytes !== undefined) return false;
       const { texts, starts, ends } = scratch.judgedSpans;
       const docId = (texts[overflowing] as string).slice(starts[overflowing] as number, ends[overflowing] as number);
       throw gradeTooLargeError(
@@ -355,7 +388,7 @@ export class TrecEvaluator {
     }
     // trec_eval measures a qrels query missing from the run (-c) as a ranking of one document
     // outside the pool (none under -J or -M 0), then zeroes num_ret and a few leftovers.
-    const missing = order.length === 0;
+    const missing = run.count === 0;
     const listed = missing && this.settings.judgedOnly !== true ? Math.min(1, this.settings.maxDocuments) : retrieved;
     const judgedList = this.plan.needsList ? this.judgedListOf(scratch, listed) : undefined;
     const rows = this.plan.rows;
@@ -408,6 +441,7 @@ export class TrecEvaluator {
       target[offset + index] = value;
     }
     this.times.measure += clock(timed) - measureStarted;
+    return true;
   }
 
   /** Per row value offset: the relstring of the query measured there, until its line is formatted. */
@@ -556,7 +590,7 @@ export class TrecEvaluator {
   private rankRepeatError(
     queryId: string,
     run: Omit<SpanQuery, 'queryId'>,
-    order: readonly number[],
+    order: Int32Array,
     rank: number,
   ): DuplicateDocnoError {
     const { text, docStart, docEnd } = run;
@@ -586,6 +620,24 @@ export class TrecEvaluator {
       lines[0] as number,
     );
   }
+}
+
+/**
+ * A query whose spans index ASCII bytes (ByteRunGrouper's) as one whose spans index a text: its
+ * lines' bytes (its doc ids come in line order), decoded, with the spans moved to match.
+ */
+function textQueryOf(run: Omit<SpanQuery, 'queryId'>): Omit<SpanQuery, 'queryId'> {
+  const { bytes, count } = run;
+  if (bytes === undefined || count === 0) return run;
+  const low = run.docStart[0] as number;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset).toString('latin1', low, run.docEnd[count - 1]);
+  return {
+    ...run,
+    text,
+    bytes: undefined,
+    docStart: run.docStart.map((start) => start - low),
+    docEnd: run.docEnd.map((end) => end - low),
+  };
 }
 
 /**
