@@ -7,10 +7,11 @@ import {
   firstLineStart,
   isSeparator,
   RunLine,
+  scanQrelsByteLines,
   scanQrelsLines,
   scanRunLines,
+  type QrelsByteSink,
   type QrelsLine,
-  type QrelsSink,
   type RunSink,
   type TrecGrammar,
 } from './grammar.js';
@@ -301,21 +302,36 @@ export function queryRunOf(run: RunColumns, groups: RunGroups, query: number): S
 
 /** The doc id of entry `entry` (an array position) of a span query. */
 export function docIdOf(query: Omit<SpanQuery, 'queryId'>, entry: number): string {
-  return query.text.slice(query.docStart[entry] as number, query.docEnd[entry] as number);
+  const start = query.docStart[entry] as number;
+  const end = query.docEnd[entry] as number;
+  const { bytes } = query;
+  if (bytes === undefined) return query.text.slice(start, end);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1', start, end);
 }
 
 /** Entry a against entry b (array positions) by the core's ranking rule: negative when a ranks above b. */
 function compareEntries(query: Omit<SpanQuery, 'queryId'>, a: number, b: number): number {
   const { text, bytes, score, docStart, docEnd } = query;
-  const scoreA = score[a] as number;
-  const aStart = docStart[a] as number;
-  const aEnd = docEnd[a] as number;
-  const scoreB = score[b] as number;
-  const bStart = docStart[b] as number;
-  const bEnd = docEnd[b] as number;
-  return bytes === undefined
-    ? compareSpansByTrecRank(text, scoreA, aStart, aEnd, scoreB, bStart, bEnd)
-    : compareByteSpansByTrecRank(bytes, scoreA, aStart, aEnd, scoreB, bStart, bEnd);
+  if (bytes !== undefined) {
+    return compareByteSpansByTrecRank(
+      bytes,
+      score[a] as number,
+      docStart[a] as number,
+      docEnd[a] as number,
+      score[b] as number,
+      docStart[b] as number,
+      docEnd[b] as number,
+    );
+  }
+  return compareSpansByTrecRank(
+    text,
+    score[a] as number,
+    docStart[a] as number,
+    docEnd[a] as number,
+    score[b] as number,
+    docStart[b] as number,
+    docEnd[b] as number,
+  );
 }
 
 /**
@@ -385,24 +401,25 @@ export interface QrelsColumns {
   queryIndex: Map<string, number>;
   docStart: Int32Array;
   docEnd: Int32Array;
-  grade: Float64Array;
+  /** Whole grades in 32 bits (the usual qrels, half the memory); any other grade makes it a Float64Array. */
+  grade: Int32Array | Float64Array;
   groups: { starts: Int32Array; order: Int32Array | undefined };
 }
 
-class QrelsColumnsSink implements QrelsSink {
+class QrelsColumnsSink implements QrelsByteSink {
   readonly queryIds: string[] = [];
   readonly queryIndex = new Map<string, number>();
   private currentQueryId = '';
   count = 0;
   docStart: Int32Array;
   docEnd: Int32Array;
-  grade: Float64Array;
+  grade: Int32Array | Float64Array;
   /** Runs of consecutive lines of one query: its index and first entry. */
   readonly segmentQuery: number[] = [];
   readonly segmentStart: number[] = [];
   /** Every query's lines come in one run. */
   grouped = true;
-  /** Offset in the whole file of the text being scanned (parseQrelsBytes scans it a piece at a time). */
+  /** Offset in the whole file of the text being scanned (parseQrelsBytes hands over odd lines one at a time). */
   base = 0;
 
   constructor(
@@ -411,7 +428,7 @@ class QrelsColumnsSink implements QrelsSink {
   ) {
     this.docStart = new Int32Array(this.memory(capacity * 4));
     this.docEnd = new Int32Array(this.memory(capacity * 4));
-    this.grade = new Float64Array(this.memory(capacity * 8));
+    this.grade = new Int32Array(this.memory(capacity * 4));
   }
 
   private memory(bytes: number): ArrayBuffer | SharedArrayBuffer {
@@ -423,7 +440,9 @@ class QrelsColumnsSink implements QrelsSink {
     const capacity = Math.ceil(this.docStart.length * 1.25) + 16;
     const docStart = new Int32Array(this.memory(capacity * 4));
     const docEnd = new Int32Array(this.memory(capacity * 4));
-    const grade = new Float64Array(this.memory(capacity * 8));
+    const grade = this.widened
+      ? new Float64Array(this.memory(capacity * 8))
+      : new Int32Array(this.memory(capacity * 4));
     docStart.set(this.docStart);
     docEnd.set(this.docEnd);
     grade.set(this.grade);
@@ -433,30 +452,65 @@ class QrelsColumnsSink implements QrelsSink {
   }
 
   judgment(text: string, line: QrelsLine): void {
-    const { queryStart, queryEnd, docStart, docEnd, grade } = line;
+    const { queryStart, queryEnd } = line;
     if (
       this.segmentQuery.length === 0 ||
       queryEnd - queryStart !== this.currentQueryId.length ||
       !text.startsWith(this.currentQueryId, queryStart)
-    ) {
-      const queryId = text.slice(queryStart, queryEnd);
-      let index = this.queryIndex.get(queryId);
-      if (index === undefined) {
-        index = this.queryIds.length;
-        this.queryIds.push(queryId);
-        this.queryIndex.set(queryId, index);
-      } else {
-        this.grouped = false;
-      }
-      this.segmentQuery.push(index);
-      this.segmentStart.push(this.count);
-      this.currentQueryId = queryId;
+    )
+      this.startSegment(text.slice(queryStart, queryEnd));
+    this.add(line, this.base);
+  }
+
+  byteJudgment(bytes: Uint8Array, line: QrelsLine, sameQueryAsBefore: boolean): void {
+    if (!sameQueryAsBefore && !this.isCurrentQueryAt(bytes, line.queryStart, line.queryEnd)) {
+      const source = bytes as Buffer;
+      this.startSegment(source.toString('latin1', line.queryStart, line.queryEnd));
     }
+    this.add(line, 0);
+  }
+
+  private isCurrentQueryAt(bytes: Uint8Array, start: number, end: number): boolean {
+    const queryId = this.currentQueryId;
+    if (this.segmentQuery.length === 0 || queryId.length !== end - start) return false;
+    for (let index = 0; index < queryId.length; index++)
+      if (queryId.charCodeAt(index) !== bytes[start + index]) return false;
+    return true;
+  }
+
+  /** A run of lines of another query than the line before. */
+  private startSegment(queryId: string): void {
+    let index = this.queryIndex.get(queryId);
+    if (index === undefined) {
+      index = this.queryIds.length;
+      this.queryIds.push(queryId);
+      this.queryIndex.set(queryId, index);
+    } else {
+      this.grouped = false;
+    }
+    this.segmentQuery.push(index);
+    this.segmentStart.push(this.count);
+    this.currentQueryId = queryId;
+  }
+
+  private add(line: QrelsLine, base: number): void {
     const at = this.count++;
     if (at === this.docStart.length) this.grow();
-    this.docStart[at] = this.base + docStart;
-    this.docEnd[at] = this.base + docEnd;
+    this.docStart[at] = base + line.docStart;
+    this.docEnd[at] = base + line.docEnd;
+    const grade = line.grade;
+    if (!this.widened && !isInt32(grade)) this.widenGrades();
     this.grade[at] = grade;
+  }
+
+  /** The grades column holds whole 32-bit grades until one is not. */
+  private widened = false;
+
+  private widenGrades(): void {
+    const grade = new Float64Array(this.memory(this.grade.length * 8));
+    grade.set(this.grade);
+    this.grade = grade;
+    this.widened = true;
   }
 
   /** Entries by query: straight from the runs of lines when grouped, else a stable counting sort of the runs. */
@@ -515,44 +569,39 @@ function parseQrelsColumns(
   };
 }
 
-/** Characters decoded at a time by parseQrelsBytes: small enough to stay in V8's young generation. */
-const QRELS_PIECE_BYTES = 1 << 16;
+/** True when a 32-bit integer column holds `value` exactly (-0 included, as 0 it would not be). */
+function isInt32(value: number): boolean {
+  return (value | 0) === value && (value !== 0 || 1 / value > 0);
+}
 
-/** The end of the piece of `bytes` that starts at `start`: after the last line end within QRELS_PIECE_BYTES, or the first one after. */
-function pieceEnd(bytes: Buffer, start: number): number {
-  const limit = start + QRELS_PIECE_BYTES;
-  if (limit >= bytes.length) return bytes.length;
-  const lastLineEnd = bytes.lastIndexOf(0x0a, limit - 1);
-  if (lastLineEnd >= start) return lastLineEnd + 1;
-  const nextLineEnd = bytes.indexOf(0x0a, limit);
-  return nextLineEnd === -1 ? bytes.length : nextLineEnd + 1;
+/** Bytes of the start of the file whose lines size the columns (from an estimate, a little above). */
+const QRELS_SAMPLE_BYTES = 1 << 16;
+
+/** Room for about the lines of `bytes`, counted in its first QRELS_SAMPLE_BYTES. */
+function estimatedLines(bytes: Buffer): number {
+  const sampleEnd = Math.min(bytes.length, QRELS_SAMPLE_BYTES);
+  let lines = 1;
+  for (
+    let position = bytes.indexOf(0x0a);
+    position !== -1 && position < sampleEnd;
+    position = bytes.indexOf(0x0a, position + 1)
+  )
+    lines++;
+  return Math.ceil((bytes.length / Math.max(1, sampleEnd)) * lines * 1.05) + 16;
 }
 
 /**
- * parseQrelsColumns over a file's bytes (trec_eval's grammar). An ASCII file grouped by query (the
- * usual qrels) is decoded a piece at a time and never held as one text: its columns keep the bytes,
- * and each query's doc ids are decoded when it is judged (qrelsQueryText). Any other file is
- * decoded whole, as parseQrelsColumns reads it.
+ * parseQrelsColumns over a file's bytes (trec_eval's grammar). An ASCII file (the usual qrels) is
+ * read from its bytes, never decoded as a whole; grouped by query, its columns keep the bytes, and
+ * each query's doc ids are read from them when it is judged. Any other file is decoded whole, as
+ * parseQrelsColumns reads it.
  */
 export function parseQrelsBytes(bytes: Buffer, file: string, shared = false): QrelsColumns {
   // A file larger than one string holds is refused as the whole-text reader refuses it (decodeText).
   if (bytes.length > textLimits.maxTextLength || !isAscii(bytes))
     return parseQrelsColumns(decodeText(bytes, file), file, 'trec_eval', shared);
-  let sink: QrelsColumnsSink | undefined;
-  let lineNumber = 1;
-  for (let start = 0; start < bytes.length;) {
-    const end = pieceEnd(bytes, start);
-    const text = bytes.toString('latin1', start, end);
-    // Sized from the first piece's lines, a little above (grown by a quarter if short).
-    sink ??= new QrelsColumnsSink(
-      Math.ceil((bytes.length / text.length) * (countNewlines(text) + 1) * 1.05) + 16,
-      shared,
-    );
-    sink.base = start; // ASCII: a character per byte, so offsets in the piece are byte offsets plus its start
-    lineNumber += scanQrelsLines(text, 0, text.length, lineNumber, file, 'trec_eval', sink, bytes.subarray(start, end));
-    start = end;
-  }
-  sink ??= new QrelsColumnsSink(0, shared);
+  const sink = new QrelsColumnsSink(estimatedLines(bytes), shared);
+  scanQrelsByteLines(bytes, file, sink);
   const { count, queryIds, queryIndex, docStart, docEnd, grade } = sink;
   const groups = sink.groups();
   // Not grouped: a query's doc ids are scattered over the file, so the text is kept whole.

@@ -141,13 +141,6 @@ export class RunLine {
   sameQueryAsBefore = false;
 }
 
-/**
- * What a scanner reads: a text, or (with the text's ASCII bytes) a function that decodes them, called
- * only for a line the bytes cannot be read for. A sink given the function finds every line's
- * columns at the same offsets in the bytes, and gets an empty text for the lines read from them.
- */
-type TextSource = string | (() => string);
-
 /** Receives each run line. */
 export interface RunSink {
   entry(text: string, line: RunLine): void;
@@ -228,13 +221,6 @@ function sameBytes(bytes: Uint8Array, previous: number, start: number, length: n
   return true;
 }
 
-/** True when the bytes at `start` are the characters of `queryId` (ASCII). */
-export function isQueryIdAt(queryId: string, bytes: Uint8Array, start: number): boolean {
-  for (let index = 0; index < queryId.length; index++)
-    if (queryId.charCodeAt(index) !== bytes[start + index]) return false;
-  return true;
-}
-
 /**
  * A trec_eval-grammar run line read from ASCII bytes (see above), in a text whose last byte is a
  * line end (so that no loop needs a bound): fills `line` (its score too) and returns the offset of
@@ -300,7 +286,7 @@ function byteRunLine(bytes: Uint8Array, lineStart: number, line: RunLine): numbe
  * reads the usual line from them).
  */
 export function scanRunLines(
-  source: TextSource,
+  text: string,
   from: number,
   to: number,
   firstLineNumber: number,
@@ -313,9 +299,7 @@ export function scanRunLines(
   const loose = grammar === 'trec_eval';
   // The bytes are read up to a line end: a text whose last line has none (a file's end) is read as text.
   const fromBytes = loose && bytes !== undefined && to > from && bytes[to - 1] === BYTE_NEWLINE;
-  const lineSource = typeof source === 'string' ? source : '';
-  let text = lineSource;
-  let spacesOnly: boolean | undefined;
+  const spacesOnly = !hasOtherSeparators(text, from, to);
   let lineNumber = firstLineNumber - 1;
   let lineStart = from;
   let previousQueryStart = -1;
@@ -329,15 +313,13 @@ export function scanRunLines(
         line.lineNumber = ++lineNumber;
         line.lineStart = lineStart;
         line.lineEnd = byteLineEnd;
-        sink.entry(lineSource, line);
+        sink.entry(text, line);
         lineStart = byteLineEnd + 1;
         continue;
       }
     }
     previousQueryStart = -1;
     line.sameQueryAsBefore = false;
-    if (typeof source !== 'string') text ||= source();
-    spacesOnly ??= !hasOtherSeparators(text, from, to);
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1 || lineEnd > to) lineEnd = to;
     lineNumber++;
@@ -371,6 +353,54 @@ export function scanRunLines(
     line.lineEnd = lineEnd;
     sink.entry(text, line);
     lineStart = lineEnd + 1;
+  }
+  return lineNumber - firstLineNumber + 1;
+}
+
+/** Receives run lines read from ASCII bytes: the usual line as bytes, any other as text (the same offsets). */
+export interface RunByteSink extends RunSink {
+  byteEntry(bytes: Uint8Array, line: RunLine): void;
+}
+
+/**
+ * scanRunLines (trec_eval's grammar) over ASCII bytes, for a caller that never decodes them as a
+ * whole: the usual line is read from the bytes and handed over as bytes; any other line (or a last
+ * line with no line end) is read by scanRunLines from `textOf()`, the bytes decoded, which is
+ * called only then.
+ */
+export function scanRunByteLines(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  firstLineNumber: number,
+  file: string,
+  sink: RunByteSink,
+  line: RunLine,
+  textOf: () => string,
+): number {
+  if (to > from && bytes[to - 1] !== BYTE_NEWLINE)
+    return scanRunLines(textOf(), from, to, firstLineNumber, file, 'trec_eval', sink, line);
+  let lineNumber = firstLineNumber - 1;
+  let lineStart = from;
+  let previousQueryStart = -1;
+  while (lineStart < to) {
+    const byteLineEnd = byteRunLine(bytes, lineStart, line);
+    if (byteLineEnd !== -1) {
+      line.sameQueryAsBefore =
+        previousQueryStart !== -1 && sameBytes(bytes, previousQueryStart, lineStart, line.queryEnd - lineStart);
+      previousQueryStart = lineStart;
+      line.lineNumber = ++lineNumber;
+      line.lineStart = lineStart;
+      line.lineEnd = byteLineEnd;
+      sink.byteEntry(bytes, line);
+      lineStart = byteLineEnd + 1;
+      continue;
+    }
+    previousQueryStart = -1;
+    const next = bytes.indexOf(BYTE_NEWLINE, lineStart) + 1;
+    const lineEnd = next === 0 || next > to ? to : next;
+    lineNumber += scanRunLines(textOf(), lineStart, lineEnd, lineNumber + 1, file, 'trec_eval', sink, line);
+    lineStart = lineEnd;
   }
   return lineNumber - firstLineNumber + 1;
 }
@@ -560,6 +590,57 @@ export function scanQrelsLines(
     lineStart = lineEnd + 1;
   }
   return lineNumber - firstLineNumber + 1;
+}
+
+/** Receives qrels lines read from ASCII bytes: the usual line as bytes, any other as the text of that line alone. */
+export interface QrelsByteSink extends QrelsSink {
+  /** `sameQueryAsBefore`: the line before it, read from the bytes too, has the same query id. */
+  byteJudgment(bytes: Uint8Array, line: QrelsLine, sameQueryAsBefore: boolean): void;
+  /** Where the text handed to judgment() starts in the bytes (its offsets are added to it). */
+  base: number;
+}
+
+/**
+ * scanQrelsLines (trec_eval's grammar) over ASCII bytes, never decoded as a whole: the usual line is
+ * read from the bytes; any other line is decoded alone and read by scanQrelsLines, with
+ * `sink.base` set to where it starts.
+ */
+export function scanQrelsByteLines(bytes: Buffer, file: string, sink: QrelsByteSink): number {
+  const to = bytes.length;
+  const line = new QrelsLine();
+  let lineNumber = 0;
+  let lineStart = 0;
+  let previousQueryStart = -1;
+  while (lineStart < to) {
+    const byteLineEnd = byteQrelsLine(bytes, lineStart, to, line);
+    if (byteLineEnd !== -1) {
+      const sameQueryAsBefore =
+        previousQueryStart !== -1 && sameBytes(bytes, previousQueryStart, lineStart, line.queryEnd - lineStart);
+      previousQueryStart = lineStart;
+      line.lineNumber = ++lineNumber;
+      line.lineStart = lineStart;
+      line.lineEnd = byteLineEnd;
+      sink.byteJudgment(bytes, line, sameQueryAsBefore);
+      lineStart = byteLineEnd + 1;
+      continue;
+    }
+    previousQueryStart = -1;
+    const next = bytes.indexOf(BYTE_NEWLINE, lineStart) + 1;
+    const lineEnd = next === 0 ? to : next;
+    sink.base = lineStart;
+    lineNumber += scanQrelsLines(
+      bytes.toString('latin1', lineStart, lineEnd),
+      0,
+      lineEnd - lineStart,
+      lineNumber + 1,
+      file,
+      'trec_eval',
+      sink,
+    );
+    sink.base = 0;
+    lineStart = lineEnd;
+  }
+  return lineNumber;
 }
 
 function integerGrade(text: string, line: QrelsLine, file: string): number {

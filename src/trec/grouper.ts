@@ -11,10 +11,11 @@ import {
   formatError,
   RunLine,
   scanQrelsLines,
+  scanRunByteLines,
   scanRunLines,
   type QrelsLine,
   type QrelsSink,
-  type RunSink,
+  type RunByteSink,
   type TrecGrammar,
 } from './grammar.js';
 import { parseIntegerSpan } from './number.js';
@@ -63,31 +64,33 @@ export interface RunGrouperOptions {
  * when a query id comes back (it remembers the finished ids); `'sorted'` needs ids in increasing
  * byte order and remembers nothing.
  */
-export class RunGrouper implements RunSink {
+export class RunGrouper implements RunByteSink {
   private carry = '';
-  protected text = '';
-  /** The ASCII bytes the spans index instead of `text` (ByteRunGrouper, trec-eval's); else undefined. */
-  protected bytes: Buffer | undefined;
-  protected queryId: string | undefined;
-  protected count = 0;
-  protected groupTextStart = 0;
-  protected docStart = new Int32Array(1024);
-  protected docEnd = new Int32Array(1024);
-  protected score = new Float64Array(1024);
+  private text = '';
+  /** The ASCII bytes the spans index, when the text read last came as bytes (acceptCarried); else undefined. */
+  private bytes: Buffer | undefined;
+  /** Room for the open query's bytes between two texts (the reader reuses its buffer). */
+  private keptBytes = Buffer.alloc(0);
+  private queryId: string | undefined;
+  private count = 0;
+  private groupTextStart = 0;
+  private docStart = new Int32Array(1024);
+  private docEnd = new Int32Array(1024);
+  private score = new Float64Array(1024);
   private rank: Float64Array | undefined;
-  protected lineNumbers = new Int32Array(1024);
+  private lineNumbers = new Int32Array(1024);
   /** Finished query ids ('grouped' order) and the last line of each. */
-  protected readonly finished = new Map<string, number>();
-  protected lineNumber = 1;
-  protected readonly line = new RunLine();
+  private readonly finished = new Map<string, number>();
+  private lineNumber = 1;
+  private readonly line = new RunLine();
   private readonly order: 'grouped' | 'sorted';
   private readonly grammar: TrecGrammar;
-  protected readonly maxCarry: number;
-  protected readonly notGroupedProblem: NotGroupedProblem;
+  private readonly maxCarry: number;
+  private readonly notGroupedProblem: NotGroupedProblem;
 
   constructor(
-    protected readonly file: string,
-    protected readonly onQuery: (query: SpanQuery) => void,
+    private readonly file: string,
+    private readonly onQuery: (query: SpanQuery) => void,
     options: RunGrouperOptions = {},
   ) {
     this.order = options.order ?? 'grouped';
@@ -121,12 +124,15 @@ export class RunGrouper implements RunSink {
    * at the end of `text` the next text must begin with: the lines of the query still open, whose
    * spans then index them. `asciiBytes`: the text's bytes when it is ASCII (read from them, faster).
    */
-  acceptCarried(text: string, carried: number, asciiBytes?: Uint8Array): number {
-    this.text = text;
+  acceptCarried(text: string | undefined, carried: number, asciiBytes?: Buffer): number {
+    if (asciiBytes !== undefined && this.grammar === 'trec_eval') return this.acceptBytes(asciiBytes, carried);
+    const decoded = text ?? (asciiBytes as Buffer).toString('latin1');
+    this.text = decoded;
+    this.bytes = undefined;
     this.lineNumber += scanRunLines(
-      text,
+      decoded,
       carried,
-      text.length,
+      decoded.length,
       this.lineNumber,
       this.file,
       this.grammar,
@@ -136,17 +142,56 @@ export class RunGrouper implements RunSink {
     );
     if (this.queryId === undefined) return 0;
     const start = this.groupTextStart;
-    if (text.length - start > this.maxCarry)
-      throw new QueryTooLargeError(`query '${this.queryId}' spans more than ${this.maxCarry} characters`);
+    this.checkCarry(decoded.length - start);
     if (start > 0) {
-      this.text = text.slice(start); // the open query's spans now index the kept text
-      for (let index = 0; index < this.count; index++) {
-        this.docStart[index] = (this.docStart[index] as number) - start;
-        this.docEnd[index] = (this.docEnd[index] as number) - start;
-      }
-      this.groupTextStart = 0;
+      this.text = decoded.slice(start); // the open query's spans now index the kept text
+      this.shiftSpans(start);
     }
-    return text.length - start;
+    return decoded.length - start;
+  }
+
+  /**
+   * acceptCarried for ASCII bytes, never decoded as a whole (a line off the usual layout is read from
+   * their text, whose offsets are the same): the spans handed over index the bytes.
+   */
+  private acceptBytes(bytes: Buffer, carried: number): number {
+    this.bytes = bytes;
+    this.text = '';
+    let text: string | undefined;
+    const textOf = () => (text ??= bytes.toString('latin1'));
+    this.lineNumber += scanRunByteLines(
+      bytes,
+      carried,
+      bytes.length,
+      this.lineNumber,
+      this.file,
+      this,
+      this.line,
+      textOf,
+    );
+    if (this.queryId === undefined) return 0;
+    const start = this.groupTextStart;
+    this.checkCarry(bytes.length - start);
+    // The reader moves these bytes to the start of its buffer, over them: the spans index a copy.
+    if (this.keptBytes.length < bytes.length - start)
+      this.keptBytes = Buffer.allocUnsafe(Math.max(bytes.length - start, 2 * this.keptBytes.length));
+    bytes.copy(this.keptBytes, 0, start);
+    this.bytes = this.keptBytes.subarray(0, bytes.length - start);
+    if (start > 0) this.shiftSpans(start);
+    return bytes.length - start;
+  }
+
+  private checkCarry(length: number): void {
+    if (length > this.maxCarry)
+      throw new QueryTooLargeError(`query '${this.queryId}' spans more than ${this.maxCarry} characters`);
+  }
+
+  private shiftSpans(start: number): void {
+    for (let index = 0; index < this.count; index++) {
+      this.docStart[index] = (this.docStart[index] as number) - start;
+      this.docEnd[index] = (this.docEnd[index] as number) - start;
+    }
+    this.groupTextStart = 0;
   }
 
   /** Hands over the last query. */
@@ -158,50 +203,72 @@ export class RunGrouper implements RunSink {
 
   entry(text: string, line: RunLine): void {
     const current = this.queryId;
-    const { queryStart, queryEnd, lineNumber } = line;
+    const { queryStart, queryEnd } = line;
     if (
       !line.sameQueryAsBefore &&
       (current === undefined || queryEnd - queryStart !== current.length || !text.startsWith(current, queryStart))
-    ) {
-      const queryId = text.slice(queryStart, queryEnd);
-      if (this.order === 'sorted') {
-        if (current !== undefined && compareUtf8(queryId, current) < 0) {
-          throw new RunNotGroupedError({
-            file: this.file,
-            lineNumber,
-            lineText: text.slice(line.lineStart, line.lineEnd),
-            problem: sortedOrderProblem('run', queryId, current),
-          });
-        }
-      } else {
-        const earlierLastLine = this.finished.get(queryId);
-        if (earlierLastLine !== undefined) {
-          throw new RunNotGroupedError({
-            file: this.file,
-            lineNumber,
-            lineText: text.slice(line.lineStart, line.lineEnd).replace(/\r$/, ''),
-            problem: this.notGroupedProblem(queryId, current ?? '', earlierLastLine),
-          });
-        }
-      }
-      if (current !== undefined) {
-        if (this.order === 'grouped') this.finished.set(current, this.lineNumbers[this.count - 1] as number);
-        this.emit();
-      }
-      this.queryId = queryId;
-      this.count = 0;
-      this.groupTextStart = line.lineStart;
+    )
+      this.startQuery(text.slice(queryStart, queryEnd), line, text);
+    this.add(line, text);
+  }
+
+  byteEntry(bytes: Uint8Array, line: RunLine): void {
+    if (!line.sameQueryAsBefore && !isQueryIdAt(this.queryId, bytes, line.queryStart, line.queryEnd)) {
+      const source = this.bytes as Buffer;
+      this.startQuery(source.toString('latin1', line.queryStart, line.queryEnd), line, source);
     }
+    this.add(line, this.bytes as Buffer);
+  }
+
+  /** A new query id: the query before it is handed over (a query id that comes back is an error). */
+  private startQuery(queryId: string, line: RunLine, source: string | Buffer): void {
+    const current = this.queryId;
+    if (this.order === 'sorted') {
+      if (current !== undefined && compareUtf8(queryId, current) < 0) {
+        throw new RunNotGroupedError({
+          file: this.file,
+          lineNumber: line.lineNumber,
+          lineText: spanText(source, line.lineStart, line.lineEnd),
+          problem: sortedOrderProblem('run', queryId, current),
+        });
+      }
+    } else {
+      const earlierLastLine = this.finished.get(queryId);
+      if (earlierLastLine !== undefined) {
+        throw new RunNotGroupedError({
+          file: this.file,
+          lineNumber: line.lineNumber,
+          lineText: spanText(source, line.lineStart, line.lineEnd).replace(/\r$/, ''),
+          problem: this.notGroupedProblem(queryId, current ?? '', earlierLastLine),
+        });
+      }
+    }
+    if (current !== undefined) {
+      if (this.order === 'grouped') this.finished.set(current, this.lineNumbers[this.count - 1] as number);
+      this.emit();
+    }
+    this.queryId = queryId;
+    this.count = 0;
+    this.groupTextStart = line.lineStart;
+  }
+
+  private add(line: RunLine, source: string | Buffer): void {
     const at = this.count++;
     if (at === this.docStart.length) this.grow();
     this.docStart[at] = line.docStart;
     this.docEnd[at] = line.docEnd;
     this.score[at] = line.score;
-    this.lineNumbers[at] = lineNumber;
-    if (this.rank !== undefined) this.rank[at] = parseIntegerSpan(text, line.rankStart, line.rankEnd);
+    this.lineNumbers[at] = line.lineNumber;
+    if (this.rank !== undefined) {
+      const { rankStart, rankEnd } = line;
+      this.rank[at] =
+        typeof source === 'string'
+          ? parseIntegerSpan(source, rankStart, rankEnd)
+          : parseIntegerSpan(spanText(source, rankStart, rankEnd), 0, rankEnd - rankStart);
+    }
   }
 
-  protected grow(): void {
+  private grow(): void {
     const capacity = this.docStart.length * 2;
     const grown = <T extends Int32Array | Float64Array>(array: T): T => {
       const next = new (array.constructor as new (length: number) => T)(capacity);
@@ -215,7 +282,7 @@ export class RunGrouper implements RunSink {
     this.lineNumbers = grown(this.lineNumbers);
   }
 
-  protected emit(): void {
+  private emit(): void {
     this.onQuery({
       queryId: this.queryId as string,
       text: this.text,
@@ -229,6 +296,19 @@ export class RunGrouper implements RunSink {
       lineNumber: this.lineNumbers,
     });
   }
+}
+
+/** True when bytes[start, end) are the characters of `queryId` (ASCII). */
+function isQueryIdAt(queryId: string | undefined, bytes: Uint8Array, start: number, end: number): boolean {
+  if (queryId === undefined || queryId.length !== end - start) return false;
+  for (let index = 0; index < queryId.length; index++)
+    if (queryId.charCodeAt(index) !== bytes[start + index]) return false;
+  return true;
+}
+
+/** The characters [start, end) of a text, or of ASCII bytes. */
+function spanText(source: string | Buffer, start: number, end: number): string {
+  return typeof source === 'string' ? source.slice(start, end) : source.toString('latin1', start, end);
 }
 
 // ---------------------------------------------------------------------------------------------

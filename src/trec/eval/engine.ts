@@ -220,7 +220,7 @@ export class TrecEvaluator {
   /** Evaluates one query and records it at once (queries must come in byte order of id). */
   addQuery(queryId: string, grades: Map<string, number>, run: Omit<SpanQuery, 'queryId'>): void {
     this.judgeFromMap(grades);
-    this.measureJudged(queryId, run, this.rowBuffer, 0);
+    this.measureJudged(queryId, textQueryOf(run), this.rowBuffer, 0);
     this.recordQuery(queryId, this.rowBuffer);
   }
 
@@ -228,7 +228,7 @@ export class TrecEvaluator {
   measureQuery(queryId: string, grades: Map<string, number>, run: Omit<SpanQuery, 'queryId'>): Float64Array {
     this.judgeFromMap(grades);
     const rowValues = new Float64Array(this.plan.rows.length);
-    this.measureJudged(queryId, run, rowValues, 0);
+    this.measureJudged(queryId, textQueryOf(run), rowValues, 0);
     return rowValues;
   }
 
@@ -245,12 +245,28 @@ export class TrecEvaluator {
   ): void {
     const queryId = qrels.queryIds[query] as string;
     if (run.bytes !== undefined && qrels.text === undefined && qrels.bytes !== undefined) {
-      this.judgeFromQrels(qrels, query, true);
+      this.judgeBytesFromQrels(qrels, query);
       if (this.measureJudged(queryId, run, target, offset, qrels.bytes)) return;
       // A repeated docno or a grade too large: measured again as text, which throws the error with its words.
     }
     this.judgeFromQrels(qrels, query);
     this.measureJudged(queryId, textQueryOf(run), target, offset);
+  }
+
+  /** judgeFromQrels for judging spans of the qrels bytes themselves (ASCII, grouped: the query's entries are consecutive). */
+  private judgeBytesFromQrels(qrels: QrelsColumns, query: number): void {
+    const first = qrels.groups.starts[query] as number;
+    const end = qrels.groups.starts[query + 1] as number;
+    const spans = reserveJudgedSpans(this.scratch, end - first);
+    const judgedGrades = this.scratch.judgedGrades;
+    for (let entry = first; entry < end; entry++) {
+      spans.starts[entry - first] = qrels.docStart[entry] as number;
+      spans.ends[entry - first] = qrels.docEnd[entry] as number;
+      judgedGrades[entry - first] = qrels.grade[entry] as number;
+    }
+    this.judgedCount = end - first;
+    this.qrelsQuery = query;
+    this.qrels = qrels;
   }
 
   private judgeFromMap(grades: Map<string, number>): void {
@@ -268,14 +284,13 @@ export class TrecEvaluator {
   }
 
   /** The judgments of qrels query `query`, straight from the columns (no strings); a repeated docno is fatal. */
-  private judgeFromQrels(qrels: QrelsColumns, query: number, asBytes = false): void {
+  private judgeFromQrels(qrels: QrelsColumns, query: number): void {
     const { starts, order } = qrels.groups;
     const first = starts[query] as number;
     const count = (starts[query + 1] as number) - first;
     const spans = reserveJudgedSpans(this.scratch, count);
     const judgedGrades = this.scratch.judgedGrades;
-    // asBytes: spans of the qrels bytes themselves (ASCII), no text.
-    const { text, offset } = asBytes ? { text: '', offset: 0 } : qrelsQueryText(qrels, query);
+    const { text, offset } = qrelsQueryText(qrels, query);
     for (let index = 0; index < count; index++) {
       const entry = order === undefined ? first + index : (order[first + index] as number);
       spans.texts[index] = text;
@@ -623,21 +638,24 @@ export class TrecEvaluator {
 }
 
 /**
- * A query whose spans index ASCII bytes (ByteRunGrouper's) as one whose spans index a text: its
- * lines' bytes (its doc ids come in line order), decoded, with the spans moved to match.
+ * A query whose spans index ASCII bytes (the grouper's usual query) as one whose spans index a text:
+ * the bytes its doc ids lie in, decoded, with the spans moved to match. Any other query as it is.
  */
 function textQueryOf(run: Omit<SpanQuery, 'queryId'>): Omit<SpanQuery, 'queryId'> {
-  const { bytes, count } = run;
-  if (bytes === undefined || count === 0) return run;
-  const low = run.docStart[0] as number;
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset).toString('latin1', low, run.docEnd[count - 1]);
-  return {
-    ...run,
-    text,
-    bytes: undefined,
-    docStart: run.docStart.map((start) => start - low),
-    docEnd: run.docEnd.map((end) => end - low),
-  };
+  const { bytes, count, indices } = run;
+  if (bytes === undefined) return run;
+  let low = bytes.length;
+  let high = 0;
+  for (let index = 0; index < count; index++) {
+    const entry = indices === undefined ? index : (indices[index] as number);
+    low = Math.min(low, run.docStart[entry] as number);
+    high = Math.max(high, run.docEnd[entry] as number);
+  }
+  if (low > high) low = high;
+  const docStart = run.docStart.map((start) => start - low);
+  const docEnd = run.docEnd.map((end) => end - low);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1', low, high);
+  return { ...run, text, bytes: undefined, docStart, docEnd };
 }
 
 /**

@@ -192,9 +192,14 @@ const MAX_CARRY = 1 << 24;
 
 /** Per qrels query (by index): its row values, or the duplicate that makes it fatal. */
 interface Measured {
-  /** 1 when the query was measured; its values are then values[query × rowCount …]. */
+  /** 1 when the query was measured; its values are then valuesOf(query)[query × rowCount …]. */
   measured: Uint8Array;
+  /** Room for every query's values: the main thread's, where a query no worker measured goes. */
   values: Float64Array;
+  /** The values of the workers' queries, where they measured them (not copied into `values`). */
+  workerValues: Float64Array[];
+  /** Per query: 0 for `values`, else 1 + its index in workerValues. */
+  valuesSource: Uint8Array;
   /** With -q, the lines of measured queries that were formatted where they were measured. */
   lines: (Uint8Array | undefined)[];
   failures: (DuplicateDocnoError | undefined)[];
@@ -364,6 +369,8 @@ function measuredOf(outcome: PartOutcome, qrels: QrelsColumns): Measured {
   return {
     measured: outcome.measured,
     values: outcome.values,
+    workerValues: [],
+    valuesSource: new Uint8Array(qrels.queryIds.length),
     lines,
     failures,
     runQueryCount: outcome.runQueryIds.length,
@@ -467,15 +474,17 @@ async function measureInParallel(
       runQueryIds.add(queryId);
     }
   }
-  const rowCount = evaluator.rowCount;
   const [main, ...workers] = threads.map(({ outcome }) => outcome) as [PartOutcome, ...PartOutcome[]];
   const result = measuredOf({ ...main, failures: [] }, qrels);
   for (const outcome of workers) {
-    outcome.measured.forEach((measured, query) => {
-      if (measured === 0) return;
+    result.workerValues.push(outcome.values);
+    const source = result.workerValues.length;
+    const measured = outcome.measured;
+    for (let query = 0; query < measured.length; query++) {
+      if (measured[query] === 0) continue;
       result.measured[query] = 1;
-      result.values.set(outcome.values.subarray(query * rowCount, (query + 1) * rowCount), query * rowCount);
-    });
+      result.valuesSource[query] = source;
+    }
     addLinesOf(outcome, result.lines);
     result.runQueryCount += outcome.runQueryIds.length;
   }
@@ -587,7 +596,7 @@ async function evaluateWholeRunWith(
     }
     evaluator.recordQuery(
       qrels.queryIds[query] as string,
-      measured.values,
+      valuesOf(measured, query),
       query * evaluator.rowCount,
       measured.lines[query],
     );
@@ -601,6 +610,12 @@ async function evaluateWholeRunWith(
   evaluator.times.read =
     performance.now() - startedAt - evaluator.times.sort - evaluator.times.measure - evaluator.times.write;
   return timingsOf(invocation, evaluator, startedAt);
+}
+
+/** The array holding query `query`'s values (at query × rowCount). */
+function valuesOf(measured: Measured, query: number): Float64Array {
+  const source = measured.valuesSource[query] as number;
+  return source === 0 ? measured.values : (measured.workerValues[source - 1] as Float64Array);
 }
 
 /** Indices of `ids` in byte order of id (trec_eval's print order); a qrels file usually is in that order already. */

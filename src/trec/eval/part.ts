@@ -6,8 +6,7 @@ import type { TrecEvaluator } from './engine.js';
 import { ByteLines } from './format.js';
 import type { QrelsColumns } from '../columns.js';
 import { DuplicateDocnoError, TrecFormatError } from '../errors.js';
-import { QueryTooLargeError, RunNotGroupedError } from '../grouper.js';
-import { ByteRunGrouper } from './byte-grouper.js';
+import { QueryTooLargeError, RunGrouper, RunNotGroupedError } from '../grouper.js';
 import { readFileCarryingBytes } from '../text.js';
 
 /** A query that cannot be measured: a docno repeated in its run lines or in its judgments. */
@@ -95,7 +94,7 @@ function measureRunBytes(
   const rowCount = evaluator.rowCount;
   if (lines !== undefined && outcome.lineSpans.length === 0)
     outcome.lineSpans = new Int32Array(qrels.queryIds.length * 2);
-  const grouper = new ByteRunGrouper(
+  const grouper = new RunGrouper(
     evaluator.runFile,
     (query) => {
       outcome.runQueryIds.push(query.queryId);
