@@ -21,9 +21,11 @@ interface PackResult {
  * (baseline schema 6) took it to 1.57 MB, and the CommonJS built for the library's entries alone (not
  * the command's and the worker's) brought it to 1.51 MB; trec-eval reading the usual run and qrels line
  * from its bytes (both formats: the scanners are the library's) and its threads taking pieces of the
- * run in turn took it to 1.538 MB.
+ * run in turn took it to 1.538 MB; trec-eval judging the run and the qrels as bytes with 32-bit grades
+ * (2.4 MB less peak memory on 2 M lines, and the 0.65× memory target met), the Jest reporter's index of
+ * its results and the workers told when no annotation needs the asserting line took it to 1.552 MB.
  */
-const MAX_UNPACKED_BYTES = 1_540_000;
+const MAX_UNPACKED_BYTES = 1_560_000;
 
 describe('npm pack', () => {
   const [result] = JSON.parse(
