@@ -8,7 +8,7 @@
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { finishRun, PREFIX, readBaselineAhead, type BaselineReadAhead } from '../gate/finish.js';
 import { checkSuiteOverrides, publishDeclaration } from '../recording/declaration.js';
-import { blobReporterInArguments, publishGate } from '../recording/gate-presence.js';
+import { publishGate } from '../recording/gate-presence.js';
 import { publishCallSiteLines } from '../recording/call-site.js';
 import { annotationsShown } from '../gate/annotations.js';
 import { shouldUseColor } from '../report/console.js';
@@ -200,13 +200,13 @@ async function stopWithOneLine(vitest: Vitest, mistake: Error): Promise<Error> {
   return new quiet('test');
 }
 
-/** Whether the run leaves a blob report, whose samples a later --merge-reports judges (and may annotate). */
+/**
+ * Whether the run leaves a blob report, whose samples a later --merge-reports judges (and may annotate).
+ * The resolved config holds the command line's reporters too, each as [name, options].
+ */
 function writesBlobReport(vitest: Vitest): boolean {
   const reporters = (vitest.config.reporters ?? []) as unknown[];
-  return (
-    reporters.some((entry) => (Array.isArray(entry) ? entry[0] : entry) === 'blob') ||
-    blobReporterInArguments(process.argv)
-  );
+  return reporters.some((entry) => Array.isArray(entry) && entry[0] === 'blob');
 }
 
 /** What the collector needs of the run's configuration. */

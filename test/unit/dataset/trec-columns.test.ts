@@ -119,6 +119,11 @@ describe('qrels columns over the bytes', () => {
     expect(qrels.grade[399]).toBe(1);
   });
 
+  it('keeps grades beyond 32 bits, and those read before one, as they were written', () => {
+    const qrels = parseQrelsBytes(Buffer.from('q1 0 a 2\nq1 0 b -1\nq1 0 c 3000000000\nq1 0 d 1\n'), 'qrels.txt');
+    expect([...qrels.grade.subarray(0, qrels.count)]).toEqual([2, -1, 3_000_000_000, 1]);
+  });
+
   it('keeps the whole text of a file not grouped by query, or not ASCII', () => {
     const interleaved = 'q1 0 a 1\nq2 0 b 1\nq1 0 c 0\n';
     const scattered = parseQrelsBytes(Buffer.from(interleaved), 'qrels.txt');
