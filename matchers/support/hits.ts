@@ -58,6 +58,16 @@ function holdsNoCoreOption(options: object): boolean {
 }
 
 /**
+ * The core's options in `options` other than k (which names the measure), for telling two calls'
+ * options apart; undefined when there are none (the usual call).
+ */
+export function coreOptionsBesideK(options: object): Record<string, unknown> | undefined {
+  if (holdsNoCoreOption(options)) return undefined;
+  const { queryId: _queryId, tags: _tags, query: _query, k: _k, ...rest } = options as Record<string, unknown>;
+  return rest;
+}
+
+/**
  * Splits the matcher's own options from the core's (`options.queryId` and `options.tags` the caller has
  * checked with checkQueryId and checkTags), then evaluates; core errors become usage errors. With `plan`
  * (the declared measures due for the question), measures them too, and when `audited` audits the

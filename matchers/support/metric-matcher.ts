@@ -3,10 +3,12 @@ import type { Hit, MeasureName, Relevance, RetrievalEvaluation } from '../../src
 import { formatNumber, plural } from '../../src/core/present.js';
 import { questionRecorder } from '../../src/recording/question.js';
 import type { MetricSample } from '../../src/recording/sample.js';
+import type { MeasuredInputs } from '../../src/recording/measured-inputs.js';
+import type { JudgmentAudit } from '../../src/core/judgment-audit.js';
 import { utilsOf, type MatcherContext, type MatcherResult } from './context.js';
 import { formatAlignmentDiagnosis, formatMissing, formatRanking } from './format.js';
 import { hintOf, matcherCall, type MatcherCall } from './hint.js';
-import { checkHits, evaluateForMatcher, type CutoffMatcherOptions } from './hits.js';
+import { checkHits, coreOptionsBesideK, evaluateForMatcher, type CutoffMatcherOptions } from './hits.js';
 import { checkCutoff, checkOptionalCutoff } from './cutoff.js';
 import { checkCutoffNotSwapped, checkHitsNotSwapped } from './swap-hints.js';
 import { checkOptions, checkQuery, checkQueryId, checkTags } from './options.js';
@@ -63,18 +65,24 @@ export function runMetricMatcher(
   const query = checkQuery(call, options.query);
   const recorder = questionRecorder(context, queryId, checkTags(call, options.tags));
   const measure = measureName(spec, args.k);
-  // The judgments' audit too, when a value is recorded: one judging of the hits for all of it.
-  const { evaluation, declared, audit } = evaluateForMatcher(
-    call,
-    hits,
-    args.relevant,
-    args.k,
-    options,
-    recorder.plan,
-    recorder.recordsValues([measure]),
-  );
-
-  const value = evaluation.values[spec.measure];
+  const inputs: MeasuredInputs = { hits, relevant: args.relevant, coreOptions: coreOptionsBesideK(options) };
+  // A measure this question's earlier call measured from the same inputs is not measured again.
+  const measuredBefore = recorder.valueMeasuredBefore(measure, inputs);
+  let evaluation: RetrievalEvaluation | undefined;
+  let declared: Record<string, number> | undefined;
+  let audit: JudgmentAudit | undefined;
+  if (measuredBefore === undefined)
+    // The judgments' audit too, when a value is recorded: one judging of the hits for all of it.
+    ({ evaluation, declared, audit } = evaluateForMatcher(
+      call,
+      hits,
+      args.relevant,
+      args.k,
+      options,
+      recorder.plan,
+      recorder.recordsValues([measure]),
+    ));
+  const value = measuredBefore ?? evaluation!.values[spec.measure];
   const threshold = min ?? 1;
   const pass = meetsThreshold(value, threshold);
   const negated = context.isNot === true;
@@ -90,18 +98,20 @@ export function runMetricMatcher(
     [sample],
     audit === undefined ? undefined : () => audit,
     audit === undefined ? undefined : (depth) => audit.topRanked.slice(0, depth),
+    inputs,
   );
 
   const message = () => {
     const utils = utilsOf(context);
     const { queryId: _queryId, tags: _tags, query: _query, ...coreOptions } = options;
     const explanation = explainRanking(hits, args.relevant, coreOptions);
+    const counts = evaluation ?? evaluateForMatcher(call, hits, args.relevant, args.k, options).evaluation;
     const judgedIds = [...explanation.relevantIds.map((entry) => entry.id)];
     const sections = [
       hintOf(call),
       `${measure} = ${utils.RECEIVED_COLOR(formatNumber(value))}, ${utils.EXPECTED_COLOR(describeRequirement(threshold, negated))}` +
         (queryId === undefined ? '' : `  (query ${queryId})`) +
-        `\n${countsLine(evaluation, args.k)}`,
+        `\n${countsLine(counts, args.k)}`,
       formatRanking(explanation, args.k, utils),
       formatMissing(explanation, args.k),
       formatAlignmentDiagnosis(explanation, judgedIds, hits),

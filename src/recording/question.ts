@@ -12,6 +12,7 @@ import { unjudgedAtCutoff, type JudgmentAudit } from '../core/judgment-audit.js'
 import { parseMeasure, rankCutoffOf } from '../core/measures.js';
 import { toPosixPath } from './collected.js';
 import { measuresFor, planFor, publishedDeclaration, type WorkerDeclaration } from './declaration.js';
+import { snapshotOf, valueMeasuredBefore, type MeasuredInputs, type MeasuredSnapshot } from './measured-inputs.js';
 import {
   isRecording,
   MAX_TOP_HITS,
@@ -156,6 +157,8 @@ interface TestRecording {
 
 const byObject = new WeakMap<object, TestRecording>();
 const byName = new Map<string, TestRecording>();
+/** A question's recorded measures (its set in TestRecording.questions) → what its declared values were measured from. */
+const measuredFrom = new WeakMap<Set<string>, MeasuredSnapshot>();
 
 function recordingOf(place: TestPlace): TestRecording {
   const existing = typeof place.key === 'string' ? byName.get(place.key) : byObject.get(place.key);
@@ -247,15 +250,26 @@ export class QuestionRecorder {
   }
 
   /**
+   * The value of `measure` this question's declared values gave in this test attempt, when they were
+   * measured from the same hits, judgments and options (see measured-inputs.ts); else undefined.
+   */
+  valueMeasuredBefore(measure: string, inputs: MeasuredInputs): number | undefined {
+    const snapshot = this.recorded === undefined ? undefined : measuredFrom.get(this.recorded);
+    return snapshot === undefined ? undefined : valueMeasuredBefore(snapshot, measure, inputs);
+  }
+
+  /**
    * Records the declared values (required when `plan` was given) and then the matcher's own samples.
    * With `audit` (the question's judgments and ranking), each retrieval sample carries the judgments'
-   * fingerprint and the unjudged hits in its measure's top k.
+   * fingerprint and the unjudged hits in its measure's top k. With `inputs` (what the declared values
+   * were measured from), a later call on the question may take its value from them (valueMeasuredBefore).
    */
   record(
     declaredValues: Readonly<Record<string, number>> | undefined,
     own: readonly MetricSample[],
     auditOf?: () => JudgmentAudit,
     topHitsOf?: (depth: number) => TopHit[],
+    inputs?: MeasuredInputs,
   ): void {
     const { context, queryId } = this;
     if (this.role.perQuestion) for (const sample of own) this.asQuestion(sample);
@@ -288,6 +302,8 @@ export class QuestionRecorder {
       if (declaredValues === undefined) throw new TypeError('QuestionRecorder.record: the declared values are due.');
       recorded = new Set();
       this.questions.set(queryId ?? '', recorded);
+      const snapshot = inputs === undefined ? undefined : snapshotOf(inputs, declaredValues);
+      if (snapshot !== undefined) measuredFrom.set(recorded, snapshot);
       this.noteExplicit([...this.declared, ...own.map((sample) => sample.measure)]);
       // The question's text (options.query) goes with its declared values too.
       const query = own.find((candidate) => candidate.query !== undefined)?.query;

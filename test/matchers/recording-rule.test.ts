@@ -421,6 +421,57 @@ describe('with declared measures', () => {
   });
 });
 
+describe('a later matcher of the question, on the same ranking', () => {
+  // Declared recall@5 = 1/2 (d2 of d2, d9 in the top 5): the first matcher measures it for the question.
+  it('takes the declared value: the same verdicts and message as when it measured it itself', () => {
+    declare({ measures: ['hit@3', 'recall@5'] });
+    const task = fakeTest();
+    const hits = [...HITS];
+    const relevant = [...RELEVANT];
+    expect(matchers.toHaveHitAtK.call({ task }, hits, relevant, 3, { queryId: 'q1' }).pass).toBe(true);
+    expect(matchers.toHaveRecallAtK.call({ task }, hits, relevant, 5, 0.5, { queryId: 'q1' }).pass).toBe(true);
+    const failed = matchers.toHaveRecallAtK.call({ task }, hits, relevant, 5, 0.6, { queryId: 'q1' });
+    expect(failed.pass).toBe(false);
+    expect(failed.message()).toContain('recall@5 = 0.5');
+    expect(failed.message()).toContain('1 of 2 relevant retrieved in the top 5');
+  });
+
+  it('hits changed in place since (reordered, replaced) are judged again', () => {
+    declare({ measures: ['hit@3', 'recall@5'] });
+    const task = fakeTest();
+    const hits = [...HITS];
+    matchers.toHaveHitAtK.call({ task }, hits, RELEVANT, 3, { queryId: 'q1' });
+    hits[0] = 'd9'; // d9 and d2 now both in the top 5: recall@5 = 1
+    expect(matchers.toHaveRecallAtK.call({ task }, hits, RELEVANT, 5, 1, { queryId: 'q1' }).pass).toBe(true);
+    hits.reverse(); // d2 at rank 5, d9 at rank 6: recall@5 = 1/2
+    expect(matchers.toHaveRecallAtK.call({ task }, hits, RELEVANT, 5, 0.6, { queryId: 'q1' }).pass).toBe(false);
+  });
+
+  it('judgments changed in place since, a list or an object, are judged again', () => {
+    declare({ measures: ['hit@3', 'recall@5'] });
+    const listTask = fakeTest();
+    const list = [...RELEVANT];
+    matchers.toHaveHitAtK.call({ task: listTask }, HITS, list, 3, { queryId: 'q1' });
+    list.pop(); // only d2 relevant: recall@5 = 1
+    expect(matchers.toHaveRecallAtK.call({ task: listTask }, HITS, list, 5, 1, { queryId: 'q1' }).pass).toBe(true);
+
+    const objectTask = fakeTest();
+    const graded: Record<string, number> = { d2: 1, d9: 1 };
+    matchers.toHaveHitAtK.call({ task: objectTask }, HITS, graded, 3, { queryId: 'q1' });
+    delete graded.d9;
+    expect(matchers.toHaveRecallAtK.call({ task: objectTask }, HITS, graded, 5, 1, { queryId: 'q1' }).pass).toBe(true);
+  });
+
+  it('other options are judged with them: a grade floor no judgment reaches is the usual usage error', () => {
+    declare({ measures: ['hit@3', 'recall@5'] });
+    const task = fakeTest();
+    matchers.toHaveHitAtK.call({ task }, HITS, RELEVANT, 3, { queryId: 'q1' });
+    expect(() =>
+      matchers.toHaveRecallAtK.call({ task }, HITS, RELEVANT, 5, 0.5, { queryId: 'q1', minGrade: 2 }),
+    ).toThrow(/holds no relevant id with grade ≥ 2/);
+  });
+});
+
 describe('without a declaration', () => {
   it('each matcher records its own measure, as before', () => {
     const task = fakeTest();

@@ -319,6 +319,36 @@ describe('evaluate() and evaluateMeasures() against a plain reference implementa
   });
 });
 
+describe('a plan and evaluate() give the very same number', () => {
+  // A matcher asserting a measure the question's declared plan already measured (from the same hits,
+  // judgments and options) takes the plan's value: its verdict must be the one evaluate() would give.
+  const docId = fc.integer({ min: 0, max: 25 }).map((n) => `d${n}`);
+  const grade = fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constantFrom(0.5, 1.5, 7));
+  const cutNames = ['hit', 'precision', 'recall', 'f1', 'ndcg', 'mrr', 'map'] as const;
+  const uncutNames = ['ndcg', 'mrr', 'map', 'rprec'] as const;
+
+  it('bit for bit, at every cutoff and uncut, for every measure a metric matcher asserts', () => {
+    fc.assert(
+      fc.property(
+        fc.array(docId, { maxLength: 30 }),
+        fc.dictionary(docId, grade, { minKeys: 1, maxKeys: 20 }),
+        fc.integer({ min: 1, max: 35 }),
+        fc.constantFrom(1, 2),
+        (hits, relevant, k, minGrade) => {
+          if (!Object.values(relevant).some((value) => value >= minGrade)) return;
+          const names = [...cutNames.map((name) => `${name}@${k}`), ...uncutNames];
+          const planned = evaluateMeasures(hits, relevant, planMeasures(names.map(parseMeasure)), { minGrade });
+          const atK = evaluate(hits, relevant, { k, minGrade }).values;
+          for (const name of cutNames) expect(Object.is(planned[`${name}@${k}`], atK[name]), `${name}@${k}`).toBe(true);
+          const uncut = evaluate(hits, relevant, { minGrade }).values;
+          for (const name of uncutNames) expect(Object.is(planned[name], uncut[name]), name).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
 describe('large queries (the key table grows past its first size)', () => {
   it('3,000 hits with repeats and 700 judgments agree with the reference, twice in a row', () => {
     let seed = 11;
