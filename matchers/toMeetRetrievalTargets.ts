@@ -32,6 +32,23 @@ interface TargetResult {
   met: boolean;
 }
 
+/** Target names already parsed (a suite passes the same targets for each of its questions): name → measure and canonical name. */
+const parsedNames = new Map<string, { measure: Measure; canonical: string }>();
+
+function parsedName(call: MatcherCall, name: string): { measure: Measure; canonical: string } {
+  let known = parsedNames.get(name);
+  if (known === undefined) {
+    const measure = withUsageErrors(
+      call,
+      () => parseMeasure(name),
+      (message) => `targets key ${JSON.stringify(name)}: ${message}`,
+    );
+    known = { measure: Object.freeze(measure), canonical: formatMeasure(measure) };
+    parsedNames.set(name, known);
+  }
+  return known;
+}
+
 /** Targets keyed by canonical measure name (a Map: a key such as `constructor` is only a key). */
 function readTargets(call: MatcherCall, targets: unknown): Map<string, { measure: Measure; min: number }> {
   if (targets === null || typeof targets !== 'object' || Array.isArray(targets) || Object.keys(targets).length === 0) {
@@ -39,15 +56,9 @@ function readTargets(call: MatcherCall, targets: unknown): Map<string, { measure
   }
   const parsed = new Map<string, { measure: Measure; min: number }>();
   for (const name of Object.keys(targets)) {
-    const key = JSON.stringify(name);
-    const measure = withUsageErrors(
-      call,
-      () => parseMeasure(name),
-      (message) => `targets key ${key}: ${message}`,
-    );
-    const canonical = formatMeasure(measure);
+    const { measure, canonical } = parsedName(call, name);
     if (parsed.has(canonical))
-      throw usageError(call, `targets name ${canonical} twice (${key} is another spelling of it)`);
+      throw usageError(call, `targets name ${canonical} twice (${JSON.stringify(name)} is another spelling of it)`);
     const argument = `targets['${name}']`;
     const min = checkThreshold(call, (targets as Record<string, unknown>)[name], argument, argument);
     parsed.set(canonical, { measure, min });
