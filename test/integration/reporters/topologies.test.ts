@@ -314,12 +314,18 @@ export default defineConfig({
       expect(lastLine(unchanged.stdout)).toMatch(/^No retrieval regressions \(0 improved, 8 unchanged\)\.$/);
 
       await shards({ RETRIEVER: 'worse' });
-      const worse = await merge();
+      const worse = await merge({ GITHUB_ACTIONS: 'true' });
       expect(worse.exitCode, explain(worse)).toBe(1);
       expect(worse.stdout).toContain(
         '▼ test/orders.test.ts > orders API > refunds · recall@3 fell from 0.833 to 0.667 on 3 questions',
       );
       expect(worse.stdout).toContain('refund-window');
+      // The shards ran without the reporter (the command line's blob reporter replaced it), so their
+      // workers kept each question's asserting line: the merge's annotation points at it (the fixture's
+      // first toHaveRecallAtK of the refunds tests, line 9).
+      expect(worse.stdout).toMatch(
+        /^::error file=test\/orders\.test\.ts,line=9,title=retrieval regressed%3A refund-window::/m,
+      );
 
       await shards();
       const blobs = readdirSync(project.path(BLOBS)).sort();
@@ -386,6 +392,32 @@ export default defineConfig({
       } finally {
         rmSync(project.path('test/billing.test.ts'), { force: true });
         writeFileSync(project.path('rag-baseline.json'), recorded);
+      }
+    });
+
+    it("with a blob reporter beside this one in the config, off GitHub Actions, the shards keep each question's line for the merge's annotations", async () => {
+      writeFileSync(
+        project.path('vitest.config.ts'),
+        typedConfig.replace(
+          "json: 'rag-report.json', measures: ['hit@1', 'recall@3'] })]",
+          "json: 'rag-report.json', measures: ['hit@1', 'recall@3'] }), 'blob']",
+        ),
+      );
+      try {
+        rmSync(project.path(BLOBS), { recursive: true, force: true });
+        // Each shard judges its own files too, and fails on their regression; the blobs are written all the same.
+        for (const shard of ['1/2', '2/2'])
+          await vitest([`--shard=${shard}`], { RETRIEVER: 'worse', GITHUB_ACTIONS: '' });
+        expect(readdirSync(project.path(BLOBS)).sort()).toEqual(['blob-1-2.json', 'blob-2-2.json']);
+        // Vitest merges only without a blob reporter among the config's reporters.
+        writeFileSync(project.path('vitest.config.ts'), typedConfig);
+        const worse = await merge({ GITHUB_ACTIONS: 'true' });
+        expect(worse.exitCode, explain(worse)).toBe(1);
+        expect(worse.stdout).toMatch(
+          /^::error file=test\/orders\.test\.ts,line=9,title=retrieval regressed%3A refund-window::/m,
+        );
+      } finally {
+        writeFileSync(project.path('vitest.config.ts'), typedConfig);
       }
     });
 
