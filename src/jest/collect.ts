@@ -120,6 +120,50 @@ function parseRecord(line: string): SidecarRecord | undefined {
   return record;
 }
 
+const SAMPLE_KEY = ',"sample":';
+
+/**
+ * Reads a sidecar's lines in order. The lines of one matcher call repeat its test's place word for word
+ * before the sample (`{"testPath":…,"sample":{…}}`, the sample last): a line whose text before the sample
+ * is the previous line's takes that line's place and has only its sample parsed.
+ */
+class SidecarLineReader {
+  private placeText = '';
+  private place: Omit<SidecarRecord, 'sample'> | undefined;
+
+  read(line: string): SidecarRecord | undefined {
+    const sampleAt = line.indexOf(SAMPLE_KEY);
+    if (sampleAt > 0 && this.place !== undefined && line.endsWith('}') && line.startsWith(this.placeText)) {
+      if (sampleAt === this.placeText.length) {
+        const sample = cleanSample(parsedOrUndefined(line.slice(sampleAt + SAMPLE_KEY.length, -1)));
+        if (sample !== undefined) return { ...this.place, sample };
+      }
+    }
+    const record = parseRecord(line);
+    this.place = undefined;
+    // Only a line whose sample is its last member has its whole place before the sample.
+    if (record !== undefined && sampleAt > 0 && isSampleLast(line, sampleAt)) {
+      const { sample: _sample, ...place } = record;
+      this.place = place;
+      this.placeText = line.slice(0, sampleAt);
+    }
+    return record;
+  }
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the text after `,"sample":` up to the line's closing brace is one JSON value (nothing after it). */
+function isSampleLast(line: string, sampleAt: number): boolean {
+  return line.endsWith('}') && parsedOrUndefined(line.slice(sampleAt + SAMPLE_KEY.length, -1)) !== undefined;
+}
+
 /** Every record in the run directory's sidecar files, files in name order, lines in write order. */
 export function readSidecars(directory: string): SidecarContents {
   let names: string[];
@@ -132,9 +176,10 @@ export function readSidecars(directory: string): SidecarContents {
   const records: SidecarRecord[] = [];
   let skippedLines = 0;
   for (const name of names.sort()) {
+    const reader = new SidecarLineReader();
     for (const line of readFileSync(join(directory, name), 'utf8').split('\n')) {
       if (line.trim() === '') continue;
-      const record = parseRecord(line);
+      const record = reader.read(line);
       if (record === undefined) skippedLines += 1;
       else records.push(record);
     }

@@ -145,8 +145,11 @@ export function recordSamplesToSidecar(samples: readonly MetricSample[], context
     const testName = context.currentTestName ?? '';
     place = { testPath: context.testPath ?? '', testName, ...runningTestPath(testName) };
   }
+  // Each line is JSON.stringify({ ...place, sample }), the place written out once for all of them.
+  const placeText = JSON.stringify(place);
+  const linePrefix = `${placeText.slice(0, -1)}${placeText === '{}' ? '' : ','}"sample":`;
   let lines = '';
-  for (const sample of samples) lines += `${JSON.stringify({ ...place, sample } satisfies SidecarRecord)}\n`;
+  for (const sample of samples) lines += `${linePrefix}${JSON.stringify(sample)}}\n`;
   // Only a test's lines are held: jest-circus runs no afterAll in a file whose every test is skipped,
   // where a call outside the tests still records.
   if (!holding || (test === undefined && context.currentTestName === undefined)) {

@@ -513,6 +513,39 @@ describe('Jest sidecar protocol', () => {
     expect(readSidecars(join(directory, 'missing'))).toEqual({ records: [], skippedLines: 0 });
   });
 
+  it("reads a call's lines, which repeat its test's place, as it reads each line alone, whatever follows", () => {
+    const place = { testPath: '/p/a.test.js', testName: 'orders q1', describePath: ['orders'], test: 'q1', attempt: 1 };
+    const lines = [
+      { ...place, sample: { measure: 'hit@3', value: 1, queryId: 'Q' } },
+      { ...place, sample: { measure: 'recall@5', value: 0.5, queryId: 'Q' } },
+      // The same place, its sample cut off by a worker killed mid-append: skipped.
+      `${JSON.stringify({ ...place, sample: { measure: 'mrr', value: 1 } }).slice(0, -2)}}`,
+      { ...place, sample: { measure: 'ndcg@10', value: 0.25, queryId: 'Q' } },
+      // A member after the sample (not what the recorder writes): its place is its own, not the line before's.
+      `{"testPath":"/p/a.test.js","testName":"orders q1","describePath":["orders"],"test":"q1","sample":{"measure":"mrr","value":1},"attempt":2}`,
+      `{"testPath":"/p/a.test.js","testName":"orders q1","describePath":["orders"],"test":"q1","sample":{"measure":"mrr","value":0.5}}`,
+      // Another test after the first: a place of its own.
+      { testPath: '/p/a.test.js', testName: 'q2', sample: { measure: 'mrr', value: 0.25 } },
+    ].map((line) => (typeof line === 'string' ? line : JSON.stringify(line)));
+    writeFileSync(join(directory, 'samples-10-0.jsonl'), `${lines.join('\n')}\n`);
+    const { records, skippedLines } = readSidecars(directory);
+    expect(skippedLines).toBe(1);
+    expect(records).toEqual([
+      { ...place, sample: { measure: 'hit@3', value: 1, queryId: 'Q' } },
+      { ...place, sample: { measure: 'recall@5', value: 0.5, queryId: 'Q' } },
+      { ...place, sample: { measure: 'ndcg@10', value: 0.25, queryId: 'Q' } },
+      { ...place, attempt: 2, sample: { measure: 'mrr', value: 1 } },
+      {
+        testPath: '/p/a.test.js',
+        testName: 'orders q1',
+        describePath: ['orders'],
+        test: 'q1',
+        sample: { measure: 'mrr', value: 0.5 },
+      },
+      { testPath: '/p/a.test.js', testName: 'q2', sample: { measure: 'mrr', value: 0.25 } },
+    ]);
+  });
+
   it('lists as run in full only the files that loaded and whose every test passed', () => {
     const file = (name: string, statuses: string[], extra: Partial<JestFileOutcome> = {}): JestFileOutcome => ({
       testFilePath: `/p/${name}`,
