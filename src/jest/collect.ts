@@ -96,13 +96,7 @@ export function removeRunDirectory(directory: string): void {
   }
 }
 
-function parseRecord(line: string): SidecarRecord | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
+function recordOf(raw: unknown): SidecarRecord | undefined {
   if (raw === null || typeof raw !== 'object') return undefined;
   const { testPath, testName, describePath, test, attempt } = raw as Record<string, unknown>;
   const sample = cleanSample((raw as Record<string, unknown>).sample);
@@ -139,10 +133,11 @@ class SidecarLineReader {
         if (sample !== undefined) return { ...this.place, sample };
       }
     }
-    const record = parseRecord(line);
+    const raw = parsedOrUndefined(line);
+    const record = recordOf(raw);
     this.place = undefined;
     // Only a line whose sample is its last member has its whole place before the sample.
-    if (record !== undefined && sampleAt > 0 && isSampleLast(line, sampleAt)) {
+    if (record !== undefined && sampleAt > 0 && Object.keys(raw as object).at(-1) === 'sample') {
       const { sample: _sample, ...place } = record;
       this.place = place;
       this.placeText = line.slice(0, sampleAt);
@@ -157,11 +152,6 @@ function parsedOrUndefined(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** Whether the text after `,"sample":` up to the line's closing brace is one JSON value (nothing after it). */
-function isSampleLast(line: string, sampleAt: number): boolean {
-  return line.endsWith('}') && parsedOrUndefined(line.slice(sampleAt + SAMPLE_KEY.length, -1)) !== undefined;
 }
 
 /** Every record in the run directory's sidecar files, files in name order, lines in write order. */
