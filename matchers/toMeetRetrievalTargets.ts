@@ -14,7 +14,8 @@ import { utilsOf } from './support/context.js';
 import { formatNumber } from '../src/core/present.js';
 import { formatAlignmentDiagnosis, formatMissing, formatRanking } from './support/format.js';
 import { hintOf, matcherCall, type MatcherCall } from './support/hint.js';
-import { checkHits, evaluateForMatcher, type MatcherOptions } from './support/hits.js';
+import { checkHits, coreOptionsBesideK, evaluateForMatcher, type MatcherOptions } from './support/hits.js';
+import type { MetricSample } from '../src/recording/sample.js';
 import { checkOptions, checkQuery, checkQueryId, checkTags } from './support/options.js';
 import { checkThreshold, meetsThreshold } from './support/threshold.js';
 import { usageError, withUsageErrors } from './support/usage-error.js';
@@ -83,6 +84,7 @@ export function toMeetRetrievalTargets(
   const queryId = checkQueryId(call, checked.queryId);
   const query = checkQuery(call, checked.query);
   const recorder = questionRecorder(this, queryId, checkTags(call, checked.tags));
+  const names = [...parsed.keys()];
   const { declared, audit } = evaluateForMatcher(
     call,
     hits,
@@ -90,13 +92,13 @@ export function toMeetRetrievalTargets(
     undefined,
     checked,
     recorder.plan,
-    recorder.recordsValues([...parsed.keys()]),
+    recorder.recordsValues(names),
   );
   const { queryId: _queryId, tags: _tags, query: _query, ...coreOptions } = checked;
   const targetList = [...parsed.values()];
   // Targets the declared measures cover were measured in that pass, from the same hits and options.
   const values =
-    declared !== undefined && [...parsed.keys()].every((name) => Object.hasOwn(declared, name))
+    declared !== undefined && names.every((name) => Object.hasOwn(declared, name))
       ? declared
       : evaluateMeasures(
           hits,
@@ -105,25 +107,26 @@ export function toMeetRetrievalTargets(
           coreOptions,
         );
 
-  const results: TargetResult[] = [...parsed].map(([name, { min }]) => {
+  // Each target records its value and whether that target was met, not the verdict on all of them.
+  const results: TargetResult[] = [];
+  const samples: MetricSample[] = [];
+  for (const [name, { min }] of parsed) {
     const value = values[name] as number;
-    return { measure: name, value, min, met: meetsThreshold(value, min) };
-  });
+    const met = meetsThreshold(value, min);
+    results.push({ measure: name, value, min, met });
+    const sample: MetricSample = { measure: name, value, threshold: min, pass: met };
+    if (queryId !== undefined) sample.queryId = queryId;
+    if (query !== undefined) sample.query = query;
+    samples.push(sample);
+  }
   const pass = results.every((result) => result.met);
   const negated = this.isNot === true;
-  // Each target records its value and whether that target was met, not the verdict on all of them.
   recorder.record(
     declared,
-    results.map((result) => ({
-      measure: result.measure,
-      value: result.value,
-      threshold: result.min,
-      pass: result.met,
-      ...(queryId === undefined ? {} : { queryId }),
-      ...(query === undefined ? {} : { query }),
-    })),
+    samples,
     audit === undefined ? undefined : () => audit,
     audit === undefined ? undefined : (depth) => audit.topRanked.slice(0, depth),
+    { hits, relevant, coreOptions: coreOptionsBesideK(checked) },
   );
 
   const message = () => {

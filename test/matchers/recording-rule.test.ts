@@ -462,6 +462,18 @@ describe('a later matcher of the question, on the same ranking', () => {
     expect(matchers.toHaveRecallAtK.call({ task: objectTask }, HITS, graded, 5, 1, { queryId: 'q1' }).pass).toBe(true);
   });
 
+  it('after toMeetRetrievalTargets too: its declared values serve the same ranking, a changed one is judged again', () => {
+    declare({ measures: ['hit@3', 'recall@5'] });
+    const task = fakeTest();
+    const hits = [...HITS];
+    expect(matchers.toMeetRetrievalTargets.call({ task }, hits, RELEVANT, { 'hit@3': 1 }, { queryId: 'q1' }).pass).toBe(
+      true,
+    );
+    expect(matchers.toHaveRecallAtK.call({ task }, hits, RELEVANT, 5, 0.6, { queryId: 'q1' }).pass).toBe(false);
+    hits[0] = 'd9'; // recall@5 = 1 now
+    expect(matchers.toHaveRecallAtK.call({ task }, hits, RELEVANT, 5, 1, { queryId: 'q1' }).pass).toBe(true);
+  });
+
   it('other options are judged with them: a grade floor no judgment reaches is the usual usage error', () => {
     declare({ measures: ['hit@3', 'recall@5'] });
     const task = fakeTest();
