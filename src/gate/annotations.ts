@@ -2,9 +2,12 @@
 // `::error` per question of the regressions section at its test (file and line when the runner reports
 // the line), with every measure that fell, worst first; one `::error` per question of the new-or-gone
 // section when its finding fails the run; a `::notice` per question of an improvement to record. Which
-// findings are in which section, and which fail, is the verdict's (src/report/verdict.ts). GitHub keeps 10
-// errors and 10 notices per step, so each kind is capped and its last slot says how many more there are.
-import { formatValue, plural } from '../report/wording.js';
+// findings are in which section, and which fail, is the verdict's (src/report/verdict.ts). What retrieval
+// cost is one annotation per finding at its suite's file: an `::error` (first) when it fails the run (latency
+// over its budget; calls per question changed with failOnCallChange), a `::notice` for a calls change that
+// does not. GitHub keeps 10 errors and 10 notices per step, so each kind is capped and its last slot says
+// how many more there are.
+import { describeFinding, formatValue, plural } from '../report/wording.js';
 import type { RunSummary, SummaryRow } from '../report/summary.js';
 import type { FindingSection } from '../report/finding-kinds.js';
 import { parseSuiteKey } from '../recording/collected.js';
@@ -124,6 +127,27 @@ function newOrMissing(summary: RunSummary): Annotation[] {
   return annotations;
 }
 
+/** What retrieval cost, one annotation per finding at its suite's file; a failing one before any question. */
+function costAnnotations(summary: RunSummary, level: 'error' | 'notice'): Annotation[] {
+  const annotations: Annotation[] = [];
+  for (const index of sectionFindings(summary, 'cost')) {
+    const finding = summary.findings[index]!;
+    if ((level === 'error') !== finding.fails) continue;
+    const file = finding.suiteKey === '' ? undefined : parseSuiteKey(finding.suiteKey).file;
+    annotations.push({
+      level,
+      ...(file !== undefined ? { file } : {}),
+      title:
+        finding.kind === 'latency'
+          ? `latency over budget: ${finding.suite}`
+          : `${finding.callKind ?? ''} calls per question changed: ${finding.suite}`,
+      message: describeFinding(finding, (text) => text),
+      weight: Number.MAX_VALUE,
+    });
+  }
+  return annotations;
+}
+
 /** Up to `max` annotations, worst first; when there are more, the last slot says how many. */
 function capped(annotations: Annotation[], max: number, what: string): Annotation[] {
   const sorted = [...annotations].sort((a, b) => b.weight - a.weight);
@@ -159,11 +183,17 @@ export function workspaceFolder(rootDir: string, workspace: string | undefined):
  */
 export function workflowAnnotations(summary: RunSummary, folder = '', max = ANNOTATIONS_PER_KIND): string[] {
   const errors = [
+    ...costAnnotations(summary, 'error'),
     ...perQuestion(summary, sectionFindings(summary, 'regressions'), 'regressed'),
     ...newOrMissing(summary),
   ];
   const notices =
-    summary.verdict.mode === 'compare' ? perQuestion(summary, sectionFindings(summary, 'changes'), 'improved') : [];
+    summary.verdict.mode === 'compare'
+      ? [
+          ...costAnnotations(summary, 'notice'),
+          ...perQuestion(summary, sectionFindings(summary, 'changes'), 'improved'),
+        ]
+      : [];
   return [...capped(errors, max, 'question'), ...capped(notices, max, 'improved question')].map((annotation) =>
     format(annotation.file === undefined ? annotation : { ...annotation, file: `${folder}${annotation.file}` }),
   );

@@ -140,8 +140,21 @@ describe.each(['vitest', 'jest'] as const)('latency and calls with %s', { timeou
       RERANKS: '3',
       RAG_P95: '20',
       RAG_FAIL_ON_CALL_CHANGE: 'true',
+      GITHUB_ACTIONS: 'true',
     });
     expect(gated.exitCode, explain(gated)).toBe(1);
+    // Under GitHub Actions each of them is an error annotation at the suite's file.
+    const annotations = gated.stdout.split('\n').filter((line) => line.startsWith('::error'));
+    expect(annotations).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^::error file=${file.replace(/[.]/g, '\\.')},title=latency over budget%3A .*::latency over budget in suite .*: p95 \\d+ ms over the budget of 20 ms`,
+        ),
+      ),
+    );
+    expect(annotations).toContainEqual(
+      `::error file=${file},title=rerank calls per question changed%3A ${suite}::rerank calls per question 1 → 3 in suite ${suite}: q01, q02, q03, q04, q05, … and 15 more`,
+    );
     const failing = readJson<Report>(project, 'rag-report.json').findings.filter((finding) => finding.fails);
     expect(failing.map((finding) => finding.kind)).toEqual(['latency', 'calls']);
     expect(reporterOutput(project, gated)).toMatch(

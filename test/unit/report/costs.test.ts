@@ -14,6 +14,7 @@ import { renderConsole } from '../../../src/report/console.js';
 import { renderJson } from '../../../src/report/json.js';
 import { renderMarkdown } from '../../../src/report/markdown.js';
 import { summarize } from '../../../src/report/summary.js';
+import { workflowAnnotations } from '../../../src/gate/annotations.js';
 
 const FILE = 'test/search.test.ts';
 
@@ -197,6 +198,33 @@ describe('calls per question against the baseline (schema 6 latency rows, schema
       { kind: 'embed', perQuestion: 1 },
       { kind: 'rerank', perQuestion: 7 / 3 },
     ]);
+  });
+
+  it('GitHub annotations: an error at the suite file for a budget gone over or calls that gate, a notice for calls that do not', () => {
+    const over = summarize(
+      run(20, () => 1),
+      undefined,
+      { latency: { p95: 18 } },
+    );
+    expect(workflowAnnotations(over)).toEqual([
+      '::error file=test/search.test.ts,title=latency over budget%3A test/search.test.ts > search::latency over budget in suite test/search.test.ts > search: p95 19 ms over the budget of 18 ms (20 timed questions)',
+    ]);
+    const baseline = parseBaseline(formatBaseline(baselineFromRun(run(3, () => 1))), 'rag-baseline.json');
+    const changed = run(3, (i) => (i === 2 ? 1 : 3));
+    const callsLine =
+      'file=test/search.test.ts,title=rerank calls per question changed%3A test/search.test.ts > search::rerank calls per question 1 → 3 in suite test/search.test.ts > search: q01, q03';
+    expect(workflowAnnotations(summarize(changed, baseline))).toEqual([`::notice ${callsLine}`]);
+    expect(workflowAnnotations(summarize(changed, baseline, { failOnCallChange: true }))).toEqual([
+      `::error ${callsLine}`,
+    ]);
+    expect(
+      workflowAnnotations(
+        summarize(
+          run(3, () => 1),
+          baseline,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('a merge keeps the calls and latency of the suites the run did not time; the merge driver keeps them too', () => {
