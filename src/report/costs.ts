@@ -57,6 +57,8 @@ export function summarizeCosts(
   costs: readonly CollectedCost[],
   baseline: BaselineFile | undefined,
   defaultBudget: LatencyBudget | undefined,
+  /** A renamed suite's key → its key in the baseline. */
+  renamedFrom: ReadonlyMap<string, string> = new Map(),
 ): SuiteCost[] {
   const suites: SuiteCost[] = [];
   for (const [suiteKey, suiteCosts] of costsBySuite(costs)) {
@@ -65,7 +67,8 @@ export function summarizeCosts(
     const budget =
       suiteCosts.find((cost) => cost.cost.latencyBudget !== undefined)?.cost.latencyBudget ?? defaultBudget;
     const latency = latencyStatistics(suiteCosts.map((cost) => cost.cost.latencyMs));
-    const previous = baseline?.latency === undefined ? undefined : own(baseline.latency, suiteKey);
+    const previous =
+      baseline?.latency === undefined ? undefined : own(baseline.latency, renamedFrom.get(suiteKey) ?? suiteKey);
     suites.push({
       suite: suiteNameOf(suiteIdentityOf(suiteCosts[0]!)),
       suiteKey,
@@ -119,6 +122,8 @@ export function costFindings(
   costs: readonly CollectedCost[],
   baseline: BaselineFile | undefined,
   settings: CostSettings,
+  /** A renamed suite's key → its key in the baseline. */
+  renamedFrom: ReadonlyMap<string, string> = new Map(),
 ): GateFinding[] {
   const findings: GateFinding[] = [];
   const finding = (fields: Omit<GateFinding, 'accept' | 'fails'>): GateFinding => ({
@@ -138,7 +143,10 @@ export function costFindings(
           timed: suite.timed,
         }),
       );
-    const before = baseline?.rankings === undefined ? undefined : own(baseline.rankings, suite.suiteKey);
+    const before =
+      baseline?.rankings === undefined
+        ? undefined
+        : own(baseline.rankings, renamedFrom.get(suite.suiteKey) ?? suite.suiteKey);
     if (before === undefined) continue;
     const changes = new Map<string, { questions: string[]; callChanges: { before: number; after: number }[] }>();
     for (const [id, calls] of callsByQuestion(bySuite.get(suite.suiteKey) ?? [])) {

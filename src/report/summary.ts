@@ -148,9 +148,10 @@ export function summarizeDiff(prepared: PreparedRun, diff: BaselineDiff, options
   // Repeated questions are marked whether or not there is a baseline.
   for (const finding of repeatFindings(rows, settings, settings.strict && !settings.updatingBaseline))
     findings.push(finding);
-  const costs = run.costs === undefined ? [] : summarizeCosts(run.costs, baseline, settings.latency);
+  // A renamed suite's latency and calls are compared with those it had under its old name.
+  const costs = run.costs === undefined ? [] : summarizeCosts(run.costs, baseline, settings.latency, renamedFrom);
   if (costs.length > 0)
-    for (const finding of costFindings(costs, run.costs!, baseline, settings)) findings.push(finding);
+    for (const finding of costFindings(costs, run.costs!, baseline, settings, renamedFrom)) findings.push(finding);
   // So are rows that no change can fail, in every mode.
   findings.push(...insensitiveFindings(rows, settings));
   const coverageCounts = { judged: judgedQuestions, missing: missingQuestions, notJudged: notJudged.groups() };

@@ -200,6 +200,24 @@ describe('calls per question against the baseline (schema 6 latency rows, schema
     ]);
   });
 
+  it("a renamed suite's latency and calls are compared with its old name's: the baseline's latency shown, a calls change found", () => {
+    const baseline = parseBaseline(formatBaseline(baselineFromRun(run(3, () => 1))), 'rag-baseline.json');
+    const renamed = (reranks: number): CollectedRun => {
+      const original = run(3, () => reranks);
+      const rename = <T extends CollectedSample>(sample: T): T => ({ ...sample, describePath: ['search, renamed'] });
+      return { ...original, files: [FILE], samples: original.samples.map(rename), costs: original.costs!.map(rename) };
+    };
+    const same = summarize(renamed(1), baseline);
+    expect(same.rows[0]!.renamedFrom).toBe('test/search.test.ts > search');
+    expect(same.costs![0]).toMatchObject({ suite: 'test/search.test.ts > search, renamed', baseline: { timed: 3 } });
+    // The rename is a finding of its own; the calls, as recorded under the old name, are none.
+    expect(same.findings.map((finding) => finding.kind)).toEqual(['renamed-suite']);
+    const more = summarize(renamed(2), baseline, { failOnCallChange: true });
+    expect(more.findings.filter((finding) => finding.kind === 'calls')).toMatchObject([
+      { callKind: 'rerank', questions: ['q01', 'q02', 'q03'], fails: true },
+    ]);
+  });
+
   it('GitHub annotations: an error at the suite file for a budget gone over or calls that gate, a notice for calls that do not', () => {
     const over = summarize(
       run(20, () => 1),
