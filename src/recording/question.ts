@@ -157,8 +157,12 @@ interface TestRecording {
 
 const byObject = new WeakMap<object, TestRecording>();
 const byName = new Map<string, TestRecording>();
-/** A question's recorded measures (its set in TestRecording.questions) → what its declared values were measured from. */
-const measuredFrom = new WeakMap<Set<string>, MeasuredSnapshot>();
+/**
+ * The last question whose declared values were measured (its set in TestRecording.questions) and what
+ * from. One only: a test's later matchers follow its first, and copies of every question's hits would be
+ * kept as long as the runner keeps its tests.
+ */
+let lastMeasured: { recorded: Set<string>; snapshot: MeasuredSnapshot } | undefined;
 
 function recordingOf(place: TestPlace): TestRecording {
   const existing = typeof place.key === 'string' ? byName.get(place.key) : byObject.get(place.key);
@@ -254,8 +258,8 @@ export class QuestionRecorder {
    * measured from the same hits, judgments and options (see measured-inputs.ts); else undefined.
    */
   valueMeasuredBefore(measure: string, inputs: MeasuredInputs): number | undefined {
-    const snapshot = this.recorded === undefined ? undefined : measuredFrom.get(this.recorded);
-    return snapshot === undefined ? undefined : valueMeasuredBefore(snapshot, measure, inputs);
+    if (this.recorded === undefined || lastMeasured?.recorded !== this.recorded) return undefined;
+    return valueMeasuredBefore(lastMeasured.snapshot, measure, inputs);
   }
 
   /**
@@ -303,7 +307,7 @@ export class QuestionRecorder {
       recorded = new Set();
       this.questions.set(queryId ?? '', recorded);
       const snapshot = inputs === undefined ? undefined : snapshotOf(inputs, declaredValues);
-      if (snapshot !== undefined) measuredFrom.set(recorded, snapshot);
+      lastMeasured = snapshot === undefined ? undefined : { recorded, snapshot };
       this.noteExplicit([...this.declared, ...own.map((sample) => sample.measure)]);
       // The question's text (options.query) goes with its declared values too.
       const query = own.find((candidate) => candidate.query !== undefined)?.query;
