@@ -223,14 +223,29 @@ function sameBytes(bytes: Uint8Array, previous: number, start: number, length: n
 
 /**
  * A trec_eval-grammar run line read from ASCII bytes (see above), in a text whose last byte is a
- * line end (so that no loop needs a bound): fills `line` (its score too) and returns the offset of
- * its line end, or -1 when the line is to be read from the text. One loop per column, written out:
- * this runs once per line of a run.
+ * line end (so that no loop needs a bound): fills `line` (its score and sameQueryAsBefore too) and
+ * returns the offset of its line end, or -1 when the line is to be read from the text. One loop per
+ * column, written out: this runs once per line of a run. `previousQueryStart`: where the query id of
+ * the line before starts (-1: none, or not read from the bytes), `previousQueryLength` its length.
  */
-function byteRunLine(bytes: Uint8Array, lineStart: number, line: RunLine): number {
+function byteRunLine(
+  bytes: Uint8Array,
+  lineStart: number,
+  line: RunLine,
+  previousQueryStart: number,
+  previousQueryLength: number,
+): number {
   let position = lineStart;
-  if (bytes[position] === CHAR_HASH) return -1;
-  while ((bytes[position] as number) > CHAR_SPACE) position++;
+  // The usual line repeats the query id of the line before: compared in place, not scanned.
+  const sameQueryAsBefore =
+    previousQueryStart !== -1 &&
+    bytes[lineStart + previousQueryLength] === CHAR_SPACE &&
+    sameBytes(bytes, previousQueryStart, lineStart, previousQueryLength);
+  if (sameQueryAsBefore) position += previousQueryLength;
+  else {
+    if (bytes[position] === CHAR_HASH) return -1;
+    while ((bytes[position] as number) > CHAR_SPACE) position++;
+  }
   const queryEnd = position;
   if (queryEnd === lineStart || bytes[position] !== CHAR_SPACE) return -1; // blank, a leading or other separator
   while (bytes[++position] === CHAR_SPACE);
@@ -275,6 +290,7 @@ function byteRunLine(bytes: Uint8Array, lineStart: number, line: RunLine): numbe
   line.scoreEnd = scoreEnd;
   line.tagStart = tagStart;
   line.score = score;
+  line.sameQueryAsBefore = sameQueryAsBefore;
   return position;
 }
 
@@ -303,13 +319,13 @@ export function scanRunLines(
   let lineNumber = firstLineNumber - 1;
   let lineStart = from;
   let previousQueryStart = -1;
+  let previousQueryLength = 0;
   while (lineStart < to) {
     if (fromBytes) {
-      const byteLineEnd = byteRunLine(bytes, lineStart, line);
+      const byteLineEnd = byteRunLine(bytes, lineStart, line, previousQueryStart, previousQueryLength);
       if (byteLineEnd !== -1) {
-        line.sameQueryAsBefore =
-          previousQueryStart !== -1 && sameBytes(bytes, previousQueryStart, lineStart, line.queryEnd - lineStart);
         previousQueryStart = lineStart;
+        previousQueryLength = line.queryEnd - lineStart;
         line.lineNumber = ++lineNumber;
         line.lineStart = lineStart;
         line.lineEnd = byteLineEnd;
@@ -383,12 +399,12 @@ export function scanRunByteLines(
   let lineNumber = firstLineNumber - 1;
   let lineStart = from;
   let previousQueryStart = -1;
+  let previousQueryLength = 0;
   while (lineStart < to) {
-    const byteLineEnd = byteRunLine(bytes, lineStart, line);
+    const byteLineEnd = byteRunLine(bytes, lineStart, line, previousQueryStart, previousQueryLength);
     if (byteLineEnd !== -1) {
-      line.sameQueryAsBefore =
-        previousQueryStart !== -1 && sameBytes(bytes, previousQueryStart, lineStart, line.queryEnd - lineStart);
       previousQueryStart = lineStart;
+      previousQueryLength = line.queryEnd - lineStart;
       line.lineNumber = ++lineNumber;
       line.lineStart = lineStart;
       line.lineEnd = byteLineEnd;
@@ -442,6 +458,8 @@ export class QrelsLine {
   lineNumber = 0;
   lineStart = 0;
   lineEnd = 0;
+  /** The line before it has the same query id (known only when both are read from bytes). */
+  sameQueryAsBefore = false;
 }
 
 /** Receives each qrels line. */
@@ -497,10 +515,25 @@ const BLANK_QRELS_LINE_PROBLEM =
  * A trec_eval-grammar qrels line read from ASCII bytes (see above): fills `line` (its integer grade
  * too) and returns the offset of its line end, or -1 when the line is to be read from the text.
  */
-function byteQrelsLine(bytes: Uint8Array, lineStart: number, to: number, line: QrelsLine): number {
+function byteQrelsLine(
+  bytes: Uint8Array,
+  lineStart: number,
+  to: number,
+  line: QrelsLine,
+  previousQueryStart = -1,
+  previousQueryLength = 0,
+): number {
   let position = lineStart;
-  if (bytes[position] === CHAR_HASH) return -1;
-  while (position < to && (bytes[position] as number) > CHAR_SPACE) position++;
+  // As in byteRunLine: the query id of the line before, compared in place rather than scanned.
+  const sameQueryAsBefore =
+    previousQueryStart !== -1 &&
+    bytes[lineStart + previousQueryLength] === CHAR_SPACE &&
+    sameBytes(bytes, previousQueryStart, lineStart, previousQueryLength);
+  if (sameQueryAsBefore) position += previousQueryLength;
+  else {
+    if (bytes[position] === CHAR_HASH) return -1;
+    while (position < to && (bytes[position] as number) > CHAR_SPACE) position++;
+  }
   if (position === lineStart || bytes[position] !== CHAR_SPACE) return -1; // blank, a leading or other separator
   line.queryStart = lineStart;
   line.queryEnd = position;
@@ -521,6 +554,7 @@ function byteQrelsLine(bytes: Uint8Array, lineStart: number, to: number, line: Q
   const grade = parseIntegerBytes(bytes, line.gradeStart, position);
   if (Number.isNaN(grade)) return -1;
   line.grade = grade;
+  line.sameQueryAsBefore = sameQueryAsBefore;
   return position;
 }
 
@@ -611,16 +645,16 @@ export function scanQrelsByteLines(bytes: Buffer, file: string, sink: QrelsByteS
   let lineNumber = 0;
   let lineStart = 0;
   let previousQueryStart = -1;
+  let previousQueryLength = 0;
   while (lineStart < to) {
-    const byteLineEnd = byteQrelsLine(bytes, lineStart, to, line);
+    const byteLineEnd = byteQrelsLine(bytes, lineStart, to, line, previousQueryStart, previousQueryLength);
     if (byteLineEnd !== -1) {
-      const sameQueryAsBefore =
-        previousQueryStart !== -1 && sameBytes(bytes, previousQueryStart, lineStart, line.queryEnd - lineStart);
       previousQueryStart = lineStart;
+      previousQueryLength = line.queryEnd - lineStart;
       line.lineNumber = ++lineNumber;
       line.lineStart = lineStart;
       line.lineEnd = byteLineEnd;
-      sink.byteJudgment(bytes, line, sameQueryAsBefore);
+      sink.byteJudgment(bytes, line, line.sameQueryAsBefore);
       lineStart = byteLineEnd + 1;
       continue;
     }

@@ -602,7 +602,8 @@ async function evaluateWholeRunWith(
     );
   }
   if (evaluator.evaluatedCount === 0) throw noQueries();
-  evaluator.noteRelevantInAllQrels(countPositiveJudgments(qrels));
+  // Only -c's summary reads it (num_rel over the whole qrels), and it is a pass over every judgment.
+  if (settings.complete) evaluator.noteRelevantInAllQrels(countPositiveJudgments(qrels));
   evaluator.pushSummary();
   const writeStarted = performance.now();
   await output.end();
