@@ -23,9 +23,12 @@ interface PackResult {
  * from its bytes (both formats: the scanners are the library's) and its threads taking pieces of the
  * run in turn took it to 1.538 MB; trec-eval judging the run and the qrels as bytes with 32-bit grades
  * (2.4 MB less peak memory on 2 M lines, and the 0.65× memory target met), the Jest reporter's index of
- * its results and the workers told when no annotation needs the asserting line took it to 1.552 MB.
+ * its results and the workers told when no annotation needs the asserting line took it to 1.552 MB; a
+ * later matcher taking the value its question's declared plan measured, the Jest sidecar's place read once
+ * per call, annotations for what retrieval cost and a renamed suite's costs (7.1 kB), and trec-eval
+ * comparing a line's query id with the line before's (1.2 kB) to 1.561 MB.
  */
-const MAX_UNPACKED_BYTES = 1_560_000;
+const MAX_UNPACKED_BYTES = 1_570_000;
 
 describe('npm pack', () => {
   const [result] = JSON.parse(
