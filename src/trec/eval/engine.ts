@@ -224,14 +224,6 @@ export class TrecEvaluator {
     this.recordQuery(queryId, this.rowBuffer);
   }
 
-  /** The row values of one query judged by a grade map (a copy: see measureQrelsQuery for the fast way). */
-  measureQuery(queryId: string, grades: Map<string, number>, run: Omit<SpanQuery, 'queryId'>): Float64Array {
-    this.judgeFromMap(grades);
-    const rowValues = new Float64Array(this.plan.rows.length);
-    this.measureJudged(queryId, textQueryOf(run), rowValues, 0);
-    return rowValues;
-  }
-
   /**
    * Writes the row values of qrels query `query` into target[offset…]. Throws DuplicateDocnoError
    * for a docno repeated in its judgments, then for one repeated within the kept top documents.
