@@ -159,13 +159,15 @@ export interface UpdateBaselineOptions extends RankingOptions {
   fileExists?: (file: string) => boolean;
   /** How long to wait for another run's update of the same file, and when its lock counts as abandoned. */
   lock?: FileLockOptions;
-  /**
-   * @internal The end of a run (finishRun) passes it; not part of the public options.
-   * The run prepared and diffed already (for the summary) against the baseline the file held: applied
-   * as it is when the file under the lock is still that baseline as written, made again otherwise.
-   * `run` must be the run it was prepared from, `tolerance` the one it was made with.
-   */
-  diff?: { prepared: PreparedRun; diff: BaselineDiff };
+}
+
+/**
+ * The run prepared and diffed already (for the summary) against the baseline the file held: applied as
+ * it is when the file under the lock is still that baseline as written, made again otherwise.
+ */
+export interface DiffMade {
+  prepared: PreparedRun;
+  diff: BaselineDiff;
 }
 
 export interface UpdateBaselineResult extends MergeResult {
@@ -193,20 +195,34 @@ export async function updateBaseline(
   run: CollectedRun,
   options: UpdateBaselineOptions = {},
 ): Promise<UpdateBaselineResult> {
+  return updateBaselineWithDiff(path, run, options, undefined);
+}
+
+/**
+ * updateBaseline at the end of a run (finishRun), which prepared and diffed the run already for its
+ * summary (`made`; `run` must be the run it was prepared from, `options.tolerance` the one it was made
+ * with). Not part of the package's entries.
+ */
+export async function updateBaselineWithDiff(
+  path: string,
+  run: CollectedRun,
+  options: UpdateBaselineOptions,
+  made: DiffMade | undefined,
+): Promise<UpdateBaselineResult> {
   assertBaselinePath(path, 'updateBaseline');
   const prune = options.prune ?? false;
   if (typeof prune !== 'boolean')
     throw new TypeError(`updateBaseline: options.prune must be true or false, got ${String(prune)}.`);
-  const prepared = options.diff?.prepared ?? prepareRun(run, options.fileExists);
+  const prepared = made?.prepared ?? prepareRun(run, options.fileExists);
   const refused = refusalToWrite(prepared, prune);
   if (refused !== undefined) {
-    const previous = options.diff?.diff.against ?? (await readBaseline(path));
+    const previous = made?.diff.against ?? (await readBaseline(path));
     return { ...applyDiff(diffRun(prepared, undefined), { prune }), path, written: false, refused, previous };
   }
   // Concurrent updates (two test runs at once) take turns: each re-reads the file the previous one
   // wrote and applies its diff to it, so neither run's suites are lost.
   try {
-    return await withFileLock(path, () => readApplyWrite(path, prepared, prune, options), options.lock);
+    return await withFileLock(path, () => readApplyWrite(path, prepared, prune, options, made), options.lock);
   } catch (error) {
     if (error instanceof LockTimeoutError) throw new BaselineError(path, 'locked', error.message, { cause: error });
     throw error;
@@ -218,9 +234,10 @@ async function readApplyWrite(
   prepared: PreparedRun,
   prune: boolean,
   options: UpdateBaselineOptions,
+  made: DiffMade | undefined,
 ): Promise<UpdateBaselineResult> {
   const existingText = await readBaselineText(path);
-  const given = options.diff?.diff;
+  const given = made?.diff;
   // The diff made for the summary holds when the file is still the one it was made against, as written.
   const unchanged = given !== undefined && existingText === textOf(given.against);
   // Parsed only when it is not the file the diff was made against.

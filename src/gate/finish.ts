@@ -10,9 +10,9 @@ import {
   describeUpdate,
   readBaseline,
   readBaselineAhead,
-  updateBaseline,
   type BaselineReadAhead,
 } from '../baseline/index.js';
+import { updateBaselineWithDiff } from '../baseline/store.js';
 import type { CollectedRun } from '../recording/collected.js';
 import { renderConsole } from '../report/console.js';
 import { UPDATING_NOTE } from '../report/verdict.js';
@@ -132,14 +132,18 @@ export async function finishRun(run: CollectedRun, context: FinishContext): Prom
   let refused: string | undefined;
   if (options.mode !== 'compare') {
     try {
-      const update = await updateBaseline(options.baselinePath, run, {
-        prune: options.mode === 'prune',
-        tolerance: options.tolerance,
-        fileExists: (file) => existsSync(join(context.rootDir, file)),
-        diff: { prepared, diff },
-        rankingDepth: options.rankingDepth,
-        questionTexts: options.questionTexts,
-      });
+      const update = await updateBaselineWithDiff(
+        options.baselinePath,
+        run,
+        {
+          prune: options.mode === 'prune',
+          tolerance: options.tolerance,
+          fileExists: (file) => existsSync(join(context.rootDir, file)),
+          rankingDepth: options.rankingDepth,
+          questionTexts: options.questionTexts,
+        },
+        { prepared, diff },
+      );
       baselineWritten = update.written;
       refused = update.refused;
       // The change was just accepted (or the first baseline recorded): the last line reports the

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyDiff } from '../../../src/baseline/apply.js';
 import { diffRun, prepareRun, refusalToWrite } from '../../../src/baseline/diff.js';
-import { describeUpdate, updateBaseline } from '../../../src/baseline/store.js';
+import { describeUpdate, updateBaseline, updateBaselineWithDiff } from '../../../src/baseline/store.js';
 import { readBaseline } from '../../../src/baseline/file/read.js';
 import { emptyBaseline, type BaselineFile } from '../../../src/baseline/file/types.js';
 import { formatBaseline } from '../../../src/baseline/file/write.js';
@@ -327,7 +327,7 @@ describe('an update given the diff made for the summary', () => {
     const read = await readBaseline(path);
     const prepared = prepareRun(q02StopsEarly());
     const diff = diffRun(prepared, read);
-    const same = await updateBaseline(path, q02StopsEarly(), { diff: { prepared, diff } });
+    const same = await updateBaselineWithDiff(path, q02StopsEarly(), {}, { prepared, diff });
     expect(readFileSync(path, 'utf8')).toBe(formatBaseline(applyDiff(diff).file));
     expect(same.counts.updatedSamples).toBe(1);
 
@@ -335,7 +335,7 @@ describe('an update given the diff made for the summary', () => {
     const other = recorded();
     other.suites[suiteKeyOf({ file: 'b.test.ts', describe: [] })] = { 'hit@1': { z1: 1 } };
     writeFileSync(path, formatBaseline(other));
-    const changed = await updateBaseline(path, q02StopsEarly(), { diff: { prepared, diff } });
+    const changed = await updateBaselineWithDiff(path, q02StopsEarly(), {}, { prepared, diff });
     expect(Object.keys(changed.file.suites)).toContain(suiteKeyOf({ file: 'b.test.ts', describe: [] }));
     expect(readFileSync(path, 'utf8')).toContain('["b.test.ts", [], "z1", "hit@1", 1]');
   });
