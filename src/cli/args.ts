@@ -2,6 +2,7 @@
 // (exit 2) and small readers for numbers and choices that say what was expected.
 import { parseArgs } from 'node:util';
 
+import { resolveTolerance, type ToleranceOption } from '../core/regression-rule.js';
 import { usageError } from './io.js';
 
 export interface OptionSpec {
@@ -138,4 +139,35 @@ export function choiceOption<T extends string>(
     throw usageError(`${flagName} must be one of ${choices.join(', ')}, got '${text}'`);
   }
   return text as T;
+}
+
+/**
+ * `--tolerance 0.02` or `--tolerance 0.02,recall@5=0,ndcg@10=0.05` (a bare number is the default): the
+ * reporters' and toNotRegressFrom's tolerance grammar on the command line.
+ */
+export function parseToleranceOption(text: string | undefined): ToleranceOption | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.split(',').map((part) => part.trim());
+  const option: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const part of parts) {
+    const at = part.lastIndexOf('=');
+    const key = at < 0 ? 'default' : part.slice(0, at).trim();
+    const value = numberOption(
+      at < 0 ? '--tolerance' : `--tolerance ${key}`,
+      at < 0 ? part : part.slice(at + 1).trim(),
+      { min: 0, example: '0.01' },
+    );
+    if (key === '' || value === undefined)
+      throw usageError(
+        `--tolerance: expected a number or MEASURE=NUMBER, got '${part}' (e.g. --tolerance 0.02,recall@5=0)`,
+      );
+    if (Object.prototype.hasOwnProperty.call(option, key)) throw usageError(`--tolerance: ${key} is given twice`);
+    option[key] = value;
+  }
+  try {
+    resolveTolerance(option, '--tolerance');
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+  return option;
 }

@@ -93,6 +93,24 @@ describe('rag-matchers plan', () => {
     expect((await runCommand(plan, args)).stdout).toBe(first.stdout);
   });
 
+  it("--tolerance takes the reporters' per-measure overrides, as compare does", async () => {
+    // A drop of 0.05 is within hit@3's tolerance of 0.06 (never caught); ndcg@3 keeps the default 0.01.
+    const args = ['--baseline', baseline, '--tolerance', '0.01,hit@3=0.06'];
+    const table = await runCommand(plan, args);
+    expect(table).toMatchObject({ code: 0, stderr: '' });
+    expect(table.stdout.split('\n')[1]).toBe(
+      'Rule: tolerance 0.01 (hit@3 0.06) alone; each row alone. 1000 simulated suites per count, seed 42.',
+    );
+    const report = JSON.parse((await runCommand(plan, [...args, '--json'])).stdout) as PlanJson;
+    expect(report.settings).toMatchObject({ tolerance: 0.01, toleranceByMeasure: { 'hit@3': 0.06 } });
+    for (const row of report.rows.filter((entry) => entry.measure === 'hit@3'))
+      expect(row.plan).toEqual({ kind: 'never', reason: 'within-tolerance' });
+    expect(await runCommand(plan, ['--baseline', baseline, '--tolerance', '0.01,hit@3'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--tolerance must be a number ≥ 0, got 'hit@3'") as unknown,
+    });
+  });
+
   it('bad flags and a missing baseline are one clear line', async () => {
     expect(await runCommand(plan, ['--delta', '0'])).toMatchObject({
       code: 2,

@@ -1,10 +1,9 @@
 // `rag-matchers compare`: two runs on the same judged queries, paired: each run's mean with its
 // interval, the difference, wins/losses/ties, p-values (Holm-corrected) and a regression verdict.
 import { compareEvaluations, DEFAULT_TOLERANCE, type RunComparison } from '../../dataset/compare-runs.js';
-import { resolveTolerance, type ToleranceOption } from '../../core/regression-rule.js';
 import { evaluateRun, type RunEvaluation } from '../../dataset/evaluate-run.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED, type MeanInterval } from '../../core/stats.js';
-import { choiceOption, flag, numberOption, parseCommandArgs, stringOption } from '../args.js';
+import { choiceOption, flag, numberOption, parseCommandArgs, parseToleranceOption, stringOption } from '../args.js';
 import {
   EVALUATION_HELP,
   EVALUATION_OPTIONS,
@@ -212,37 +211,6 @@ function comparisonJson(
     regressions: comparison.regressions,
   };
   return `${JSON.stringify(document, null, 2)}\n`;
-}
-
-/**
- * `--tolerance 0.02` or `--tolerance 0.02,recall@5=0,ndcg@10=0.05` (a bare number is the default): the
- * reporters' and toNotRegressFrom's tolerance grammar on the command line.
- */
-export function parseToleranceOption(text: string | undefined): ToleranceOption | undefined {
-  if (text === undefined) return undefined;
-  const parts = text.split(',').map((part) => part.trim());
-  const option: Record<string, number> = Object.create(null) as Record<string, number>;
-  for (const part of parts) {
-    const at = part.lastIndexOf('=');
-    const key = at < 0 ? 'default' : part.slice(0, at).trim();
-    const value = numberOption(
-      at < 0 ? '--tolerance' : `--tolerance ${key}`,
-      at < 0 ? part : part.slice(at + 1).trim(),
-      { min: 0, example: '0.01' },
-    );
-    if (key === '' || value === undefined)
-      throw usageError(
-        `--tolerance: expected a number or MEASURE=NUMBER, got '${part}' (e.g. --tolerance 0.02,recall@5=0)`,
-      );
-    if (Object.prototype.hasOwnProperty.call(option, key)) throw usageError(`--tolerance: ${key} is given twice`);
-    option[key] = value;
-  }
-  try {
-    resolveTolerance(option, '--tolerance');
-  } catch (error) {
-    throw usageError((error as Error).message);
-  }
-  return option;
 }
 
 export async function run(args: readonly string[], io: CommandIO = processIO()): Promise<number> {

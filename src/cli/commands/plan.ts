@@ -9,7 +9,15 @@ import { detectionPower, planQuestions, type QuestionPlan } from '../../core/que
 import { DEFAULT_RESAMPLES, DEFAULT_SEED, resolveRegressionRule } from '../../core/regression-rule.js';
 import { DEFAULT_BASELINE_PATH } from '../../gate/user-options.js';
 import { parseSuiteKey, suiteNameOf } from '../../recording/collected.js';
-import { choiceOption, flag, numberOption, parseCommandArgs, stringList, stringOption } from '../args.js';
+import {
+  choiceOption,
+  flag,
+  numberOption,
+  parseCommandArgs,
+  parseToleranceOption,
+  stringList,
+  stringOption,
+} from '../args.js';
 import { CommandError, EXIT_OK, processIO, reportFailure, usageError, type CommandIO } from '../io.js';
 import { textTable } from '../render.js';
 
@@ -31,7 +39,9 @@ Options:
       --baseline <file>       the baseline file (default ${DEFAULT_BASELINE_PATH})
       --delta <d>             the drop of the mean to catch (default ${DEFAULT_DELTA})
       --power <p>             the probability of catching it (default ${DEFAULT_POWER})
-      --tolerance <t>         the rule's tolerance (default 0.01)
+      --tolerance X[,MEASURE=Y]...
+                              the rule's tolerance (default 0.01); per-measure
+                              overrides as in the reporters: --tolerance 0.02,recall@5=0
       --significance <a>      the rule's significance (default: unset, tolerance alone)
       --test <name>           sign, randomization or t (default sign)
       --measure <name>        only this measure, e.g. hit@3 (repeatable)
@@ -84,11 +94,7 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
       numberOption('--delta', stringOption(parsed, 'delta'), { ...unit, maxExclusive: false, example: '0.05' }) ??
       DEFAULT_DELTA;
     const power = numberOption('--power', stringOption(parsed, 'power'), { ...unit, example: '0.8' }) ?? DEFAULT_POWER;
-    const tolerance = numberOption('--tolerance', stringOption(parsed, 'tolerance'), {
-      min: 0,
-      max: 1,
-      example: '0.01',
-    });
+    const tolerance = parseToleranceOption(stringOption(parsed, 'tolerance'));
     const significance = numberOption('--significance', stringOption(parsed, 'significance'), {
       ...unit,
       example: '0.05',
@@ -152,6 +158,9 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
         delta,
         power,
         tolerance: rule.tolerance.default,
+        ...(Object.keys(rule.tolerance.byMeasure).length > 0
+          ? { toleranceByMeasure: { ...rule.tolerance.byMeasure } }
+          : {}),
         significance: rule.significance ?? null,
         test: rule.test,
         simulations,
@@ -197,7 +206,8 @@ export async function run(args: readonly string[], io: CommandIO = processIO()):
 }
 
 function describeRule(rule: ReturnType<typeof resolveRegressionRule>): string {
-  const tolerance = `tolerance ${rule.tolerance.default}`;
+  const overrides = Object.entries(rule.tolerance.byMeasure).map(([measure, value]) => `${measure} ${value}`);
+  const tolerance = `tolerance ${rule.tolerance.default}${overrides.length > 0 ? ` (${overrides.join(', ')})` : ''}`;
   return rule.significance === undefined
     ? `${tolerance} alone`
     : `${tolerance}, ${rule.test === 't' ? 'paired t' : rule.test} test at significance ${rule.significance}`;
