@@ -18,7 +18,7 @@ import {
 import { isAscii } from 'node:buffer';
 
 import { parseIntegerSpan } from './number.js';
-import { decodeText, textLimits } from './text.js';
+import { decodeText, detachedSlice, textLimits } from './text.js';
 
 /**
  * A whole run kept as columns over the chunks it was read in: entry i belongs to query
@@ -159,7 +159,7 @@ export class RunColumnsBuilder implements RunSink {
       queryEnd - queryStart !== this.currentQueryId.length ||
       !text.startsWith(this.currentQueryId, queryStart)
     ) {
-      const queryId = text.slice(queryStart, queryEnd);
+      const queryId = detachedSlice(text, queryStart, queryEnd);
       let index = this.queryIndex.get(queryId);
       if (index === undefined) {
         index = this.queryIds.length;
@@ -458,7 +458,7 @@ class QrelsColumnsSink implements QrelsByteSink {
       queryEnd - queryStart !== this.currentQueryId.length ||
       !text.startsWith(this.currentQueryId, queryStart)
     )
-      this.startSegment(text.slice(queryStart, queryEnd));
+      this.startSegment(detachedSlice(text, queryStart, queryEnd));
     this.add(line, this.base);
   }
 

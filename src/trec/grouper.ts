@@ -19,7 +19,7 @@ import {
   type TrecGrammar,
 } from './grammar.js';
 import { parseIntegerSpan } from './number.js';
-import { LineChunker, textLimits, TrecTextTooLargeError } from './text.js';
+import { detachedSlice, LineChunker, textLimits, TrecTextTooLargeError } from './text.js';
 
 /** The run is not grouped by query: a query id came back after another query's lines. */
 export class RunNotGroupedError extends TrecFormatError {
@@ -208,7 +208,7 @@ export class RunGrouper implements RunByteSink {
       !line.sameQueryAsBefore &&
       (current === undefined || queryEnd - queryStart !== current.length || !text.startsWith(current, queryStart))
     )
-      this.startQuery(text.slice(queryStart, queryEnd), line, text);
+      this.startQuery(detachedSlice(text, queryStart, queryEnd), line, text);
     this.add(line, text);
   }
 
@@ -329,7 +329,7 @@ class StreamingQrelsSink implements QrelsSink {
       queryEnd - queryStart !== current.queryId.length ||
       !text.startsWith(current.queryId, queryStart)
     ) {
-      const queryId = text.slice(queryStart, queryEnd);
+      const queryId = detachedSlice(text, queryStart, queryEnd);
       if (current !== undefined) {
         if (compareUtf8(queryId, current.queryId) < 0) {
           throw formatError(
