@@ -162,6 +162,12 @@ export function parseToleranceOption(text: string | undefined): ToleranceOption 
         `--tolerance: expected a number or MEASURE=NUMBER, got '${part}' (e.g. --tolerance 0.02,recall@5=0)`,
       );
     if (Object.prototype.hasOwnProperty.call(option, key)) throw usageError(`--tolerance: ${key} is given twice`);
+    // Its range checked here, so that the message names the flag as typed (`--tolerance recall@5`).
+    try {
+      resolveTolerance(value, at < 0 ? '--tolerance' : `--tolerance ${key}`);
+    } catch (error) {
+      throw usageError((error as Error).message);
+    }
     option[key] = value;
   }
   try {

@@ -109,6 +109,13 @@ describe('rag-matchers plan', () => {
       code: 2,
       stderr: expect.stringContaining("--tolerance must be a number ≥ 0, got 'hit@3'") as unknown,
     });
+    // A percentage where a share is meant: the message names the flag as typed, and the share to give.
+    expect((await runCommand(plan, ['--baseline', baseline, '--tolerance', '0.01,hit@3=5'])).stderr).toContain(
+      '--tolerance hit@3 must be at most 1 (an absolute drop in a mean between 0 and 1), got 5; a drop of 5 percentage points is 0.05.',
+    );
+    expect((await runCommand(plan, ['--baseline', baseline, '--tolerance', '5'])).stderr).toContain(
+      '--tolerance must be at most 1',
+    );
   });
 
   it('bad flags and a missing baseline are one clear line', async () => {
