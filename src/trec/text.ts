@@ -43,8 +43,8 @@ function tooLargeToReadWhole(file: string, length: number, hint: string): TrecTe
  * text.slice(start, end) as a string of its own. V8 makes a slice of 13 characters or more a view into the
  * string it was cut from, so a query id kept for the whole run (a UUID is 36 characters) would keep its
  * chunk of the file alive with it: for a run with a new query in every chunk, the whole file. The id is
- * joined to one character and cut again, which copies it into a string of its own length. Called once per
- * query, not per line.
+ * joined to one character and cut again: the join is flattened into a new string one character longer,
+ * which is all the result keeps. Called once per query, not per line.
  */
 export function detachedSlice(text: string, start: number, end: number): string {
   if (end - start < 13) return text.slice(start, end);
