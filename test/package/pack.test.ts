@@ -26,9 +26,11 @@ interface PackResult {
  * its results and the workers told when no annotation needs the asserting line took it to 1.552 MB; a
  * later matcher taking the value its question's declared plan measured, the Jest sidecar's place read once
  * per call, annotations for what retrieval cost and a renamed suite's costs (7.1 kB), and trec-eval
- * comparing a line's query id with the line before's (1.2 kB) to 1.561 MB.
+ * comparing a line's query id with the line before's (1.2 kB) to 1.561 MB; the CommonJS build reading
+ * JavaScript's built-ins once (src/intrinsics.ts: a chunk's reference to another's is `chunk….Math`,
+ * 17 kB) to 1.578 MB.
  */
-const MAX_UNPACKED_BYTES = 1_570_000;
+const MAX_UNPACKED_BYTES = 1_580_000;
 
 describe('npm pack', () => {
   const [result] = JSON.parse(
