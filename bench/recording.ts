@@ -16,14 +16,14 @@
 // repository's own Vitest on the Node.js running this script: no download), or `none` (no test run: the
 // end of the run alone, with BENCH_COMPARE_DIST).
 // BENCH_ROUNDS sets the rounds (default 9). BENCH_COMPARE_DIST=<folder> compares two builds: the dist/
-// folder of another build (say main's, built and copied aside) runs as a third style in every round,
-// next to this build, their order alternating, and the figure is the same-run ratio of this build's
-// matchers run to that build's (target ≤ 1.10: a change must not slow the recording and the reporter's
-// end of run down by more than 10%). It first times the end of the run alone, in this process: the
-// reporter's work once the tests are done (summarize against the baseline, the console, JSON and
-// Markdown reports, the baseline the run would write) on the same 4,000 questions × 4 measures, each
-// build's rag-matchers/report alternately, 4 × BENCH_ROUNDS times; then the reporter's read of that
-// baseline (parseBaseline of its text) alone, the same way.
+// folder of another build (say main's, built and copied aside) runs its matchers and describeRetrieval as
+// two more styles in every round, next to this build, their order alternating, and the figures are the
+// same-run ratios of this build's runs to that build's (target ≤ 1.10: a change must not slow the
+// recording and the reporter's end of run down by more than 10%). It first times the end of the run
+// alone, in this process: the reporter's work once the tests are done (summarize against the baseline,
+// the console, JSON and Markdown reports, the baseline the run would write) on the same 4,000 questions ×
+// 4 measures, each build's rag-matchers/report alternately, 4 × BENCH_ROUNDS times; then the reporter's
+// read of that baseline (parseBaseline of its text) alone, the same way.
 // BENCH_RANKING_DEPTH=<0..10> (Vitest toolchains) adds a style to every round: the matchers run with the
 // reporter's rankingDepth set to it (0: the baseline keeps no ranking), and prints the same-run ratio of the
 // default run (rankings kept) to it: what keeping each question's ranked keys costs the recording.
@@ -473,17 +473,21 @@ function benchToolchain(toolchain: Toolchain): ToolchainRatios {
     run(dir, 'helper', { RAG_BASELINE: 'update' });
     if (FLOOR) run(dir, 'floor');
     if (otherDir !== undefined) run(otherDir, 'matchers', { RAG_BASELINE: 'update' });
+    if (otherDir !== undefined) run(otherDir, 'helper', { RAG_BASELINE: 'update' });
     const plain: Timing[] = [];
     const matchers: Timing[] = [];
     const helper: Timing[] = [];
     const other: Timing[] = [];
+    const otherHelper: Timing[] = [];
     const ranked: Timing[] = [];
     const floor: Timing[] = [];
     const runs: (() => void)[] = [
       () => plain.push(run(dir, 'plain')),
       () => matchers.push(run(dir, 'matchers')),
       () => helper.push(run(dir, 'helper')),
-      ...(otherDir === undefined ? [] : [() => other.push(run(otherDir, 'matchers'))]),
+      ...(otherDir === undefined
+        ? []
+        : [() => other.push(run(otherDir, 'matchers')), () => otherHelper.push(run(otherDir, 'helper'))]),
       ...(RANKING_DEPTH === undefined ? [] : [() => ranked.push(run(dir, 'ranked'))]),
       ...(FLOOR ? [() => floor.push(run(dir, 'floor'))] : []),
     ];
@@ -560,6 +564,12 @@ function benchToolchain(toolchain: Toolchain): ToolchainRatios {
         `  cpu, this build ÷ that build: ${describeRatios(perRound(matchers, other, 'cpu'), 1.1, 'at most')}`,
       );
       console.log(`  cpu, that build ÷ plain expect: ${describeRatios(perRound(other, plain, 'cpu'), 1.1, 'at most')}`);
+      console.log(
+        `  describeRetrieval + reporter, build ${COMPARE_DIST}: wall ${show(otherHelper, 'wall')}, cpu ${show(otherHelper, 'cpu')}`,
+      );
+      console.log(
+        `  cpu, describeRetrieval, this build ÷ that build: ${describeRatios(perRound(helper, otherHelper, 'cpu'), 1.1, 'at most')}`,
+      );
     }
     return { matchers: perRound(matchers, plain, 'cpu'), helper: perRound(helper, plain, 'cpu') };
   } finally {

@@ -8,11 +8,13 @@ import { benchRecording } from './recording.js';
 import { benchReport } from './report.js';
 import { benchStats } from './stats.js';
 import { benchTrecIo } from './trec-io.js';
+import { benchVmContext } from './vm-context.js';
 
 const benches: [string, () => Promise<void>][] = [
   ['metric core', benchCore],
   ['matcher overhead', benchMatchers],
   ['recording on a real Vitest run', benchRecording],
+  ['the CommonJS build in vm contexts (Jest)', benchVmContext],
   ['TREC run parsing', benchTrecIo],
   ['report summary and baseline', benchReport],
   ['baseline rankings: file size and parse time', benchBaselineRankings],
