@@ -28,8 +28,11 @@ const QUESTIONS = `
     total += lib.evaluate(hits, relevant, 10).ndcgAtK + lib.recallAtK(hits, relevant, 5) + lib.hitAtK(hits, relevant, 3);
   }`;
 
-/** A CommonJS loader in `context`: relative requires are compiled there too, the rest come from this process. */
-function requireIn(context: vm.Context): (file: string) => unknown {
+/**
+ * A CommonJS loader in `context`, as Jest's module registry is: relative requires are compiled there too,
+ * the rest come from this process (test/package/vm-context.test.ts loads the package with it too).
+ */
+export function requireIn(context: vm.Context): (file: string) => unknown {
   const loaded = new Map<string, { exports: unknown }>();
   const load = (file: string): unknown => {
     const cached = loaded.get(file);

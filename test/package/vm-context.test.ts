@@ -3,35 +3,12 @@
 // interceptor call, and in a metric's loop that read cost more than the loop. Loaded here the way Jest
 // loads a package (its modules compiled in a vm context, required from there), with the context's `Math`
 // counting its reads. Needs `npm run build` (npm test builds first).
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { requireIn } from '../../bench/vm-context.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const hostRequire = createRequire(import.meta.url);
-
-/** A CommonJS loader in `context`, as Jest's module registry is: relative requires are compiled there too. */
-function requireIn(context: vm.Context): (file: string) => Record<string, unknown> {
-  const loaded = new Map<string, { exports: Record<string, unknown> }>();
-  const load = (file: string): Record<string, unknown> => {
-    const cached = loaded.get(file);
-    if (cached !== undefined) return cached.exports;
-    const module = { exports: {} as Record<string, unknown> };
-    loaded.set(file, module);
-    const body = vm.compileFunction(
-      readFileSync(file, 'utf8'),
-      ['exports', 'require', 'module', '__filename', '__dirname'],
-      { parsingContext: context, filename: file },
-    );
-    const localRequire = (specifier: string) =>
-      specifier.startsWith('.') ? load(resolve(dirname(file), specifier)) : (hostRequire(specifier) as unknown);
-    body(module.exports, localRequire, module, file, dirname(file));
-    return module.exports;
-  };
-  return load;
-}
 
 /**
  * A vm context whose global `Math` counts how often code in the context reads it, with the host's globals
@@ -53,7 +30,7 @@ function countingContext(): { context: vm.Context; mathReads: () => number } {
 describe('the CommonJS build in a vm context (Jest)', () => {
   it('reads Math once when it loads, not on every metric call', () => {
     const { context, mathReads } = countingContext();
-    const library = requireIn(context)(resolve(root, 'dist/index.cjs'));
+    const library = requireIn(context)(resolve(root, 'dist/index.cjs')) as Record<string, unknown>;
     const readsAtLoad = mathReads();
     // The test's own code runs in the context too, as a Jest test does (its objects are the context's).
     context.ndcgAtK = library.ndcgAtK;
