@@ -36,10 +36,6 @@ function tooLargeToReadWhole(file: string, length: number, hint: string): TrecTe
 }
 
 /**
- * Chunks small enough to stay in V8's young generation: a string above 128 kB goes to the
- * large-object space, each one on freshly mapped pages.
- */
-/**
  * text.slice(start, end) as a string of its own. V8 makes a slice of 13 characters or more a view into the
  * string it was cut from, so a query id kept for the whole run (a UUID is 36 characters) would keep its
  * chunk of the file alive with it: for a run with a new query in every chunk, the whole file. The id is
@@ -51,6 +47,10 @@ export function detachedSlice(text: string, start: number, end: number): string 
   return (' ' + text.slice(start, end)).slice(1);
 }
 
+/**
+ * Chunks small enough to stay in V8's young generation: a string above 128 kB goes to the
+ * large-object space, each one on freshly mapped pages.
+ */
 const CHUNK_BYTES = 1 << 16;
 
 /** Reads a whole file (or `-`: standard input) as UTF-8. `file` names it in errors. */

@@ -6,18 +6,14 @@
 import { resolve } from 'node:path';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { requireIn } from '../../bench/vm-context.js';
+import { jestLikeGlobals, requireIn } from '../../bench/vm-context.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
-/**
- * A vm context whose global `Math` counts how often code in the context reads it, with the host's globals
- * that Jest's node environment gives a test too (the package reads `process` when it loads).
- */
+/** A vm context as Jest's node environment makes one, whose global `Math` counts how often code in it reads it. */
 function countingContext(): { context: vm.Context; mathReads: () => number } {
   let reads = 0;
-  const { process, Buffer, console, performance, URL, TextDecoder, TextEncoder, setTimeout, clearTimeout } = globalThis;
-  const sandbox = { process, Buffer, console, performance, URL, TextDecoder, TextEncoder, setTimeout, clearTimeout };
+  const sandbox = jestLikeGlobals();
   Object.defineProperty(sandbox, 'Math', {
     get: () => {
       reads++;
